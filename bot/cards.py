@@ -1,0 +1,68 @@
+"""Types shared by the Scryfall client, the cache, the card service and the cogs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Source = Literal["cache", "local", "api", "stale"]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A card the service found.
+
+    - `card`: the Scryfall card object (dict) as Scryfall returns it.
+    - `source`: where it came from: "cache"/"local" (no network), "api" (fresh from Scryfall),
+      "stale" (Scryfall failed; an expired cache entry was served).
+    - `data_age_days`: age of the local bulk data when it answered from it (None otherwise).
+    """
+
+    card: dict[str, Any]
+    source: Source
+    data_age_days: float | None = None
+
+    @property
+    def stale(self) -> bool:
+        return self.source == "stale"
+
+    @property
+    def name(self) -> str:
+        return str(self.card.get("name", ""))
+
+
+class CardLookupError(Exception):
+    """Base class of every error the card service raises to its callers."""
+
+
+@dataclass
+class CardNotFound(CardLookupError):
+    """No card matches `query`; `suggestions` holds up to a few close names, best first."""
+
+    query: str
+    suggestions: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return f"no card named {self.query!r}"
+
+
+@dataclass
+class AmbiguousCard(CardLookupError):
+    """`query` matches several cards; `candidates` holds names, best first."""
+
+    query: str
+    candidates: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return f"{self.query!r} matches several cards"
+
+
+@dataclass
+class ScryfallUnavailable(CardLookupError):
+    """Scryfall could not answer (timeout, 5xx, connection refused, rate-limited, bad JSON)."""
+
+    reason: str
+    retry_after: float | None = None
+
+    def __str__(self) -> str:
+        return f"Scryfall unavailable: {self.reason}"

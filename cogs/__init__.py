@@ -1,0 +1,1 @@
+"""Slash-command cogs, loaded as discord.py extensions by :class:`bot.app.IdentityBot`."""

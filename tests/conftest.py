@@ -1,0 +1,25 @@
+"""Shared fixtures. Test-specific fixtures live in their own modules or in tests/fakes/."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import shared_data
+
+
+@pytest.fixture(scope="session")
+def all_cards():
+    return shared_data.all_cards()
+
+
+@pytest.fixture
+def clean_env(monkeypatch, tmp_path):
+    """Run with no bot-related environment variables and an empty working directory (no .env)."""
+    import os
+
+    for key in list(os.environ):
+        if key.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "DEV_GUILD", "SYNC_COMMANDS",
+                           "LOG_LEVEL", "MANA_EMOJI", "NEGATIVE_TTL", "METRICS_", "USER_RATE", "SHARD_")):
+            monkeypatch.delenv(key, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

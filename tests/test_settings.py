@@ -1,0 +1,50 @@
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.settings import load_settings
+
+
+def test_defaults(clean_env):
+    s = load_settings()
+    assert s.discord_token is None
+    assert s.discord_api_base == "https://discord.com/api/v10"
+    assert s.scryfall_api_base == "https://api.scryfall.com"
+    assert s.cache_ttl == 86_400
+    assert s.sync_commands is True
+    assert s.dev_guild_id is None
+
+
+def test_environment_overrides(clean_env, monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def.ghi")
+    monkeypatch.setenv("DISCORD_API_BASE", "http://127.0.0.1:9999/api/v10/")
+    monkeypatch.setenv("CACHE_PATH", "/tmp/x.sqlite3")
+    monkeypatch.setenv("SYNC_COMMANDS", "false")
+    monkeypatch.setenv("DEV_GUILD_ID", "1234")
+    s = load_settings()
+    assert s.discord_token.get_secret_value() == "abc.def.ghi"
+    assert "abc.def.ghi" not in repr(s)  # the token never shows in logs or reprs
+    assert s.discord_api_base == "http://127.0.0.1:9999/api/v10"
+    assert s.cache_path == Path("/tmp/x.sqlite3")
+    assert s.sync_commands is False
+    assert s.dev_guild_id == 1234
+
+
+def test_dotenv_file_is_read(clean_env):
+    (clean_env / ".env").write_text("DISCORD_TOKEN=from-dotenv\nCACHE_TTL=60\nDEV_GUILD_ID=\n")
+    s = load_settings()
+    assert s.discord_token.get_secret_value() == "from-dotenv"
+    assert s.cache_ttl == 60
+    assert s.dev_guild_id is None
+
+
+def test_scryfall_rate_can_only_scale_down(clean_env, monkeypatch):
+    monkeypatch.setenv("SCRYFALL_RATE", "2")
+    with pytest.raises(ValidationError):
+        load_settings()
+
+
+def test_emoji_map(clean_env, monkeypatch):
+    monkeypatch.setenv("MANA_EMOJI", "W=<:w:1>, {U}=<:u:2>,bad")
+    assert load_settings().emoji_map() == {"W": "<:w:1>", "U": "<:u:2>"}
