@@ -7,9 +7,13 @@ Every name here is part of the bot's public configuration (README's configuratio
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.obs.ratelimit import parse_rate
+from bot.obs.sharding import parse_shard_ids
 
 
 class Settings(BaseSettings):
@@ -41,7 +45,19 @@ class Settings(BaseSettings):
     mana_emoji: str = Field(default="", description="Custom emoji for pips, e.g. 'W=<:w:1>,U=<:u:2>'.")
     log_level: str = "INFO"
 
-    @field_validator("dev_guild_id", mode="before")
+    # Production: observability, abuse limits, sharding (issue 6)
+    metrics_port: int | None = Field(
+        default=None, ge=0, le=65535, description="Serve /metrics and /healthz on this port; unset = off."
+    )
+    metrics_host: str = Field(default="127.0.0.1", description="Bind address of the metrics server.")
+    user_rate: str = Field(default="5/10", description="Per-user cooldown 'N/SECONDS'; '0' or 'off' disables.")
+    shard_count: int | None = Field(default=None, ge=1, description="Total shards; unset = one connection.")
+    shard_ids: Annotated[list[int] | None, NoDecode] = Field(
+        default=None, description="Shards this process runs, e.g. '0,1' or '0-3'; needs SHARD_COUNT."
+    )
+    log_format: Literal["text", "json"] = "text"
+
+    @field_validator("dev_guild_id", "metrics_port", "shard_count", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -64,6 +80,45 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: str) -> str:
         return value.upper()
+
+    @field_validator("metrics_host")
+    @classmethod
+    def _host(cls, value: str) -> str:
+        return value.strip() or "127.0.0.1"
+
+    @field_validator("user_rate")
+    @classmethod
+    def _valid_rate(cls, value: str) -> str:
+        parse_rate(value)  # raises ValueError with a readable message
+        return value.strip()
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shard_ids(cls, value: object) -> object:
+        if value is None or isinstance(value, str | list | tuple):
+            return parse_shard_ids(value)  # type: ignore[arg-type]
+        return value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _check_shards(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards across all processes)")
+            too_big = [i for i in self.shard_ids if i >= self.shard_count]
+            if too_big:
+                raise ValueError(
+                    f"SHARD_IDS {too_big} out of range: shard ids run from 0 to SHARD_COUNT-1 ({self.shard_count - 1})"
+                )
+        return self
+
+    def user_rate_limit(self) -> tuple[int, float] | None:
+        """USER_RATE parsed: (commands, seconds), or None when the cooldown is off."""
+        return parse_rate(self.user_rate)
 
     def emoji_map(self) -> dict[str, str]:
         """Parse MANA_EMOJI (`SYMBOL=<emoji>` pairs, comma separated) into {symbol: emoji}."""

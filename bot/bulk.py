@@ -1,0 +1,245 @@
+"""Scryfall bulk data: `python -m bot sync-cards [--file PATH]` and the bot's background refresh.
+
+Imports Scryfall's `oracle_cards` bulk file (found through /bulk-data) or a local file into the card
+cache. Accepted files, detected by content: a JSON array as Scryfall ships it, JSON Lines (one card
+per line), either one optionally gzip-compressed. Parsing streams (ijson for arrays, line by line
+for JSON Lines), so memory stays bounded; cards are written in batches, each batch its own
+transaction, so a process killed mid-import leaves a cache that opens and serves what it committed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+import ijson
+
+from bot.cache import INSERT_CARD, INSERT_NAME, card_rows, connect_sync, is_card, prepare_database
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BATCH = 2000
+
+
+class BulkFormatError(Exception):
+    """The file is not a Scryfall card array or JSON Lines file."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    cards: int
+    skipped: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.cards / self.seconds if self.seconds > 0 else float("inf")
+
+
+def _open(path: Path) -> IO[bytes]:
+    with path.open("rb") as fh:
+        magic = fh.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return path.open("rb")
+
+
+def iter_cards(path: Path | str) -> Iterator[tuple[dict[str, Any], str | None]]:
+    """Yield (card object, its raw JSON text when cheaply available) from a bulk or JSON Lines file."""
+    path = Path(path)
+    with _open(path) as fh:
+        head = fh.read(4096).lstrip()
+        fh.seek(0)
+        if head.startswith(b"["):
+            for obj in ijson.items(fh, "item", use_float=True):
+                yield obj, None
+            return
+        if not head.startswith(b"{"):
+            raise BulkFormatError(f"{path} is neither a JSON array nor JSON Lines")
+        for number, line in enumerate(fh, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                if number == 1:  # one pretty-printed object, e.g. a Scryfall list object
+                    fh.seek(0)
+                    for item in ijson.items(fh, "data.item", use_float=True):
+                        yield item, None
+                    return
+                raise BulkFormatError(f"{path}: line {number} is not JSON") from None
+            yield obj, line.decode("utf-8")
+
+
+def _parse_updated_at(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def import_file(
+    path: Path | str,
+    db_path: Path | str,
+    *,
+    batch_size: int = DEFAULT_BATCH,
+    updated_at: float | None = None,
+    progress: Callable[[int], None] | None = None,
+    clock: Callable[[], float] = time.time,
+) -> ImportResult:
+    """Import every card in `path` into the cache at `db_path` (synchronous; run it in a thread).
+
+    `updated_at` (epoch seconds) is when the data was published; it defaults to the file's mtime and
+    drives `CardService.data_age_days()`.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {path}")
+    usable = prepare_database(db_path)
+    if str(usable) == ":memory:":
+        raise OSError(f"cannot write the card cache at {db_path}")
+    started = time.perf_counter()
+    now = clock()
+    conn = connect_sync(usable)
+    count = skipped = 0
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA cache_size = -32000")
+        cards: list[tuple[Any, ...]] = []
+        names: list[tuple[str, str, int]] = []
+
+        def flush() -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany(INSERT_CARD, cards)
+                conn.executemany(INSERT_NAME, names)
+                conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('bulk_partial', ?)", (str(now),))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            if progress:
+                progress(len(cards))
+            cards.clear()
+            names.clear()
+
+        for obj, raw in iter_cards(path):
+            if not is_card(obj):
+                skipped += 1
+                continue
+            row, name_rows = card_rows(obj, "bulk", now, raw)
+            cards.append(row)
+            names.extend(name_rows)
+            count += 1
+            if len(cards) >= batch_size:
+                flush()
+        if cards:
+            flush()
+        if count == 0:
+            raise BulkFormatError(f"{path} holds no card objects")
+        published = updated_at if updated_at is not None else path.stat().st_mtime
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [
+            ("bulk_updated_at", repr(float(published))),
+            ("bulk_imported_at", repr(float(now))),
+            ("bulk_cards", str(count)),
+            ("bulk_complete", "1"),
+        ])
+        conn.execute("DELETE FROM meta WHERE key = 'bulk_partial'")
+        conn.execute("DELETE FROM negative")  # new cards may exist now
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    return ImportResult(count, skipped, time.perf_counter() - started)
+
+
+async def sync_from_scryfall(client: Any, db_path: Path | str, *,
+                             batch_size: int = DEFAULT_BATCH,
+                             download_progress: Callable[[int, int | None], None] | None = None,
+                             import_progress: Callable[[int], None] | None = None) -> ImportResult:
+    """Find oracle_cards through /bulk-data, download it next to the cache and import it."""
+    entry = await client.bulk_entry("oracle_cards")
+    dest = Path(db_path).with_name(Path(db_path).name + ".oracle-cards.json")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        size = await client.download(entry["download_uri"], dest, progress=download_progress)
+        log.info("downloaded Scryfall oracle_cards (%d bytes)", size)
+        return await asyncio.to_thread(
+            import_file, dest, db_path, batch_size=batch_size,
+            updated_at=_parse_updated_at(entry.get("updated_at")) or time.time(), progress=import_progress)
+    finally:
+        dest.unlink(missing_ok=True)
+
+
+def cli(argv: list[str]) -> int:
+    """`python -m bot sync-cards [--file PATH] [--cache PATH] [--batch-size N]`."""
+    parser = argparse.ArgumentParser(prog="python -m bot sync-cards",
+                                     description="Fill the local card cache from Scryfall bulk data.")
+    parser.add_argument("--file", type=Path, help="import this file (.json, .json.gz, .jsonl, .jsonl.gz) "
+                                                  "instead of downloading oracle_cards")
+    parser.add_argument("--cache", type=Path, help="cache file (default: CACHE_PATH)")
+    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    from bot.settings import load_settings
+
+    settings = load_settings()
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
+    cache_path = args.cache or settings.cache_path
+    show = sys.stderr.isatty()
+
+    from tqdm import tqdm
+
+    bar = tqdm(unit=" cards", desc="importing", disable=not show, file=sys.stderr)
+    try:
+        if args.file:
+            result = import_file(args.file, cache_path, batch_size=max(1, args.batch_size), progress=bar.update)
+        else:
+            result = asyncio.run(_download(settings, cache_path, max(1, args.batch_size), bar, show))
+    except Exception as exc:  # bad file, I/O, ScryfallUnavailable...: one clear line, no traceback
+        bar.close()
+        print(f"sync-cards failed: {exc}", file=sys.stderr)
+        return 1
+    bar.close()
+    print(f"imported {result.cards} cards in {result.seconds:.1f} s ({result.rate:,.0f} cards/s) "
+          f"into {cache_path}" + (f"; skipped {result.skipped} non-card objects" if result.skipped else ""))
+    return 0
+
+
+async def _download(settings: Any, cache_path: Path, batch_size: int, bar: Any, show: bool) -> ImportResult:
+    from tqdm import tqdm
+
+    from bot.scryfall import ScryfallClient
+
+    client = ScryfallClient(settings.scryfall_api_base, rate=settings.scryfall_rate,
+                            timeout=settings.scryfall_timeout)
+    down = tqdm(unit="B", unit_scale=True, desc="downloading", disable=not show, file=sys.stderr)
+    last = [0]
+
+    def on_bytes(done: int, total: int | None) -> None:
+        if total and down.total != total:
+            down.total = total
+        down.update(done - last[0])
+        last[0] = done
+
+    try:
+        return await sync_from_scryfall(client, cache_path, batch_size=batch_size,
+                                        download_progress=on_bytes, import_progress=bar.update)
+    finally:
+        down.close()
+        await client.close()

@@ -1,0 +1,368 @@
+"""Deck checks. Pure: given a parsed list and the resolved card objects, say what is wrong.
+
+Checks, each naming the offending cards and their line numbers:
+
+- unreadable lines (from the parser);
+- unknown card names, with "did you mean" suggestions;
+- commander eligibility, partner pairing, and a Commander section that names someone else;
+- color identity (CR 903.4, 903.5c): every card's identity inside the commanders' combined identity, with the
+  engine's evidence per outside color; lands with basic land types get identity from them (903.5d);
+- singleton (903.5b): one copy of each card, except basic lands and cards whose text says a deck can have
+  any number (or up to N) of them;
+- deck size (903.5a): exactly 100 cards counting the commanders;
+- banned in Commander (Scryfall's `legalities.commander == "banned"`; other values are not trusted, see the
+  data set's README);
+- objects that are not deck cards at all (tokens, emblems, planes, schemes, vanguards).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.deck.parser import DeckEntry, ParsedDeck
+from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
+from bot.identity.model import IdentityError, Reason, wubrg
+
+DECK_SIZE = 100
+NOT_DECK_CARD_LAYOUTS = {
+    "token": "a token",
+    "double_faced_token": "a token",
+    "emblem": "an emblem",
+    "planar": "a plane or phenomenon",
+    "scheme": "a scheme",
+    "vanguard": "a vanguard",
+    "art_series": "an art card",
+}
+
+_ANY_NUMBER_RE = re.compile(r"deck can have any number of cards named", re.IGNORECASE)
+_UP_TO_RE = re.compile(r"deck can have up to (\w+) cards named", re.IGNORECASE)
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "twenty": 20,
+}
+
+
+class ProblemKind(StrEnum):
+    UNREADABLE = "unreadable"
+    UNKNOWN = "unknown"
+    COMMANDER = "commander"
+    COLOR = "color"
+    SINGLETON = "singleton"
+    SIZE = "size"
+    BANNED = "banned"
+    NOT_A_CARD = "not_a_card"
+
+    @property
+    def title(self) -> str:
+        return _TITLES[self]
+
+    def label(self, n: int) -> str:
+        """'1 off-color card', '3 off-color cards'."""
+        singular, plural = _LABELS[self]
+        return f"{n} {singular if n == 1 else plural}"
+
+
+_TITLES = {
+    ProblemKind.UNREADABLE: "Unreadable lines",
+    ProblemKind.UNKNOWN: "Unknown cards",
+    ProblemKind.COMMANDER: "Commander",
+    ProblemKind.COLOR: "Outside the color identity",
+    ProblemKind.SINGLETON: "More than one copy",
+    ProblemKind.SIZE: "Deck size",
+    ProblemKind.BANNED: "Banned in Commander",
+    ProblemKind.NOT_A_CARD: "Not deck cards",
+}
+_LABELS = {
+    ProblemKind.UNREADABLE: ("unreadable line", "unreadable lines"),
+    ProblemKind.UNKNOWN: ("unknown card", "unknown cards"),
+    ProblemKind.COMMANDER: ("commander problem", "commander problems"),
+    ProblemKind.COLOR: ("off-color card", "off-color cards"),
+    ProblemKind.SINGLETON: ("duplicate", "duplicates"),
+    ProblemKind.SIZE: ("deck size problem", "deck size problems"),
+    ProblemKind.BANNED: ("banned card", "banned cards"),
+    ProblemKind.NOT_A_CARD: ("non-deck card", "non-deck cards"),
+}
+KIND_ORDER = tuple(ProblemKind)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with the deck.
+
+    - `card`: the card's full name (or the name as typed, for unknown names and unreadable lines).
+    - `lines`: line numbers in the decklist (empty for deck-wide problems and commanders given as options).
+    - `outside`, `evidence`: for color problems, the colors outside the deck's identity (WUBRG order) and
+      the engine's reasons for each of them.
+    - `suggestions`: for unknown names, close card names, best first.
+    """
+
+    kind: ProblemKind
+    message: str
+    card: str | None = None
+    lines: tuple[int, ...] = ()
+    outside: str = ""
+    evidence: tuple[tuple[str, tuple[Reason, ...]], ...] = ()
+    suggestions: tuple[str, ...] = ()
+
+    def evidence_for(self, color: str) -> tuple[Reason, ...]:
+        return dict(self.evidence).get(color, ())
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCard:
+    """One distinct card of the deck with every line it appears on."""
+
+    name: str
+    card: dict[str, Any]
+    count: int
+    lines: tuple[int, ...]
+    typed: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class DeckReport:
+    commanders: tuple[str, ...]
+    deck_identity: str
+    card_count: int
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    cards: list[DeckCard] = field(default_factory=list)
+    excluded: int = 0  # cards in sideboard / maybeboard sections (not checked)
+    deck_name: str | None = None
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+    def counts(self) -> dict[ProblemKind, int]:
+        """Number of problems per kind, in display order, only kinds that occur."""
+        out: dict[ProblemKind, int] = {}
+        for kind in KIND_ORDER:
+            n = sum(1 for p in self.problems if p.kind is kind)
+            if n:
+                out[kind] = n
+        return out
+
+    def of_kind(self, kind: ProblemKind) -> list[Problem]:
+        return [p for p in self.problems if p.kind is kind]
+
+
+def card_key(card: Mapping[str, Any]) -> str:
+    """Identity of a card across printings: oracle id, else the name."""
+    return str(card.get("oracle_id") or card.get("name") or id(card))
+
+
+def _all_texts(card: Mapping[str, Any]) -> list[str]:
+    texts = [str(card.get("oracle_text") or "")]
+    texts.extend(str(face.get("oracle_text") or "") for face in card.get("card_faces") or ())
+    return texts
+
+
+def is_basic_land(card: Mapping[str, Any]) -> bool:
+    """Basic supertype on the (front) type line: the five basics, Wastes, snow-covered basics."""
+    type_line = str(card.get("type_line") or "").split("//")[0]
+    return "Basic" in type_line.split("—")[0].split()
+
+
+def copy_limit(card: Mapping[str, Any]) -> int | None:
+    """How many copies a Commander deck may hold: None = any number, else the limit (1 for most cards)."""
+    if is_basic_land(card):
+        return None
+    for text in _all_texts(card):
+        if _ANY_NUMBER_RE.search(text):
+            return None
+        m = _UP_TO_RE.search(text)
+        if m:
+            word = m.group(1).lower()
+            if word.isdigit():
+                return int(word)
+            if word in _NUMBER_WORDS:
+                return _NUMBER_WORDS[word]
+    return 1
+
+
+def is_banned(card: Mapping[str, Any]) -> bool:
+    return (card.get("legalities") or {}).get("commander") == "banned"
+
+
+def _lines(entries: Sequence[DeckEntry]) -> tuple[int, ...]:
+    return tuple(e.line for e in entries)
+
+
+def _line_ref(lines: Sequence[int]) -> str:
+    if not lines:
+        return ""
+    return ("line " if len(lines) == 1 else "lines ") + ", ".join(str(n) for n in lines)
+
+
+def _color_names(colors: str) -> str:
+    from bot.identity.model import COLOR_NAMES
+
+    names = [COLOR_NAMES[c] for c in colors if c in COLOR_NAMES]
+    if not names:
+        return "colorless"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def check_deck(
+    parsed: ParsedDeck,
+    commanders: Sequence[Mapping[str, Any]],
+    resolved: Mapping[str, Mapping[str, Any]],
+    unknown: Mapping[str, Sequence[str]] | None = None,
+    *,
+    notes: Sequence[str] = (),
+    warnings: Sequence[str] = (),
+) -> DeckReport:
+    """Run every check.
+
+    - `commanders`: the card objects of the commander (and partner) the deck is checked against.
+    - `resolved`: deck entry name (as parsed) -> card object, for every name that was found.
+    - `unknown`: deck entry name -> suggestions, for names that were not found. A deck entry in neither
+      mapping is reported as unknown with no suggestions.
+    """
+    unknown = unknown or {}
+    commander_cards = [dict(c) for c in commanders]
+    commander_names = tuple(str(c.get("name", "?")) for c in commander_cards)
+    commander_keys = {card_key(c): c for c in commander_cards}
+    problems: list[Problem] = []
+    report_warnings: list[str] = list(dict.fromkeys(warnings))
+
+    # Unreadable lines
+    for pp in parsed.problems:
+        problems.append(Problem(ProblemKind.UNREADABLE, f"line {pp.line}: {pp.reason}", card=pp.text,
+                                lines=(pp.line,)))
+
+    # Commanders: eligibility, pairing, banned
+    for card in commander_cards:
+        verdict = commander_eligibility(card)
+        if not verdict.ok:
+            problems.append(Problem(ProblemKind.COMMANDER, verdict.reason, card=str(card.get("name"))))
+    if len(commander_cards) == 2:
+        a, b = commander_cards
+        if card_key(a) == card_key(b):
+            problems.append(Problem(ProblemKind.COMMANDER,
+                                    f"{a.get('name')} is named twice; a deck has one copy of each commander",
+                                    card=str(a.get("name"))))
+        else:
+            pairing = check_pairing(a, b)
+            if not pairing.ok:
+                problems.append(Problem(ProblemKind.COMMANDER, pairing.reason,
+                                        card=f"{a.get('name')} + {b.get('name')}"))
+    for card in commander_cards:
+        if is_banned(card):
+            problems.append(Problem(ProblemKind.BANNED, f"{card.get('name')} is banned in Commander",
+                                    card=str(card.get("name"))))
+
+    # Group deck entries by card
+    groups: dict[str, list[DeckEntry]] = {}
+    group_card: dict[str, Mapping[str, Any]] = {}
+    unknown_groups: dict[str, list[DeckEntry]] = {}
+    for entry in parsed.deck_entries:
+        card = resolved.get(entry.name)
+        if card is None:
+            unknown_groups.setdefault(entry.name, []).append(entry)
+            continue
+        key = card_key(card)
+        groups.setdefault(key, []).append(entry)
+        group_card.setdefault(key, card)
+
+    for typed, entries in unknown_groups.items():
+        suggestions = tuple(s for s in unknown.get(typed, ()) if s)[:5]
+        hint = f" (did you mean {', '.join(suggestions)}?)" if suggestions else ""
+        problems.append(Problem(ProblemKind.UNKNOWN, f"{_line_ref(_lines(entries))}: no card named "
+                                f"{typed!r}{hint}", card=typed, lines=_lines(entries), suggestions=suggestions))
+
+    # Commander section naming someone else
+    for key, entries in groups.items():
+        marked = [e for e in entries if e.commander_marker]
+        if marked and key not in commander_keys:
+            problems.append(Problem(
+                ProblemKind.COMMANDER,
+                f"{_line_ref(_lines(marked))}: the list names {group_card[key].get('name')} as a commander, "
+                f"but the deck is being checked against {' and '.join(commander_names)}",
+                card=str(group_card[key].get("name")), lines=_lines(marked)))
+
+    # The commanders' analyses, computed once (check_fit takes them as they are; eligibility and pairing
+    # were checked above, so only the engine's other warnings, e.g. 903.4b, come back from it).
+    leaders = []
+    for card in commander_cards:
+        try:
+            leaders.append(analyze(card))
+        except IdentityError as exc:
+            report_warnings.append(f"{card.get('name')}: could not work out its color identity ({exc})")
+    deck_identity = wubrg("".join(a.identity for a in leaders))
+
+    # Per-card checks
+    cards: list[DeckCard] = []
+    fit_warnings: list[str] = []
+    for key, entries in groups.items():
+        card = group_card[key]
+        name = str(card.get("name", entries[0].name))
+        count = sum(e.count for e in entries)
+        lines = _lines(entries)
+        cards.append(DeckCard(name, dict(card), count, lines, tuple(dict.fromkeys(e.name for e in entries))))
+        limit = copy_limit(card)
+        if limit is not None and count > limit:
+            allowed = "one copy" if limit == 1 else f"up to {limit} copies"
+            problems.append(Problem(ProblemKind.SINGLETON,
+                                    f"{name}: {count} copies ({_line_ref(lines)}); a deck may hold {allowed}",
+                                    card=name, lines=lines))
+        if key in commander_keys:
+            continue  # commanders are checked above
+        if is_banned(card):
+            problems.append(Problem(ProblemKind.BANNED, f"{name} is banned in Commander ({_line_ref(lines)})",
+                                    card=name, lines=lines))
+        layout = str(card.get("layout") or "")
+        if layout in NOT_DECK_CARD_LAYOUTS:
+            problems.append(Problem(ProblemKind.NOT_A_CARD,
+                                    f"{name} is {NOT_DECK_CARD_LAYOUTS[layout]}, not a card a deck can hold "
+                                    f"({_line_ref(lines)})", card=name, lines=lines))
+            continue
+        if not leaders:
+            continue
+        try:
+            fit = check_fit(dict(card), leaders)
+        except IdentityError as exc:
+            report_warnings.append(f"{name}: could not work out its color identity ({exc})")
+            continue
+        fit_warnings.extend(fit.warnings)
+        if not fit.fits:
+            evidence = tuple((color, tuple(fit.evidence.get(color, ()))) for color in fit.outside)
+            problems.append(Problem(
+                ProblemKind.COLOR,
+                f"{name} ({_line_ref(lines)}) is {_color_names(fit.outside)}, outside the deck's identity",
+                card=name, lines=lines, outside=wubrg(fit.outside), evidence=evidence))
+
+    if leaders and not fit_warnings:
+        fit_warnings.extend(check_fit(leaders[0], leaders).warnings)  # 903.4b even with no card to check
+    report_warnings.extend(w for w in dict.fromkeys(fit_warnings) if w not in report_warnings)
+
+    # Deck size: every card line counts (unknown names too), plus commanders not listed.
+    listed = sum(e.count for e in parsed.deck_entries)
+    missing_commanders = sum(1 for key in commander_keys if key not in groups)
+    total = listed + missing_commanders
+    if total != DECK_SIZE:
+        diff = total - DECK_SIZE
+        how = f"{diff} too many" if diff > 0 else f"{-diff} short"
+        problems.append(Problem(ProblemKind.SIZE,
+                                f"{total} cards counting the commander{'s' if len(commander_cards) > 1 else ''}; "
+                                f"a Commander deck has exactly {DECK_SIZE} ({how})"))
+
+    order = {kind: i for i, kind in enumerate(KIND_ORDER)}
+    problems.sort(key=lambda p: (order[p.kind], p.lines[:1] or (0,)))
+    return DeckReport(
+        commanders=commander_names,
+        deck_identity=deck_identity,
+        card_count=total,
+        problems=problems,
+        warnings=report_warnings,
+        notes=list(notes),
+        cards=cards,
+        excluded=sum(e.count for e in parsed.excluded_entries),
+        deck_name=parsed.deck_name,
+    )

@@ -1,0 +1,184 @@
+"""Deck check against the card service: parse, resolve every name in one batch, run the checks.
+
+Scryfall cost of a cold 100-card deck: the deck's names go to `CardService.resolve_many`, which asks
+`/cards/collection` in batches of 75 (so at most 2 requests), plus fuzzy retries only for names the
+collection did not find. The commander option is matched against the cards of the list first (so
+`commander:Kumano` with Kumano, Master Yamabushi in the list costs nothing); only a commander that is not
+in the list costs a `resolve_commander` lookup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from bot.cards import AmbiguousCard, CardNotFound, Resolved
+from bot.deck.check import DeckReport, check_deck
+from bot.deck.parser import DeckInputError, ParsedDeck, parse
+from bot.identity import commander_eligibility
+from bot.names import normalize
+
+MAX_OPTION = 200
+MAX_SUGGESTION_LOOKUPS = 10  # unknown names that get "did you mean" suggestions looked up
+
+
+class CardSource(Protocol):
+    """What the deck check needs from `bot.service.CardService`."""
+
+    async def resolve(self, name: str) -> Resolved: ...
+
+    async def resolve_commander(self, name: str) -> Resolved: ...
+
+    async def resolve_many(self, names: list[str]) -> tuple[dict[str, Resolved], list[str]]: ...
+
+
+class CommanderNotFound(DeckInputError):
+    """The commander (or partner) option names no card; `suggestions` holds close names."""
+
+    def __init__(self, option: str, query: str, suggestions: Sequence[str] = (), ambiguous: bool = False) -> None:
+        self.option = option
+        self.query = query
+        self.suggestions = list(suggestions)
+        self.ambiguous = ambiguous
+        what = "matches several cards" if ambiguous else "is not a card I know"
+        hint = f"; did you mean {', '.join(self.suggestions[:5])}?" if self.suggestions else ""
+        super().__init__(f"{option} {query!r} {what}{hint}")
+
+
+def _front(name: str) -> str:
+    return name.split(" // ")[0]
+
+
+def _match_in_list(option: str, cards: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The card of the list the commander option means: exact name, front face, or `Name,` prefix."""
+    key = normalize(option)
+    if not key:
+        return None
+    exact: list[Mapping[str, Any]] = []
+    prefix: list[Mapping[str, Any]] = []
+    for card in cards:
+        name = str(card.get("name") or "")
+        if normalize(name) == key or normalize(_front(name)) == key:
+            exact.append(card)
+            continue
+        # "Kumano" -> "Kumano, Master Yamabushi"; "Atraxa" -> "Atraxa, Praetors' Voice"
+        short = name.split(",")[0] if "," in name else name.split(" the ")[0]
+        if normalize(short) == key:
+            prefix.append(card)
+    for group in (exact, prefix):
+        eligible = [c for c in group if commander_eligibility(dict(c)).ok]
+        if len(eligible) == 1:
+            return eligible[0]
+        if len(group) == 1:
+            return group[0]
+    return None
+
+
+async def _resolve_commander(cards: CardSource, option: str, query: str,
+                             in_list: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], Resolved | None]:
+    found = _match_in_list(query, in_list)
+    if found is not None:
+        return dict(found), None
+    try:
+        resolved = await cards.resolve_commander(query)
+    except CardNotFound as exc:
+        raise CommanderNotFound(option, query, exc.suggestions) from exc
+    except AmbiguousCard as exc:
+        raise CommanderNotFound(option, query, exc.candidates, ambiguous=True) from exc
+    return dict(resolved.card), resolved
+
+
+async def _suggestions(cards: CardSource, names: Sequence[str]) -> dict[str, list[str]]:
+    """"Did you mean" names for names the service did not find.
+
+    The service's fuzzy retry has just stored each miss in its negative cache together with its
+    suggestions, so asking `resolve` again answers from the cache without a request.
+    """
+
+    async def one(name: str) -> list[str]:
+        try:
+            await cards.resolve(name)
+        except CardNotFound as exc:
+            return list(exc.suggestions)[:5]
+        except AmbiguousCard as exc:
+            return list(exc.candidates)[:5]
+        except Exception:  # suggestions are a nicety; a failure here must not fail the deck check
+            return []
+        return []
+
+    picked = list(names)[:MAX_SUGGESTION_LOOKUPS]
+    found = await asyncio.gather(*(one(n) for n in picked))
+    return dict(zip(picked, found, strict=True))
+
+
+def _check_option(option: str, value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = " ".join(value.split())
+    if not value:
+        return None
+    if len(value) > MAX_OPTION:
+        raise DeckInputError(f"the {option} name is {len(value):,} characters long; card names are at most "
+                             f"{MAX_OPTION}")
+    return value
+
+
+async def check_decklist(
+    cards: CardSource,
+    deck: str | ParsedDeck,
+    commander: str,
+    partner: str | None = None,
+) -> tuple[DeckReport, list[Resolved]]:
+    """Parse (when given text), resolve and check a decklist.
+
+    Returns the report and every `Resolved` the service gave (for stale-data notes). Raises
+    `DeckInputError` (bad list, too long, no commander) or `CommanderNotFound`; Scryfall failures
+    (`ScryfallUnavailable`) propagate.
+    """
+    commander_q = _check_option("commander", commander)
+    partner_q = _check_option("partner", partner)
+    if commander_q is None:
+        raise DeckInputError("please name the deck's commander")
+    parsed = parse(deck) if isinstance(deck, str) else deck
+
+    names = parsed.names()
+    found: dict[str, Resolved] = {}
+    missing: list[str] = []
+    if names:
+        found, missing = await cards.resolve_many(names)
+    in_list = [r.card for r in found.values()]
+
+    resolved_all: list[Resolved] = list(found.values())
+    leaders: list[dict[str, Any]] = []
+    for option, query in (("commander", commander_q), ("partner", partner_q)):
+        if query is None:
+            continue
+        card, resolved = await _resolve_commander(cards, option, query, in_list)
+        leaders.append(card)
+        if resolved is not None:
+            resolved_all.append(resolved)
+
+    unknown_names = [n for n in names if n not in found]
+    for name in missing:
+        if name not in unknown_names:
+            unknown_names.append(name)
+    suggestions = await _suggestions(cards, unknown_names) if unknown_names else {}
+
+    notes: list[str] = []
+    first_line = {}
+    for entry in parsed.deck_entries:
+        first_line.setdefault(entry.name, entry.line)
+    for typed, res in found.items():
+        real = res.name
+        if normalize(typed) not in (normalize(real), normalize(_front(real))):
+            notes.append(f"line {first_line.get(typed, '?')}: {typed!r} was read as {real}")
+
+    report = check_deck(
+        parsed,
+        leaders,
+        {typed: res.card for typed, res in found.items()},
+        {name: suggestions.get(name, []) for name in unknown_names},
+        notes=notes,
+    )
+    return report, resolved_all

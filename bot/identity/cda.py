@@ -1,0 +1,57 @@
+"""Color-setting characteristic-defining abilities (CR 604.3, 202.2, 702.114) and 903.4b color choice.
+
+- "<this object> is all colors." (Transguild Courier, Sphinx of the Guildpact): the object is all five
+  colors, and per CR 903.4 those colors are part of its color identity.
+- "<this object> is colorless." (Ghostfire) and Devoid (CR 702.114a, "This card has no color"): the object
+  is colorless. These change color only; mana symbols still count for identity (903.4).
+- "If <this> is your commander, choose a color before the game begins" (CR 903.4b, The Prismatic Piper):
+  flagged, since the chosen color joins the identity only once chosen.
+
+Only a sentence whose subject is the object itself counts: "...has protection from all colors" or
+"...becomes all colors until end of turn" or "create a token that's all colors" are not CDAs.
+"""
+
+from __future__ import annotations
+
+import re
+
+ALL_COLORS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is all colors\.")
+COLORLESS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is colorless\.")
+DEVOID_RE = re.compile(r"^devoid\b", re.IGNORECASE)
+CHOOSE_COLOR_RE = re.compile(r"choose a colou?r before the game", re.IGNORECASE)
+
+_SELF_WORDS = frozenset({"this card", "this spell", "this object", "this creature", "this permanent", "~"})
+
+
+def is_self(subject: str, names: tuple[str, ...]) -> bool:
+    """Whether `subject` names the object itself: its (face) name, its short name, or "this card"."""
+    subject = subject.strip()
+    low = subject.lower()
+    if low in _SELF_WORDS or low == "cardname":
+        return True
+    for name in names:
+        if not name:
+            continue
+        if subject == name or subject == name.split(",")[0] or subject == name.split(" of ")[0]:
+            return True
+    return False
+
+
+def all_colors_cda(line: str, names: tuple[str, ...]) -> bool:
+    if "all colors" not in line:
+        return False
+    return any(is_self(m.group(1), names) for m in ALL_COLORS_RE.finditer(line))
+
+
+def colorless_cda(line: str, names: tuple[str, ...]) -> bool:
+    if "colorless" not in line:
+        return False
+    return any(is_self(m.group(1), names) for m in COLORLESS_RE.finditer(line))
+
+
+def devoid(line: str) -> bool:
+    return line[:6].lower() == "devoid" and DEVOID_RE.match(line) is not None
+
+
+def chooses_color(text: str) -> bool:
+    return "before the game" in text and CHOOSE_COLOR_RE.search(text) is not None

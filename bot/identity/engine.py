@@ -1,0 +1,249 @@
+"""`analyze(card)`: a card's colors and Commander color identity, with evidence for every color.
+
+Colors (CR 202.2, 204, 604.3): mana cost symbols, color indicator, color-setting characteristic-defining
+abilities ("is all colors"; "is colorless" and Devoid take colors away). For split, flip and adventure
+cards the colors of all parts (CR 709.4); for two-sided cards the front face's (CR 712.8).
+
+Color identity (CR 903.4): colors of every mana symbol in the mana cost and rules text of every face and
+part (903.4d), color indicators, "is all colors" CDAs, and the colors of basic land types (903.5d, 305.6:
+Plains W, Island U, Swamp B, Mountain R, Forest G). Reminder text is ignored (903.4c). Devoid and
+"is colorless" change color, not identity. Commanders that choose a color before the game are flagged
+(903.4b). Color *words* never count.
+
+Scryfall's `colors` / `color_identity` fields are never read, except for tokens and emblems, whose colors
+come from the effect that creates them (CR 111.3) and so cannot be derived from the object itself.
+"""
+
+from __future__ import annotations
+
+from bot.identity import cda
+from bot.identity.faces import TOKEN_LAYOUTS, Face, card_faces, card_name, colors_from_front, indicator
+from bot.identity.model import WUBRG, Analysis, Aspect, FaceAnalysis, IdentityError, Reason, ReasonKind
+from bot.identity.symbols import SYMBOL_RE, classify
+from bot.identity.text import strip_reminder, symbol_context
+
+BASIC_LAND_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+
+_COLOR = Aspect.COLOR
+_IDENTITY = Aspect.IDENTITY
+_MANA_COST = ReasonKind.MANA_COST
+_RULES_TEXT = ReasonKind.RULES_TEXT
+_INDICATOR = ReasonKind.COLOR_INDICATOR
+_CDA = ReasonKind.CDA
+_LAND = ReasonKind.BASIC_LAND_TYPE
+_TOKEN = ReasonKind.TOKEN_COLOR
+
+_new_reason = Reason.__new__
+_set = object.__setattr__
+
+
+def _reason(color, aspect, kind, face, symbol=None, text=None, detail=None, removes=False) -> Reason:
+    # Same as Reason(...) but skips the frozen-dataclass __setattr__ guard per field (hot path).
+    r = _new_reason(Reason)
+    _set(r, "color", color)
+    _set(r, "aspect", aspect)
+    _set(r, "kind", kind)
+    _set(r, "face", face)
+    _set(r, "symbol", symbol)
+    _set(r, "text", text)
+    _set(r, "detail", detail)
+    _set(r, "removes", removes)
+    return r
+
+
+def _order(colors: set[str] | str) -> str:
+    return "".join(c for c in WUBRG if c in colors)
+
+
+class _Collector:
+    """Accumulates reasons without duplicates (one per color/aspect/kind/face/symbol/text)."""
+
+    __slots__ = ("reasons", "seen")
+
+    def __init__(self) -> None:
+        self.reasons: list[Reason] = []
+        self.seen: set[tuple] = set()
+
+    def add(self, color, aspect, kind, face, symbol=None, text=None, detail=None, removes=False) -> None:
+        key = (color, aspect, kind, face, symbol, text)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.reasons.append(_reason(color, aspect, kind, face, symbol, text, detail, removes))
+
+
+def _land_types(type_line: str) -> list[str]:
+    if "Land" not in type_line:
+        return []
+    dash = type_line.find("\u2014")
+    if dash == -1:
+        return []
+    subtypes = type_line[dash + 1 :].split("//")[0].split()
+    return [t for t in subtypes if t in BASIC_LAND_TYPES]
+
+
+def _face_names(face: Face, name: str) -> tuple[str, ...]:
+    return (face.name, name) if face.name != name else (face.name,)
+
+
+def _analyze_face(face: Face, name: str, out: _Collector, colors_count: bool) -> tuple[str, str, bool]:
+    """Adds this face's reasons; returns (face colors, face identity, chooses a color)."""
+    fname = face.name
+    identity: set[str] = set()
+    colors: set[str] = set()
+    removed_by: tuple[str, str] | None = None
+    all_colors_line: str | None = None
+    chooses = False
+    names = _face_names(face, name)
+
+    # Rules text (CR 903.4; reminder text ignored, 903.4c).
+    text = face.oracle_text
+    text_reasons: list[tuple] = []
+    if text:
+        for line in text.split("\n"):
+            bare = strip_reminder(line) if "(" in line else line
+            if not bare:
+                continue
+            if "{" in bare:
+                for m in SYMBOL_RE.finditer(bare):
+                    sym = classify(m.group())
+                    if sym.colors:
+                        text_reasons.append((sym, line, bare, m.start()))
+            if removed_by is None:
+                if cda.devoid(bare):
+                    removed_by = ("Devoid", line)
+                elif cda.colorless_cda(bare, names):
+                    removed_by = ("is colorless", line)
+            if all_colors_line is None and cda.all_colors_cda(bare, names):
+                all_colors_line = line
+            if not chooses and cda.chooses_color(bare):
+                chooses = True
+
+    # Mana cost (CR 202.2 for color, 903.4 for identity).
+    cost = face.mana_cost
+    cost_syms = []
+    if cost and "{" in cost:
+        for raw in SYMBOL_RE.findall(cost):
+            sym = classify(raw)
+            if sym.colors:
+                cost_syms.append(sym)
+
+    for sym in cost_syms:
+        for c in sym.colors:
+            identity.add(c)
+            out.add(c, _IDENTITY, _MANA_COST, fname, sym.raw, cost, sym.kind.value)
+    for sym, line, bare, start in text_reasons:
+        detail = symbol_context(bare, start)
+        for c in sym.colors:
+            identity.add(c)
+            out.add(c, _IDENTITY, _RULES_TEXT, fname, sym.raw, line, detail)
+
+    ind = face.color_indicator
+    for c in ind:
+        identity.add(c)
+        out.add(c, _IDENTITY, _INDICATOR, fname, None, face.type_line, "color indicator")
+    if all_colors_line is not None:
+        for c in WUBRG:
+            identity.add(c)
+            out.add(c, _IDENTITY, _CDA, fname, None, all_colors_line, "is all colors")
+    for land in _land_types(face.type_line):
+        c = BASIC_LAND_TYPES[land]
+        identity.add(c)
+        out.add(c, _IDENTITY, _LAND, fname, None, face.type_line, f"{land} type")
+
+    # Colors (CR 202.2, 204, 604.3).
+    if removed_by is not None:
+        if colors_count:
+            out.add("", _COLOR, _CDA, fname, None, removed_by[1], removed_by[0], True)
+    else:
+        for sym in cost_syms:
+            for c in sym.colors:
+                colors.add(c)
+                if colors_count:
+                    out.add(c, _COLOR, _MANA_COST, fname, sym.raw, cost, sym.kind.value)
+        for c in ind:
+            colors.add(c)
+            if colors_count:
+                out.add(c, _COLOR, _INDICATOR, fname, None, face.type_line, "color indicator")
+        if all_colors_line is not None:
+            colors.update(WUBRG)
+            if colors_count:
+                for c in WUBRG:
+                    out.add(c, _COLOR, _CDA, fname, None, all_colors_line, "is all colors")
+    return _order(colors), _order(identity), chooses
+
+
+def _token_colors(card: dict, faces: tuple[Face, ...], out: _Collector) -> tuple[str, str]:
+    """Colors Scryfall records for a token/emblem (set by the creating effect, CR 111.3)."""
+    front = indicator(card.get("colors"))
+    raw_faces = card.get("card_faces")
+    face_colors: list[str] = []
+    if isinstance(raw_faces, list):
+        face_colors = [indicator(f.get("colors")) if isinstance(f, dict) else "" for f in raw_faces]
+    if not front and face_colors:
+        front = face_colors[0]
+    all_colors = set(front)
+    for fc in face_colors:
+        all_colors.update(fc)
+    fname = faces[0].name if faces else card_name(card)
+    for c in front:
+        out.add(c, _COLOR, _TOKEN, fname, None, None, "set by the effect that creates it")
+    for i, fc in enumerate(face_colors or [front]):
+        face = faces[i].name if i < len(faces) else fname
+        for c in fc:
+            out.add(c, _IDENTITY, _TOKEN, face, None, None, "set by the effect that creates it")
+    return front, _order(all_colors)
+
+
+def analyze(card: dict) -> Analysis:
+    """Colors, color identity and the evidence for each color of a Scryfall card object.
+
+    Raises `IdentityError` only when `card` is not a dict; any dict gives a result.
+    """
+    if not isinstance(card, dict):
+        raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
+    name = card_name(card)
+    faces = card_faces(card)
+    front_only = colors_from_front(card, faces)
+    out = _Collector()
+    colors: set[str] = set()
+    identity: set[str] = set()
+    face_results = []
+    chooses = False
+    for i, face in enumerate(faces):
+        counts = i == 0 or not front_only
+        fcolors, fidentity, fchooses = _analyze_face(face, name, out, counts)
+        if counts:
+            colors.update(fcolors)
+        identity.update(fidentity)
+        chooses = chooses or fchooses
+        face_results.append(FaceAnalysis(face.name, fcolors, fidentity, face.mana_cost))
+
+    notes: list[str] = []
+    layout = card.get("layout")
+    if isinstance(layout, str) and layout in TOKEN_LAYOUTS:
+        tcolors, tidentity = _token_colors(card, faces, out)
+        if tcolors or tidentity:
+            colors.update(tcolors)
+            identity.update(tidentity)
+        else:
+            notes.append(
+                "A token's or emblem's colors come from the effect that creates it; none are recorded here."
+            )
+    if chooses:
+        notes.append(
+            "Its owner chooses a color before the game begins (CR 903.4b); "
+            "that color becomes part of its color identity."
+        )
+    if any(r.removes for r in out.reasons):
+        notes.append("Devoid or an \u201cis colorless\u201d ability changes its color, not its color identity.")
+    # Colorless identity reasons (none) are fine; every listed color has at least one reason.
+    return Analysis(
+        name=name,
+        colors=_order(colors),
+        identity=_order(identity),
+        reasons=tuple(out.reasons),
+        faces=tuple(face_results),
+        chooses_color=chooses,
+        notes=tuple(notes),
+    )

@@ -1,0 +1,174 @@
+"""Mana-symbol parser covering Scryfall's symbology (CR 107.4, 202.2).
+
+`parse_symbols(text)` finds every `{...}` symbol in a string and classifies it. It never raises: a
+symbol it does not know is kept with kind `UNKNOWN` and no color. Which colors a symbol carries:
+
+- `{W}{U}{B}{R}{G}`: that color (CR 202.2a, 107.4a).
+- hybrid `{W/U}`: both colors (CR 107.4e, 202.2d); two-generic hybrid `{2/W}`: white (CR 107.4e);
+  colorless hybrid `{C/W}`: white.
+- Phyrexian `{B/P}`: black; Phyrexian hybrid `{G/U/P}`: green and blue (CR 107.4f).
+- half mana `{HW}`: white (CR 107.4d, Un-cards).
+- `{C}` (CR 107.4c), `{S}` (107.4h), `{X}{Y}{Z}` (107.3), numbers `{0}`..`{1000000}`, `{½}`, `{∞}`,
+  `{T}` `{Q}` (107.5, 107.6), `{E}` (107.14), `{P}` (generic Phyrexian), `{CHAOS}`, `{A}` ... : no color.
+
+Parsed symbols are interned (a bounded cache), so parsing is allocation-light.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.identity.model import WUBRG
+
+
+class SymbolKind(StrEnum):
+    COLORED = "colored mana"
+    HYBRID = "hybrid mana"
+    TWO_HYBRID = "two-generic hybrid mana"
+    COLORLESS_HYBRID = "colorless hybrid mana"
+    PHYREXIAN = "Phyrexian mana"
+    PHYREXIAN_HYBRID = "Phyrexian hybrid mana"
+    HALF = "half mana"
+    GENERIC = "generic mana"
+    VARIABLE = "variable mana"
+    COLORLESS = "colorless mana"
+    SNOW = "snow mana"
+    TAP = "tap symbol"
+    UNTAP = "untap symbol"
+    ENERGY = "energy symbol"
+    CHAOS = "chaos symbol"
+    PHYREXIAN_GENERIC = "generic Phyrexian symbol"
+    OTHER = "non-mana symbol"
+    UNKNOWN = "unknown symbol"
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """One symbol as printed (`raw`, e.g. "{B/P}"), its kind and its colors (WUBRG string)."""
+
+    raw: str
+    kind: SymbolKind
+    colors: str = ""
+
+    @property
+    def is_colored(self) -> bool:
+        return bool(self.colors)
+
+
+SYMBOL_RE = re.compile(r"\{[^{}\n]{0,20}\}")
+
+_SIMPLE: dict[str, SymbolKind] = {
+    "C": SymbolKind.COLORLESS,
+    "S": SymbolKind.SNOW,
+    "X": SymbolKind.VARIABLE,
+    "Y": SymbolKind.VARIABLE,
+    "Z": SymbolKind.VARIABLE,
+    "T": SymbolKind.TAP,
+    "Q": SymbolKind.UNTAP,
+    "E": SymbolKind.ENERGY,
+    "P": SymbolKind.PHYREXIAN_GENERIC,
+    "H": SymbolKind.PHYREXIAN_GENERIC,
+    "CHAOS": SymbolKind.CHAOS,
+    "½": SymbolKind.GENERIC,
+    "∞": SymbolKind.GENERIC,
+    "A": SymbolKind.OTHER,  # acorn (Unfinity)
+    "TK": SymbolKind.OTHER,  # ticket (Unfinity)
+    "PW": SymbolKind.OTHER,  # planeswalker symbol
+    "L": SymbolKind.OTHER,  # loyalty (Un-cards)
+    "D": SymbolKind.OTHER,
+}
+
+_CACHE: dict[str, Symbol] = {}
+_CACHE_MAX = 4096
+
+
+def _wubrg(letters: set[str]) -> str:
+    return "".join(c for c in WUBRG if c in letters)
+
+
+def classify(raw: str) -> Symbol:
+    """Classify one symbol string such as "{2/W}". Never raises; unknown → `SymbolKind.UNKNOWN`."""
+    sym = _CACHE.get(raw)
+    if sym is not None:
+        return sym
+    sym = _classify(raw)
+    if len(_CACHE) < _CACHE_MAX:
+        _CACHE[raw] = sym
+    return sym
+
+
+def _classify(raw: str) -> Symbol:
+    inner = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw
+    inner = inner.strip().upper()
+    if not inner:
+        return Symbol(raw, SymbolKind.UNKNOWN)
+    if inner in WUBRG and len(inner) == 1:
+        return Symbol(raw, SymbolKind.COLORED, inner)
+    simple = _SIMPLE.get(inner)
+    if simple is not None:
+        return Symbol(raw, simple)
+    if inner.isdigit() or _is_number(inner):
+        return Symbol(raw, SymbolKind.GENERIC)
+    if len(inner) == 2 and inner[0] == "H" and inner[1] in WUBRG:
+        return Symbol(raw, SymbolKind.HALF, inner[1])
+    if "/" in inner:
+        parts = [p.strip() for p in inner.split("/")]
+        colors = {p for p in parts if len(p) == 1 and p in WUBRG}
+        others = [p for p in parts if not (len(p) == 1 and p in WUBRG)]
+        phyrexian = "P" in others
+        rest = [p for p in others if p != "P"]
+        if not colors or any(not (p == "C" or _is_number(p)) for p in rest):
+            return Symbol(raw, SymbolKind.UNKNOWN, _wubrg(colors))
+        if phyrexian:
+            kind = SymbolKind.PHYREXIAN_HYBRID if len(colors) > 1 or rest else SymbolKind.PHYREXIAN
+        elif "C" in rest:
+            kind = SymbolKind.COLORLESS_HYBRID
+        elif rest:
+            kind = SymbolKind.TWO_HYBRID
+        elif len(colors) > 1:
+            kind = SymbolKind.HYBRID
+        else:
+            kind = SymbolKind.COLORED
+        return Symbol(raw, kind, _wubrg(colors))
+    return Symbol(raw, SymbolKind.UNKNOWN)
+
+
+def _is_number(text: str) -> bool:
+    if not text:
+        return False
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return text.replace(".", "", 1).isdigit()
+
+
+def parse_symbols(text: object) -> tuple[Symbol, ...]:
+    """Every `{...}` symbol in `text`, in order. Non-strings and empty strings give `()`."""
+    if not isinstance(text, str) or "{" not in text:
+        return ()
+    return tuple(classify(m) for m in SYMBOL_RE.findall(text))
+
+
+def colored_symbols(text: str) -> list[Symbol]:
+    """Only the symbols of `text` that carry a color (fast path used by the engine)."""
+    if "{" not in text:
+        return []
+    out = []
+    for raw in SYMBOL_RE.findall(text):
+        sym = _CACHE.get(raw) or classify(raw)
+        if sym.colors:
+            out.append(sym)
+    return out
+
+
+def symbol_colors(text: object) -> str:
+    """Union of the colors of every symbol in `text`, WUBRG order."""
+    if not isinstance(text, str):
+        return ""
+    found: set[str] = set()
+    for sym in parse_symbols(text):
+        found.update(sym.colors)
+    return _wubrg(found)

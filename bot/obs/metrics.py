@@ -1,0 +1,305 @@
+"""Prometheus metrics for the bot, in a registry of its own (no clashes between bots or tests).
+
+Metric names (prefix ``identity_bot_``):
+
+==========================================  =========  ==========================================
+name                                        type       labels
+==========================================  =========  ==========================================
+commands_total                              counter    command, outcome
+command_latency_seconds                     histogram  command
+cache_lookups_total                         counter    result (hit, miss)
+autocomplete_total                          counter    outcome (ok, error, timeout)
+autocomplete_latency_seconds                histogram  -
+scryfall_requests_total                     counter    endpoint, status (HTTP code, timeout, error)
+scryfall_rate_limited_total                 counter    - (HTTP 429 answers)
+scryfall_retries_total                      counter    endpoint
+cooldowns_total                             counter    - (per-user cooldown refusals)
+discord_reply_errors_total                  counter    status (HTTP code Discord answered)
+gateway_connected                           gauge      shard
+gateway_reconnects_total                    counter    shard, kind (resume, identify)
+guilds                                      gauge      -
+build_info                                  gauge      version
+<name> from :meth:`BotMetrics.add_callback`  gauge      key (read at scrape time)
+==========================================  =========  ==========================================
+
+plus the standard ``process_*``, ``python_gc_*`` and ``python_info`` collectors.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
+
+__all__ = ["BotMetrics", "OUTCOMES", "CONTENT_TYPE_LATEST", "scryfall_endpoint"]
+
+log = logging.getLogger(__name__)
+
+NAMESPACE = "identity_bot"
+
+#: Known command outcomes; anything else is counted as "other" so label values stay bounded.
+OUTCOMES = frozenset(
+    {
+        "ok",  # answered with a result (fits / does not fit / identity)
+        "not_found",  # unknown card, "did you mean" reply
+        "ambiguous",  # several candidates
+        "invalid",  # refused input (too long, empty, ...)
+        "scryfall_unavailable",  # Scryfall down and nothing cached
+        "stale",  # answered from a stale cache entry while Scryfall failed
+        "cooldown",  # per-user cooldown reply
+        "rejected",  # Discord refused our reply (4xx)
+        "error",  # unexpected exception (tree.on_error)
+    }
+)
+
+_COMMAND_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+_AUTOCOMPLETE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
+_NAME_RE = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+_COMMAND_RE = re.compile(r"[^a-z0-9_\- ]")
+
+# Scryfall paths -> bounded endpoint label values.
+_ENDPOINTS = (
+    ("/cards/named", "named"),
+    ("/cards/autocomplete", "autocomplete"),
+    ("/cards/search", "search"),
+    ("/cards/collection", "collection"),
+    ("/cards/random", "random"),
+    ("/bulk-data", "bulk-data"),
+    ("/cards/", "card"),
+)
+
+
+def scryfall_endpoint(path_or_name: str) -> str:
+    """Map a Scryfall URL path (``/cards/named?...``) or an endpoint name to a bounded label value."""
+    text = (path_or_name or "").strip()
+    if not text:
+        return "other"
+    if "://" in text:
+        text = "/" + text.split("://", 1)[1].partition("/")[2]
+    path = text.split("?", 1)[0]
+    if not path.startswith("/"):
+        name = path.strip().lower()
+        known = {label for _, label in _ENDPOINTS}
+        return name if name in known else "other"
+    for prefix, label in _ENDPOINTS:
+        if prefix.endswith("/"):
+            if path.startswith(prefix) and len(path) > len(prefix):
+                return label
+        elif path == prefix or path.startswith(prefix + "/"):
+            return label
+    return "other"
+
+
+def _status_label(status: int | str | None) -> str:
+    if status is None:
+        return "error"
+    if isinstance(status, int):
+        return str(status) if 100 <= status <= 599 else "error"
+    text = str(status).strip().lower()
+    if text.isdigit() and 100 <= int(text) <= 599:
+        return text
+    return text if text in {"timeout", "error", "connection"} else "error"
+
+
+class _CallbackCollector(Collector):
+    """A gauge whose values are read from a callable at scrape time (e.g. the card service's stats)."""
+
+    def __init__(self, name: str, documentation: str, fn: Callable[[], float | Mapping[str, float]]) -> None:
+        self._name = name
+        self._documentation = documentation
+        self._fn = fn
+
+    def describe(self) -> Iterable[GaugeMetricFamily]:
+        return [GaugeMetricFamily(self._name, self._documentation, labels=["key"])]
+
+    def collect(self) -> Iterable[GaugeMetricFamily]:
+        family = GaugeMetricFamily(self._name, self._documentation, labels=["key"])
+        try:
+            value = self._fn()
+        except Exception:  # a broken stats source must not break /metrics
+            log.warning("metrics callback %s failed", self._name, exc_info=True)
+            return [family]
+        items = value.items() if isinstance(value, Mapping) else [("value", value)]
+        for key, number in items:
+            if isinstance(number, bool) or not isinstance(number, int | float):
+                continue
+            if math.isfinite(float(number)):
+                family.add_metric([str(key)], float(number))
+        return [family]
+
+
+class BotMetrics:
+    """All of the bot's metrics, in their own :class:`CollectorRegistry`.
+
+    Methods never raise on odd input (unknown outcome, weird status): metrics must not break commands.
+    """
+
+    def __init__(
+        self,
+        registry: CollectorRegistry | None = None,
+        *,
+        namespace: str = NAMESPACE,
+        version: str = "",
+        process_metrics: bool = True,
+    ) -> None:
+        self.registry = registry if registry is not None else CollectorRegistry(auto_describe=True)
+        self.namespace = namespace
+        r, ns = self.registry, namespace
+        self.commands = Counter(
+            "commands", "Slash commands served, by command and outcome.", ["command", "outcome"],
+            namespace=ns, registry=r,
+        )
+        self.command_latency = Histogram(
+            "command_latency_seconds", "Time from receiving an interaction to its reply, by command.",
+            ["command"], namespace=ns, registry=r, buckets=_COMMAND_BUCKETS,
+        )
+        self.cache_lookups = Counter(
+            "cache_lookups", "Card lookups answered from the local cache (hit) or not (miss).", ["result"],
+            namespace=ns, registry=r,
+        )
+        self.autocomplete = Counter(
+            "autocomplete", "Autocomplete requests answered, by outcome.", ["outcome"],
+            namespace=ns, registry=r,
+        )
+        self.autocomplete_latency = Histogram(
+            "autocomplete_latency_seconds", "Time to answer an autocomplete request.",
+            namespace=ns, registry=r, buckets=_AUTOCOMPLETE_BUCKETS,
+        )
+        self.scryfall_requests = Counter(
+            "scryfall_requests", "HTTP requests sent to Scryfall, by endpoint and status.",
+            ["endpoint", "status"], namespace=ns, registry=r,
+        )
+        self.scryfall_rate_limited = Counter(
+            "scryfall_rate_limited", "HTTP 429 answers from Scryfall (each pauses all requests).",
+            namespace=ns, registry=r,
+        )
+        self.scryfall_retries = Counter(
+            "scryfall_retries", "Scryfall requests retried after a 5xx or a timeout.", ["endpoint"],
+            namespace=ns, registry=r,
+        )
+        self.cooldowns = Counter(
+            "cooldowns", "Commands refused by the per-user cooldown (USER_RATE).", namespace=ns, registry=r,
+        )
+        self.reply_errors = Counter(
+            "discord_reply_errors", "Replies Discord rejected, by HTTP status.", ["status"],
+            namespace=ns, registry=r,
+        )
+        self.gateway_connected = Gauge(
+            "gateway_connected", "1 while the shard's gateway connection is up.", ["shard"],
+            namespace=ns, registry=r,
+        )
+        self.gateway_reconnects = Counter(
+            "gateway_reconnects", "Gateway reconnections, by shard and kind (resume or identify).",
+            ["shard", "kind"], namespace=ns, registry=r,
+        )
+        self.guilds = Gauge("guilds", "Guilds this process serves.", namespace=ns, registry=r)
+        self.build_info = Gauge("build_info", "Bot version.", ["version"], namespace=ns, registry=r)
+        self.build_info.labels(version=version or "unknown").set(1)
+        # Pre-create the common series so dashboards see zeros instead of gaps.
+        self.cache_lookups.labels(result="hit")
+        self.cache_lookups.labels(result="miss")
+        if process_metrics:
+            ProcessCollector(registry=r)
+            PlatformCollector(registry=r)
+            GCCollector(registry=r)
+
+    # -- commands -------------------------------------------------------------------------------
+    @staticmethod
+    def _command(command: str) -> str:
+        name = _COMMAND_RE.sub("", (command or "").strip().lower())[:64]
+        return name or "unknown"
+
+    @staticmethod
+    def _outcome(outcome: str) -> str:
+        value = (outcome or "").strip().lower()
+        return value if value in OUTCOMES else "other"
+
+    def observe_command(
+        self, command: str, outcome: str, seconds: float, cache_hit: bool | None = None
+    ) -> None:
+        """One finished command: counts it, records its latency and (when known) the cache result."""
+        name = self._command(command)
+        outcome = self._outcome(outcome)
+        self.commands.labels(command=name, outcome=outcome).inc()
+        if seconds is not None and math.isfinite(seconds) and seconds >= 0:
+            self.command_latency.labels(command=name).observe(seconds)
+        if outcome == "cooldown":
+            self.cooldowns.inc()
+        if cache_hit is not None:
+            self.observe_cache(bool(cache_hit))
+
+    def observe_cooldown(self, command: str = "unknown", seconds: float = 0.0) -> None:
+        """A command refused by the per-user cooldown (counted as outcome ``cooldown``)."""
+        self.observe_command(command, "cooldown", seconds)
+
+    def observe_cache(self, hit: bool) -> None:
+        self.cache_lookups.labels(result="hit" if hit else "miss").inc()
+
+    def observe_autocomplete(self, seconds: float, outcome: str = "ok") -> None:
+        outcome = outcome if outcome in {"ok", "error", "timeout"} else "error"
+        self.autocomplete.labels(outcome=outcome).inc()
+        if seconds is not None and math.isfinite(seconds) and seconds >= 0:
+            self.autocomplete_latency.observe(seconds)
+
+    def observe_reply_error(self, status: int | str | None) -> None:
+        """Discord refused a reply (HTTPException.status); the caller logs it and does not retry."""
+        self.reply_errors.labels(status=_status_label(status)).inc()
+
+    # -- Scryfall ---------------------------------------------------------------------------------
+    def observe_scryfall(self, status: int | str | None, endpoint: str = "other") -> None:
+        """One HTTP exchange with Scryfall. ``status`` is the HTTP code, or "timeout"/"error"."""
+        label = _status_label(status)
+        self.scryfall_requests.labels(endpoint=scryfall_endpoint(endpoint), status=label).inc()
+        if label == "429":
+            self.scryfall_rate_limited.inc()
+
+    def observe_scryfall_retry(self, endpoint: str = "other") -> None:
+        self.scryfall_retries.labels(endpoint=scryfall_endpoint(endpoint)).inc()
+
+    # -- gateway ----------------------------------------------------------------------------------
+    def set_gateway(self, shard_id: int | None, connected: bool) -> None:
+        self.gateway_connected.labels(shard=str(0 if shard_id is None else shard_id)).set(1 if connected else 0)
+
+    def observe_reconnect(self, shard_id: int | None, resumed: bool) -> None:
+        shard = str(0 if shard_id is None else shard_id)
+        self.gateway_reconnects.labels(shard=shard, kind="resume" if resumed else "identify").inc()
+
+    def set_guilds(self, count: int) -> None:
+        self.guilds.set(max(0, int(count)))
+
+    # -- extension point --------------------------------------------------------------------------
+    def add_callback(
+        self, name: str, documentation: str, fn: Callable[[], float | Mapping[str, float]]
+    ) -> None:
+        """Expose ``fn()`` as gauge ``<namespace>_<name>{key=...}``, read at every scrape.
+
+        ``fn`` returns a number or a mapping of numbers, e.g. the card service's
+        ``{"cards": 31000, "hits": 1200, "misses": 40}``. Exceptions in ``fn`` are logged, not raised.
+        """
+        if not _NAME_RE.match(name):
+            raise ValueError(f"invalid metric name {name!r}")
+        self.registry.register(_CallbackCollector(f"{self.namespace}_{name}", documentation, fn))
+
+    # -- exposition -------------------------------------------------------------------------------
+    def render(self) -> bytes:
+        """The registry in Prometheus text format (what ``/metrics`` serves)."""
+        return generate_latest(self.registry)
+
+    def value(self, name: str, labels: Mapping[str, str] | None = None) -> float | None:
+        """Current value of one sample (full sample name, e.g. ``identity_bot_commands_total``)."""
+        return self.registry.get_sample_value(name, dict(labels or {}))

@@ -1,0 +1,214 @@
+"""Optional HTTP server for operators: ``/metrics`` (Prometheus text format) and ``/healthz``.
+
+Off unless ``METRICS_PORT`` is set. Binds ``METRICS_HOST`` (default 127.0.0.1, i.e. only the same host or
+container can read it; set 0.0.0.0 to let a Prometheus on another host scrape it, behind a firewall).
+
+``/healthz`` calls the ``health`` callable (sync or async) that returns ``{check_name: result}``; a result
+of True (or None) passes, False or a string (the reason) fails. All pass -> 200
+``{"status": "ok", "checks": {...}}``; any fail, raise or time out -> 503 ``{"status": "fail",
+"checks": {...}, "failing": [...]}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot.obs.metrics import CONTENT_TYPE_LATEST, BotMetrics
+
+__all__ = ["HealthServer", "HealthCallable", "run_checks", "gateway_check", "sqlite_check"]
+
+log = logging.getLogger(__name__)
+
+CheckResult = bool | str | None
+HealthCallable = Callable[[], Mapping[str, CheckResult] | Awaitable[Mapping[str, CheckResult]]]
+
+
+async def _evaluate(health: HealthCallable) -> dict[str, CheckResult]:
+    result = health()
+    if inspect.isawaitable(result):
+        result = await result
+    if not isinstance(result, Mapping):
+        raise TypeError(f"health() returned {type(result).__name__}, not a mapping")
+    names = [str(name) for name in result]
+    values = list(result.values())
+    pending = [i for i, value in enumerate(values) if inspect.isawaitable(value)]
+    try:
+        done = await asyncio.gather(*(values[i] for i in pending), return_exceptions=True)
+    finally:
+        for i in pending:  # on cancellation, don't leave never-awaited coroutines behind
+            if inspect.iscoroutine(values[i]):
+                values[i].close()
+    for i, value in zip(pending, done, strict=True):
+        values[i] = f"raised {type(value).__name__}" if isinstance(value, BaseException) else value
+    return dict(zip(names, values, strict=True))
+
+
+async def run_checks(health: HealthCallable | None, limit_s: float = 2.0) -> tuple[bool, dict[str, Any]]:
+    """Run ``health`` once within ``limit_s`` seconds; returns (healthy, JSON body).
+
+    ``health()`` may be sync or async and its values may themselves be awaitables (they run concurrently),
+    e.g. ``lambda: {"gateway": gateway_check(bot), "cache": sqlite_check(path)}``.
+    """
+    checks: dict[str, str] = {}
+    failing: list[str] = []
+    if health is None:
+        return True, {"status": "ok", "checks": {}}
+    try:
+        async with asyncio.timeout(limit_s):
+            result = await _evaluate(health)
+        for name, value in result.items():
+            if value is True or value is None:
+                checks[name] = "ok"
+            else:
+                checks[name] = "fail" if value is False else str(value)[:200]
+                failing.append(name)
+    except TimeoutError:
+        checks["health"] = f"timed out after {limit_s:g} s"
+        failing.append("health")
+    except Exception as exc:  # the endpoint reports the failure instead of erroring
+        log.warning("health check raised", exc_info=True)
+        checks["health"] = f"raised {type(exc).__name__}"
+        failing.append("health")
+    healthy = not failing
+    body: dict[str, Any] = {"status": "ok" if healthy else "fail", "checks": checks}
+    if failing:
+        body["failing"] = failing
+    return healthy, body
+
+
+def gateway_check(client: Any) -> CheckResult:
+    """Health of a discord.py Client or AutoShardedClient: ready, not closed, every shard's socket open."""
+    if client.is_closed():
+        return "client closed"
+    if not client.is_ready():
+        return "not ready (gateway not connected yet)"
+    shards = getattr(client, "shards", None)
+    if isinstance(shards, Mapping) and shards:
+        down = sorted(shard_id for shard_id, info in shards.items() if info.is_closed())
+        if down:
+            return f"shards disconnected: {down}"
+        return True
+    ws = getattr(client, "ws", None)
+    socket = getattr(ws, "socket", None)
+    if ws is None or (socket is not None and socket.closed):
+        return "gateway socket closed"
+    return True
+
+
+def _sqlite_readable(path: str) -> CheckResult:
+    if not Path(path).exists():
+        return "cache file missing"
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
+        try:
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        return f"cache unreadable: {exc}"[:200]
+    return True
+
+
+async def sqlite_check(path: str | Path) -> CheckResult:
+    """True when the SQLite file at ``path`` opens read-only and answers a query (off the event loop)."""
+    return await asyncio.to_thread(_sqlite_readable, str(path))
+
+
+class HealthServer:
+    """aiohttp server for ``/metrics`` and ``/healthz``; ``await start()`` then ``await stop()``.
+
+    ``port=0`` picks a free port (tests); :attr:`port` is the bound one after :meth:`start`.
+    """
+
+    def __init__(
+        self,
+        metrics: BotMetrics | None = None,
+        health: HealthCallable | None = None,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        health_timeout: float = 2.0,
+    ) -> None:
+        self.metrics = metrics
+        self.health = health
+        self.host = host
+        self._requested_port = port
+        self.health_timeout = health_timeout
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+        self.started_at: float | None = None
+
+    @property
+    def url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("server not started")
+        host = "127.0.0.1" if self.host in {"", "0.0.0.0", "::"} else self.host
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    def make_app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/metrics", self._metrics)
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/", self._index)
+        return app
+
+    async def start(self) -> None:
+        if self._runner is not None:
+            return
+        runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self._requested_port, reuse_address=True)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        sockets = [s for s in (runner.addresses or [])]
+        self.port = sockets[0][1] if sockets else self._requested_port
+        self.started_at = time.monotonic()
+        log.info("metrics server listening", extra={"host": self.host, "port": self.port})
+
+    async def stop(self) -> None:
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    async def __aenter__(self) -> HealthServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        if self.metrics is None:
+            return web.Response(status=404, text="metrics disabled\n")
+        body = self.metrics.render()
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        healthy, body = await run_checks(self.health, self.health_timeout)
+        if self.started_at is not None:
+            body["uptime_s"] = round(time.monotonic() - self.started_at, 1)
+        return web.Response(
+            status=200 if healthy else 503,
+            text=json.dumps(body),
+            content_type="application/json",
+            headers={"Cache-Control": "no-store"},
+        )
+
+    async def _index(self, request: web.Request) -> web.Response:
+        return web.Response(text="identity-bot: see /metrics and /healthz\n")

@@ -1,0 +1,78 @@
+"""Pytest fixtures around the fake Scryfall; import them into a test module or conftest:
+
+    from tests.fakes.fixtures import fake_scryfall, card_service, make_card_service  # noqa: F401
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.service import CardService
+from bot.settings import Settings, load_settings
+from tests.fakes.scryfall import FakeScryfall
+
+
+class FakeClock:
+    """A clock tests move by hand: `clock()` returns the time, `clock.advance(seconds)` moves it."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def fake_settings(fake: FakeScryfall, tmp_path: Any, **overrides: Any) -> Settings:
+    """Settings pointing at `fake`, with a cache in `tmp_path` and background sync off."""
+    values: dict[str, Any] = {
+        "scryfall_api_base": fake.base_url,
+        "cache_path": tmp_path / "cache" / "cards.sqlite3",
+        "bulk_refresh_hours": 0,
+        "scryfall_timeout": 3.0,
+    }
+    values.update(overrides)
+    return load_settings(**values)
+
+
+@pytest.fixture
+async def fake_scryfall() -> AsyncIterator[FakeScryfall]:
+    """A running fake Scryfall serving the whole shared data set."""
+    async with FakeScryfall.with_shared_data() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def make_card_service(fake_scryfall: FakeScryfall, tmp_path: Any
+                            ) -> AsyncIterator[Callable[..., Awaitable[CardService]]]:
+    """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=...)`.
+    Services share the fake and `tmp_path`; all are closed at the end."""
+    made: list[CardService] = []
+
+    async def make(*, clock: Any = None, monotonic: Any = None, lockout_seconds: float | None = None,
+                   **overrides: Any) -> CardService:
+        kwargs: dict[str, Any] = {}
+        if clock is not None:
+            kwargs["clock"] = clock
+        if monotonic is not None:
+            kwargs["monotonic"] = monotonic
+        if lockout_seconds is not None:
+            kwargs["lockout_seconds"] = lockout_seconds
+        service = await CardService.create(fake_settings(fake_scryfall, tmp_path, **overrides), **kwargs)
+        made.append(service)
+        return service
+
+    yield make
+    for service in made:
+        await service.close()
+
+
+@pytest.fixture
+async def card_service(make_card_service: Callable[..., Awaitable[CardService]]) -> CardService:
+    """A CardService with an empty cache talking to `fake_scryfall`."""
+    return await make_card_service()

@@ -1,0 +1,322 @@
+"""A fake Scryfall API: a real aiohttp server on 127.0.0.1 serving Scryfall-shaped answers.
+
+    async with FakeScryfall(cards) as fake:        # or FakeScryfall.with_shared_data()
+        settings = load_settings(scryfall_api_base=fake.base_url, ...)
+        ...
+        assert fake.count("/cards/named") == 1
+
+Endpoints: /cards/named?exact=|fuzzy=, /cards/autocomplete?q=, /cards/search?q= (name words plus
+`is:commander`), POST /cards/collection, /cards/{id}, /bulk-data and the bulk file it points to
+(/bulk/oracle-cards.json and .json.gz). Errors are Scryfall error objects.
+
+Fault knobs: `fail_next(status, times, retry_after=None)`, `delay` (seconds before answering),
+`malformed_json` (answer 200 with broken JSON), `mode = "down"` (every request answers 500).
+Every request is recorded in `requests` (method, path, query, json body, monotonic time, headers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+from rapidfuzz import fuzz, process
+
+from bot.cache import can_be_commander, name_keys
+from bot.names import normalize
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    time: float
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Fault:
+    status: int
+    times: int
+    retry_after: float | str | None
+
+
+def _error(status: int, code: str, details: str, **extra: Any) -> web.Response:
+    body = {"object": "error", "code": code, "status": status, "details": details, **extra}
+    return web.json_response(body, status=status)
+
+
+class FakeScryfall:
+    """Serve `cards` (Scryfall card objects) the way api.scryfall.com would."""
+
+    PAGE_SIZE = 175
+
+    def __init__(self, cards: Iterable[dict[str, Any]] = (), *, host: str = "127.0.0.1") -> None:
+        self.cards: list[dict[str, Any]] = list(cards)
+        self.host = host
+        self.requests: list[RecordedRequest] = []
+        self.delay: float = 0.0
+        self.malformed_json: bool = False
+        self.mode: str = "ok"  # "ok" or "down"
+        self.bulk_updated_at = "2026-11-20T09:00:00.000+00:00"
+        self._faults: list[_Fault] = []
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+        self._bulk_cache: dict[bool, bytes] = {}
+        self._build_index()
+
+    @classmethod
+    def with_shared_data(cls) -> FakeScryfall:
+        """A fake serving all 24,249 cards of the shared data set."""
+        from tests.shared_data import all_cards
+
+        return cls(all_cards())
+
+    # -- data --------------------------------------------------------------------------------------
+
+    def _build_index(self) -> None:
+        self.by_id = {c["id"]: c for c in self.cards}
+        self.by_key: dict[str, dict[str, Any]] = {}
+        self._full: list[tuple[str, dict[str, Any]]] = []
+        for card in sorted(self.cards, key=lambda c: (c.get("layout") == "token", c["name"])):
+            for key, kind in name_keys(card):
+                self.by_key.setdefault(key, card)
+                if kind == 0:
+                    self._full.append((key, card))
+        self._full.sort(key=lambda kc: kc[0])
+        self._keys = [k for k, _c in self._full]
+        self._commander = {id(c) for c in self.cards if can_be_commander(c)}
+
+    def add_cards(self, cards: Iterable[dict[str, Any]]) -> None:
+        self.cards.extend(cards)
+        self._bulk_cache.clear()
+        self._build_index()
+
+    def _unique_names(self, pairs: Iterable[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+        seen: set[str] = set()
+        out = []
+        for _key, card in pairs:
+            if card["name"] not in seen:
+                seen.add(card["name"])
+                out.append(card)
+        return out
+
+    def _containing(self, words: list[str], *, commanders: bool = False) -> list[dict[str, Any]]:
+        return self._unique_names(
+            (key, card) for key, card in self._full
+            if all(w in key for w in words) and (not commanders or id(card) in self._commander))
+
+    # -- control -----------------------------------------------------------------------------------
+
+    def fail_next(self, status: int, times: int = 1, retry_after: float | str | None = None) -> None:
+        """The next `times` requests answer `status` (with a Retry-After header when given)."""
+        self._faults.append(_Fault(status, times, retry_after))
+
+    def count(self, path: str | None = None, *, prefix: bool = False) -> int:
+        """Requests recorded, all or for one path (or every path starting with `path` if prefix)."""
+        if path is None:
+            return len(self.requests)
+        return sum(1 for r in self.requests if (r.path.startswith(path) if prefix else r.path == path))
+
+    def times(self, *paths: str) -> list[float]:
+        return sorted(r.time for r in self.requests if r.path in paths)
+
+    def reset(self) -> None:
+        self.requests.clear()
+        self._faults.clear()
+        self.delay = 0.0
+        self.malformed_json = False
+        self.mode = "ok"
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    async def start(self) -> str:
+        self._closing = asyncio.Event()
+        app = web.Application(middlewares=[self._middleware])
+        app.router.add_get("/cards/named", self._named)
+        app.router.add_get("/cards/autocomplete", self._autocomplete)
+        app.router.add_get("/cards/search", self._search)
+        app.router.add_post("/cards/collection", self._collection)
+        app.router.add_get("/cards/random", self._random)
+        app.router.add_get("/cards/{id}", self._card)
+        app.router.add_get("/bulk-data", self._bulk_data)
+        app.router.add_get("/bulk/oracle-cards.json", self._bulk_file)
+        app.router.add_get("/bulk/oracle-cards.json.gz", self._bulk_file)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://{self.host}:{port}"
+        return self.base_url
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            self._closing.set()
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeScryfall:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- plumbing ----------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        body = None
+        if request.can_read_body:
+            try:
+                body = await request.json()
+            except ValueError:
+                body = None
+        self.requests.append(RecordedRequest(request.method, request.path, dict(request.query), body,
+                                             time.monotonic(), dict(request.headers)))
+        if self.delay:
+            try:  # a slow answer, cut short when the fake shuts down
+                await asyncio.wait_for(self._closing.wait(), self.delay)
+            except TimeoutError:
+                pass
+        if self._faults:
+            fault = self._faults[0]
+            fault.times -= 1
+            if fault.times <= 0:
+                self._faults.pop(0)
+            headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
+            code = "too_many_requests" if fault.status == 429 else "server_error"
+            resp = _error(fault.status, code, f"fake fault {fault.status}")
+            resp.headers.update(headers)
+            return resp
+        if self.mode == "down":
+            return _error(500, "server_error", "fake Scryfall is down")
+        if self.malformed_json:
+            return web.Response(status=200, body=b'{"object": "card", "name": "Broken', content_type="application/json")
+        return await handler(request)
+
+    # -- endpoints ---------------------------------------------------------------------------------
+
+    async def _named(self, request: web.Request) -> web.Response:
+        exact, fuzzy = request.query.get("exact"), request.query.get("fuzzy")
+        if exact is not None:
+            card = self.by_key.get(normalize(exact))
+            if card is None:
+                return _error(404, "not_found", f"No cards found matching “{exact}”")
+            return web.json_response(card)
+        if fuzzy is None:
+            return _error(400, "bad_request", "exact or fuzzy is required")
+        return self._fuzzy(fuzzy)
+
+    def _fuzzy(self, text: str) -> web.Response:
+        key = normalize(text)
+        card = self.by_key.get(key)
+        if card is not None:
+            return web.json_response(card)
+        words = key.split()
+        matches = self._containing(words) if words else []
+        if len(matches) == 1:
+            return web.json_response(matches[0])
+        if len(matches) > 1:
+            return _error(404, "ambiguous", f"Too many cards match ambiguous name “{text}”. "
+                                            "Add more words to refine your search.")
+        best = process.extractOne(key, self._keys, scorer=fuzz.ratio, score_cutoff=80)
+        if best is not None:
+            return web.json_response(self._full[best[2]][1])
+        return _error(404, "not_found", f"No cards found matching “{text}”")
+
+    async def _autocomplete(self, request: web.Request) -> web.Response:
+        key = normalize(request.query.get("q", ""))
+        names: list[str] = []
+        if len(key) >= 2:
+            starts = [c["name"] for c in self._unique_names((k, c) for k, c in self._full if k.startswith(key))]
+            inner = [c["name"] for c in self._unique_names((k, c) for k, c in self._full
+                                                           if not k.startswith(key) and key in k)]
+            names = (starts + inner)[:20]
+        return web.json_response({"object": "catalog", "total_values": len(names), "data": names})
+
+    async def _search(self, request: web.Request) -> web.Response:
+        terms = request.query.get("q", "").split()
+        commanders = False
+        words: list[str] = []
+        for term in terms:
+            if term.lower() == "is:commander":
+                commanders = True
+            elif ":" in term:
+                return _error(400, "bad_request", f"unsupported search term {term!r} in the fake")
+            else:
+                words.extend(normalize(term.strip('"')).split())
+        matches = self._containing(words, commanders=commanders)
+        if not matches:
+            return _error(404, "not_found", "Your query didn’t match any cards. Adjust your search terms.")
+        page = max(1, int(request.query.get("page", "1") or 1))
+        chunk = matches[(page - 1) * self.PAGE_SIZE: page * self.PAGE_SIZE]
+        has_more = page * self.PAGE_SIZE < len(matches)
+        body: dict[str, Any] = {"object": "list", "total_cards": len(matches), "has_more": has_more, "data": chunk}
+        if has_more:
+            body["next_page"] = f"{self.base_url}/cards/search?q={request.query.get('q', '')}&page={page + 1}"
+        return web.json_response(body)
+
+    async def _collection(self, request: web.Request) -> web.Response:
+        try:
+            body = await request.json()
+        except ValueError:
+            return _error(400, "bad_request", "body is not JSON")
+        identifiers = body.get("identifiers") if isinstance(body, dict) else None
+        if not isinstance(identifiers, list):
+            return _error(400, "bad_request", "identifiers is required")
+        if len(identifiers) > 75:
+            return _error(422, "validation_error", "Too many identifiers; at most 75 per request.")
+        data, not_found = [], []
+        for ident in identifiers:
+            card = None
+            if isinstance(ident, dict) and "id" in ident:
+                card = self.by_id.get(str(ident["id"]))
+            elif isinstance(ident, dict) and "name" in ident:
+                card = self.by_key.get(normalize(str(ident["name"])))
+            if card is None:
+                not_found.append(ident)
+            else:
+                data.append(card)
+        return web.json_response({"object": "list", "not_found": not_found, "data": data})
+
+    async def _random(self, request: web.Request) -> web.Response:
+        if not self.cards:
+            return _error(404, "not_found", "no cards")
+        return web.json_response(self.cards[len(self.requests) % len(self.cards)])
+
+    async def _card(self, request: web.Request) -> web.Response:
+        card = self.by_id.get(request.match_info["id"])
+        if card is None:
+            return _error(404, "not_found", "No card found with the given ID or set code and collector number.")
+        return web.json_response(card)
+
+    async def _bulk_data(self, request: web.Request) -> web.Response:
+        entry = {
+            "object": "bulk_data", "id": "27bf3214-1271-490b-bdfe-c0be6c23d02e", "type": "oracle_cards",
+            "updated_at": self.bulk_updated_at, "name": "Oracle Cards",
+            "description": "A JSON file containing one Scryfall card object for each Oracle ID.",
+            "size": len(self._bulk_bytes(False)),
+            "download_uri": f"{self.base_url}/bulk/oracle-cards.json.gz",
+            "content_type": "application/json", "content_encoding": "gzip",
+        }
+        return web.json_response({"object": "list", "has_more": False, "data": [entry]})
+
+    def _bulk_bytes(self, gz: bool) -> bytes:
+        if gz not in self._bulk_cache:
+            raw = json.dumps(self.cards).encode()
+            self._bulk_cache[gz] = gzip.compress(raw, compresslevel=1) if gz else raw
+        return self._bulk_cache[gz]
+
+    async def _bulk_file(self, request: web.Request) -> web.Response:
+        gz = request.path.endswith(".gz")
+        return web.Response(body=self._bulk_bytes(gz),
+                            content_type="application/gzip" if gz else "application/json")

@@ -1,0 +1,161 @@
+"""The bot process: `python -m bot` as a subprocess (token errors, a full run against the fakes,
+SIGTERM), plus in-process checks of intents, extensions and SYNC_COMMANDS / DEV_GUILD_ID."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.app import DEFAULT_API_BASE, IdentityBot, bot_intents, default_extensions
+from bot.settings import load_settings
+from tests.fakes.discord import FakeDiscord
+from tests.fakes.scryfall import FakeScryfall
+from tests.shared_data import card
+
+REPO = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.timeout(60)
+
+
+def bot_env(tmp_path: Path, **values: str) -> dict[str, str]:
+    """A clean environment for `python -m bot` (no inherited bot settings, no .env in the cwd)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "DEV_GUILD", "SYNC_COMMANDS",
+                                "LOG_", "MANA_EMOJI", "NEGATIVE_TTL", "METRICS_", "USER_RATE", "SHARD_"))}
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env["CACHE_PATH"] = str(tmp_path / "cache.sqlite3")
+    env.update(values)
+    return env
+
+
+async def run_bot(tmp_path: Path, *args: str, **values: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", *args, cwd=tmp_path, env=bot_env(tmp_path, **values),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
+# ------------------------------------------------------------------------------------- token errors
+async def test_missing_token_exits_2_with_one_line(tmp_path):
+    proc = await run_bot(tmp_path)
+    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 2
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "DISCORD_TOKEN" in lines[0] and lines[0].startswith("error:")
+
+
+async def test_invalid_setting_exits_2_with_one_line(tmp_path):
+    proc = await run_bot(tmp_path, "run", DISCORD_TOKEN="x", SCRYFALL_RATE="5")
+    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 2
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1 and "SCRYFALL_RATE" in lines[0]
+
+
+async def test_rejected_token_exits_2_and_never_shows_the_token(tmp_path):
+    secret = "MTIz.wrong-token.NEVER-PRINT-ME"
+    async with FakeDiscord() as fake:
+        proc = await run_bot(tmp_path, DISCORD_TOKEN=secret, DISCORD_API_BASE=fake.api_base,
+                             SCRYFALL_API_BASE="http://127.0.0.1:9", BULK_REFRESH_HOURS="0", LOG_LEVEL="DEBUG")
+        out, err = await asyncio.wait_for(proc.communicate(), 30)
+        assert ("GET", "/users/@me") in fake.requests  # it really asked the (fake) Discord
+    assert proc.returncode == 2
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "rejected the token" in lines[0]
+    assert secret not in out.decode() + err.decode()
+    assert "NEVER-PRINT-ME" not in out.decode() + err.decode()
+
+
+# ------------------------------------------------------------------------------ a full process run
+async def test_full_run_syncs_to_dev_guild_answers_and_stops_on_sigterm(tmp_path):
+    scryfall = FakeScryfall([card(n) for n in ("Fires of Undeath", "Kumano, Master Yamabushi", "Dismember",
+                                               "Fire // Ice", "Sol Ring")])
+    await scryfall.start()
+    fake = FakeDiscord()
+    await fake.start()
+    proc = await run_bot(tmp_path, "run", DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base,
+                         SCRYFALL_API_BASE=scryfall.base_url, DEV_GUILD_ID=fake.guild_id,
+                         BULK_REFRESH_HOURS="0", USER_RATE="off", LOG_LEVEL="INFO")
+    try:
+        waiter = asyncio.create_task(fake.wait_ready(timeout=30))
+        exited = asyncio.create_task(proc.wait())
+        done, _ = await asyncio.wait({waiter, exited}, return_when=asyncio.FIRST_COMPLETED)
+        assert waiter in done, (await proc.communicate())
+        exited.cancel()
+
+        assert [s.scope for s in fake.command_syncs] == [int(fake.guild_id)]  # DEV_GUILD_ID: guild sync only
+        assert {"identity", "fits", "help"} <= set(fake.command_syncs[0].names)
+
+        # Scryfall-only mode: the first lookup defers and asks Scryfall ...
+        reply = await fake.invoke("identity", {"card": "fires of undeath"})
+        assert reply.deferred and not reply.ephemeral
+        assert reply.embeds[0]["title"] == "Fires of Undeath"
+        assert "{B}{R}" in reply.text()
+        asked = scryfall.count()
+        assert asked >= 1
+        # ... the second is answered directly from the cache
+        again = await fake.invoke("identity", {"card": "Fires of Undeath"})
+        assert not again.deferred and again.embeds[0]["title"] == "Fires of Undeath"
+        assert scryfall.count() == asked
+
+        fits = await fake.invoke("fits", {"card": "Dismember", "commander": "Kumano"})
+        assert fits.embeds[0]["title"] == "❌ Dismember does not fit"
+        assert "Kumano, Master Yamabushi" in fits.embeds[0]["description"]
+        assert fake.violations == []
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+        out, err = await asyncio.wait_for(proc.communicate(), 20)
+        await fake.close()
+        await scryfall.close()
+    assert proc.returncode == 0, err.decode()
+    text = out.decode() + err.decode()
+    assert fake.token not in text
+    assert "Traceback" not in text
+    assert "shutdown signal received" in text
+
+
+# ------------------------------------------------------------------------------------- in process
+def test_no_privileged_intents():
+    intents = bot_intents()
+    assert not intents.message_content and not intents.members and not intents.presences
+    assert intents.guilds
+
+
+def test_cogs_are_discovered():
+    assert "cogs.identity" in default_extensions()
+
+
+async def test_sync_commands_false_skips_syncing_and_still_answers(tmp_path):
+    async with FakeScryfall([card("Sol Ring")]) as scryfall, FakeDiscord() as fake:
+        settings = load_settings(discord_token=fake.token, discord_api_base=fake.api_base,
+                                 scryfall_api_base=scryfall.base_url, cache_path=tmp_path / "c.sqlite3",
+                                 bulk_refresh_hours=0, sync_commands=False, user_rate="off")
+        bot = IdentityBot(settings)
+        assert bot.allowed_mentions is not None and bot.allowed_mentions.to_dict()["parse"] == []
+        task = asyncio.create_task(bot.start(fake.token))
+        try:
+            await fake.wait_ready()
+            assert fake.command_syncs == []
+            assert not any(method == "PUT" for method, _ in fake.requests)
+            reply = await fake.invoke("identity", {"card": "Sol Ring"})
+            assert reply.embeds[0]["title"] == "Sol Ring"
+        finally:
+            await bot.close()
+            await asyncio.wait_for(task, 10)
+        # closing restores discord.py's defaults and closes the card service
+        assert discord.http.Route.BASE == DEFAULT_API_BASE
+        assert bot.cards is None
+
+
+def test_only_a_custom_api_base_redirects_discord_py():
+    assert not IdentityBot(load_settings(discord_token="x", discord_api_base=DEFAULT_API_BASE + "/"),
+                           cards=object()).custom_api
+    assert IdentityBot(load_settings(discord_token="x", discord_api_base="http://127.0.0.1:1/api/v10"),
+                       cards=object()).custom_api

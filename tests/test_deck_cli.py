@@ -1,0 +1,143 @@
+"""`python -m bot check-deck` as a subprocess against the fake Scryfall: exit codes and request counts."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.scryfall import FakeScryfall
+
+REPO = Path(__file__).resolve().parent.parent
+DECKS = Path(__file__).parent / "data" / "decks"
+KUMANO_DECK = (DECKS / "kumano-moxfield.txt").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def shared_fake_cards():
+    from tests.shared_data import all_cards
+
+    return all_cards()
+
+
+@pytest.fixture
+async def fake(shared_fake_cards):
+    async with FakeScryfall(shared_fake_cards) as server:
+        yield server
+
+
+async def run_cli(fake: FakeScryfall, tmp_path: Path, *args: str, stdin: bytes | None = None,
+                  cache: str = "cache.sqlite3") -> tuple[int, str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "DEV_GUILD", "SYNC_COMMANDS"))}
+    env.update({
+        "SCRYFALL_API_BASE": fake.base_url,
+        "CACHE_PATH": str(tmp_path / cache),
+        "BULK_REFRESH_HOURS": "0",
+        "SCRYFALL_TIMEOUT": "3",
+        "PYTHONPATH": str(REPO),
+    })
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "check-deck", *args,
+        cwd=tmp_path, env=env,
+        stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(stdin), timeout=60)
+    return proc.returncode or 0, out.decode(), err.decode()
+
+
+def write(tmp_path: Path, text: str, name: str = "deck.txt") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+async def test_legal_deck_exit_0_in_two_requests_then_zero_when_warm(fake, tmp_path):
+    path = write(tmp_path, KUMANO_DECK.replace("\n", "\r\n"))
+    code, out, err = await run_cli(fake, tmp_path, path, "--commander", "Kumano")
+    assert code == 0, (out, err)
+    assert "Deck check for Kumano, Master Yamabushi (mono-red)" in out
+    assert "LEGAL." in out and "Cards: 100" in out
+    # 77 distinct names: two /cards/collection batches (75 + 2), nothing else
+    assert [(r.method, r.path) for r in fake.requests] == [("POST", "/cards/collection")] * 2
+    assert sorted(len(r.json["identifiers"]) for r in fake.requests) == [3, 75]
+    fake.requests.clear()
+    code, out2, _ = await run_cli(fake, tmp_path, path, "--commander", "Kumano")
+    assert code == 0 and out2 == out
+    assert fake.requests == []  # warm: the cache answers every name
+
+
+async def test_problems_exit_1_same_report(fake, tmp_path):
+    text = KUMANO_DECK.replace("1 Shock (M20) 8\n", "1 Dismember\n1 Sol Ring\n")
+    code, out, err = await run_cli(fake, tmp_path, write(tmp_path, text), "--commander",
+                                   "Kumano, Master Yamabushi")
+    assert code == 1, err
+    assert "NOT LEGAL" in out
+    assert "Dismember (line" in out and "{B/P}" in out
+    assert "Sol Ring: 2 copies" in out
+    assert "101 cards" in out
+
+
+async def test_unknown_card_costs_one_fuzzy_retry(fake, tmp_path):
+    text = KUMANO_DECK.replace("1 Shock (M20) 8\n", "1 Qwxzzy Frobnicator\n")
+    code, out, _ = await run_cli(fake, tmp_path, write(tmp_path, text), "--commander", "Kumano")
+    assert code == 1
+    assert "no card named 'Qwxzzy Frobnicator'" in out
+    paths = [r.path for r in fake.requests]
+    assert paths.count("/cards/collection") == 2
+    assert paths.count("/cards/named") == 1  # the one fuzzy retry for the name the collection missed
+
+
+async def test_partner_and_stdin(fake, tmp_path):
+    text = (DECKS / "partners-tappedout.txt").read_bytes()
+    code, out, err = await run_cli(fake, tmp_path, "-", "--commander", "Thrasios", "--partner", "Tymna",
+                                   stdin=text)
+    assert code == 1, err
+    assert "Thrasios, Triton Hero + Tymna the Weaver" in out
+    assert "Fire // Ice" in out and "Red (1)" in out
+    assert "Tropical Island" not in out  # green-blue land in a WUBG deck: fine
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ("missing", "cannot read"),
+        ("too-long", "limit is 300"),
+        ("binary", "not a text decklist"),
+        ("unknown-commander", "commander 'Zqxwv Nonexistent'"),
+    ],
+)
+async def test_bad_input_exit_2(fake, tmp_path, setup, message):
+    commander = "Kumano"
+    if setup == "missing":
+        path = str(tmp_path / "nope.txt")
+    elif setup == "too-long":
+        path = write(tmp_path, "\n".join(f"1 Card {i}" for i in range(400)))
+    elif setup == "binary":
+        path = str(tmp_path / "deck.png")
+        Path(path).write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    else:
+        path = write(tmp_path, "1 Sol Ring\n")
+        commander = "Zqxwv Nonexistent"
+    code, out, err = await run_cli(fake, tmp_path, path, "--commander", commander)
+    assert code == 2, (out, err)
+    assert message in err
+    assert out == ""
+    if setup != "unknown-commander":
+        assert fake.requests == []
+
+
+async def test_missing_commander_option_is_exit_2(fake, tmp_path):
+    code, _, err = await run_cli(fake, tmp_path, write(tmp_path, "1 Sol Ring\n"))
+    assert code == 2 and "--commander" in err
+
+
+async def test_scryfall_down_exit_3(fake, tmp_path):
+    fake.mode = "down"
+    code, out, err = await run_cli(fake, tmp_path, write(tmp_path, KUMANO_DECK), "--commander", "Kumano")
+    assert code == 3, (out, err)
+    assert "Scryfall" in err and out == ""

@@ -1,0 +1,260 @@
+"""/deckcheck end to end: the real bot (in-process, normal `start()`) against the fake Discord (REST +
+gateway) and the fake Scryfall. Each test gets a fresh, empty card cache so the fake Scryfall's request
+log shows what a cold deck costs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.app import IdentityBot
+from bot.deck.report import FILE_NAME
+from bot.service import CardService
+from tests.fakes.discord import FakeDiscord
+from tests.fakes.fixtures import fake_settings
+from tests.fakes.scryfall import FakeScryfall
+from tests.shared_data import all_cards
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+DECKS = Path(__file__).parent / "data" / "decks"
+KUMANO_DECK = (DECKS / "kumano-moxfield.txt").read_text(encoding="utf-8")
+SHOCK = "1 Shock (M20) 8\n"
+
+
+class World:
+    def __init__(self, discord: FakeDiscord, scryfall: FakeScryfall, bot: IdentityBot, tmp: Path) -> None:
+        self.discord = discord
+        self.scryfall = scryfall
+        self.bot = bot
+        self.tmp = tmp
+        self._n = 0
+
+    async def fresh_cards(self) -> None:
+        """Give the bot a new card service with an empty cache; clear the request log."""
+        old = self.bot.cards
+        self._n += 1
+        self.bot.cards = await CardService.create(fake_settings(self.scryfall, self.tmp / f"c{self._n}"))
+        if old is not None:
+            await old.close()
+        self.scryfall.requests.clear()
+
+    def paths(self) -> list[str]:
+        return [r.path for r in self.scryfall.requests]
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def world(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("deck-e2e")
+    async with FakeScryfall(all_cards()) as scryfall, FakeDiscord() as discord:
+        settings = fake_settings(scryfall, tmp, discord_token=discord.token, discord_api_base=discord.api_base,
+                                 sync_commands=True)
+        cards = await CardService.create(settings)
+        bot = IdentityBot(settings, cards=cards)
+        runner = asyncio.create_task(bot.start(discord.token))
+        await discord.wait_ready()
+        w = World(discord, scryfall, bot, tmp)
+        try:
+            yield w
+        finally:
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(runner, 10)
+            if bot.cards is not None:
+                await bot.cards.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def w(world):
+    await world.fresh_cards()
+    yield world
+    assert world.discord.violations == []
+
+
+async def deckcheck(w: World, deck: str | None = None, *, paste: str | None = None, **options):
+    opts = dict(options)
+    if deck is not None:
+        opts["decklist"] = w.discord.attachment("deck.txt", deck.encode("utf-8"))
+    if paste is not None:
+        opts["list"] = paste
+    return await w.discord.invoke("deckcheck", opts, timeout=30)
+
+
+def files(w: World, reply) -> dict[str, bytes]:
+    return reply.data.get("_file_data") or {}
+
+
+async def test_command_is_registered_with_its_options(w):
+    sync = w.discord.command_syncs[-1]
+    command = sync.command("deckcheck")
+    options = {o["name"]: o for o in command["options"]}
+    assert list(options) == ["commander", "partner", "decklist", "list"]
+    assert options["commander"]["required"] is True and options["commander"]["autocomplete"] is True
+    assert options["decklist"]["type"] == 11 and not options["decklist"].get("required")
+    assert options["list"]["type"] == 3 and options["list"]["max_length"] == 6000
+
+
+async def test_legal_deck_cold_costs_two_requests(w):
+    reply = await deckcheck(w, KUMANO_DECK, commander="Kumano")
+    assert reply.deferred and not reply.ephemeral
+    embed = reply.embeds[0]
+    assert embed["title"] == "Deck check: Kumano, Master Yamabushi"
+    assert embed["description"].startswith("✅ **Legal.** 100 cards")
+    assert w.paths() == ["/cards/collection", "/cards/collection"]
+    assert files(w, reply) == {}
+    assert reply.allowed_mentions == {"parse": []} or reply.allowed_mentions.get("parse") == []
+    # warm: the same deck again makes no Scryfall request at all
+    w.scryfall.requests.clear()
+    again = await deckcheck(w, KUMANO_DECK, commander="Kumano, Master Yamabushi")
+    assert again.embeds[0]["description"] == embed["description"]
+    assert w.paths() == []
+
+
+async def test_off_color_card(w):
+    reply = await deckcheck(w, KUMANO_DECK.replace(SHOCK, "1 Dismember\n"), commander="Kumano")
+    embed = reply.embeds[0]
+    assert embed["description"] == "❌ **1 problem**: 1 off-color card."
+    field = next(f for f in embed["fields"] if f["name"].startswith("Outside the color identity"))
+    assert "{B} Black" in field["value"] and "Dismember" in field["value"] and "{B/P}" in field["value"]
+    assert field["value"].count("line ") == 1
+    assert w.paths() == ["/cards/collection", "/cards/collection"]
+
+
+async def test_duplicate_in_a_one_line_paste(w):
+    lines = [ln for ln in KUMANO_DECK.replace(SHOCK, "1 Sol Ring\n").splitlines()
+             if ln and not ln.startswith("//") and ln not in ("Commander", "Deck")]
+    deck_part = lines[: lines.index("Sideboard")]
+    paste = " ".join(deck_part)  # Discord text options are one line
+    assert "\n" not in paste and len(paste) < 6000
+    reply = await deckcheck(w, paste=paste, commander="Kumano")
+    embed = reply.embeds[0]
+    assert embed["description"] == "❌ **1 problem**: 1 duplicate."
+    assert any("Sol Ring: 2 copies" in f["value"] for f in embed["fields"])
+    assert w.paths() == ["/cards/collection", "/cards/collection"]
+
+
+async def test_unknown_name_with_suggestion(w):
+    reply = await deckcheck(w, KUMANO_DECK.replace(SHOCK, "1 Qwxzzy Frobnicator\n"), commander="Kumano")
+    embed = reply.embeds[0]
+    assert embed["description"] == "❌ **1 problem**: 1 unknown card."
+    assert "Qwxzzy Frobnicator" in reply.text()
+    paths = w.paths()
+    assert paths.count("/cards/collection") == 2
+    assert paths.count("/cards/named") == 1  # one fuzzy retry, only for the name the collection missed
+    assert set(paths) <= {"/cards/collection", "/cards/named", "/cards/autocomplete"}
+
+
+async def test_misspelt_name_is_read_and_noted_in_the_report(w):
+    deck = KUMANO_DECK.replace(SHOCK, "1 Shokc\n").replace("1 Sol Ring (C19) 214\n", "1 Sol Rnig\n")
+    reply = await deckcheck(w, deck, commander="Kumano")
+    assert reply.embeds[0]["description"].startswith("✅")
+    notes = next(f for f in reply.embeds[0]["fields"] if f["name"] == "Read as")["value"]
+    assert "'Shokc' was read as Shock" in notes and "'Sol Rnig' was read as Sol Ring" in notes
+    assert w.paths().count("/cards/named") == 2
+
+
+async def test_banned_card(w):
+    reply = await deckcheck(w, KUMANO_DECK.replace(SHOCK, "1 Mox Ruby\n"), commander="Kumano")
+    embed = reply.embeds[0]
+    assert embed["description"] == "❌ **1 problem**: 1 banned card."
+    assert any("Mox Ruby is banned in Commander" in f["value"] for f in embed["fields"])
+
+
+async def test_bad_partner_pair_and_long_report_attached(w):
+    reply = await deckcheck(w, KUMANO_DECK, commander="Kumano", partner="Thrasios, Triton Hero")
+    embed = reply.embeds[0]
+    assert embed["description"].startswith("❌")
+    commander_field = next(f for f in embed["fields"] if f["name"].startswith("Commander"))
+    assert "Kumano" in commander_field["value"] and "Thrasios" in commander_field["value"]
+    assert "101 cards" in reply.text()  # the partner is not in the list: 100 + 1
+    # the commander was matched in the list (no request); the partner needed one lookup
+    assert w.paths()[:2] == ["/cards/collection", "/cards/collection"]
+    assert w.paths().count("/cards/collection") == 2 and len(w.paths()) <= 4
+
+
+async def test_many_problems_attach_the_full_report(w):
+    bad = KUMANO_DECK
+    for old, new in [(SHOCK, "1 Dismember\n"), ("1 Abrade\n", "1 Tropical Island\n"),
+                     ("1 Hordeling Outburst (A25) 32 *F*\n", "1 Prophet of Kruphix\n"), ("23 Mountain", "22 Mountain\n2 Sol Ring"),
+                     ("1 Thran Dynamo\n", "1 Fires of Undeath\n"), ("1 Mind's Eye\n", "1 Smothering Tithe\n"),
+                     ("1 Gamble (UMA) 135\n", "")]:
+        assert old in bad, old
+        bad = bad.replace(old, new)
+    reply = await deckcheck(w, bad, commander="Kumano")
+    embed = reply.embeds[0]
+    assert embed["footer"]["text"] == f"The full report is attached as {FILE_NAME}."
+    report = files(w, reply)[FILE_NAME].decode("utf-8")
+    assert report.startswith("Deck check for Kumano, Master Yamabushi (mono-red)")
+    for name in ("Dismember", "Tropical Island", "Prophet of Kruphix", "Fires of Undeath", "Smothering Tithe"):
+        assert name in report
+    assert "[CR 903.5d]" in report and "Sol Ring: 3 copies" in report
+
+
+async def test_partner_deck_that_fits(w):
+    deck = (DECKS / "partners-tappedout.txt").read_text().replace("1x Fire/Ice\n", "")
+    deck = deck.replace("4x Island", "84x Island")
+    reply = await deckcheck(w, deck, commander="Thrasios", partner="Tymna")
+    assert reply.embeds[0]["description"].startswith("✅"), reply.text()
+    assert reply.embeds[0]["title"] == "Deck check: Thrasios, Triton Hero + Tymna the Weaver"
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"commander": "Kumano"}, "Please give the decklist"),
+        ({"commander": "Kumano", "list": "1 Sol Ring", "deck": "1 Sol Ring\n"}, "once"),
+        ({"commander": "K" * 300, "list": "1 Sol Ring"}, "300 characters"),
+    ],
+)
+async def test_bad_options_get_an_ephemeral_error(w, options, expected):
+    options = dict(options)
+    deck = options.pop("deck", None)
+    reply = await deckcheck(w, deck, **options)
+    assert reply.ephemeral and not reply.deferred
+    assert expected in reply.content
+    assert w.paths() == []
+
+
+async def test_unreadable_file_and_too_long_list(w):
+    reply = await deckcheck(w, "\n".join(f"1 Card {i}" for i in range(400)), commander="Kumano")
+    assert reply.ephemeral and "limit is 300" in reply.content
+    opts = {"commander": "Kumano", "decklist": w.discord.attachment("deck.png", b"\x89PNG\x00\x00\x00")}
+    reply = await w.discord.invoke("deckcheck", opts, timeout=30)
+    assert reply.ephemeral and "not a text decklist" in reply.content
+    assert w.paths() == []
+
+
+async def test_unknown_commander_is_an_ephemeral_did_you_mean(w):
+    reply = await deckcheck(w, "1 Sol Ring\n", commander="Zqxwv Nonexistent")
+    assert reply.ephemeral and reply.deferred
+    assert "couldn't find a card named \u201cZqxwv Nonexistent\u201d" in reply.content
+    assert "commander" in reply.content
+    # a typo in the commander's name is fixed by the fuzzy search, and the deck is checked
+    reply = await deckcheck(w, "1 Sol Ring\n", commander="Kumano Master Yamabushy")
+    assert not reply.ephemeral
+    assert reply.embeds[0]["title"] == "Deck check: Kumano, Master Yamabushi"
+
+
+async def test_mentions_in_the_list_ping_nobody(w):
+    reply = await deckcheck(w, "1 Kumano, Master Yamabushi\n1 @everyone\n1 <@123456>\n", commander="Kumano")
+    assert reply.allowed_mentions is not None and reply.allowed_mentions.get("parse") == []
+    assert "@everyone" not in reply.text()
+
+
+async def test_scryfall_down_is_an_ephemeral_retry_hint(w):
+    w.scryfall.mode = "down"
+    try:
+        reply = await deckcheck(w, KUMANO_DECK, commander="Kumano")
+    finally:
+        w.scryfall.mode = "ok"
+    assert reply.ephemeral
+    assert "Scryfall" in reply.content and "try again" in reply.content
+
+
+async def test_commander_autocomplete(w):
+    choices = await w.discord.autocomplete("deckcheck", {"commander": "kumano"}, focused="commander")
+    assert "Kumano, Master Yamabushi" in [c["name"] for c in choices]

@@ -1,0 +1,269 @@
+"""Decklist parser: every format from the deck-check issue, line numbers for what it can't read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.deck.parser import (
+    MAX_LINES,
+    DeckInputError,
+    Section,
+    decode,
+    normalize_name,
+    parse,
+    split_pasted,
+)
+from tests.shared_data import cards_by_name
+
+DECKS = Path(__file__).parent / "data" / "decks"
+
+
+def one(text: str):
+    deck = parse(text)
+    assert not deck.problems, deck.problems
+    assert len(deck.entries) == 1, deck.entries
+    return deck.entries[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "count", "name", "set_code", "number"),
+    [
+        ("1 Sol Ring", 1, "Sol Ring", None, None),
+        ("1x Sol Ring", 1, "Sol Ring", None, None),
+        ("1X Sol Ring", 1, "Sol Ring", None, None),
+        ("3 x Sol Ring", 3, "Sol Ring", None, None),
+        ("Sol Ring", 1, "Sol Ring", None, None),
+        ("1 Sol Ring (C21) 263", 1, "Sol Ring", "c21", "263"),
+        ("1 Sol Ring (C21)", 1, "Sol Ring", "c21", None),
+        ("1 Sol Ring [C21]", 1, "Sol Ring", "c21", None),
+        ("1 [C21] Sol Ring", 1, "Sol Ring", "c21", None),
+        ("1 Sol Ring (PLST) C21-263", 1, "Sol Ring", "plst", "C21-263"),
+        ("12 Mountain (WAR) 262", 12, "Mountain", "war", "262"),
+        ("Sol Ring x2", 2, "Sol Ring", None, None),
+        ("  1   Sol    Ring  ", 1, "Sol Ring", None, None),
+        ("1 Kumano, Master Yamabushi", 1, "Kumano, Master Yamabushi", None, None),
+        ("1 B.F.M. (Big Furry Monster)", 1, "B.F.M. (Big Furry Monster)", None, None),
+        ("1 Borrowing 100,000 Arrows", 1, "Borrowing 100,000 Arrows", None, None),
+        ("1 Xenagos, the Reveler", 1, "Xenagos, the Reveler", None, None),
+    ],
+)
+def test_card_line_formats(line, count, name, set_code, number):
+    entry = one(line)
+    assert (entry.count, entry.name, entry.set_code, entry.collector_number) == (count, name, set_code, number)
+    assert entry.line == 1 and entry.section is Section.MAIN
+
+
+@pytest.mark.parametrize("line", ["1 Fire/Ice", "1 Fire / Ice", "1 Fire // Ice", "1 Fire//Ice", "Fire /Ice"])
+def test_split_card_names_become_double_slash(line):
+    assert one(line).name == "Fire // Ice"
+
+
+def test_five_part_split_name():
+    assert one("1 Who/What/When/Where/Why").name == "Who // What // When // Where // Why"
+
+
+@pytest.mark.parametrize(
+    ("line", "foil", "commander"),
+    [
+        ("1 Sol Ring (C21) 263 *F*", True, False),
+        ("1 Sol Ring (C21) 263 *E*", True, False),
+        ("1x Sol Ring *f-etch*", True, False),
+        ("1x Atraxa, Praetors' Voice *CMDR*", False, True),
+        ("1x Atraxa, Praetors' Voice *CMDR* *F*", True, True),
+    ],
+)
+def test_markers(line, foil, commander):
+    entry = one(line)
+    assert entry.foil is foil and entry.commander_marker is commander
+    assert entry.name in {"Sol Ring", "Atraxa, Praetors' Voice"}
+
+
+def test_moxfield_tags_and_archidekt_categories_are_not_part_of_the_name():
+    deck = parse((DECKS / "archidekt.txt").read_text())
+    assert not deck.problems
+    names = [(e.name, e.count, e.section, e.commander_marker) for e in deck.entries]
+    assert names == [
+        ("Kumano, Master Yamabushi", 1, Section.MAIN, True),
+        ("Sol Ring", 1, Section.MAIN, False),
+        ("Lightning Bolt", 1, Section.MAIN, False),
+        ("Gamble", 1, Section.MAYBEBOARD, False),  # {noDeck}: not in the deck
+        ("Mountain", 30, Section.MAIN, False),
+    ]
+    assert deck.entries[1].set_code == "c19" and deck.entries[1].collector_number == "221"
+    assert one("1 Sol Ring (C21) 263 #Ramp #!Staples").name == "Sol Ring"
+
+
+def test_curly_quotes_and_spacing_are_normalised():
+    assert one("1 Commander\u2019s Sphere").name == "Commander's Sphere"
+    assert normalize_name("  Kumano,\u00a0Master   Yamabushi ") == "Kumano, Master Yamabushi"
+
+
+def test_arena_export_with_sections():
+    text = (
+        "About\nName Kumano burn\n\nCommander\n1 Kumano, Master Yamabushi (CHK) 179\n\n"
+        "Deck\n1 Sol Ring (C21) 263\n1 Lightning Bolt (A25) 141\n\n"
+        "Sideboard\n1 Pyroblast (EMA) 142\n\nMaybeboard\n1 Gamble (UMA) 135\n"
+    )
+    deck = parse(text)
+    assert deck.problems == []
+    assert deck.deck_name == "Kumano burn"
+    assert [(e.name, e.section) for e in deck.entries] == [
+        ("Kumano, Master Yamabushi", Section.COMMANDER),
+        ("Sol Ring", Section.MAIN),
+        ("Lightning Bolt", Section.MAIN),
+        ("Pyroblast", Section.SIDEBOARD),
+        ("Gamble", Section.MAYBEBOARD),
+    ]
+    assert [e.name for e in deck.commander_entries] == ["Kumano, Master Yamabushi"]
+    assert deck.names() == ["Kumano, Master Yamabushi", "Sol Ring", "Lightning Bolt"]
+    assert deck.card_count == 3
+    assert [e.name for e in deck.excluded_entries] == ["Pyroblast", "Gamble"]
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["Sideboard", "SIDEBOARD:", "Sideboard (2)", "// Sideboard", "# Sideboard", "Side board", "Considering",
+     "Maybeboard", "Companion", "Tokens"],
+)
+def test_header_spellings_leave_the_deck(header):
+    deck = parse(f"Deck\n1 Sol Ring\n{header}\n1 Pyroblast\n")
+    assert not deck.problems
+    assert [e.name for e in deck.deck_entries] == ["Sol Ring"]
+    assert [e.name for e in deck.excluded_entries] == ["Pyroblast"]
+
+
+@pytest.mark.parametrize("header", ["Commander", "COMMANDER:", "Commander (1)", "// Commander", "Commanders"])
+def test_commander_header_spellings(header):
+    deck = parse(f"{header}\n1 Kumano, Master Yamabushi\nDeck (99)\n1 Sol Ring\n")
+    assert [e.name for e in deck.commander_entries] == ["Kumano, Master Yamabushi"]
+    assert deck.card_count == 2
+
+
+def test_type_group_headers_and_comments_are_skipped_not_cards():
+    deck = parse("Creatures (2)\n1 Guttersnipe\n// my removal\nInstants\n1 Shock\n# lands\nLands (30)\n30 Mountain\n")
+    assert not deck.problems
+    assert [(e.name, e.count) for e in deck.entries] == [("Guttersnipe", 1), ("Shock", 1), ("Mountain", 30)]
+
+
+def test_mtgo_sb_prefix():
+    deck = parse("1 Sol Ring\nSB: 1 Pyroblast\n")
+    assert [(e.name, e.section) for e in deck.entries] == [("Sol Ring", Section.MAIN), ("Pyroblast", Section.SIDEBOARD)]
+
+
+def test_windows_line_endings_bom_and_blank_lines_keep_line_numbers():
+    text = "\ufeff1 Sol Ring\r\n\r\n1 Lightning Bolt\r\n\r\n\r\n1 Shock\r\n"
+    deck = parse(text)
+    assert [(e.name, e.line) for e in deck.entries] == [("Sol Ring", 1), ("Lightning Bolt", 3), ("Shock", 6)]
+    assert all("\r" not in e.name for e in deck.entries)
+    old_mac = parse("1 Sol Ring\r1 Shock\r")
+    assert [(e.name, e.line) for e in old_mac.entries] == [("Sol Ring", 1), ("Shock", 2)]
+
+
+def test_every_unreadable_line_is_reported_with_its_number():
+    text = "1 Sol Ring\n3\n0 Lightning Bolt\n1 ----\n4x\n1 " + "A" * 250 + "\n1 Shock\n2 // \n1 Bad\x07Name\n"
+    deck = parse(text)
+    assert [e.name for e in deck.entries] == ["Sol Ring", "Shock"]
+    assert [p.line for p in deck.problems] == [2, 3, 4, 5, 6, 8, 9]
+    reasons = {p.line: p.reason for p in deck.problems}
+    assert reasons[2] == "a count with no card name"
+    assert reasons[3] == "a count of 0"
+    assert "longer than" in reasons[6]
+    assert "control characters" in reasons[9]
+    assert deck.problems[1].text == "0 Lightning Bolt"
+    # every non-blank, non-header, non-comment line is an entry or a problem
+    assert len(deck.entries) + len(deck.problems) == 9
+
+
+def test_huge_count_is_unreadable():
+    deck = parse("1 Sol Ring\n100000 Relentless Rats\n")
+    assert [p.line for p in deck.problems] == [2]
+
+
+def test_line_cap_and_empty_input_are_bad_input():
+    lines = "\n".join(f"1 Card {i}" for i in range(MAX_LINES + 1))
+    with pytest.raises(DeckInputError, match=str(MAX_LINES)):
+        parse(lines)
+    assert len(parse("\n".join(f"1 Card {i}" for i in range(MAX_LINES))).entries) == MAX_LINES
+    with pytest.raises(DeckInputError):
+        parse("")
+    with pytest.raises(DeckInputError):
+        parse("\n\n// only a comment\nSideboard\n")
+
+
+def test_decode_handles_encodings_and_refuses_binary():
+    assert decode("1 Lim-D\u00fbl's Vault\n".encode()) == "1 Lim-D\u00fbl's Vault\n"
+    assert decode("\ufeff1 Sol Ring".encode()) == "1 Sol Ring"
+    assert decode("1 Sol Ring\n".encode("utf-16")) == "1 Sol Ring\n"
+    assert decode("1 Lim-D\u00fbl's Vault".encode("cp1252")) == "1 Lim-D\u00fbl's Vault"
+    with pytest.raises(DeckInputError):
+        decode(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    with pytest.raises(DeckInputError):
+        decode(b"1 Sol Ring\n" * 10_000)
+
+
+def test_one_line_paste_is_split_back_into_lines():
+    text = "1 Kumano, Master Yamabushi 1 Sol Ring 1x Fire // Ice 1 Borrowing 100,000 Arrows 30 Mountain"
+    deck = parse(split_pasted(text))
+    assert not deck.problems
+    assert [(e.count, e.name) for e in deck.entries] == [
+        (1, "Kumano, Master Yamabushi"), (1, "Sol Ring"), (1, "Fire // Ice"),
+        (1, "Borrowing 100,000 Arrows"), (30, "Mountain"),
+    ]
+    semi = parse(split_pasted("Sol Ring; Lightning Bolt | Shock"))
+    assert [e.name for e in semi.entries] == ["Sol Ring", "Lightning Bolt", "Shock"]
+    multi = "1 Sol Ring\n1 Shock"
+    assert split_pasted(multi) == multi
+
+
+def test_real_looking_100_card_moxfield_export():
+    path = DECKS / "kumano-moxfield.txt"
+    text = path.read_text(encoding="utf-8")
+    deck = parse(text)
+    assert deck.problems == []
+    assert deck.card_count == 100
+    assert [e.name for e in deck.commander_entries] == ["Kumano, Master Yamabushi"]
+    assert len(deck.names()) == 78  # the commander, 76 singletons and Mountain
+    assert {e.name for e in deck.excluded_entries} == {
+        "Pyroblast", "Mana Vault", "Gamble", "Ragavan, Nimble Pilferer", "Dockside Extortionist"}
+    known = cards_by_name()
+    assert all(e.name in known for e in deck.entries), [e.name for e in deck.entries if e.name not in known]
+    # the same deck with Windows line endings parses identically, line numbers included
+    crlf = parse(text.replace("\n", "\r\n"))
+    assert [(e.name, e.line, e.count, e.section) for e in crlf.entries] == [
+        (e.name, e.line, e.count, e.section) for e in deck.entries]
+    # line numbers point at the right lines
+    lines = text.split("\n")
+    for e in deck.entries:
+        assert e.name.split(" // ")[0] in lines[e.line - 1]
+
+
+def test_tappedout_partner_export():
+    deck = parse((DECKS / "partners-tappedout.txt").read_text())
+    assert not deck.problems
+    assert [e.name for e in deck.commander_entries] == ["Thrasios, Triton Hero", "Tymna the Weaver"]
+    assert "Fire // Ice" in deck.names()
+    assert deck.card_count == 21
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80), max_size=40))
+def test_never_drops_a_line(lines):
+    text = "\n".join(lines)
+    try:
+        deck = parse(text)
+    except DeckInputError:
+        return
+    reported = {e.line for e in deck.entries} | {p.line for p in deck.problems}
+    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        if number in reported:
+            continue
+        # anything not reported must be blank, a comment, a header or About metadata
+        stripped = raw.strip().lstrip("\ufeff")
+        from bot.deck.parser import _header
+
+        assert (not stripped or stripped.startswith(("//", "#")) or _header(stripped.translate({})) is not None
+                or deck.deck_name is not None or "about" in text.lower()), (number, raw)

@@ -1,0 +1,235 @@
+"""Fit checks (CR 903.5c), commander eligibility (903.3) and commander pairing (702.124)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.identity import (
+    IdentityError,
+    ReasonKind,
+    analyze,
+    check_fit,
+    check_pairing,
+    commander_eligibility,
+    explain_fit,
+    identity_phrase,
+)
+from tests.shared_data import card, without_answers
+
+
+def C(name: str) -> dict:
+    return without_answers(card(name))
+
+
+def make(name, type_line, text="", cost="", layout="normal", **extra) -> dict:
+    """A small realistic Scryfall-shaped card, for cards newer than the shared data set."""
+    return {"object": "card", "name": name, "layout": layout, "mana_cost": cost, "type_line": type_line,
+            "oracle_text": text, "legalities": {"commander": "legal"}, **extra}
+
+
+RAISED_BY_GIANTS = make(
+    "Raised by Giants", "Legendary Enchantment \u2014 Background",
+    "Commander creatures you own have base power and toughness 10/10 and are Giants in addition to their other types.",
+    "{5}{G}",
+)
+WILSON = make(
+    "Wilson, Refined Grizzly", "Legendary Creature \u2014 Bear Warrior",
+    "Choose a Background (You can have a Background as a second commander.)\nReach, trample, ward {2}",
+    "{1}{G}",
+)
+TENTH_DOCTOR = make(
+    "The Tenth Doctor", "Legendary Creature \u2014 Time Lord Doctor",
+    "Allons-y! \u2014 Whenever The Tenth Doctor attacks, exile cards from the top of your library until you exile a "
+    "card with mana value 4 or greater. You may cast that card without paying its mana cost.", "{2}{R}{G}{W}",
+)
+ROSE_TYLER = make(
+    "Rose Tyler", "Legendary Creature \u2014 Human",
+    "Doctor\u2019s companion (You can have two commanders if the other is the Doctor.)", "{1}{W}",
+)
+ELEVEN = make(
+    "Eleven, the Mage", "Legendary Creature \u2014 Human Wizard",
+    "Friends forever (You can have two commanders if both have friends forever.)", "{2}{U}{R}",
+)
+MIKE = make(
+    "Mike, the Dungeon Master", "Legendary Creature \u2014 Human Wizard",
+    "Friends forever (You can have two commanders if both have friends forever.)", "{W}",
+)
+SURVIVOR_A = make(
+    "Test Survivor Alpha", "Legendary Creature \u2014 Human Survivor",
+    "Partner\u2014Survivors (You can have two commanders if both have this ability.)", "{1}{B}",
+)
+SURVIVOR_B = make(
+    "Test Survivor Beta", "Legendary Creature \u2014 Human Survivor",
+    "Partner\u2014Survivors (You can have two commanders if both have this ability.)", "{1}{G}",
+)
+FATHER = make(
+    "Test Father", "Legendary Creature \u2014 God",
+    "Partner\u2014Father & son (You can have two commanders if both have this ability.)", "{3}{R}",
+)
+
+
+# --- commander eligibility -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("name", "ok", "phrase"),
+    [
+        ("Kumano, Master Yamabushi", True, "legendary creature"),
+        ("Rowan Kenrith", True, "can be your commander"),
+        ("Grist, the Hunger Tide", True, "isn\u2019t on the battlefield"),
+        ("Sol Ring", False, "not a legendary creature"),
+        ("Blaring Captain", False, "not legendary"),
+        ("Griselbrand", True, "though it is banned in Commander"),
+        ("Valki, God of Lies // Tibalt, Cosmic Impostor", True, "legendary creature"),
+    ],
+)
+def test_commander_eligibility_real_cards(name, ok, phrase):
+    verdict = commander_eligibility(C(name))
+    assert verdict.ok is ok
+    assert phrase in verdict.reason and verdict.reason.endswith(".")
+
+
+def test_background_alone_is_not_a_commander_and_says_why():
+    verdict = commander_eligibility(RAISED_BY_GIANTS)
+    assert not verdict.ok
+    assert "Background" in verdict.reason and "Choose a Background" in verdict.reason
+
+
+def test_tokens_and_planes_are_not_commanders():
+    token = make("Marit Lage", "Token Legendary Creature \u2014 Avatar", "Flying", layout="token")
+    assert not commander_eligibility(token).ok
+    assert "token" in commander_eligibility(token).reason
+    plane = make("Bant", "Plane \u2014 Alara", layout="planar")
+    assert "plane" in commander_eligibility(plane).reason
+
+
+def test_eligibility_rejects_non_dicts():
+    with pytest.raises(IdentityError):
+        commander_eligibility("Kumano")  # type: ignore[arg-type]
+
+
+# --- pairing ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (C("Tymna the Weaver"), C("Thrasios, Triton Hero")),
+        (C("Pir, Imaginative Rascal"), C("Toothy, Imaginary Friend")),
+        (C("Rowan Kenrith"), C("Will Kenrith")),
+        (ELEVEN, MIKE),
+        (SURVIVOR_A, SURVIVOR_B),
+        (WILSON, RAISED_BY_GIANTS),
+        (RAISED_BY_GIANTS, WILSON),
+        (ROSE_TYLER, TENTH_DOCTOR),
+        (TENTH_DOCTOR, ROSE_TYLER),
+    ],
+)
+def test_valid_pairs(a, b):
+    verdict = check_pairing(a, b)
+    assert verdict.ok, verdict.reason
+    assert a["name"] in verdict.reason and b["name"] in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "phrase"),
+    [
+        (C("Tymna the Weaver"), C("Kumano, Master Yamabushi"), "has no ability"),
+        (C("Pir, Imaginative Rascal"), C("Tymna the Weaver"), "only be paired with Toothy, Imaginary Friend"),
+        (C("Tymna the Weaver"), C("Toothy, Imaginary Friend"), "only be paired with Pir, Imaginative Rascal"),
+        (ELEVEN, C("Tymna the Weaver"), "Friends forever"),
+        (SURVIVOR_A, FATHER, "Partner\u2014Survivors"),
+        (SURVIVOR_A, C("Tymna the Weaver"), "Partner\u2014Survivors"),
+        (RAISED_BY_GIANTS, C("Kumano, Master Yamabushi"), "is a Background"),
+        (ROSE_TYLER, C("Kumano, Master Yamabushi"), "Doctor\u2019s companion"),
+        (C("Blaring Captain"), C("Blaring Recruiter"), "not legendary"),
+        (C("Tymna the Weaver"), C("Tymna the Weaver"), "two copies"),
+    ],
+)
+def test_invalid_pairs_say_why(a, b, phrase):
+    verdict = check_pairing(a, b)
+    assert not verdict.ok
+    assert phrase in verdict.reason, verdict.reason
+
+
+# --- fit ---------------------------------------------------------------------------------------------
+
+def test_dismember_does_not_fit_kumano_with_evidence():
+    fit = check_fit(C("Dismember"), [C("Kumano, Master Yamabushi")])
+    assert not fit.fits and fit.outside == "B" and fit.deck_identity == "R"
+    (reason,) = fit.evidence["B"]
+    assert reason.symbol == "{B/P}" and reason.kind is ReasonKind.MANA_COST
+    text = explain_fit(fit)
+    assert "Dismember doesn\u2019t fit" in text and "{B/P}" in text and "mono-red" in text
+    assert fit.warnings == ()
+
+
+def test_fires_of_undeath_outside_kumano_because_of_flashback():
+    fit = check_fit(C("Fires of Undeath"), [C("Kumano, Master Yamabushi")])
+    assert fit.outside == "B"
+    assert [r.detail for r in fit.evidence["B"]] == ["flashback cost"]
+
+
+def test_colorless_fits_everything_and_analysis_inputs_work():
+    kumano = analyze(C("Kumano, Master Yamabushi"))
+    for name in ("Sol Ring", "Wastes"):
+        fit = check_fit(analyze(C(name)), [kumano])
+        assert fit.fits and fit.outside == "" and fit.evidence == {}
+        assert "fits" in explain_fit(fit)
+
+
+def test_two_commanders_union():
+    leaders = [C("Tymna the Weaver"), C("Thrasios, Triton Hero")]
+    assert check_fit(C("Kitchen Finks"), leaders).fits
+    fit = check_fit(C("General Tazri"), leaders)
+    assert fit.deck_identity == "WUBG" and fit.outside == "R" and not fit.fits
+    assert fit.warnings == ()
+
+
+def test_warnings_for_bad_commanders():
+    fit = check_fit(C("Sol Ring"), [C("Sol Ring")])
+    assert fit.fits and any("can be your commander" in w for w in fit.warnings)
+    fit = check_fit(C("Sol Ring"), [C("Tymna the Weaver"), C("Kumano, Master Yamabushi")])
+    assert any("can\u2019t be commanders together" in w for w in fit.warnings)
+    fit = check_fit(C("Sol Ring"), [RAISED_BY_GIANTS])
+    assert any("Background" in w for w in fit.warnings)
+    assert check_fit(C("Kitchen Finks"), [WILSON, RAISED_BY_GIANTS]).warnings == ()
+
+
+def test_chosen_color_commander_warning():
+    piper = make("The Prismatic Piper", "Legendary Creature \u2014 Shapeshifter",
+                 "If The Prismatic Piper is your commander, choose a color before the game begins. "
+                 "The Prismatic Piper is the chosen color.", "{5}")
+    fit = check_fit(C("Lightning Bolt"), [piper])
+    assert not fit.fits and fit.outside == "R"
+    assert any("903.4b" in w for w in fit.warnings)
+
+
+@pytest.mark.parametrize("commanders", [[], [1, 2, 3], "Kumano"])
+def test_fit_needs_one_or_two_commanders(commanders):
+    with pytest.raises(IdentityError):
+        check_fit(C("Sol Ring"), commanders)
+
+
+def test_identity_phrase():
+    assert identity_phrase("") == "colorless"
+    assert identity_phrase("R") == "mono-red"
+    assert identity_phrase("RB") == "black-red"
+    assert identity_phrase("WUB") == "white, blue and black"
+    assert identity_phrase("GRBUW") == "all five colors"
+
+
+# --- property tests ----------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from tests.test_identity_engine import _card  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_card, _card)
+def test_fit_eligibility_pairing_never_raise_on_card_shaped_dicts(a, b):
+    for verdict in (commander_eligibility(a), check_pairing(a, b)):
+        assert isinstance(verdict.ok, bool) and verdict.reason.endswith(".")
+    fit = check_fit(a, [a, b])
+    assert fit.fits == (fit.outside == "")
+    assert set(fit.outside) <= set(fit.card.identity)
+    assert isinstance(explain_fit(fit), str)

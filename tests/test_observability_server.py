@@ -1,0 +1,185 @@
+"""The metrics/health HTTP server, over real HTTP on 127.0.0.1 (port 0 = any free port)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import aiohttp
+import discord
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.obs import healthcheck
+from bot.obs.metrics import BotMetrics
+from bot.obs.server import HealthServer, gateway_check, run_checks, sqlite_check
+
+
+@pytest.fixture
+async def http():
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+async def test_metrics_endpoint_serves_prometheus_text(http):
+    metrics = BotMetrics(process_metrics=False)
+    metrics.observe_command("identity", "ok", 0.012, cache_hit=True)
+    async with HealthServer(metrics, host="127.0.0.1", port=0) as server:
+        assert server.port and server.port > 0
+        async with http.get(server.url + "/metrics") as response:
+            assert response.status == 200
+            assert response.headers["Content-Type"].startswith("text/plain")
+            text = await response.text()
+    families = {f.name: f for f in text_string_to_metric_families(text)}
+    served = families["identity_bot_commands"].samples
+    assert any(s.labels == {"command": "identity", "outcome": "ok"} and s.value == 1 for s in served)
+
+
+async def test_healthz_ok_when_all_checks_pass(http, tmp_path):
+    db = tmp_path / "cache.sqlite3"
+    sqlite3.connect(db).execute("CREATE TABLE t (x)").connection.close()
+
+    def health():
+        return {"gateway": True, "cache": sqlite_check(db)}  # a sync callable with an awaitable value
+
+    async with HealthServer(BotMetrics(process_metrics=False), health, port=0) as server:
+        async with http.get(server.url + "/healthz") as response:
+            assert response.status == 200
+            body = await response.json()
+    assert body["status"] == "ok"
+    assert body["checks"] == {"gateway": "ok", "cache": "ok"}
+    assert "failing" not in body
+
+
+async def test_healthz_503_names_the_failing_checks(http, tmp_path):
+    state = {"gateway": False}
+
+    async def health():
+        return {"gateway": state["gateway"] or "not ready", "cache": await sqlite_check(tmp_path / "none.db")}
+
+    async with HealthServer(None, health, port=0) as server:
+        async with http.get(server.url + "/healthz") as response:
+            assert response.status == 503
+            body = await response.json()
+        assert body["status"] == "fail"
+        assert sorted(body["failing"]) == ["cache", "gateway"]
+        assert body["checks"]["gateway"] == "not ready"
+        assert "missing" in body["checks"]["cache"]
+        # metrics disabled on this server
+        async with http.get(server.url + "/metrics") as response:
+            assert response.status == 404
+
+
+async def test_healthz_recovers_when_state_changes(http):
+    state = {"up": False}
+    async with HealthServer(None, lambda: {"gateway": state["up"]}, port=0) as server:
+        async with http.get(server.url + "/healthz") as response:
+            assert response.status == 503
+        state["up"] = True
+        async with http.get(server.url + "/healthz") as response:
+            assert response.status == 200
+
+
+async def test_healthz_503_when_health_raises_or_hangs(http):
+    def boom():
+        raise RuntimeError("secret detail")
+
+    async def hang():
+        await asyncio.sleep(30)
+        return {}
+
+    async with HealthServer(None, boom, port=0) as server:
+        async with http.get(server.url + "/healthz") as response:
+            assert response.status == 503
+            body = await response.json()
+    assert body["checks"]["health"] == "raised RuntimeError"
+    assert "secret detail" not in str(body)
+
+    async with HealthServer(None, hang, port=0, health_timeout=0.2) as server:
+        async with http.get(server.url + "/healthz") as response:
+            assert response.status == 503
+            assert "timed out" in (await response.json())["checks"]["health"]
+
+
+async def test_stop_closes_the_port(http):
+    server = HealthServer(BotMetrics(process_metrics=False), port=0)
+    await server.start()
+    url = server.url + "/metrics"
+    async with http.get(url) as response:
+        assert response.status == 200
+    await server.stop()
+    await server.stop()  # idempotent
+    with pytest.raises(aiohttp.ClientConnectionError):
+        async with http.get(url) as response:
+            pass
+
+
+async def test_cache_check_detects_a_corrupt_file(tmp_path):
+    bad = tmp_path / "corrupt.sqlite3"
+    bad.write_bytes(b"this is not a database" * 200)
+    result = await sqlite_check(bad)
+    assert isinstance(result, str) and "unreadable" in result
+    good = tmp_path / "good.sqlite3"
+    sqlite3.connect(good).execute("CREATE TABLE t (x)").connection.close()
+    assert await sqlite_check(good) is True
+
+
+async def test_run_checks_rejects_non_mapping_and_awaitable_failures():
+    healthy, body = await run_checks(lambda: ["gateway"])
+    assert not healthy and body["checks"]["health"] == "raised TypeError"
+
+    async def failing_value():
+        raise OSError("disk")
+
+    healthy, body = await run_checks(lambda: {"cache": failing_value(), "gateway": True})
+    assert not healthy and body["failing"] == ["cache"] and body["checks"]["cache"] == "raised OSError"
+    assert await run_checks(None) == (True, {"status": "ok", "checks": {}})
+
+
+async def test_gateway_check_on_a_real_client():
+    client = discord.Client(intents=discord.Intents.none())
+    assert "not ready" in gateway_check(client)
+    await client.close()
+    assert gateway_check(client) == "client closed"
+
+
+def test_gateway_check_reports_closed_shards():
+    class Shard:
+        def __init__(self, closed):
+            self.closed = closed
+
+        def is_closed(self):
+            return self.closed
+
+    class ShardedClient:
+        def __init__(self, shards):
+            self.shards = shards
+
+        def is_closed(self):
+            return False
+
+        def is_ready(self):
+            return True
+
+    assert gateway_check(ShardedClient({0: Shard(False), 1: Shard(False)})) is True
+    assert gateway_check(ShardedClient({0: Shard(False), 1: Shard(True)})) == "shards disconnected: [1]"
+
+
+async def test_docker_healthcheck_probe(clean_env, monkeypatch):
+    state = {"up": True}
+    async with HealthServer(None, lambda: {"gateway": state["up"]}, host="127.0.0.1", port=0) as server:
+        # a wildcard METRICS_HOST is probed over loopback
+        monkeypatch.setenv("METRICS_PORT", str(server.port))
+        monkeypatch.setenv("METRICS_HOST", "0.0.0.0")
+        assert await asyncio.to_thread(healthcheck.main, []) == 0
+        state["up"] = False
+        assert await asyncio.to_thread(healthcheck.main, []) == 1
+    # server gone: unreachable -> unhealthy
+    assert await asyncio.to_thread(healthcheck.main, []) == 1
+
+
+def test_docker_healthcheck_without_metrics_port(clean_env):
+    assert healthcheck.main([]) == 0
+    assert healthcheck.probe_url("0.0.0.0", 9000) == "http://127.0.0.1:9000/healthz"
+    assert healthcheck.probe_url("10.0.0.5", 9000) == "http://10.0.0.5:9000/healthz"
+    assert healthcheck.probe_url("::", 9000) == "http://[::1]:9000/healthz"

@@ -1,0 +1,159 @@
+"""Politeness: Scryfall's per-endpoint limits over any one-second window, and the 429 lockout."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bot.cards import ScryfallUnavailable
+from bot.scryfall import ScryfallClient
+from tests.fakes.fixtures import FakeClock, fake_scryfall, make_card_service  # noqa: F401
+from tests.fakes.scryfall import FakeScryfall
+from tests.shared_data import all_cards
+
+SLOW_PATHS = ("/cards/search", "/cards/named", "/cards/random", "/cards/collection")
+
+
+def max_in_window(times: list[float], window: float = 1.0) -> int:
+    """Largest number of timestamps inside any half-open window of `window` seconds."""
+    best = 0
+    j = 0
+    for i, t in enumerate(times):
+        while times[j] <= t - window:
+            j += 1
+        best = max(best, i - j + 1)
+    return best
+
+
+def test_max_in_window_counts_correctly():
+    assert max_in_window([0.0, 0.5, 0.99]) == 3
+    assert max_in_window([0.0, 0.5, 1.0]) == 2
+    assert max_in_window([0.0, 0.1, 0.2, 5.0]) == 3
+
+
+@pytest.mark.slow
+async def test_burst_of_100_names_respects_both_limits(fake_scryfall, make_card_service):
+    service = await make_card_service(scryfall_timeout=60.0)
+    names = sorted({c["name"] for c in all_cards() if c.get("layout") == "normal"})
+    resolve_names = names[100:112]  # 12 fuzzy lookups (/cards/named)
+    commander_names = ["Kumano, Master Yamabushi", "Atraxa, Praetors' Voice", "Edgar Markov",
+                       "Krenko, Mob Boss"]  # 4 searches (/cards/search)
+    prefixes = sorted({n[:6] for n in names[2000:]})[:84]  # 84 autocompletes (10/s endpoint)
+    assert len(prefixes) == 84
+
+    started = time.monotonic()
+    results = await asyncio.gather(
+        *(service.resolve(n) for n in resolve_names),
+        *(service.resolve_commander(n) for n in commander_names),
+        *(service.client.autocomplete(p) for p in prefixes),
+    )
+    elapsed = time.monotonic() - started
+    assert [r.name for r in results[:12]] == resolve_names
+    assert [r.name for r in results[12:16]] == commander_names
+    assert all(isinstance(r, list) for r in results[16:])
+
+    slow = fake_scryfall.times(*SLOW_PATHS)
+    fast = sorted(r.time for r in fake_scryfall.requests if r.path not in SLOW_PATHS)
+    assert len(slow) == 16 and len(fast) == 84
+    assert max_in_window(slow) <= 2, "more than 2 requests/s to Scryfall's 2/s endpoints"
+    assert max_in_window(fast) <= 10, "more than 10 requests/s to Scryfall's other endpoints"
+    assert elapsed < 30
+
+
+async def test_rate_setting_scales_limits_down(fake_scryfall):
+    client = ScryfallClient(fake_scryfall.base_url, rate=0.5, timeout=10)
+    try:
+        await asyncio.gather(*(client.named_exact(n) for n in ("Sol Ring", "Lightning Bolt", "Dismember")))
+    finally:
+        await client.close()
+    times = fake_scryfall.times("/cards/named")
+    assert len(times) == 3
+    assert times[2] - times[0] >= 2.0  # 1 request/s at rate 0.5
+
+
+async def test_429_locks_everything_out_for_30_seconds_by_default(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    fake_scryfall.fail_next(429, retry_after=1)
+    with pytest.raises(ScryfallUnavailable) as err:
+        await service.resolve("Sol Ring")
+    assert err.value.retry_after == pytest.approx(30, abs=1)
+    sent = fake_scryfall.count()
+    assert sent == 1
+
+    # Other endpoints, other names: refused at once, nothing sent.
+    started = time.monotonic()
+    with pytest.raises(ScryfallUnavailable) as again:
+        await service.resolve("Lightning Bolt")
+    assert again.value.retry_after == pytest.approx(30, abs=1.5)
+    assert await service.autocomplete("light") == []
+    f, _nf = None, None
+    with pytest.raises(ScryfallUnavailable):
+        f, _nf = await service.resolve_many(["Dismember", "Kitchen Finks"])
+    assert f is None
+    assert time.monotonic() - started < 1.0
+    assert fake_scryfall.count() == sent
+    assert service.metrics()["scryfall_rate_limited"] == 1
+    assert (await service.cache.counts())["cards"] == 0
+
+
+async def test_no_request_for_30_seconds_after_a_429(fake_scryfall, make_card_service):
+    clock = FakeClock()
+    service = await make_card_service(monotonic=clock)
+    fake_scryfall.fail_next(429)  # no Retry-After header: 30 s anyway
+    with pytest.raises(ScryfallUnavailable):
+        await service.resolve("Sol Ring")
+    for step in (1, 10, 15):  # 26 s in total; closer than the 3 s deadline the client would wait it out
+        clock.advance(step)
+        with pytest.raises(ScryfallUnavailable) as err:
+            await service.resolve("Sol Ring")
+        assert 0 < err.value.retry_after <= 30
+    assert fake_scryfall.count() == 1
+    clock.advance(4.1)
+    resolved = await service.resolve("Sol Ring")
+    assert resolved.name == "Sol Ring" and resolved.source == "api"
+    assert fake_scryfall.count() == 2
+
+
+async def test_retry_after_longer_than_lockout_wins_and_requests_wait(fake_scryfall, make_card_service):
+    service = await make_card_service(lockout_seconds=0.2, scryfall_timeout=3.0)
+    fake_scryfall.fail_next(429, times=3, retry_after=1)
+    first = time.monotonic()
+    with pytest.raises(ScryfallUnavailable) as err:
+        await service.resolve("Sol Ring")  # short lockouts are waited out within the deadline
+    assert err.value.retry_after == pytest.approx(1, abs=0.01)
+    hit = fake_scryfall.times("/cards/named")
+    assert len(hit) == 3
+    assert hit[1] - hit[0] >= 0.95 and hit[2] - hit[1] >= 0.95  # Retry-After (1 s) won over 0.2 s
+    resolved = await service.resolve("Lightning Bolt")  # waits for the lockout, then is sent
+    assert resolved.name == "Lightning Bolt"
+    last = fake_scryfall.times("/cards/named")[-1]
+    assert last - hit[2] >= 0.95
+    assert time.monotonic() - first < 6
+
+
+async def test_limits_are_shared_by_every_client_of_one_api(fake_scryfall):
+    a = ScryfallClient(fake_scryfall.base_url, timeout=10)
+    b = ScryfallClient(fake_scryfall.base_url, timeout=10)
+    try:
+        await asyncio.gather(a.named_exact("Sol Ring"), b.named_exact("Lightning Bolt"),
+                             a.named_exact("Dismember"), b.named_exact("Kitchen Finks"))
+    finally:
+        await a.close()
+        await b.close()
+    assert max_in_window(fake_scryfall.times("/cards/named")) <= 2
+
+
+async def test_a_different_fake_is_unaffected(make_card_service):
+    """Lockout state is per API base: a second Scryfall (another port) is not locked."""
+    async with FakeScryfall(all_cards()[:50]) as other:
+        other.fail_next(429, retry_after=30)
+        client = ScryfallClient(other.base_url, timeout=2)
+        try:
+            with pytest.raises(ScryfallUnavailable):
+                await client.named_exact(all_cards()[0]["name"])
+        finally:
+            await client.close()
+    service = await make_card_service()
+    assert (await service.resolve("Sol Ring")).source == "api"

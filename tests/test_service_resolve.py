@@ -1,0 +1,216 @@
+"""CardService against the fake Scryfall (empty cache, no local bulk data)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+
+import pytest
+
+from bot.cards import AmbiguousCard, CardNotFound, ScryfallUnavailable
+from bot.service import CardService
+from tests.fakes.fixtures import fake_scryfall, fake_settings, make_card_service  # noqa: F401
+from tests.shared_data import all_cards
+
+EMPTY = {"cards": 0, "names": 0, "queries": 0, "negative": 0}
+
+
+async def test_exact_name_then_cache(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    first = await service.resolve("Lightning Bolt")
+    assert first.name == "Lightning Bolt" and first.source == "api"
+    again = await service.resolve("lightning BOLT")
+    assert again.source == "cache" and again.card["id"] == first.card["id"]
+    assert fake_scryfall.count() == 1
+    metrics = service.metrics()
+    assert metrics["hits"] == 1 and metrics["misses"] == 1 and metrics["scryfall_requests"] == {200: 1}
+
+
+async def test_fuzzy_typo(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    resolved = await service.resolve("lightnig bolt")
+    assert resolved.name == "Lightning Bolt"
+    assert fake_scryfall.requests[0].query == {"fuzzy": "lightnig bolt"}
+
+
+async def test_ambiguous_gives_candidates_best_first(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    with pytest.raises(AmbiguousCard) as err:
+        await service.resolve("Kumano")
+    assert err.value.query == "Kumano"
+    assert err.value.candidates[0] == "Kumano, Master Yamabushi"
+    assert set(err.value.candidates) == {"Kumano, Master Yamabushi", "Kumano Faces Kakkazan // Etching of Kumano",
+                                         "Kumano's Pupils", "Kumano's Blessing"}
+    assert (await service.cache.counts())["cards"] == 0
+
+
+async def test_not_found_with_suggestions(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    with pytest.raises(CardNotFound) as err:
+        await service.resolve("Xyzzy Qwertyuiop")
+    assert err.value.query == "Xyzzy Qwertyuiop" and err.value.suggestions == []
+    with pytest.raises(CardNotFound) as err:
+        await service.resolve("Kumano Zzzz")  # no card; autocomplete suggests nothing either
+    counts = await service.cache.counts()
+    assert counts["cards"] == 0 and counts["negative"] == 2
+
+
+async def test_commander_preference_via_scryfall_search(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    resolved = await service.resolve_commander("Kumano")
+    assert resolved.name == "Kumano, Master Yamabushi"
+    search = [r for r in fake_scryfall.requests if r.path == "/cards/search"]
+    assert len(search) == 1 and "is:commander" in search[0].query["q"]
+    assert (await service.resolve_commander("kumano")).source == "cache"
+    assert fake_scryfall.count() == 1
+
+
+async def test_commander_falls_back_to_plain_resolve(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    resolved = await service.resolve_commander("Sol Ring")  # not a commander: search finds nothing
+    assert resolved.name == "Sol Ring"
+    assert fake_scryfall.count("/cards/search") == 1 and fake_scryfall.count("/cards/named") == 1
+
+
+@pytest.mark.parametrize("typed", ["fire ice", "Fire // Ice", "Fire/Ice", "FIRE//ICE", "Ice"])
+async def test_split_card_names(fake_scryfall, make_card_service, typed):
+    service = await make_card_service()
+    assert (await service.resolve(typed)).name == "Fire // Ice"
+
+
+async def test_face_names_resolve_and_are_cached(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    brute = await service.resolve("Homicidal Brute")
+    assert brute.name == "Civilized Scholar // Homicidal Brute"
+    for typed in ("homicidal brute", "Civilized Scholar", "civilized scholar // homicidal brute"):
+        assert (await service.resolve(typed)).source == "cache"
+    assert fake_scryfall.count() == 1
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "\x00\x01\x02", "x" * 201, "Sol Ring" * 1000, "!!!"[:0]])
+async def test_bad_input_never_reaches_scryfall(fake_scryfall, make_card_service, bad):
+    service = await make_card_service()
+    with pytest.raises(CardNotFound):
+        await service.resolve(bad)
+    with pytest.raises(CardNotFound):
+        await service.resolve_commander(bad)
+    assert await service.peek(bad) is None
+    found, missing = await service.resolve_many([bad])
+    assert found == {} and missing == [bad]
+    assert fake_scryfall.count() == 0
+
+
+async def test_control_characters_are_stripped(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    assert (await service.resolve("Sol\x00 Ring\u200b")).name == "Sol Ring"
+    assert fake_scryfall.requests[0].query == {"fuzzy": "Sol Ring"}
+
+
+async def test_fifty_concurrent_resolves_make_one_request(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    fake_scryfall.delay = 0.3
+    results = await asyncio.gather(*(service.resolve("Dismember") for _ in range(50)))
+    assert {r.name for r in results} == {"Dismember"}
+    assert fake_scryfall.count() == 1
+
+
+@pytest.mark.parametrize("fault", ["429", "500", "slow", "malformed", "refused"])
+async def test_failures_end_in_unavailable_and_never_poison(fake_scryfall, make_card_service, fault):
+    kwargs = {"scryfall_timeout": 1.0}
+    if fault == "refused":
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            kwargs["scryfall_api_base"] = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    service = await make_card_service(lockout_seconds=0.5, **kwargs)
+    if fault == "429":
+        fake_scryfall.fail_next(429, retry_after=2)
+    elif fault == "500":
+        fake_scryfall.fail_next(500, times=3)
+    elif fault == "slow":
+        fake_scryfall.delay = 5
+    elif fault == "malformed":
+        fake_scryfall.malformed_json = True
+    started = time.monotonic()
+    with pytest.raises(ScryfallUnavailable) as err:
+        await service.resolve("Sol Ring")
+    assert time.monotonic() - started < 2.0
+    if fault == "429":
+        assert err.value.retry_after == pytest.approx(2, abs=0.1)
+    assert await service.cache.counts() == EMPTY
+    assert await service.peek("Sol Ring") is None
+    if fault == "refused":
+        assert fake_scryfall.count() == 0
+        return
+    fake_scryfall.reset()
+    if fault == "429":
+        await asyncio.sleep(2)
+    resolved = await service.resolve("Sol Ring")
+    assert resolved.source == "api" and resolved.name == "Sol Ring"
+
+
+async def test_peek_never_uses_the_network(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    assert await service.peek("Sol Ring") is None
+    assert fake_scryfall.count() == 0
+    await service.resolve("Sol Ring")
+    peeked = await service.peek("sol ring")
+    assert peeked is not None and peeked.source == "cache"
+    assert fake_scryfall.count() == 1
+
+
+async def test_resolve_many_uses_collection_batches(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    pool = sorted({c["name"] for c in all_cards() if c.get("layout") == "normal"})
+    names = pool[500:580]  # 80 names: 2 batches (75 + 5)
+    typo = "Lightnig Bolt"
+    missing = "Qwxyz Not A Card"
+    decklist = names + [typo, missing, names[0], "fire/ice"]
+    found, not_found = await service.resolve_many(decklist)
+    assert not_found == [missing]
+    assert set(found) == set(names) | {typo, "fire/ice"}
+    assert all(found[n].name == n for n in names)
+    assert found[typo].name == "Lightning Bolt" and found["fire/ice"].name == "Fire // Ice"
+    bodies = [r.json for r in fake_scryfall.requests if r.path == "/cards/collection"]
+    assert [len(b["identifiers"]) for b in bodies] == [75, 8]
+    fuzzy = [r.query["fuzzy"] for r in fake_scryfall.requests if r.path == "/cards/named"]
+    assert sorted(fuzzy) == [typo, missing]  # fuzzy only for what the collection missed
+    # second time: all local, no requests
+    sent = fake_scryfall.count()
+    found2, not_found2 = await service.resolve_many(decklist)
+    assert not_found2 == [missing] and set(found2) == set(found)
+    assert fake_scryfall.count() == sent
+
+
+async def test_resolve_many_propagates_outage(fake_scryfall, make_card_service):
+    service = await make_card_service(scryfall_timeout=1.0)
+    fake_scryfall.mode = "down"
+    with pytest.raises(ScryfallUnavailable):
+        await service.resolve_many(["Sol Ring", "Lightning Bolt"])
+    assert await service.cache.counts() == EMPTY
+
+
+async def test_autocomplete_asks_scryfall_without_local_data(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    names = await service.autocomplete("kumano")
+    assert "Kumano, Master Yamabushi" in names
+    assert await service.autocomplete("kumano") == names  # remembered briefly
+    assert await service.autocomplete("k") == []  # too short for Scryfall
+    assert fake_scryfall.count("/cards/autocomplete") == 1
+
+
+async def test_autocomplete_answers_within_two_seconds(fake_scryfall, make_card_service):
+    service = await make_card_service(scryfall_timeout=8.0)
+    fake_scryfall.delay = 6
+    started = time.monotonic()
+    assert await service.autocomplete("lightning") == []
+    assert time.monotonic() - started < 2.0
+
+
+async def test_create_makes_cache_directory_and_close_is_idempotent(fake_scryfall, tmp_path):
+    settings = fake_settings(fake_scryfall, tmp_path, cache_path=tmp_path / "a" / "b" / "c.sqlite3")
+    service = await CardService.create(settings)
+    assert (tmp_path / "a" / "b" / "c.sqlite3").exists()
+    assert service.data_age_days() is None
+    await service.close()
+    await service.close()
