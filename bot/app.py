@@ -223,17 +223,25 @@ async def run_bot(settings: Settings, bot: IdentityBot | None = None) -> int:
             await bot.close()
         try:
             await runner
+        except discord.ConnectionClosed as exc:
+            if exc.code == 4004:  # the gateway refused the token
+                return _fail("Discord rejected the token (DISCORD_TOKEN) on the gateway; check it in the "
+                             "Developer Portal (Bot > Reset Token).", 2)
+            return _fail(f"the Discord gateway closed the connection (code {exc.code}).", 1)
         except discord.LoginFailure:
             return _fail("Discord rejected the token (DISCORD_TOKEN); check it in the Developer Portal "
                          "(Bot > Reset Token).", 2)
         except discord.PrivilegedIntentsRequired:
             return _fail("Discord refused the gateway intents this bot asked for.", 1)
-        except (discord.GatewayNotFound, discord.ConnectionClosed, OSError, discord.HTTPException) as exc:
+        except (discord.GatewayNotFound, OSError, discord.HTTPException) as exc:
             log.debug("connection failure", exc_info=True)
             return _fail(f"cannot talk to Discord at {settings.discord_api_base}: "
                          f"{type(exc).__name__}: {exc}".replace("\n", " "), 1)
         except asyncio.CancelledError:
             pass
+        except Exception as exc:  # e.g. the card cache can't be opened: say so in one line
+            log.debug("startup failure", exc_info=True)
+            return _fail(f"the bot stopped: {type(exc).__name__}: {exc}".replace("\n", " "), 1)
         return 0
     finally:
         stopper.cancel()

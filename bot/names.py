@@ -98,7 +98,7 @@ class _Lists:
     def word_prefix(self, q: str, limit: int) -> list[tuple[str, str]]:
         return self._range(self.words, self.word_names, q, limit)
 
-    def fuzzy(self, q: str, limit: int, cutoff: float, scorer=fuzz.WRatio) -> list[tuple[str, float]]:
+    def fuzzy(self, q: str, limit: int, cutoff: float, scorer=fuzz.token_sort_ratio) -> list[tuple[str, float]]:
         found = process.extract(q, self.choices, scorer=scorer, limit=limit, score_cutoff=cutoff)
         return [(self.choice_names[i], float(score)) for _key, score, i in found]
 
@@ -200,7 +200,7 @@ class NameIndex:
             return LocalMatch("ambiguous", names, [])
         scored = self.fuzzy(q, limit=5, commanders_only=commanders_only)
         suggestions = [name for name, _s in scored]
-        if scored and scored[0][1] >= 90.0 and (len(scored) == 1 or scored[1][1] <= scored[0][1] - 3.0):
+        if scored and scored[0][1] >= 88.0 and (len(scored) == 1 or scored[1][1] <= scored[0][1] - 3.0):
             return LocalMatch("unique", [scored[0][0]], suggestions)
         return LocalMatch("none", [], suggestions)
 

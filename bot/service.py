@@ -138,17 +138,30 @@ class CardService:
     def has_local_data(self) -> bool:
         return len(self._index) > 0
 
-    def metrics(self) -> dict[str, Any]:
-        """Counters for the metrics endpoint: hits, misses, sources, Scryfall requests by status."""
-        out: dict[str, Any] = dict(self.stats)
-        out.setdefault("hits", 0)
-        out.setdefault("misses", 0)
-        out["scryfall_requests"] = dict(self.client.stats["requests"])
+    def requests_by_status(self) -> dict[str, int]:
+        """Scryfall requests so far by HTTP status ("200", "404", "429", ...) or "timeout",
+        "connection_error", "malformed"."""
+        return {str(k): int(v) for k, v in self.client.stats["requests"].items()}
+
+    def metrics(self) -> dict[str, float]:
+        """Flat numeric counters for the metrics endpoint (every value a number).
+
+        hits, misses, cache/local/api/stale answers, negative_hits, not_found, ambiguous, unavailable,
+        cards (names in the local index), data_age_days (-1 without bulk data), scryfall_retries,
+        scryfall_rate_limited, shared_lookups and `requests_<status>` per Scryfall status.
+        """
+        out: dict[str, float] = {key: 0 for key in (
+            "hits", "misses", "cache", "local", "api", "stale", "negative_hits", "not_found", "ambiguous",
+            "unavailable")}
+        out.update(self.stats)
+        out["cards"] = len(self._index)
+        age = self.data_age_days()
+        out["data_age_days"] = -1.0 if age is None else round(age, 3)
         out["scryfall_retries"] = self.client.stats["retries"]
         out["scryfall_rate_limited"] = self.client.stats["rate_limited"]
         out["shared_lookups"] = self._flight.shared + self.client.shared_requests
-        out["local_cards"] = len(self._index)
-        out["data_age_days"] = self.data_age_days()
+        for status, count in self.requests_by_status().items():
+            out[f"requests_{status}"] = count
         return out
 
     async def _db(self, awaitable: Awaitable[T], default: T) -> T:

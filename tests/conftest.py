@@ -6,6 +6,9 @@ import pytest
 
 from tests import shared_data
 
+# fake_scryfall, make_card_service, card_service (see tests/fakes/fixtures.py)
+pytest_plugins = ("tests.fakes.fixtures",)
+
 
 @pytest.fixture(scope="session")
 def all_cards():

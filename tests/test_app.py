@@ -159,3 +159,79 @@ def test_only_a_custom_api_base_redirects_discord_py():
                            cards=object()).custom_api
     assert IdentityBot(load_settings(discord_token="x", discord_api_base="http://127.0.0.1:1/api/v10"),
                        cards=object()).custom_api
+
+
+# ---------------------------------------------------------------------------------------- packaging
+def test_env_example_lists_every_setting_and_loads_as_the_defaults(clean_env):
+    from bot.settings import Settings
+
+    text = (REPO / ".env.example").read_text()
+    names = {line.split("=", 1)[0] for line in text.splitlines() if line and not line.startswith("#")}
+    assert names == {name.upper() for name in Settings.model_fields}
+    (clean_env / ".env").write_text(text.replace("DISCORD_TOKEN=\n", "DISCORD_TOKEN=abc\n"))
+    loaded = load_settings()
+    defaults = Settings(_env_file=None, discord_token="abc")
+    assert loaded.model_dump() == defaults.model_dump()
+
+
+def test_docker_image_is_non_root_with_a_cache_volume_and_no_secrets():
+    dockerfile = (REPO / "Dockerfile").read_text()
+    assert dockerfile.startswith("#") and "FROM python:3.11-slim" in dockerfile
+    assert "\nUSER bot" in dockerfile and "VOLUME [\"/data\"]" in dockerfile
+    assert "ENV CACHE_PATH=/data/cache.sqlite3" in dockerfile and "HEALTHCHECK" in dockerfile
+    instructions = [line.strip() for line in dockerfile.splitlines() if line.strip() and not line.startswith("#")]
+    copies = [line for line in instructions if line.startswith(("COPY", "ADD"))]
+    assert copies and not any(".env" in line or line.startswith("COPY . ") for line in copies)
+    assert not any("TOKEN" in line for line in instructions if line.startswith(("ENV", "ARG")))
+    ignored = (REPO / ".dockerignore").read_text().splitlines()
+    assert ".env" in ignored and "!.env.example" in ignored
+
+
+async def test_gateway_refusing_the_token_exits_2(tmp_path, capsys):
+    from bot.app import run_bot as run_in_process
+
+    async with FakeScryfall([]) as scryfall, FakeDiscord() as fake:
+        fake.gateway_close_code = 4004
+        settings = load_settings(discord_token=fake.token, discord_api_base=fake.api_base,
+                                 scryfall_api_base=scryfall.base_url, cache_path=tmp_path / "c.sqlite3",
+                                 bulk_refresh_hours=0, sync_commands=False)
+        code = await asyncio.wait_for(run_in_process(settings), 30)
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "rejected the token" in err[0] and fake.token not in err[0]
+
+
+async def test_unreachable_discord_is_one_error_line(tmp_path, capsys):
+    from bot.app import run_bot as run_in_process
+
+    settings = load_settings(discord_token="abc.def.ghi", discord_api_base="http://127.0.0.1:9/api/v10",
+                             scryfall_api_base="http://127.0.0.1:9", bulk_refresh_hours=0,
+                             cache_path=tmp_path / "cache.sqlite3")
+    code = await asyncio.wait_for(run_in_process(settings), 30)
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: cannot talk to Discord at http://127.0.0.1:9/api/v10")
+    assert "abc.def.ghi" not in err[0]
+    assert discord.http.Route.BASE == DEFAULT_API_BASE
+
+
+def test_recent_names_are_per_server_bounded_and_filtered():
+    from cogs.identity import RecentNames
+
+    recent = RecentNames(per_scope=3, scopes=2)
+    recent.add(1, "Fires of Undeath", commander=False)
+    recent.add(1, "Kumano, Master Yamabushi", commander=True)
+    assert recent.matching(1, "fire") == ["Fires of Undeath"]
+    assert recent.matching(1, "master") == ["Kumano, Master Yamabushi"]  # a later word matches too
+    assert recent.matching(1, "ire") == []  # but not the middle of a word
+    assert recent.matching(2, "fire") == []  # other servers don't see it
+    assert recent.matching(1, "", commanders_only=False) == []
+    assert recent.matching(1, "k", commanders_only=True) == ["Kumano, Master Yamabushi"]
+    assert recent.matching(1, "f", commanders_only=True) == []
+    for name in ("Fire // Ice", "Firebolt", "Fireball"):
+        recent.add(1, name, commander=False)
+    assert recent.matching(1, "fire") == ["Fireball", "Firebolt", "Fire // Ice"]  # newest first, 3 kept
+    recent.add(2, "Sol Ring", commander=False)
+    recent.add(3, "Sol Ring", commander=False)
+    assert recent.matching(1, "fire") == []  # the least recently used server was dropped
+    assert recent.matching(3, "sol") == ["Sol Ring"]

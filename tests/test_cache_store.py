@@ -6,10 +6,11 @@ import logging
 import sqlite3
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.cache import MIGRATIONS, SCHEMA_VERSION, CardCache, can_be_commander, name_keys
-from bot.names import NameIndex, clean_input, normalize
-from tests.fakes.fixtures import fake_scryfall, make_card_service  # noqa: F401
+from bot.names import NameIndex, clean_input, normalize, rank_candidates
 from tests.shared_data import card
 
 
@@ -148,3 +149,24 @@ async def test_only_card_objects_are_stored(tmp_path):
     assert stored == 1
     assert (await cache.counts())["cards"] == 1
     await cache.close()
+
+
+@given(st.text(max_size=60))
+def test_normalize_is_idempotent_and_clean_input_has_no_controls(text):
+    key = normalize(text)
+    assert normalize(key) == key
+    assert key == key.strip()
+    cleaned = clean_input(text)
+    assert not any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in cleaned)
+    assert normalize(cleaned) == normalize(clean_input(cleaned))
+
+
+@given(st.lists(st.sampled_from(["Fire", "Ice", "Kumano", "Bolt", "Sol", "Ring"]), min_size=1, max_size=4))
+def test_split_spellings_share_a_key(parts):
+    assert normalize(" // ".join(parts)) == normalize(" ".join(parts)) == normalize("/".join(parts))
+
+
+def test_rank_candidates():
+    names = ["Kumano's Pupils", "Etching of Kumano", "Kumano, Master Yamabushi", "Akumanoid"]
+    assert rank_candidates("kumano", names) == [
+        "Kumano, Master Yamabushi", "Etching of Kumano", "Kumano's Pupils", "Akumanoid"]

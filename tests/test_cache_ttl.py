@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.cards import CardNotFound, ScryfallUnavailable
-from tests.fakes.fixtures import FakeClock, fake_scryfall, make_card_service  # noqa: F401
+from tests.fakes.fixtures import FakeClock
 
 
 async def test_cards_expire_after_cache_ttl(fake_scryfall, make_card_service):

@@ -182,6 +182,7 @@ def test_tokens_are_not_deck_cards_and_unreadable_lines_are_problems():
     _, report = run(f"1 {KUMANO}\n1 Goblin\n0 Shock\n7\n", KUMANO)
     assert [p.card for p in report.of_kind(ProblemKind.NOT_A_CARD)] == ["Goblin"]
     assert [p.lines for p in report.of_kind(ProblemKind.UNREADABLE)] == [(3,), (4,)]
+    assert report.of_kind(ProblemKind.UNREADABLE)[0].message == "line 3: '0 Shock': a count of 0"
 
 
 def test_summary_embed_legal_and_with_problems_stays_within_discord_limits():

@@ -50,9 +50,9 @@ async def run_cli(fake: FakeScryfall, tmp_path: Path, *args: str, stdin: bytes |
     return proc.returncode or 0, out.decode(), err.decode()
 
 
-def write(tmp_path: Path, text: str, name: str = "deck.txt") -> str:
+def write(tmp_path: Path, text: str | bytes, name: str = "deck.txt") -> str:
     path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
     return str(path)
 
 
@@ -118,8 +118,7 @@ async def test_bad_input_exit_2(fake, tmp_path, setup, message):
     elif setup == "too-long":
         path = write(tmp_path, "\n".join(f"1 Card {i}" for i in range(400)))
     elif setup == "binary":
-        path = str(tmp_path / "deck.png")
-        Path(path).write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+        path = write(tmp_path, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "deck.png")
     else:
         path = write(tmp_path, "1 Sol Ring\n")
         commander = "Zqxwv Nonexistent"

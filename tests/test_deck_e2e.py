@@ -228,6 +228,18 @@ async def test_unreadable_file_and_too_long_list(w):
     assert w.paths() == []
 
 
+async def test_oversized_file_is_refused_before_download(w):
+    attachment = w.discord.attachment("deck.txt", b"1 Sol Ring\n" * 7000)
+    reply = await w.discord.invoke("deckcheck", {"commander": "Kumano", "decklist": attachment}, timeout=30)
+    assert reply.ephemeral and not reply.deferred
+    assert "64 KB" in reply.content
+    key = attachment["url"].split("/files/", 1)[1]
+    assert ("GET", "/files/" + key) not in w.discord.requests
+    ok = w.discord.attachment("deck.txt", b"1 Kumano, Master Yamabushi\n")
+    await w.discord.invoke("deckcheck", {"commander": "Kumano", "decklist": ok}, timeout=30)
+    assert ("GET", "/files/" + ok["url"].split("/files/", 1)[1]) in w.discord.requests
+
+
 async def test_unknown_commander_is_an_ephemeral_did_you_mean(w):
     reply = await deckcheck(w, "1 Sol Ring\n", commander="Zqxwv Nonexistent")
     assert reply.ephemeral and reply.deferred

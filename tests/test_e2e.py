@@ -278,3 +278,10 @@ async def test_unexpected_error_after_deferring(env, monkeypatch):
     assert "something went wrong" in reply.content
     record = env.discord.interactions[reply.interaction_id]
     assert record.deleted and not record.edits
+
+
+async def test_ambiguous_name_lists_candidates(env):
+    reply = await env.discord.invoke("identity", {"card": "Kumano"})
+    assert reply.ephemeral and not reply.embeds
+    assert "matches several cards" in reply.content
+    assert "**Kumano, Master Yamabushi**" in reply.content and "**Kumano's Pupils**" in reply.content

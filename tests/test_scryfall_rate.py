@@ -9,7 +9,7 @@ import pytest
 
 from bot.cards import ScryfallUnavailable
 from bot.scryfall import ScryfallClient
-from tests.fakes.fixtures import FakeClock, fake_scryfall, make_card_service  # noqa: F401
+from tests.fakes.fixtures import FakeClock
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards
 

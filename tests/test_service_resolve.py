@@ -10,7 +10,7 @@ import pytest
 
 from bot.cards import AmbiguousCard, CardNotFound, ScryfallUnavailable
 from bot.service import CardService
-from tests.fakes.fixtures import fake_scryfall, fake_settings, make_card_service  # noqa: F401
+from tests.fakes.fixtures import fake_settings
 from tests.shared_data import all_cards
 
 EMPTY = {"cards": 0, "names": 0, "queries": 0, "negative": 0}
@@ -24,7 +24,9 @@ async def test_exact_name_then_cache(fake_scryfall, make_card_service):
     assert again.source == "cache" and again.card["id"] == first.card["id"]
     assert fake_scryfall.count() == 1
     metrics = service.metrics()
-    assert metrics["hits"] == 1 and metrics["misses"] == 1 and metrics["scryfall_requests"] == {200: 1}
+    assert metrics["hits"] == 1 and metrics["misses"] == 1 and metrics["requests_200"] == 1
+    assert all(isinstance(v, int | float) for v in metrics.values())
+    assert service.requests_by_status() == {"200": 1}
 
 
 async def test_fuzzy_typo(fake_scryfall, make_card_service):
@@ -214,3 +216,12 @@ async def test_create_makes_cache_directory_and_close_is_idempotent(fake_scryfal
     assert service.data_age_days() is None
     await service.close()
     await service.close()
+
+
+async def test_commander_search_with_several_commanders_is_ambiguous(fake_scryfall, make_card_service):
+    service = await make_card_service()
+    with pytest.raises(AmbiguousCard) as err:
+        await service.resolve_commander("Sliver")
+    assert len(err.value.candidates) >= 2
+    assert all("Sliver" in name for name in err.value.candidates)
+    assert fake_scryfall.count("/cards/search") == 1 and fake_scryfall.count("/cards/named") == 0

@@ -90,7 +90,8 @@ def cli(argv: Sequence[str] | None = None) -> int:
     except DeckInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    stream = sys.stdout if code in (EXIT_LEGAL, EXIT_PROBLEMS) else sys.stderr
-    print(output if code in (EXIT_LEGAL, EXIT_PROBLEMS) else f"error: {output}", end="" if code < 2 else "\n",
-          file=stream)
+    if code in (EXIT_LEGAL, EXIT_PROBLEMS):
+        sys.stdout.write(output)
+    else:
+        print(f"error: {output}", file=sys.stderr)
     return code

@@ -234,7 +234,8 @@ def check_deck(
 
     # Unreadable lines
     for pp in parsed.problems:
-        problems.append(Problem(ProblemKind.UNREADABLE, f"line {pp.line}: {pp.reason}", card=pp.text,
+        shown = pp.text if len(pp.text) <= 80 else pp.text[:79] + "…"
+        problems.append(Problem(ProblemKind.UNREADABLE, f"line {pp.line}: {shown!r}: {pp.reason}", card=pp.text,
                                 lines=(pp.line,)))
 
     # Commanders: eligibility, pairing, banned

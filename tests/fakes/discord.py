@@ -169,6 +169,7 @@ class FakeDiscord:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.require_allowed_mentions = require_allowed_mentions
         self.send_guild_create = send_guild_create
+        self.gateway_close_code: int | None = None  # fault knob: answer IDENTIFY by closing with this code
 
         self.requests: list[tuple[str, str]] = []
         self.unhandled: list[tuple[str, str]] = []
@@ -681,11 +682,14 @@ class FakeDiscord:
         if data.get("token") != self.token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return
+        if self.gateway_close_code is not None:
+            await ws.close(code=self.gateway_close_code, message=b"fault injected by the test")
+            return
         intents = int(data.get("intents") or 0)
         privileged = intents & ((1 << 1) | (1 << 8) | (1 << 15))  # members, presences, message content
         if privileged:
-            await ws.close(code=4014, message=b"Disallowed intent(s).")
             self._violation(f"privileged intents requested: {privileged}")
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         self._ws = ws
         self.gateway_closed.clear()

@@ -1,0 +1,69 @@
+"""Deck-check benchmark: cold and warm time for a 100-card deck, and the Scryfall requests it costs.
+
+Runs the real CardService (empty SQLite cache in a temp dir, no bulk data) against the fake Scryfall
+serving the shared data set, on the repo's sample Moxfield export (Kumano, 78 distinct names).
+
+    python bench/deck.py [--warm-runs 50]
+
+Cold: every name goes to /cards/collection (batches of 75 under Scryfall's 2 requests/s limit).
+Warm: the same deck again; every name answers from the cache. Target: warm under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bot.deck import check_decklist, text_report  # noqa: E402
+from bot.service import CardService  # noqa: E402
+from tests.fakes.fixtures import fake_settings  # noqa: E402
+from tests.fakes.scryfall import FakeScryfall  # noqa: E402
+from tests.shared_data import all_cards  # noqa: E402
+
+DECK = REPO / "tests" / "data" / "decks" / "kumano-moxfield.txt"
+
+
+async def main(warm_runs: int) -> None:
+    text = DECK.read_text(encoding="utf-8")
+    async with FakeScryfall(all_cards()) as fake:
+        with tempfile.TemporaryDirectory() as tmp:
+            service = await CardService.create(fake_settings(fake, Path(tmp)))
+            try:
+                start = time.perf_counter()
+                report, _ = await check_decklist(service, text, "Kumano")
+                cold = time.perf_counter() - start
+                cold_requests = [(r.method, r.path) for r in fake.requests]
+                assert report.legal, text_report(report)
+
+                fake.requests.clear()
+                times = []
+                for _ in range(warm_runs):
+                    start = time.perf_counter()
+                    report, _ = await check_decklist(service, text, "Kumano")
+                    times.append(time.perf_counter() - start)
+                warm_requests = len(fake.requests)
+            finally:
+                await service.close()
+
+    times.sort()
+    p50 = statistics.median(times) * 1000
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
+    print(f"deck: {DECK.name}: {report.card_count} cards, {len(report.cards)} distinct, legal={report.legal}")
+    print(f"cold deck check: {cold * 1000:.0f} ms, {len(cold_requests)} Scryfall requests "
+          f"({', '.join(f'{m} {p}' for m, p in cold_requests)})")
+    print(f"warm deck check: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {warm_runs} runs, "
+          f"{warm_requests} Scryfall requests (target: under 100 ms)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--warm-runs", type=int, default=50)
+    asyncio.run(main(parser.parse_args().warm_runs))

@@ -1,0 +1,92 @@
+"""CardService over the imported shared data set: local answers, partial names, autocomplete."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from bot.bulk import import_file
+from bot.cards import AmbiguousCard, CardNotFound
+from tests.shared_data import CARDS_FILE, card
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bulk") / "cards.sqlite3"
+    import_file(CARDS_FILE, path)
+    return path
+
+
+@pytest.fixture
+async def local(imported, tmp_path, make_card_service):
+    path = tmp_path / "cards.sqlite3"
+    shutil.copy(imported, path)
+    return await make_card_service(cache_path=path)
+
+
+async def test_exact_and_faces_are_local(local, fake_scryfall):
+    bolt = await local.resolve("Lightning Bolt")
+    assert bolt.source == "local" and bolt.data_age_days is not None
+    for typed, name in [("fire ice", "Fire // Ice"), ("Fire/Ice", "Fire // Ice"),
+                        ("Homicidal Brute", "Civilized Scholar // Homicidal Brute"), ("Æther Vial", "Aether Vial"), ("lim dul's vault", "Lim-Dûl's Vault")]:
+        assert (await local.resolve(typed)).name == name
+    assert (await local.peek("Sol Ring")).source == "local"
+    assert fake_scryfall.count() == 0
+
+
+async def test_partial_names_and_typos_are_local(local, fake_scryfall):
+    assert (await local.resolve("Master Yamabushi")).name == "Kumano, Master Yamabushi"
+    assert (await local.resolve("kitchen fink")).name == "Kitchen Finks"
+    assert (await local.resolve("Dismembr")).name == "Dismember"
+    with pytest.raises(AmbiguousCard) as err:
+        await local.resolve("Kumano")
+    assert err.value.candidates[:2] == ["Kumano, Master Yamabushi", "Kumano Faces Kakkazan // Etching of Kumano"]
+    assert fake_scryfall.count() == 0
+
+
+async def test_commander_preference_is_local(local, fake_scryfall):
+    assert (await local.resolve_commander("Kumano")).name == "Kumano, Master Yamabushi"
+    assert (await local.resolve_commander("kumano")).name == "Kumano, Master Yamabushi"
+    # an exact non-commander name is still what the user asked for
+    assert (await local.resolve_commander("Kumano's Pupils")).name == "Kumano's Pupils"
+    assert (await local.resolve_commander("Atraxa")).name == "Atraxa, Praetors' Voice"
+    assert fake_scryfall.count() == 0
+
+
+async def test_unknown_to_local_data_goes_to_scryfall(local, fake_scryfall):
+    new = card("Sol Ring") | {"id": "00000000-0000-0000-0000-00000000beef", "oracle_id": "x",
+                              "name": "Zyzzyva Test Dragon"}
+    fake_scryfall.add_cards([new])
+    resolved = await local.resolve("Zyzzyva Test Dragon")
+    assert resolved.source == "api" and resolved.card["id"] == new["id"]
+    assert fake_scryfall.count() == 1
+    with pytest.raises(CardNotFound) as err:
+        await local.resolve("Lightnign Bolts of Qwxyz")
+    assert len(err.value.suggestions) <= 5
+
+
+async def test_autocomplete_is_local_and_discord_sized(local, fake_scryfall):
+    names = await local.autocomplete("kum")
+    assert names[0].startswith("Kumano") and "Kumano, Master Yamabushi" in names
+    commanders = await local.autocomplete("kum", commanders_only=True)
+    assert commanders[0] == "Kumano, Master Yamabushi"
+    assert not {"Kumano's Pupils", "Kumano Faces Kakkazan // Etching of Kumano"} & set(commanders)
+    assert all(local._index.is_commander(n) for n in commanders)
+    assert "Kumano, Master Yamabushi" in await local.autocomplete("yamab")
+    assert "Lightning Bolt" in await local.autocomplete("lightnig bolt")
+    many = await local.autocomplete("a")
+    assert len(many) == 25
+    long = await local.autocomplete("Our Market Research")
+    assert long and all(len(n) <= 100 for n in long)
+    assert await local.autocomplete("") == []
+    assert fake_scryfall.count() == 0
+
+
+async def test_resolve_many_is_local(local, fake_scryfall):
+    found, missing = await local.resolve_many(["Sol Ring", "Fire/Ice", "Homicidal Brute", "Command Tower"])
+    assert {k: v.name for k, v in found.items()} == {
+        "Sol Ring": "Sol Ring", "Fire/Ice": "Fire // Ice",
+        "Homicidal Brute": "Civilized Scholar // Homicidal Brute", "Command Tower": "Command Tower"}
+    assert missing == []
+    assert fake_scryfall.count() == 0
