@@ -17,6 +17,8 @@ from rapidfuzz import fuzz, process
 
 MAX_INPUT_CHARS = 200
 MAX_CHOICE_CHARS = 100
+# How many prefix matches autocomplete ranks before it keeps the best 25.
+_COMPLETION_POOL = 400
 
 _SPECIAL = str.maketrans({"æ": "ae", "œ": "oe", "ø": "o", "ð": "d", "þ": "th", "ł": "l", "ı": "i"})
 _APOSTROPHES = re.compile(r"['\u2019\u2018`\u02bc]")
@@ -44,6 +46,35 @@ def normalize(text: str) -> str:
     if key:
         return key
     return _SPACES.sub(" ", folded).strip()
+
+
+def completion_rank(key: str, q: str) -> int:
+    """How many characters the word being typed still needs: 0 when `q` already ends a word of `key`.
+
+    Autocomplete shows the shortest completions of the typed word first, so `fire` offers the `Fire ...`
+    and `Fires ...` cards before `Fireball` or `Firemane Angel`.
+    """
+    end = key.find(" ", len(q))
+    return (len(key) if end == -1 else end) - len(q)
+
+
+def _diversify(ranked: list[tuple[int, str, str]], q: str, limit: int) -> list[str]:
+    """Names from `(completion_rank, key, name)` triples, best first, with room for other words.
+
+    One completed word (`fire` in `Fire Ambush`, `Fire Ants`, ...) may take at most four fifths of the
+    list while other completions (`Fires ...`, `Fireball`) wait, so the user sees where else the word
+    can go; leftover room goes back to the best-ranked names.
+    """
+    cap = limit - max(1, limit // 5)
+    per_word: dict[str, int] = {}
+    first: list[str] = []
+    held: list[str] = []
+    for rank, key, name in ranked:
+        word = key[: len(q) + rank]
+        count = per_word.get(word, 0)
+        per_word[word] = count + 1
+        (first if count < cap else held).append(name)
+    return first + held
 
 
 def choice_name(name: str) -> str:
@@ -137,7 +168,10 @@ class NameIndex:
         return self._commanders if commanders_only else self._all
 
     def complete(self, text: str, *, limit: int = 25, commanders_only: bool = False) -> list[str]:
-        """Autocomplete: names starting with `text`, then names with a word starting with it, then fuzzy."""
+        """Autocomplete: names starting with `text`, then names with a word starting with it, then fuzzy.
+
+        Within each group the shortest completion of the typed word comes first (`completion_rank`).
+        """
         q = normalize(text)
         if not q:
             return []
@@ -153,9 +187,12 @@ class NameIndex:
                     seen.add(name)
                     out.append(name)
 
-        add(name for _k, name in lists.prefix(q, limit))
+        def ranked(pairs: list[tuple[str, str]]) -> list[str]:
+            return _diversify(sorted((completion_rank(k, q), k, name) for k, name in pairs), q, limit)
+
+        add(ranked(lists.prefix(q, _COMPLETION_POOL)))
         if len(out) < limit:
-            add(name for _k, name in lists.word_prefix(q, limit * 2))
+            add(ranked(lists.word_prefix(q, _COMPLETION_POOL)))
         if len(out) < limit and len(q) >= 3:
             add(name for name, _s in lists.fuzzy(q, limit, 60.0, scorer=fuzz.QRatio))
         return out

@@ -226,6 +226,20 @@ async def test_scryfall_down_says_so(env):
 
 
 # ------------------------------------------------------------------------------------- autocomplete
+async def test_autocomplete_fire_lists_fires_of_undeath_in_a_fresh_server(env):
+    """No one in this server looked anything up: the card service's ranking alone must offer it."""
+    payload = env.discord.interaction_payload("identity", {"card": "fire"}, type=4, focused="card")
+    fresh = str(int(payload["guild_id"]) + 1)
+    payload["guild_id"] = payload["guild"]["id"] = fresh
+    payload["authorizing_integration_owners"] = {"0": fresh}
+    await env.discord.send_interaction(payload)
+    choices = (await env.discord.wait_for_reply(payload["id"])).choices
+    names = [c["name"] for c in choices]
+    assert "Fires of Undeath" in names
+    assert names[0].startswith("Fire ")  # the shortest completions of the typed word come first
+    assert len(choices) == 25 and len(set(names)) == 25
+
+
 async def test_autocomplete_fire_lists_fires_of_undeath(env):
     await env.discord.invoke("identity", {"card": "Fires of Undeath"})  # someone in the server asked about it
     choices = await env.discord.autocomplete("identity", {"card": "fire"}, focused="card")
