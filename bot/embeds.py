@@ -2,7 +2,8 @@
 
 - `identity_embed(analysis, card, ...)`: the /identity answer.
 - `fits_embed(result, card, commanders, ...)`: the /fits answer.
-- `help_embed()`: the /help answer.
+- `help_embed()`: the /help answer (lists /identity, /fits, /deckcheck and /help).
+- `identity_summary(analysis, card)`: the /identity description, built from the kinds of reasons present.
 - `not_found_text`, `ambiguous_text`, `unavailable_text`, `too_long_text`, `empty_text`, `error_text`:
   ephemeral error replies (plain content).
 - `stale_note(resolved)`: the warning for stale or old card data (None when fresh).
@@ -14,6 +15,7 @@ Discord's limits.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
@@ -22,7 +24,9 @@ import discord
 
 from bot import render
 from bot.cards import Resolved
+from bot.identity.faces import card_faces, colors_from_front
 from bot.identity.model import COLOR_NAMES, WUBRG, Analysis, Aspect, FitResult, Reason, ReasonKind, Verdict
+from bot.identity.symbols import SYMBOL_RE, classify
 
 # Discord limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 TITLE_LIMIT = 256
@@ -120,7 +124,7 @@ def _where(reason: Reason) -> str:
     if kind is ReasonKind.MANA_COST:
         return "mana cost"
     if kind is ReasonKind.RULES_TEXT:
-        return f"rules text ({reason.detail})" if reason.detail else "rules text"
+        return f"rules text ({reason.detail})" if reason.detail and reason.detail != "rules text" else "rules text"
     if kind is ReasonKind.COLOR_INDICATOR:
         return "color indicator"
     if kind is ReasonKind.CDA:
@@ -135,17 +139,52 @@ def _where(reason: Reason) -> str:
     return str(kind)
 
 
-def reason_line(reason: Reason, emoji: Emoji = None, *, width: int = 180) -> str:
+def _land(reason: Reason) -> str:
+    return (reason.detail or "").removesuffix(" type").strip()
+
+
+def face_roles(card: Mapping[str, Any]) -> dict[str, str]:
+    """Face name -> "back face" for the back of a two-sided card (transform, modal DFC, ...), whose
+    colors don't count for the card's color but do count for its color identity (CR 903.4d)."""
+    as_dict = card if isinstance(card, dict) else dict(card)
+    faces = card_faces(as_dict)
+    if len(faces) < 2 or not colors_from_front(as_dict, faces):
+        return {}
+    return {f.name: "back face" for f in faces[1:] if f.name and f.name != faces[0].name}
+
+
+def reason_line(reason: Reason, emoji: Emoji = None, *, width: int = 180, role: str | None = None) -> str:
     """One evidence line: symbol, where it is, the face, and the line with the symbol in bold.
 
-    e.g. `{B} in the rules text (flashback cost) of *Fires of Undeath*: Flashback {5}**{B}**`
+    e.g. `{B} in the rules text (flashback cost) of *Fires of Undeath*: Flashback {5}**{B}**`,
+    `Basic land type Island of *Tropical Island*: it taps for {U} (CR 903.5d): Land — Forest **Island**`.
+    `role` ("back face") is said after the face's name.
     """
     face = render.escape(render.truncate(reason.face or "", 150))
+    if role:
+        face_shown = f"*{face}* (the {role}, CR 903.4d)"
+    else:
+        face_shown = f"*{face}*"
+    if reason.kind is ReasonKind.BASIC_LAND_TYPE:
+        land = _land(reason)
+        taps = render.symbol(reason.color, emoji) if reason.color else "colored mana"
+        type_line = (reason.text or "").strip()
+        shown_type = ""
+        if type_line:
+            shown_type = f" ({render.highlight(render.clip_line(type_line, land or None, width), land or None)})"
+        return (f"Basic land type {render.escape(land) or '(unknown)'} on the type line of {face_shown}{shown_type}, "
+                f"so it taps for {taps} (CR 903.5d)")
+    if reason.kind is ReasonKind.COLOR_INDICATOR:
+        color = COLOR_NAMES.get(reason.color, reason.color)
+        return f"The {color} color indicator of {face_shown}"
+    if reason.kind is ReasonKind.TOKEN_COLOR:
+        color = COLOR_NAMES.get(reason.color, reason.color)
+        return f"The effect that creates {face_shown} makes it {color} (CR 111.3)"
     lead = render.symbol(reason.symbol, emoji) + " in the " if reason.symbol else "The "
     kind_word = symbol_kind(reason.symbol)
     if kind_word and reason.symbol:
         lead = f"{render.symbol(reason.symbol, emoji)} ({kind_word}) in the "
-    line = f"{lead}{_where(reason)} of *{face}*"
+    line = f"{lead}{_where(reason)} of {face_shown}"
     text = render.without_reminder((reason.text or "").strip(), reason.symbol)
     if text and reason.kind not in (ReasonKind.TOKEN_COLOR, ReasonKind.COLOR_INDICATOR):
         shown = render.highlight(render.clip_line(text, reason.symbol, width), reason.symbol, emoji)
@@ -157,24 +196,40 @@ def _possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") and not name.endswith("ss") else f"{name}'s"
 
 
-def evidence_sentence(card: str, reason: Reason, emoji: Emoji = None) -> str:
-    """'Dismember's Phyrexian **{B/P}** (mana cost) is black' - short, for the /fits verdict."""
-    color = COLOR_NAMES.get(reason.color, reason.color or "colorless")
+def evidence_sentence(card: str, reason: Reason, emoji: Emoji = None, *, colors: str | None = None,
+                      role: str | None = None, same_kind: Sequence[Reason] = ()) -> str:
+    """'Dismember's Phyrexian **{B/P}** (mana cost) is black' - short, for the /fits verdict.
+
+    `colors`: every outside color this same evidence explains ("GW" for a hybrid {G/W}); default its own.
+    `role`: "back face" when the reason sits on the back of a two-sided card (CR 903.4d).
+    `same_kind`: more basic-land-type reasons of the same face, named together ("Forest and Island").
+    """
+    color = render.color_words(colors) if colors else COLOR_NAMES.get(reason.color, reason.color or "colorless")
     owner = render.escape(render.truncate(card, 150))
     on_face = ""
     if reason.face and reason.face != card:
-        on_face = f" on {render.escape(render.truncate(reason.face, 150))}"
+        face = render.escape(render.truncate(reason.face, 150))
+        on_face = f" on its back face, {face}," if role == "back face" else f" on {face}"
     if reason.symbol:
         kind_word = symbol_kind(reason.symbol)
         kind_word = f"{kind_word} " if kind_word else ""
-        where = _where(reason)
+        if reason.kind is ReasonKind.RULES_TEXT and reason.detail and reason.detail != "rules text":
+            where = f"{render.escape(reason.detail)} in the rules text"  # "(flashback cost in the rules text)"
+        else:
+            where = _where(reason)
         return f"{_possessive(owner)} {kind_word}**{render.symbol(reason.symbol, emoji)}** ({where}{on_face}) is {color}"
     if reason.kind is ReasonKind.COLOR_INDICATOR:
         return f"{_possessive(owner)} color indicator{on_face} is {color}"
     if reason.kind is ReasonKind.BASIC_LAND_TYPE:
-        return f"{_possessive(owner)} {reason.detail or 'basic land type'}{on_face} makes it {color}"
+        lands = [r for r in (reason, *same_kind) if r.kind is ReasonKind.BASIC_LAND_TYPE]
+        names = _and(list(dict.fromkeys(render.escape(_land(r)) or "basic land" for r in lands)))
+        taps = _and(list(dict.fromkeys(render.symbol(r.color, emoji) for r in lands)), "or")
+        plural = len(lands) > 1
+        return (f"{_possessive(owner)} basic land type{'s' if plural else ''} {names}{on_face} "
+                f"make{'' if plural else 's'} its identity {color} (it taps for {taps}, CR 903.5d)")
     if reason.kind is ReasonKind.CDA:
-        return f"{owner} is all colors ({_where(reason)}{on_face}), so it is {color}"
+        text = render.escape(render.clip_line((reason.text or "").strip(), None, 120))
+        return f"\u201c{text}\u201d ({_where(reason)}{on_face}) makes its identity {color}"
     return f"{owner} is {color} ({_where(reason)}{on_face})"
 
 
@@ -190,9 +245,10 @@ def _pick_reasons(reasons: Sequence[Reason]) -> list[Reason]:
     return out
 
 
-def _why_lines(reasons: Sequence[Reason], emoji: Emoji) -> list[str]:
+def _why_lines(reasons: Sequence[Reason], emoji: Emoji, roles: Mapping[str, str] | None = None) -> list[str]:
     picked = _pick_reasons(reasons)
-    lines = [f"• {reason_line(r, emoji)}" for r in picked[:REASONS_PER_COLOR]]
+    roles = roles or {}
+    lines = [f"• {reason_line(r, emoji, role=roles.get(r.face))}" for r in picked[:REASONS_PER_COLOR]]
     if len(picked) > REASONS_PER_COLOR:
         lines.append(f"…and {len(picked) - REASONS_PER_COLOR} more")
     return lines
@@ -221,6 +277,167 @@ def _color_origin(analysis: Analysis) -> str:
     return "from its " + " and ".join(kinds) if kinds[0] != "the effect that creates it" else "set by " + kinds[0]
 
 
+# ------------------------------------------------------------------------------ the /identity summary
+_RULES_PLACES = {
+    "activated ability cost": "an activated ability's cost",
+    "mana ability": "a mana ability",
+    "mana it adds": "the mana it adds",
+    "cost it asks for": "a cost it asks for",
+    "cost change": "its cost-changing text",
+    "granted ability's cost": "the cost of an ability it grants",
+    "granted mana ability": "a mana ability it grants",
+    "granted ability": "an ability it grants",
+}
+SUMMARY_CLAUSES = 4
+
+
+def _and(items: Sequence[str], word: str = "and") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _group_key(r: Reason) -> tuple:
+    if r.kind is ReasonKind.RULES_TEXT:
+        return (r.kind, r.face, r.detail)
+    if r.kind is ReasonKind.CDA:
+        return (r.kind, r.face, r.text)
+    return (r.kind, r.face)
+
+
+def _clause(kind: ReasonKind, face: str, group: list[Reason], colors: str, name: str,
+            roles: Mapping[str, str], emoji: Emoji, still: bool) -> str:
+    """One clause of the summary saying where `colors` of the identity come from (`group`: same kind, face)."""
+    words = render.color_words(colors)
+    face_shown = render.escape(render.truncate(face, 100))
+    back = roles.get(face) == "back face"
+    other_part = bool(face) and face != name and not back
+    symbols = list(dict.fromkeys(r.symbol for r in group if r.symbol))
+    syms = _and([" ".join(filter(None, (symbol_kind(x), render.symbol(x, emoji)))) for x in symbols])
+    verb = ("still " if still else "") + ("add" if len(symbols) > 1 else "adds")
+    if kind is ReasonKind.MANA_COST:
+        if back:
+            return f"its back face, {face_shown}, has {syms} in its mana cost, which {verb} {words} (CR 903.4d)"
+        place = f"{face_shown}'s mana cost" if other_part else "its mana cost"
+        return f"the {syms} in {place} {verb} {words}"
+    if kind is ReasonKind.RULES_TEXT:
+        detail = group[0].detail or ""
+        place = "" if detail in ("", "rules text") else _RULES_PLACES.get(detail, f"its {render.escape(detail)}")
+        if back:
+            owner = f"the rules text of its back face, {face_shown},"
+        elif other_part:
+            owner = f"{face_shown}'s rules text"
+        else:
+            owner = "the rules text"
+        where = f"{place} in {owner}" if place else owner
+        cr = "CR 903.4d" if back else "CR 903.4"
+        return f"the {syms} in {where} {verb} {words} ({cr})"
+    if kind is ReasonKind.COLOR_INDICATOR:
+        if back:
+            return f"the back face, {face_shown}, has a {words} color indicator (CR 903.4d)"
+        if other_part:
+            return f"{face_shown} has a {words} color indicator"
+        return f"its color indicator is {words}"
+    if kind is ReasonKind.BASIC_LAND_TYPE:
+        lands = list(dict.fromkeys(_land(r) for r in group if _land(r)))
+        land_colors = list(dict.fromkeys(r.color for r in group))
+        owner = f"{face_shown}'s" if back or other_part else "its"
+        plural = len(lands) > 1
+        taps = _and([render.symbol(c, emoji) for c in land_colors], "or")
+        return (f"{owner} basic land type{'s' if plural else ''} {render.escape(_and(lands))} "
+                f"give{'' if plural else 's'} it {render.color_words_in_order(land_colors)} identity (CR 903.5d) "
+                f"\u2014 it taps for {taps}")
+    if kind is ReasonKind.CDA:
+        text = render.escape(render.clip_line((group[0].text or "").strip(), None, 120))
+        return f"\u201c{text}\u201d makes it {'all colors' if len(colors) == 5 else words} (CR 604.3)"
+    if kind is ReasonKind.CHOSEN_COLOR:
+        return f"the color chosen for it before the game is {words} (CR 903.4b)"
+    if kind is ReasonKind.TOKEN_COLOR:
+        return f"the effect that creates it makes it {words}"
+    return f"its {kind.value} makes it {words}"
+
+
+def _identity_clauses(analysis: Analysis, wanted: str, roles: Mapping[str, str], emoji: Emoji,
+                      *, still: bool = False) -> list[str]:
+    """Clauses explaining the identity colors in `wanted`, one per kind of reason and face, fewest first:
+    a group is used only when it explains a color that earlier groups didn't."""
+    groups: dict[tuple, list[Reason]] = {}
+    for r in analysis.identity_reasons:
+        if r.color and r.color in wanted:
+            groups.setdefault(_group_key(r), []).append(r)
+    covered: set[str] = set()
+    clauses: list[str] = []
+    for key, group in groups.items():
+        colors = {r.color for r in group}
+        if colors <= covered:
+            continue
+        covered |= colors
+        ordered = "".join(c for c in WUBRG if c in colors)
+        clauses.append(_clause(key[0], key[1], group, ordered, analysis.name, roles, emoji, still))
+        if len(clauses) == SUMMARY_CLAUSES:
+            break
+    return clauses
+
+
+_PARENS = re.compile(r"\(([^()]*)\)")
+
+
+def _reminder_only_symbols(card: Mapping[str, Any], identity: str) -> list[str]:
+    """Colored mana symbols that appear only in reminder text and add a color the identity lacks (CR 903.4c)."""
+    out: list[str] = []
+    as_dict = card if isinstance(card, dict) else dict(card)
+    for face in card_faces(as_dict):
+        for inner in _PARENS.findall(face.oracle_text or ""):
+            for raw in SYMBOL_RE.findall(inner):
+                sym = classify(raw)
+                if sym.colors and not set(sym.colors) <= set(identity) and raw not in out:
+                    out.append(raw)
+    return out[:3]
+
+
+def identity_summary(analysis: Analysis, card: Mapping[str, Any], emoji: Emoji = None) -> str:
+    """The /identity description: color vs identity, and why, built from the kinds of reasons present."""
+    name = analysis.name or card_name(card)
+    shown = _shown(name)
+    roles = face_roles(card)
+    colors, ident = analysis.colors, analysis.identity
+    removing = next((r for r in analysis.color_reasons if r.removes), None)
+    if removing is None:
+        color_part = f"{shown} is {render.color_words(colors)}"
+    elif removing.detail == "Devoid":
+        color_part = f"{shown} is colorless because of Devoid"
+    else:
+        text = render.escape(render.clip_line(render.without_reminder((removing.text or "").strip()), None, 120))
+        color_part = f"{shown} is colorless by its own text (\u201c{text}\u201d)"
+    if ident == colors:
+        if not ident:
+            summary = (f"{color_part}, and so is its color identity: it has no colored mana symbol in its mana cost "
+                       "or rules text, no color indicator and no basic land type that taps for colored mana.")
+        else:
+            clauses = _identity_clauses(analysis, ident, roles, emoji)
+            summary = f"{color_part}, and its color identity is the same"
+            summary += (": " + "; ".join(clauses) + ".") if clauses else "."
+    else:
+        extra = "".join(c for c in ident if c not in colors)
+        clauses = _identity_clauses(analysis, extra, roles, emoji, still=removing is not None)
+        summary = f"{color_part}, but its color identity is {render.color_words(ident)}"
+        if removing is not None:
+            clauses.insert(0, "that changes its color only, not its color identity (CR 604.3)")
+        summary += (": " + "; ".join(clauses) + ".") if clauses else "."
+    hidden = _reminder_only_symbols(card, ident)
+    if hidden:
+        syms = _and([render.symbol(x, emoji) for x in hidden])
+        verb = "don\u2019t" if len(hidden) > 1 else "doesn\u2019t"
+        summary += f"\nThe {syms} in its reminder text {verb} count: reminder text is ignored (CR 903.4c)."
+    if ident:
+        summary += (f"\nIt can go in a Commander deck whose commander's identity includes "
+                    f"{render.color_words(ident)}.")
+    else:
+        summary += "\nA colorless identity fits every Commander deck."
+    return summary
+
+
 # --------------------------------------------------------------------------------------- the embeds
 def _base_embed(title: str, url: str | None, color: int) -> discord.Embed:
     return discord.Embed(title=render.truncate(title, TITLE_LIMIT), url=url, color=color)
@@ -242,25 +459,12 @@ def identity_embed(
     """The /identity answer: color, color identity, and why each identity color is there."""
     name = analysis.name or card_name(card)
     embed = _base_embed(render.escape(name), card_url(card), render.identity_color(analysis.identity))
+    roles = face_roles(card)
     image = card_image(card)
     if image:
         embed.set_thumbnail(url=image)
 
-    shown = f"**{render.escape(render.truncate(name, 150))}**"
-    if analysis.identity == analysis.colors:
-        summary = f"{shown} is {render.color_words(analysis.colors)}, and its color identity is the same."
-    else:
-        summary = (
-            f"{shown} is {render.color_words(analysis.colors)}, but its color identity is "
-            f"{render.color_words(analysis.identity)}: color identity also counts mana symbols in the "
-            "rules text (reminder text excluded) and every face of the card (CR 903.4)."
-        )
-    if analysis.identity:
-        summary += (f"\nIt can go in a Commander deck whose commander's identity includes "
-                    f"{render.color_words(analysis.identity)}.")
-    else:
-        summary += "\nA colorless identity fits every Commander deck."
-    embed.description = render.truncate(summary, DESCRIPTION_LIMIT)
+    embed.description = render.truncate(identity_summary(analysis, card, emoji), DESCRIPTION_LIMIT)
 
     color_value = f"{render.pips(analysis.colors, emoji)}\n{_color_origin(analysis)}"
     embed.add_field(name="Color", value=render.truncate(color_value, FIELD_VALUE_LIMIT), inline=True)
@@ -271,7 +475,7 @@ def identity_embed(
         if color not in analysis.identity:
             continue
         reasons = analysis.reasons_for(color, Aspect.IDENTITY)
-        lines = _why_lines(reasons, emoji) or ["• chosen or set outside the card's text"]
+        lines = _why_lines(reasons, emoji, roles) or ["• chosen or set outside the card's text"]
         field_name = f"Why {render.symbol(color, emoji)} {COLOR_NAMES[color]}"
         embed.add_field(name=render.truncate(field_name, FIELD_NAME_LIMIT),
                         value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=False)
@@ -279,7 +483,11 @@ def identity_embed(
     warnings: list[str] = []
     if is_banned(card):
         warnings.append(f"{render.escape(name)} is banned in Commander.")
-    warnings.extend(render.escape(n) for n in analysis.notes)
+    if any(r.removes for r in analysis.color_reasons):  # the summary already says Devoid changes color only
+        notes = [n for n in analysis.notes if "changes its color, not its color identity" not in n]
+    else:
+        notes = list(analysis.notes)
+    warnings.extend(render.escape(n) for n in notes)
     if stale:
         warnings.append(stale)
     _add_warnings(embed, warnings)
@@ -297,7 +505,15 @@ def fits_embed(
     emoji: Emoji = None,
     stale: str | None = None,
 ) -> discord.Embed:
-    """The /fits answer: the verdict first, both identities, and evidence for every outside color."""
+    """The /fits answer: the verdict first, both identities, and evidence for every outside color.
+
+    Warnings come from one place, `result.warnings` (from `check_fit`: a commander that can't be a
+    commander, a pair that can't lead a deck together, a banned commander, a commander that chooses a color
+    under CR 903.4b), plus this card's own ban and the stale-data note; each is shown once.
+    `eligibility` and `pairing` are accepted for older callers and ignored: `check_fit` already judged them
+    (a pair only through `check_pairing`, so a Background in a valid pair is not flagged).
+    """
+    del eligibility, pairing
     analysis = result.card
     name = analysis.name or card_name(card)
     cmd_names = [a.name for a in result.commanders] or [card_name(c) for c in commanders]
@@ -317,16 +533,29 @@ def fits_embed(
             text = (f"{mark} **Fits.** {_shown(name)} has a colorless identity, which fits every deck, "
                     f"including one {lead}.")
         else:
-            text = (f"{mark} **Fits.** {_shown(name)}'s identity ({render.color_words(analysis.identity)}) "
+            text = (f"{mark} **Fits.** **{_possessive(render.escape(render.truncate(name, 150)))}** identity "
+                    f"({render.color_words(analysis.identity)}) "
                     f"is within the deck's identity ({deck_words}) {lead}.")
     else:
-        sentences: list[str] = []
+        roles = face_roles(card)
+        # one sentence per piece of evidence, naming every outside color it explains ({G/W}: white and green)
+        firsts: dict[tuple, tuple[list[Reason], list[str]]] = {}
+        unexplained: list[str] = []
         for color in result.outside:
             evidence = _pick_reasons(result.evidence.get(color, ()))
             if evidence:
-                sentences.append(evidence_sentence(name, evidence[0], emoji))
+                r = evidence[0]
+                key = (r.kind, r.face) if r.kind is ReasonKind.BASIC_LAND_TYPE else (r.kind, r.face, r.symbol, r.text)
+                group, colors = firsts.setdefault(key, ([], []))
+                group.append(r)
+                colors.append(color)
             else:
-                sentences.append(f"{_shown(name)} is {COLOR_NAMES[color]}")
+                unexplained.append(color)
+        sentences = [evidence_sentence(name, rs[0], emoji, colors="".join(cs), role=roles.get(rs[0].face),
+                                       same_kind=rs[1:])
+                     for rs, cs in firsts.values()]
+        if unexplained:
+            sentences.append(f"{_shown(name)} is {render.color_words(''.join(unexplained))}")
         if len(cmd_names) > 1:
             deck = f"together {shown_cmds} are {render.mono_words(result.deck_identity)}"
         else:
@@ -345,28 +574,18 @@ def fits_embed(
         embed.add_field(name="Commander identity", value=render.pips(result.deck_identity, emoji), inline=True)
 
     if not result.fits:
+        roles = face_roles(card)
         for color in result.outside:
             evidence = result.evidence.get(color, ())
-            lines = _why_lines(evidence, emoji) or [f"• {render.escape(name)} is {COLOR_NAMES[color]}"]
+            lines = _why_lines(evidence, emoji, roles) or [f"• {render.escape(name)} is {COLOR_NAMES[color]}"]
             embed.add_field(name=render.truncate(f"Outside: {render.symbol(color, emoji)} {COLOR_NAMES[color]}",
                                                  FIELD_NAME_LIMIT),
                             value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=False)
 
-    warnings: list[str] = []
-    for verdict_ in eligibility:
-        if not verdict_.ok:
-            warnings.append(f"Not a valid commander: {render.escape(verdict_.reason)}")
-    if pairing is not None and not pairing.ok and len(cmd_names) > 1:
-        warnings.append(f"These two can't be paired as commanders: {render.escape(pairing.reason)}")
-    if is_banned(card):
+    warnings = [render.escape(w) for w in result.warnings]
+    banned_leaders = {card_name(c) for c in commanders if is_banned(c)}
+    if is_banned(card) and card_name(card) not in banned_leaders:  # a banned commander is warned about above
         warnings.append(f"{_shown(name)} is banned in Commander.")
-    for commander in result.commanders:
-        if commander.chooses_color:
-            warnings.append(
-                f"{_shown(commander.name)}'s owner chooses a color before the game (CR 903.4b); "
-                "that color joins the deck's identity, so the answer may change."
-            )
-    warnings.extend(render.escape(w) for w in result.warnings)
     if stale:
         warnings.append(stale)
     _add_warnings(embed, list(dict.fromkeys(warnings)))
@@ -383,6 +602,13 @@ HELP_TEXT = {
     "what": (
         "I explain a Magic: The Gathering card's **color** and its Commander **color identity**, "
         "and whether a card can go in a deck led by a given commander. Card data comes from Scryfall."
+    ),
+    "commands": (
+        "`/identity card` - a card's color and color identity, and why\n"
+        "`/fits card commander [partner]` - whether a card fits a deck led by that commander (or pair)\n"
+        "`/deckcheck commander [partner] [decklist] [list]` - check a whole decklist (upload a text file or "
+        "paste it): color identity, deck size, singleton, banned cards, unknown names\n"
+        "`/help` - this message"
     ),
     "color": (
         "A card's color comes from the mana symbols in its **mana cost**, its **color indicator**, and "
@@ -401,13 +627,15 @@ HELP_TEXT = {
         "`/identity card:Fires of Undeath` - red, identity black and red\n"
         "`/fits card:Dismember commander:Kumano, Master Yamabushi` - does not fit ({B/P} is black)\n"
         "`/fits card:Sol Ring commander:Atraxa, Praetors' Voice` - fits (colorless)\n"
-        "`/fits card:Lightning Bolt commander:Tymna the Weaver partner:Kraum, Ludevic's Opus` - partners"
+        "`/fits card:Lightning Bolt commander:Tymna the Weaver partner:Kraum, Ludevic's Opus` - partners\n"
+        "`/deckcheck commander:Kumano, Master Yamabushi list:1 Sol Ring; 1 Lightning Bolt; ...` - a whole deck"
     ),
 }
 
 
 def help_embed(emoji: Emoji = None) -> discord.Embed:
     embed = discord.Embed(title="Color identity bot", description=HELP_TEXT["what"], color=render.GOLD)
+    embed.add_field(name="Commands", value=HELP_TEXT["commands"], inline=False)
     embed.add_field(name="Color", value=render.render_symbols(HELP_TEXT["color"], emoji), inline=False)
     embed.add_field(name="Color identity", value=render.render_symbols(HELP_TEXT["identity"], emoji),
                     inline=False)

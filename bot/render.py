@@ -51,6 +51,16 @@ def color_words(colors: str) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def color_words_in_order(colors: Iterable[str]) -> str:
+    """Like `color_words`, but in the given order: ['G', 'U'] -> 'green and blue' (Forest Island)."""
+    names = [COLOR_NAMES[c] for c in dict.fromkeys(colors) if c in COLOR_NAMES]
+    if not names:
+        return "colorless"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def mono_words(colors: str) -> str:
     """'R' -> 'mono-red'; 'BR' -> 'black-red'; '' -> 'colorless'."""
     names = [COLOR_NAMES[c] for c in WUBRG if c in colors]
@@ -72,10 +82,13 @@ def symbol(sym: str, emoji: Mapping[str, str] | None = None) -> str:
 
 
 def pips(colors: str, emoji: Mapping[str, str] | None = None) -> str:
-    """Colors as mana pips followed by words: '{B}{R} black and red'; colorless: '{C} colorless'."""
+    """Colors as mana pips followed by words: '{B}{R} black and red'; colorless: plain 'colorless'.
+
+    No pip for colorless: `{C}` is the colorless *mana* symbol, which would suggest the card needs {C}.
+    """
     present = [c for c in WUBRG if c in colors]
     if not present:
-        return f"{symbol('C', emoji)} colorless"
+        return "colorless"
     return "".join(symbol(c, emoji) for c in present) + " " + color_words(colors)
 
 

@@ -179,6 +179,20 @@ class ScryfallClient:
         self._owns_session = session is None
         self._flight = SingleFlight()
         self.stats: dict[str, Any] = {"requests": Counter(), "retries": 0, "rate_limited": 0, "blocked": 0}
+        # Optional metrics sink (the bot sets its BotMetrics): observe_scryfall(status, endpoint) on every
+        # answer, timeout or connection error, observe_scryfall_retry(endpoint) on every retry.
+        self.metrics: Any = None
+
+    def _observe(self, status: int | str, path: str, *, retry: bool = False) -> None:
+        if self.metrics is None:
+            return
+        try:
+            if retry:
+                self.metrics.observe_scryfall_retry(path)
+            else:
+                self.metrics.observe_scryfall(status, path)
+        except Exception:  # metrics must never break a lookup
+            log.debug("scryfall metrics hook failed", exc_info=True)
 
     # -- plumbing --------------------------------------------------------------------------------
 
@@ -224,6 +238,7 @@ class ScryfallClient:
                 return await self._request_loop(method, path, params, body)
         except TimeoutError:
             self.stats["requests"]["timeout"] += 1
+            self._observe("timeout", path)
             raise ScryfallUnavailable(f"Scryfall did not answer within {self.timeout:g} s") from None
 
     async def _request_loop(self, method: str, path: str, params: dict[str, str] | None, body: Any) -> Any:
@@ -236,6 +251,7 @@ class ScryfallClient:
         for attempt in range(self.max_retries + 1):
             if attempt:
                 self.stats["retries"] += 1
+                self._observe("", path, retry=True)
             await self._wait_lockout(shared, deadline)
             await shared.limiters[endpoint_group(path)].acquire()
             await self._wait_lockout(shared, deadline)
@@ -250,11 +266,13 @@ class ScryfallClient:
             except (aiohttp.ClientError, TimeoutError) as exc:
                 is_timeout = isinstance(exc, TimeoutError)
                 self.stats["requests"]["timeout" if is_timeout else "connection_error"] += 1
+                self._observe("timeout" if is_timeout else "error", path)
                 reason = "timed out" if is_timeout else f"cannot reach Scryfall ({type(exc).__name__})"
                 if attempt < self.max_retries:
                     await self._sleep_backoff(attempt)
                 continue
             self.stats["requests"][status] += 1
+            self._observe(status, path)
             if status == 429:
                 wait = max(_retry_after(header_retry), self.lockout_seconds)
                 shared.locked_until = max(shared.locked_until, self.clock() + wait)

@@ -15,6 +15,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from bot.obs.ratelimit import parse_rate
 from bot.obs.sharding import parse_shard_ids
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
 
 class Settings(BaseSettings):
     """Bot configuration. Field names map to upper-case environment variables."""
@@ -78,8 +80,11 @@ class Settings(BaseSettings):
 
     @field_validator("log_level")
     @classmethod
-    def _upper(cls, value: str) -> str:
-        return value.upper()
+    def _valid_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)} (any case), not {value!r}")
+        return level
 
     @field_validator("metrics_host")
     @classmethod

@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import embeds, render
-from bot.app import reply_error
+from bot.app import note, reply_error
 from bot.cards import ScryfallUnavailable
 from bot.deck.parser import MAX_BYTES, DeckInputError, decode, split_pasted
 from bot.deck.report import FILE_NAME, needs_attachment, summary_embed, text_report
@@ -87,6 +87,7 @@ class DeckCog(commands.Cog, name="Deck"):
     ) -> None:
         problem = input_problem(commander, partner, decklist, list_text)
         if problem:
+            note(interaction, "invalid")
             await reply_error(interaction, problem)
             return
         await interaction.response.defer(thinking=True)
@@ -94,17 +95,23 @@ class DeckCog(commands.Cog, name="Deck"):
             text = await self._read(decklist, list_text)
             report, resolved = await check_decklist(self.bot.cards, text, commander, partner)
         except CommanderNotFound as exc:
+            note(interaction, "ambiguous" if exc.ambiguous else "not_found", card=exc.query)
             if exc.ambiguous:
                 await reply_error(interaction, embeds.ambiguous_text(exc.query, exc.suggestions, exc.option))
             else:
                 await reply_error(interaction, embeds.not_found_text(exc.query, exc.suggestions, exc.option))
             return
         except DeckInputError as exc:
+            note(interaction, "invalid")
             await reply_error(interaction, f"I can't check that decklist: {render.echo(str(exc), 300)}.")
             return
         except ScryfallUnavailable as exc:
+            note(interaction, "scryfall_unavailable")
             await reply_error(interaction, embeds.unavailable_text(exc.retry_after))
             return
+        note(interaction, "stale" if any(r.source == "stale" for r in resolved) else "ok",
+             card=" + ".join(report.commanders) or None,
+             cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None)
         full = text_report(report)
         attach = needs_attachment(report, full)
         embed = summary_embed(report, emoji=self.bot.emoji, attached=attach, stale=embeds.stale_note(resolved))
@@ -114,7 +121,7 @@ class DeckCog(commands.Cog, name="Deck"):
         else:
             await interaction.edit_original_response(embed=embed, allowed_mentions=NO_PINGS)
 
-    async def _complete(self, current: str) -> list[app_commands.Choice[str]]:
+    async def _complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """Commander names for a partial name from the card service; never raises."""
         if not current or len(current) > embeds.MAX_INPUT or self.bot.cards is None:
             return []
@@ -122,6 +129,7 @@ class DeckCog(commands.Cog, name="Deck"):
             async with asyncio.timeout(AUTOCOMPLETE_TIMEOUT):
                 names = await self.bot.cards.autocomplete(current, commanders_only=True)
         except Exception as exc:  # a slow or failing lookup must not break typing
+            note(interaction, "timeout" if isinstance(exc, TimeoutError) else "error")
             log.warning("deckcheck autocomplete for %r failed: %s", current[:50], type(exc).__name__)
             return []
         values = list(dict.fromkeys(str(n)[:100] for n in names if str(n).strip()))[:25]
@@ -129,11 +137,11 @@ class DeckCog(commands.Cog, name="Deck"):
 
     @deckcheck.autocomplete("commander")
     async def _commander(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self._complete(current)
+        return await self._complete(interaction, current)
 
     @deckcheck.autocomplete("partner")
     async def _partner(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self._complete(current)
+        return await self._complete(interaction, current)
 
 
 async def setup(bot: IdentityBot) -> None:

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import embeds
-from bot.app import reply_error
+from bot.app import note, reply_error
 from bot.cards import AmbiguousCard, CardLookupError, CardNotFound, Resolved, ScryfallUnavailable
 from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
 from bot.names import normalize
@@ -97,6 +97,15 @@ def input_problem(name: str | None, label: str | None = None) -> str | None:
     return None
 
 
+OUTCOME_OF = {CardNotFound: "not_found", AmbiguousCard: "ambiguous", ScryfallUnavailable: "scryfall_unavailable"}
+
+
+def note_found(interaction: discord.Interaction, found: list[Resolved]) -> None:
+    """Observer notes for an answered command: stale or ok, the (first) card's name, cache hit or not."""
+    note(interaction, "stale" if any(r.source == "stale" for r in found) else "ok", card=found[0].name,
+         cache_hit=all(r.source in ("cache", "local") for r in found))
+
+
 def lookup_error_text(error: CardLookupError, label: str | None = None) -> str:
     if isinstance(error, CardNotFound):
         return embeds.not_found_text(error.query, error.suggestions, label)
@@ -134,6 +143,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         for q in queries:
             problem = input_problem(q.name, q.label)
             if problem:
+                note(interaction, "invalid")
                 await reply_error(interaction, problem)
                 return None
         service = self.bot.cards
@@ -154,6 +164,7 @@ class IdentityCog(commands.Cog, name="Identity"):
                                        return_exceptions=True)
         for q, r in zip(queries, results, strict=True):
             if isinstance(r, CardLookupError):
+                note(interaction, OUTCOME_OF.get(type(r), "error"), card=q.name)
                 await reply_error(interaction, lookup_error_text(r, q.label))
                 return None
         for r in results:
@@ -171,6 +182,7 @@ class IdentityCog(commands.Cog, name="Identity"):
             async with asyncio.timeout(AUTOCOMPLETE_TIMEOUT):
                 names += await self.bot.cards.autocomplete(current, commanders_only=commanders_only)
         except Exception as exc:  # a slow or failing lookup must not break typing
+            note(interaction, "timeout" if isinstance(exc, TimeoutError) else "error")
             log.warning("autocomplete failed: %s", type(exc).__name__)
         choices: list[app_commands.Choice[str]] = []
         seen: set[str] = set()
@@ -192,6 +204,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         if found is None:
             return
         resolved = found[0]
+        note_found(interaction, found)
         self.remember(interaction, resolved.card)
         analysis = analyze(resolved.card)
         embed = embeds.identity_embed(analysis, resolved.card, emoji=self.bot.emoji,
@@ -213,6 +226,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         if found is None:
             return
         the_card, *leaders = found
+        note_found(interaction, found)
         leader_cards = [r.card for r in leaders]
         result = check_fit(the_card.card, leader_cards)
         eligibility = [commander_eligibility(c) for c in leader_cards]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,64 @@ def test_embed_escapes_markdown_from_the_list():
     e = summary_embed(report)
     field = next(f for f in e.fields if f.name.startswith("Unknown"))
     assert "\\*\\*" in field.value and "@everyone" not in field.value.replace("@\u200beveryone", "")
+
+
+# -- Choose a Background pairs (the data set has no Backgrounds: tests/data/backgrounds.json holds two
+#    hand-built Scryfall card objects, Wilson, Refined Grizzly and Raised by Giants) --------------------
+
+WILSON, GIANTS = "Wilson, Refined Grizzly", "Raised by Giants"
+
+
+def backgrounds() -> dict[str, dict]:
+    cards = json.loads((Path(__file__).parent / "data" / "backgrounds.json").read_text(encoding="utf-8"))
+    return {c["name"]: c for c in cards}
+
+
+def run_with_backgrounds(text: str, *commanders: str):
+    extra = backgrounds()
+    known = {**cards_by_name(), **extra}
+    deck = parse(text)
+    resolved = {n: known[n] for n in deck.names() if n in known}
+    return check_deck(deck, [known[c] for c in commanders], resolved, {})
+
+
+WILSON_DECK = (f"Commander\n1 {WILSON}\n1 {GIANTS}\nDeck\n1 Llanowar Elves\n1 Cultivate\n1 Sol Ring\n"
+               "95 Forest\n")
+
+
+@pytest.mark.parametrize("order", [(WILSON, GIANTS), (GIANTS, WILSON)])
+def test_choose_a_background_pair_is_legal(order):
+    report = run_with_backgrounds(WILSON_DECK, *order)
+    assert report.problems == [], text_report(report)
+    assert report.legal and report.card_count == 100 and report.deck_identity == "G"
+    assert "Background" not in text_report(report).replace(GIANTS, "")
+
+
+def test_background_pair_still_checks_colors_and_size():
+    report = run_with_backgrounds(WILSON_DECK.replace("95 Forest", "94 Forest\n1 Lightning Bolt"), WILSON, GIANTS)
+    assert kinds(report) == {"color": 1}
+    assert report.of_kind(ProblemKind.COLOR)[0].card == "Lightning Bolt"
+    short = run_with_backgrounds(WILSON_DECK.replace("95 Forest", "94 Forest"), WILSON, GIANTS)
+    assert kinds(short) == {"size": 1}
+
+
+def test_background_with_a_creature_that_cannot_choose_one_is_one_commander_problem():
+    text = f"Commander\n1 {KUMANO}\n1 {GIANTS}\nDeck\n98 Mountain\n"
+    report = run_with_backgrounds(text, KUMANO, GIANTS)
+    problems = report.of_kind(ProblemKind.COMMANDER)
+    assert len(problems) == 1, [p.message for p in problems]
+    assert problems[0].card == f"{KUMANO} + {GIANTS}"
+    assert "can\u2019t be commanders together" in problems[0].message
+
+
+def test_background_alone_is_not_a_commander():
+    report = run_with_backgrounds(f"1 {GIANTS}\n99 Forest\n", GIANTS)
+    problems = report.of_kind(ProblemKind.COMMANDER)
+    assert len(problems) == 1 and "is a Background" in problems[0].message
+
+
+def test_two_commanders_are_judged_by_the_pairing_only():
+    # Sol Ring can't be a commander, and Thrasios can't pair with it: one problem, from the pairing check
+    _, report = run("1 Sol Ring\n", "Thrasios, Triton Hero", "Sol Ring")
+    problems = report.of_kind(ProblemKind.COMMANDER)
+    assert len(problems) == 1 and problems[0].card == "Thrasios, Triton Hero + Sol Ring"

@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 from bot.app import IdentityBot
+from bot.bulk import import_file
 from bot.deck.report import FILE_NAME
 from bot.service import CardService
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
-from tests.shared_data import all_cards
+from tests.shared_data import CARDS_FILE, all_cards
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -52,7 +54,7 @@ async def world(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("deck-e2e")
     async with FakeScryfall(all_cards()) as scryfall, FakeDiscord() as discord:
         settings = fake_settings(scryfall, tmp, discord_token=discord.token, discord_api_base=discord.api_base,
-                                 sync_commands=True)
+                                 sync_commands=True, user_rate="off")  # one user, many commands
         cards = await CardService.create(settings)
         bot = IdentityBot(settings, cards=cards)
         runner = asyncio.create_task(bot.start(discord.token))
@@ -137,15 +139,36 @@ async def test_duplicate_in_a_one_line_paste(w):
     assert w.paths() == ["/cards/collection", "/cards/collection"]
 
 
-async def test_unknown_name_with_suggestion(w):
+async def test_unknown_name_without_suggestion(w):
     reply = await deckcheck(w, KUMANO_DECK.replace(SHOCK, "1 Qwxzzy Frobnicator\n"), commander="Kumano")
     embed = reply.embeds[0]
     assert embed["description"] == "❌ **1 problem**: 1 unknown card."
-    assert "Qwxzzy Frobnicator" in reply.text()
+    field = next(f for f in embed["fields"] if f["name"].startswith("Unknown"))
+    assert "'Qwxzzy Frobnicator'" in field["value"] and "did you mean" not in field["value"]
     paths = w.paths()
     assert paths.count("/cards/collection") == 2
     assert paths.count("/cards/named") == 1  # one fuzzy retry, only for the name the collection missed
     assert set(paths) <= {"/cards/collection", "/cards/named", "/cards/autocomplete"}
+
+
+async def test_unknown_name_with_suggestion(w):
+    """A typo too far off for Scryfall's fuzzy match: the reply names the card the user meant. As in
+    production, the bot has the bulk data, whose name index supplies the suggestions."""
+    path = w.tmp / "local" / "cards.sqlite3"
+    path.parent.mkdir(exist_ok=True)
+    import_file(CARDS_FILE, path)
+    old, w.bot.cards = w.bot.cards, await CardService.create(fake_settings(w.scryfall, w.tmp, cache_path=path))
+    await old.close()
+    w.scryfall.requests.clear()
+    assert "\n1 Pyroclasm\n" in KUMANO_DECK
+    reply = await deckcheck(w, KUMANO_DECK.replace("\n1 Pyroclasm\n", "\n1 Pyrocalms\n"), commander="Kumano")
+    embed = reply.embeds[0]
+    assert embed["description"] == "❌ **1 problem**: 1 unknown card."
+    field = next(f for f in embed["fields"] if f["name"].startswith("Unknown"))
+    assert "'Pyrocalms'" in field["value"]
+    assert "did you mean Pyroclasm" in field["value"]
+    # everything else came from the local data: one collection request and one fuzzy retry for the typo
+    assert w.paths() == ["/cards/collection", "/cards/named"]
 
 
 async def test_misspelt_name_is_read_and_noted_in_the_report(w):
@@ -200,6 +223,24 @@ async def test_partner_deck_that_fits(w):
     reply = await deckcheck(w, deck, commander="Thrasios", partner="Tymna")
     assert reply.embeds[0]["description"].startswith("✅"), reply.text()
     assert reply.embeds[0]["title"] == "Deck check: Thrasios, Triton Hero + Tymna the Weaver"
+
+
+async def test_choose_a_background_pair_is_legal(w):
+    """Wilson, Refined Grizzly + Raised by Giants (hand-built card objects: the data set has no Backgrounds)."""
+    backgrounds = json.loads((DECKS.parent / "backgrounds.json").read_text(encoding="utf-8"))
+    if not any(c["name"] == "Raised by Giants" for c in w.scryfall.cards):
+        w.scryfall.add_cards(backgrounds)
+    deck = ("Commander: Wilson, Refined Grizzly\nCommander: Raised by Giants\n1 Llanowar Elves // mana\n"
+            "1 Cultivate\n1 Sol Ring # ramp\n95 Forest\n")
+    reply = await deckcheck(w, deck, commander="Wilson", partner="Raised by Giants")
+    embed = reply.embeds[0]
+    assert embed["title"] == "Deck check: Wilson, Refined Grizzly + Raised by Giants"
+    assert embed["description"].startswith("✅ **Legal.** 100 cards"), reply.text()
+    assert "Background" not in reply.text().replace("Raised by Giants", "")
+    bad = await deckcheck(w, deck.replace("Wilson, Refined Grizzly", "Kumano, Master Yamabushi"),
+                          commander="Kumano", partner="Raised by Giants")
+    assert bad.embeds[0]["description"] == "❌ **1 problem**: 1 commander problem.", bad.text()
+    assert "can\u2019t be commanders together" in bad.text()
 
 
 @pytest.mark.parametrize(

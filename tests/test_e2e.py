@@ -163,7 +163,8 @@ async def test_fits_with_a_partner_pair(env):
     # a pair that can't be partners is warned about
     bad = await env.discord.invoke("fits", {"card": "Lightning Bolt", "commander": "Kumano, Master Yamabushi",
                                             "partner": "Tymna the Weaver"})
-    assert "can't be paired" in field(bad, "Warnings")
+    warnings = field(bad, "Warnings")
+    assert "can\u2019t be commanders together" in warnings and warnings.count("\u26a0") == 1  # once
 
 
 async def test_help(env):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 
 import discord
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import embeds, render
 from bot.cards import Resolved
 from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
-from bot.identity.model import Analysis, FitResult
 from tests.shared_data import card
 
 
@@ -28,13 +28,47 @@ def identity(name: str, **kw) -> discord.Embed:
     return embeds.identity_embed(analyze(c), c, **kw)
 
 
-def fits(name: str, *commanders: str, **kw) -> discord.Embed:
-    c = card(name)
-    leaders = [card(n) for n in commanders]
+def fits(name: str | dict, *commanders: str | dict, **kw) -> discord.Embed:
+    """The /fits embed exactly as the cog builds it (it also passes the old eligibility/pairing verdicts)."""
+    c = card(name) if isinstance(name, str) else name
+    leaders = [card(n) if isinstance(n, str) else n for n in commanders]
     result = check_fit(c, leaders)
     pairing = check_pairing(leaders[0], leaders[1]) if len(leaders) == 2 else None
     return embeds.fits_embed(result, c, leaders, eligibility=[commander_eligibility(x) for x in leaders],
                              pairing=pairing, **kw)
+
+
+def warnings_of(embed: discord.Embed) -> list[str]:
+    """The warning lines of an embed (empty when it has no Warnings field)."""
+    if "Warnings" not in field_names(embed):
+        return []
+    return [line.removeprefix("⚠️ ") for line in field(embed, "Warnings").split("\n")]
+
+
+def make(name, type_line, text="", cost="", **extra) -> dict:
+    """A realistic Scryfall-shaped card, for cards newer than the shared data set."""
+    return {"object": "card", "name": name, "layout": "normal", "mana_cost": cost, "type_line": type_line,
+            "oracle_text": text, "legalities": {"commander": "legal"},
+            "scryfall_uri": f"https://scryfall.com/card/test/1/{name.lower().replace(' ', '-')}", **extra}
+
+
+RAISED_BY_GIANTS = make(
+    "Raised by Giants", "Legendary Enchantment \u2014 Background",
+    "Commander creatures you own have base power and toughness 10/10 and are Giants in addition to their other "
+    "types.", "{5}{G}", colors=["G"], color_identity=["G"],
+)
+WILSON = make(
+    "Wilson, Refined Grizzly", "Legendary Creature \u2014 Bear Warrior",
+    "Choose a Background (You can have a Background as a second commander.)\nReach, trample, ward {2}\n"
+    "Wilson, Refined Grizzly gets +1/+1 for each Background you control.", "{1}{G}",
+    colors=["G"], color_identity=["G"], power="2", toughness="2",
+)
+PIPER = make(
+    "The Prismatic Piper", "Legendary Creature \u2014 Shapeshifter",
+    "Partner (You can have two commanders if both have partner.)\nIf The Prismatic Piper is your commander, "
+    "choose a color before the game begins. The Prismatic Piper is the chosen color.", "{5}",
+    colors=[], color_identity=[], power="3", toughness="3",
+)
 
 
 # ------------------------------------------------------------------------------------------ /identity
@@ -66,7 +100,9 @@ def test_mono_color_embed_color_and_merged_bold():
 def test_colorless_identity_is_grey_and_fits_everything():
     e = identity("Sol Ring")
     assert e.colour.value == render.GREY
-    assert field(e, "Color identity") == "{C} colorless"
+    assert field(e, "Color identity") == "colorless"  # no {C} pip: that is the colorless *mana* symbol
+    assert field(e, "Color").startswith("colorless\n")
+    assert "{C}" not in e.description
     assert "fits every Commander deck" in e.description
     assert not any(n.startswith("Why") for n in field_names(e))
 
@@ -101,10 +137,98 @@ def test_banned_card_and_devoid_notes_are_warnings():
     e = identity("Balance")
     assert "banned in Commander" in field(e, "Warnings")
     e = identity("Ghostfire")
-    assert field(e, "Color").startswith("{C} colorless")
+    assert field(e, "Color").startswith("colorless\n")
     assert field(e, "Color identity") == "{R} red"
-    assert "color identity" in field(e, "Warnings")
+    assert "changes its color only, not its color identity" in e.description
+    assert "Warnings" not in field_names(e)  # said once, in the summary, not again as a warning
     assert "Warnings" not in field_names(identity("Fires of Undeath"))
+
+
+SUMMARIES = {
+    "Fires of Undeath": "**Fires of Undeath** is red, but its color identity is black and red: the {B} in its "
+    "flashback cost in the rules text adds black (CR 903.4).",
+    "Civilized Scholar // Homicidal Brute": "**Civilized Scholar // Homicidal Brute** is blue, but its color "
+    "identity is blue and red: the back face, Homicidal Brute, has a red color indicator (CR 903.4d).",
+    "Ghostfire": "**Ghostfire** is colorless by its own text (\u201cGhostfire is colorless.\u201d), but its color "
+    "identity is red: that changes its color only, not its color identity (CR 604.3); the {R} in its mana cost "
+    "still adds red.",
+    "Tropical Island": "**Tropical Island** is colorless, but its color identity is blue and green: its basic land "
+    "types Forest and Island give it green and blue identity (CR 903.5d) \u2014 it taps for {G} or {U}.",
+    "Forest": "**Forest** is colorless, but its color identity is green: its basic land type Forest gives it green "
+    "identity (CR 903.5d) \u2014 it taps for {G}.",
+    "Wastes": "**Wastes** is colorless, and so is its color identity: it has no colored mana symbol in its mana "
+    "cost or rules text, no color indicator and no basic land type that taps for colored mana.",
+    "Sol Ring": "**Sol Ring** is colorless, and so is its color identity: it has no colored mana symbol in its "
+    "mana cost or rules text, no color indicator and no basic land type that taps for colored mana.",
+    "Kitchen Finks": "**Kitchen Finks** is white and green, and its color identity is the same: the hybrid {G/W} "
+    "in its mana cost adds white and green.",
+    "General Tazri": "**General Tazri** is white, but its color identity is white, blue, black, red and green: the "
+    "{U}, {B}, {R} and {G} in an activated ability's cost in the rules text add blue, black, red and green "
+    "(CR 903.4).",
+    "Bosh, Iron Golem": "**Bosh, Iron Golem** is colorless, but its color identity is red: the {R} in an activated "
+    "ability's cost in the rules text adds red (CR 903.4).",
+    "Mad Ratter": "**Mad Ratter** is red, and its color identity is the same: the {R} in its mana cost adds red.",
+    "Transguild Courier": "**Transguild Courier** is white, blue, black, red and green, and its color identity is "
+    "the same: \u201cTransguild Courier is all colors.\u201d makes it all colors (CR 604.3).",
+    "Dryad Arbor": "**Dryad Arbor** is green, and its color identity is the same: its color indicator is green.",
+    "Fire // Ice": "**Fire // Ice** is blue and red, and its color identity is the same: the {R} in Fire's mana "
+    "cost adds red; the {U} in Ice's mana cost adds blue.",
+    "Dismember": "**Dismember** is black, and its color identity is the same: the Phyrexian {B/P} in its mana cost "
+    "adds black.",
+    "Daybreak Ranger // Nightfall Predator": "**Daybreak Ranger // Nightfall Predator** is green, but its color "
+    "identity is red and green: the {R} in an activated ability's cost in the rules text of its back face, "
+    "Nightfall Predator, adds red (CR 903.4d).",
+    "Valki, God of Lies // Tibalt, Cosmic Impostor": "**Valki, God of Lies // Tibalt, Cosmic Impostor** is black, "
+    "but its color identity is black and red: its back face, Tibalt, Cosmic Impostor, has {R} in its mana cost, "
+    "which adds red (CR 903.4d).",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SUMMARIES))
+def test_identity_summary_is_built_from_the_reasons_present(name):
+    """Audit defect 4: the summary used to always blame "mana symbols in the rules text ... every face"."""
+    e = identity(name)
+    first, *rest = e.description.split("\n")
+    assert first == SUMMARIES[name]
+    ident = analyze(card(name)).identity
+    if ident:
+        assert rest[-1] == ("It can go in a Commander deck whose commander's identity includes "
+                            f"{render.color_words(ident)}.")
+    else:
+        assert rest[-1] == "A colorless identity fits every Commander deck."
+
+
+def test_land_type_summary_does_not_blame_rules_text():
+    for name in ("Tropical Island", "Forest", "Dryad Arbor"):
+        e = identity(name)
+        assert "rules text" not in e.description and "reminder" not in e.description
+    why = field(identity("Tropical Island"), "Why {U} blue")
+    assert why == ("• Basic land type Island on the type line of *Tropical Island* (Land — Forest **Island**), "
+                   "so it taps for {U} (CR 903.5d)")
+
+
+def test_reminder_text_symbols_are_said_not_to_count():
+    e = identity("Syndic of Tithes")
+    assert "The {W/B} in its reminder text doesn't count: reminder text is ignored (CR 903.4c)." \
+        in e.description.replace("\u2019", "'")
+    assert field(e, "Color identity") == "{W} white"
+    assert "reminder" not in identity("Tropical Island").description  # its reminder symbols are in its identity
+
+
+def test_back_face_evidence_is_labelled():
+    why = field(identity("Civilized Scholar // Homicidal Brute"), "Why {R} red")
+    assert why == "• The red color indicator of *Homicidal Brute* (the back face, CR 903.4d)"
+    # split cards have halves, not a back face
+    assert "back face" not in identity("Fire // Ice").description + field(identity("Fire // Ice"), "Why {U} blue")
+
+
+def test_identity_summary_of_a_banned_card_and_a_commander_that_chooses_a_color():
+    e = embeds.identity_embed(analyze(PIPER), PIPER)
+    assert e.description.startswith("**The Prismatic Piper** is colorless, and so is its color identity")
+    (only,) = warnings_of(e)
+    assert "903.4b" in only
+    e = identity("Griselbrand")
+    assert warnings_of(e) == ["Griselbrand is banned in Commander."]
 
 
 def test_stale_note():
@@ -156,21 +280,85 @@ def test_partner_pair_uses_the_union():
 
 def test_fits_warnings_for_bad_commanders_and_banned_cards():
     e = fits("Balance", "Lightning Bolt")
-    warnings = field(e, "Warnings")
-    assert "Not a valid commander" in warnings and "Lightning Bolt" in warnings
-    assert "Balance** is banned in Commander" in warnings
+    assert warnings_of(e) == [
+        "Lightning Bolt is not a legendary creature, and no text on it says it can be your commander.",
+        "**Balance** is banned in Commander.",
+    ]
     e = fits("Lightning Bolt", "Kumano, Master Yamabushi", "Tymna the Weaver")
-    assert "can't be paired" in field(e, "Warnings")
+    (only,) = warnings_of(e)
+    assert "Kumano, Master Yamabushi has no ability that lets it share the command zone" in only
+    assert "can\u2019t be commanders together" in only
 
 
-def test_commander_that_chooses_a_color_is_warned_about():
-    piper = Analysis(name="The Prismatic Piper", colors="", identity="", chooses_color=True)
-    bolt = analyze(card("Lightning Bolt"))
-    result = FitResult(fits=False, card=bolt, commanders=(piper,), deck_identity="", outside="R",
-                       evidence={"R": bolt.reasons_for("R")})
-    e = embeds.fits_embed(result, card("Lightning Bolt"), [{"name": "The Prismatic Piper"}])
-    assert "903.4b" in field(e, "Warnings")
+def test_fits_shows_each_warning_once():
+    """Audit defect 2: the same problem used to appear twice (prefixed verdict + FitResult.warnings)."""
+    (only,) = warnings_of(fits("Counterspell", "Lightning Bolt"))
+    assert only == "Lightning Bolt is not a legendary creature, and no text on it says it can be your commander."
+    (only,) = warnings_of(fits("Lightning Bolt", "Tymna the Weaver", "Kumano, Master Yamabushi"))
+    assert only.startswith("Tymna the Weaver has Partner and Kumano, Master Yamabushi has no ability")
+    assert warnings_of(fits("Lightning Bolt", "Kumano, Master Yamabushi")) == []
+    e = fits("Sol Ring", "Kumano, Master Yamabushi", stale="Old data.")
+    assert warnings_of(e) == ["Old data."]
+
+
+def test_banned_commander_is_warned_about():
+    """Audit defect 3: a banned commander used to give a clean ✅ with no warning."""
+    e = fits("Dismember", "Griselbrand")
+    assert e.title == "✅ Dismember fits"
+    assert warnings_of(e) == ["Griselbrand is banned in Commander, so a deck led by it isn\u2019t legal."]
+    # the card itself is the banned commander: one warning, not a second "is banned" line for the card
+    assert len(warnings_of(fits("Griselbrand", "Griselbrand"))) == 1
+
+
+def test_background_pair_has_no_warnings_on_fits():
+    """Audit defect 1: a valid Choose-a-Background pair was warned about as "Not a valid commander"."""
+    for leaders in ((WILSON, RAISED_BY_GIANTS), (RAISED_BY_GIANTS, WILSON)):
+        e = fits("Llanowar Elves", *leaders)
+        assert e.title == "✅ Llanowar Elves fits"
+        assert warnings_of(e) == []
+        deck = field(e, "Deck identity (both commanders)")
+        assert "Raised by Giants: {G} green" in deck and "Together: {G} green" in deck
+    e = fits("Lightning Bolt", WILSON, RAISED_BY_GIANTS)
+    assert e.title == "❌ Lightning Bolt does not fit" and warnings_of(e) == []
+    assert "together **Wilson, Refined Grizzly** and **Raised by Giants** are mono-green" in e.description
+    # a Background without a Choose-a-Background partner: one warning, from the pairing
+    (only,) = warnings_of(fits("Llanowar Elves", RAISED_BY_GIANTS, "Kumano, Master Yamabushi"))
+    assert "Raised by Giants is a Background" in only
+
+
+def test_commander_that_chooses_a_color_is_warned_about_once():
+    e = fits("Lightning Bolt", PIPER)
+    (only,) = warnings_of(e)
+    assert "903.4b" in only and only.startswith("The Prismatic Piper has you choose a color")
     assert "**The Prismatic Piper** is colorless" in e.description
+
+
+def test_fits_embed_needs_no_verdicts_from_the_caller():
+    """`result.warnings` is the single source: the old keyword arguments change nothing."""
+    c, leaders = card("Counterspell"), [card("Lightning Bolt")]
+    result = check_fit(c, leaders)
+    plain = embeds.fits_embed(result, c, leaders)
+    with_old = embeds.fits_embed(result, c, leaders, eligibility=[commander_eligibility(leaders[0])])
+    assert plain.to_dict() == with_old.to_dict()
+    assert len(warnings_of(plain)) == 1
+
+
+def test_misfit_sentences_name_the_place_without_nested_brackets():
+    e = fits("Fires of Undeath", "Kumano, Master Yamabushi")
+    assert "Fires of Undeath's **{B}** (flashback cost in the rules text) is black" in e.description
+    assert not re.search(r"\([^()]*\(", e.description)  # no "(rules text (flashback cost))"
+    e = fits("Kitchen Finks", "Kumano, Master Yamabushi")
+    assert "Kitchen Finks' hybrid **{G/W}** (mana cost) is white and green;" in e.description
+    assert e.description.count("{G/W}") == 1  # one sentence for the one symbol, not one per color
+    e = fits("Tropical Island", "Kumano, Master Yamabushi")
+    assert ("Tropical Island's basic land types Island and Forest make its identity blue and green "
+            "(it taps for {U} or {G}, CR 903.5d)") in e.description
+    e = fits("Civilized Scholar // Homicidal Brute", "Talrand, Sky Summoner")
+    assert "color indicator on its back face, Homicidal Brute, is red" in e.description
+    assert "(the back face, CR 903.4d)" in field(e, "Outside: {R} red")
+    e = fits("Transguild Courier", "Kumano, Master Yamabushi")
+    assert "\u201cTransguild Courier is all colors.\u201d" in e.description
+    assert "white, blue, black and green" in e.description
 
 
 # --------------------------------------------------------------------------------------- help, errors
@@ -179,6 +367,10 @@ def test_help_explains_both_rules_with_examples():
     assert "mana cost" in field(e, "Color")
     assert "rules text" in field(e, "Color identity") and "903.4" in field(e, "Color identity")
     assert "/identity" in field(e, "Examples") and "/fits" in field(e, "Examples")
+    commands = field(e, "Commands")
+    for command in ("/identity", "/fits", "/deckcheck", "/help"):
+        assert f"`{command}" in commands
+    assert "/deckcheck" in field(e, "Examples")
     assert embeds.embed_problems([e]) == []
 
 

@@ -194,13 +194,51 @@ def test_warnings_for_bad_commanders():
     assert check_fit(C("Kitchen Finks"), [WILSON, RAISED_BY_GIANTS]).warnings == ()
 
 
+def test_background_pair_is_judged_by_pairing_only():
+    """A Background in a valid Choose-a-Background pair gets no warning (audit defect 1), in either order."""
+    for leaders in ([WILSON, RAISED_BY_GIANTS], [RAISED_BY_GIANTS, WILSON]):
+        fit = check_fit(C("Llanowar Elves"), leaders)
+        assert fit.fits and fit.deck_identity == "G"
+        assert fit.warnings == ()
+    fit = check_fit(C("Lightning Bolt"), [WILSON, RAISED_BY_GIANTS])
+    assert not fit.fits and fit.outside == "R" and fit.warnings == ()
+    # the same Background with a commander that can't choose one: exactly one warning (the pairing's)
+    fit = check_fit(C("Llanowar Elves"), [RAISED_BY_GIANTS, C("Kumano, Master Yamabushi")])
+    assert len(fit.warnings) == 1 and "is a Background" in fit.warnings[0]
+
+
+def test_each_warning_once():
+    """One warning per problem: an ineligible commander, an invalid pair (not also each card), a banned one."""
+    fit = check_fit(C("Counterspell"), [C("Lightning Bolt")])
+    assert fit.warnings == ("Lightning Bolt is not a legendary creature, and no text on it says it can be your "
+                            "commander.",)
+    fit = check_fit(C("Lightning Bolt"), [C("Tymna the Weaver"), C("Kumano, Master Yamabushi")])
+    assert len(fit.warnings) == 1 and "can\u2019t be commanders together" in fit.warnings[0]
+    fit = check_fit(C("Lightning Bolt"), [C("Kumano, Master Yamabushi"), C("Lightning Bolt")])
+    assert len(fit.warnings) == 1
+
+
+def test_banned_commander_is_warned_about():
+    fit = check_fit(C("Dismember"), [C("Griselbrand")])
+    assert fit.fits
+    assert fit.warnings == ("Griselbrand is banned in Commander, so a deck led by it isn\u2019t legal.",)
+    legal = C("Griselbrand")
+    legal["legalities"] = {"commander": "legal"}
+    assert check_fit(C("Dismember"), [legal]).warnings == ()
+    # in a pair too (both Partner; one of them marked banned)
+    tymna = C("Tymna the Weaver")
+    tymna["legalities"] = {"commander": "banned"}
+    fit = check_fit(C("Sol Ring"), [tymna, C("Thrasios, Triton Hero")])
+    assert fit.warnings == ("Tymna the Weaver is banned in Commander, so a deck led by it isn\u2019t legal.",)
+
+
 def test_chosen_color_commander_warning():
     piper = make("The Prismatic Piper", "Legendary Creature \u2014 Shapeshifter",
                  "If The Prismatic Piper is your commander, choose a color before the game begins. "
                  "The Prismatic Piper is the chosen color.", "{5}")
     fit = check_fit(C("Lightning Bolt"), [piper])
     assert not fit.fits and fit.outside == "R"
-    assert any("903.4b" in w for w in fit.warnings)
+    assert len(fit.warnings) == 1 and "903.4b" in fit.warnings[0]
 
 
 @pytest.mark.parametrize("commanders", [[], [1, 2, 3], "Kumano"])

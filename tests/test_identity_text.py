@@ -39,6 +39,11 @@ def test_strip_reminder(line, expected):
         ("This spell costs {U} less to cast.", "{U}", "cost change"),
         ("Counter target spell unless its controller pays {3}{U}.", "{U}", "cost it asks for"),
         ("If it was kicked with its {2}{U} kicker, draw a card.", "{U}", "rules text"),
+        # keywords with a number or X before the em dash (audit 11: these were plain "rules text")
+        ("Suspend 4\u2014{1}{R}", "{R}", "suspend cost"),
+        ("Suspend X\u2014{X}{B}{B}{B}. X can't be 0.", "{B}", "suspend cost"),
+        ("Awaken 3\u2014{5}{W}", "{W}", "awaken cost"),
+        ("Reinforce 1\u2014{1}{W}", "{W}", "reinforce cost"),
     ],
 )
 def test_symbol_context(line, symbol, detail):
@@ -50,3 +55,16 @@ def test_text_helpers_never_raise(line, pos):
     stripped = strip_reminder(line)
     assert "(" not in stripped
     assert symbol_context(line, min(pos, len(line)))
+
+
+def test_suspend_cost_on_a_real_card():
+    """A real suspend card's colored symbol in its suspend cost is described as such, not "rules text"."""
+    from bot.identity import analyze
+    from tests.shared_data import all_cards
+
+    suspend = [c for c in all_cards() if "\nSuspend " in "\n" + (c.get("oracle_text") or "")
+               and "\u2014{" in (c.get("oracle_text") or "") and not c.get("mana_cost")]
+    assert suspend, "the data set has suspend cards without a mana cost (e.g. Ancestral Vision)"
+    a = analyze(suspend[0])
+    details = {r.detail for r in a.identity_reasons if r.kind.value == "rules text"}
+    assert "suspend cost" in details, (suspend[0]["name"], details)

@@ -48,3 +48,20 @@ def test_scryfall_rate_can_only_scale_down(clean_env, monkeypatch):
 def test_emoji_map(clean_env, monkeypatch):
     monkeypatch.setenv("MANA_EMOJI", "W=<:w:1>, {U}=<:u:2>,bad")
     assert load_settings().emoji_map() == {"W": "<:w:1>", "U": "<:u:2>"}
+
+
+@pytest.mark.parametrize(("given", "level"), [("debug", "DEBUG"), ("Info", "INFO"), (" WARNING ", "WARNING"),
+                                              ("error", "ERROR"), ("CRITICAL", "CRITICAL")])
+def test_log_level_accepts_the_standard_levels_in_any_case(clean_env, monkeypatch, given, level):
+    monkeypatch.setenv("LOG_LEVEL", given)
+    assert load_settings().log_level == level
+
+
+@pytest.mark.parametrize("bad", ["LOUD", "verbose", "", "10"])
+def test_log_level_rejects_unknown_levels_clearly(clean_env, monkeypatch, bad):
+    monkeypatch.setenv("LOG_LEVEL", bad)
+    with pytest.raises(ValidationError) as err:
+        load_settings()
+    message = str(err.value)
+    assert "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL" in message
+    assert repr(bad) in message

@@ -238,23 +238,27 @@ def check_deck(
         problems.append(Problem(ProblemKind.UNREADABLE, f"line {pp.line}: {shown!r}: {pp.reason}", card=pp.text,
                                 lines=(pp.line,)))
 
-    # Commanders: eligibility, pairing, banned
-    for card in commander_cards:
-        verdict = commander_eligibility(card)
+    # Commanders: eligibility (one commander) or pairing (two: check_pairing judges both cards' eligibility
+    # itself, and accepts a Background alongside a "Choose a Background" creature, CR 702.124k), banned
+    if len(commander_cards) == 1:
+        verdict = commander_eligibility(commander_cards[0])
         if not verdict.ok:
-            problems.append(Problem(ProblemKind.COMMANDER, verdict.reason, card=str(card.get("name"))))
-    if len(commander_cards) == 2:
+            problems.append(Problem(ProblemKind.COMMANDER, verdict.reason, card=commander_names[0]))
+    elif len(commander_cards) == 2:
         a, b = commander_cards
         if card_key(a) == card_key(b):
             problems.append(Problem(ProblemKind.COMMANDER,
                                     f"{a.get('name')} is named twice; a deck has one copy of each commander",
                                     card=str(a.get("name"))))
+            verdict = commander_eligibility(a)
+            if not verdict.ok:
+                problems.append(Problem(ProblemKind.COMMANDER, verdict.reason, card=str(a.get("name"))))
         else:
             pairing = check_pairing(a, b)
             if not pairing.ok:
                 problems.append(Problem(ProblemKind.COMMANDER, pairing.reason,
                                         card=f"{a.get('name')} + {b.get('name')}"))
-    for card in commander_cards:
+    for card in commander_keys.values():
         if is_banned(card):
             problems.append(Problem(ProblemKind.BANNED, f"{card.get('name')} is banned in Commander",
                                     card=str(card.get("name"))))

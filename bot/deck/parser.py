@@ -11,6 +11,13 @@ Understood, line by line:
   `Considering`, `Companion`, `Tokens`, `About`, with optional `//` or `#` in front, a `(N)` count and a
   trailing `:`; type group headers such as `Creatures (30)` or `Lands` are recognised and skipped;
 - `//` and `#` comment lines, blank lines, Windows line endings, a byte-order mark;
+- comments at the end of a card line: ` # note` always; ` // note` when the right part can't be the second
+  face of a split card (it starts with a lower-case letter after a capitalised name, or with punctuation, or
+  the left part already ends in a set code, marker or tag). When the right part could be either
+  (`1 Sol Ring // Ramp`), the entry keeps the split reading and records the left part in `alternative`; the
+  runner uses it only when the split name is not a card (see `runner.check_decklist`);
+- `Commander: Name` (also `Commanders:`, `Partner:`, `Background:`, `Companion:`, `Sideboard:`, ...) puts one
+  card in that section without changing the section of the lines after it;
 - split names written `Fire/Ice`, `Fire / Ice` or `Fire // Ice` (all become `Fire // Ice`).
 
 Sideboard, maybeboard, companion and token sections are read but are not part of the deck. Every line the
@@ -90,6 +97,15 @@ _BRACKET_RE = re.compile(r"\s*\[(?P<inner>[^\[\]]{1,60})\]\s*$")
 _SET_BRACKET_RE = re.compile(r"^(?P<set>[A-Za-z0-9]{2,6})(?::(?P<num>[A-Za-z0-9★†\-]{1,10}))?$")
 _LEADING_SET_RE = re.compile(r"^\[(?P<set>[A-Za-z0-9]{2,6})\]\s+")
 _SPLIT_RE = re.compile(r"\s*/{1,2}\s*")
+_HASH_COMMENT_RE = re.compile(r"\s#(?:\s|$)")  # ` # note`; Moxfield tags (`#Ramp`) have no space after `#`
+_SLASH_SEPARATOR_RE = re.compile(r"\s//")  # ` //`: a split-card separator or the start of a comment
+_INLINE_SECTION_RE = re.compile(r"^(?P<word>[A-Za-z][A-Za-z ]{1,20}?)\s*:\s*(?P<rest>\S.*)$")
+_INLINE_SECTION_WORDS: dict[str, Section] = {
+    "commander": Section.COMMANDER, "commanders": Section.COMMANDER, "command zone": Section.COMMANDER,
+    "partner": Section.COMMANDER, "background": Section.COMMANDER,
+    "sideboard": Section.SIDEBOARD, "maybeboard": Section.MAYBEBOARD, "maybe": Section.MAYBEBOARD,
+    "considering": Section.MAYBEBOARD, "companion": Section.COMPANION, "companions": Section.COMPANION,
+}
 _SPACES_RE = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"',
                           "\u2013": "-", "\u2014": "-", "\u00a0": " "})
@@ -110,6 +126,8 @@ class DeckEntry:
     collector_number: str | None = None
     foil: bool = False
     commander_marker: bool = False  # *CMDR*, Archidekt [Commander], or the Commander section
+    # For `A // B` where `// B` may be a comment: the name without it (`A`); None when the line is clear.
+    alternative: str | None = None
 
     @property
     def in_deck(self) -> bool:
@@ -256,9 +274,45 @@ def _strip_suffixes(rest: str) -> tuple[str, dict[str, object]]:
     return rest.strip(), info
 
 
+def _first_alpha(text: str) -> str:
+    return next((ch for ch in text if ch.isalpha()), "")
+
+
+def _slash_comment(rest: str) -> tuple[str, str | None]:
+    """Cut a trailing ` // comment` off a card line; (rest, alternative).
+
+    Each ` //` is read left to right. It starts a comment when what follows can't be a split card's next
+    face: nothing but punctuation first (`// -- ramp`), a lower-case word after a capitalised name
+    (`Sol Ring // ramp`), or the left part already ends in a set code, marker or tag (names come first:
+    `Sol Ring (C21) 263 // Ramp`). Otherwise it is a split-card separator, and when the line's last such
+    separator could also be a comment (`Sol Ring // Ramp`), the left part is returned as the alternative.
+    """
+    alternative: str | None = None
+    for m in _SLASH_SEPARATOR_RE.finditer(rest):
+        left = rest[: m.start()].strip()
+        right = rest[m.end():].lstrip("/").strip()
+        if not left or not right:
+            continue  # `// Ice` or `Fire //`: half a split name, reported by _read_card
+        first = right[0]
+        comment = (
+            not (first.isalnum() or first in "\"'")
+            or (first.isalpha() and first.islower() and _first_alpha(left).isupper())
+            or _strip_suffixes(left)[0] != left
+        )
+        if comment:
+            return left, alternative
+        alternative = left
+    return rest, alternative
+
+
 def _read_card(text: str) -> tuple[int, str, dict[str, object]] | str:
     """(count, name, info) for a card line, or the reason it can't be read."""
     info: dict[str, object] = {}
+    hash_comment = _HASH_COMMENT_RE.search(text)
+    if hash_comment:
+        text = text[: hash_comment.start()].strip()
+        if not text:
+            return "no card name"
     count = 1
     m = _COUNT_RE.match(text)
     if m:
@@ -276,9 +330,14 @@ def _read_card(text: str) -> tuple[int, str, dict[str, object]] | str:
     if m:
         info["set"] = m.group("set").lower()
         rest = rest[m.end():]
+    rest, alternative = _slash_comment(rest)
     rest, more = _strip_suffixes(rest)
     info.update(more)
     name = normalize_name(rest)
+    if alternative is not None:
+        alt_name = normalize_name(_strip_suffixes(alternative)[0])
+        if alt_name and alt_name != name and any(ch.isalpha() for ch in alt_name):
+            info["alternative"] = alt_name
     if not name:
         return "no card name"
     if count < 1:
@@ -351,9 +410,14 @@ def parse(text: str, *, max_lines: int = MAX_LINES) -> ParsedDeck:
             continue  # deck metadata, not cards
         line_section = section
         sb = _SB_RE.match(text_line)
+        inline = _INLINE_SECTION_RE.match(text_line)
         if sb:
             line_section = Section.SIDEBOARD
             text_line = text_line[sb.end():]
+        elif inline and _SPACES_RE.sub(" ", inline.group("word").strip().lower()) in _INLINE_SECTION_WORDS:
+            # `Commander: Kumano, Master Yamabushi`: this one card is in that section
+            line_section = _INLINE_SECTION_WORDS[_SPACES_RE.sub(" ", inline.group("word").strip().lower())]
+            text_line = inline.group("rest")
         result = _read_card(text_line)
         if isinstance(result, str):
             deck.problems.append(ParseProblem(number, raw.strip(), result))
@@ -370,6 +434,7 @@ def parse(text: str, *, max_lines: int = MAX_LINES) -> ParsedDeck:
             collector_number=info.get("num"),  # type: ignore[arg-type]
             foil=bool(info.get("foil")),
             commander_marker=bool(info.get("commander")) or line_section is Section.COMMANDER,
+            alternative=info.get("alternative"),  # type: ignore[arg-type]
         ))
     if not deck.entries and not deck.problems:
         raise DeckInputError("the decklist holds no cards")

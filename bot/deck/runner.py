@@ -4,23 +4,27 @@ Scryfall cost of a cold 100-card deck: the deck's names go to `CardService.resol
 `/cards/collection` in batches of 75 (so at most 2 requests), plus fuzzy retries only for names the
 collection did not find. The commander option is matched against the cards of the list first (so
 `commander:Kumano` with Kumano, Master Yamabushi in the list costs nothing); only a commander that is not
-in the list costs a `resolve_commander` lookup.
+in the list costs a `resolve_commander` lookup. A line like `1 Sol Ring // Ramp`, where `// Ramp` may be a
+comment or a split card's second face, is read as the split name first; only when that is not a card is the
+left part looked up (one more `resolve_many` for all such lines) and used when it names a card exactly.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.cards import AmbiguousCard, CardNotFound, Resolved
+from bot.cards import AmbiguousCard, CardNotFound, Resolved, ScryfallUnavailable
 from bot.deck.check import DeckReport, check_deck
-from bot.deck.parser import DeckInputError, ParsedDeck, parse
+from bot.deck.parser import DeckEntry, DeckInputError, ParsedDeck, parse
 from bot.identity import commander_eligibility
 from bot.names import normalize
 
 MAX_OPTION = 200
 MAX_SUGGESTION_LOOKUPS = 10  # unknown names that get "did you mean" suggestions looked up
+MAX_ALTERNATIVE_LOOKUPS = 25  # `A // B` lines whose `A` is looked up when `A // B` is not a card
 
 
 class CardSource(Protocol):
@@ -112,6 +116,61 @@ async def _suggestions(cards: CardSource, names: Sequence[str]) -> dict[str, lis
     return dict(zip(picked, found, strict=True))
 
 
+def _same_card_name(typed: str, card_name: str) -> bool:
+    """The typed name is the card's full name or its front face's name (not a fuzzy reading)."""
+    key = normalize(typed)
+    return key in (normalize(card_name), normalize(_front(card_name)))
+
+
+async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck, found: dict[str, Resolved],
+                               missing: list[str]) -> tuple[ParsedDeck, list[str]]:
+    """Choose between `A // B` and `A` for lines where ` // B` may be a comment (`1 Sol Ring // Ramp`).
+
+    The split reading wins when it names a card exactly (`Fire // Ice`). Otherwise `A` is looked up (one
+    `resolve_many` for all such lines) and wins when it names a card exactly; then the entry is renamed
+    and a note says what was read. Otherwise the split reading stays (a fuzzy match or an unknown name).
+    Updates `found` and `missing` in place; returns the deck (renamed entries) and the notes.
+    """
+    doubtful: dict[str, str] = {}
+    for entry in parsed.deck_entries:
+        if entry.alternative is None or entry.name in doubtful:
+            continue
+        hit = found.get(entry.name)
+        if hit is not None and _same_card_name(entry.name, hit.name):
+            continue
+        doubtful[entry.name] = entry.alternative
+        if len(doubtful) >= MAX_ALTERNATIVE_LOOKUPS:
+            break
+    if not doubtful:
+        return parsed, []
+    alternatives = list(dict.fromkeys(doubtful.values()))
+    try:
+        alt_found, _alt_missing = await cards.resolve_many(alternatives)
+    except ScryfallUnavailable:
+        return parsed, []  # keep the split readings; they are reported as unknown (or fuzzy) names
+    chosen = {typed: alt for typed, alt in doubtful.items()
+              if alt in alt_found and _same_card_name(alt, alt_found[alt].name)}
+    if not chosen:
+        return parsed, []
+    notes: list[str] = []
+    entries: list[DeckEntry] = []
+    for entry in parsed.entries:
+        alt = chosen.get(entry.name)
+        if alt is None:
+            entries.append(entry)
+            continue
+        notes.append(f"line {entry.line}: {entry.name!r} was read as {alt_found[alt].name}; the text after "
+                     f"the last \u201c//\u201d was taken for a comment")
+        entries.append(dataclasses.replace(entry, name=alt, alternative=None))
+    for typed, alt in chosen.items():
+        found.pop(typed, None)
+        found[alt] = alt_found[alt]
+        while typed in missing:
+            missing.remove(typed)
+    renamed = dataclasses.replace(parsed, entries=entries, problems=list(parsed.problems))
+    return renamed, notes
+
+
 def _check_option(option: str, value: str | None) -> str | None:
     if value is None:
         return None
@@ -145,8 +204,11 @@ async def check_decklist(
     names = parsed.names()
     found: dict[str, Resolved] = {}
     missing: list[str] = []
+    alt_notes: list[str] = []
     if names:
         found, missing = await cards.resolve_many(names)
+        parsed, alt_notes = await _settle_alternatives(cards, parsed, found, missing)
+        names = parsed.names()
     in_list = [r.card for r in found.values()]
 
     resolved_all: list[Resolved] = list(found.values())
@@ -165,14 +227,13 @@ async def check_decklist(
             unknown_names.append(name)
     suggestions = await _suggestions(cards, unknown_names) if unknown_names else {}
 
-    notes: list[str] = []
+    notes: list[str] = list(alt_notes)
     first_line = {}
     for entry in parsed.deck_entries:
         first_line.setdefault(entry.name, entry.line)
     for typed, res in found.items():
-        real = res.name
-        if normalize(typed) not in (normalize(real), normalize(_front(real))):
-            notes.append(f"line {first_line.get(typed, '?')}: {typed!r} was read as {real}")
+        if typed in first_line and not _same_card_name(typed, res.name):
+            notes.append(f"line {first_line[typed]}: {typed!r} was read as {res.name}")
 
     report = check_deck(
         parsed,

@@ -3,9 +3,16 @@
 `check_fit(card, commanders)`: the deck's color identity is the union of its commanders' identities
 (one commander, or two paired ones); a card fits when its identity is a subset of it (903.5c). Colorless
 cards fit every deck. For each color outside the deck's identity, `FitResult.evidence` holds the card's
-identity reasons for that color. `warnings` tell the user when a commander can't be a commander, when two
-commanders can't be paired, or when a commander chooses a color before the game (903.4b), since that
-chosen color widens the deck's identity and isn't counted here.
+identity reasons for that color.
+
+`warnings` is the one list of problems with the commanders (embeds show it as is, each warning once):
+- one commander that can't be a commander (`commander_eligibility`);
+- two commanders that can't lead a deck together (`check_pairing`, which also judges each card's
+  eligibility itself, so a Background in a valid Choose-a-Background pair gets no warning);
+- a commander banned in Commander (Scryfall `legalities.commander == "banned"`);
+- a commander that has its owner choose a color before the game (903.4b), since that chosen color widens
+  the deck's identity and isn't counted here.
+Commanders given as `Analysis` objects (not card dicts) are checked for 903.4b only.
 """
 
 from __future__ import annotations
@@ -23,6 +30,11 @@ def _as_analysis(obj: dict | Analysis, what: str) -> Analysis:
     if isinstance(obj, dict):
         return analyze(obj)
     raise IdentityError(f"{what} must be a Scryfall card object (dict) or an Analysis, got {type(obj).__name__}")
+
+
+def _banned(card: dict) -> bool:
+    legalities = card.get("legalities")
+    return isinstance(legalities, dict) and legalities.get("commander") == "banned"
 
 
 def check_fit(card: dict | Analysis, commanders: Sequence[dict | Analysis]) -> FitResult:
@@ -45,6 +57,9 @@ def check_fit(card: dict | Analysis, commanders: Sequence[dict | Analysis]) -> F
             verdict = commander_eligibility(c)
             if not verdict.ok:
                 warnings.append(verdict.reason)
+    for c, leader in zip(commanders, leaders, strict=True):
+        if isinstance(c, dict) and _banned(c):
+            warnings.append(f"{leader.name} is banned in Commander, so a deck led by it isn\u2019t legal.")
     for leader in leaders:
         if leader.chooses_color:
             warnings.append(
@@ -65,5 +80,5 @@ def check_fit(card: dict | Analysis, commanders: Sequence[dict | Analysis]) -> F
         deck_identity=deck_identity,
         outside=outside,
         evidence=evidence,
-        warnings=tuple(warnings),
+        warnings=tuple(dict.fromkeys(warnings)),
     )

@@ -34,8 +34,9 @@ def strip_reminder(line: str) -> str:
     return "".join(out)
 
 
-# "Flashback {B}", "Kicker {1}{G}", "Escape—{R}{R}, Exile ...", "Level up {1}{W}", "Equip {2}"
-_KEYWORD_COST_RE = re.compile(r"^([A-Z][A-Za-z' ]{1,30}?)(?: ?\u2014 ?| )(?=\{)")
+# "Flashback {B}", "Kicker {1}{G}", "Escape—{R}{R}, Exile ...", "Level up {1}{W}", "Equip {2}", and keywords
+# with a number before the cost: "Suspend 4—{1}{R}", "Suspend X—{X}{B}{B}{B}", "Awaken 3—{5}{W}", "Reinforce 1—{1}{W}"
+_KEYWORD_COST_RE = re.compile(r"^([A-Z][A-Za-z' ]{1,30}?)(?: (?:\d+|X))?(?: ?\u2014 ?| )(?=\{)")
 _ADD_RE = re.compile(r"\badd\b[^.:]*$", re.IGNORECASE)
 _PAY_RE = re.compile(r"\bpays?\b[^.:]*$", re.IGNORECASE)
 _COST_CHANGE_RE = re.compile(r"\bcosts?\b[^.:]*$", re.IGNORECASE)

@@ -20,8 +20,27 @@ autocomplete choices with names/values of 1-100 characters, `allowed_mentions` p
 message and valid, and the shape of synced application commands. A violation answers with
 Discord's error status and body, and is recorded in `.violations`.
 
+Fault knobs: `gateway_close_code` (close instead of READY), `reject_callbacks = N` (the next N interaction
+callbacks answer HTTP 400, recorded in `rejected_callbacks`, not as violations), `drop(shard)` below.
+
 Attachments: `fake.attachment(filename, data)` serves a file and returns an attachment object; pass
 it as an option value (type 11) and the payload gets `resolved.attachments`.
+
+Gateway sessions and shards, as Discord does them:
+
+    fake = FakeDiscord(guild_ids=[g1, g2, g3], recommended_shards=2)
+    fake.shard_for_guild(g2)                   # (g2 >> 22) % shard_count, Discord's formula
+    await fake.wait_ready(shards=[0, 1])       # every listed shard identified and got READY
+    reply = await fake.invoke("help", guild_id=g2)   # dispatched on the shard that owns g2
+    await fake.drop(shard=0)                   # close shard 0's socket (code 4000, resumable)
+    await fake.wait_resumed()                  # the client sent RESUME (op 6) and got RESUMED
+    fake.resumes                               # [{"shard": 0, "seq": ..., "replayed": n, ...}]
+
+Each IDENTIFY (op 2, with `shard: [id, count]` or none = [0, 1]) opens a session that outlives its
+socket: events dispatched while the socket is down are kept and replayed, in order and with their
+original sequence numbers, after a RESUME (op 6) with that session id, followed by RESUMED. An unknown
+session or a bad token gets Invalid Session (op 9) / close 4004. READY and GUILD_CREATE list only the
+guilds of that shard.
 """
 
 from __future__ import annotations
@@ -32,6 +51,7 @@ import json
 import re
 import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,6 +165,26 @@ class InteractionRecord:
         return bool(((self.callbacks[0].get("data") or {}).get("flags") or 0) & EPHEMERAL)
 
 
+@dataclass
+class GatewaySession:
+    """One gateway session (one shard of one client). It outlives its socket, so RESUME can replay."""
+
+    session_id: str
+    shard_id: int
+    shard_count: int
+    seq: int = 0
+    ws: web.WebSocketResponse | None = None
+    sent: list[dict[str, Any]] = field(default_factory=list)  # every dispatched event, for replay
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def connected(self) -> bool:
+        return self.ws is not None and not self.ws.closed
+
+
+MAX_REPLAY = 10_000  # events kept per session for RESUME (Discord keeps a bounded backlog too)
+
+
 class FakeDiscord:
     """Discord's REST API and gateway, just enough for a discord.py bot and its slash commands."""
 
@@ -159,17 +199,23 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41_250,
         require_allowed_mentions: bool = True,
         send_guild_create: bool = True,
+        guild_ids: Iterable[int | str] | None = None,
+        recommended_shards: int = 1,
     ) -> None:
         self.token = token
         self.application_id = str(application_id)
         self.bot_user_id = str(application_id)
-        self.guild_id = str(guild_id)
+        self.guild_ids = [str(g) for g in guild_ids] if guild_ids else [str(guild_id)]
+        self.guild_id = self.guild_ids[0]
         self.channel_id = str(channel_id)
+        self.recommended_shards = recommended_shards
         self.callback_deadline = callback_deadline
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.require_allowed_mentions = require_allowed_mentions
         self.send_guild_create = send_guild_create
         self.gateway_close_code: int | None = None  # fault knob: answer IDENTIFY by closing with this code
+        self.reject_callbacks = 0  # fault knob: answer the next N interaction callbacks with HTTP 400
+        self.rejected_callbacks: list[str] = []  # interaction ids whose callback was rejected by that knob
 
         self.requests: list[tuple[str, str]] = []
         self.unhandled: list[tuple[str, str]] = []
@@ -184,10 +230,12 @@ class FakeDiscord:
         self.identified = asyncio.Event()
         self.ready = asyncio.Event()
         self.gateway_closed = asyncio.Event()
-        self._ws: web.WebSocketResponse | None = None
         self._sockets: set[web.WebSocketResponse] = set()
-        self._seq = 0
-        self._send_lock = asyncio.Lock()
+        self.sessions: dict[str, GatewaySession] = {}  # session id -> session
+        self.shards: dict[int, GatewaySession] = {}  # shard id -> its current session
+        self.shard_count: int | None = None  # from the first IDENTIFY
+        self.resumes: list[dict[str, Any]] = []  # every RESUME: shard, session_id, seq, replayed
+        self.invalid_sessions = 0  # op 9 sent (RESUME of an unknown session)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
         self.api_base = ""
@@ -224,9 +272,46 @@ class FakeDiscord:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def wait_ready(self, timeout: float = 15.0) -> None:  # noqa: ASYNC109
-        """Wait until the bot has identified on the gateway and READY was sent."""
+    async def wait_ready(self, timeout: float = 15.0, *, shards: Iterable[int] | None = None) -> None:  # noqa: ASYNC109
+        """Wait until the bot has identified on the gateway and READY was sent (on every shard listed)."""
         await asyncio.wait_for(self.ready.wait(), timeout)
+        if shards is not None:
+            wanted = set(shards)
+            async with asyncio.timeout(timeout):
+                while not all(s in self.shards and self.shards[s].connected for s in wanted):  # noqa: ASYNC110
+                    await asyncio.sleep(0.01)
+
+    async def wait_resumed(self, count: int = 1, timeout: float = 15.0) -> dict[str, Any]:  # noqa: ASYNC109
+        """Wait until `count` RESUMEs have succeeded; returns the last one."""
+        async with asyncio.timeout(timeout):
+            while sum(1 for r in self.resumes if r["ok"]) < count:  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+        return [r for r in self.resumes if r["ok"]][-1]
+
+    def shard_for_guild(self, guild_id: int | str) -> int:
+        """Discord's formula: the shard that receives a guild's events."""
+        return (int(guild_id) >> 22) % (self.shard_count or 1)
+
+    def guilds_of_shard(self, shard_id: int, shard_count: int) -> list[str]:
+        return [g for g in self.guild_ids if (int(g) >> 22) % shard_count == shard_id]
+
+    def connected_shards(self) -> list[int]:
+        return sorted(i for i, s in self.shards.items() if s.connected)
+
+    async def drop(self, shard: int = 0, code: int = 4000,
+                   missed: Iterable[dict[str, Any]] = ()) -> list[InteractionRecord]:
+        """Close shard `shard`'s gateway socket (4000 "unknown error": the client may RESUME).
+
+        `missed`: interaction payloads dispatched after the socket is detached and before it closes, so
+        they can reach the client only through a RESUME's replay. Returns their records."""
+        session = self.shards.get(shard)
+        if session is None or session.ws is None:
+            raise RuntimeError(f"shard {shard} is not connected")
+        ws, session.ws = session.ws, None
+        self.gateway_closed.set()
+        records = [await self.send_interaction(p) for p in missed]
+        await ws.close(code=code, message=b"dropped by the test")
+        return records
 
     # ------------------------------------------------------------------------------------- objects
     @property
@@ -239,14 +324,20 @@ class FakeDiscord:
         return {"id": user_id, "username": name, "discriminator": "0", "global_name": name.title(),
                 "avatar": None, "public_flags": 0, "flags": 0}
 
-    def _guild(self) -> dict[str, Any]:
-        everyone = {"id": self.guild_id, "name": "@everyone", "permissions": "2248473465835073", "position": 0,
+    def channel_of(self, guild_id: str) -> str:
+        """The text channel of a guild (the first guild keeps `channel_id`)."""
+        return self.channel_id if guild_id == self.guild_id else str(int(guild_id) + 200)
+
+    def _guild(self, guild_id: str | None = None) -> dict[str, Any]:
+        guild_id = guild_id or self.guild_id
+        channel_id = self.channel_of(guild_id)
+        everyone = {"id": guild_id, "name": "@everyone", "permissions": "2248473465835073", "position": 0,
                     "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
-        channel = {"id": self.channel_id, "type": 0, "guild_id": self.guild_id, "name": "general", "position": 0,
+        channel = {"id": channel_id, "type": 0, "guild_id": guild_id, "name": "general", "position": 0,
                    "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
                    "rate_limit_per_user": 0, "last_message_id": None, "flags": 0}
         return {
-            "id": self.guild_id, "name": "Test Guild", "icon": None, "splash": None, "discovery_splash": None,
+            "id": guild_id, "name": f"Test Guild {guild_id[-4:]}", "icon": None, "splash": None, "discovery_splash": None,
             "owner_id": "1100000000000000300", "afk_channel_id": None, "afk_timeout": 300,
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
             "roles": [everyone], "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
@@ -259,17 +350,19 @@ class FakeDiscord:
             "presences": [], "stage_instances": [], "guild_scheduled_events": [], "max_members": 500000,
         }
 
-    def _channel(self) -> dict[str, Any]:
-        return {"id": self.channel_id, "type": 0, "guild_id": self.guild_id, "name": "general", "position": 0,
+    def _channel(self, guild_id: str | None = None) -> dict[str, Any]:
+        guild_id = guild_id or self.guild_id
+        return {"id": self.channel_of(guild_id), "type": 0, "guild_id": guild_id, "name": "general", "position": 0,
                 "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
                 "rate_limit_per_user": 0, "last_message_id": None, "flags": 0, "permissions": "2248473465835073"}
 
     def _message(self, data: dict[str, Any], interaction: InteractionRecord | None, *,
                  message_id: str | None = None, loading: bool = False) -> dict[str, Any]:
         flags = int(data.get("flags") or 0) | (128 if loading else 0)
+        guild_id = str((interaction.payload.get("guild_id") if interaction else None) or self.guild_id)
         msg: dict[str, Any] = {
-            "id": message_id or snowflake(), "type": 20, "channel_id": self.channel_id,
-            "guild_id": self.guild_id, "author": self.bot_user, "content": data.get("content") or "",
+            "id": message_id or snowflake(), "type": 20, "channel_id": self.channel_of(guild_id),
+            "guild_id": guild_id, "author": self.bot_user, "content": data.get("content") or "",
             "timestamp": "2026-01-01T00:00:00.000000+00:00", "edited_timestamp": None, "tts": False,
             "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
             "embeds": data.get("embeds") or [], "pinned": False, "flags": flags,
@@ -329,8 +422,11 @@ class FakeDiscord:
         type: int = APPLICATION_COMMAND,
         focused: str | None = None,
         user: dict[str, Any] | None = None,
+        guild_id: int | str | None = None,
     ) -> dict[str, Any]:
-        """A realistic INTERACTION_CREATE payload for slash command `name` (or its autocomplete)."""
+        """A realistic INTERACTION_CREATE payload for slash command `name` (or its autocomplete),
+        used in guild `guild_id` (default: the first guild)."""
+        gid = str(guild_id) if guild_id is not None else self.guild_id
         command, guild_scope = self._find_command(name)
         opts, resolved = self._options(options, focused)
         data: dict[str, Any] = {"id": command["id"] if command else snowflake(), "name": name, "type": 1,
@@ -345,11 +441,11 @@ class FakeDiscord:
             "application_id": self.application_id,
             "type": type,
             "data": data,
-            "guild_id": self.guild_id,
-            "guild": {"id": self.guild_id, "locale": "en-US", "features": []},
+            "guild_id": gid,
+            "guild": {"id": gid, "locale": "en-US", "features": []},
             "guild_locale": "en-US",
-            "channel_id": self.channel_id,
-            "channel": self._channel(),
+            "channel_id": self.channel_of(gid),
+            "channel": self._channel(gid),
             "member": {"user": member_user, "roles": [], "flags": 0, "permissions": "2248473465835073",
                        "joined_at": "2026-01-01T00:00:00.000000+00:00", "nick": None, "avatar": None,
                        "deaf": False, "mute": False, "pending": False, "premium_since": None},
@@ -358,20 +454,30 @@ class FakeDiscord:
             "locale": "en-US",
             "app_permissions": "2248473465835073",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": self.guild_id},
+            "authorizing_integration_owners": {"0": gid},
             "context": 0,
             "attachment_size_limit": 26_214_400,
         }
 
     # ------------------------------------------------------------------------------- interactions
     async def send_interaction(self, payload: dict[str, Any]) -> InteractionRecord:
-        """Dispatch INTERACTION_CREATE on the live gateway connection."""
-        if self._ws is None or self._ws.closed:
-            raise RuntimeError("no bot is connected to the fake gateway")
+        """Dispatch INTERACTION_CREATE on the session of the shard that owns the payload's guild.
+
+        While that shard's socket is down the event is kept and replayed after the client RESUMEs."""
+        guild = payload.get("guild_id")
+        shard = self.shard_for_guild(guild) if guild else 0
+        if shard not in self.shards:
+            raise RuntimeError(f"no bot session for shard {shard} on the fake gateway")
+        record = self.register_interaction(payload)
+        await self._dispatch("INTERACTION_CREATE", payload, shard=shard)
+        return record
+
+    def register_interaction(self, payload: dict[str, Any]) -> InteractionRecord:
+        """Expect callbacks for `payload` without dispatching it (for tests that hand the event to the
+        client in-process); `send_interaction` uses it before dispatching on the gateway."""
         record = InteractionRecord(id=payload["id"], token=payload["token"], type=payload["type"],
                                    payload=payload, dispatched_at=time.perf_counter())
         self.interactions[record.id] = record
-        await self._dispatch("INTERACTION_CREATE", payload)
         return record
 
     async def wait_for_callback(self, interaction_id: str, timeout: float = 10.0) -> dict[str, Any]:  # noqa: ASYNC109
@@ -407,16 +513,18 @@ class FakeDiscord:
                      (record.reply_at or time.perf_counter()) - record.dispatched_at)
 
     async def invoke(self, name: str, options: dict[str, Any] | None = None, *, timeout: float = 15.0,  # noqa: ASYNC109
-                     user: dict[str, Any] | None = None) -> Reply:
+                     user: dict[str, Any] | None = None, guild_id: int | str | None = None) -> Reply:
         """Run slash command `name` with `options` and return the reply."""
-        payload = self.interaction_payload(name, options, user=user)
+        payload = self.interaction_payload(name, options, user=user, guild_id=guild_id)
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
     async def autocomplete(self, name: str, options: dict[str, Any], focused: str,
-                           timeout: float = 10.0) -> list[dict[str, Any]]:  # noqa: ASYNC109
+                           timeout: float = 10.0, *, user: dict[str, Any] | None = None,  # noqa: ASYNC109
+                           guild_id: int | str | None = None) -> list[dict[str, Any]]:
         """Send an autocomplete interaction (option `focused` being typed); return the choices."""
-        payload = self.interaction_payload(name, options, type=AUTOCOMPLETE, focused=focused)
+        payload = self.interaction_payload(name, options, type=AUTOCOMPLETE, focused=focused, user=user,
+                                           guild_id=guild_id)
         await self.send_interaction(payload)
         reply = await self.wait_for_reply(payload["id"], timeout)
         return reply.choices
@@ -466,7 +574,7 @@ class FakeDiscord:
         if path in ("/gateway/bot", "/gateway") and method == "GET":
             body: dict[str, Any] = {"url": self.gateway_url}
             if path == "/gateway/bot":
-                body |= {"shards": 1, "session_start_limit": {"total": 1000, "remaining": 999,
+                body |= {"shards": self.recommended_shards, "session_start_limit": {"total": 1000, "remaining": 999,
                                                                "reset_after": 14_400_000, "max_concurrency": 1}}
             return _json(body)
         if parts[:2] == ["applications", self.application_id] and parts[-1] == "commands":
@@ -530,6 +638,10 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         body = await self._body(request)
         try:
+            if self.reject_callbacks > 0:
+                self.reject_callbacks -= 1
+                self.rejected_callbacks.append(interaction_id)
+                return _error(400, 50035, "Invalid Form Body", {"fault": "rejected by the test"})
             if record.callbacks:
                 self._violation(f"second callback for interaction {interaction_id}: {body.get('type')}")
                 return _error(400, 40060, "Interaction has already been acknowledged.")
@@ -642,11 +754,23 @@ class FakeDiscord:
         return web.Response(body=data, headers={"Content-Type": ctype})
 
     # ------------------------------------------------------------------------------------ gateway
-    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
-        async with self._send_lock:
-            self._seq += 1
-            assert self._ws is not None
-            await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+    async def _dispatch(self, event: str, data: dict[str, Any], *, shard: int = 0,
+                        session: GatewaySession | None = None) -> None:
+        """Send a DISPATCH (op 0) on a session; kept for replay, sent now only if its socket is up."""
+        session = session or self.shards.get(shard)
+        if session is None:
+            raise RuntimeError(f"no session for shard {shard}")
+        async with session.lock:
+            session.seq += 1
+            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+            session.sent.append(frame)
+            if len(session.sent) > MAX_REPLAY:
+                del session.sent[: len(session.sent) - MAX_REPLAY]
+            if session.connected:
+                try:
+                    await session.ws.send_str(json.dumps(frame))  # type: ignore[union-attr]
+                except (ConnectionResetError, RuntimeError):
+                    pass  # the socket died under us; the event waits for a RESUME
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -668,13 +792,14 @@ class FakeDiscord:
                     await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
                 elif op == 2:  # identify
                     await self._identify(ws, payload.get("d") or {})
-                elif op == 6:  # resume: not supported, make the client identify again
-                    await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+                elif op == 6:  # resume
+                    await self._resume(ws, payload.get("d") or {})
         finally:
             self._sockets.discard(ws)
-            if self._ws is ws:
-                self._ws = None
-                self.gateway_closed.set()
+            for session in self.sessions.values():
+                if session.ws is ws:
+                    session.ws = None
+                    self.gateway_closed.set()
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
@@ -691,20 +816,74 @@ class FakeDiscord:
             self._violation(f"privileged intents requested: {privileged}")
             await ws.close(code=4014, message=b"Disallowed intent(s).")
             return
-        self._ws = ws
+        shard = data.get("shard") or [0, 1]
+        try:
+            shard_id, shard_count = int(shard[0]), int(shard[1])
+        except (TypeError, ValueError, IndexError):
+            shard_id, shard_count = -1, 0
+        if shard_count < 1 or not 0 <= shard_id < shard_count or (
+                self.shard_count is not None and self.shard_count != shard_count and self.shards):
+            self._violation(f"invalid shard {shard!r} (shard count so far: {self.shard_count})")
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return
+        self.shard_count = shard_count
+        old = self.shards.get(shard_id)
+        if old is not None and old.connected and old.ws is not ws:
+            await old.ws.close(code=4000, message=b"superseded by a new session")  # type: ignore[union-attr]
+        session = GatewaySession(session_id=secrets.token_hex(16), shard_id=shard_id, shard_count=shard_count,
+                                 ws=ws)
+        self.sessions[session.session_id] = session
+        self.shards[shard_id] = session
         self.gateway_closed.clear()
         self.identified.set()
+        guilds = self.guilds_of_shard(shard_id, shard_count)
         ready = {
-            "v": 10, "user": self.bot_user, "guilds": [{"id": self.guild_id, "unavailable": True}],
-            "session_id": secrets.token_hex(16), "resume_gateway_url": self.gateway_url,
+            "v": 10, "user": self.bot_user, "guilds": [{"id": g, "unavailable": True} for g in guilds],
+            "session_id": session.session_id, "resume_gateway_url": self.gateway_url,
+            "shard": [shard_id, shard_count],
             "application": {"id": self.application_id, "flags": 0}, "private_channels": [],
             "relationships": [], "presences": [], "user_settings": {}, "geo_ordered_rtc_regions": [],
             "auth": {}, "session_type": "normal",
         }
-        await self._dispatch("READY", ready)
+        await self._dispatch("READY", ready, session=session)
         if self.send_guild_create:
-            await self._dispatch("GUILD_CREATE", self._guild())
+            for g in guilds:
+                await self._dispatch("GUILD_CREATE", self._guild(g), session=session)
         self.ready.set()
+
+    async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        """RESUME (op 6): replay every event after `seq` on the new socket, then RESUMED."""
+        session = self.sessions.get(str(data.get("session_id")))
+        record: dict[str, Any] = {"session_id": data.get("session_id"), "seq": data.get("seq"), "ok": False,
+                                  "shard": session.shard_id if session else None, "replayed": 0}
+        self.resumes.append(record)
+        if data.get("token") != self.token:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if session is None or self.shards.get(session.shard_id) is not session:
+            self.invalid_sessions += 1
+            await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+            return
+        seq = data.get("seq")
+        if not isinstance(seq, int) or seq > session.seq:
+            self._violation(f"RESUME with sequence {seq!r}; the session is at {session.seq}")
+            self.invalid_sessions += 1
+            await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+            return
+        if session.connected and session.ws is not ws:
+            await session.ws.close(code=4000, message=b"resumed elsewhere")  # type: ignore[union-attr]
+        async with session.lock:
+            missed = [frame for frame in session.sent if frame["s"] > seq]
+            if session.sent and missed and missed[0]["s"] != seq + 1:
+                self.invalid_sessions += 1  # the backlog no longer reaches back that far
+                await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+                return
+            session.ws = ws
+            for frame in missed:
+                await ws.send_str(json.dumps(frame))
+        record.update(ok=True, replayed=len(missed))
+        self.gateway_closed.clear()
+        await self._dispatch("RESUMED", {}, session=session)
 
 
 # ------------------------------------------------------------------------------------ validation

@@ -1,0 +1,85 @@
+"""Load: 1,000 interactions in one burst from 50 users through the real gateway, with USER_RATE 5/10.
+
+Every interaction gets exactly one reply; each user gets 5 real answers and then the friendly ephemeral
+cooldown reply; the cooldown replies are counted (metrics and replies agree); p99 latency is printed.
+The cooldown's clock is frozen for the burst so the 5-per-user split does not depend on machine speed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+
+from bot.obs.ratelimit import UserRateLimiter
+from tests.fakes.discord import FakeDiscord
+from tests.fakes.scryfall import FakeScryfall
+from tests.production_world import CARD_NAMES, bot_settings, burst, import_bulk, running_bot, settle, user
+from tests.shared_data import card
+
+pytestmark = pytest.mark.timeout(120)
+
+USERS = 50
+PER_USER = 20
+RATE, PER = 5, 10.0
+COOLDOWN_TEXT = "You're sending commands a little fast"
+
+
+async def test_burst_of_1000_interactions_across_50_users(tmp_path):
+    cache_path = tmp_path / "cache.sqlite3"
+    await asyncio.to_thread(import_bulk, cache_path)
+    async with FakeScryfall([card(n) for n in CARD_NAMES]) as scryfall, FakeDiscord() as fake:
+        settings = bot_settings(fake, scryfall, cache_path, user_rate="5/10", bulk_refresh_hours=24)
+        async with running_bot(settings, fake) as bot:
+            assert bot.limiter is not None and (bot.limiter.rate, bot.limiter.per) == (RATE, PER)
+            bot.limiter = UserRateLimiter(RATE, PER, clock=lambda: 1000.0)  # the same limit, a frozen clock
+
+            calls = []
+            for i in range(PER_USER):
+                for u in range(USERS):  # interleaved, as real traffic would be
+                    name = CARD_NAMES[(i + u) % len(CARD_NAMES)]
+                    calls.append(("identity", {"card": name}, user(u)) if i % 4 else
+                                 ("fits", {"card": name, "commander": "Kumano"}, user(u)))
+            result = await burst(fake, calls, timeout=60)
+            print(f"\nload: {result.summary()}")
+
+            assert len(calls) == 1000 and len(result.replies) == 1000
+            assert fake.violations == []
+            for payload in result.payloads:  # exactly one reply each: one callback, at most one message
+                record = fake.interactions[payload["id"]]
+                assert len(record.callbacks) == 1
+                assert len(record.edits) + len(record.followups) <= 1
+
+            cooldowns: Counter[str] = Counter()
+            answers: Counter[str] = Counter()
+            for payload, reply in zip(result.payloads, result.replies, strict=True):
+                uid = payload["member"]["user"]["id"]
+                if COOLDOWN_TEXT in reply.content:
+                    assert reply.ephemeral and not reply.embeds
+                    cooldowns[uid] += 1
+                else:
+                    assert reply.embeds and not reply.ephemeral, reply.content
+                    answers[uid] += 1
+            assert len(answers) == USERS
+            assert set(answers.values()) == {RATE}
+            assert set(cooldowns.values()) == {PER_USER - RATE}
+            total_cooldowns = sum(cooldowns.values())
+            assert total_cooldowns == USERS * (PER_USER - RATE) == 750
+            print(f"load: {sum(answers.values())} answers, {total_cooldowns} cooldown replies, "
+                  f"p99 {result.percentile(99) * 1000:.1f} ms")
+
+            # Autocomplete is never limited: a user in cooldown still gets choices while typing.
+            assert bot.limiter.retry_after(int(user(0)["id"])) > 0
+            choices = await fake.autocomplete("identity", {"card": "lightning bo"}, focused="card", user=user(0))
+            assert "Lightning Bolt" in [c["name"] for c in choices]
+
+            await settle(bot)
+            m = bot.metrics
+            assert m.value("identity_bot_cooldowns_total") == total_cooldowns
+            commands = sum(m.value("identity_bot_commands_total", {"command": c, "outcome": o}) or 0
+                           for c in ("identity", "fits") for o in ("ok", "cooldown"))
+            assert commands == 1000
+            assert m.value("identity_bot_commands_total", {"command": "identity", "outcome": "cooldown"}) > 0
+            assert m.value("identity_bot_command_latency_seconds_count", {"command": "identity"}) > 0
+            assert m.value("identity_bot_cache_lookups_total", {"result": "hit"}) >= 250
