@@ -25,7 +25,7 @@ import discord
 from bot import render
 from bot.cards import Resolved
 from bot.identity.faces import card_faces, colors_from_front
-from bot.identity.model import COLOR_NAMES, WUBRG, Analysis, Aspect, FitResult, Reason, ReasonKind, Verdict
+from bot.identity.model import COLOR_NAMES, WUBRG, Analysis, Aspect, FitResult, Reason, ReasonKind
 from bot.identity.symbols import SYMBOL_RE, classify
 
 # Discord limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
@@ -500,8 +500,6 @@ def fits_embed(
     card: Mapping[str, Any],
     commanders: Sequence[Mapping[str, Any]],
     *,
-    eligibility: Sequence[Verdict] = (),
-    pairing: Verdict | None = None,
     emoji: Emoji = None,
     stale: str | None = None,
 ) -> discord.Embed:
@@ -510,10 +508,7 @@ def fits_embed(
     Warnings come from one place, `result.warnings` (from `check_fit`: a commander that can't be a
     commander, a pair that can't lead a deck together, a banned commander, a commander that chooses a color
     under CR 903.4b), plus this card's own ban and the stale-data note; each is shown once.
-    `eligibility` and `pairing` are accepted for older callers and ignored: `check_fit` already judged them
-    (a pair only through `check_pairing`, so a Background in a valid pair is not flagged).
     """
-    del eligibility, pairing
     analysis = result.card
     name = analysis.name or card_name(card)
     cmd_names = [a.name for a in result.commanders] or [card_name(c) for c in commanders]

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -156,6 +157,9 @@ class NameIndex:
         values = list(best.values())
         self._all = _Lists(values)
         self._commanders = _Lists([e for e in values if e.commander])
+        # The index never changes once built (a reload builds a new one), so matches can be remembered:
+        # `peek` and `resolve` ask for the same key, and fuzzy matching costs milliseconds.
+        self.match = lru_cache(maxsize=4096)(self._match)  # type: ignore[method-assign]
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -225,7 +229,7 @@ class NameIndex:
               cutoff: float = 60.0) -> list[tuple[str, float]]:
         return self._lists(commanders_only).fuzzy(q, limit, cutoff)
 
-    def match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
+    def _match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
         """Resolve normalised `q` locally: one clear name, several candidates, or nothing.
 
         Exact keys are the cache's job (it knows face names); this handles partial names and typos.

@@ -21,7 +21,7 @@ from bot import embeds
 from bot.app import note, reply_error
 from bot.cards import AmbiguousCard, CardLookupError, CardNotFound, Resolved, ScryfallUnavailable
 from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
-from bot.names import normalize
+from bot.names import clean_input, normalize
 
 if TYPE_CHECKING:
     from bot.app import IdentityBot
@@ -90,7 +90,7 @@ class Query:
 
 def input_problem(name: str | None, label: str | None = None) -> str | None:
     """Why a typed card name can't be looked up (empty, too long), or None when it is fine."""
-    if name is None or not name.strip():
+    if name is None or not clean_input(name):  # nothing left once control characters are removed
         return embeds.empty_text(label)
     if len(name) > embeds.MAX_INPUT:
         return embeds.too_long_text(len(name), label)
@@ -229,13 +229,13 @@ class IdentityCog(commands.Cog, name="Identity"):
         note_found(interaction, found)
         leader_cards = [r.card for r in leaders]
         result = check_fit(the_card.card, leader_cards)
-        eligibility = [commander_eligibility(c) for c in leader_cards]
-        pairing = check_pairing(leader_cards[0], leader_cards[1]) if len(leader_cards) == 2 else None
+        # A Background is no commander alone but is one beside a Choose a Background creature (CR 903.3).
+        valid_pair = len(leader_cards) == 2 and check_pairing(leader_cards[0], leader_cards[1]).ok
         self.remember(interaction, the_card.card)
-        for leader, verdict in zip(leader_cards, eligibility, strict=True):
-            self.remember(interaction, leader, commander=verdict.ok)
-        embed = embeds.fits_embed(result, the_card.card, leader_cards, eligibility=eligibility, pairing=pairing,
-                                  emoji=self.bot.emoji, stale=embeds.stale_note(found))
+        for leader in leader_cards:
+            self.remember(interaction, leader, commander=valid_pair or commander_eligibility(leader).ok)
+        embed = embeds.fits_embed(result, the_card.card, leader_cards, emoji=self.bot.emoji,
+                                  stale=embeds.stale_note(found))
         await send_embed(interaction, embed)
 
     @app_commands.command(name="help", description="What this bot does: color, color identity, and examples.")

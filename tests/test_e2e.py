@@ -197,6 +197,14 @@ async def test_six_thousand_character_name_is_refused_without_scryfall(env):
     assert env.scryfall.count() == before
 
 
+async def test_control_characters_only_is_refused_without_deferring(env):
+    before = env.scryfall.count()
+    reply = await env.discord.invoke("identity", {"card": "\u200b\x07\u2028 \t"})
+    assert reply.ephemeral and not reply.deferred
+    assert "“”" not in reply.content  # not "I couldn't find a card named “”"
+    assert env.scryfall.count() == before
+
+
 async def test_everyone_in_input_pings_nobody(env):
     reply = await env.discord.invoke("identity", {"card": "@everyone"})
     assert reply.ephemeral

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bot import embeds, render
 from bot.cards import Resolved
-from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
+from bot.identity import analyze, check_fit
 from tests.shared_data import card
 
 
@@ -29,13 +29,10 @@ def identity(name: str, **kw) -> discord.Embed:
 
 
 def fits(name: str | dict, *commanders: str | dict, **kw) -> discord.Embed:
-    """The /fits embed exactly as the cog builds it (it also passes the old eligibility/pairing verdicts)."""
+    """The /fits embed exactly as the cog builds it."""
     c = card(name) if isinstance(name, str) else name
     leaders = [card(n) if isinstance(n, str) else n for n in commanders]
-    result = check_fit(c, leaders)
-    pairing = check_pairing(leaders[0], leaders[1]) if len(leaders) == 2 else None
-    return embeds.fits_embed(result, c, leaders, eligibility=[commander_eligibility(x) for x in leaders],
-                             pairing=pairing, **kw)
+    return embeds.fits_embed(check_fit(c, leaders), c, leaders, **kw)
 
 
 def warnings_of(embed: discord.Embed) -> list[str]:
@@ -333,14 +330,11 @@ def test_commander_that_chooses_a_color_is_warned_about_once():
     assert "**The Prismatic Piper** is colorless" in e.description
 
 
-def test_fits_embed_needs_no_verdicts_from_the_caller():
-    """`result.warnings` is the single source: the old keyword arguments change nothing."""
+def test_fits_embed_warns_once_for_an_ineligible_commander():
+    """`result.warnings` is the single source of commander warnings."""
     c, leaders = card("Counterspell"), [card("Lightning Bolt")]
-    result = check_fit(c, leaders)
-    plain = embeds.fits_embed(result, c, leaders)
-    with_old = embeds.fits_embed(result, c, leaders, eligibility=[commander_eligibility(leaders[0])])
-    assert plain.to_dict() == with_old.to_dict()
-    assert len(warnings_of(plain)) == 1
+    (only,) = warnings_of(embeds.fits_embed(check_fit(c, leaders), c, leaders))
+    assert "Lightning Bolt" in only
 
 
 def test_misfit_sentences_name_the_place_without_nested_brackets():
@@ -413,8 +407,7 @@ def test_any_card_data_stays_within_discord_limits(c, commander, partner):
     assert embeds.embed_problems([e]) == []
     leaders = [commander] + ([partner] if partner else [])
     result = check_fit(c, leaders)
-    f = embeds.fits_embed(result, c, leaders, eligibility=[commander_eligibility(x) for x in leaders],
-                          pairing=check_pairing(commander, partner) if partner else None, stale="old data")
+    f = embeds.fits_embed(result, c, leaders, stale="old data")
     assert embeds.embed_problems([f]) == []
     for text in (e.title, f.title):
         assert "@everyone" not in text
