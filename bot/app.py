@@ -441,13 +441,9 @@ def _fail(message: str, code: int) -> int:
 
 
 def _setup_logging(settings: Settings) -> None:
-    try:
-        from bot.obs.logs import setup_logging
-    except ImportError:  # pragma: no cover - the observability module is optional
-        logging.basicConfig(level=settings.log_level, stream=sys.stdout,
-                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        return
-    setup_logging(settings.log_level, json=getattr(settings, "log_format", "text") == "json",
+    from bot.obs.logs import setup_logging
+
+    setup_logging(settings.log_level, json=settings.log_format == "json",
                   token=settings.discord_token, stream=sys.stdout)
 
 

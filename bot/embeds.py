@@ -233,8 +233,8 @@ def evidence_sentence(card: str, reason: Reason, emoji: Emoji = None, *, colors:
     return f"{owner} is {color} ({_where(reason)}{on_face})"
 
 
-def _pick_reasons(reasons: Sequence[Reason]) -> list[Reason]:
-    """Distinct reasons (same symbol on the same line counted once), most telling first."""
+def distinct_reasons(reasons: Sequence[Reason]) -> list[Reason]:
+    """The reasons in order with repeats dropped (the same symbol on the same line of a face counts once)."""
     seen: set[tuple] = set()
     out: list[Reason] = []
     for r in reasons:
@@ -246,7 +246,7 @@ def _pick_reasons(reasons: Sequence[Reason]) -> list[Reason]:
 
 
 def _why_lines(reasons: Sequence[Reason], emoji: Emoji, roles: Mapping[str, str] | None = None) -> list[str]:
-    picked = _pick_reasons(reasons)
+    picked = distinct_reasons(reasons)
     roles = roles or {}
     lines = [f"• {reason_line(r, emoji, role=roles.get(r.face))}" for r in picked[:REASONS_PER_COLOR]]
     if len(picked) > REASONS_PER_COLOR:
@@ -537,7 +537,7 @@ def fits_embed(
         firsts: dict[tuple, tuple[list[Reason], list[str]]] = {}
         unexplained: list[str] = []
         for color in result.outside:
-            evidence = _pick_reasons(result.evidence.get(color, ()))
+            evidence = distinct_reasons(result.evidence.get(color, ()))
             if evidence:
                 r = evidence[0]
                 key = (r.kind, r.face) if r.kind is ReasonKind.BASIC_LAND_TYPE else (r.kind, r.face, r.symbol, r.text)

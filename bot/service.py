@@ -251,13 +251,7 @@ class CardService:
 
     async def resolve(self, name: str) -> Resolved:
         """The card the user meant. Raises CardNotFound, AmbiguousCard or ScryfallUnavailable."""
-        q, n = self._validate(name)
-        try:
-            return await self._flight.run(("resolve", n), lambda: self._resolve(q, n))
-        except CardNotFound as exc:
-            raise CardNotFound(q, exc.suggestions) from None
-        except AmbiguousCard as exc:
-            raise AmbiguousCard(q, exc.candidates) from None
+        return await self._lookup("resolve", name, self._resolve)
 
     async def _resolve(self, q: str, n: str) -> Resolved:
         found, stale = await self._cached(n, "fuzzy")
@@ -321,9 +315,17 @@ class CardService:
 
     async def resolve_commander(self, name: str) -> Resolved:
         """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
+        return await self._lookup("commander", name, self._resolve_commander)
+
+    async def _lookup(self, kind: str, name: str,
+                      find: Callable[[str, str], Awaitable[Resolved]]) -> Resolved:
+        """Validate `name`, then run `find(query, key)` once for all concurrent callers (single-flight).
+
+        Errors name each caller's own query, not the one that happened to start the shared lookup.
+        """
         q, n = self._validate(name)
         try:
-            return await self._flight.run(("commander", n), lambda: self._resolve_commander(q, n))
+            return await self._flight.run((kind, n), lambda: find(q, n))
         except CardNotFound as exc:
             raise CardNotFound(q, exc.suggestions) from None
         except AmbiguousCard as exc:

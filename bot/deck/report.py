@@ -14,7 +14,7 @@ import discord
 from bot import embeds, render
 from bot.deck.check import DeckReport, Problem, ProblemKind
 from bot.identity.describe import describe, identity_phrase
-from bot.identity.model import WUBRG, Reason, ReasonKind
+from bot.identity.model import WUBRG, ReasonKind
 
 EVIDENCE_PER_COLOR = 3
 ATTACH_OVER = 900  # attach the full report when it is longer than this many characters
@@ -30,20 +30,9 @@ def _lines(lines: Sequence[int]) -> str:
     return ("line " if len(lines) == 1 else "lines ") + ", ".join(str(n) for n in lines)
 
 
-def _distinct(reasons: Sequence[Reason]) -> list[Reason]:
-    seen: set[tuple] = set()
-    out: list[Reason] = []
-    for r in reasons:
-        key = (r.kind, r.face, r.symbol, r.text)
-        if key not in seen:
-            seen.add(key)
-            out.append(r)
-    return out
-
-
 def evidence_text(problem: Problem, color: str) -> str:
     """Why one off-color card has `color`, e.g. 'the {B/P} (Phyrexian mana) in its mana cost {1}{B/P}'."""
-    reasons = _distinct(problem.evidence_for(color))
+    reasons = embeds.distinct_reasons(problem.evidence_for(color))
     if not reasons:
         return "its color identity"
     parts = [describe(r, problem.card) for r in reasons[:EVIDENCE_PER_COLOR]]
@@ -115,7 +104,7 @@ def text_report(report: DeckReport) -> str:
 
 
 def _short_evidence(problem: Problem, color: str) -> str:
-    reasons = _distinct(problem.evidence_for(color))
+    reasons = embeds.distinct_reasons(problem.evidence_for(color))
     if not reasons:
         return "its color identity"
     text = describe(reasons[0], problem.card)
