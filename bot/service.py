@@ -399,22 +399,22 @@ class CardService:
 
     # -- resolve_many ------------------------------------------------------------------------------
 
-    async def resolve_many(self, names: list[str]) -> tuple[dict[str, Resolved], list[str]]:
-        """Resolve a decklist: ({input name: Resolved}, [input names not found]).
+    async def resolve_many(self, names: list[str]) -> tuple[dict[str, Resolved], dict[str, list[str]]]:
+        """Resolve a decklist: ({input name: Resolved}, {input name not found: "did you mean" names}).
 
         Names not answerable locally go to /cards/collection in batches of 75; only the names the
-        collection did not find get a fuzzy retry each.
+        collection did not find get a fuzzy retry each. The misses keep the suggestions (or, for an
+        ambiguous name, the candidates) that lookup produced, so no second request is needed for them.
         """
         found: dict[str, Resolved] = {}
-        not_found: list[str] = []
+        not_found: dict[str, list[str]] = {}
         wanted: dict[str, list[str]] = {}
         query_of: dict[str, str] = {}
         for name in names:
             try:
                 q, n = self._validate(name)
             except CardNotFound:
-                if name not in not_found:
-                    not_found.append(name)
+                not_found.setdefault(name, [])
                 continue
             if name not in wanted.setdefault(n, []):
                 wanted[n].append(name)
@@ -431,9 +431,10 @@ class CardService:
             if local:
                 assign(n, local)
                 continue
-            if await self._db(self.cache.get_negative("fuzzy", n), None) is not None:
+            suggestions = await self._db(self.cache.get_negative("fuzzy", n), None)
+            if suggestions is not None:
                 self.stats["negative_hits"] += 1
-                not_found.extend(wanted[n])
+                not_found.update((original, suggestions[:MAX_SUGGESTIONS]) for original in wanted[n])
                 continue
             _none, stale_row = await self._cached(n, "fuzzy")
             if stale_row is not None:
@@ -474,8 +475,10 @@ class CardService:
         for n in retry:
             try:
                 assign(n, await self.resolve(query_of[n]))
-            except (CardNotFound, AmbiguousCard):
-                not_found.extend(wanted[n])
+            except CardNotFound as exc:
+                not_found.update((original, exc.suggestions[:MAX_SUGGESTIONS]) for original in wanted[n])
+            except AmbiguousCard as exc:
+                not_found.update((original, exc.candidates[:MAX_SUGGESTIONS]) for original in wanted[n])
         return found, not_found
 
     # -- peek --------------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ async def test_sync_cards_file_imports_everything_then_no_requests(fake_scryfall
     for prefix in ("kum", "sol r", "fire", "bolt", "a", "yamabushi", "lightnig"):
         assert await service.autocomplete(prefix), prefix
     found, missing = await service.resolve_many(sample[:200])
-    assert len(found) == 200 and missing == []
+    assert len(found) == 200 and missing == {}
     assert fake_scryfall.count() == 0
 
 

@@ -88,5 +88,5 @@ async def test_resolve_many_is_local(local, fake_scryfall):
     assert {k: v.name for k, v in found.items()} == {
         "Sol Ring": "Sol Ring", "Fire/Ice": "Fire // Ice",
         "Homicidal Brute": "Civilized Scholar // Homicidal Brute", "Command Tower": "Command Tower"}
-    assert missing == []
+    assert missing == {}
     assert fake_scryfall.count() == 0

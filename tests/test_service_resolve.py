@@ -99,7 +99,7 @@ async def test_bad_input_never_reaches_scryfall(fake_scryfall, make_card_service
         await service.resolve_commander(bad)
     assert await service.peek(bad) is None
     found, missing = await service.resolve_many([bad])
-    assert found == {} and missing == [bad]
+    assert found == {} and list(missing) == [bad]
     assert fake_scryfall.count() == 0
 
 
@@ -169,7 +169,7 @@ async def test_resolve_many_uses_collection_batches(fake_scryfall, make_card_ser
     missing = "Qwxyz Not A Card"
     decklist = names + [typo, missing, names[0], "fire/ice"]
     found, not_found = await service.resolve_many(decklist)
-    assert not_found == [missing]
+    assert list(not_found) == [missing]
     assert set(found) == set(names) | {typo, "fire/ice"}
     assert all(found[n].name == n for n in names)
     assert found[typo].name == "Lightning Bolt" and found["fire/ice"].name == "Fire // Ice"
@@ -180,7 +180,7 @@ async def test_resolve_many_uses_collection_batches(fake_scryfall, make_card_ser
     # second time: all local, no requests
     sent = fake_scryfall.count()
     found2, not_found2 = await service.resolve_many(decklist)
-    assert not_found2 == [missing] and set(found2) == set(found)
+    assert list(not_found2) == [missing] and set(found2) == set(found)
     assert fake_scryfall.count() == sent
 
 
@@ -225,3 +225,18 @@ async def test_commander_search_with_several_commanders_is_ambiguous(fake_scryfa
     assert len(err.value.candidates) >= 2
     assert all("Sliver" in name for name in err.value.candidates)
     assert fake_scryfall.count("/cards/search") == 1 and fake_scryfall.count("/cards/named") == 0
+
+
+async def test_resolve_many_keeps_suggestions_and_candidates_of_misses(fake_scryfall, make_card_service):
+    """A deck check must not ask Scryfall again just to say "did you mean": misses carry their names."""
+    service = await make_card_service()
+    typo, vague = "Pyroclasmm Not Real", "Kumano"
+    found, misses = await service.resolve_many(["Sol Ring", typo, vague])
+    assert set(found) == {"Sol Ring"}
+    assert set(misses) == {typo, vague}
+    assert "Kumano, Master Yamabushi" in misses[vague]  # the ambiguous name's candidates
+    assert all(len(names) <= 5 for names in misses.values())
+    sent = fake_scryfall.count()
+    again, misses2 = await service.resolve_many([typo])  # negative cache: same suggestions, no request
+    assert again == {} and misses2 == {typo: misses[typo]}
+    assert fake_scryfall.count() == sent

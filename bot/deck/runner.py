@@ -11,7 +11,6 @@ left part looked up (one more `resolve_many` for all such lines) and used when i
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
@@ -23,7 +22,6 @@ from bot.identity import commander_eligibility
 from bot.names import normalize
 
 MAX_OPTION = 200
-MAX_SUGGESTION_LOOKUPS = 10  # unknown names that get "did you mean" suggestions looked up
 MAX_ALTERNATIVE_LOOKUPS = 25  # `A // B` lines whose `A` is looked up when `A // B` is not a card
 
 
@@ -34,7 +32,7 @@ class CardSource(Protocol):
 
     async def resolve_commander(self, name: str) -> Resolved: ...
 
-    async def resolve_many(self, names: list[str]) -> tuple[dict[str, Resolved], list[str]]: ...
+    async def resolve_many(self, names: list[str]) -> tuple[dict[str, Resolved], dict[str, list[str]]]: ...
 
 
 class CommanderNotFound(DeckInputError):
@@ -93,29 +91,6 @@ async def _resolve_commander(cards: CardSource, option: str, query: str,
     return dict(resolved.card), resolved
 
 
-async def _suggestions(cards: CardSource, names: Sequence[str]) -> dict[str, list[str]]:
-    """"Did you mean" names for names the service did not find.
-
-    The service's fuzzy retry has just stored each miss in its negative cache together with its
-    suggestions, so asking `resolve` again answers from the cache without a request.
-    """
-
-    async def one(name: str) -> list[str]:
-        try:
-            await cards.resolve(name)
-        except CardNotFound as exc:
-            return list(exc.suggestions)[:5]
-        except AmbiguousCard as exc:
-            return list(exc.candidates)[:5]
-        except Exception:  # suggestions are a nicety; a failure here must not fail the deck check
-            return []
-        return []
-
-    picked = list(names)[:MAX_SUGGESTION_LOOKUPS]
-    found = await asyncio.gather(*(one(n) for n in picked))
-    return dict(zip(picked, found, strict=True))
-
-
 def _same_card_name(typed: str, card_name: str) -> bool:
     """The typed name is the card's full name or its front face's name (not a fuzzy reading)."""
     key = normalize(typed)
@@ -123,7 +98,7 @@ def _same_card_name(typed: str, card_name: str) -> bool:
 
 
 async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck, found: dict[str, Resolved],
-                               missing: list[str]) -> tuple[ParsedDeck, list[str]]:
+                               missing: dict[str, list[str]]) -> tuple[ParsedDeck, list[str]]:
     """Choose between `A // B` and `A` for lines where ` // B` may be a comment (`1 Sol Ring // Ramp`).
 
     The split reading wins when it names a card exactly (`Fire // Ice`). Otherwise `A` is looked up (one
@@ -165,8 +140,7 @@ async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck, found: dic
     for typed, alt in chosen.items():
         found.pop(typed, None)
         found[alt] = alt_found[alt]
-        while typed in missing:
-            missing.remove(typed)
+        missing.pop(typed, None)
     renamed = dataclasses.replace(parsed, entries=entries, problems=list(parsed.problems))
     return renamed, notes
 
@@ -203,7 +177,7 @@ async def check_decklist(
 
     names = parsed.names()
     found: dict[str, Resolved] = {}
-    missing: list[str] = []
+    missing: dict[str, list[str]] = {}
     alt_notes: list[str] = []
     if names:
         found, missing = await cards.resolve_many(names)
@@ -225,7 +199,6 @@ async def check_decklist(
     for name in missing:
         if name not in unknown_names:
             unknown_names.append(name)
-    suggestions = await _suggestions(cards, unknown_names) if unknown_names else {}
 
     notes: list[str] = list(alt_notes)
     first_line = {}
@@ -239,7 +212,7 @@ async def check_decklist(
         parsed,
         leaders,
         {typed: res.card for typed, res in found.items()},
-        {name: suggestions.get(name, []) for name in unknown_names},
+        {name: missing.get(name, []) for name in unknown_names},
         notes=notes,
     )
     return report, resolved_all
