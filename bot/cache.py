@@ -26,6 +26,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.identity import IdentityError, is_commander_candidate
 from bot.names import IndexEntry, normalize
 
 log = logging.getLogger(__name__)
@@ -100,18 +101,11 @@ def card_rank(card: dict[str, Any]) -> int:
 
 
 def can_be_commander(card: dict[str, Any]) -> bool:
-    """Legendary creature (front face), a Background, or text saying it can be your commander."""
-    if card.get("layout") in NON_GAME_LAYOUTS:
+    """Whether commander pickers should offer the card (the engine's rule: eligible alone, or a Background)."""
+    try:
+        return is_commander_candidate(card)
+    except IdentityError:
         return False
-    faces = card.get("card_faces") or []
-    type_line = str(card.get("type_line") or (faces[0].get("type_line", "") if faces else ""))
-    front = type_line.split(" // ")[0]
-    if "Legendary" in front and ("Creature" in front or "Background" in front):
-        return True
-    texts = [str(card.get("oracle_text") or "")]
-    if faces:
-        texts.append(str(faces[0].get("oracle_text") or ""))
-    return any("can be your commander" in t for t in texts)
 
 
 def name_keys(card: dict[str, Any]) -> list[tuple[str, int]]:

@@ -531,10 +531,22 @@ class CardService:
         if cached and cached[0] > now:
             return cached[1]
         names = await self.client.autocomplete(text)
+        if commanders_only:
+            names = await self._drop_known_non_commanders(names)
         if len(self._ac_cache) > 2048:
             self._ac_cache.clear()
         self._ac_cache[key] = (now + AUTOCOMPLETE_TTL, names)
         return names
+
+    async def _drop_known_non_commanders(self, names: list[str]) -> list[str]:
+        """Scryfall's autocomplete can't filter to commanders; drop the names the cache knows can't lead
+        (cards it has never seen stay, since they may be commanders)."""
+        kept: list[str] = []
+        for name in names:
+            rows = await self._db(self.cache.lookup_name(normalize(name)), [])
+            if not rows or any(row.commander for row in rows):
+                kept.append(name)
+        return kept
 
     # -- bulk data ---------------------------------------------------------------------------------
 

@@ -271,3 +271,19 @@ def test_fit_eligibility_pairing_never_raise_on_card_shaped_dicts(a, b):
     assert fit.fits == (fit.outside == "")
     assert set(fit.outside) <= set(fit.card.identity)
     assert isinstance(explain_fit(fit), str)
+
+
+def test_commander_candidates_include_backgrounds_and_grist_but_not_plain_cards():
+    import json
+    from pathlib import Path
+
+    from bot.identity import is_commander_candidate
+
+    backgrounds = {c["name"]: c for c in json.loads(
+        (Path(__file__).parent / "data" / "backgrounds.json").read_text(encoding="utf-8"))}
+    assert is_commander_candidate(backgrounds["Raised by Giants"])  # leads beside Choose a Background
+    assert not commander_eligibility(backgrounds["Raised by Giants"]).ok  # but not alone
+    assert is_commander_candidate(card("Grist, the Hunger Tide"))  # a creature while not on the battlefield
+    assert is_commander_candidate(card("Kumano, Master Yamabushi"))
+    assert not is_commander_candidate(card("Kumano's Pupils"))
+    assert not is_commander_candidate(card("Sol Ring"))

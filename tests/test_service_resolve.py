@@ -201,6 +201,16 @@ async def test_autocomplete_asks_scryfall_without_local_data(fake_scryfall, make
     assert fake_scryfall.count("/cards/autocomplete") == 1
 
 
+async def test_commander_autocomplete_without_local_data_drops_known_non_commanders(fake_scryfall,
+                                                                                     make_card_service):
+    service = await make_card_service()
+    await service.resolve("Kumano's Pupils")  # now cached: known not to be a commander
+    names = await service.autocomplete("kumano", commanders_only=True)
+    assert "Kumano, Master Yamabushi" in names  # never seen: may be a commander, kept
+    assert "Kumano's Pupils" not in names
+    assert "Kumano's Pupils" in await service.autocomplete("kumano")  # the card option keeps it
+
+
 async def test_autocomplete_answers_within_two_seconds(fake_scryfall, make_card_service):
     service = await make_card_service(scryfall_timeout=8.0)
     fake_scryfall.delay = 6

@@ -5,12 +5,13 @@ pairing (903.3, 702.124). Pure: no I/O, no network, no database, no discord.
 Public API:
 - `analyze(card) -> Analysis`: `.colors`, `.identity` (WUBRG strings, "" = colorless), `.reasons`.
 - `check_fit(card, commanders) -> FitResult`: fits / outside colors / evidence / warnings.
-- `commander_eligibility(card) -> Verdict`, `check_pairing(a, b) -> Verdict`.
+- `commander_eligibility(card) -> Verdict`, `check_pairing(a, b) -> Verdict`,
+  `is_commander_candidate(card)` (eligible alone, or a Background).
 - `parse_symbols(text) -> tuple[Symbol, ...]`: the mana-symbol parser.
 - `describe(reason)`, `explain_fit(fit)`, `identity_phrase(colors)`: sentences for embeds.
 """
 
-from bot.identity.commander import check_pairing, commander_eligibility
+from bot.identity.commander import check_pairing, commander_eligibility, is_commander_candidate
 from bot.identity.describe import color_name, describe, explain_fit, identity_phrase
 from bot.identity.engine import analyze
 from bot.identity.fit import check_fit
@@ -50,6 +51,7 @@ __all__ = [
     "describe",
     "explain_fit",
     "identity_phrase",
+    "is_commander_candidate",
     "parse_symbols",
     "wubrg",
 ]

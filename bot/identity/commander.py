@@ -144,6 +144,16 @@ def commander_eligibility(card: dict) -> Verdict:
     return Verdict(True, f"{why}, so it can be your commander.")
 
 
+def is_commander_candidate(card: dict) -> bool:
+    """Whether `card` may sit in a command zone at all: eligible on its own (`commander_eligibility`), or a
+    Background, which leads beside a "Choose a Background" creature. Commander pickers offer these."""
+    if commander_eligibility(card).ok:
+        return True
+    faces = card_faces(card)
+    front_type = faces[0].type_line.split(" // ")[0] if faces else ""
+    return "Legendary" in front_type.split("\u2014")[0].split() and _is_background(front_type)
+
+
 def _describe_pairing(ab: _Abilities) -> str:
     if ab.partner:
         return "has Partner"
