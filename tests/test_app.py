@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -119,6 +120,35 @@ async def test_full_run_syncs_to_dev_guild_answers_and_stops_on_sigterm(tmp_path
     assert fake.token not in text
     assert "Traceback" not in text
     assert "shutdown signal received" in text
+
+
+async def test_sigint_closes_the_session_and_the_cache_cleanly(tmp_path):
+    """Ctrl-C: exit 0, and the SQLite cache was closed properly (its WAL file is folded back and removed)."""
+    scryfall = FakeScryfall([card("Sol Ring")])
+    await scryfall.start()
+    fake = FakeDiscord()
+    await fake.start()
+    proc = await run_bot(tmp_path, DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base,
+                         SCRYFALL_API_BASE=scryfall.base_url, BULK_REFRESH_HOURS="0", USER_RATE="off")
+    try:
+        await fake.wait_ready(timeout=30)
+        reply = await fake.invoke("identity", {"card": "Sol Ring"})  # writes the card to the cache
+        assert reply.embeds[0]["title"] == "Sol Ring"
+        assert (tmp_path / "cache.sqlite3-wal").exists()  # open connection in WAL mode
+        proc.send_signal(signal.SIGINT)
+        out, err = await asyncio.wait_for(proc.communicate(), 20)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await fake.close()
+        await scryfall.close()
+    assert proc.returncode == 0, err.decode()
+    assert "shutdown signal received" in out.decode()
+    assert not (tmp_path / "cache.sqlite3-wal").exists()  # the last connection closed cleanly
+    with sqlite3.connect(tmp_path / "cache.sqlite3") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert db.execute("SELECT count(*) FROM cards WHERE name = 'Sol Ring'").fetchone() == (1,)
 
 
 # ------------------------------------------------------------------------------------- in process
