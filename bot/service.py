@@ -263,19 +263,25 @@ class CardService:
             raise CardNotFound(q, suggestions[:MAX_SUGGESTIONS])
         local_suggestions: list[str] = []
         if self._index_complete:
-            match = self._index.match(n)
-            if match.kind == "unique":
-                row = await self._local_card(match.names[0])
-                if row:
-                    found = self._resolved(row)
-                    if found:
-                        return found
-                    stale = stale or row
-            elif match.kind == "ambiguous":
-                self.stats["ambiguous"] += 1
-                raise AmbiguousCard(q, match.names[:MAX_CANDIDATES])
-            local_suggestions = match.suggestions
+            found, row, local_suggestions = await self._resolve_locally(q, n, commanders_only=False)
+            if found:
+                return found
+            stale = stale or row
         return await self._resolve_remote(q, n, stale, local_suggestions)
+
+    async def _resolve_locally(self, q: str, n: str, *,
+                               commanders_only: bool) -> tuple[Resolved | None, CardRow | None, list[str]]:
+        """Partial names and typos through the local name index: (fresh answer, the matched row even when
+        expired, suggestions). Raises AmbiguousCard when several names match equally."""
+        match = self._index.match(n, commanders_only=commanders_only)
+        if match.kind == "ambiguous":
+            self.stats["ambiguous"] += 1
+            raise AmbiguousCard(q, match.names[:MAX_CANDIDATES])
+        if match.kind == "unique":
+            row = await self._local_card(match.names[0])
+            if row:
+                return self._resolved(row), row, match.suggestions
+        return None, None, match.suggestions
 
     async def _resolve_remote(self, q: str, n: str, stale: CardRow | None, local_suggestions: list[str]) -> Resolved:
         self.stats["misses"] += 1
@@ -336,17 +342,8 @@ class CardService:
         if found:
             return found
         if self._index_complete:
-            match = self._index.match(n, commanders_only=True)
-            if match.kind == "unique":
-                row = await self._local_card(match.names[0])
-                if row:
-                    found = self._resolved(row)
-                    if found:
-                        return found
-            elif match.kind == "ambiguous":
-                self.stats["ambiguous"] += 1
-                raise AmbiguousCard(q, match.names[:MAX_CANDIDATES])
-            return await self._resolve(q, n)
+            found, _row, _suggestions = await self._resolve_locally(q, n, commanders_only=True)
+            return found or await self._resolve(q, n)
         if await self._db(self.cache.get_negative("commander", n), None) is not None:
             return await self._resolve(q, n)
         self.stats["misses"] += 1
