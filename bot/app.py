@@ -28,6 +28,7 @@ import logging
 import pkgutil
 import signal
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -454,12 +455,12 @@ async def run_bot(settings: Settings, bot: IdentityBotMixin | None = None) -> in
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     installed: list[int] = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
+    # asyncio signal handlers exist only on Unix event loops and only in the main thread; elsewhere
+    # (Windows, an embedding thread) Ctrl-C still ends `bot.start()` through KeyboardInterrupt.
+    if sys.platform != "win32" and threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
             installed.append(sig)
-        except (NotImplementedError, RuntimeError):  # pragma: no cover - not on the main thread / Windows
-            pass
     runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
     stopper = asyncio.create_task(stop.wait())
     try:

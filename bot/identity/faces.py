@@ -71,30 +71,20 @@ def card_faces(card: dict) -> tuple[Face, ...]:
             if not isinstance(raw, dict):
                 continue
             face_name = _str(raw.get("name")) or (name.split(" // ")[i] if i < name.count(" // ") + 1 else name)
-            out.append(
-                Face(
-                    face_name,
-                    _str(raw.get("mana_cost")),
-                    _str(raw.get("type_line")),
-                    _str(raw.get("oracle_text")),
-                    indicator(raw.get("color_indicator")),
-                )
-            )
+            out.append(_face(raw, face_name))
         if out:
             top_indicator = indicator(card.get("color_indicator"))
             if top_indicator and not any(f.color_indicator for f in out):
                 first = out[0]
                 out[0] = Face(first.name, first.mana_cost, first.type_line, first.oracle_text, top_indicator)
             return tuple(out)
-    return (
-        Face(
-            name,
-            _str(card.get("mana_cost")),
-            _str(card.get("type_line")),
-            _str(card.get("oracle_text")),
-            indicator(card.get("color_indicator")),
-        ),
-    )
+    return (_face(card, name),)
+
+
+def _face(obj: dict, name: str) -> Face:
+    """A Face from a card or card_face object (the same field names on both)."""
+    return Face(name, _str(obj.get("mana_cost")), _str(obj.get("type_line")), _str(obj.get("oracle_text")),
+                indicator(obj.get("color_indicator")))
 
 
 def colors_from_front(card: dict, faces: tuple[Face, ...]) -> bool:
