@@ -32,7 +32,7 @@ USER bot
 # (the bot creates the cache on start, hence the start period).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=90s --retries=3 \
     CMD python -c "import os, sqlite3; sqlite3.connect('file:' + os.environ['CACHE_PATH'] + '?mode=ro', uri=True, timeout=5).execute('select count(*) from sqlite_master').fetchone()" \
-        && python -m bot.obs.healthcheck
+        && python -m bot.ops.healthcheck
 
 # SIGTERM (docker stop) shuts the bot down gracefully.
 STOPSIGNAL SIGTERM

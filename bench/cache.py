@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.service import CardService  # noqa: E402
+from bot.cards.service import CardService  # noqa: E402
 from bot.settings import load_settings  # noqa: E402
 from tests.shared_data import CARDS_FILE, all_cards  # noqa: E402
 

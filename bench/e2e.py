@@ -26,7 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bot.bulk import import_file  # noqa: E402
+from bot.cards.bulk import import_file  # noqa: E402
 from tests.fakes.discord import FakeDiscord  # noqa: E402
 from tests.fakes.scryfall import FakeScryfall  # noqa: E402
 from tests.shared_data import CARDS_FILE  # noqa: E402
@@ -83,7 +83,7 @@ async def main() -> None:
     task = None
     started = time.perf_counter()
     if args.in_process:
-        from bot.app import IdentityBot
+        from bot.app.bot import IdentityBot
         from bot.settings import load_settings
 
         bot = IdentityBot(load_settings(**{k.lower(): v for k, v in env.items() if v}))

@@ -18,11 +18,11 @@ def main(argv: list[str] | None = None) -> int:
         print(__doc__)
         return 0
     if command == "run":
-        from bot.app import cli as run_cli
+        from bot.app.bot import cli as run_cli
 
         return run_cli(rest)
     if command == "sync-cards":
-        from bot.bulk import cli as sync_cli
+        from bot.cards.bulk import cli as sync_cli
 
         return sync_cli(rest)
     if command == "check-deck":

@@ -12,8 +12,8 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.obs.ratelimit import parse_rate
-from bot.obs.sharding import parse_shard_ids
+from bot.ops.ratelimit import parse_rate
+from bot.ops.sharding import parse_shard_ids
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 

@@ -18,15 +18,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import embeds, render
-from bot.app import note, reply_error
-from bot.cards import ScryfallUnavailable
+from bot.present import embeds, render
+from bot.app.bot import note, reply_error
+from bot.cards.model import ScryfallUnavailable
 from bot.deck.parser import MAX_BYTES, DeckInputError, decode, split_pasted
-from bot.deck.report import FILE_NAME, needs_attachment, summary_embed, text_report
+from bot.present.deck_report import FILE_NAME, needs_attachment, summary_embed, text_report
 from bot.deck.runner import CommanderNotFound, check_decklist
 
 if TYPE_CHECKING:
-    from bot.app import IdentityBot
+    from bot.app.bot import IdentityBot
 
 log = logging.getLogger("bot.cogs.deck")
 

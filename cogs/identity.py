@@ -1,5 +1,5 @@
 """Slash commands /identity, /fits and /help. Thin glue: the card service finds cards, the identity
-engine explains them, `bot.embeds` renders the answer.
+engine explains them, `bot.present.embeds` renders the answer.
 
 Replies: when every card is already known locally (`cards.peek`) the answer goes out directly;
 otherwise the interaction is deferred first (Scryfall may take a moment). Errors are ephemeral.
@@ -17,14 +17,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import embeds
-from bot.app import note, reply_error
-from bot.cards import AmbiguousCard, CardLookupError, CardNotFound, Resolved, ScryfallUnavailable
+from bot.present import embeds
+from bot.app.bot import note, reply_error
+from bot.cards.model import AmbiguousCard, CardLookupError, CardNotFound, Resolved, ScryfallUnavailable
 from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
-from bot.names import clean_input, normalize
+from bot.cards.names import clean_input, normalize
 
 if TYPE_CHECKING:
-    from bot.app import IdentityBot
+    from bot.app.bot import IdentityBot
 
 log = logging.getLogger("bot.cogs.identity")
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.app import IdentityBot, IdentityBotMixin, ShardedIdentityBot
-from bot.bulk import import_file
+from bot.app.bot import IdentityBot, IdentityBotMixin, ShardedIdentityBot
+from bot.cards.bulk import import_file
 from bot.settings import Settings, load_settings
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall

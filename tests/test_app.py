@@ -13,7 +13,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.app import DEFAULT_API_BASE, IdentityBot, bot_intents, default_extensions
+from bot.app.bot import DEFAULT_API_BASE, IdentityBot, bot_intents, default_extensions
 from bot.settings import load_settings
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
@@ -218,7 +218,7 @@ def test_docker_image_is_non_root_with_a_cache_volume_and_no_secrets():
 
 
 async def test_gateway_refusing_the_token_exits_2(tmp_path, capsys):
-    from bot.app import run_bot as run_in_process
+    from bot.app.bot import run_bot as run_in_process
 
     async with FakeScryfall([]) as scryfall, FakeDiscord() as fake:
         fake.gateway_close_code = 4004
@@ -232,7 +232,7 @@ async def test_gateway_refusing_the_token_exits_2(tmp_path, capsys):
 
 
 async def test_unreachable_discord_is_one_error_line(tmp_path, capsys):
-    from bot.app import run_bot as run_in_process
+    from bot.app.bot import run_bot as run_in_process
 
     settings = load_settings(discord_token="abc.def.ghi", discord_api_base="http://127.0.0.1:9/api/v10",
                              scryfall_api_base="http://127.0.0.1:9", bulk_refresh_hours=0,

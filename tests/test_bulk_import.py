@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.bulk import BulkFormatError, import_file, iter_cards
-from bot.service import CardService
+from bot.cards.bulk import BulkFormatError, import_file, iter_cards
+from bot.cards.service import CardService
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import CARDS_FILE, REPO_ROOT, all_cards

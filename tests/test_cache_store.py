@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.cache import MIGRATIONS, SCHEMA_VERSION, CardCache, can_be_commander, name_keys
-from bot.names import NameIndex, clean_input, normalize, rank_candidates
+from bot.cards.cache import MIGRATIONS, SCHEMA_VERSION, CardCache, can_be_commander, name_keys
+from bot.cards.names import NameIndex, clean_input, normalize, rank_candidates
 from tests.shared_data import card
 
 
@@ -48,7 +48,7 @@ def test_commander_detection():
 
 
 def test_name_index_candidates_rank_whole_words_first():
-    from bot.names import IndexEntry
+    from bot.cards.names import IndexEntry
 
     names = ["Kumano's Pupils", "Kumano, Master Yamabushi", "Kumano Faces Kakkazan // Etching of Kumano"]
     index = NameIndex(IndexEntry(n, normalize(n), str(i), n.startswith("Kumano,"), 0) for i, n in enumerate(names))
@@ -83,10 +83,10 @@ async def test_migrates_a_version_1_cache_keeping_its_cards(tmp_path):
     cache = await CardCache.open(path)
     await cache.put_cards([card("Sol Ring")])
     await cache.close()
-    # reopen the upgraded file: tables of version 2 exist, data kept
+    # reopen the upgraded file: every later version's tables exist, data kept
     conn = sqlite3.connect(path)
     conn.execute("INSERT INTO queries VALUES ('fuzzy', 'x', 'y', 0)")
-    assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+    assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == SCHEMA_VERSION
     conn.close()
     cache = await CardCache.open(path)
     rows = await cache.lookup_name("sol ring")
@@ -112,9 +112,9 @@ async def test_corrupt_cache_is_moved_aside_and_rebuilt(fake_scryfall, make_card
             conn.execute("UPDATE schema_version SET version = 99")
             conn.commit()
             conn.close()
-    with caplog.at_level(logging.ERROR, logger="bot.cache"):
+    with caplog.at_level(logging.ERROR, logger="bot.cards.cache"):
         service = await make_card_service()
-    lines = [r.getMessage() for r in caplog.records if r.name == "bot.cache"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.cards.cache"]
     assert len(lines) == 1 and "moved it to" in lines[0], lines
     assert list(path.parent.glob("cards.sqlite3.corrupt-*"))
     assert not service.cache.in_memory
@@ -123,9 +123,9 @@ async def test_corrupt_cache_is_moved_aside_and_rebuilt(fake_scryfall, make_card
     # A second start opens the rebuilt cache without complaint (no crash loop) and remembers the card.
     await service.close()
     caplog.clear()
-    with caplog.at_level(logging.ERROR, logger="bot.cache"):
+    with caplog.at_level(logging.ERROR, logger="bot.cards.cache"):
         again = await make_card_service()
-    assert not [r for r in caplog.records if r.name == "bot.cache"]
+    assert not [r for r in caplog.records if r.name == "bot.cards.cache"]
     assert (await again.peek("Sol Ring")).source == "cache"
     assert fake_scryfall.count() == 1
 
@@ -133,7 +133,7 @@ async def test_corrupt_cache_is_moved_aside_and_rebuilt(fake_scryfall, make_card
 async def test_unusable_location_falls_back_to_memory(tmp_path, caplog):
     blocker = tmp_path / "file"
     blocker.write_text("a file where a directory should be")
-    with caplog.at_level(logging.ERROR, logger="bot.cache"):
+    with caplog.at_level(logging.ERROR, logger="bot.cards.cache"):
         cache = await CardCache.open(blocker / "cards.sqlite3")
     assert cache.in_memory
     assert await cache.put_cards([card("Sol Ring")]) == 1

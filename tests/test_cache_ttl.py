@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards import CardNotFound, ScryfallUnavailable
+from bot.cards.model import CardNotFound, ScryfallUnavailable
 from tests.fakes.fixtures import FakeClock
 
 

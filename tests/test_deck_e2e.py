@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.app import IdentityBot
-from bot.bulk import import_file
-from bot.deck.report import FILE_NAME
-from bot.service import CardService
+from bot.app.bot import IdentityBot
+from bot.cards.bulk import import_file
+from bot.present.deck_report import FILE_NAME
+from bot.cards.service import CardService
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall

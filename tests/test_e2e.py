@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import pytest
 import pytest_asyncio
 
-from bot.app import IdentityBot
-from bot.bulk import import_file
+from bot.app.bot import IdentityBot
+from bot.cards.bulk import import_file
 from bot.settings import load_settings
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall

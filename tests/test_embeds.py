@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import embeds, render
-from bot.cards import Resolved
+from bot.present import embeds, render
+from bot.cards.model import Resolved
 from bot.identity import analyze, check_fit
 from tests.shared_data import card
 

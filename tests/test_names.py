@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.names import IndexEntry, NameIndex, completion_rank, normalize
+from bot.cards.names import IndexEntry, NameIndex, completion_rank, normalize
 from tests.shared_data import all_cards
 
 

@@ -9,7 +9,7 @@ import logging
 import pytest
 from pydantic import SecretStr
 
-from bot.obs.logs import REDACTED, log_command, redact, setup_logging
+from bot.ops.logs import REDACTED, log_command, redact, setup_logging
 
 # Token-shaped but fake (the three base64url parts of a bot token).
 TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0Mw.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from prometheus_client import CollectorRegistry
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.obs.metrics import BotMetrics, scryfall_endpoint
+from bot.ops.metrics import BotMetrics, scryfall_endpoint
 
 
 def samples(metrics: BotMetrics) -> dict[tuple[str, tuple], float]:

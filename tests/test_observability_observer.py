@@ -6,9 +6,9 @@ import io
 import json
 import logging
 
-from bot.obs.logs import JsonFormatter
-from bot.obs.metrics import BotMetrics
-from bot.obs.observer import CommandObserver
+from bot.ops.logs import JsonFormatter
+from bot.ops.metrics import BotMetrics
+from bot.ops.observer import CommandObserver
 
 
 class Clock:

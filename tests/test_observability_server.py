@@ -10,9 +10,9 @@ import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.obs import healthcheck
-from bot.obs.metrics import BotMetrics
-from bot.obs.server import HealthServer, gateway_check, run_checks, sqlite_check
+from bot.ops import healthcheck
+from bot.ops.metrics import BotMetrics
+from bot.ops.server import HealthServer, gateway_check, run_checks, sqlite_check
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.obs.sharding import parse_shard_ids, shard_for_guild
+from bot.ops.sharding import parse_shard_ids, shard_for_guild
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 

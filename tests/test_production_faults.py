@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import CardService
+from bot.cards.service import CardService
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import FakeClock
 from tests.fakes.scryfall import FakeScryfall

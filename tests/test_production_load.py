@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from bot.obs.ratelimit import UserRateLimiter
+from bot.ops.ratelimit import UserRateLimiter
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import CARD_NAMES, bot_settings, burst, import_bulk, running_bot, settle, user

@@ -13,7 +13,7 @@ import sys
 import aiohttp
 import pytest
 
-from bot.obs.logs import setup_logging
+from bot.ops.logs import setup_logging
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, import_bulk, running_bot, settle, user
@@ -32,7 +32,7 @@ async def get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
 
 async def probe(env: dict[str, str]) -> tuple[int, str]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.obs.healthcheck", cwd=REPO, env=env,
+        sys.executable, "-m", "bot.ops.healthcheck", cwd=REPO, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     out, err = await asyncio.wait_for(proc.communicate(), 30)
     return proc.returncode, out.decode() + err.decode()

@@ -9,8 +9,8 @@ import logging
 import pytest
 from discord.ext import commands
 
-from bot.app import IdentityBot, ShardedIdentityBot, create_bot
-from bot.obs.server import gateway_check
+from bot.app.bot import IdentityBot, ShardedIdentityBot, create_bot
+from bot.ops.server import gateway_check
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import (

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.obs.ratelimit import UserRateLimiter, cooldown_message, parse_rate
+from bot.ops.ratelimit import UserRateLimiter, cooldown_message, parse_rate
 
 
 class FakeClock:

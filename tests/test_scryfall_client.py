@@ -10,8 +10,8 @@ import aiohttp
 import pytest
 
 from bot import BOT_NAME, __version__
-from bot.cards import ScryfallUnavailable
-from bot.scryfall import (
+from bot.cards.model import ScryfallUnavailable
+from bot.cards.scryfall import (
     ScryfallAmbiguous,
     ScryfallBadRequest,
     ScryfallClient,

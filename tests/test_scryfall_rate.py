@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from bot.cards import ScryfallUnavailable
-from bot.scryfall import ScryfallClient
+from bot.cards.model import ScryfallUnavailable
+from bot.cards.scryfall import ScryfallClient
 from tests.fakes.fixtures import FakeClock
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards

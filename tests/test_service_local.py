@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from bot.bulk import import_file
-from bot.cards import AmbiguousCard, CardNotFound
+from bot.cards.bulk import import_file
+from bot.cards.model import AmbiguousCard, CardNotFound
 from tests.shared_data import CARDS_FILE, card
 
 

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from bot.cards import AmbiguousCard, CardNotFound, ScryfallUnavailable
-from bot.service import CardService
+from bot.cards.model import AmbiguousCard, CardNotFound, ScryfallUnavailable
+from bot.cards.service import CardService
 from tests.fakes.fixtures import fake_settings
 from tests.shared_data import all_cards
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bot.deck.check import DeckReport, Problem, ProblemKind, check_deck
 from bot.deck.parser import DeckInputError, ParsedDeck, decode, parse
-from bot.deck.report import summary_embed, text_report
+from bot.present.deck_report import summary_embed, text_report
 from bot.deck.runner import CommanderNotFound, check_decklist
 
 __all__ = [
@@ -54,9 +54,9 @@ def _read(path: str) -> str:
 
 
 async def _run(text: str, commander: str, partner: str | None) -> tuple[int, str]:
-    from bot.cards import ScryfallUnavailable
-    from bot.embeds import stale_note
-    from bot.service import CardService
+    from bot.cards.model import ScryfallUnavailable
+    from bot.present.embeds import stale_note
+    from bot.cards.service import CardService
     from bot.settings import load_settings
 
     service = await CardService.create(load_settings())

@@ -15,18 +15,18 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.cards import AmbiguousCard, CardNotFound, Resolved, ScryfallUnavailable
+from bot.cards.model import AmbiguousCard, CardNotFound, Resolved, ScryfallUnavailable
 from bot.deck.check import DeckReport, check_deck
 from bot.deck.parser import DeckEntry, DeckInputError, ParsedDeck, parse
 from bot.identity import commander_eligibility
-from bot.names import normalize
+from bot.cards.names import normalize
 
 MAX_OPTION = 200
 MAX_ALTERNATIVE_LOOKUPS = 25  # `A // B` lines whose `A` is looked up when `A // B` is not a card
 
 
 class CardSource(Protocol):
-    """What the deck check needs from `bot.service.CardService`."""
+    """What the deck check needs from `bot.cards.service.CardService`."""
 
     async def resolve(self, name: str) -> Resolved: ...
 

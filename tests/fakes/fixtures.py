@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import CardService
+from bot.cards.service import CardService
 from bot.settings import Settings, load_settings
 from tests.fakes.scryfall import FakeScryfall
 

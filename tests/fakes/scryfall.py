@@ -27,8 +27,8 @@ from typing import Any
 from aiohttp import web
 from rapidfuzz import fuzz, process
 
-from bot.cache import can_be_commander, name_keys
-from bot.names import normalize
+from bot.cards.cache import can_be_commander, name_keys
+from bot.cards.names import normalize
 
 
 @dataclass

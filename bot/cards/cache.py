@@ -27,11 +27,11 @@ from typing import Any
 import aiosqlite
 
 from bot.identity import IdentityError, is_commander_candidate
-from bot.names import IndexEntry, normalize
+from bot.cards.names import IndexEntry, normalize
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Each entry upgrades the schema from version N-1 to N. Never edit a released step; add a new one.
 MIGRATIONS: dict[int, str] = {
@@ -71,6 +71,9 @@ MIGRATIONS: dict[int, str] = {
             PRIMARY KEY (kind, norm)
         ) WITHOUT ROWID;
     """,
+    3: """
+        ALTER TABLE cards ADD COLUMN popularity INTEGER;
+    """,
 }
 
 NON_GAME_LAYOUTS = frozenset({
@@ -98,6 +101,12 @@ def card_rank(card: dict[str, Any]) -> int:
     if games and "paper" not in games:
         rank += 1
     return rank
+
+
+def popularity(card: dict[str, Any]) -> int | None:
+    """Scryfall's `edhrec_rank` (1 = the card most played in Commander), or None when EDHREC ranks it not."""
+    value = card.get("edhrec_rank")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def can_be_commander(card: dict[str, Any]) -> bool:
@@ -133,12 +142,13 @@ def card_rows(card: dict[str, Any], source: str, now: float, raw: str | None = N
               ) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
     """The `cards` row and `names` rows for one card object."""
     row = (card["id"], card.get("oracle_id"), card["name"], source, now, card_rank(card),
-           1 if can_be_commander(card) else 0, raw if raw is not None else json.dumps(card, separators=(",", ":")))
+           1 if can_be_commander(card) else 0, popularity(card),
+           raw if raw is not None else json.dumps(card, separators=(",", ":")))
     return row, [(key, card["id"], kind) for key, kind in name_keys(card)]
 
 
-INSERT_CARD = "INSERT OR REPLACE INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, json) " \
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_CARD = "INSERT OR REPLACE INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, " \
+              "popularity, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_NAME = "INSERT OR IGNORE INTO names (norm, card_id, kind) VALUES (?, ?, ?)"
 
 
@@ -395,9 +405,10 @@ class CardCache:
     async def name_entries(self) -> list[IndexEntry]:
         """Every full name in the cache, for the in-memory NameIndex."""
         rows = await self._db.execute_fetchall(
-            "SELECT n.norm, c.name, c.id, c.commander, c.rank FROM names n JOIN cards c ON c.id = n.card_id "
-            "WHERE n.kind = 0")
-        return [IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4]) for r in rows]
+            "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity FROM names n "
+            "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0")
+        return [IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5])
+                for r in rows]
 
     async def count_cards(self, source: str | None = None) -> int:
         if source is None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot import embeds, render
+from bot.present import embeds, render
 from bot.deck.check import DeckReport, Problem, ProblemKind
 from bot.identity.describe import describe, identity_phrase
 from bot.identity.model import WUBRG, ReasonKind

@@ -23,7 +23,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.obs.metrics import CONTENT_TYPE_LATEST, BotMetrics
+from bot.ops.metrics import CONTENT_TYPE_LATEST, BotMetrics
 
 __all__ = ["HealthServer", "HealthCallable", "run_checks", "gateway_check", "sqlite_check"]
 

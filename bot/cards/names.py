@@ -92,6 +92,7 @@ class IndexEntry:
     card_id: str
     commander: bool
     rank: int
+    popularity: int | None = None  # Scryfall's edhrec_rank: 1 = most played in Commander; None = unranked
 
 
 class _Lists:

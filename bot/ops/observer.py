@@ -6,8 +6,8 @@ import logging
 import time
 from collections.abc import Callable
 
-from bot.obs.logs import COMMAND_LOGGER, log_command
-from bot.obs.metrics import BotMetrics
+from bot.ops.logs import COMMAND_LOGGER, log_command
+from bot.ops.metrics import BotMetrics
 
 __all__ = ["CommandObserver"]
 

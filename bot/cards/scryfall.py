@@ -31,7 +31,7 @@ import aiohttp
 from aiolimiter import AsyncLimiter
 
 from bot import BOT_NAME, __version__
-from bot.cards import ScryfallUnavailable
+from bot.cards.model import ScryfallUnavailable
 
 log = logging.getLogger(__name__)
 

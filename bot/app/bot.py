@@ -41,11 +41,12 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from pydantic import ValidationError
 
-from bot import __version__, embeds
-from bot.obs.metrics import BotMetrics
-from bot.obs.observer import CommandObserver
-from bot.obs.ratelimit import UserRateLimiter, cooldown_message
-from bot.obs.sharding import shard_for_guild
+from bot import __version__
+from bot.present import embeds
+from bot.ops.metrics import BotMetrics
+from bot.ops.observer import CommandObserver
+from bot.ops.ratelimit import UserRateLimiter, cooldown_message
+from bot.ops.sharding import shard_for_guild
 from bot.settings import Settings, load_settings
 
 log = logging.getLogger("bot.app")
@@ -243,7 +244,7 @@ class IdentityBotMixin:
         if self.custom_api:
             await self._use_custom_gateway()
         if self.cards is None:
-            from bot.service import CardService
+            from bot.cards.service import CardService
 
             self.cards = await CardService.create(self.settings)
             await self.cards.start_background_sync()
@@ -272,7 +273,7 @@ class IdentityBotMixin:
 
     async def start_health_server(self) -> None:
         """Serve /metrics and /healthz on METRICS_HOST:METRICS_PORT (port 0 picks a free one)."""
-        from bot.obs.server import HealthServer, gateway_check, sqlite_check
+        from bot.ops.server import HealthServer, gateway_check, sqlite_check
 
         def health() -> dict[str, Any]:
             checks: dict[str, Any] = {"gateway": gateway_check(self)}
@@ -442,7 +443,7 @@ def _fail(message: str, code: int) -> int:
 
 
 def _setup_logging(settings: Settings) -> None:
-    from bot.obs.logs import setup_logging
+    from bot.ops.logs import setup_logging
 
     setup_logging(settings.log_level, json=settings.log_format == "json",
                   token=settings.discord_token, stream=sys.stdout)

@@ -24,7 +24,7 @@ from typing import IO, Any
 
 import ijson
 
-from bot.cache import INSERT_CARD, INSERT_NAME, card_rows, connect_sync, is_card, prepare_database
+from bot.cards.cache import INSERT_CARD, INSERT_NAME, card_rows, connect_sync, is_card, prepare_database
 
 log = logging.getLogger(__name__)
 
@@ -224,7 +224,7 @@ def cli(argv: list[str]) -> int:
 async def _download(settings: Any, cache_path: Path, batch_size: int, bar: Any, show: bool) -> ImportResult:
     from tqdm import tqdm
 
-    from bot.scryfall import ScryfallClient
+    from bot.cards.scryfall import ScryfallClient
 
     client = ScryfallClient(settings.scryfall_api_base, rate=settings.scryfall_rate,
                             timeout=settings.scryfall_timeout)

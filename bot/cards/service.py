@@ -25,10 +25,10 @@ from typing import Any, TypeVar
 
 import aiohttp
 
-from bot.bulk import ImportResult, sync_from_scryfall
-from bot.cache import CardCache, CardRow
-from bot.cards import AmbiguousCard, CardNotFound, Resolved, ScryfallUnavailable
-from bot.names import (
+from bot.cards.bulk import ImportResult, sync_from_scryfall
+from bot.cards.cache import CardCache, CardRow
+from bot.cards.model import AmbiguousCard, CardNotFound, Resolved, ScryfallUnavailable
+from bot.cards.names import (
     MAX_INPUT_CHARS,
     NameIndex,
     choice_name,
@@ -36,7 +36,7 @@ from bot.names import (
     normalize,
     rank_candidates,
 )
-from bot.scryfall import (
+from bot.cards.scryfall import (
     LOCKOUT_SECONDS,
     MAX_COLLECTION,
     ScryfallAmbiguous,
@@ -380,7 +380,7 @@ class CardService:
         """The one card a search result means, or None when several fit equally."""
         if len(cards) == 1:
             return cards[0]
-        from bot.cache import name_keys
+        from bot.cards.cache import name_keys
 
         exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
         if exact:
@@ -455,7 +455,7 @@ class CardService:
                 retry.extend(batch)
                 continue
             await self._store(cards)
-            from bot.cache import name_keys
+            from bot.cards.cache import name_keys
 
             by_key: dict[str, dict[str, Any]] = {}
             for card in cards:

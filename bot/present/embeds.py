@@ -22,8 +22,8 @@ from urllib.parse import quote
 
 import discord
 
-from bot import render
-from bot.cards import Resolved
+from bot.present import render
+from bot.cards.model import Resolved
 from bot.identity.faces import card_faces, colors_from_front
 from bot.identity.model import COLOR_NAMES, WUBRG, Analysis, Aspect, FitResult, Reason, ReasonKind
 from bot.identity.symbols import SYMBOL_RE, classify

@@ -1,4 +1,4 @@
-"""Docker ``HEALTHCHECK`` probe: ``python -m bot.obs.healthcheck``.
+"""Docker ``HEALTHCHECK`` probe: ``python -m bot.ops.healthcheck``.
 
 Exit 0 when ``/healthz`` answers 200, 1 otherwise. When ``METRICS_PORT`` is not set there is no endpoint
 to ask, so it exits 0 (the container's liveness is then just "the process runs"). Uses only the standard

@@ -1,6 +1,0 @@
-"""Production building blocks: metrics, health server, structured logs, per-user cooldown, sharding.
-
-Submodules are imported on demand (``from bot.obs.metrics import BotMetrics``) so that importing
-``bot.settings`` (which uses the small pure parsers in :mod:`bot.obs.ratelimit` and
-:mod:`bot.obs.sharding`) never pulls in aiohttp or prometheus-client.
-"""

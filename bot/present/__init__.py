@@ -1,0 +1,1 @@
+"""Presentation layer: every word the bot says (identity, fits, deck report, errors, help)."""
