@@ -18,12 +18,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.present import embeds, render
 from bot.app.bot import note, reply_error
 from bot.cards.model import ScryfallUnavailable
 from bot.deck.parser import MAX_BYTES, DeckInputError, decode, split_pasted
-from bot.present.deck_report import FILE_NAME, needs_attachment, summary_embed, text_report
 from bot.deck.runner import CommanderNotFound, check_decklist
+from bot.present import embeds, render
+from bot.present.deck_report import FILE_NAME, needs_attachment, summary_embed, text_report
 
 if TYPE_CHECKING:
     from bot.app.bot import IdentityBot

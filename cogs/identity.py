@@ -17,11 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.present import embeds
 from bot.app.bot import note, reply_error
 from bot.cards.model import AmbiguousCard, CardLookupError, CardNotFound, Resolved, ScryfallUnavailable
-from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
 from bot.cards.names import clean_input, normalize
+from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
+from bot.present import embeds
 
 if TYPE_CHECKING:
     from bot.app.bot import IdentityBot

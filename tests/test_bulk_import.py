@@ -55,7 +55,8 @@ async def test_sync_cards_file_imports_everything_then_no_requests(fake_scryfall
     assert (await service.resolve("lightnig bolt")).name == "Lightning Bolt"
     for prefix in ("kum", "sol r", "fire", "bolt", "a", "yamabushi", "lightnig"):
         assert await service.autocomplete(prefix), prefix
-    found, missing = await service.resolve_many(sample[:200])
+    batch = await service.resolve_many(sample[:200])
+    found, missing = batch.found, batch.missing
     assert len(found) == 200 and missing == {}
     assert fake_scryfall.count() == 0
 

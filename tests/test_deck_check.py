@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.present import embeds
 from bot.deck.check import ProblemKind, check_deck, copy_limit, is_basic_land
 from bot.deck.parser import parse
-from bot.present.deck_report import needs_attachment, summary_embed, text_report
 from bot.identity.model import ReasonKind
+from bot.present import embeds
+from bot.present.deck_report import needs_attachment, summary_embed, text_report
 from tests.shared_data import card, cards_by_name
 
 DECKS = Path(__file__).parent / "data" / "decks"

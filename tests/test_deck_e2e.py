@@ -14,8 +14,8 @@ import pytest_asyncio
 
 from bot.app.bot import IdentityBot
 from bot.cards.bulk import import_file
-from bot.present.deck_report import FILE_NAME
 from bot.cards.service import CardService
+from bot.present.deck_report import FILE_NAME
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.deck.check import ProblemKind
-from bot.present.deck_report import text_report
-from bot.deck.runner import check_decklist
 from bot.cards.service import CardService
+from bot.deck.check import ProblemKind
+from bot.deck.runner import check_decklist
+from bot.present.deck_report import text_report
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.present import embeds, render
 from bot.cards.model import Resolved
 from bot.identity import analyze, check_fit
+from bot.present import embeds, render
 from tests.shared_data import card
 
 

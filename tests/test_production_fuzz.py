@@ -28,8 +28,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.present import embeds
 from bot.cards.model import ScryfallUnavailable
+from bot.present import embeds
 from tests.fakes.discord import AUTOCOMPLETE, FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, import_bulk, running_bot, settle, user

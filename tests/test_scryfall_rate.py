@@ -88,10 +88,8 @@ async def test_429_locks_everything_out_for_30_seconds_by_default(fake_scryfall,
         await service.resolve("Lightning Bolt")
     assert again.value.retry_after == pytest.approx(30, abs=1.5)
     assert await service.autocomplete("light") == []
-    f, _nf = None, None
-    with pytest.raises(ScryfallUnavailable):
-        f, _nf = await service.resolve_many(["Dismember", "Kitchen Finks"])
-    assert f is None
+    batch = await service.resolve_many(["Dismember", "Kitchen Finks"])
+    assert not batch.found and set(batch.unavailable) == {"Dismember", "Kitchen Finks"}
     assert time.monotonic() - started < 1.0
     assert fake_scryfall.count() == sent
     assert service.metrics()["scryfall_rate_limited"] == 1

@@ -84,7 +84,8 @@ async def test_autocomplete_is_local_and_discord_sized(local, fake_scryfall):
 
 
 async def test_resolve_many_is_local(local, fake_scryfall):
-    found, missing = await local.resolve_many(["Sol Ring", "Fire/Ice", "Homicidal Brute", "Command Tower"])
+    batch = await local.resolve_many(["Sol Ring", "Fire/Ice", "Homicidal Brute", "Command Tower"])
+    found, missing = batch.found, batch.missing
     assert {k: v.name for k, v in found.items()} == {
         "Sol Ring": "Sol Ring", "Fire/Ice": "Fire // Ice",
         "Homicidal Brute": "Civilized Scholar // Homicidal Brute", "Command Tower": "Command Tower"}

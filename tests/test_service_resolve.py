@@ -98,7 +98,8 @@ async def test_bad_input_never_reaches_scryfall(fake_scryfall, make_card_service
     with pytest.raises(CardNotFound):
         await service.resolve_commander(bad)
     assert await service.peek(bad) is None
-    found, missing = await service.resolve_many([bad])
+    batch = await service.resolve_many([bad])
+    found, missing = batch.found, batch.missing
     assert found == {} and list(missing) == [bad]
     assert fake_scryfall.count() == 0
 
@@ -168,7 +169,8 @@ async def test_resolve_many_uses_collection_batches(fake_scryfall, make_card_ser
     typo = "Lightnig Bolt"
     missing = "Qwxyz Not A Card"
     decklist = names + [typo, missing, names[0], "fire/ice"]
-    found, not_found = await service.resolve_many(decklist)
+    batch = await service.resolve_many(decklist)
+    found, not_found = batch.found, batch.missing
     assert list(not_found) == [missing]
     assert set(found) == set(names) | {typo, "fire/ice"}
     assert all(found[n].name == n for n in names)
@@ -179,16 +181,18 @@ async def test_resolve_many_uses_collection_batches(fake_scryfall, make_card_ser
     assert sorted(fuzzy) == [typo, missing]  # fuzzy only for what the collection missed
     # second time: all local, no requests
     sent = fake_scryfall.count()
-    found2, not_found2 = await service.resolve_many(decklist)
+    batch2 = await service.resolve_many(decklist)
+    found2, not_found2 = batch2.found, batch2.missing
     assert list(not_found2) == [missing] and set(found2) == set(found)
     assert fake_scryfall.count() == sent
 
 
-async def test_resolve_many_propagates_outage(fake_scryfall, make_card_service):
+async def test_resolve_many_reports_names_it_could_not_look_up(fake_scryfall, make_card_service):
     service = await make_card_service(scryfall_timeout=1.0)
     fake_scryfall.mode = "down"
-    with pytest.raises(ScryfallUnavailable):
-        await service.resolve_many(["Sol Ring", "Lightning Bolt"])
+    batch = await service.resolve_many(["Sol Ring", "Lightning Bolt"])
+    assert batch.found == {} and batch.missing == {}
+    assert set(batch.unavailable) == {"Sol Ring", "Lightning Bolt"}
     assert await service.cache.counts() == EMPTY
 
 
@@ -241,12 +245,14 @@ async def test_resolve_many_keeps_suggestions_and_candidates_of_misses(fake_scry
     """A deck check must not ask Scryfall again just to say "did you mean": misses carry their names."""
     service = await make_card_service()
     typo, vague = "Pyroclasmm Not Real", "Kumano"
-    found, misses = await service.resolve_many(["Sol Ring", typo, vague])
+    batch = await service.resolve_many(["Sol Ring", typo, vague])
+    found, misses = batch.found, batch.missing
     assert set(found) == {"Sol Ring"}
     assert set(misses) == {typo, vague}
     assert "Kumano, Master Yamabushi" in misses[vague]  # the ambiguous name's candidates
     assert all(len(names) <= 5 for names in misses.values())
     sent = fake_scryfall.count()
-    again, misses2 = await service.resolve_many([typo])  # negative cache: same suggestions, no request
+    batch2 = await service.resolve_many([typo])  # negative cache: same suggestions, no request
+    again, misses2 = batch2.found, batch2.missing
     assert again == {} and misses2 == {typo: misses[typo]}
     assert fake_scryfall.count() == sent

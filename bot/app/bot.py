@@ -42,11 +42,11 @@ from discord.http import Route
 from pydantic import ValidationError
 
 from bot import __version__
-from bot.present import embeds
 from bot.ops.metrics import BotMetrics
 from bot.ops.observer import CommandObserver
 from bot.ops.ratelimit import UserRateLimiter, cooldown_message
 from bot.ops.sharding import shard_for_guild
+from bot.present import embeds
 from bot.settings import Settings, load_settings
 
 log = logging.getLogger("bot.app")

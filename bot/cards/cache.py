@@ -26,8 +26,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.identity import IdentityError, is_commander_candidate
 from bot.cards.names import IndexEntry, normalize
+from bot.identity import IdentityError, is_commander_candidate
 
 log = logging.getLogger(__name__)
 

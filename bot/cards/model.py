@@ -31,6 +31,21 @@ class Resolved:
         return str(self.card.get("name", ""))
 
 
+@dataclass(slots=True)
+class Batch:
+    """What `CardService.resolve_many` made of a list of typed names; each name is in exactly one mapping.
+
+    - `found`: typed name -> the card.
+    - `missing`: typed name -> close card names (or, for an ambiguous name, its candidates), best first:
+      Scryfall (or complete local data) says no card has that name.
+    - `unavailable`: typed name -> why it could not be looked up (Scryfall unreachable, busy, ...).
+    """
+
+    found: dict[str, Resolved] = field(default_factory=dict)
+    missing: dict[str, list[str]] = field(default_factory=dict)
+    unavailable: dict[str, str] = field(default_factory=dict)
+
+
 class CardLookupError(Exception):
     """Base class of every error the card service raises to its callers."""
 

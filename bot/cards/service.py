@@ -27,7 +27,7 @@ import aiohttp
 
 from bot.cards.bulk import ImportResult, sync_from_scryfall
 from bot.cards.cache import CardCache, CardRow
-from bot.cards.model import AmbiguousCard, CardNotFound, Resolved, ScryfallUnavailable
+from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import (
     MAX_INPUT_CHARS,
     NameIndex,
@@ -396,15 +396,17 @@ class CardService:
 
     # -- resolve_many ------------------------------------------------------------------------------
 
-    async def resolve_many(self, names: list[str]) -> tuple[dict[str, Resolved], dict[str, list[str]]]:
-        """Resolve a decklist: ({input name: Resolved}, {input name not found: "did you mean" names}).
+    async def resolve_many(self, names: list[str]) -> Batch:
+        """Resolve a decklist: every typed name ends up found, missing (with "did you mean" names) or
+        unavailable (Scryfall could not be asked); see `Batch`. Never raises for Scryfall trouble.
 
         Names not answerable locally go to /cards/collection in batches of 75; only the names the
         collection did not find get a fuzzy retry each. The misses keep the suggestions (or, for an
         ambiguous name, the candidates) that lookup produced, so no second request is needed for them.
         """
-        found: dict[str, Resolved] = {}
-        not_found: dict[str, list[str]] = {}
+        result = Batch()
+        found = result.found
+        not_found = result.missing
         wanted: dict[str, list[str]] = {}
         query_of: dict[str, str] = {}
         for name in names:
@@ -440,19 +442,20 @@ class CardService:
 
         retry: list[str] = []
         for start in range(0, len(remote), MAX_COLLECTION):
-            batch = remote[start:start + MAX_COLLECTION]
-            self.stats["misses"] += len(batch)
+            chunk = remote[start:start + MAX_COLLECTION]
+            self.stats["misses"] += len(chunk)
             try:
-                cards, _missing = await self.client.collection([{"name": query_of[n]} for n in batch])
-            except ScryfallUnavailable:
-                if all(n in stale for n in batch):
-                    for n in batch:
+                cards, _missing = await self.client.collection([{"name": query_of[n]} for n in chunk])
+            except ScryfallUnavailable as exc:
+                for n in chunk:
+                    if n in stale:
                         assign(n, self._stale(stale[n]))
-                    continue
-                self.stats["unavailable"] += 1
-                raise
+                    else:
+                        self.stats["unavailable"] += 1
+                        result.unavailable.update((original, exc.reason) for original in wanted[n])
+                continue
             except ScryfallError:
-                retry.extend(batch)
+                retry.extend(chunk)
                 continue
             await self._store(cards)
             from bot.cards.cache import name_keys
@@ -461,7 +464,7 @@ class CardService:
             for card in cards:
                 for key, _kind in name_keys(card):
                     by_key.setdefault(key, card)
-            for n in batch:
+            for n in chunk:
                 card = by_key.get(n)
                 if card is None:
                     retry.append(n)
@@ -476,7 +479,9 @@ class CardService:
                 not_found.update((original, exc.suggestions[:MAX_SUGGESTIONS]) for original in wanted[n])
             except AmbiguousCard as exc:
                 not_found.update((original, exc.candidates[:MAX_SUGGESTIONS]) for original in wanted[n])
-        return found, not_found
+            except ScryfallUnavailable as exc:
+                result.unavailable.update((original, exc.reason) for original in wanted[n])
+        return result
 
     # -- peek --------------------------------------------------------------------------------------
 

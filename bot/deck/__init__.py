@@ -20,8 +20,8 @@ from pathlib import Path
 
 from bot.deck.check import DeckReport, Problem, ProblemKind, check_deck
 from bot.deck.parser import DeckInputError, ParsedDeck, decode, parse
-from bot.present.deck_report import summary_embed, text_report
 from bot.deck.runner import CommanderNotFound, check_decklist
+from bot.present.deck_report import summary_embed, text_report
 
 __all__ = [
     "CommanderNotFound",
@@ -55,8 +55,8 @@ def _read(path: str) -> str:
 
 async def _run(text: str, commander: str, partner: str | None) -> tuple[int, str]:
     from bot.cards.model import ScryfallUnavailable
-    from bot.present.embeds import stale_note
     from bot.cards.service import CardService
+    from bot.present.embeds import stale_note
     from bot.settings import load_settings
 
     service = await CardService.create(load_settings())

@@ -15,11 +15,11 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.cards.model import AmbiguousCard, CardNotFound, Resolved, ScryfallUnavailable
+from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
+from bot.cards.names import normalize
 from bot.deck.check import DeckReport, check_deck
 from bot.deck.parser import DeckEntry, DeckInputError, ParsedDeck, parse
 from bot.identity import commander_eligibility
-from bot.cards.names import normalize
 
 MAX_OPTION = 200
 MAX_ALTERNATIVE_LOOKUPS = 25  # `A // B` lines whose `A` is looked up when `A // B` is not a card
@@ -32,7 +32,7 @@ class CardSource(Protocol):
 
     async def resolve_commander(self, name: str) -> Resolved: ...
 
-    async def resolve_many(self, names: list[str]) -> tuple[dict[str, Resolved], dict[str, list[str]]]: ...
+    async def resolve_many(self, names: list[str]) -> Batch: ...
 
 
 class CommanderNotFound(DeckInputError):
@@ -119,10 +119,7 @@ async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck, found: dic
     if not doubtful:
         return parsed, []
     alternatives = list(dict.fromkeys(doubtful.values()))
-    try:
-        alt_found, _alt_missing = await cards.resolve_many(alternatives)
-    except ScryfallUnavailable:
-        return parsed, []  # keep the split readings; they are reported as unknown (or fuzzy) names
+    alt_found = (await cards.resolve_many(alternatives)).found  # unavailable ones keep the split reading
     chosen = {typed: alt for typed, alt in doubtful.items()
               if alt in alt_found and _same_card_name(alt, alt_found[alt].name)}
     if not chosen:
@@ -180,7 +177,11 @@ async def check_decklist(
     missing: dict[str, list[str]] = {}
     alt_notes: list[str] = []
     if names:
-        found, missing = await cards.resolve_many(names)
+        batch = await cards.resolve_many(names)
+        if batch.unavailable:
+            reason = next(iter(batch.unavailable.values()))
+            raise ScryfallUnavailable(reason)
+        found, missing = batch.found, batch.missing
         parsed, alt_notes = await _settle_alternatives(cards, parsed, found, missing)
         names = parsed.names()
     in_list = [r.card for r in found.values()]

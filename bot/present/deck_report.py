@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.present import embeds, render
 from bot.deck.check import DeckReport, Problem, ProblemKind
 from bot.identity.describe import describe, identity_phrase
 from bot.identity.model import WUBRG, ReasonKind
+from bot.present import embeds, render
 
 EVIDENCE_PER_COLOR = 3
 ATTACH_OVER = 900  # attach the full report when it is longer than this many characters

@@ -22,11 +22,11 @@ from urllib.parse import quote
 
 import discord
 
-from bot.present import render
 from bot.cards.model import Resolved
 from bot.identity.faces import card_faces, colors_from_front
 from bot.identity.model import COLOR_NAMES, WUBRG, Analysis, Aspect, FitResult, Reason, ReasonKind
 from bot.identity.symbols import SYMBOL_RE, classify
+from bot.present import render
 
 # Discord limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 TITLE_LIMIT = 256
