@@ -22,8 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bot.deck import check_decklist, text_report  # noqa: E402
 from bot.cards.service import CardService  # noqa: E402
+from bot.deck import check_decklist, text_report  # noqa: E402
 from tests.fakes.fixtures import fake_settings  # noqa: E402
 from tests.fakes.scryfall import FakeScryfall  # noqa: E402
 from tests.shared_data import all_cards  # noqa: E402

@@ -26,6 +26,7 @@ class Settings(BaseSettings):
         env_file_encoding="utf-8",
         extra="ignore",
         case_sensitive=False,
+        env_ignore_empty=True,  # `KEY=` (as docker --env-file passes it) means "use the default"
     )
 
     # Discord
@@ -101,7 +102,7 @@ class Settings(BaseSettings):
     @classmethod
     def _parse_shard_ids(cls, value: object) -> object:
         if value is None or isinstance(value, str | list | tuple):
-            return parse_shard_ids(value)  # type: ignore[arg-type]
+            return parse_shard_ids(value)
         return value
 
     @field_validator("log_format", mode="before")

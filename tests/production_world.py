@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.app.bot import IdentityBot, IdentityBotMixin, ShardedIdentityBot
+from bot.app.bot import IdentityBot
 from bot.cards.bulk import import_file
+from bot.main import Runtime, assemble
 from bot.settings import Settings, load_settings
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall
@@ -56,32 +57,37 @@ def import_bulk(cache_path: Path) -> None:
     import_file(CARDS_FILE, cache_path, updated_at=time.time())
 
 
-class FastShardedBot(ShardedIdentityBot):
-    """Test-only: no 5 s pause between shard IDENTIFYs (production keeps discord.py's spacing)."""
-
-    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        return None
+@asynccontextmanager
+async def running_bot(settings: Settings, fake: FakeDiscord, *, shards: Iterable[int] | None = None,
+                      **options: Any) -> AsyncIterator[IdentityBot]:
+    """`running(...)`'s bot."""
+    async with running(settings, fake, shards=shards, **options) as runtime:
+        yield runtime.bot
 
 
 @asynccontextmanager
-async def running_bot(settings: Settings, fake: FakeDiscord, *, bot_cls: type = IdentityBot, cards: Any = None,
-                      shards: Iterable[int] | None = None, **options: Any) -> AsyncIterator[IdentityBotMixin]:
-    """Start `bot_cls(settings)` on the fake gateway, wait for READY (on every shard in `shards`), close at exit."""
-    bot = bot_cls(settings, cards=cards, **options)
-    assert settings.discord_token is not None
-    task = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
-    ready = asyncio.create_task(fake.wait_ready(timeout=30, shards=shards if shards is not None else [0]))
-    done, _ = await asyncio.wait({task, ready}, timeout=35, return_when=asyncio.FIRST_COMPLETED)
-    if task in done:
-        ready.cancel()
-        task.result()  # the bot died during startup: show why
-    assert ready in done, "the bot never became ready on the fake gateway"
-    ready.result()
-    try:
-        yield bot
-    finally:
-        await bot.close()
-        await asyncio.wait_for(task, 15)
+async def running(settings: Settings, fake: FakeDiscord, *, shards: Iterable[int] | None = None,
+                  **options: Any) -> AsyncIterator[Runtime]:
+    """The bot as the composition root builds it (`bot.main.assemble`, `options` passed on), started on the
+    fake gateway; waits for READY on every shard in `shards`, closes at exit. Shards identify without the
+    5 s spacing production keeps."""
+    options.setdefault("identify_spacing", 0.0)
+    async with assemble(settings, **options) as runtime:
+        bot = runtime.bot
+        assert settings.discord_token is not None
+        task = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
+        ready = asyncio.create_task(fake.wait_ready(timeout=30, shards=shards if shards is not None else [0]))
+        done, _ = await asyncio.wait({task, ready}, timeout=35, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            ready.cancel()
+            task.result()  # the bot died during startup: show why
+        assert ready in done, "the bot never became ready on the fake gateway"
+        ready.result()
+        try:
+            yield runtime
+        finally:
+            await bot.close()
+            await asyncio.wait_for(task, 15)
 
 
 def user(i: int) -> dict[str, Any]:
@@ -129,7 +135,7 @@ async def burst(fake: FakeDiscord, calls: list[tuple[str, dict[str, Any], dict[s
     return BurstResult(list(replies), time.perf_counter() - started, payloads)
 
 
-async def settle(bot: IdentityBotMixin, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+async def settle(bot: IdentityBot, timeout: float = 10.0) -> None:  # noqa: ASYNC109
     """Wait until the bot has finished (and recorded) every interaction it is handling."""
     async with asyncio.timeout(timeout):
         while any(not t.done() for t in bot.inflight):  # noqa: ASYNC110

@@ -13,10 +13,13 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.app.bot import DEFAULT_API_BASE, IdentityBot, bot_intents, default_extensions
+from bot.app.bot import bot_intents, default_extensions
+from bot.app.endpoints import DISCORD_API_BASE
+from bot.main import run as run_in_process
 from bot.settings import load_settings
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
+from tests.production_world import running_bot
 from tests.shared_data import card
 
 REPO = Path(__file__).resolve().parent.parent
@@ -167,28 +170,20 @@ async def test_sync_commands_false_skips_syncing_and_still_answers(tmp_path):
         settings = load_settings(discord_token=fake.token, discord_api_base=fake.api_base,
                                  scryfall_api_base=scryfall.base_url, cache_path=tmp_path / "c.sqlite3",
                                  bulk_refresh_hours=0, sync_commands=False, user_rate="off")
-        bot = IdentityBot(settings)
-        assert bot.allowed_mentions is not None and bot.allowed_mentions.to_dict()["parse"] == []
-        task = asyncio.create_task(bot.start(fake.token))
-        try:
-            await fake.wait_ready()
+        async with running_bot(settings, fake) as bot:
+            assert bot.allowed_mentions is not None and bot.allowed_mentions.to_dict()["parse"] == []
+            assert discord.http.Route.BASE == fake.api_base  # the composition root pointed discord.py here
             assert fake.command_syncs == []
             assert not any(method == "PUT" for method, _ in fake.requests)
             reply = await fake.invoke("identity", {"card": "Sol Ring"})
             assert reply.embeds[0]["title"] == "Sol Ring"
-        finally:
-            await bot.close()
-            await asyncio.wait_for(task, 10)
-        # closing restores discord.py's defaults and closes the card service
-        assert discord.http.Route.BASE == DEFAULT_API_BASE
-        assert bot.cards is None
+        assert bot.is_closed()
 
 
-def test_only_a_custom_api_base_redirects_discord_py():
-    assert not IdentityBot(load_settings(discord_token="x", discord_api_base=DEFAULT_API_BASE + "/"),
-                           cards=object()).custom_api
-    assert IdentityBot(load_settings(discord_token="x", discord_api_base="http://127.0.0.1:1/api/v10"),
-                       cards=object()).custom_api
+def test_the_default_api_base_is_discords():
+    from bot.settings import Settings
+
+    assert Settings(_env_file=None).discord_api_base == DISCORD_API_BASE
 
 
 # ---------------------------------------------------------------------------------------- packaging
@@ -218,8 +213,6 @@ def test_docker_image_is_non_root_with_a_cache_volume_and_no_secrets():
 
 
 async def test_gateway_refusing_the_token_exits_2(tmp_path, capsys):
-    from bot.app.bot import run_bot as run_in_process
-
     async with FakeScryfall([]) as scryfall, FakeDiscord() as fake:
         fake.gateway_close_code = 4004
         settings = load_settings(discord_token=fake.token, discord_api_base=fake.api_base,
@@ -232,8 +225,6 @@ async def test_gateway_refusing_the_token_exits_2(tmp_path, capsys):
 
 
 async def test_unreachable_discord_is_one_error_line(tmp_path, capsys):
-    from bot.app.bot import run_bot as run_in_process
-
     settings = load_settings(discord_token="abc.def.ghi", discord_api_base="http://127.0.0.1:9/api/v10",
                              scryfall_api_base="http://127.0.0.1:9", bulk_refresh_hours=0,
                              cache_path=tmp_path / "cache.sqlite3")
@@ -242,11 +233,10 @@ async def test_unreachable_discord_is_one_error_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: cannot talk to Discord at http://127.0.0.1:9/api/v10")
     assert "abc.def.ghi" not in err[0]
-    assert discord.http.Route.BASE == DEFAULT_API_BASE
 
 
 def test_recent_names_are_per_server_bounded_and_filtered():
-    from cogs.identity import RecentNames
+    from bot.app.options import RecentNames
 
     recent = RecentNames(per_scope=3, scopes=2)
     recent.add(1, "Fires of Undeath", commander=False)

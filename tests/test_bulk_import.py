@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import logging
 import os
 import random
 import signal
@@ -18,7 +19,8 @@ import pytest
 
 from bot.__main__ import main
 from bot.cards.bulk import BulkFormatError, import_file, iter_cards
-from bot.cards.service import CardService
+from bot.cards.refresh import BulkRefresher
+from bot.main import open_cards
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import CARDS_FILE, REPO_ROOT, all_cards
@@ -147,7 +149,6 @@ async def test_killed_import_leaves_a_usable_cache(fake_scryfall, make_card_serv
     assert await service.autocomplete(names[0][:4])
     assert fake_scryfall.count() == 0
     # the interrupted import is finished by running it again
-    await service.close()
     result = await asyncio.to_thread(import_file, CARDS_FILE, cache)
     assert result.cards == TOTAL
 
@@ -175,39 +176,71 @@ async def test_sync_cards_reports_scryfall_outage(tmp_path, monkeypatch, capsys)
     assert "Scryfall" in capsys.readouterr().err
 
 
-async def test_background_sync_fills_local_data(tmp_path):
+async def test_background_refresh_fills_local_data(tmp_path):
     cards = list(all_cards()[1000:1400])
     async with FakeScryfall(cards) as fake:
         settings = fake_settings(fake, tmp_path, bulk_refresh_hours=24)
-        service = await CardService.create(settings)
-        try:
+        async with open_cards(settings) as service:
             assert not service.has_local_data
-            await service.start_background_sync()
-            for _ in range(250):
-                if service.has_local_data:
-                    break
-                await asyncio.sleep(0.02)
-            assert service.has_local_data
+            refresher = BulkRefresher(service, every_hours=24)
+            refresher.start()
+            try:
+                async with asyncio.timeout(20):  # download, import in a child process, reload the index
+                    while not service.has_local_data:  # noqa: ASYNC110
+                        await asyncio.sleep(0.02)
+            finally:
+                await refresher.stop()
             assert 0 < service.data_age_days() < 3650
             sent = fake.count()
             resolved = await service.resolve(cards[5]["name"])
             assert resolved.source == "local" and resolved.data_age_days is not None
             assert await service.autocomplete(cards[7]["name"][:5])
             assert fake.count() == sent
-        finally:
-            await service.close()
         # a restart with fresh data does not download again
-        service = await CardService.create(settings)
-        try:
-            await service.start_background_sync()
+        async with open_cards(settings) as service:
+            refresher = BulkRefresher(service, every_hours=24)
+            refresher.start()
             await asyncio.sleep(0.2)
+            await refresher.stop()
             assert fake.count("/bulk-data") == 1
-        finally:
-            await service.close()
 
 
-async def test_background_sync_off_when_zero(fake_scryfall, make_card_service):
+async def test_background_refresh_off_when_zero(fake_scryfall, make_card_service):
     service = await make_card_service(bulk_refresh_hours=0)
-    await service.start_background_sync()
+    refresher = BulkRefresher(service, every_hours=0)
+    refresher.start()
     await asyncio.sleep(0.1)
+    await refresher.stop()
     assert fake_scryfall.count() == 0
+
+
+async def test_a_failed_download_is_retried_soon_and_logged(fake_scryfall, make_card_service, caplog):
+    service = await make_card_service()
+    fake_scryfall.mode = "down"
+    refresher = BulkRefresher(service, every_hours=24)
+    with caplog.at_level(logging.WARNING, logger="bot.cards.refresh"):
+        refresher.start()
+        async with asyncio.timeout(20):
+            while not refresher.failures:  # noqa: ASYNC110
+                await asyncio.sleep(0.02)
+        await refresher.stop()
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.cards.refresh"]
+    assert lines and "next try in 60 s" in lines[0]  # a minute, not the hour it used to wait
+
+
+async def test_every_process_sees_an_import_done_by_another(fake_scryfall, make_card_service, tmp_path):
+    """A `sync-cards` by hand (or another shard's refresh) reaches a running service within its watch period."""
+    service = await make_card_service()
+    assert not service.has_local_data
+    refresher = BulkRefresher(service, every_hours=0, watch_seconds=0.1)
+    refresher.start()
+    try:
+        path = tmp_path / "small.jsonl"
+        path.write_text("\n".join(json.dumps(c) for c in all_cards()[:500]))
+        await asyncio.to_thread(import_file, path, service.cache.path)
+        async with asyncio.timeout(10):
+            while not service.has_local_data:  # noqa: ASYNC110
+                await asyncio.sleep(0.02)
+    finally:
+        await refresher.stop()
+    assert len(service.index) == len({c["name"] for c in all_cards()[:500]})

@@ -121,7 +121,6 @@ async def test_corrupt_cache_is_moved_aside_and_rebuilt(fake_scryfall, make_card
     resolved = await service.resolve("Sol Ring")
     assert resolved.name == "Sol Ring" and resolved.source == "api"
     # A second start opens the rebuilt cache without complaint (no crash loop) and remembers the card.
-    await service.close()
     caplog.clear()
     with caplog.at_level(logging.ERROR, logger="bot.cards.cache"):
         again = await make_card_service()

@@ -48,7 +48,7 @@ async def test_negative_cache(fake_scryfall, make_card_service):
     with pytest.raises(CardNotFound):
         await service.resolve("qwxyz  blorptastic")
     assert fake_scryfall.count() == sent
-    assert service.metrics()["negative_hits"] == 1
+    assert service.metrics.value("identity_bot_card_lookups_total", {"result": "negative"}) == 1
     clock.advance(2)
     with pytest.raises(CardNotFound):
         await service.resolve("Qwxyz Blorptastic")

@@ -4,7 +4,6 @@ log shows what a cold deck costs."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from pathlib import Path
@@ -15,10 +14,13 @@ import pytest_asyncio
 from bot.app.bot import IdentityBot
 from bot.cards.bulk import import_file
 from bot.cards.service import CardService
+from bot.main import open_cards
 from bot.present.deck_report import FILE_NAME
+from bot.settings import Settings
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
+from tests.production_world import running_bot
 from tests.shared_data import CARDS_FILE, all_cards
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -29,20 +31,24 @@ SHOCK = "1 Shock (M20) 8\n"
 
 
 class World:
-    def __init__(self, discord: FakeDiscord, scryfall: FakeScryfall, bot: IdentityBot, tmp: Path) -> None:
+    def __init__(self, discord: FakeDiscord, scryfall: FakeScryfall, bot: IdentityBot, tmp: Path,
+                 stack: contextlib.AsyncExitStack) -> None:
         self.discord = discord
         self.scryfall = scryfall
         self.bot = bot
         self.tmp = tmp
+        self.stack = stack
         self._n = 0
+
+    async def use_cards(self, settings: Settings) -> CardService:
+        """Give the bot a card service built by the composition root for `settings`."""
+        self.bot.cards = await self.stack.enter_async_context(open_cards(settings, metrics=self.bot.metrics))
+        return self.bot.cards
 
     async def fresh_cards(self) -> None:
         """Give the bot a new card service with an empty cache; clear the request log."""
-        old = self.bot.cards
         self._n += 1
-        self.bot.cards = await CardService.create(fake_settings(self.scryfall, self.tmp / f"c{self._n}"))
-        if old is not None:
-            await old.close()
+        await self.use_cards(fake_settings(self.scryfall, self.tmp / f"c{self._n}"))
         self.scryfall.requests.clear()
 
     def paths(self) -> list[str]:
@@ -55,19 +61,9 @@ async def world(tmp_path_factory):
     async with FakeScryfall(all_cards()) as scryfall, FakeDiscord() as discord:
         settings = fake_settings(scryfall, tmp, discord_token=discord.token, discord_api_base=discord.api_base,
                                  sync_commands=True, user_rate="off")  # one user, many commands
-        cards = await CardService.create(settings)
-        bot = IdentityBot(settings, cards=cards)
-        runner = asyncio.create_task(bot.start(discord.token))
-        await discord.wait_ready()
-        w = World(discord, scryfall, bot, tmp)
-        try:
-            yield w
-        finally:
-            await bot.close()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(runner, 10)
-            if bot.cards is not None:
-                await bot.cards.close()
+        async with contextlib.AsyncExitStack() as stack:
+            bot = await stack.enter_async_context(running_bot(settings, discord))
+            yield World(discord, scryfall, bot, tmp, stack)
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -157,8 +153,7 @@ async def test_unknown_name_with_suggestion(w):
     path = w.tmp / "local" / "cards.sqlite3"
     path.parent.mkdir(exist_ok=True)
     import_file(CARDS_FILE, path)
-    old, w.bot.cards = w.bot.cards, await CardService.create(fake_settings(w.scryfall, w.tmp, cache_path=path))
-    await old.close()
+    await w.use_cards(fake_settings(w.scryfall, w.tmp, cache_path=path))
     w.scryfall.requests.clear()
     assert "\n1 Pyroclasm\n" in KUMANO_DECK
     reply = await deckcheck(w, KUMANO_DECK.replace("\n1 Pyroclasm\n", "\n1 Pyrocalms\n"), commander="Kumano")

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.cards.service import CardService
 from bot.deck.check import ProblemKind
 from bot.deck.runner import check_decklist
+from bot.main import open_cards
 from bot.present.deck_report import text_report
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
@@ -33,12 +33,9 @@ async def scryfall():
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def service(scryfall, tmp_path):
-    cards = await CardService.create(fake_settings(scryfall, tmp_path))
-    scryfall.requests.clear()
-    try:
+    async with open_cards(fake_settings(scryfall, tmp_path)) as cards:
+        scryfall.requests.clear()
         yield cards
-    finally:
-        await cards.close()
 
 
 def paths(scryfall: FakeScryfall) -> list[str]:

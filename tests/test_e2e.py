@@ -23,6 +23,7 @@ from bot.cards.bulk import import_file
 from bot.settings import load_settings
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall
+from tests.production_world import running_bot
 from tests.shared_data import CARDS_FILE
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(60)]
@@ -35,7 +36,6 @@ class Env:
     bot: IdentityBot
     discord: FakeDiscord
     scryfall: FakeScryfall
-    task: asyncio.Task
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -58,16 +58,8 @@ async def env(tmp_path_factory):
         user_rate="off",
         mana_emoji="",
     )
-    bot = IdentityBot(settings)
-    task = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
-    ready = asyncio.create_task(fake.wait_ready())
-    done, _ = await asyncio.wait({task, ready}, timeout=20, return_when=asyncio.FIRST_COMPLETED)
-    if task in done:
-        task.result()  # the bot died during startup: show why
-    assert ready in done, "the bot never identified on the fake gateway"
-    yield Env(bot, fake, scryfall, task)
-    await bot.close()
-    await asyncio.wait_for(task, 10)
+    async with running_bot(settings, fake) as bot:
+        yield Env(bot, fake, scryfall)
     await fake.close()
     await scryfall.close()
 
@@ -278,7 +270,7 @@ async def test_unknown_command_still_gets_one_reply(env):
 
 
 async def test_unexpected_error_is_answered_once(env, monkeypatch):
-    async def broken_peek(name):
+    async def broken_peek(name, commander=False):
         raise RuntimeError("database exploded")
 
     monkeypatch.setattr(env.bot.cards, "peek", broken_peek)
@@ -288,7 +280,7 @@ async def test_unexpected_error_is_answered_once(env, monkeypatch):
 
 
 async def test_unexpected_error_after_deferring(env, monkeypatch):
-    async def nothing(name):
+    async def nothing(name, commander=False):
         return None
 
     async def broken_resolve(name):

@@ -74,7 +74,7 @@ def test_fires_of_undeath_explains_the_flashback_black():
     c = card("Fires of Undeath")
     assert e.title == "Fires of Undeath"
     assert e.url == c["scryfall_uri"]
-    assert e.thumbnail.url == c["image_uris"]["normal"]
+    assert e.thumbnail == c["image_uris"]["normal"]
     assert field(e, "Color").startswith("{R} red")
     assert field(e, "Color identity") == "{B}{R} black and red"
     why_black = field(e, "Why {B} black")
@@ -82,13 +82,13 @@ def test_fires_of_undeath_explains_the_flashback_black():
     assert "flashback cost" in why_black and "*Fires of Undeath*" in why_black
     assert "You may cast" not in why_black  # reminder text is left out of the evidence line
     assert "mana cost" in field(e, "Why {R} red")
-    assert e.colour.value == render.GOLD  # multicolor identity
+    assert e.color == render.GOLD  # multicolor identity
     assert embeds.embed_problems([e]) == []
 
 
 def test_mono_color_embed_color_and_merged_bold():
     e = identity("Dismember")
-    assert e.colour.value == render.EMBED_COLORS["B"]
+    assert e.color == render.EMBED_COLORS["B"]
     why = field(e, "Why {B} black")
     assert "{1}**{B/P}{B/P}**" in why and "****" not in why
     assert "Phyrexian" in why
@@ -96,7 +96,7 @@ def test_mono_color_embed_color_and_merged_bold():
 
 def test_colorless_identity_is_grey_and_fits_everything():
     e = identity("Sol Ring")
-    assert e.colour.value == render.GREY
+    assert e.color == render.GREY
     assert field(e, "Color identity") == "colorless"  # no {C} pip: that is the colorless *mana* symbol
     assert field(e, "Color").startswith("colorless\n")
     assert "{C}" not in e.description
@@ -108,7 +108,7 @@ def test_double_faced_card_uses_front_image_and_names_the_back_face():
     c = card("Civilized Scholar // Homicidal Brute")
     assert "image_uris" not in c  # the data set has no image for this DFC
     e = identity("Civilized Scholar // Homicidal Brute")
-    assert e.thumbnail.url == embeds.SCRYFALL_IMAGE.format(id=c["id"])
+    assert e.thumbnail == embeds.SCRYFALL_IMAGE.format(id=c["id"])
     assert "Homicidal Brute" in field(e, "Why {R} red")
     assert "color indicator" in field(e, "Why {R} red")
 
@@ -118,7 +118,7 @@ def test_card_without_scryfall_uri_links_to_an_exact_search():
     del c["scryfall_uri"], c["image_uris"], c["id"]
     e = embeds.identity_embed(analyze(c), c)
     assert e.url.startswith("https://scryfall.com/search?q=") and "Fires%20of%20Undeath" in e.url
-    assert e.thumbnail.url is None
+    assert e.thumbnail is None
     assert embeds.embed_problems([e]) == []
 
 
@@ -242,7 +242,7 @@ def test_stale_note():
 def test_dismember_does_not_fit_kumano():
     e = fits("Dismember", "Kumano, Master Yamabushi")
     assert e.title == "❌ Dismember does not fit"
-    assert e.colour.value == render.MISFIT_COLOR
+    assert e.color == render.MISFIT_COLOR
     assert e.description.startswith("❌ **Does not fit.**")
     assert "Dismember's Phyrexian **{B/P}** (mana cost) is black" in e.description
     assert "**Kumano, Master Yamabushi** is mono-red." in e.description
@@ -256,7 +256,7 @@ def test_dismember_does_not_fit_kumano():
 def test_fitting_card_and_colorless_card():
     e = fits("Lightning Bolt", "Kumano, Master Yamabushi")
     assert e.title == "✅ Lightning Bolt fits"
-    assert e.colour.value == render.FITS_COLOR
+    assert e.color == render.FITS_COLOR
     assert "within the deck's identity (red)" in e.description
     assert not any(n.startswith("Outside") for n in field_names(e))
     e = fits("Sol Ring", "Kumano, Master Yamabushi")
@@ -369,19 +369,22 @@ def test_help_explains_both_rules_with_examples():
 
 
 def test_error_texts_escape_user_input():
-    text = embeds.not_found_text("@everyone **bold** <@123456789012345678>", ["A", "B", "C", "D", "E", "F", "G"])
+    from bot.present import errors
+
+    text = errors.not_found_text("@everyone **bold** <@123456789012345678>", ["A", "B", "C", "D", "E", "F", "G"])
     assert "@everyone" not in text and "@\u200beveryone" in text
     assert "\\*\\*bold\\*\\*" in text
     assert "<@123456789012345678>" not in text
     assert text.count("**") == 2 * 5  # five bold suggestions, the user's asterisks are escaped
     assert "**F**" not in text
     assert "Did you mean" in text
-    long = embeds.too_long_text(6000, "card")
+    long = errors.too_long_text(6000, "card")
     assert "6,000" in long and "200" in long
-    amb = embeds.ambiguous_text("bolt", [f"Bolt {i}" for i in range(30)], "card")
+    amb = errors.ambiguous_text("bolt", [f"Bolt {i}" for i in range(30)], "card")
     assert "Bolt 9" in amb and "Bolt 10" not in amb and "20 more" in amb
-    assert "try again in about 30 seconds" in embeds.unavailable_text(30)
-    assert len(embeds.not_found_text("x" * 5000, ["y" * 300] * 5)) <= embeds.CONTENT_LIMIT
+    assert "try again in about 30 seconds" in errors.unavailable_text(30)
+    assert "try again in about 3 seconds" in errors.busy_text(3.2)
+    assert len(errors.not_found_text("x" * 5000, ["y" * 300] * 5)) <= embeds.CONTENT_LIMIT
 
 
 # ------------------------------------------------------------------------------------ limits (fuzzed)

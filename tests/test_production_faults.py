@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.cards.service import CardService
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import FakeClock
 from tests.fakes.scryfall import FakeScryfall
@@ -34,46 +33,43 @@ async def test_scryfall_down_for_the_whole_run_serves_stale_cache_and_clear_erro
     clock = FakeClock()
     async with FakeScryfall([card(n) for n in CARD_NAMES]) as scryfall, FakeDiscord() as fake:
         settings = bot_settings(fake, scryfall, tmp_path / "cache.sqlite3", cache_ttl=60)
-        # Yesterday, Scryfall was up: the cache learnt three cards. Then every entry expired.
-        service = await CardService.create(settings, clock=clock)
-        try:
+        async with running_bot(settings, fake, clock=clock) as bot:
+            # Yesterday, Scryfall was up: the cache learnt three cards. Then every entry expired.
+            service = bot.cards
             await service.resolve("Fires of Undeath")
             await service.resolve("Dismember")
             await service.resolve_commander("Kumano")
             clock.advance(86_400)
             scryfall.mode = "down"
             before = scryfall.count()
-            async with running_bot(settings, fake, cards=service) as bot:
-                reply = await fake.invoke("identity", {"card": "Fires of Undeath"})
-                assert reply.embeds and reply.embeds[0]["title"] == "Fires of Undeath"
-                assert STALE in reply.text() and not reply.ephemeral
+            reply = await fake.invoke("identity", {"card": "Fires of Undeath"})
+            assert reply.embeds and reply.embeds[0]["title"] == "Fires of Undeath"
+            assert STALE in reply.text() and not reply.ephemeral
 
-                fits = await fake.invoke("fits", {"card": "Dismember", "commander": "Kumano"})
-                assert fits.embeds[0]["title"] == "❌ Dismember does not fit"
-                assert STALE in fits.text()
+            fits = await fake.invoke("fits", {"card": "Dismember", "commander": "Kumano"})
+            assert fits.embeds[0]["title"] == "❌ Dismember does not fit"
+            assert STALE in fits.text()
 
-                never_seen = await fake.invoke("identity", {"card": "Lightning Bolt"})
-                assert never_seen.ephemeral and UNAVAILABLE in never_seen.content
-                assert not never_seen.embeds
+            never_seen = await fake.invoke("identity", {"card": "Lightning Bolt"})
+            assert never_seen.ephemeral and UNAVAILABLE in never_seen.content
+            assert not never_seen.embeds
 
-                choices = await fake.autocomplete("identity", {"card": "light"}, focused="card")
-                assert choices == []  # nothing known locally; typing must not break
+            choices = await fake.autocomplete("identity", {"card": "light"}, focused="card")
+            assert choices == []  # nothing known locally; typing must not break
 
-                assert fake.violations == []
-                for record in fake.interactions.values():
-                    assert len(record.callbacks) == 1
-                await settle(bot)
-                # Politeness holds while Scryfall is down: each of the 5 lookups tried at most 3 times.
-                asked = scryfall.count() - before
-                assert 0 < asked <= 3 * 5
-                assert metric(bot, "identity_bot_commands_total", command="identity", outcome="stale") == 1
-                assert metric(bot, "identity_bot_commands_total", command="fits", outcome="stale") == 1
-                assert metric(bot, "identity_bot_commands_total", command="identity",
-                              outcome="scryfall_unavailable") == 1
-                assert metric(bot, "identity_bot_scryfall_requests_total", endpoint="card", status="500") >= 1
-                assert metric(bot, "identity_bot_scryfall_retries_total", endpoint="card") >= 1
-        finally:
-            await service.close()
+            assert fake.violations == []
+            for record in fake.interactions.values():
+                assert len(record.callbacks) == 1
+            await settle(bot)
+            # Politeness holds while Scryfall is down: each of the 5 lookups tried at most 3 times.
+            asked = scryfall.count() - before
+            assert 0 < asked <= 3 * 5
+            assert metric(bot, "identity_bot_commands_total", command="identity", outcome="stale") == 1
+            assert metric(bot, "identity_bot_commands_total", command="fits", outcome="stale") == 1
+            assert metric(bot, "identity_bot_commands_total", command="identity",
+                          outcome="scryfall_unavailable") == 1
+            assert metric(bot, "identity_bot_scryfall_requests_total", endpoint="card", status="500") >= 1
+            assert metric(bot, "identity_bot_scryfall_retries_total", endpoint="card") >= 1
 
 
 # ------------------------------------------------------------------------------ gateway dropped

@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cards.model import ScryfallUnavailable
-from bot.present import embeds
+from bot.present import errors
 from tests.fakes.discord import AUTOCOMPLETE, FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, import_bulk, running_bot, settle, user
@@ -119,7 +119,7 @@ class World:
         self.scryfall.fail_next(429, 1, retry_after=3600)
         with pytest.raises(ScryfallUnavailable):
             await self.bot.cards.client.named_fuzzy("anything")
-        assert self.bot.cards.client.locked_for() > 1000
+        assert await self.bot.cards.client.locked_for() > 1000
 
     async def drive(self, batch: list[str], *, gateway: bool) -> None:
         fake = self.fake
@@ -217,7 +217,7 @@ def test_the_fuzz_really_ran(world):
 def test_echoed_input_texts_fit(query, suggestions, label):
     """The error texts that quote the user's input stay within Discord's limits for any input."""
     fake = FakeDiscord()
-    for text in (embeds.not_found_text(query, suggestions, label), embeds.ambiguous_text(query, suggestions, label),
-                 embeds.too_long_text(len(query), label), embeds.empty_text(label)):
+    for text in (errors.not_found_text(query, suggestions, label), errors.ambiguous_text(query, suggestions, label),
+                 errors.too_long_text(len(query), label), errors.empty_text(label)):
         problems = fake._message_problems({"content": text, "allowed_mentions": {"parse": []}})
         assert problems == [], (problems, text[:200])

@@ -16,7 +16,7 @@ import pytest
 from bot.ops.logs import setup_logging
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import bot_settings, import_bulk, running_bot, settle, user
+from tests.production_world import bot_settings, import_bulk, running, settle, user
 from tests.test_app import REPO
 
 pytestmark = pytest.mark.timeout(60)
@@ -49,9 +49,11 @@ async def test_metrics_health_and_one_log_line_per_command(tmp_path):
         try:
             settings = bot_settings(fake, scryfall, cache_path, metrics_port=0, bulk_refresh_hours=24,
                                     log_format="json")
-            async with running_bot(settings, fake) as bot, aiohttp.ClientSession() as http:
-                base = bot.health_server.url
-                assert bot.health_server.port and bot.health_server.host == "127.0.0.1"
+            async with running(settings, fake) as runtime, aiohttp.ClientSession() as http:
+                bot, server = runtime.bot, runtime.health
+                assert server is not None
+                base = server.url
+                assert server.port and server.host == "127.0.0.1"
                 async with asyncio.timeout(10):  # 503 until discord.py reports ready
                     while True:
                         status, body = await get(http, base + "/healthz")
@@ -59,10 +61,10 @@ async def test_metrics_health_and_one_log_line_per_command(tmp_path):
                             break
                         assert status == 503 and "gateway" in json.loads(body)["failing"]
                         await asyncio.sleep(0.1)
-                assert json.loads(body)["checks"] == {"gateway": "ok", "cache": "ok"}
+                assert json.loads(body)["checks"] == {"gateway": "ok", "cache": "ok", "card_data": "ok"}
 
                 env = {k: v for k, v in os.environ.items() if not k.startswith(("METRICS_", "DISCORD_"))}
-                env |= {"METRICS_PORT": str(bot.health_server.port), "PYTHONPATH": str(REPO)}
+                env |= {"METRICS_PORT": str(server.port), "PYTHONPATH": str(REPO)}
                 code, text = await probe(env)  # what Docker's HEALTHCHECK runs
                 assert code == 0 and '"status": "ok"' in text
 
@@ -91,7 +93,8 @@ async def test_metrics_health_and_one_log_line_per_command(tmp_path):
                 ):
                     assert line in metrics, line
                 assert 'identity_bot_cache_lookups_total{result="hit"}' in metrics
-                assert 'identity_bot_card_service{key="hits"}' in metrics
+                assert 'identity_bot_card_lookups_total{result="local"}' in metrics
+                assert 'identity_bot_card_data{key="complete"} 1.0' in metrics
                 assert "process_cpu_seconds_total" in metrics
 
                 # A dropped socket is resumed; afterwards the endpoint still reports healthy.

@@ -9,13 +9,12 @@ import logging
 import pytest
 from discord.ext import commands
 
-from bot.app.bot import IdentityBot, ShardedIdentityBot, create_bot
+from bot.app.bot import IDENTIFY_SPACING, IdentityBot
 from bot.ops.server import gateway_check
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import (
     CARD_NAMES,
-    FastShardedBot,
     bot_settings,
     import_bulk,
     running_bot,
@@ -39,14 +38,19 @@ def interaction_shard(fake: FakeDiscord, interaction_id: str) -> int:
     return hits[0]
 
 
-def test_create_bot_picks_the_sharded_client_only_when_asked(tmp_path):
-    plain = create_bot(bot_settings_stub(tmp_path))
-    assert type(plain) is IdentityBot
-    sharded = create_bot(bot_settings_stub(tmp_path, shard_count=4, shard_ids="2-3"))
-    assert isinstance(sharded, ShardedIdentityBot) and isinstance(sharded, commands.AutoShardedBot)
+async def test_one_bot_class_one_shard_by_default(tmp_path, make_card_service):
+    cards = await make_card_service()
+
+    def bot(**overrides):
+        return IdentityBot(bot_settings_stub(tmp_path, **overrides), cards=cards, metrics=cards.metrics,
+                           limiter=None)
+
+    plain = bot()
+    assert isinstance(plain, commands.AutoShardedBot) and (plain.shard_count, plain.shard_ids) == (1, None)
+    sharded = bot(shard_count=4, shard_ids="2-3")
     assert (sharded.shard_count, sharded.shard_ids) == (4, [2, 3])
-    # Production keeps discord.py's IDENTIFY spacing (only the tests' subclass skips it).
-    assert ShardedIdentityBot.before_identify_hook is commands.AutoShardedBot.before_identify_hook
+    # Production keeps Discord's IDENTIFY spacing between shards (tests pass identify_spacing=0).
+    assert sharded.identify_spacing == IDENTIFY_SPACING == 5.0
 
 
 def bot_settings_stub(tmp_path, **overrides):
@@ -64,7 +68,7 @@ async def test_two_shards_in_one_process_answer_on_both_shards(tmp_path, caplog)
     async with FakeScryfall([]) as scryfall, FakeDiscord(guild_ids=GUILDS, recommended_shards=2) as fake:
         assert [fake.guilds_of_shard(s, 2) for s in (0, 1)] == [[str(g) for g in ON_SHARD[s]] for s in (0, 1)]
         settings = bot_settings(fake, scryfall, cache_path, shard_count=2, bulk_refresh_hours=24)
-        async with running_bot(settings, fake, bot_cls=FastShardedBot, shards=[0, 1]) as bot:
+        async with running_bot(settings, fake, shards=[0, 1]) as bot:
             assert sorted(i["shard"] for i in fake.identifies) == [[0, 2], [1, 2]]
             async with asyncio.timeout(10):
                 while len(bot.guilds) < len(GUILDS):  # noqa: ASYNC110
@@ -106,8 +110,8 @@ async def test_one_process_per_shard_sharing_one_cache_file(tmp_path):
             FakeDiscord(guild_ids=GUILDS, recommended_shards=2) as fake:
         first = bot_settings(fake, scryfall, cache_path, shard_count=2, shard_ids="0")
         second = bot_settings(fake, scryfall, cache_path, shard_count=2, shard_ids="1", sync_commands=False)
-        async with running_bot(first, fake, bot_cls=FastShardedBot, shards=[0]) as bot0, \
-                running_bot(second, fake, bot_cls=FastShardedBot, shards=[1]) as bot1:
+        async with running_bot(first, fake, shards=[0]) as bot0, \
+                running_bot(second, fake, shards=[1]) as bot1:
             assert sorted(bot0.shards) == [0] and sorted(bot1.shards) == [1]
             # Shard 0's process looks the card up on Scryfall and writes the shared cache ...
             reply = await fake.invoke("identity", {"card": "Fires of Undeath"}, guild_id=ON_SHARD[0][0])

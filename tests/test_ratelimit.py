@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ops.ratelimit import UserRateLimiter, cooldown_message, parse_rate
+from bot.ops.ratelimit import UserRateLimiter, parse_rate
+from bot.present.errors import cooldown_text as cooldown_message
 
 
 class FakeClock:

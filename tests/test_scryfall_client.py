@@ -12,12 +12,15 @@ import pytest
 from bot import BOT_NAME, __version__
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import (
+    HEADERS,
+    LocalBudget,
     ScryfallAmbiguous,
     ScryfallBadRequest,
     ScryfallClient,
     ScryfallNotFound,
     endpoint_group,
 )
+from bot.ops.metrics import BotMetrics
 from tests.fakes.scryfall import FakeScryfall
 
 
@@ -28,14 +31,30 @@ async def fake():
 
 
 @pytest.fixture
-async def client(fake):
-    c = ScryfallClient(fake.base_url, timeout=3.0, backoff=0.01)
+async def session():
+    async with aiohttp.ClientSession(headers=HEADERS) as http:
+        yield http
+
+
+def make_client(session: aiohttp.ClientSession, base_url: str, **options) -> ScryfallClient:
+    return ScryfallClient(session, base_url, budget=LocalBudget(), metrics=BotMetrics(process_metrics=False),
+                          **options)
+
+
+@pytest.fixture
+async def client(fake, session):
+    c = make_client(session, fake.base_url, timeout=3.0, backoff=0.01)
     yield c
-    await c.close()
+    c.close()
+
+
+def requests(client: ScryfallClient, endpoint: str, status: str) -> float:
+    assert client.metrics is not None
+    return client.metrics.value("identity_bot_scryfall_requests_total", {"endpoint": endpoint, "status": status}) or 0
 
 
 async def test_every_request_names_the_app_and_accepts_json(fake, client):
-    await client.named_exact("Sol Ring")
+    await client.named_fuzzy("Sol Ring")
     await client.autocomplete("sol")
     assert fake.count() == 2
     for req in fake.requests:
@@ -43,17 +62,17 @@ async def test_every_request_names_the_app_and_accepts_json(fake, client):
         assert req.headers["Accept"] == "application/json"
 
 
-async def test_named_exact_and_fuzzy(fake, client):
-    card = await client.named_exact("Lightning Bolt")
+async def test_named_fuzzy(fake, client):
+    card = await client.named_fuzzy("Lightning Bolt")
     assert card["name"] == "Lightning Bolt" and card["object"] == "card"
     card = await client.named_fuzzy("lightnig bolt")
     assert card["name"] == "Lightning Bolt"
-    assert [r.query for r in fake.requests] == [{"exact": "Lightning Bolt"}, {"fuzzy": "lightnig bolt"}]
+    assert [r.query for r in fake.requests] == [{"fuzzy": "Lightning Bolt"}, {"fuzzy": "lightnig bolt"}]
 
 
 async def test_error_objects_become_typed_errors(client):
     with pytest.raises(ScryfallNotFound) as nf:
-        await client.named_exact("No Such Card At All")
+        await client.named_fuzzy("No Such Card At All")
     assert nf.value.status == 404 and nf.value.code == "not_found"
     with pytest.raises(ScryfallAmbiguous) as amb:
         await client.named_fuzzy("Kumano")
@@ -63,23 +82,24 @@ async def test_error_objects_become_typed_errors(client):
 
 
 async def test_search_autocomplete_card_and_bulk(fake, client):
-    page = await client.search("Kumano is:commander")
-    assert [c["name"] for c in page["data"]] == ["Kumano, Master Yamabushi"]
+    found = await client.search("Kumano is:commander")
+    assert [c["name"] for c in found] == ["Kumano, Master Yamabushi"]
     names = await client.autocomplete("kumano")
     assert "Kumano, Master Yamabushi" in names and len(names) <= 20
-    bolt = await client.named_exact("Lightning Bolt")
+    bolt = await client.named_fuzzy("Lightning Bolt")
     assert (await client.card(bolt["id"]))["id"] == bolt["id"]
     entry = await client.bulk_entry("oracle_cards")
     assert entry["download_uri"].startswith(fake.base_url)
 
 
 async def test_collection_limits_and_not_found(fake, client):
-    cards, missing = await client.collection([{"name": "Sol Ring"}, {"name": "Not A Card Name"}])
+    cards = await client.collection([{"name": "Sol Ring"}, {"name": "Not A Card Name"}])
     assert [c["name"] for c in cards] == ["Sol Ring"]
-    assert missing == [{"name": "Not A Card Name"}]
+    taken = await client.collection(lambda: [{"name": "Lightning Bolt"}])  # a batch taken when its slot comes
+    assert [c["name"] for c in taken] == ["Lightning Bolt"]
     with pytest.raises(ValueError):
         await client.collection([{"name": "Sol Ring"}] * 76)
-    assert fake.count("/cards/collection") == 1  # the oversized batch was never sent
+    assert fake.count("/cards/collection") == 2  # the oversized batch was never sent
     # ...and the fake itself refuses more than 75, like Scryfall
     async with aiohttp.ClientSession() as raw:
         async with raw.post(fake.base_url + "/cards/collection",
@@ -93,16 +113,18 @@ async def test_collection_limits_and_not_found(fake, client):
 
 async def test_5xx_is_retried_then_succeeds(fake, client):
     fake.fail_next(502, times=1)
-    card = await client.named_exact("Sol Ring")
+    card = await client.named_fuzzy("Sol Ring")
     assert card["name"] == "Sol Ring"
     assert fake.count("/cards/named") == 2
-    assert client.stats["retries"] == 1
+    assert client.metrics is not None
+    assert client.metrics.value("identity_bot_scryfall_retries_total", {"endpoint": "named"}) == 1
+    assert requests(client, "named", "502") == 1 and requests(client, "named", "200") == 1
 
 
 async def test_5xx_retries_are_bounded(fake, client):
     fake.mode = "down"
     with pytest.raises(ScryfallUnavailable) as err:
-        await client.named_exact("Sol Ring")
+        await client.named_fuzzy("Sol Ring")
     assert "500" in err.value.reason
     assert fake.count("/cards/named") == client.max_retries + 1
 
@@ -110,35 +132,29 @@ async def test_5xx_retries_are_bounded(fake, client):
 async def test_malformed_json_is_unavailable_and_not_retried(fake, client):
     fake.malformed_json = True
     with pytest.raises(ScryfallUnavailable) as err:
-        await client.named_exact("Sol Ring")
+        await client.named_fuzzy("Sol Ring")
     assert "malformed" in err.value.reason
     assert fake.count() == 1
 
 
-async def test_slow_answers_hit_the_total_timeout(fake):
+async def test_slow_answers_hit_the_total_timeout(fake, session):
     fake.delay = 5.0
-    client = ScryfallClient(fake.base_url, timeout=0.6, backoff=0.01)
-    try:
-        started = time.monotonic()
-        with pytest.raises(ScryfallUnavailable):
-            await client.named_exact("Sol Ring")
-        assert time.monotonic() - started < 1.5
-    finally:
-        await client.close()
+    client = make_client(session, fake.base_url, timeout=0.6, backoff=0.01)
+    started = time.monotonic()
+    with pytest.raises(ScryfallUnavailable):
+        await client.named_fuzzy("Sol Ring")
+    assert time.monotonic() - started < 1.5
 
 
-async def test_connection_refused_is_unavailable():
+async def test_connection_refused_is_unavailable(session):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    client = ScryfallClient(f"http://127.0.0.1:{port}", timeout=2.0, backoff=0.01)
-    try:
-        with pytest.raises(ScryfallUnavailable) as err:
-            await client.named_fuzzy("Sol Ring")
-        assert "reach" in err.value.reason
-        assert client.stats["requests"]["connection_error"] == client.max_retries + 1
-    finally:
-        await client.close()
+    client = make_client(session, f"http://127.0.0.1:{port}", timeout=2.0, backoff=0.01)
+    with pytest.raises(ScryfallUnavailable) as err:
+        await client.named_fuzzy("Sol Ring")
+    assert "reach" in err.value.reason
+    assert requests(client, "named", "error") == client.max_retries + 1
 
 
 async def test_concurrent_identical_requests_share_one(fake, client):
@@ -148,7 +164,7 @@ async def test_concurrent_identical_requests_share_one(fake, client):
     assert fake.count("/cards/named") == 1
     # errors are shared too
     fake.delay = 0.0
-    outcomes = await asyncio.gather(*(client.named_exact("Nope Nope") for _ in range(5)), return_exceptions=True)
+    outcomes = await asyncio.gather(*(client.named_fuzzy("Nope Nope") for _ in range(5)), return_exceptions=True)
     assert all(isinstance(o, ScryfallNotFound) for o in outcomes)
     assert fake.count("/cards/named") == 2
 
@@ -161,4 +177,4 @@ def test_endpoint_groups():
 
 def test_rate_must_scale_down():
     with pytest.raises(ValueError):
-        ScryfallClient("http://127.0.0.1:1", rate=1.5)
+        LocalBudget(1.5)

@@ -72,7 +72,7 @@ async def test_autocomplete_is_local_and_discord_sized(local, fake_scryfall):
     commanders = await local.autocomplete("kum", commanders_only=True)
     assert commanders[0] == "Kumano, Master Yamabushi"
     assert not {"Kumano's Pupils", "Kumano Faces Kakkazan // Etching of Kumano"} & set(commanders)
-    assert all(local._index.is_commander(n) for n in commanders)
+    assert all(local.index.is_commander(n) for n in commanders)
     assert "Kumano, Master Yamabushi" in await local.autocomplete("yamab")
     assert "Lightning Bolt" in await local.autocomplete("lightnig bolt")
     many = await local.autocomplete("a")

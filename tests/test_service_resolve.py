@@ -8,12 +8,17 @@ import time
 
 import pytest
 
-from bot.cards.model import AmbiguousCard, CardNotFound, ScryfallUnavailable
+from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
 from bot.cards.service import CardService
+from bot.main import open_cards
 from tests.fakes.fixtures import fake_settings
 from tests.shared_data import all_cards
 
 EMPTY = {"cards": 0, "names": 0, "queries": 0, "negative": 0}
+
+
+def lookups(service: CardService, result: str) -> float:
+    return service.metrics.value("identity_bot_card_lookups_total", {"result": result}) or 0.0
 
 
 async def test_exact_name_then_cache(fake_scryfall, make_card_service):
@@ -23,10 +28,8 @@ async def test_exact_name_then_cache(fake_scryfall, make_card_service):
     again = await service.resolve("lightning BOLT")
     assert again.source == "cache" and again.card["id"] == first.card["id"]
     assert fake_scryfall.count() == 1
-    metrics = service.metrics()
-    assert metrics["hits"] == 1 and metrics["misses"] == 1 and metrics["requests_200"] == 1
-    assert all(isinstance(v, int | float) for v in metrics.values())
-    assert service.requests_by_status() == {"200": 1}
+    assert lookups(service, "cache") == 1 and lookups(service, "miss") == 1
+    assert service.metrics.value("identity_bot_scryfall_requests_total", {"endpoint": "named", "status": "200"}) == 1
 
 
 async def test_fuzzy_typo(fake_scryfall, make_card_service):
@@ -93,11 +96,12 @@ async def test_face_names_resolve_and_are_cached(fake_scryfall, make_card_servic
 @pytest.mark.parametrize("bad", ["", "   ", "\x00\x01\x02", "x" * 201, "Sol Ring" * 1000, "!!!"[:0]])
 async def test_bad_input_never_reaches_scryfall(fake_scryfall, make_card_service, bad):
     service = await make_card_service()
-    with pytest.raises(CardNotFound):
+    with pytest.raises(BadCardName):
         await service.resolve(bad)
-    with pytest.raises(CardNotFound):
+    with pytest.raises(BadCardName):
         await service.resolve_commander(bad)
-    assert await service.peek(bad) is None
+    with pytest.raises(BadCardName):
+        await service.peek(bad)
     batch = await service.resolve_many([bad])
     found, missing = batch.found, batch.missing
     assert found == {} and list(missing) == [bad]
@@ -223,13 +227,13 @@ async def test_autocomplete_answers_within_two_seconds(fake_scryfall, make_card_
     assert time.monotonic() - started < 2.0
 
 
-async def test_create_makes_cache_directory_and_close_is_idempotent(fake_scryfall, tmp_path):
+async def test_open_cards_makes_cache_directory_and_close_is_idempotent(fake_scryfall, tmp_path):
     settings = fake_settings(fake_scryfall, tmp_path, cache_path=tmp_path / "a" / "b" / "c.sqlite3")
-    service = await CardService.create(settings)
-    assert (tmp_path / "a" / "b" / "c.sqlite3").exists()
-    assert service.data_age_days() is None
-    await service.close()
-    await service.close()
+    async with open_cards(settings) as service:
+        assert (tmp_path / "a" / "b" / "c.sqlite3").exists()
+        assert service.data_age_days() is None
+        service.close()
+    service.close()
 
 
 async def test_commander_search_with_several_commanders_is_ambiguous(fake_scryfall, make_card_service):

@@ -57,7 +57,16 @@ def test_log_level_accepts_the_standard_levels_in_any_case(clean_env, monkeypatc
     assert load_settings().log_level == level
 
 
-@pytest.mark.parametrize("bad", ["LOUD", "verbose", "", "10"])
+def test_an_empty_value_means_the_default(clean_env, monkeypatch):
+    """`docker run --env-file` passes `KEY=` lines as empty values: they must not override defaults."""
+    for name in ("LOG_LEVEL", "CACHE_PATH", "SCRYFALL_RATE", "METRICS_PORT", "USER_RATE"):
+        monkeypatch.setenv(name, "")
+    loaded = load_settings()
+    assert (loaded.log_level, str(loaded.cache_path), loaded.scryfall_rate, loaded.metrics_port, loaded.user_rate) \
+        == ("INFO", "data/cache.sqlite3", 1.0, None, "5/10")
+
+
+@pytest.mark.parametrize("bad", ["LOUD", "verbose", "10"])
 def test_log_level_rejects_unknown_levels_clearly(clean_env, monkeypatch, bad):
     monkeypatch.setenv("LOG_LEVEL", bad)
     with pytest.raises(ValidationError) as err:

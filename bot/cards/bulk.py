@@ -1,4 +1,4 @@
-"""Scryfall bulk data: `python -m bot sync-cards [--file PATH]` and the bot's background refresh.
+"""Scryfall bulk data: what `python -m bot sync-cards [--file PATH]` and the background refresh run.
 
 Imports Scryfall's `oracle_cards` bulk file (found through /bulk-data) or a local file into the card
 cache. Accepted files, detected by content: a JSON array as Scryfall ships it, JSON Lines (one card
@@ -9,12 +9,10 @@ transaction, so a process killed mid-import leaves a cache that opens and serves
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gzip
 import json
 import logging
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,6 +23,7 @@ from typing import IO, Any
 import ijson
 
 from bot.cards.cache import INSERT_CARD, INSERT_NAME, card_rows, connect_sync, is_card, prepare_database
+from bot.cards.scryfall import ScryfallClient
 
 log = logging.getLogger(__name__)
 
@@ -167,79 +166,26 @@ def import_file(
     return ImportResult(count, skipped, time.perf_counter() - started)
 
 
-async def sync_from_scryfall(client: Any, db_path: Path | str, *,
+async def sync_from_scryfall(client: ScryfallClient, db_path: Path | str, *,
                              batch_size: int = DEFAULT_BATCH,
                              download_progress: Callable[[int, int | None], None] | None = None,
                              import_progress: Callable[[int], None] | None = None) -> ImportResult:
-    """Find oracle_cards through /bulk-data, download it next to the cache and import it."""
-    entry = await client.bulk_entry("oracle_cards")
-    dest = Path(db_path).with_name(Path(db_path).name + ".oracle-cards.json")
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    """Find oracle_cards through /bulk-data, download it next to the cache and import it (in a thread:
+    `sync-cards` on a terminal; the running bot imports in another process, see `bot.cards.refresh`)."""
+    dest, updated_at = await download_oracle_cards(client, db_path, progress=download_progress)
     try:
-        size = await client.download(entry["download_uri"], dest, progress=download_progress)
-        log.info("downloaded Scryfall oracle_cards (%d bytes)", size)
-        return await asyncio.to_thread(
-            import_file, dest, db_path, batch_size=batch_size,
-            updated_at=_parse_updated_at(entry.get("updated_at")) or time.time(), progress=import_progress)
+        return await asyncio.to_thread(import_file, dest, db_path, batch_size=batch_size, updated_at=updated_at,
+                                       progress=import_progress)
     finally:
         dest.unlink(missing_ok=True)
 
 
-def cli(argv: list[str]) -> int:
-    """`python -m bot sync-cards [--file PATH] [--cache PATH] [--batch-size N]`."""
-    parser = argparse.ArgumentParser(prog="python -m bot sync-cards",
-                                     description="Fill the local card cache from Scryfall bulk data.")
-    parser.add_argument("--file", type=Path, help="import this file (.json, .json.gz, .jsonl, .jsonl.gz) "
-                                                  "instead of downloading oracle_cards")
-    parser.add_argument("--cache", type=Path, help="cache file (default: CACHE_PATH)")
-    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-
-    from bot.settings import load_settings
-
-    settings = load_settings()
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
-    cache_path = args.cache or settings.cache_path
-    show = sys.stderr.isatty()
-
-    from tqdm import tqdm
-
-    bar = tqdm(unit=" cards", desc="importing", disable=not show, file=sys.stderr)
-    try:
-        if args.file:
-            result = import_file(args.file, cache_path, batch_size=max(1, args.batch_size), progress=bar.update)
-        else:
-            result = asyncio.run(_download(settings, cache_path, max(1, args.batch_size), bar, show))
-    except Exception as exc:  # bad file, I/O, ScryfallUnavailable...: one clear line, no traceback
-        bar.close()
-        print(f"sync-cards failed: {exc}", file=sys.stderr)
-        return 1
-    bar.close()
-    print(f"imported {result.cards} cards in {result.seconds:.1f} s ({result.rate:,.0f} cards/s) "
-          f"into {cache_path}" + (f"; skipped {result.skipped} non-card objects" if result.skipped else ""))
-    return 0
-
-
-async def _download(settings: Any, cache_path: Path, batch_size: int, bar: Any, show: bool) -> ImportResult:
-    from tqdm import tqdm
-
-    from bot.cards.scryfall import ScryfallClient
-
-    client = ScryfallClient(settings.scryfall_api_base, rate=settings.scryfall_rate,
-                            timeout=settings.scryfall_timeout)
-    down = tqdm(unit="B", unit_scale=True, desc="downloading", disable=not show, file=sys.stderr)
-    last = [0]
-
-    def on_bytes(done: int, total: int | None) -> None:
-        if total and down.total != total:
-            down.total = total
-        down.update(done - last[0])
-        last[0] = done
-
-    try:
-        return await sync_from_scryfall(client, cache_path, batch_size=batch_size,
-                                        download_progress=on_bytes, import_progress=bar.update)
-    finally:
-        down.close()
-        await client.close()
+async def download_oracle_cards(client: ScryfallClient, db_path: Path | str, *,
+                                progress: Callable[[int, int | None], None] | None = None) -> tuple[Path, float]:
+    """Download Scryfall's oracle_cards file next to the cache; (its path, when Scryfall published it)."""
+    entry = await client.bulk_entry("oracle_cards")
+    dest = Path(db_path).with_name(Path(db_path).name + ".oracle-cards.json")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    size = await client.download(entry["download_uri"], dest, progress=progress)
+    log.info("downloaded Scryfall oracle_cards (%d bytes)", size)
+    return dest, _parse_updated_at(entry.get("updated_at")) or time.time()

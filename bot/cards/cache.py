@@ -14,6 +14,7 @@ lives in memory for this run. Nothing is ever cached from an error response.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sqlite3
@@ -324,11 +325,11 @@ class CardCache:
         self._clock = clock
         self._parsed = _Lru(4096)
         self._closed = False
+        # One connection serves every coroutine: a write transaction must not interleave with another.
+        self._writing = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str, *, clock: Callable[[], float] = time.time) -> CardCache:
-        import asyncio
-
         usable = await asyncio.to_thread(prepare_database, path)
         db = await aiosqlite.connect(str(usable), isolation_level=None)
         await db.execute("PRAGMA busy_timeout = 30000")
@@ -340,6 +341,12 @@ class CardCache:
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA synchronous = NORMAL")
         return cls(db, usable, clock)
+
+    async def __aenter__(self) -> CardCache:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
 
     @property
     def in_memory(self) -> bool:
@@ -376,12 +383,6 @@ class CardCache:
             return CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])
         return None
 
-    async def get_by_oracle(self, oracle_id: str) -> list[CardRow]:
-        rows = await self._db.execute_fetchall(
-            f"SELECT {_ROW_COLUMNS}, 0, c.json FROM cards c WHERE c.oracle_id = ? "
-            "ORDER BY c.source = 'bulk' DESC, c.fetched_at DESC", (oracle_id,))
-        return [CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows]
-
     async def get_query(self, kind: str, norm: str) -> tuple[str, float] | None:
         rows = await self._db.execute_fetchall(
             "SELECT card_id, fetched_at FROM queries WHERE kind = ? AND norm = ?", (kind, norm))
@@ -407,8 +408,10 @@ class CardCache:
         rows = await self._db.execute_fetchall(
             "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity FROM names n "
             "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0")
-        return [IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5])
-                for r in rows]
+        # 36,000 objects: made in a worker thread so the event loop keeps answering meanwhile.
+        return await asyncio.to_thread(lambda: [
+            IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5])
+            for r in rows])
 
     async def count_cards(self, source: str | None = None) -> int:
         if source is None:
@@ -445,30 +448,27 @@ class CardCache:
             names.extend(name_rows)
         if not card_rows_:
             return 0
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            await self._db.executemany(INSERT_CARD, card_rows_)
-            await self._db.executemany(INSERT_NAME, names)
-            await self._db.execute("COMMIT")
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
+        async with self._writing:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.executemany(INSERT_CARD, card_rows_)
+                await self._db.executemany(INSERT_NAME, names)
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
         return len(card_rows_)
 
     async def put_query(self, kind: str, norm: str, card_id: str) -> None:
-        await self._db.execute(
-            "INSERT OR REPLACE INTO queries (kind, norm, card_id, fetched_at) VALUES (?, ?, ?, ?)",
-            (kind, norm, card_id, self._clock()))
+        async with self._writing:
+            await self._db.execute(
+                "INSERT OR REPLACE INTO queries (kind, norm, card_id, fetched_at) VALUES (?, ?, ?, ?)",
+                (kind, norm, card_id, self._clock()))
 
     async def put_negative(self, kind: str, norm: str, ttl: float, suggestions: Sequence[str] = ()) -> None:
         if ttl <= 0:
             return
-        await self._db.execute(
-            "INSERT OR REPLACE INTO negative (kind, norm, expires_at, suggestions) VALUES (?, ?, ?, ?)",
-            (kind, norm, self._clock() + ttl, json.dumps(list(suggestions))))
-
-    async def clear_negative(self) -> None:
-        await self._db.execute("DELETE FROM negative")
-
-    async def set_meta(self, key: str, value: str) -> None:
-        await self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        async with self._writing:
+            await self._db.execute(
+                "INSERT OR REPLACE INTO negative (kind, norm, expires_at, suggestions) VALUES (?, ?, ?, ?)",
+                (kind, norm, self._clock() + ttl, json.dumps(list(suggestions))))

@@ -7,6 +7,9 @@ from typing import Any, Literal
 
 Source = Literal["cache", "local", "api", "stale"]
 
+MAX_SUGGESTIONS = 5  # "did you mean" names a not-found answer carries
+MAX_CHOICES = 25  # names one autocomplete answer offers (Discord shows at most 25)
+
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
@@ -51,11 +54,26 @@ class CardLookupError(Exception):
 
 
 @dataclass
+class BadCardName(CardLookupError):
+    """Input that can't be a card name: `problem` is "empty" (nothing left once control characters are
+    removed) or "too_long" (`length` characters, more than any card name); nothing is looked up."""
+
+    query: str
+    problem: Literal["empty", "too_long"]
+    length: int = 0
+    option: str | None = None  # the command option it was typed in, when there were several
+
+    def __str__(self) -> str:
+        return f"not a card name ({self.problem})"
+
+
+@dataclass
 class CardNotFound(CardLookupError):
     """No card matches `query`; `suggestions` holds up to a few close names, best first."""
 
     query: str
     suggestions: list[str] = field(default_factory=list)
+    option: str | None = None
 
     def __str__(self) -> str:
         return f"no card named {self.query!r}"
@@ -67,6 +85,7 @@ class AmbiguousCard(CardLookupError):
 
     query: str
     candidates: list[str] = field(default_factory=list)
+    option: str | None = None
 
     def __str__(self) -> str:
         return f"{self.query!r} matches several cards"
@@ -81,3 +100,8 @@ class ScryfallUnavailable(CardLookupError):
 
     def __str__(self) -> str:
         return f"Scryfall unavailable: {self.reason}"
+
+
+class ScryfallBusy(ScryfallUnavailable):
+    """Scryfall answers, but this lookup would wait past its deadline for a free request slot (too many
+    lookups at once); `retry_after` says when a slot is free."""

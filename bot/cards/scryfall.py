@@ -1,10 +1,10 @@
 """A polite aiohttp client for the Scryfall API.
 
 - One session, `User-Agent: IdentityBot/<version>` and `Accept: application/json` on every request.
-- Scryfall's limits, process-wide (all clients of one base URL in one event loop share them), with
-  aiolimiter: 2 requests/s for /cards/search, /cards/named, /cards/random and /cards/collection, 10/s for
-  everything else, times `rate` (<= 1) and a small safety margin so network jitter cannot push any
-  one-second window over the limit.
+- Scryfall's limits through a `RequestBudget` the caller passes in (one per host): 2 requests/s for
+  /cards/search, /cards/named, /cards/random and /cards/collection, 10/s for everything else, times a
+  scale (<= 1) and a small safety margin so network jitter cannot push any one-second window over the
+  limit. A request whose slot lies past its deadline fails at once with `ScryfallBusy(retry_after=...)`.
 - A 429 locks every request out for max(Retry-After, 30 s); while locked, calls fail at once with
   `ScryfallUnavailable(retry_after=...)` instead of waiting past their deadline.
 - 5xx, timeouts and connection errors are retried a bounded number of times with jittered backoff; the
@@ -16,22 +16,21 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import random
 import time
-import weakref
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 import aiohttp
-from aiolimiter import AsyncLimiter
 
 from bot import BOT_NAME, __version__
-from bot.cards.model import ScryfallUnavailable
+from bot.cards.model import ScryfallBusy, ScryfallUnavailable
+from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
 
@@ -71,40 +70,57 @@ def endpoint_group(path: str) -> str:
     return "slow" if path.rstrip("/") in SLOW_ENDPOINTS else "fast"
 
 
-class _Politeness:
-    """Limiters and 429 lockout shared by every client of one API base in one event loop."""
+class BudgetExceeded(Exception):
+    """The next free request slot (or the end of a 429 lockout) lies beyond the caller's deadline."""
 
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.limiters = self._make(rate)
-        self.locked_until = 0.0
-
-    @staticmethod
-    def _make(rate: float) -> dict[str, AsyncLimiter]:
-        # max_rate=1 makes a leaky bucket without bursts: consecutive requests are >= one period apart.
-        return {
-            "slow": AsyncLimiter(1, 1.0 / (SLOW_RATE * rate * SAFETY)),
-            "fast": AsyncLimiter(1, 1.0 / (FAST_RATE * rate * SAFETY)),
-        }
-
-    def lower_rate(self, rate: float) -> None:
-        if rate < self.rate:
-            self.rate = rate
-            self.limiters = self._make(rate)
+    def __init__(self, retry_after: float, locked: bool) -> None:
+        super().__init__(f"next Scryfall slot in {retry_after:.1f} s" + (" (429 lockout)" if locked else ""))
+        self.retry_after = retry_after
+        self.locked = locked
 
 
-_SHARED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Politeness]] = weakref.WeakKeyDictionary()
+class RequestBudget(Protocol):
+    """Scryfall's request budget: every request takes a slot of its group first ("slow" or "fast")."""
+
+    async def acquire(self, group: str, deadline: float) -> None:
+        """Wait for the next free slot of `group`; raise BudgetExceeded at once when it (or the end of a
+        429 lockout) lies after `deadline` (a `time.monotonic()` value)."""
+
+    async def lock_out(self, seconds: float) -> None:
+        """Record that Scryfall answered 429: no request for `seconds`."""
+
+    async def locked_for(self) -> float:
+        """Seconds left in a 429 lockout (0 when not locked)."""
 
 
-def _politeness(base_url: str, rate: float) -> _Politeness:
-    loop = asyncio.get_running_loop()
-    per_loop = _SHARED.setdefault(loop, {})
-    shared = per_loop.get(base_url)
-    if shared is None:
-        shared = per_loop[base_url] = _Politeness(rate)
-    else:
-        shared.lower_rate(rate)
-    return shared
+class LocalBudget:
+    """The budget of one process: slots `1 / (rate x SAFETY x scale)` seconds apart per group, reserved in
+    order of arrival (a request knows its slot, and so its wait, before waiting), plus the 429 lockout."""
+
+    def __init__(self, scale: float = 1.0, *, clock: Callable[[], float] = time.monotonic) -> None:
+        if not 0 < scale <= 1:
+            raise ValueError("the rate scale only lowers Scryfall's limits: 0 < scale <= 1")
+        self.intervals = {"slow": 1.0 / (SLOW_RATE * SAFETY * scale), "fast": 1.0 / (FAST_RATE * SAFETY * scale)}
+        self.clock = clock
+        self._next = {"slow": 0.0, "fast": 0.0}
+        self._locked_until = 0.0
+
+    async def acquire(self, group: str, deadline: float) -> None:
+        now = self.clock()
+        if self._locked_until > deadline:
+            raise BudgetExceeded(self._locked_until - now, locked=True)
+        slot = max(now, self._next[group], self._locked_until)
+        if slot > deadline:
+            raise BudgetExceeded(slot - now, locked=False)
+        self._next[group] = slot + self.intervals[group]
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+    async def lock_out(self, seconds: float) -> None:
+        self._locked_until = max(self._locked_until, self.clock() + seconds)
+
+    async def locked_for(self) -> float:
+        return max(0.0, self._locked_until - self.clock())
 
 
 class SingleFlight:
@@ -119,7 +135,7 @@ class SingleFlight:
         if task is None:
             task = asyncio.ensure_future(factory())
             self._tasks[key] = task
-            task.add_done_callback(lambda t, k=key: self._done(k, t))
+            task.add_done_callback(functools.partial(self._done, key))
         else:
             self.shared += 1
         return await asyncio.shield(task)
@@ -150,14 +166,20 @@ def _retry_after(value: str | None) -> float:
 
 
 class ScryfallClient:
-    """Scryfall API client. `clock` (monotonic seconds) and `lockout_seconds` exist for tests."""
+    """Scryfall API client on a session the caller owns (the composition root opens and closes it).
+
+    `budget` holds Scryfall's request limits and the 429 lockout (shared by every client and process the
+    caller lets share it); `metrics` counts requests, retries and 429s; `lockout_seconds` is the shortest
+    pause after a 429.
+    """
 
     def __init__(
         self,
+        session: aiohttp.ClientSession,
         base_url: str = "https://api.scryfall.com",
         *,
-        session: aiohttp.ClientSession | None = None,
-        rate: float = 1.0,
+        budget: RequestBudget,
+        metrics: BotMetrics | None = None,
         timeout: float = 8.0,
         attempt_timeout: float | None = None,
         max_retries: int = 2,
@@ -165,98 +187,69 @@ class ScryfallClient:
         lockout_seconds: float = LOCKOUT_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if not 0 < rate <= 1:
-            raise ValueError("rate scales Scryfall's limits down: 0 < rate <= 1")
+        self.session = session
         self.base_url = base_url.rstrip("/")
-        self.rate = rate
+        self.budget = budget
+        self.metrics = metrics
         self.timeout = timeout
         self.attempt_timeout = attempt_timeout or max(timeout / 2, 0.05)
         self.max_retries = max_retries
         self.backoff = backoff
         self.lockout_seconds = lockout_seconds
         self.clock = clock
-        self._session = session
-        self._owns_session = session is None
         self._flight = SingleFlight()
-        self.stats: dict[str, Any] = {"requests": Counter(), "retries": 0, "rate_limited": 0, "blocked": 0}
-        # Optional metrics sink (the bot sets its BotMetrics): observe_scryfall(status, endpoint) on every
-        # answer, timeout or connection error, observe_scryfall_retry(endpoint) on every retry.
-        self.metrics: Any = None
 
-    def _observe(self, status: int | str, path: str, *, retry: bool = False) -> None:
-        if self.metrics is None:
-            return
-        try:
-            if retry:
-                self.metrics.observe_scryfall_retry(path)
-            else:
-                self.metrics.observe_scryfall(status, path)
-        except Exception:  # metrics must never break a lookup
-            log.debug("scryfall metrics hook failed", exc_info=True)
+    def _observe(self, status: int | str, path: str) -> None:
+        if self.metrics is not None:
+            self.metrics.observe_scryfall(status, path)
 
-    # -- plumbing --------------------------------------------------------------------------------
-
-    def _get_session(self) -> aiohttp.ClientSession:
-        if self._session is None or self._session.closed:
-            if not self._owns_session and self._session is not None:
-                raise ScryfallUnavailable("HTTP session is closed")
-            self._session = aiohttp.ClientSession(headers=HEADERS)
-            self._owns_session = True
-        return self._session
-
-    async def close(self) -> None:
+    def close(self) -> None:
+        """Cancel requests still in flight (the session itself belongs to the caller)."""
         self._flight.cancel_all()
-        if self._owns_session and self._session is not None and not self._session.closed:
-            await self._session.close()
 
-    @property
-    def shared_requests(self) -> int:
-        return self._flight.shared
-
-    def locked_for(self) -> float:
+    async def locked_for(self) -> float:
         """Seconds left in a 429 lockout (0 when not locked)."""
-        return max(0.0, _politeness(self.base_url, self.rate).locked_until - self.clock())
+        return await self.budget.locked_for()
 
-    async def _wait_lockout(self, shared: _Politeness, deadline: float) -> None:
-        left = shared.locked_until - self.clock()
-        if left <= 0:
-            return
-        loop = asyncio.get_running_loop()
-        if left > deadline - loop.time():
-            self.stats["blocked"] += 1
-            raise ScryfallUnavailable("Scryfall asked us to slow down (429)", retry_after=left)
-        await asyncio.sleep(left)
+    async def _take_slot(self, path: str, deadline: float) -> None:
+        try:
+            await self.budget.acquire(endpoint_group(path), deadline)
+        except BudgetExceeded as exc:
+            if exc.locked:
+                raise ScryfallUnavailable("Scryfall asked us to slow down (429)", retry_after=exc.retry_after) from None
+            raise ScryfallBusy("too many card lookups are waiting for Scryfall", retry_after=exc.retry_after) from None
 
     async def _request(self, method: str, path: str, *, params: dict[str, str] | None = None,
                        body: Any = None) -> Any:
         key = (method, path, tuple(sorted((params or {}).items())), json.dumps(body, sort_keys=True))
-        return await self._flight.run(key, lambda: self._request_bounded(method, path, params, body))
+        return await self._flight.run(key, lambda: self._request_bounded(method, path, params, lambda: body))
 
-    async def _request_bounded(self, method: str, path: str, params: dict[str, str] | None, body: Any) -> Any:
+    async def _request_bounded(self, method: str, path: str, params: dict[str, str] | None,
+                               body: Callable[[], Any]) -> Any:
         try:
             async with asyncio.timeout(self.timeout):
                 return await self._request_loop(method, path, params, body)
         except TimeoutError:
-            self.stats["requests"]["timeout"] += 1
             self._observe("timeout", path)
             raise ScryfallUnavailable(f"Scryfall did not answer within {self.timeout:g} s") from None
 
-    async def _request_loop(self, method: str, path: str, params: dict[str, str] | None, body: Any) -> Any:
-        shared = _politeness(self.base_url, self.rate)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout
+    async def _request_loop(self, method: str, path: str, params: dict[str, str] | None,
+                            make_body: Callable[[], Any]) -> Any:
+        """Up to `max_retries + 1` attempts, each after taking a budget slot. `make_body` is called once,
+        when the first slot is granted (so a batch can take in everything that arrived meanwhile)."""
+        deadline = self.clock() + self.timeout
         url = self.base_url + path
         reason = "no attempt made"
         retry_after: float | None = None
+        body: Any = None
         for attempt in range(self.max_retries + 1):
-            if attempt:
-                self.stats["retries"] += 1
-                self._observe("", path, retry=True)
-            await self._wait_lockout(shared, deadline)
-            await shared.limiters[endpoint_group(path)].acquire()
-            await self._wait_lockout(shared, deadline)
+            if attempt and self.metrics is not None:
+                self.metrics.observe_scryfall_retry(path)
+            await self._take_slot(path, deadline)
+            if attempt == 0:
+                body = make_body()
             try:
-                async with self._get_session().request(
+                async with self.session.request(
                     method, url, params=params, json=body, headers=HEADERS,
                     timeout=aiohttp.ClientTimeout(total=self.attempt_timeout),
                 ) as resp:
@@ -265,18 +258,15 @@ class ScryfallClient:
                     payload_bytes = await resp.read()
             except (aiohttp.ClientError, TimeoutError) as exc:
                 is_timeout = isinstance(exc, TimeoutError)
-                self.stats["requests"]["timeout" if is_timeout else "connection_error"] += 1
                 self._observe("timeout" if is_timeout else "error", path)
                 reason = "timed out" if is_timeout else f"cannot reach Scryfall ({type(exc).__name__})"
                 if attempt < self.max_retries:
                     await self._sleep_backoff(attempt)
                 continue
-            self.stats["requests"][status] += 1
             self._observe(status, path)
             if status == 429:
                 wait = max(_retry_after(header_retry), self.lockout_seconds)
-                shared.locked_until = max(shared.locked_until, self.clock() + wait)
-                self.stats["rate_limited"] += 1
+                await self.budget.lock_out(wait)
                 log.warning("Scryfall answered 429; pausing all requests for %.0f s", wait)
                 reason, retry_after = "Scryfall asked us to slow down (429)", wait
                 continue
@@ -295,7 +285,7 @@ class ScryfallClient:
         try:
             payload = json.loads(data)
         except ValueError:
-            self.stats["requests"]["malformed"] += 1
+            self._observe("malformed", "")
             raise ScryfallUnavailable(f"Scryfall sent malformed JSON (HTTP {status})") from None
         if not isinstance(payload, dict):
             raise ScryfallUnavailable(f"Scryfall sent an unexpected {type(payload).__name__} (HTTP {status})")
@@ -325,9 +315,6 @@ class ScryfallClient:
 
     # -- endpoints -------------------------------------------------------------------------------
 
-    async def named_exact(self, name: str) -> dict[str, Any]:
-        return self._card(await self._request("GET", "/cards/named", params={"exact": name}))
-
     async def named_fuzzy(self, name: str) -> dict[str, Any]:
         return self._card(await self._request("GET", "/cards/named", params={"fuzzy": name}))
 
@@ -341,57 +328,52 @@ class ScryfallClient:
             raise ScryfallUnavailable("Scryfall sent something that is not a catalog")
         return [str(x) for x in data if isinstance(x, str)]
 
-    async def search(self, q: str, *, page: int = 1, order: str | None = None) -> dict[str, Any]:
-        """One page of /cards/search (a list object). Raises ScryfallNotFound when nothing matches."""
-        params = {"q": q}
-        if page != 1:
-            params["page"] = str(page)
-        if order:
-            params["order"] = order
-        payload = self._list(await self._request("GET", "/cards/search", params=params))
-        payload["data"] = [c for c in payload["data"] if isinstance(c, dict) and c.get("object") == "card"]
-        return payload
+    async def search(self, q: str) -> list[dict[str, Any]]:
+        """The first page of /cards/search (up to 175 cards). Raises ScryfallNotFound when nothing matches."""
+        payload = self._list(await self._request("GET", "/cards/search", params={"q": q}))
+        return [c for c in payload["data"] if isinstance(c, dict) and c.get("object") == "card"]
 
-    async def collection(self, identifiers: list[dict[str, str]]) -> tuple[list[dict[str, Any]], list[Any]]:
-        """POST /cards/collection for at most 75 identifiers: (cards, not_found identifiers)."""
-        if not identifiers:
-            return [], []
-        if len(identifiers) > MAX_COLLECTION:
-            raise ValueError(f"/cards/collection takes at most {MAX_COLLECTION} identifiers")
-        payload = self._list(await self._request("POST", "/cards/collection", body={"identifiers": identifiers}))
-        cards = [c for c in payload["data"] if isinstance(c, dict) and c.get("object") == "card"
-                 and isinstance(c.get("id"), str) and isinstance(c.get("name"), str)]
-        not_found = payload.get("not_found") or []
-        return cards, list(not_found) if isinstance(not_found, list) else []
+    async def collection(self, identifiers: list[dict[str, str]] | Callable[[], list[dict[str, str]]]
+                         ) -> list[dict[str, Any]]:
+        """POST /cards/collection for at most 75 identifiers: the cards found (in any order).
 
-    async def bulk_data(self) -> list[dict[str, Any]]:
-        payload = self._list(await self._request("GET", "/bulk-data"))
-        return [b for b in payload["data"] if isinstance(b, dict)]
+        `identifiers` may be a function: it is called once the request's budget slot is granted, so a
+        batch takes in every name that arrived while it waited (the caller keeps it at 75)."""
+        if callable(identifiers):
+            take = identifiers
+            payload = await self._request_bounded(
+                "POST", "/cards/collection", None, lambda: {"identifiers": _checked(take())})
+        else:
+            if not identifiers:
+                return []
+            payload = await self._request("POST", "/cards/collection", body={"identifiers": _checked(identifiers)})
+        return [c for c in self._list(payload)["data"] if isinstance(c, dict) and c.get("object") == "card"
+                and isinstance(c.get("id"), str) and isinstance(c.get("name"), str)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
-        for entry in await self.bulk_data():
-            if entry.get("type") == kind and isinstance(entry.get("download_uri"), str):
+        """The /bulk-data entry of `kind` (its `download_uri`, `updated_at`, `size`)."""
+        payload = self._list(await self._request("GET", "/bulk-data"))
+        for entry in payload["data"]:
+            if isinstance(entry, dict) and entry.get("type") == kind and isinstance(entry.get("download_uri"), str):
                 return entry
         raise ScryfallUnavailable(f"Scryfall lists no {kind} bulk file")
 
     async def download(self, uri: str, dest: Path, *,
                        progress: Callable[[int, int | None], None] | None = None) -> int:
-        """Stream `uri` to `dest` (via a temporary file). Returns bytes written. No total timeout."""
-        shared = _politeness(self.base_url, self.rate)
-        loop = asyncio.get_running_loop()
-        await self._wait_lockout(shared, loop.time() + self.timeout)
-        await shared.limiters["fast"].acquire()
+        """Stream `uri` to `dest` (via a temporary file). Returns bytes written. No total timeout: a stalled
+        transfer fails after 60 s without data."""
+        await self._take_slot("/bulk", self.clock() + self.timeout)
         tmp = dest.with_name(dest.name + ".part")
         written = 0
         try:
-            async with self._get_session().get(
+            async with self.session.get(
                 uri, headers={**HEADERS, "Accept": "application/json, application/gzip"},
                 timeout=aiohttp.ClientTimeout(total=None, sock_connect=self.timeout, sock_read=60),
             ) as resp:
-                self.stats["requests"][resp.status] += 1
+                self._observe(resp.status, "/bulk-data")
                 if resp.status == 429:
                     wait = max(_retry_after(resp.headers.get("Retry-After")), self.lockout_seconds)
-                    shared.locked_until = max(shared.locked_until, self.clock() + wait)
+                    await self.budget.lock_out(wait)
                     raise ScryfallUnavailable("Scryfall asked us to slow down (429)", retry_after=wait)
                 if resp.status != 200:
                     raise ScryfallUnavailable(f"bulk download answered HTTP {resp.status}")
@@ -408,3 +390,9 @@ class ScryfallClient:
         finally:
             tmp.unlink(missing_ok=True)
         return written
+
+
+def _checked(identifiers: list[dict[str, str]]) -> list[dict[str, str]]:
+    if len(identifiers) > MAX_COLLECTION:
+        raise ValueError(f"/cards/collection takes at most {MAX_COLLECTION} identifiers")
+    return identifiers

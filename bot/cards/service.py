@@ -1,14 +1,17 @@
 """CardService: everything between "a user typed a card name" and "here is the Scryfall card object".
 
-Lookup order for `resolve(name)`:
-1. the cache by normalised name (full names and face names; bulk cards never expire, API cards
-   live `CACHE_TTL` seconds),
-2. a cached answer to the same fuzzy query, then the negative cache (`NEGATIVE_TTL`),
-3. with complete local bulk data: the local index (prefix / word-prefix, then fuzzy typos),
-4. Scryfall's fuzzy /cards/named. When Scryfall fails and an expired entry exists it is served with
-   `source="stale"`.
-Concurrent lookups of one key share one execution (single-flight). Nothing from an error response is
-ever written to the cache.
+One lookup pipeline serves every entry point (`resolve`, `resolve_commander`, `resolve_many`, `peek`):
+
+1. local (no network, `_local`): the cache by normalised name (full and face names; bulk cards never
+   expire, API cards live `cache_ttl` seconds), a remembered answer to the same query, the negative cache
+   (`negative_ttl`), then, with complete local bulk data, the local name index (partial names, typos);
+2. remote (`_remote`), only for what step 1 could not answer: exact names that need Scryfall at the same
+   moment share one `/cards/collection` request (`_Batcher`), the rest ask `/cards/named?fuzzy` (or, for
+   commander options, `/cards/search` with `is:commander`);
+3. when Scryfall fails and an expired entry exists it is served with `source="stale"`.
+
+Concurrent lookups of one key share one execution (single-flight). Nothing from an error response is ever
+written to the cache. Counters go to the bot's metrics (`BotMetrics.observe_lookup`).
 """
 
 from __future__ import annotations
@@ -18,16 +21,22 @@ import logging
 import re
 import sqlite3
 import time
-from collections import Counter
-from collections.abc import Awaitable, Callable
-from pathlib import Path
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, TypeVar
 
-import aiohttp
-
-from bot.cards.bulk import ImportResult, sync_from_scryfall
-from bot.cards.cache import CardCache, CardRow
-from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
+from bot.cards.cache import CardCache, CardRow, name_keys
+from bot.cards.model import (
+    MAX_CHOICES,
+    MAX_SUGGESTIONS,
+    AmbiguousCard,
+    BadCardName,
+    Batch,
+    CardNotFound,
+    Resolved,
+    ScryfallUnavailable,
+)
 from bot.cards.names import (
     MAX_INPUT_CHARS,
     NameIndex,
@@ -37,7 +46,6 @@ from bot.cards.names import (
     rank_candidates,
 )
 from bot.cards.scryfall import (
-    LOCKOUT_SECONDS,
     MAX_COLLECTION,
     ScryfallAmbiguous,
     ScryfallBadRequest,
@@ -46,328 +54,333 @@ from bot.cards.scryfall import (
     ScryfallNotFound,
     SingleFlight,
 )
-from bot.settings import Settings
+from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+D = TypeVar("D")
 
-AUTOCOMPLETE_BUDGET = 1.8  # seconds; Discord needs an answer within 3 s, we promise 2 s
-AUTOCOMPLETE_TTL = 300.0
-MAX_CANDIDATES = 10
-MAX_SUGGESTIONS = 5
+AUTOCOMPLETE_BUDGET = 1.5  # seconds for Scryfall to help; Discord drops an autocomplete answer after 3 s
+AUTOCOMPLETE_TTL = 300.0  # how long Scryfall's autocomplete answers are reused (no local data)
+MAX_CANDIDATES = 10  # names an ambiguity reply offers
 _SEARCH_OPERATORS = {"or", "and", "not"}
 
 
-class CardService:
-    """Card lookups for the bot. Build with `await CardService.create(settings)`; `await close()` at the end."""
+class Mode(StrEnum):
+    """What a lookup is for; the value is the key under which answers are remembered in the cache."""
 
-    def __init__(self, settings: Settings, cache: CardCache, client: ScryfallClient, *,
+    CARD = "fuzzy"
+    COMMANDER = "commander"
+
+
+@dataclass(slots=True)
+class _Miss:
+    """What the local steps learnt about a name they could not answer."""
+
+    stale: CardRow | None = None
+    suggestions: list[str] = field(default_factory=list)
+
+
+class _Batcher:
+    """Exact names that need Scryfall while another slow request is waiting or in flight travel together
+    in one `/cards/collection` request (up to 75 names; the batch is taken when its request slot comes).
+
+    `find(query, key)` returns the card whose name or face name normalises to `key`, or None when the
+    collection has no card of that exact name (the caller then asks the fuzzy endpoint).
+    """
+
+    def __init__(self, client: ScryfallClient) -> None:
+        self.client = client
+        self._pending: dict[str, tuple[str, list[asyncio.Future[dict[str, Any] | None]]]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def find(self, query: str, key: str) -> dict[str, Any] | None:
+        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self._pending.setdefault(key, (query, []))[1].append(future)
+        if not self.busy:
+            self._task = asyncio.create_task(self._run(), name="scryfall-collection-batch")
+        return await asyncio.shield(future)
+
+    async def _run(self) -> None:
+        while self._pending:
+            await self._send_one()
+
+    async def _send_one(self) -> None:
+        taken: dict[str, tuple[str, list[asyncio.Future[dict[str, Any] | None]]]] = {}
+
+        def take() -> list[dict[str, str]]:
+            for key in list(self._pending)[:MAX_COLLECTION]:
+                taken[key] = self._pending.pop(key)
+            return [{"name": query} for query, _futures in taken.values()]
+
+        try:
+            cards = await self.client.collection(take)
+        except BaseException as exc:
+            waiting = taken or dict(self._pending)  # failed before its slot came: everyone waiting
+            if not taken:
+                self._pending.clear()
+            for _query, futures in waiting.values():
+                for future in futures:
+                    if not future.done():
+                        future.set_exception(exc)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            return
+        by_key: dict[str, dict[str, Any]] = {}
+        for card in cards:
+            for key, _kind in name_keys(card):
+                by_key.setdefault(key, card)
+        for key, (_query, futures) in taken.items():
+            for future in futures:
+                if not future.done():
+                    future.set_result(by_key.get(key))
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+class CardService:
+    """Card lookups for the bot, on a cache and a Scryfall client the composition root built."""
+
+    def __init__(self, cache: CardCache, client: ScryfallClient, *, metrics: BotMetrics,
+                 cache_ttl: float = 86_400, negative_ttl: float = 600,
                  clock: Callable[[], float] = time.time) -> None:
-        self.settings = settings
         self.cache = cache
         self.client = client
+        self.metrics = metrics
+        self.cache_ttl = cache_ttl
+        self.negative_ttl = negative_ttl
         self._clock = clock
-        self._index = NameIndex()
-        self._index_complete = False
-        self._bulk_updated_at: float | None = None
-        self._bulk_imported_at: float | None = None
+        self.index = NameIndex()
+        self.index_complete = False
+        self.bulk_updated_at: float | None = None
+        self.bulk_imported_at: float | None = None
         self._flight = SingleFlight()
-        self._sync_task: asyncio.Task[None] | None = None
-        self._sync_lock = asyncio.Lock()
+        self._batcher = _Batcher(client)
+        self._slow_in_flight = 0
         self._ac_cache: dict[tuple[str, bool], tuple[float, list[str]]] = {}
-        self._closed = False
-        self.stats: Counter[str] = Counter()
+        metrics.set_card_data(self.data_state)
 
-    @classmethod
-    async def create(cls, settings: Settings, *, session: aiohttp.ClientSession | None = None,
-                     clock: Callable[[], float] = time.time,
-                     monotonic: Callable[[], float] = time.monotonic,
-                     lockout_seconds: float = LOCKOUT_SECONDS,
-                     client: ScryfallClient | None = None) -> CardService:
-        """Open the cache at `settings.cache_path` (creating directories) and make the Scryfall client.
-
-        `clock` (wall seconds, for TTLs), `monotonic` and `lockout_seconds` (429 pause) are for tests.
-        """
-        cache = await CardCache.open(settings.cache_path, clock=clock)
-        if client is None:
-            client = ScryfallClient(settings.scryfall_api_base, session=session, rate=settings.scryfall_rate,
-                                    timeout=settings.scryfall_timeout, lockout_seconds=lockout_seconds,
-                                    clock=monotonic)
-        service = cls(settings, cache, client, clock=clock)
-        await service.reload_index()
-        return service
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        await self.stop_background_sync()
+    def close(self) -> None:
+        """Cancel lookups still in flight (the cache and client belong to the caller)."""
         self._flight.cancel_all()
-        await self.client.close()
-        await self.cache.close()
+        self._batcher.cancel()
+        self.client.close()
 
-    # -- bookkeeping -------------------------------------------------------------------------------
+    # -- local data --------------------------------------------------------------------------------
 
-    async def reload_index(self) -> None:
-        """Rebuild the in-memory name index and bulk-data dates from the cache."""
+    async def load_index(self) -> None:
+        """Rebuild the in-memory name index and the bulk-data dates from the cache (off the event loop
+        for large data), then swap them in at once."""
         try:
             entries = await self.cache.name_entries()
-            complete = await self.cache.get_meta("bulk_complete")
-            updated = await self.cache.get_meta("bulk_updated_at")
-            imported = await self.cache.get_meta("bulk_imported_at")
-            partial = await self.cache.get_meta("bulk_partial")
+            meta = {key: await self.cache.get_meta(key)
+                    for key in ("bulk_complete", "bulk_updated_at", "bulk_imported_at", "bulk_partial")}
         except sqlite3.Error as exc:
             log.error("card cache unreadable while loading the name index: %s", exc)
             return
+        complete, partial = meta["bulk_complete"], meta["bulk_partial"]
         bulk_entries = entries if (complete or partial) else []
-        self._index = await asyncio.to_thread(NameIndex, bulk_entries) if len(bulk_entries) > 2000 \
-            else NameIndex(bulk_entries)
-        self._index_complete = bool(complete) and len(self._index) > 0
-        self._bulk_updated_at = float(updated) if updated else (float(partial) if partial else None)
-        self._bulk_imported_at = float(imported) if imported else None
+        index = await asyncio.to_thread(NameIndex, bulk_entries)
+        updated, imported = meta["bulk_updated_at"], meta["bulk_imported_at"]
+        self.index = index
+        self.index_complete = bool(complete) and len(index) > 0
+        self.bulk_updated_at = float(updated) if updated else (float(partial) if partial else None)
+        self.bulk_imported_at = float(imported) if imported else None
         self._ac_cache.clear()
 
     def data_age_days(self) -> float | None:
         """Age in days of the local bulk data (None when there is none)."""
-        if self._bulk_updated_at is None:
+        if self.bulk_updated_at is None:
             return None
-        return max(0.0, (self._clock() - self._bulk_updated_at) / 86_400)
+        return max(0.0, (self._clock() - self.bulk_updated_at) / 86_400)
+
+    def data_state(self) -> dict[str, float]:
+        """Numbers for the metrics endpoint: names in the local index, data age (-1 without data)."""
+        age = self.data_age_days()
+        return {"names": float(len(self.index)), "complete": float(self.index_complete),
+                "age_days": -1.0 if age is None else round(age, 3)}
 
     @property
     def has_local_data(self) -> bool:
-        return len(self._index) > 0
+        return len(self.index) > 0
 
-    def requests_by_status(self) -> dict[str, int]:
-        """Scryfall requests so far by HTTP status ("200", "404", "429", ...) or "timeout",
-        "connection_error", "malformed"."""
-        return {str(k): int(v) for k, v in self.client.stats["requests"].items()}
+    # -- plumbing ----------------------------------------------------------------------------------
 
-    def metrics(self) -> dict[str, float]:
-        """Flat numeric counters for the metrics endpoint (every value a number).
-
-        hits, misses, cache/local/api/stale answers, negative_hits, not_found, ambiguous, unavailable,
-        cards (names in the local index), data_age_days (-1 without bulk data), scryfall_retries,
-        scryfall_rate_limited, shared_lookups and `requests_<status>` per Scryfall status.
-        """
-        out: dict[str, float] = {key: 0 for key in (
-            "hits", "misses", "cache", "local", "api", "stale", "negative_hits", "not_found", "ambiguous",
-            "unavailable")}
-        out.update(self.stats)
-        out["cards"] = len(self._index)
-        age = self.data_age_days()
-        out["data_age_days"] = -1.0 if age is None else round(age, 3)
-        out["scryfall_retries"] = self.client.stats["retries"]
-        out["scryfall_rate_limited"] = self.client.stats["rate_limited"]
-        out["shared_lookups"] = self._flight.shared + self.client.shared_requests
-        for status, count in self.requests_by_status().items():
-            out[f"requests_{status}"] = count
-        return out
-
-    async def _db(self, awaitable: Awaitable[T], default: T) -> T:
+    async def _db(self, awaitable: Awaitable[T], default: D) -> T | D:
         """Run a cache operation; a broken cache degrades to a miss instead of failing the lookup."""
         try:
             return await awaitable
         except sqlite3.Error as exc:
-            self.stats["cache_errors"] += 1
+            self.metrics.observe_lookup("cache_error")
             log.error("card cache error (treated as a miss): %s", exc)
             return default
 
-    def _validate(self, name: Any) -> tuple[str, str]:
-        """(cleaned input, normalised key); CardNotFound for empty or over-long input, no request sent."""
+    @staticmethod
+    def check_name(name: object) -> tuple[str, str]:
+        """(cleaned input, normalised key) of a typed card name; BadCardName when it is empty or longer
+        than a card name can be. No request is sent for such input."""
         if not isinstance(name, str):
-            raise CardNotFound(str(name))
-        if len(name) > MAX_INPUT_CHARS * 4:
-            raise CardNotFound(name[:MAX_INPUT_CHARS])
-        q = clean_input(name)
-        if not q or len(q) > MAX_INPUT_CHARS:
-            raise CardNotFound(q[:MAX_INPUT_CHARS])
+            raise BadCardName(str(name)[:MAX_INPUT_CHARS], "empty")
+        q = clean_input(name[: MAX_INPUT_CHARS * 4])
+        if len(name) > MAX_INPUT_CHARS * 4 or len(q) > MAX_INPUT_CHARS:
+            raise BadCardName(q[:MAX_INPUT_CHARS], "too_long", len(name))
         n = normalize(q)
-        if not n:
-            raise CardNotFound(q)
+        if not q or not n:
+            raise BadCardName(q, "empty")
         return q, n
 
-    def _resolved(self, row: CardRow, *, query_time: float | None = None) -> Resolved | None:
+    def _fresh(self, row: CardRow, *, query_time: float | None = None) -> Resolved | None:
         """Resolved for a cached row, or None when it is an expired API entry."""
         if row.source == "bulk":
-            self.stats["hits"] += 1
-            self.stats["local"] += 1
+            self.metrics.observe_lookup("local")
             return Resolved(self.cache.parse(row), "local", self.data_age_days())
         fetched = min(row.fetched_at, query_time) if query_time is not None else row.fetched_at
-        if self._clock() - fetched < self.settings.cache_ttl:
-            self.stats["hits"] += 1
-            self.stats["cache"] += 1
+        if self._clock() - fetched < self.cache_ttl:
+            self.metrics.observe_lookup("cache")
             return Resolved(self.cache.parse(row), "cache")
         return None
 
     def _stale(self, row: CardRow) -> Resolved:
-        self.stats["stale"] += 1
+        self.metrics.observe_lookup("stale")
         log.warning("Scryfall unavailable; serving the expired cache entry for %r", row.name)
         return Resolved(self.cache.parse(row), "stale")
 
-    async def _store(self, cards: list[dict[str, Any]], query: tuple[str, str] | None = None,
+    async def _store(self, cards: Iterable[dict[str, Any]], mode: Mode | None = None, key: str | None = None,
                      card_id: str | None = None) -> None:
         await self._db(self.cache.put_cards(cards, source="api"), 0)
-        if query and card_id:
-            await self._db(self.cache.put_query(query[0], query[1], card_id), None)
+        if mode is not None and key and card_id:
+            await self._db(self.cache.put_query(mode.value, key, card_id), None)
 
-    async def _cached(self, n: str, kind: str, *, commanders: bool = False
-                      ) -> tuple[Resolved | None, CardRow | None]:
-        """Answer from the cache alone: exact name, then a remembered query. Also returns a stale row."""
-        stale: CardRow | None = None
-        rows = await self._db(self.cache.lookup_name(n), [])
+    async def _forget(self, key: str, suggestions: list[str]) -> None:
+        await self._db(self.cache.put_negative(Mode.CARD.value, key, self.negative_ttl,
+                                               suggestions[:MAX_SUGGESTIONS]), None)
+
+    # -- step 1: local -----------------------------------------------------------------------------
+
+    async def _local(self, q: str, n: str, mode: Mode) -> Resolved | _Miss:
+        """Answer from the cache and local data alone. Raises CardNotFound (a remembered "no such card")
+        or AmbiguousCard (several local names match equally); returns what it learnt otherwise."""
+        miss = _Miss()
+        rows: list[CardRow] = await self._db(self.cache.lookup_name(n), [])
         if rows:
             row = rows[0]
-            if commanders:
+            if mode is Mode.COMMANDER:
                 row = next((r for r in rows if r.commander and r.kind == rows[0].kind), rows[0])
-            found = self._resolved(row)
-            if found:
-                return found, None
-            stale = row
-        mapped = await self._db(self.cache.get_query(kind, n), None)
-        if mapped:
-            row = await self._db(self.cache.get_card(mapped[0]), None)
-            if row:
-                found = self._resolved(row, query_time=mapped[1])
-                if found:
-                    return found, None
-                stale = stale or row
-        return None, stale
-
-    async def _local_card(self, name: str) -> CardRow | None:
-        entry = self._index.entries.get(name)
-        if entry is None:
-            return None
-        return await self._db(self.cache.get_card(entry.card_id), None)
-
-    async def _remote_names(self, q: str) -> list[str]:
-        """Scryfall's autocomplete for `q`, or [] when that fails (only used for suggestions)."""
-        try:
-            return await self.client.autocomplete(q)
-        except (ScryfallUnavailable, ScryfallError):
-            return []
-
-    # -- resolve -----------------------------------------------------------------------------------
-
-    async def resolve(self, name: str) -> Resolved:
-        """The card the user meant. Raises CardNotFound, AmbiguousCard or ScryfallUnavailable."""
-        return await self._lookup("resolve", name, self._resolve)
-
-    async def _resolve(self, q: str, n: str) -> Resolved:
-        found, stale = await self._cached(n, "fuzzy")
-        if found:
-            return found
-        suggestions = await self._db(self.cache.get_negative("fuzzy", n), None)
-        if suggestions is not None:
-            self.stats["negative_hits"] += 1
-            raise CardNotFound(q, suggestions[:MAX_SUGGESTIONS])
-        local_suggestions: list[str] = []
-        if self._index_complete:
-            found, row, local_suggestions = await self._resolve_locally(q, n, commanders_only=False)
+            found = self._fresh(row)
             if found:
                 return found
-            stale = stale or row
-        return await self._resolve_remote(q, n, stale, local_suggestions)
+            miss.stale = row
+        mapped = await self._db(self.cache.get_query(mode.value, n), None)
+        if mapped:
+            remembered_row = await self._db(self.cache.get_card(mapped[0]), None)
+            if remembered_row:
+                found = self._fresh(remembered_row, query_time=mapped[1])
+                if found:
+                    return found
+                miss.stale = miss.stale or remembered_row
+        if mode is Mode.CARD:
+            remembered = await self._db(self.cache.get_negative(Mode.CARD.value, n), None)
+            if remembered is not None:
+                self.metrics.observe_lookup("negative")
+                raise CardNotFound(q, remembered[:MAX_SUGGESTIONS])
+        if self.index_complete:
+            match = self.index.match(n, commanders_only=mode is Mode.COMMANDER)
+            if match.kind == "ambiguous":
+                self.metrics.observe_lookup("ambiguous")
+                raise AmbiguousCard(q, match.names[:MAX_CANDIDATES])
+            if match.kind == "unique":
+                entry = self.index.entries.get(match.names[0])
+                local_row = await self._db(self.cache.get_card(entry.card_id), None) if entry else None
+                if local_row:
+                    found = self._fresh(local_row)
+                    if found:
+                        return found
+                    miss.stale = miss.stale or local_row
+            miss.suggestions = match.suggestions
+            if mode is Mode.COMMANDER and not miss.stale:
+                return await self._local(q, n, Mode.CARD)  # not a commander by that name: the card itself
+        return miss
 
-    async def _resolve_locally(self, q: str, n: str, *,
-                               commanders_only: bool) -> tuple[Resolved | None, CardRow | None, list[str]]:
-        """Partial names and typos through the local name index: (fresh answer, the matched row even when
-        expired, suggestions). Raises AmbiguousCard when several names match equally."""
-        match = self._index.match(n, commanders_only=commanders_only)
-        if match.kind == "ambiguous":
-            self.stats["ambiguous"] += 1
-            raise AmbiguousCard(q, match.names[:MAX_CANDIDATES])
-        if match.kind == "unique":
-            row = await self._local_card(match.names[0])
-            if row:
-                return self._resolved(row), row, match.suggestions
-        return None, None, match.suggestions
+    # -- step 2: remote ----------------------------------------------------------------------------
 
-    async def _resolve_remote(self, q: str, n: str, stale: CardRow | None, local_suggestions: list[str]) -> Resolved:
-        self.stats["misses"] += 1
+    async def _remote(self, q: str, n: str, mode: Mode, miss: _Miss) -> Resolved:
+        """Ask Scryfall for what `_local` could not answer; serve the stale entry if Scryfall fails."""
+        self.metrics.observe_lookup("miss")
         try:
-            if stale is not None:
-                try:
-                    card = await self.client.card(stale.id)
-                except ScryfallNotFound:
-                    card = await self.client.named_fuzzy(q)
-            else:
-                card = await self.client.named_fuzzy(q)
+            if mode is Mode.COMMANDER:
+                return await self._remote_commander(q, n, miss)
+            return await self._remote_card(q, n, miss)
+        except ScryfallUnavailable:
+            if miss.stale is not None:
+                return self._stale(miss.stale)
+            self.metrics.observe_lookup("unavailable")
+            raise
+
+    async def _slow(self, call: Awaitable[T]) -> T:
+        """Run a request on one of Scryfall's 2/s endpoints, counted so later exact names join a batch."""
+        self._slow_in_flight += 1
+        try:
+            return await call
+        finally:
+            self._slow_in_flight -= 1
+
+    async def _remote_card(self, q: str, n: str, miss: _Miss) -> Resolved:
+        card: dict[str, Any] | None = None
+        if miss.stale is None and (self._slow_in_flight or self._batcher.busy):
+            card = await self._batcher.find(q, n)  # others are waiting: share their collection request
+        try:
+            if card is None:
+                card = await self._slow(self.client.card(miss.stale.id) if miss.stale is not None
+                                        else self.client.named_fuzzy(q))
         except ScryfallNotFound:
-            suggestions = local_suggestions or rank_candidates(q, await self._remote_names(q))
-            await self._db(self.cache.put_negative("fuzzy", n, self.settings.negative_ttl,
-                                                   suggestions[:MAX_SUGGESTIONS]), None)
-            self.stats["not_found"] += 1
+            if miss.stale is not None:  # the id is gone (a reprint merged?): ask by name
+                return await self._remote_card(q, n, _Miss(None, miss.suggestions))
+            suggestions = miss.suggestions or rank_candidates(q, await self._remote_names(q))
+            await self._forget(n, suggestions)
+            self.metrics.observe_lookup("not_found")
             raise CardNotFound(q, suggestions[:MAX_SUGGESTIONS]) from None
         except ScryfallAmbiguous:
-            self.stats["ambiguous"] += 1
-            candidates = self._index.candidates(n) if self.has_local_data else []
+            self.metrics.observe_lookup("ambiguous")
+            candidates = self.index.candidates(n) if self.has_local_data else []
             if not candidates:
                 candidates = await self._remote_names(q)
             raise AmbiguousCard(q, rank_candidates(q, candidates)[:MAX_CANDIDATES]) from None
         except ScryfallBadRequest:
-            self.stats["not_found"] += 1
-            raise CardNotFound(q, local_suggestions[:MAX_SUGGESTIONS]) from None
-        except ScryfallUnavailable:
-            if stale is not None:
-                return self._stale(stale)
-            self.stats["unavailable"] += 1
-            raise
-        await self._store([card], ("fuzzy", n), card["id"])
-        self.stats["api"] += 1
+            self.metrics.observe_lookup("not_found")
+            raise CardNotFound(q, miss.suggestions[:MAX_SUGGESTIONS]) from None
+        await self._store([card], Mode.CARD, n, card["id"])
+        self.metrics.observe_lookup("api")
         return Resolved(card, "api")
 
-    # -- resolve_commander -------------------------------------------------------------------------
-
-    async def resolve_commander(self, name: str) -> Resolved:
-        """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
-        return await self._lookup("commander", name, self._resolve_commander)
-
-    async def _lookup(self, kind: str, name: str,
-                      find: Callable[[str, str], Awaitable[Resolved]]) -> Resolved:
-        """Validate `name`, then run `find(query, key)` once for all concurrent callers (single-flight).
-
-        Errors name each caller's own query, not the one that happened to start the shared lookup.
-        """
-        q, n = self._validate(name)
+    async def _remote_commander(self, q: str, n: str, miss: _Miss) -> Resolved:
+        if miss.stale is not None or await self._db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None:
+            return await self._lookup_local_then_remote(q, n, Mode.CARD)
         try:
-            return await self._flight.run((kind, n), lambda: find(q, n))
-        except CardNotFound as exc:
-            raise CardNotFound(q, exc.suggestions) from None
-        except AmbiguousCard as exc:
-            raise AmbiguousCard(q, exc.candidates) from None
-
-    async def _resolve_commander(self, q: str, n: str) -> Resolved:
-        found, stale = await self._cached(n, "commander", commanders=True)
-        if found:
-            return found
-        if self._index_complete:
-            found, _row, _suggestions = await self._resolve_locally(q, n, commanders_only=True)
-            return found or await self._resolve(q, n)
-        if await self._db(self.cache.get_negative("commander", n), None) is not None:
-            return await self._resolve(q, n)
-        self.stats["misses"] += 1
-        try:
-            payload = await self.client.search(self._commander_query(q))
+            cards = await self._slow(self.client.search(self._commander_query(q)))
         except (ScryfallNotFound, ScryfallBadRequest):
-            await self._db(self.cache.put_negative("commander", n, self.settings.negative_ttl), None)
-            return await self._resolve(q, n)
-        except ScryfallUnavailable:
-            if stale is not None:
-                return self._stale(stale)
-            self.stats["unavailable"] += 1
-            raise
-        cards = payload["data"]
-        if not cards:
-            return await self._resolve(q, n)
+            await self._db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
+            return await self._lookup_local_then_remote(q, n, Mode.CARD)
         await self._store(cards)
         chosen = self._pick(q, n, cards)
         if chosen is None:
-            self.stats["ambiguous"] += 1
+            self.metrics.observe_lookup("ambiguous")
             raise AmbiguousCard(q, rank_candidates(q, [c["name"] for c in cards])[:MAX_CANDIDATES])
-        await self._db(self.cache.put_query("commander", n, chosen["id"]), None)
-        self.stats["api"] += 1
+        await self._db(self.cache.put_query(Mode.COMMANDER.value, n, chosen["id"]), None)
+        self.metrics.observe_lookup("api")
         return Resolved(chosen, "api")
+
+    async def _lookup_local_then_remote(self, q: str, n: str, mode: Mode) -> Resolved:
+        found = await self._local(q, n, mode)
+        if isinstance(found, Resolved):
+            return found
+        return await self._remote(q, n, mode, found)
 
     @staticmethod
     def _commander_query(q: str) -> str:
@@ -380,8 +393,6 @@ class CardService:
         """The one card a search result means, or None when several fit equally."""
         if len(cards) == 1:
             return cards[0]
-        from bot.cards.cache import name_keys
-
         exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
         if exact:
             return exact[0]
@@ -394,137 +405,140 @@ class CardService:
                 return by_name[ranked[0]]
         return None
 
-    # -- resolve_many ------------------------------------------------------------------------------
+    async def _remote_names(self, q: str) -> list[str]:
+        """Scryfall's autocomplete for `q`, or [] when that fails (only used for suggestions)."""
+        try:
+            return await self.client.autocomplete(q)
+        except (ScryfallUnavailable, ScryfallError):
+            return []
+
+    # -- entry points ------------------------------------------------------------------------------
+
+    async def resolve(self, name: str) -> Resolved:
+        """The card the user meant. Raises BadCardName, CardNotFound, AmbiguousCard or ScryfallUnavailable
+        (ScryfallBusy when too many lookups wait for Scryfall)."""
+        return await self._lookup(Mode.CARD, name)
+
+    async def resolve_commander(self, name: str) -> Resolved:
+        """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
+        return await self._lookup(Mode.COMMANDER, name)
+
+    async def _lookup(self, mode: Mode, name: str) -> Resolved:
+        """Validate `name`, then run the pipeline once for all concurrent callers of the same key.
+
+        Errors name each caller's own query, not the one that happened to start the shared lookup.
+        """
+        q, n = self.check_name(name)
+        try:
+            result: Resolved = await self._flight.run(
+                (mode, n), lambda: self._lookup_local_then_remote(q, n, mode))
+            return result
+        except CardNotFound as exc:
+            raise CardNotFound(q, exc.suggestions) from None
+        except AmbiguousCard as exc:
+            raise AmbiguousCard(q, exc.candidates) from None
+
+    async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
+        """The card if the cache or local data can answer right now; never touches the network. Raises
+        what the local data knows for sure (BadCardName, CardNotFound from the negative cache,
+        AmbiguousCard from the local index); None means "ask Scryfall"."""
+        q, n = self.check_name(name)
+        found = await self._local(q, n, Mode.COMMANDER if commander else Mode.CARD)
+        return found if isinstance(found, Resolved) else None
 
     async def resolve_many(self, names: list[str]) -> Batch:
         """Resolve a decklist: every typed name ends up found, missing (with "did you mean" names) or
         unavailable (Scryfall could not be asked); see `Batch`. Never raises for Scryfall trouble.
 
-        Names not answerable locally go to /cards/collection in batches of 75; only the names the
-        collection did not find get a fuzzy retry each. The misses keep the suggestions (or, for an
-        ambiguous name, the candidates) that lookup produced, so no second request is needed for them.
+        Names the local steps can't answer go to /cards/collection in batches of 75; only the names the
+        collection did not find get a fuzzy lookup each.
         """
         result = Batch()
-        found = result.found
-        not_found = result.missing
-        wanted: dict[str, list[str]] = {}
+        wanted: dict[str, list[str]] = {}  # key -> every typed spelling of it
         query_of: dict[str, str] = {}
         for name in names:
             try:
-                q, n = self._validate(name)
-            except CardNotFound:
-                not_found.setdefault(name, [])
+                q, n = self.check_name(name)
+            except BadCardName:
+                result.missing.setdefault(name, [])
                 continue
             if name not in wanted.setdefault(n, []):
                 wanted[n].append(name)
             query_of.setdefault(n, q)
 
-        def assign(n: str, resolved: Resolved) -> None:
-            for original in wanted[n]:
-                found[original] = resolved
+        def settle(n: str, outcome: Resolved | CardNotFound | AmbiguousCard | ScryfallUnavailable) -> None:
+            for typed in wanted[n]:
+                if isinstance(outcome, Resolved):
+                    result.found[typed] = outcome
+                elif isinstance(outcome, CardNotFound):
+                    result.missing[typed] = outcome.suggestions[:MAX_SUGGESTIONS]
+                elif isinstance(outcome, AmbiguousCard):
+                    result.missing[typed] = outcome.candidates[:MAX_SUGGESTIONS]
+                else:
+                    result.unavailable[typed] = outcome.reason
 
-        remote: list[str] = []
-        stale: dict[str, CardRow] = {}
+        misses: dict[str, _Miss] = {}
         for n in wanted:
-            local = await self._peek_key(n)
-            if local:
-                assign(n, local)
-                continue
-            suggestions = await self._db(self.cache.get_negative("fuzzy", n), None)
-            if suggestions is not None:
-                self.stats["negative_hits"] += 1
-                not_found.update((original, suggestions[:MAX_SUGGESTIONS]) for original in wanted[n])
-                continue
-            _none, stale_row = await self._cached(n, "fuzzy")
-            if stale_row is not None:
-                stale[n] = stale_row
-            remote.append(n)
-
-        retry: list[str] = []
-        for start in range(0, len(remote), MAX_COLLECTION):
-            chunk = remote[start:start + MAX_COLLECTION]
-            self.stats["misses"] += len(chunk)
             try:
-                cards, _missing = await self.client.collection([{"name": query_of[n]} for n in chunk])
+                found = await self._local(query_of[n], n, Mode.CARD)
+            except (CardNotFound, AmbiguousCard) as exc:
+                settle(n, exc)
+                continue
+            if isinstance(found, Resolved):
+                settle(n, found)
+            else:
+                misses[n] = found
+
+        fresh = [n for n, miss in misses.items() if miss.stale is None]
+        retry = [n for n in misses if n not in fresh]  # expired entries: refreshed one by one, stale on failure
+        for start in range(0, len(fresh), MAX_COLLECTION):
+            chunk = fresh[start:start + MAX_COLLECTION]
+            self.metrics.observe_lookup("miss", len(chunk))
+            try:
+                cards = await self._slow(self.client.collection([{"name": query_of[n]} for n in chunk]))
             except ScryfallUnavailable as exc:
+                self.metrics.observe_lookup("unavailable", len(chunk))
                 for n in chunk:
-                    if n in stale:
-                        assign(n, self._stale(stale[n]))
-                    else:
-                        self.stats["unavailable"] += 1
-                        result.unavailable.update((original, exc.reason) for original in wanted[n])
+                    settle(n, exc)
                 continue
             except ScryfallError:
                 retry.extend(chunk)
                 continue
             await self._store(cards)
-            from bot.cards.cache import name_keys
-
-            by_key: dict[str, dict[str, Any]] = {}
-            for card in cards:
-                for key, _kind in name_keys(card):
-                    by_key.setdefault(key, card)
+            by_key = {key: card for card in cards for key, _kind in name_keys(card)}
             for n in chunk:
                 card = by_key.get(n)
                 if card is None:
                     retry.append(n)
                 else:
-                    self.stats["api"] += 1
-                    assign(n, Resolved(card, "api"))
-
+                    self.metrics.observe_lookup("api")
+                    settle(n, Resolved(card, "api"))
         for n in retry:
             try:
-                assign(n, await self.resolve(query_of[n]))
-            except CardNotFound as exc:
-                not_found.update((original, exc.suggestions[:MAX_SUGGESTIONS]) for original in wanted[n])
-            except AmbiguousCard as exc:
-                not_found.update((original, exc.candidates[:MAX_SUGGESTIONS]) for original in wanted[n])
-            except ScryfallUnavailable as exc:
-                result.unavailable.update((original, exc.reason) for original in wanted[n])
+                settle(n, await self._lookup(Mode.CARD, query_of[n]))
+            except (CardNotFound, AmbiguousCard, ScryfallUnavailable) as exc:
+                settle(n, exc)
         return result
-
-    # -- peek --------------------------------------------------------------------------------------
-
-    async def peek(self, name: str) -> Resolved | None:
-        """The card if the cache or local data can answer right now; never touches the network."""
-        try:
-            _q, n = self._validate(name)
-        except CardNotFound:
-            return None
-        return await self._peek_key(n)
-
-    async def _peek_key(self, n: str) -> Resolved | None:
-        found, _stale = await self._cached(n, "fuzzy")
-        if found:
-            return found
-        if self._index_complete:
-            match = self._index.match(n)
-            if match.kind == "unique":
-                row = await self._local_card(match.names[0])
-                if row:
-                    return self._resolved(row)
-        return None
 
     # -- autocomplete ------------------------------------------------------------------------------
 
     async def autocomplete(self, prefix: str, *, commanders_only: bool = False) -> list[str]:
-        """Up to 25 names (each at most 100 characters) for a partial name; always answers within 2 s."""
+        """Up to 25 names (each at most 100 characters) for a partial name; answers within 2 s, [] when
+        Scryfall can't help in time."""
         text = clean_input(prefix if isinstance(prefix, str) else "")[:MAX_INPUT_CHARS]
         if not text:
             return []
-        try:
-            async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
-                names = await self._autocomplete(text, commanders_only)
-        except TimeoutError:
-            self.stats["autocomplete_timeouts"] += 1
-            names = self._index.complete(text, commanders_only=commanders_only) if self.has_local_data else []
-        except (ScryfallUnavailable, ScryfallError):
-            names = []
-        return [choice_name(name) for name in names[:25]]
-
-    async def _autocomplete(self, text: str, commanders_only: bool) -> list[str]:
         if self.has_local_data:
-            return self._index.complete(text, limit=25, commanders_only=commanders_only)
+            names = self.index.complete(text, limit=MAX_CHOICES, commanders_only=commanders_only)
+        else:
+            try:
+                async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
+                    names = await self._remote_complete(text, commanders_only)
+            except (TimeoutError, ScryfallUnavailable, ScryfallError):
+                names = []
+        return [choice_name(name) for name in names[:MAX_CHOICES]]
+
+    async def _remote_complete(self, text: str, commanders_only: bool) -> list[str]:
         key = (normalize(text), commanders_only)
         if len(key[0]) < 2:
             return []
@@ -545,51 +559,7 @@ class CardService:
         (cards it has never seen stay, since they may be commanders)."""
         kept: list[str] = []
         for name in names:
-            rows = await self._db(self.cache.lookup_name(normalize(name)), [])
+            rows: list[CardRow] = await self._db(self.cache.lookup_name(normalize(name)), [])
             if not rows or any(row.commander for row in rows):
                 kept.append(name)
         return kept
-
-    # -- bulk data ---------------------------------------------------------------------------------
-
-    async def sync_now(self) -> ImportResult:
-        """Download oracle_cards through /bulk-data and import it (the background task calls this)."""
-        if self.cache.in_memory:
-            raise ScryfallUnavailable("the card cache is in memory; bulk data cannot be imported")
-        async with self._sync_lock:
-            result = await sync_from_scryfall(self.client, Path(self.cache.path))
-            await self.reload_index()
-            log.info("bulk data: imported %d cards in %.1f s", result.cards, result.seconds)
-            return result
-
-    async def start_background_sync(self) -> None:
-        """Keep local bulk data fresh: now if missing or old, then every BULK_REFRESH_HOURS (0 = off)."""
-        if self.settings.bulk_refresh_hours <= 0 or self.cache.in_memory:
-            return
-        if self._sync_task is None or self._sync_task.done():
-            self._sync_task = asyncio.create_task(self._sync_loop(), name="bulk-sync")
-
-    async def stop_background_sync(self) -> None:
-        task, self._sync_task = self._sync_task, None
-        if task is not None and not task.done():
-            task.cancel()
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
-
-    async def _sync_loop(self) -> None:
-        period = self.settings.bulk_refresh_hours * 3600
-        while True:
-            last = self._bulk_imported_at if self._index_complete else None
-            wait = 0.0 if last is None else max(0.0, last + period - self._clock())
-            if wait:
-                await asyncio.sleep(wait)
-            try:
-                await self.sync_now()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                retry = min(period, 3600.0)
-                log.warning("bulk data refresh failed (%s); next try in %.0f s", exc, retry)
-                await asyncio.sleep(retry)

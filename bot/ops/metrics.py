@@ -31,6 +31,7 @@ import logging
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
+from enum import StrEnum
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -46,26 +47,29 @@ from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
-__all__ = ["BotMetrics", "OUTCOMES", "CONTENT_TYPE_LATEST", "scryfall_endpoint"]
+__all__ = ["BotMetrics", "OUTCOMES", "Outcome", "CONTENT_TYPE_LATEST", "scryfall_endpoint"]
 
 log = logging.getLogger(__name__)
 
 NAMESPACE = "identity_bot"
 
+class Outcome(StrEnum):
+    """How a command ended: the `outcome` label of `commands_total` and of the command log line."""
+
+    OK = "ok"  # answered with a result (identity, a fit verdict, a deck report)
+    STALE = "stale"  # answered from an expired cache entry while Scryfall failed
+    NOT_FOUND = "not_found"  # unknown card, "did you mean" reply
+    AMBIGUOUS = "ambiguous"  # several candidates
+    INVALID = "invalid"  # refused input (too long, empty, a bad decklist, ...)
+    SCRYFALL_UNAVAILABLE = "scryfall_unavailable"  # Scryfall down and nothing cached
+    BUSY = "busy"  # too many lookups waiting for Scryfall: "try again in N s"
+    COOLDOWN = "cooldown"  # per-user cooldown reply
+    REJECTED = "rejected"  # Discord refused our reply (4xx)
+    ERROR = "error"  # unexpected exception
+
+
 #: Known command outcomes; anything else is counted as "other" so label values stay bounded.
-OUTCOMES = frozenset(
-    {
-        "ok",  # answered with a result (fits / does not fit / identity)
-        "not_found",  # unknown card, "did you mean" reply
-        "ambiguous",  # several candidates
-        "invalid",  # refused input (too long, empty, ...)
-        "scryfall_unavailable",  # Scryfall down and nothing cached
-        "stale",  # answered from a stale cache entry while Scryfall failed
-        "cooldown",  # per-user cooldown reply
-        "rejected",  # Discord refused our reply (4xx)
-        "error",  # unexpected exception (tree.on_error)
-    }
-)
+OUTCOMES = frozenset(o.value for o in Outcome)
 
 _COMMAND_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 _AUTOCOMPLETE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
@@ -208,6 +212,13 @@ class BotMetrics:
             ["shard", "kind"], namespace=ns, registry=r,
         )
         self.guilds = Gauge("guilds", "Guilds this process serves.", namespace=ns, registry=r)
+        self.card_lookups = Counter(
+            "card_lookups", "Card lookups by how they were answered (cache, local, api, stale, negative, miss, "
+            "not_found, ambiguous, unavailable, cache_error).", ["result"], namespace=ns, registry=r,
+        )
+        self._card_data: Callable[[], Mapping[str, float]] | None = None
+        r.register(_CallbackCollector(f"{ns}_card_data", "Local card data: names in the index, whether the bulk "
+                                      "import is complete, its age in days (-1: none).", self._read_card_data))
         self.build_info = Gauge("build_info", "Bot version.", ["version"], namespace=ns, registry=r)
         self.build_info.labels(version=version or "unknown").set(1)
         # Pre-create the common series so dashboards see zeros instead of gaps.
@@ -281,6 +292,18 @@ class BotMetrics:
 
     def set_guilds(self, count: int) -> None:
         self.guilds.set(max(0, int(count)))
+
+    # -- card data --------------------------------------------------------------------------------
+    def observe_lookup(self, result: str, count: int = 1) -> None:
+        """`count` card lookups answered as `result` (see `card_lookups_total`)."""
+        self.card_lookups.labels(result=result).inc(count)
+
+    def set_card_data(self, state: Callable[[], Mapping[str, float]]) -> None:
+        """Where `card_data{key}` reads the local card data's state at scrape time."""
+        self._card_data = state
+
+    def _read_card_data(self) -> Mapping[str, float]:
+        return self._card_data() if self._card_data is not None else {}
 
     # -- extension point --------------------------------------------------------------------------
     def add_callback(

@@ -19,7 +19,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 
-__all__ = ["UserRateLimiter", "parse_rate", "cooldown_message"]
+__all__ = ["UserRateLimiter", "parse_rate"]
 
 _OFF = {"", "0", "off", "none", "false", "no", "disabled"}
 _RATE_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d+(?:\.\d+)?|\.\d+)\s*s?\s*$", re.IGNORECASE)
@@ -150,10 +150,3 @@ class UserRateLimiter:
             if first and first[-1] > cutoff:
                 break
             hits.popitem(last=False)
-
-
-def cooldown_message(retry_after: float) -> str:
-    """The friendly, ephemeral text for a user who hit the cooldown."""
-    seconds = max(1, math.ceil(retry_after))
-    unit = "second" if seconds == 1 else "seconds"
-    return f"⏳ You're sending commands a little fast. Please try again in {seconds} {unit}."

@@ -40,7 +40,7 @@ async def _evaluate(health: HealthCallable) -> dict[str, CheckResult]:
     if not isinstance(result, Mapping):
         raise TypeError(f"health() returned {type(result).__name__}, not a mapping")
     names = [str(name) for name in result]
-    values = list(result.values())
+    values: list[Any] = list(result.values())
     pending = [i for i, value in enumerate(values) if inspect.isawaitable(value)]
     try:
         done = await asyncio.gather(*(values[i] for i in pending), return_exceptions=True)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import discord
-
 from bot.deck.check import DeckReport, Problem, ProblemKind
 from bot.identity.describe import describe, identity_phrase
 from bot.identity.model import WUBRG, ReasonKind
 from bot.present import embeds, render
+from bot.present.message import Attachment, Embed, Reply
 
 EVIDENCE_PER_COLOR = 3
 ATTACH_OVER = 900  # attach the full report when it is longer than this many characters
@@ -131,7 +130,7 @@ def summary_embed(
     emoji: Mapping[str, str] | None = None,
     attached: bool = False,
     stale: str | None = None,
-) -> discord.Embed:
+) -> Embed:
     """The reply embed: verdict, commanders and identity, then one field per kind of problem."""
     title = "Deck check: " + " + ".join(report.commanders)
     if report.legal:
@@ -144,7 +143,7 @@ def summary_embed(
         total = sum(counts.values())
         description = (f"❌ **{total} problem{'s' if total != 1 else ''}**: "
                        + ", ".join(kind.label(n) for kind, n in counts.items()) + ".")
-    embed = discord.Embed(title=render.truncate(render.escape(title), embeds.TITLE_LIMIT),
+    embed = Embed(title=render.truncate(render.escape(title), embeds.TITLE_LIMIT),
                           description=description, color=color)
     embed.add_field(name="Color identity", value=render.pips(report.deck_identity, emoji), inline=True)
     cards = f"{report.card_count} / 100"
@@ -182,3 +181,11 @@ def needs_attachment(report: DeckReport, text: str | None = None) -> bool:
     if len(text) > ATTACH_OVER:
         return True
     return any(len(report.of_kind(kind)) > FIELD_ITEMS for kind in ProblemKind)
+
+
+def deck_reply(report: DeckReport, *, emoji: Mapping[str, str] | None = None, stale: str | None = None) -> Reply:
+    """The /deckcheck answer: the summary embed, with the full text report attached when it is long."""
+    full = text_report(report)
+    attach = needs_attachment(report, full)
+    embed = summary_embed(report, emoji=emoji, attached=attach, stale=stale)
+    return Reply(embeds=[embed], attachment=Attachment(FILE_NAME, full) if attach else None)

@@ -4,8 +4,6 @@
 - `fits_embed(result, card, commanders, ...)`: the /fits answer.
 - `help_embed()`: the /help answer (lists /identity, /fits, /deckcheck and /help).
 - `identity_summary(analysis, card)`: the /identity description, built from the kinds of reasons present.
-- `not_found_text`, `ambiguous_text`, `unavailable_text`, `too_long_text`, `empty_text`, `error_text`:
-  ephemeral error replies (plain content).
 - `stale_note(resolved)`: the warning for stale or old card data (None when fresh).
 - `embed_problems(embeds)`: Discord's embed limits, checked (used by tests and as a last guard).
 
@@ -20,29 +18,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-import discord
-
 from bot.cards.model import Resolved
 from bot.identity.faces import card_faces, colors_from_front
 from bot.identity.model import COLOR_NAMES, WUBRG, Analysis, Aspect, FitResult, Reason, ReasonKind
 from bot.identity.symbols import SYMBOL_RE, classify
 from bot.present import render
+from bot.present.message import (
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    FIELD_NAME_LIMIT,
+    FIELD_VALUE_LIMIT,
+    FOOTER_LIMIT,
+    TITLE_LIMIT,
+    TOTAL_LIMIT,
+    Embed,
+)
 
-# Discord limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
-TITLE_LIMIT = 256
-DESCRIPTION_LIMIT = 4096
-FIELD_LIMIT = 25
-FIELD_NAME_LIMIT = 256
-FIELD_VALUE_LIMIT = 1024
-FOOTER_LIMIT = 2048
-TOTAL_LIMIT = 6000
-CONTENT_LIMIT = 2000
-
-MAX_INPUT = 200  # longest card name a user may type (real names are at most ~141 characters)
 STALE_DAYS = 3.0
 REASONS_PER_COLOR = 4
-SUGGESTIONS = 5
-CANDIDATES = 10
 
 SCRYFALL_SEARCH = "https://scryfall.com/search?q="
 SCRYFALL_IMAGE = "https://api.scryfall.com/cards/{id}?format=image&version=normal"
@@ -439,11 +432,11 @@ def identity_summary(analysis: Analysis, card: Mapping[str, Any], emoji: Emoji =
 
 
 # --------------------------------------------------------------------------------------- the embeds
-def _base_embed(title: str, url: str | None, color: int) -> discord.Embed:
-    return discord.Embed(title=render.truncate(title, TITLE_LIMIT), url=url, color=color)
+def _base_embed(title: str, url: str | None, color: int) -> Embed:
+    return Embed(title=render.truncate(title, TITLE_LIMIT), url=url, color=color)
 
 
-def _add_warnings(embed: discord.Embed, warnings: Sequence[str]) -> None:
+def _add_warnings(embed: Embed, warnings: Sequence[str]) -> None:
     if warnings:
         value = render.join_limited((f"⚠️ {w}" for w in warnings), FIELD_VALUE_LIMIT)
         embed.add_field(name="Warnings", value=value, inline=False)
@@ -455,7 +448,7 @@ def identity_embed(
     *,
     emoji: Emoji = None,
     stale: str | None = None,
-) -> discord.Embed:
+) -> Embed:
     """The /identity answer: color, color identity, and why each identity color is there."""
     name = analysis.name or card_name(card)
     embed = _base_embed(render.escape(name), card_url(card), render.identity_color(analysis.identity))
@@ -502,7 +495,7 @@ def fits_embed(
     *,
     emoji: Emoji = None,
     stale: str | None = None,
-) -> discord.Embed:
+) -> Embed:
     """The /fits answer: the verdict first, both identities, and evidence for every outside color.
 
     Warnings come from one place, `result.warnings` (from `check_fit`: a commander that can't be a
@@ -571,8 +564,7 @@ def fits_embed(
     if not result.fits:
         roles = face_roles(card)
         for color in result.outside:
-            evidence = result.evidence.get(color, ())
-            lines = _why_lines(evidence, emoji, roles) or [f"• {render.escape(name)} is {COLOR_NAMES[color]}"]
+            lines = _why_lines(result.evidence.get(color, ()), emoji, roles) or [f"• {render.escape(name)} is {COLOR_NAMES[color]}"]
             embed.add_field(name=render.truncate(f"Outside: {render.symbol(color, emoji)} {COLOR_NAMES[color]}",
                                                  FIELD_NAME_LIMIT),
                             value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=False)
@@ -628,8 +620,8 @@ HELP_TEXT = {
 }
 
 
-def help_embed(emoji: Emoji = None) -> discord.Embed:
-    embed = discord.Embed(title="Color identity bot", description=HELP_TEXT["what"], color=render.GOLD)
+def help_embed(emoji: Emoji = None) -> Embed:
+    embed = Embed(title="Color identity bot", description=HELP_TEXT["what"], color=render.GOLD)
     embed.add_field(name="Commands", value=HELP_TEXT["commands"], inline=False)
     embed.add_field(name="Color", value=render.render_symbols(HELP_TEXT["color"], emoji), inline=False)
     embed.add_field(name="Color identity", value=render.render_symbols(HELP_TEXT["identity"], emoji),
@@ -639,62 +631,15 @@ def help_embed(emoji: Emoji = None) -> discord.Embed:
     return fit_to_limits(embed)
 
 
-# ------------------------------------------------------------------------------------- error replies
-def _option(label: str | None) -> str:
-    return f" (for `{label}`)" if label else ""
-
-
-def not_found_text(query: str, suggestions: Sequence[str], label: str | None = None) -> str:
-    text = f"I couldn't find a card named \u201c{render.echo(query)}\u201d{_option(label)}."
-    names = [render.escape(render.truncate(s, 150)) for s in list(dict.fromkeys(suggestions))[:SUGGESTIONS]]
-    if names:
-        text += "\nDid you mean: " + ", ".join(f"**{n}**" for n in names) + "?"
-    else:
-        text += "\nCheck the spelling, or start typing and pick a name from the suggestions."
-    return render.truncate(text, CONTENT_LIMIT)
-
-
-def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = None) -> str:
-    text = f"\u201c{render.echo(query)}\u201d{_option(label)} matches several cards"
-    names = [render.escape(render.truncate(c, 150)) for c in list(dict.fromkeys(candidates))[:CANDIDATES]]
-    if names:
-        text += ": " + ", ".join(f"**{n}**" for n in names)
-        if len(candidates) > CANDIDATES:
-            text += f" and {len(candidates) - CANDIDATES} more"
-    text += ". Please type more of the name."
-    return render.truncate(text, CONTENT_LIMIT)
-
-
-def unavailable_text(retry_after: float | None = None) -> str:
-    wait = "in a minute"
-    if retry_after and retry_after > 0:
-        wait = f"in about {max(1, round(retry_after))} seconds" if retry_after < 90 else "in a few minutes"
-    return (f"Scryfall (where my card data comes from) isn't answering right now, so I can't look that "
-            f"card up. Please try again {wait}.")
-
-
-def too_long_text(length: int, label: str | None = None) -> str:
-    return (f"That card name{_option(label)} is {length:,} characters long; card names are at most "
-            f"{MAX_INPUT} characters. Please check it and try again.")
-
-
-def empty_text(label: str | None = None) -> str:
-    return f"Please give a card name{_option(label)}."
-
-
-def error_text() -> str:
-    return "Sorry, something went wrong on my side while answering. Please try again."
-
-
 # ----------------------------------------------------------------------------------- limits checking
-def embed_problems(embeds: Sequence[discord.Embed | Mapping[str, Any]]) -> list[str]:
+def embed_problems(embeds: Sequence[Embed | Mapping[str, Any]]) -> list[str]:
     """Every way `embeds` break Discord's limits (empty list = fine). Accepts Embeds or their dicts."""
     problems: list[str] = []
     total = 0
     if len(embeds) > 10:
         problems.append(f"{len(embeds)} embeds (max 10)")
     for e in embeds:
-        d = e.to_dict() if isinstance(e, discord.Embed) else e
+        d = e.to_dict() if isinstance(e, Embed) else e
         title = d.get("title") or ""
         desc = d.get("description") or ""
         fields = d.get("fields") or []
@@ -731,7 +676,7 @@ def embed_problems(embeds: Sequence[discord.Embed | Mapping[str, Any]]) -> list[
     return problems
 
 
-def fit_to_limits(embed: discord.Embed) -> discord.Embed:
+def fit_to_limits(embed: Embed) -> Embed:
     """Last guard: drop trailing fields (noting it) until the embed's total size is within 6,000."""
     while len(embed) > TOTAL_LIMIT and len(embed.fields) > 1:
         embed.remove_field(len(embed.fields) - 1)

@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-import discord
-
 from bot.identity.model import COLOR_NAMES, WUBRG
 
 ELLIPSIS = "…"
@@ -100,9 +98,20 @@ def render_symbols(text: str, emoji: Mapping[str, str] | None = None) -> str:
                          else m.group(0), text)
 
 
+# Discord markdown: emphasis, code, strike, spoiler and escape characters anywhere; quotes, headings,
+# list items and masked links at the start of a line. URLs are left alone (escaping them breaks them).
+_MARKDOWN_RE = re.compile(
+    r"(?P<url>https?://[^\s<]+[^<.,:;\"'\]\s])|(?P<md>[_\\~|*`]|^>(?:>>)?\s|\[.+\]\(.+\)|^#{1,3}|^\s*-)",
+    re.MULTILINE,
+)
+# @everyone, @here, user (@123...), nickname (@!123...) and role (@&123...) mentions.
+_MENTION_RE = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
+
+
 def escape(text: str) -> str:
     """Escape markdown and mentions in text that came from outside (card data or user input)."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    escaped = _MARKDOWN_RE.sub(lambda m: m.group("url") or "\\" + m.group("md"), text)
+    return _MENTION_RE.sub("@\u200b\\1", escaped)
 
 
 def echo(user_text: str, limit: int = MAX_ECHO) -> str:

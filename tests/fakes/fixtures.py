@@ -6,11 +6,13 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack
 from typing import Any
 
 import pytest
 
 from bot.cards.service import CardService
+from bot.main import open_cards
 from bot.settings import Settings, load_settings
 from tests.fakes.scryfall import FakeScryfall
 
@@ -50,26 +52,23 @@ async def fake_scryfall() -> AsyncIterator[FakeScryfall]:
 @pytest.fixture
 async def make_card_service(fake_scryfall: FakeScryfall, tmp_path: Any
                             ) -> AsyncIterator[Callable[..., Awaitable[CardService]]]:
-    """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=...)`.
-    Services share the fake and `tmp_path`; all are closed at the end."""
-    made: list[CardService] = []
+    """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=...)`, built by the
+    composition root (`bot.main.open_cards`). Services share the fake and `tmp_path`; all close at the end."""
+    async with AsyncExitStack() as stack:
 
-    async def make(*, clock: Any = None, monotonic: Any = None, lockout_seconds: float | None = None,
-                   **overrides: Any) -> CardService:
-        kwargs: dict[str, Any] = {}
-        if clock is not None:
-            kwargs["clock"] = clock
-        if monotonic is not None:
-            kwargs["monotonic"] = monotonic
-        if lockout_seconds is not None:
-            kwargs["lockout_seconds"] = lockout_seconds
-        service = await CardService.create(fake_settings(fake_scryfall, tmp_path, **overrides), **kwargs)
-        made.append(service)
-        return service
+        async def make(*, clock: Any = None, monotonic: Any = None, lockout_seconds: float | None = None,
+                       **overrides: Any) -> CardService:
+            kwargs: dict[str, Any] = {}
+            if clock is not None:
+                kwargs["clock"] = clock
+            if monotonic is not None:
+                kwargs["monotonic"] = monotonic
+            if lockout_seconds is not None:
+                kwargs["lockout_seconds"] = lockout_seconds
+            settings = fake_settings(fake_scryfall, tmp_path, **overrides)
+            return await stack.enter_async_context(open_cards(settings, **kwargs))
 
-    yield make
-    for service in made:
-        await service.close()
+        yield make
 
 
 @pytest.fixture

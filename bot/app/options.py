@@ -1,0 +1,165 @@
+"""Card options, shared by every command: one transformer validates what was typed and autocompletes it,
+and `resolve_options` finds the cards (deferring only when Scryfall must be asked).
+
+    card: app_commands.Transform[CardQuery, CardOption("card")]
+    commander: app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.app.tree import record
+from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
+from bot.cards.names import MAX_INPUT_CHARS, normalize
+from bot.cards.service import CardService
+from bot.ops.metrics import Outcome
+
+if TYPE_CHECKING:
+    from bot.app.bot import IdentityBot
+
+log = logging.getLogger(__name__)
+
+RECENT_FIRST = 5  # recently looked-up names shown before the card service's matches
+
+
+class RecentNames:
+    """Card names recently looked up, per server (or per user in DMs), newest first.
+
+    Autocomplete shows the ones matching what is being typed before the card service's matches, so
+    the cards a server talks about are one keystroke away. Bounded: `per_scope` names for each of at
+    most `scopes` servers.
+    """
+
+    def __init__(self, per_scope: int = 64, scopes: int = 2048) -> None:
+        self.per_scope = per_scope
+        self.scopes = scopes
+        self._by_scope: OrderedDict[int, OrderedDict[str, tuple[str, bool]]] = OrderedDict()
+
+    def add(self, scope: int, name: str, *, commander: bool) -> None:
+        names = self._by_scope.get(scope)
+        if names is None:
+            names = self._by_scope[scope] = OrderedDict()
+            if len(self._by_scope) > self.scopes:
+                self._by_scope.popitem(last=False)
+        else:
+            self._by_scope.move_to_end(scope)
+        names[name] = (normalize(name), commander)
+        names.move_to_end(name)
+        if len(names) > self.per_scope:
+            names.popitem(last=False)
+
+    def matching(self, scope: int, text: str, *, commanders_only: bool = False,
+                 limit: int = RECENT_FIRST) -> list[str]:
+        names = self._by_scope.get(scope)
+        q = normalize(text)
+        if not names or not q:
+            return []
+        out: list[str] = []
+        for name, (key, commander) in reversed(names.items()):
+            if commanders_only and not commander:
+                continue
+            if f" {q}" in f" {key}":  # the name, or one of its words, starts with the text
+                out.append(name)
+                if len(out) == limit:
+                    break
+        return out
+
+
+def scope_of(interaction: discord.Interaction[Any]) -> int:
+    return interaction.guild_id or interaction.user.id
+
+
+@dataclass(frozen=True, slots=True)
+class CardQuery:
+    """A validated card option: the option's name for error messages (None when the command has only one
+    card option), the text, and whether it names a commander."""
+
+    option: str | None
+    text: str
+    commander: bool = False
+
+
+class CardOption(app_commands.Transformer):
+    """Validation (empty or over-long input never reaches the card service) and autocomplete of one card
+    option. Errors carry `label`, so the reply can say which option was wrong."""
+
+    def __init__(self, label: str | None = None, *, commander: bool = False) -> None:
+        self.label = label
+        self.commander = commander
+
+    async def transform(self, interaction: discord.Interaction[Any], value: str, /) -> CardQuery:
+        try:
+            query, _key = CardService.check_name(value)
+        except BadCardName as exc:
+            raise dataclasses.replace(exc, option=self.label) from None
+        return CardQuery(self.label, query, self.commander)
+
+    async def autocomplete(self, interaction: discord.Interaction[IdentityBot],  # type: ignore[override]
+                           value: str, /) -> list[app_commands.Choice[str]]:
+        """Recently looked-up names first, then the card service's matches; never raises."""
+        bot = interaction.client
+        if not value or len(value) > MAX_INPUT_CHARS:
+            return []
+        names = bot.recent.matching(scope_of(interaction), value, commanders_only=self.commander)
+        try:
+            names += await bot.cards.autocomplete(value, commanders_only=self.commander)
+        except Exception as exc:  # a failing lookup must not break typing
+            record(interaction, Outcome.ERROR)
+            log.warning("autocomplete failed: %s", type(exc).__name__)
+        choices: list[app_commands.Choice[str]] = []
+        for name in dict.fromkeys(n[:100].rstrip() for n in names):
+            if name:
+                choices.append(app_commands.Choice(name=name, value=name))
+            if len(choices) == MAX_CHOICES:
+                break
+        return choices
+
+
+async def resolve_options(interaction: discord.Interaction[IdentityBot],
+                          queries: Sequence[CardQuery]) -> list[Resolved]:
+    """The cards the options name. Answers from local data need no deferral; anything that must ask
+    Scryfall defers first ("thinking…"). Raises the first lookup error (with its option's name), which
+    the tree answers; records the outcome, the first card and whether the cache answered."""
+    cards = interaction.client.cards
+    known: list[Resolved | None] = []
+    for q in queries:
+        try:
+            known.append(await cards.peek(q.text, commander=q.commander))
+        except CardLookupError as exc:
+            raise _labelled(exc, q.option) from None
+    if any(k is None for k in known):
+        await interaction.response.defer(thinking=True)
+
+    async def one(q: CardQuery, hit: Resolved | None) -> Resolved:
+        if hit is not None:
+            return hit
+        return await (cards.resolve_commander(q.text) if q.commander else cards.resolve(q.text))
+
+    results = await asyncio.gather(*(one(q, k) for q, k in zip(queries, known, strict=True)),
+                                   return_exceptions=True)
+    for q, r in zip(queries, results, strict=True):
+        if isinstance(r, CardLookupError):
+            raise _labelled(r, q.option)
+        if isinstance(r, BaseException):
+            raise r
+    found = [r for r in results if isinstance(r, Resolved)]
+    record(interaction, Outcome.STALE if any(r.stale for r in found) else Outcome.OK, card=found[0].name,
+           cache_hit=all(r.source in ("cache", "local") for r in found))
+    return found
+
+
+def _labelled(error: CardLookupError, option: str | None) -> CardLookupError:
+    """The error naming the option it came from (lookup errors about a name; not Scryfall outages)."""
+    if isinstance(error, CardNotFound | AmbiguousCard | BadCardName):
+        return dataclasses.replace(error, option=option)
+    return error

@@ -1,0 +1,120 @@
+"""BulkRefresher: keeps the local copy of Scryfall's bulk data fresh, and every process's view of it current.
+
+- Refresh (`BULK_REFRESH_HOURS` > 0): when the cache holds no complete bulk import, or the last one is older
+  than the period, download `oracle_cards` and import it in a child process, so the bot's event loop never
+  waits on parsing 160 MB of JSON; then the name index is rebuilt off the loop and swapped in at once
+  (`CardService.load_index`). A failed attempt is logged and retried after 1, 2, 4, ... minutes, at most
+  the period (and at most an hour).
+- Watch (always, for a file cache): every `watch_seconds` the cache's import stamp is read; when another
+  process imported newer data (`python -m bot sync-cards` by hand, or the shard process that refreshes), the
+  index is reloaded, so every process sharing a cache file sees an import within a minute.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from bot.cards.bulk import ImportResult, download_oracle_cards, import_file
+from bot.cards.service import CardService
+
+log = logging.getLogger(__name__)
+
+WATCH_SECONDS = 30.0
+FIRST_RETRY = 60.0
+MAX_RETRY = 3600.0
+
+
+async def import_in_child(path: Path, db_path: Path | str, updated_at: float) -> ImportResult:
+    """`import_file` in a child process (spawned: no state shared with this one) so that the parsing
+    never holds this process's GIL."""
+    loop = asyncio.get_running_loop()
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return await loop.run_in_executor(pool, _import, str(path), str(db_path), updated_at)
+
+
+def _import(path: str, db_path: str, updated_at: float) -> ImportResult:
+    return import_file(path, db_path, updated_at=updated_at)
+
+
+class BulkRefresher:
+    """The background refresh and watch of one card service (start with `start()`, end with `stop()`)."""
+
+    def __init__(self, cards: CardService, *, every_hours: float, watch_seconds: float = WATCH_SECONDS,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.cards = cards
+        self.period = every_hours * 3600
+        self.watch_seconds = watch_seconds
+        self._clock = clock
+        self._tasks: list[asyncio.Task[None]] = []
+        self._lock = asyncio.Lock()
+        self.failures = 0
+
+    @property
+    def enabled(self) -> bool:
+        return not self.cards.cache.in_memory
+
+    def start(self) -> None:
+        if not self.enabled or self._tasks:
+            return
+        self._tasks.append(asyncio.create_task(self._watch(), name="bulk-watch"))
+        if self.period > 0:
+            self._tasks.append(asyncio.create_task(self._refresh_loop(), name="bulk-refresh"))
+
+    async def stop(self) -> None:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    async def refresh_now(self) -> ImportResult:
+        """Download and import oracle_cards now, then reload the index (one refresh at a time)."""
+        async with self._lock:
+            db_path = Path(self.cards.cache.path)
+            dest, updated_at = await download_oracle_cards(self.cards.client, db_path)
+            try:
+                result = await import_in_child(dest, db_path, updated_at)
+            finally:
+                dest.unlink(missing_ok=True)
+            await self.cards.load_index()
+            log.info("bulk data: imported %d cards in %.1f s", result.cards, result.seconds)
+            return result
+
+    def _due_in(self) -> float:
+        last = self.cards.bulk_imported_at if self.cards.index_complete else None
+        return 0.0 if last is None else max(0.0, last + self.period - self._clock())
+
+    async def _refresh_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self._due_in())
+            try:
+                await self.refresh_now()
+                self.failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.failures += 1
+                retry = min(FIRST_RETRY * 2 ** (self.failures - 1), self.period, MAX_RETRY)
+                log.warning("bulk data refresh failed (%s); next try in %.0f s", exc, retry)
+                await asyncio.sleep(retry)
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.watch_seconds)
+            try:
+                stamp = await self.cards.cache.get_meta("bulk_imported_at")
+            except Exception as exc:  # a broken cache is reported by lookups and health, not here
+                log.debug("bulk watch could not read the cache: %s", exc)
+                continue
+            if stamp is not None and float(stamp) != self.cards.bulk_imported_at and not self._lock.locked():
+                log.info("newer bulk data in the cache (imported by another process); reloading the name index")
+                await self.cards.load_index()

@@ -1,0 +1,96 @@
+"""The words of every error reply (ephemeral, plain content). User input is echoed escaped and short."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from bot.cards.model import MAX_SUGGESTIONS
+from bot.cards.names import MAX_INPUT_CHARS
+from bot.present import render
+from bot.present.message import CONTENT_LIMIT
+
+CANDIDATES_SHOWN = 10
+
+
+def _option(label: str | None) -> str:
+    return f" (for `{label}`)" if label else ""
+
+
+def _names(names: Sequence[str], limit: int) -> list[str]:
+    return [render.escape(render.truncate(n, 150)) for n in list(dict.fromkeys(names))[:limit]]
+
+
+def not_found_text(query: str, suggestions: Sequence[str], label: str | None = None) -> str:
+    text = f"I couldn't find a card named \u201c{render.echo(query)}\u201d{_option(label)}."
+    names = _names(suggestions, MAX_SUGGESTIONS)
+    if names:
+        text += "\nDid you mean: " + ", ".join(f"**{n}**" for n in names) + "?"
+    else:
+        text += "\nCheck the spelling, or start typing and pick a name from the suggestions."
+    return render.truncate(text, CONTENT_LIMIT)
+
+
+def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = None) -> str:
+    text = f"\u201c{render.echo(query)}\u201d{_option(label)} matches several cards"
+    names = _names(candidates, CANDIDATES_SHOWN)
+    if names:
+        text += ": " + ", ".join(f"**{n}**" for n in names)
+        if len(candidates) > CANDIDATES_SHOWN:
+            text += f" and {len(candidates) - CANDIDATES_SHOWN} more"
+    text += ". Please type more of the name."
+    return render.truncate(text, CONTENT_LIMIT)
+
+
+def _wait(retry_after: float | None, default: str = "in a minute") -> str:
+    if not retry_after or retry_after <= 0:
+        return default
+    return f"in about {max(1, round(retry_after))} seconds" if retry_after < 90 else "in a few minutes"
+
+
+def unavailable_text(retry_after: float | None = None) -> str:
+    return (f"Scryfall (where my card data comes from) isn't answering right now, so I can't look that "
+            f"card up. Please try again {_wait(retry_after)}.")
+
+
+def busy_text(retry_after: float | None = None) -> str:
+    return (f"I'm busy: many card lookups are waiting for Scryfall right now. Please try again "
+            f"{_wait(retry_after, 'in a few seconds')}.")
+
+
+def too_long_text(length: int, label: str | None = None) -> str:
+    return (f"That card name{_option(label)} is {length:,} characters long; card names are at most "
+            f"{MAX_INPUT_CHARS} characters. Please check it and try again.")
+
+
+def empty_text(label: str | None = None) -> str:
+    return f"Please give a card name{_option(label)}."
+
+
+def deck_input_text(problem: str) -> str:
+    return f"I can't check that decklist: {render.echo(problem, 300)}."
+
+
+def cooldown_text(retry_after: float) -> str:
+    seconds = max(1, math.ceil(retry_after))
+    unit = "second" if seconds == 1 else "seconds"
+    return f"\u23f3 You're sending commands a little fast. Please try again in {seconds} {unit}."
+
+
+def error_text() -> str:
+    return "Sorry, something went wrong on my side while answering. Please try again."
+
+
+def deck_options_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
+    """Why the /deckcheck options can't be checked: "no_list", "both_lists" or "file_too_big"."""
+    if problem == "both_lists":
+        return "Please give the decklist once: either as a file (`decklist:`) or pasted (`list:`), not both."
+    if problem == "file_too_big":
+        return (f"That file is {size:,} bytes; a decklist file can be at most {limit // 1024} KB. "
+                "Please upload just the list.")
+    return ("Please give the decklist: attach it as a text file (`decklist:`) or paste it (`list:`). "
+            "Exports from Moxfield, Archidekt, Arena or MTGO work as they are.")
+
+
+def attachment_unreadable_text() -> str:
+    return "I couldn't download the attached file; please upload it again."
