@@ -370,6 +370,7 @@ def test_help_explains_both_rules_with_examples():
 
 def test_error_texts_escape_user_input():
     from bot.present import errors
+    from bot.present.message import CONTENT_LIMIT
 
     text = errors.not_found_text("@everyone **bold** <@123456789012345678>", ["A", "B", "C", "D", "E", "F", "G"])
     assert "@everyone" not in text and "@\u200beveryone" in text
@@ -384,7 +385,7 @@ def test_error_texts_escape_user_input():
     assert "Bolt 9" in amb and "Bolt 10" not in amb and "20 more" in amb
     assert "try again in about 30 seconds" in errors.unavailable_text(30)
     assert "try again in about 3 seconds" in errors.busy_text(3.2)
-    assert len(errors.not_found_text("x" * 5000, ["y" * 300] * 5)) <= embeds.CONTENT_LIMIT
+    assert len(errors.not_found_text("x" * 5000, ["y" * 300] * 5)) <= CONTENT_LIMIT
 
 
 # ------------------------------------------------------------------------------------ limits (fuzzed)
