@@ -244,6 +244,24 @@ def test_names_outside_the_set() -> None:
     assert not mana_art.valid_emoji_name("m" * 33)
 
 
+def test_emoji_map_turns_uploaded_emojis_into_render_markup() -> None:
+    uploaded: dict[str, int | str] = {"mana_W": 111, "mana_WU": "222", "mana_2G": 333, "party_parrot": 444, "mana_UW": 555}
+    assert mana_art.emoji_map(uploaded) == {"W": "<:mana_W:111>", "W/U": "<:mana_WU:222>", "2/G": "<:mana_2G:333>"}
+    assert mana_art.emoji_map({}) == {}
+
+
+def test_emoji_map_output_is_what_render_uses() -> None:
+    from bot.present import render
+
+    emoji = mana_art.emoji_map({emoji_name(s): i for i, s in enumerate(SYMBOLS, start=1)})
+    assert len(emoji) == len(SYMBOLS)
+    assert render.render_symbols("{2/W}{G/U/P}{T}", emoji) == (
+        f"<:mana_2W:{SYMBOLS.index('2/W') + 1}><:mana_GUP:{SYMBOLS.index('G/U/P') + 1}><:mana_T:{SYMBOLS.index('T') + 1}>"
+    )
+    number = {s: i for i, s in enumerate(SYMBOLS, start=1)}
+    assert render.pips("RB", emoji) == f"<:mana_B:{number['B']}><:mana_R:{number['R']}> " + render.color_words("RB")
+
+
 def test_symbols_are_unique_and_in_scryfall_spelling() -> None:
     assert len(set(SYMBOLS)) == len(SYMBOLS)
     for symbol in SYMBOLS:
@@ -264,3 +282,18 @@ def test_every_symbol_on_a_commander_card_has_an_emoji(all_cards) -> None:
             used.update(SYMBOL_IN_TEXT.findall(text))
     assert len(used) >= 40
     assert used - set(SYMBOLS) == set()
+
+
+def test_mana_art_is_pure_pillow() -> None:
+    """Importing the module pulls in neither discord.py nor anything else of the project."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, bot.present.mana_art\n"
+        "loaded = sorted(m for m in sys.modules if m == 'discord' or m.startswith(('discord.', 'aiohttp')))\n"
+        "ours = sorted(m for m in sys.modules if m.startswith('bot.') and m not in ('bot.present', 'bot.present.mana_art'))\n"
+        "print(loaded, ours)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[] []"

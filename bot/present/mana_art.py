@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -123,6 +123,20 @@ def symbol_of(name: str) -> str | None:
     return _BY_NAME.get(name)
 
 
+def emoji_map(uploaded: Mapping[str, int | str]) -> dict[str, str]:
+    """{symbol: `<:name:id>`} for the application's emojis, given as {emoji name: emoji id}.
+
+    Names that are not mana emojis of ours are skipped. The result is the mapping
+    `render.symbol` / `render.pips` take (the same shape as the MANA_EMOJI setting).
+    """
+    result: dict[str, str] = {}
+    for name, emoji_id in uploaded.items():
+        symbol = symbol_of(name)
+        if symbol is not None:
+            result[symbol] = f"<:{name}:{emoji_id}>"
+    return result
+
+
 # --- what a symbol looks like -------------------------------------------------------------------
 
 
@@ -164,9 +178,9 @@ def _single(sym: str) -> tuple[RGB, Glyph]:
     if sym == "C":
         return GENERIC, Glyph("colorless")
     if sym.isdigit():
-        return GENERIC, Glyph("text:" + sym, box=0.60 if len(sym) == 1 else 0.74)
+        return GENERIC, Glyph("text:" + sym, box=0.70)
     if sym in ("X", "Y", "Z"):
-        return GENERIC, Glyph("text:" + sym, box=0.58)
+        return GENERIC, Glyph("text:" + sym, box=0.70)
     if sym == "S":
         return GENERIC, Glyph("snow", box=0.70)
     if sym == "P":
@@ -372,8 +386,8 @@ def _snow(pen: _Pen) -> None:
 
 def _phi(pen: _Pen) -> None:
     """Phyrexian: the phi-like mark, an oval crossed by an upright bar."""
-    pen.ring(0, 0.02, 0.62, 0.5, 0.17)
-    pen.rect(-0.09, -0.92, 0.09, 0.92, radius=0.06)
+    pen.ring(0, 0.02, 0.64, 0.5, 0.21)
+    pen.rect(-0.115, -0.94, 0.115, 0.94, radius=0.07)
 
 
 def _arrow(pen: _Pen, mirror: bool) -> None:
@@ -453,16 +467,32 @@ def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 @lru_cache(maxsize=256)
 def _text_ink(text: str) -> Image.Image:
-    """`text` in bold built-in type on a tight grayscale mask (255 = ink), about 240 px tall."""
+    """`text` in bold built-in type on a tight grayscale mask (255 = ink), about 240 px tall.
+
+    Characters are set one by one with a small gap, so bold digits never run into each other.
+    """
     px = 240
     font = _font(px)
     # Without FreeType Pillow falls back to its small bitmap font, which has no stroke; it is
     # scaled up like the outline font, only blockier.
-    stroke = round(px * 0.05) if isinstance(font, ImageFont.FreeTypeFont) else 0
+    stroke = round(px * 0.04) if isinstance(font, ImageFont.FreeTypeFont) else 0
     probe = ImageDraw.Draw(Image.new("L", (1, 1)))
-    left, top, right, bottom = probe.textbbox((0, 0), text, font=font, stroke_width=stroke)
-    mask = Image.new("L", (math.ceil(right - left) + 4, math.ceil(bottom - top) + 4), 0)
-    ImageDraw.Draw(mask).text((2 - left, 2 - top), text, fill=255, font=font, stroke_width=stroke, stroke_fill=255)
+    _, top, _, bottom = probe.textbbox((0, 0), text, font=font, stroke_width=stroke)
+    height = math.ceil(bottom - top) + 4
+    pieces = []
+    for char in text:
+        left, _, right, _ = probe.textbbox((0, 0), char, font=font, stroke_width=stroke)
+        piece = Image.new("L", (math.ceil(right - left) + 4, height), 0)
+        ImageDraw.Draw(piece).text((2 - left, 2 - top), char, fill=255, font=font, stroke_width=stroke, stroke_fill=255)
+        box = piece.getbbox()
+        if box:
+            pieces.append(piece.crop((box[0], 0, box[2], height)))
+    gap = round(px * 0.06)
+    mask = Image.new("L", (max(1, sum(p.width for p in pieces) + gap * (len(pieces) - 1)), height), 0)
+    x = 0
+    for piece in pieces:
+        mask.paste(piece, (x, 0))
+        x += piece.width + gap
     box = mask.getbbox()
     return mask.crop(box) if box else mask
 
@@ -476,7 +506,7 @@ def _paste_text(mask: Image.Image, text: str, center: tuple[float, float], heigh
     half = mask.width / 2
     h = height * half
     w = ink.width * h / ink.height
-    max_w = 1.9 * half
+    max_w = 1.88 * half
     if w > max_w:
         squeeze = max(0.75, max_w / w)
         w *= squeeze
@@ -496,7 +526,8 @@ def _glyph_mask(kind: str, side: int) -> Image.Image:
     """A square grayscale mask (255 = ink) of one glyph, `side` pixels wide."""
     mask = Image.new("L", (side, side), 0)
     if kind.startswith("text:"):
-        _paste_text(mask, kind[5:], (0.0, 0.0), 1.86)
+        text = kind[5:]
+        _paste_text(mask, text, (0.0, 0.0), 1.6 if len(text) == 1 else 1.46)
     else:
         _SHAPES[kind](_Pen(mask))
     return mask
