@@ -588,3 +588,13 @@ def test_error_codes_are_distinct_and_typed() -> None:
     assert errors[6].retry_after_seconds == 3 and errors[7].retry_after_seconds == 1
     assert errors[0].retry_after_seconds is None
     assert "Moxfield" in str(errors[1]) and "private" in str(errors[1])
+
+
+async def test_aclose_cancels_fetches_in_flight(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+    archidekt.delay = 5.0
+    sites = make_sites(session, archidekt)
+    waiter = asyncio.ensure_future(sites.fetch(archidekt_link()))
+    await asyncio.sleep(0.1)
+    await sites.aclose()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter

@@ -41,6 +41,7 @@ deck is refused as "not a deck" only when its overall shape is wrong or no entry
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import json
@@ -625,10 +626,8 @@ class DeckSites:
         for task in tasks:
             task.cancel()
         for task in tasks:
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # nobody is waiting any more
                 await task
-            except BaseException:  # noqa: BLE001 - cancelled or failed; nobody is waiting any more
-                pass
 
     def clear_cache(self) -> None:
         """Forget every cached deck."""

@@ -25,6 +25,7 @@ client hung up on before the end, `streamed` the bytes written by the last strea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -79,6 +80,7 @@ class _Base:
     root_url: str = ""
     _faults: list[_Fault] = field(default_factory=list, init=False)
     _runner: web.AppRunner | None = field(default=None, init=False)
+    _closing: asyncio.Event | None = field(default=None, init=False)
 
     # -- control -----------------------------------------------------------------------------------
 
@@ -105,6 +107,7 @@ class _Base:
         raise NotImplementedError
 
     async def start(self) -> str:
+        self._closing = asyncio.Event()
         app = web.Application(middlewares=[self._middleware])
         app.add_routes(self.routes())
         self._runner = web.AppRunner(app, access_log=None)
@@ -116,6 +119,8 @@ class _Base:
         return self.root_url
 
     async def close(self) -> None:
+        if self._closing is not None:
+            self._closing.set()  # cut slow answers short so shutdown does not wait for them
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -133,8 +138,9 @@ class _Base:
         agent = request.headers.get("User-Agent", "")
         if not agent.startswith(self.required_agent):
             return web.Response(status=403, body=_BLOCK_PAGE, content_type="text/html")
-        if self.delay:
-            await asyncio.sleep(self.delay)
+        if self.delay and self._closing is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), self.delay)
         for fault in self._faults:
             if fault.times > 0:
                 fault.times -= 1
