@@ -598,3 +598,37 @@ async def test_aclose_cancels_fetches_in_flight(session: aiohttp.ClientSession, 
     await sites.aclose()
     with pytest.raises(asyncio.CancelledError):
         await waiter
+
+
+@pytest.mark.parametrize("sample", ["archidekt_partners.json", "moxfield_commander.json"])
+async def test_fetched_deck_goes_through_the_deck_check(session: aiohttp.ClientSession, archidekt: FakeArchidekt,
+                                                        moxfield: FakeMoxfield, card_service: Any,
+                                                        sample: str) -> None:
+    """A deck link's deck, with the commanders the site marks, checks like a pasted list (fake Scryfall)."""
+    from bot.deck.runner import check_decklist
+
+    deck = load_sample(sample)
+    link = archidekt_link(deck) if sample.startswith("archidekt") else moxfield_link(deck)
+    fetched = await make_sites(session, archidekt, moxfield).fetch(link)
+    report, _resolved = await check_decklist(card_service, fetched.deck, *fetched.commanders)
+    assert report.commanders == fetched.commanders
+    assert report.card_count == 100
+    assert report.legal, [p.kind for p in report.problems]
+    assert report.excluded == sum(e.count for e in fetched.deck.excluded_entries) > 0
+
+
+async def test_sideboard_card_moved_into_the_deck_is_checked(session: aiohttp.ClientSession,
+                                                             archidekt: FakeArchidekt, card_service: Any) -> None:
+    """Fire // Ice leaves the sideboard for the deck: its red half is outside Tymna + Thrasios (WUBG)."""
+    from bot.deck.check import ProblemKind
+    from bot.deck.runner import check_decklist
+
+    item = next(c for c in archidekt.decks[ARCHIDEKT_ID]["cards"]
+                if c["card"]["oracleCard"]["name"] == "Fire // Ice")
+    item["categories"] = ["Instant"]
+    fetched = await make_sites(session, archidekt).fetch(archidekt_link())
+    report, _resolved = await check_decklist(card_service, fetched.deck, *fetched.commanders)
+    (color,) = report.of_kind(ProblemKind.COLOR)
+    assert color.card == "Fire // Ice" and color.outside == "R"
+    assert color.lines == (next(e.line for e in fetched.deck.entries if e.name == "Fire // Ice"),)
+    assert report.card_count == 101 and report.of_kind(ProblemKind.SIZE)
