@@ -1,0 +1,634 @@
+"""Deck links from Archidekt and Moxfield, against fake servers on 127.0.0.1 (tests/fakes/decksites.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import socket
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot import __version__
+from bot.deck.parser import Section
+from bot.deck.sources import (
+    DeckLink,
+    DeckLinkError,
+    DeckNotADeck,
+    DeckNotFound,
+    DeckPrivate,
+    DeckSiteBusy,
+    DeckSiteRateLimited,
+    DeckSites,
+    DeckSiteUnavailable,
+    DeckSourceError,
+    DeckTooLarge,
+    FetchedDeck,
+    Site,
+    parse_deck_url,
+    read_archidekt,
+    read_moxfield,
+)
+from tests.fakes.decksites import FakeArchidekt, FakeMoxfield, load_sample, to_v3
+
+CONTACT = "https://example.test/identitybot"
+ARCHIDEKT_PARTNERS = load_sample("archidekt_partners.json")
+ARCHIDEKT_SINGLE = load_sample("archidekt_commander.json")
+MOXFIELD_SINGLE = load_sample("moxfield_commander.json")
+MOXFIELD_PARTNERS_V2 = load_sample("moxfield_partners_v2.json")
+
+ARCHIDEKT_ID = str(ARCHIDEKT_PARTNERS["id"])
+MOXFIELD_ID = MOXFIELD_SINGLE["publicId"]
+
+
+def archidekt_link(deck: dict[str, Any] = ARCHIDEKT_PARTNERS) -> DeckLink:
+    link = parse_deck_url(f"https://archidekt.com/decks/{deck['id']}/some_slug")
+    assert link is not None
+    return link
+
+
+def moxfield_link(deck: dict[str, Any] = MOXFIELD_SINGLE) -> DeckLink:
+    link = parse_deck_url(f"https://www.moxfield.com/decks/{deck['publicId']}")
+    assert link is not None
+    return link
+
+
+def archidekt_variant(new_id: int) -> dict[str, Any]:
+    deck = copy.deepcopy(ARCHIDEKT_SINGLE)
+    deck["id"] = new_id
+    return deck
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def session() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as s:
+        yield s
+
+
+@pytest.fixture
+async def archidekt() -> AsyncIterator[FakeArchidekt]:
+    async with FakeArchidekt([copy.deepcopy(ARCHIDEKT_PARTNERS), copy.deepcopy(ARCHIDEKT_SINGLE)]) as fake:
+        yield fake
+
+
+@pytest.fixture
+async def moxfield() -> AsyncIterator[FakeMoxfield]:
+    async with FakeMoxfield([copy.deepcopy(MOXFIELD_SINGLE), copy.deepcopy(MOXFIELD_PARTNERS_V2)]) as fake:
+        yield fake
+
+
+def make_sites(session: aiohttp.ClientSession, archidekt: FakeArchidekt | None = None,
+               moxfield: FakeMoxfield | None = None, **options: Any) -> DeckSites:
+    values: dict[str, Any] = {"contact_url": CONTACT, "min_interval": 0.0, "timeout": 3.0}
+    if archidekt is not None:
+        values["archidekt_base"] = archidekt.base_url
+    if moxfield is not None:
+        values["moxfield_base"] = moxfield.base_url
+    values.update(options)
+    return DeckSites(session, **values)
+
+
+def names(fetched: FetchedDeck, section: Section) -> list[str]:
+    return [e.name for e in fetched.deck.entries if e.section is section]
+
+
+# -- parse_deck_url -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "site", "deck_id"), [
+    ("https://archidekt.com/decks/7281944/tymna_thrasios", Site.ARCHIDEKT, "7281944"),
+    ("https://www.archidekt.com/decks/7281944", Site.ARCHIDEKT, "7281944"),
+    ("https://archidekt.com/decks/7281944/", Site.ARCHIDEKT, "7281944"),
+    ("https://archidekt.com/decks/7281944/slug?view=table#Sideboard", Site.ARCHIDEKT, "7281944"),
+    ("http://archidekt.com/decks/42#x", Site.ARCHIDEKT, "42"),
+    ("archidekt.com/decks/42/slug", Site.ARCHIDEKT, "42"),
+    ("https://archidekt.com/api/decks/42/", Site.ARCHIDEKT, "42"),
+    ("  <https://ARCHIDEKT.com/decks/0042/slug>  ", Site.ARCHIDEKT, "42"),
+    ("https://www.moxfield.com/decks/H_9XBcW317Loe7nrOx11r_", Site.MOXFIELD, "H_9XBcW317Loe7nrOx11r_"),
+    ("https://moxfield.com/decks/H_9XBcW317Loe7nrOx11r_", Site.MOXFIELD, "H_9XBcW317Loe7nrOx11r_"),
+    ("moxfield.com/decks/H_9XBcW317Loe7nrOx11r_/primer?tab=1#a", Site.MOXFIELD, "H_9XBcW317Loe7nrOx11r_"),
+    ("www.moxfield.com/decks/0OpflgKa-hD5fs6VNRFySN", Site.MOXFIELD, "0OpflgKa-hD5fs6VNRFySN"),
+])
+def test_deck_urls_are_recognised(text: str, site: Site, deck_id: str) -> None:
+    link = parse_deck_url(text)
+    assert link == DeckLink(site, deck_id)
+
+
+@pytest.mark.parametrize("text", [
+    "", "   ", "Sol Ring", "https://example.com/decks/42", "https://archidekt.com.evil.example/decks/42",
+    "https://evil.example/archidekt.com/decks/42", "ftp://archidekt.com/decks/42", "tappedout.net/mtg-decks/x/",
+    "https://scryfall.com/card/c21/263/sol-ring", "https://moxfield.com/decks/abc def", "archidekt",
+])
+def test_other_text_is_not_a_deck_link(text: str) -> None:
+    assert parse_deck_url(text) is None
+
+
+@pytest.mark.parametrize(("text", "site"), [
+    ("https://archidekt.com/decks/", Site.ARCHIDEKT),
+    ("https://archidekt.com/decks/not-a-number/slug", Site.ARCHIDEKT),
+    ("https://archidekt.com/search/decks?name=tymna", Site.ARCHIDEKT),
+    ("https://www.archidekt.com", Site.ARCHIDEKT),
+    ("https://www.moxfield.com/decks/personal", Site.MOXFIELD),
+    ("https://moxfield.com/decks/public?filter=commander", Site.MOXFIELD),
+    ("https://moxfield.com/users/samplebrewer", Site.MOXFIELD),
+    ("moxfield.com", Site.MOXFIELD),
+])
+def test_known_site_without_deck_id_is_a_clear_error(text: str, site: Site) -> None:
+    with pytest.raises(DeckLinkError) as info:
+        parse_deck_url(text)
+    assert info.value.code.value == "malformed_url"
+    assert info.value.site is site
+    assert info.value.data["reason"] == "no_deck_id"
+
+
+def test_canonical_urls() -> None:
+    assert DeckLink(Site.ARCHIDEKT, "42").url == "https://archidekt.com/decks/42"
+    assert DeckLink(Site.MOXFIELD, "abcDEF_-123").url == "https://www.moxfield.com/decks/abcDEF_-123"
+
+
+async def test_api_url_is_built_from_the_configured_base(session: aiohttp.ClientSession) -> None:
+    sites = DeckSites(session, archidekt_base="https://a.example/api/", moxfield_base="https://m.example")
+    assert sites.api_url(DeckLink(Site.ARCHIDEKT, "42")) == "https://a.example/api/decks/42/"
+    assert sites.api_url(DeckLink(Site.MOXFIELD, "abcDEF_-123")) == "https://m.example/v3/decks/all/abcDEF_-123"
+
+
+def test_defaults_point_at_the_real_apis() -> None:
+    from bot.deck import sources
+
+    assert sources.ARCHIDEKT_API_BASE == "https://archidekt.com/api"
+    assert sources.MOXFIELD_API_BASE == "https://api2.moxfield.com"
+
+
+# -- public decks -----------------------------------------------------------------------------------------
+
+
+def expected_archidekt(deck: dict[str, Any]) -> tuple[int, set[str], set[str]]:
+    """(cards in the deck, commanders, out-of-deck names) worked out from the sample's own categories."""
+    excluded = {c["name"] for c in deck["categories"] if not c["includedInDeck"]}
+    in_deck = 0
+    commanders: set[str] = set()
+    outside: set[str] = set()
+    for item in deck["cards"]:
+        name = item["card"]["oracleCard"]["name"]
+        if "Commander" in item["categories"]:
+            commanders.add(name)
+        if item["categories"] and item["categories"][0] in excluded:
+            outside.add(name)
+        else:
+            in_deck += item["quantity"]
+    return in_deck, commanders, outside
+
+
+async def test_public_archidekt_deck(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+    sites = make_sites(session, archidekt)
+    fetched = await sites.fetch(archidekt_link())
+
+    assert fetched.site is Site.ARCHIDEKT and fetched.deck_id == ARCHIDEKT_ID
+    assert fetched.url == f"https://archidekt.com/decks/{ARCHIDEKT_ID}"
+    assert fetched.name == fetched.deck.deck_name == ARCHIDEKT_PARTNERS["name"]
+    assert fetched.format == "commander"
+    assert fetched.from_cache is False
+    # The commanders are the ones the deck marks, a partner pair.
+    assert fetched.commanders == ("Thrasios, Triton Hero", "Tymna the Weaver")
+    assert [e.name for e in fetched.deck.commander_entries] == list(fetched.commanders)
+    in_deck, commanders, outside = expected_archidekt(ARCHIDEKT_PARTNERS)
+    assert set(fetched.commanders) == commanders
+    assert fetched.deck.card_count == in_deck == 100
+    assert {e.name for e in fetched.deck.excluded_entries} == outside
+    assert names(fetched, Section.SIDEBOARD) == ["Fire // Ice", "Kraum, Ludevic's Opus"]
+    assert names(fetched, Section.MAYBEBOARD) == ["Lightning Bolt", "Thassa's Oracle",
+                                                  "Valakut Awakening // Valakut Stoneforge"]
+    main = names(fetched, Section.MAIN)
+    assert "Life // Death" in main  # split card
+    assert "Search for Azcanta // Azcanta, the Sunken Ruin" in main  # double-faced card
+    assert fetched.deck.problems == []
+    # line = position in the deck: 1..n, commanders first, then alphabetical within a section.
+    assert [e.line for e in fetched.deck.entries] == list(range(1, len(fetched.deck.entries) + 1))
+    assert main == sorted(main, key=str.casefold)
+    sol_ring = next(e for e in fetched.deck.entries if e.name == "Sol Ring")
+    assert sol_ring.foil is True and sol_ring.set_code and sol_ring.collector_number
+    islands = next(e for e in fetched.deck.entries if e.name == "Island")
+    assert islands.count > 1
+
+    (request,) = archidekt.requests
+    assert request.path == f"/api/decks/{ARCHIDEKT_ID}/"
+    assert request.headers["User-Agent"] == f"IdentityBot/{__version__} (+{CONTACT})"
+    assert request.headers["Accept"] == "application/json"
+
+
+async def test_public_moxfield_deck(session: aiohttp.ClientSession, moxfield: FakeMoxfield) -> None:
+    sites = make_sites(session, moxfield=moxfield)
+    fetched = await sites.fetch(moxfield_link())
+
+    assert fetched.site is Site.MOXFIELD and fetched.deck_id == MOXFIELD_ID
+    assert fetched.url == f"https://www.moxfield.com/decks/{MOXFIELD_ID}" == MOXFIELD_SINGLE["publicUrl"]
+    assert fetched.name == MOXFIELD_SINGLE["name"]
+    assert fetched.format == "commander"
+    board_names = {e["card"]["name"] for e in MOXFIELD_SINGLE["boards"]["commanders"]["cards"].values()}
+    assert set(fetched.commanders) == board_names == {"Niv-Mizzet, Parun"}
+    expected_main = sum(e["quantity"] for b in ("commanders", "mainboard")
+                        for e in MOXFIELD_SINGLE["boards"][b]["cards"].values())
+    assert fetched.deck.card_count == expected_main == 100
+    assert names(fetched, Section.SIDEBOARD) == ["Tymna the Weaver"]
+    assert names(fetched, Section.MAYBEBOARD) == ["Life // Death", "Search for Azcanta // Azcanta, the Sunken Ruin"]
+    main = names(fetched, Section.MAIN)
+    assert {"Fire // Ice", "Delver of Secrets // Insectile Aberration",
+            "Valakut Awakening // Valakut Stoneforge"} <= set(main)
+    assert fetched.deck.entries[0].name == "Niv-Mizzet, Parun" and fetched.deck.entries[0].commander_marker
+    (request,) = moxfield.requests
+    assert request.path == f"/v3/decks/all/{MOXFIELD_ID}"
+    assert request.headers["User-Agent"].startswith(f"IdentityBot/{__version__}")
+
+
+def test_moxfield_v2_shape_and_v3_shape_read_the_same() -> None:
+    public_id = MOXFIELD_PARTNERS_V2["publicId"]
+    from_v2 = read_moxfield(copy.deepcopy(MOXFIELD_PARTNERS_V2), public_id)
+    from_v3 = read_moxfield(to_v3(copy.deepcopy(MOXFIELD_PARTNERS_V2)), public_id)
+    assert from_v2.commanders == ("Kraum, Ludevic's Opus", "Tymna the Weaver")
+    assert from_v2.deck.card_count == 100
+    assert [(e.name, e.count, e.section) for e in from_v2.deck.entries] == \
+        [(e.name, e.count, e.section) for e in from_v3.deck.entries]
+
+
+async def test_moxfield_unlisted_deck_is_readable(session: aiohttp.ClientSession, moxfield: FakeMoxfield) -> None:
+    moxfield.decks[MOXFIELD_ID]["visibility"] = "unlisted"
+    fetched = await make_sites(session, moxfield=moxfield).fetch(moxfield_link())
+    assert fetched.deck.card_count == 100
+
+
+def test_unknown_moxfield_board_is_reported_not_dropped() -> None:
+    deck = copy.deepcopy(MOXFIELD_SINGLE)
+    extra = copy.deepcopy(next(iter(deck["boards"]["mainboard"]["cards"].values())))
+    deck["boards"]["dungeons"] = {"count": 1, "cards": {"zz": extra}}
+    fetched = read_moxfield(deck, MOXFIELD_ID)
+    (problem,) = fetched.deck.problems
+    assert "dungeons" in problem.reason and problem.text == extra["card"]["name"]
+    assert fetched.deck.card_count == 100
+
+
+def test_unreadable_entries_become_problems_with_positions() -> None:
+    deck = copy.deepcopy(ARCHIDEKT_SINGLE)
+    deck["cards"][0]["quantity"] = "two"
+    deck["cards"][1]["card"]["oracleCard"] = {"id": 1}
+    fetched = read_archidekt(deck, str(deck["id"]))
+    assert len(fetched.deck.problems) == 2
+    reasons = sorted(p.reason for p in fetched.deck.problems)
+    assert reasons == ["quantity is not a whole number", "the entry has no card name"]
+    lines = {e.line for e in fetched.deck.entries} | {p.line for p in fetched.deck.problems}
+    assert lines == set(range(1, len(deck["cards"]) + 1))
+
+
+def test_archidekt_excluded_custom_category_and_companion() -> None:
+    deck = copy.deepcopy(ARCHIDEKT_SINGLE)
+    deck["categories"].append({"id": 1, "name": "Proxies To Print", "includedInDeck": False,
+                               "includedInPrice": False, "isPremier": False})
+    first, second = deck["cards"][0], deck["cards"][1]
+    first["categories"] = ["Proxies To Print", "Creature"]
+    second["companion"] = True
+    fetched = read_archidekt(deck, str(deck["id"]))
+    first_name = first["card"]["oracleCard"]["name"]
+    second_name = second["card"]["oracleCard"]["name"]
+    assert first_name in names(fetched, Section.MAYBEBOARD)
+    assert names(fetched, Section.COMPANION) == [second_name]
+    assert fetched.deck.card_count == 100 - first["quantity"] - second["quantity"]
+
+
+# -- private, missing, malformed ------------------------------------------------------------------------
+
+
+async def test_private_archidekt_deck(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+    archidekt.make_private(ARCHIDEKT_ID)
+    sites = make_sites(session, archidekt)
+    with pytest.raises(DeckPrivate) as info:
+        await sites.fetch(archidekt_link())
+    assert info.value.code.value == "private" and info.value.site is Site.ARCHIDEKT
+    assert info.value.data["status"] == 403
+    assert info.value.url == f"https://archidekt.com/decks/{ARCHIDEKT_ID}"
+
+
+async def test_archidekt_deck_marked_private_in_the_answer(session: aiohttp.ClientSession,
+                                                           archidekt: FakeArchidekt) -> None:
+    archidekt.decks[ARCHIDEKT_ID]["private"] = True
+    with pytest.raises(DeckPrivate) as info:
+        await make_sites(session, archidekt).fetch(archidekt_link())
+    assert info.value.data["status"] == 200
+
+
+async def test_private_moxfield_deck(session: aiohttp.ClientSession, moxfield: FakeMoxfield) -> None:
+    moxfield.make_private(MOXFIELD_ID)
+    with pytest.raises(DeckPrivate) as info:
+        await make_sites(session, moxfield=moxfield).fetch(moxfield_link())
+    assert info.value.site is Site.MOXFIELD and info.value.data["status"] == 403
+
+
+async def test_moxfield_visibility_private_or_deleted(session: aiohttp.ClientSession, moxfield: FakeMoxfield) -> None:
+    sites = make_sites(session, moxfield=moxfield, cache_ttl=0)
+    moxfield.decks[MOXFIELD_ID]["visibility"] = "private"
+    with pytest.raises(DeckPrivate):
+        await sites.fetch(moxfield_link())
+    moxfield.decks[MOXFIELD_ID]["visibility"] = "deleted"
+    with pytest.raises(DeckNotFound):
+        await sites.fetch(moxfield_link())
+
+
+@pytest.mark.parametrize("site", [Site.ARCHIDEKT, Site.MOXFIELD])
+async def test_missing_deck(session: aiohttp.ClientSession, archidekt: FakeArchidekt, moxfield: FakeMoxfield,
+                            site: Site) -> None:
+    sites = make_sites(session, archidekt, moxfield)
+    link = DeckLink(Site.ARCHIDEKT, "999999") if site is Site.ARCHIDEKT else DeckLink(site, "AAAAAAAAAAAAAAAAAAAAAA")
+    with pytest.raises(DeckNotFound) as info:
+        await sites.fetch(link)
+    assert info.value.code.value == "not_found" and info.value.site is site
+    assert info.value.data["status"] == 404
+
+
+@pytest.mark.parametrize(("mode", "reason"), [("json", "malformed_json"), ("html", "malformed_json"),
+                                              ("shape", "shape")])
+@pytest.mark.parametrize("site", [Site.ARCHIDEKT, Site.MOXFIELD])
+async def test_malformed_answer(session: aiohttp.ClientSession, archidekt: FakeArchidekt, moxfield: FakeMoxfield,
+                                site: Site, mode: str, reason: str) -> None:
+    fake = archidekt if site is Site.ARCHIDEKT else moxfield
+    fake.malformed = mode
+    sites = make_sites(session, archidekt, moxfield)
+    link = archidekt_link() if site is Site.ARCHIDEKT else moxfield_link()
+    with pytest.raises(DeckNotADeck) as info:
+        await sites.fetch(link)
+    assert info.value.code.value == "not_a_deck" and info.value.data["reason"] == reason
+    # Errors are not cached: once the site answers properly, the deck reads.
+    fake.malformed = None
+    assert (await sites.fetch(link)).deck.card_count == 100
+    assert fake.count() == 2
+
+
+def test_answer_for_another_deck_or_with_no_readable_entry_is_not_a_deck() -> None:
+    with pytest.raises(DeckNotADeck) as info:
+        read_archidekt(copy.deepcopy(ARCHIDEKT_SINGLE), "1")
+    assert info.value.data["reason"] == "mismatched_id"
+    broken = copy.deepcopy(ARCHIDEKT_SINGLE)
+    for item in broken["cards"]:
+        item["card"] = {}
+    with pytest.raises(DeckNotADeck) as info:
+        read_archidekt(broken, str(broken["id"]))
+    assert info.value.data["reason"] == "no_entries"
+    with pytest.raises(DeckNotADeck):
+        read_moxfield({"publicId": MOXFIELD_ID, "boards": {"mainboard": {"cards": []}}}, MOXFIELD_ID)
+
+
+# -- timeouts, size, availability -----------------------------------------------------------------------
+
+
+async def test_slow_site_times_out(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+    archidekt.delay = 2.0
+    sites = make_sites(session, archidekt, timeout=0.3)
+    started = time.monotonic()
+    with pytest.raises(DeckSiteUnavailable) as info:
+        await sites.fetch(archidekt_link())
+    assert time.monotonic() - started < 1.5
+    assert info.value.code.value == "unavailable"
+    assert info.value.data["reason"] == "timeout" and info.value.data["seconds"] == 0.3
+
+
+async def test_too_large_by_content_length(session: aiohttp.ClientSession, moxfield: FakeMoxfield) -> None:
+    sites = make_sites(session, moxfield=moxfield, max_bytes=50_000)
+    with pytest.raises(DeckTooLarge) as info:
+        await sites.fetch(moxfield_link())
+    assert info.value.code.value == "too_large"
+    assert info.value.data["unit"] == "bytes" and info.value.data["limit"] == 50_000
+    assert info.value.data["size"] > 50_000
+
+
+async def test_too_large_is_enforced_while_streaming(session: aiohttp.ClientSession,
+                                                     archidekt: FakeArchidekt) -> None:
+    total = 40 * 1024 * 1024
+    archidekt.oversize = total
+    sites = make_sites(session, archidekt, max_bytes=1024 * 1024)
+    with pytest.raises(DeckTooLarge) as info:
+        await sites.fetch(archidekt_link())
+    assert 1024 * 1024 < info.value.data["size"] <= 1024 * 1024 + 64 * 1024
+    # The client hung up: the server's stream broke off long before its end.
+    for _ in range(100):
+        if archidekt.aborted:
+            break
+        await asyncio.sleep(0.02)
+    assert archidekt.aborted == 1
+    assert archidekt.streamed < total // 2
+
+
+async def test_declared_oversize_is_refused_before_reading(session: aiohttp.ClientSession,
+                                                          archidekt: FakeArchidekt) -> None:
+    archidekt.oversize, archidekt.declare_length = 3 * 1024 * 1024, True
+    with pytest.raises(DeckTooLarge) as info:
+        await make_sites(session, archidekt).fetch(archidekt_link())
+    assert info.value.data["size"] == 3 * 1024 * 1024 and info.value.data["limit"] == 2 * 1024 * 1024
+
+
+def test_too_many_entries() -> None:
+    with pytest.raises(DeckTooLarge) as info:
+        read_moxfield(copy.deepcopy(MOXFIELD_SINGLE), MOXFIELD_ID, max_entries=50)
+    assert info.value.data == {"limit": 50, "unit": "entries", "size": 79}
+
+
+async def test_unreachable_site(session: aiohttp.ClientSession) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    sites = DeckSites(session, archidekt_base=f"http://127.0.0.1:{port}/api", min_interval=0)
+    with pytest.raises(DeckSiteUnavailable) as info:
+        await sites.fetch(archidekt_link())
+    assert info.value.data["reason"] == "unreachable"
+
+
+@pytest.mark.parametrize(("status", "reason"), [(503, "server_error"), (302, "redirect"), (418, "http_status")])
+async def test_other_answers_are_unavailable(session: aiohttp.ClientSession, archidekt: FakeArchidekt,
+                                             status: int, reason: str) -> None:
+    archidekt.fail_next(status)
+    sites = make_sites(session, archidekt)
+    with pytest.raises(DeckSiteUnavailable) as info:
+        await sites.fetch(archidekt_link())
+    assert info.value.data == {"reason": reason, "status": status, **({"location": ""} if status == 302 else {})}
+    assert (await sites.fetch(archidekt_link())).deck.card_count == 100  # not cached, not locked
+
+
+async def test_user_agent_is_enforced(session: aiohttp.ClientSession) -> None:
+    async with FakeMoxfield([copy.deepcopy(MOXFIELD_SINGLE)], required_agent="MoxAllowed/") as moxfield:
+        refused = make_sites(session, moxfield=moxfield)
+        with pytest.raises(DeckSiteUnavailable) as info:
+            await refused.fetch(moxfield_link())
+        assert info.value.data == {"reason": "refused", "status": 403}  # an HTML page: not a private deck
+        allowed = make_sites(session, moxfield=moxfield, moxfield_user_agent="MoxAllowed/1.0 (identitybot)")
+        fetched = await allowed.fetch(moxfield_link())
+        assert fetched.deck.card_count == 100
+        assert [r.headers["User-Agent"] for r in moxfield.requests] == [
+            f"IdentityBot/{__version__} (+{CONTACT})", "MoxAllowed/1.0 (identitybot)"]
+
+
+# -- cache and single flight ----------------------------------------------------------------------------
+
+
+async def test_second_fetch_is_cached(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+    clock = FakeClock()
+    sites = make_sites(session, archidekt, clock=clock)
+    first = await sites.fetch(archidekt_link())
+    first.deck.entries.clear()  # the caller's copy; the cache keeps its own
+    clock.now += 299
+    second = await sites.fetch(archidekt_link())
+    assert archidekt.count() == 1
+    assert first.from_cache is False and second.from_cache is True
+    assert second.deck.card_count == 100 and second.commanders == ("Thrasios, Triton Hero", "Tymna the Weaver")
+    clock.now += 2  # 301 s after the first fetch: expired
+    third = await sites.fetch(archidekt_link())
+    assert third.from_cache is False and archidekt.count() == 2
+
+
+async def test_cache_is_bounded(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+    sites = make_sites(session, archidekt, cache_size=1)
+    single = parse_deck_url(f"https://archidekt.com/decks/{ARCHIDEKT_SINGLE['id']}")
+    assert single is not None
+    await sites.fetch(archidekt_link())
+    await sites.fetch(single)
+    await sites.fetch(single)
+    await sites.fetch(archidekt_link())
+    assert archidekt.count(ARCHIDEKT_ID) == 2 and archidekt.count(single.deck_id) == 1
+
+
+async def test_concurrent_fetches_of_one_deck_share_one_request(session: aiohttp.ClientSession,
+                                                                moxfield: FakeMoxfield) -> None:
+    moxfield.delay = 0.2
+    sites = make_sites(session, moxfield=moxfield)
+    results = await asyncio.gather(*(sites.fetch(moxfield_link()) for _ in range(3)))
+    assert moxfield.count() == 1
+    assert all(r.deck.card_count == 100 for r in results)
+    assert len({id(r.deck.entries) for r in results}) == 3  # each caller owns its lists
+    assert sites.stats["events"]["shared"] == 2
+
+
+# -- politeness -----------------------------------------------------------------------------------------
+
+
+async def test_rate_limit_is_honoured_per_site(session: aiohttp.ClientSession, archidekt: FakeArchidekt,
+                                               moxfield: FakeMoxfield) -> None:
+    third = archidekt.add(archidekt_variant(5113208))
+    sites = make_sites(session, archidekt, moxfield, min_interval=0.5, max_wait=0.7)
+    links = [archidekt_link(), archidekt_link(ARCHIDEKT_SINGLE), DeckLink(Site.ARCHIDEKT, third)]
+    results = await asyncio.gather(*(sites.fetch(link) for link in links), sites.fetch(moxfield_link()),
+                                   return_exceptions=True)
+    assert isinstance(results[0], FetchedDeck) and isinstance(results[1], FetchedDeck)
+    busy = results[2]
+    assert isinstance(busy, DeckSiteBusy) and busy.code.value == "busy"
+    assert busy.retry_after is not None and 0.7 < busy.retry_after <= 1.0
+    assert busy.retry_after_seconds == 1
+    assert isinstance(results[3], FetchedDeck)
+    # Two Archidekt requests, at least the interval apart; the third was refused without a request.
+    first, second = archidekt.times()
+    assert second - first >= 0.45
+    assert archidekt.count(third) == 0
+    # Moxfield has its own turn: not delayed by Archidekt's queue.
+    assert abs(moxfield.times()[0] - first) < 0.3
+    # Once the queue drained, the refused deck reads.
+    await asyncio.sleep(busy.retry_after)
+    assert (await sites.fetch(DeckLink(Site.ARCHIDEKT, third))).deck.card_count == 100
+
+
+async def test_sequential_fetches_wait_their_turn(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+    sites = make_sites(session, archidekt, min_interval=0.4)
+    await sites.fetch(archidekt_link())
+    await sites.fetch(archidekt_link(ARCHIDEKT_SINGLE))
+    first, second = archidekt.times()
+    assert second - first >= 0.35
+
+
+async def test_site_429_locks_that_site_only(session: aiohttp.ClientSession, archidekt: FakeArchidekt,
+                                             moxfield: FakeMoxfield) -> None:
+    archidekt.fail_next(429, retry_after=5)
+    sites = make_sites(session, archidekt, moxfield, lockout_seconds=2.0)
+    with pytest.raises(DeckSiteRateLimited) as info:
+        await sites.fetch(archidekt_link())
+    assert info.value.code.value == "rate_limited" and info.value.retry_after == 5.0
+    # While locked, Archidekt links fail at once without a request; Moxfield still works.
+    with pytest.raises(DeckSiteRateLimited) as again:
+        await sites.fetch(archidekt_link(ARCHIDEKT_SINGLE))
+    assert again.value.retry_after is not None and 4.0 < again.value.retry_after <= 5.0
+    assert archidekt.count() == 1
+    assert 4.0 < sites.locked_for(Site.ARCHIDEKT) <= 5.0 and sites.locked_for(Site.MOXFIELD) == 0
+    assert (await sites.fetch(moxfield_link())).deck.card_count == 100
+
+
+async def test_429_without_retry_after_uses_the_lockout(session: aiohttp.ClientSession,
+                                                        moxfield: FakeMoxfield) -> None:
+    moxfield.fail_next(429)
+    sites = make_sites(session, moxfield=moxfield, lockout_seconds=0.3)
+    with pytest.raises(DeckSiteRateLimited) as info:
+        await sites.fetch(moxfield_link())
+    assert info.value.retry_after == 0.3
+    await asyncio.sleep(0.35)
+    assert (await sites.fetch(moxfield_link())).deck.card_count == 100
+    assert moxfield.count() == 2
+
+
+def test_error_codes_are_distinct_and_typed() -> None:
+    errors: list[DeckSourceError] = [
+        DeckLinkError(Site.ARCHIDEKT, reason="no_deck_id"), DeckPrivate(Site.MOXFIELD, status=403),
+        DeckNotFound(Site.MOXFIELD, status=404), DeckNotADeck(Site.ARCHIDEKT, reason="shape"),
+        DeckTooLarge(Site.ARCHIDEKT, limit=1, unit="bytes", size=2),
+        DeckSiteUnavailable(Site.MOXFIELD, reason="timeout"), DeckSiteRateLimited(Site.MOXFIELD, retry_after=2.2),
+        DeckSiteBusy(Site.ARCHIDEKT, retry_after=0.1),
+    ]
+    assert len({e.code for e in errors}) == len(errors)
+    assert errors[6].retry_after_seconds == 3 and errors[7].retry_after_seconds == 1
+    assert errors[0].retry_after_seconds is None
+    assert "Moxfield" in str(errors[1]) and "private" in str(errors[1])
+
+
+async def test_aclose_cancels_fetches_in_flight(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+    archidekt.delay = 5.0
+    sites = make_sites(session, archidekt)
+    waiter = asyncio.ensure_future(sites.fetch(archidekt_link()))
+    await asyncio.sleep(0.1)
+    await sites.aclose()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+
+
+@pytest.mark.parametrize("sample", ["archidekt_partners.json", "moxfield_commander.json"])
+async def test_fetched_deck_goes_through_the_deck_check(session: aiohttp.ClientSession, archidekt: FakeArchidekt,
+                                                        moxfield: FakeMoxfield, card_service: Any,
+                                                        sample: str) -> None:
+    """A deck link's deck, with the commanders the site marks, checks like a pasted list (fake Scryfall)."""
+    from bot.deck.runner import check_decklist
+
+    deck = load_sample(sample)
+    link = archidekt_link(deck) if sample.startswith("archidekt") else moxfield_link(deck)
+    fetched = await make_sites(session, archidekt, moxfield).fetch(link)
+    report, _resolved = await check_decklist(card_service, fetched.deck, *fetched.commanders)
+    assert report.commanders == fetched.commanders
+    assert report.card_count == 100
+    assert report.legal, [p.kind for p in report.problems]
+    assert report.excluded == sum(e.count for e in fetched.deck.excluded_entries) > 0
+
+
+async def test_sideboard_card_moved_into_the_deck_is_checked(session: aiohttp.ClientSession,
+                                                             archidekt: FakeArchidekt, card_service: Any) -> None:
+    """Fire // Ice leaves the sideboard for the deck: its red half is outside Tymna + Thrasios (WUBG)."""
+    from bot.deck.check import ProblemKind
+    from bot.deck.runner import check_decklist
+
+    item = next(c for c in archidekt.decks[ARCHIDEKT_ID]["cards"]
+                if c["card"]["oracleCard"]["name"] == "Fire // Ice")
+    item["categories"] = ["Instant"]
+    fetched = await make_sites(session, archidekt).fetch(archidekt_link())
+    report, _resolved = await check_decklist(card_service, fetched.deck, *fetched.commanders)
+    (color,) = report.of_kind(ProblemKind.COLOR)
+    assert color.card == "Fire // Ice" and color.outside == "R"
+    assert color.lines == (next(e.line for e in fetched.deck.entries if e.name == "Fire // Ice"),)
+    assert report.card_count == 101 and report.of_kind(ProblemKind.SIZE)
