@@ -14,7 +14,7 @@ import io
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -51,7 +51,7 @@ class PickView(ui.View):
 
     def __init__(self, names: list[str]) -> None:
         super().__init__(timeout=60)
-        self.pick.options = [discord.SelectOption(label=n, value=n, description=f"{len(n)} letters")
+        cast(Any, self.pick).options = [discord.SelectOption(label=n, value=n, description=f"{len(n)} letters")
                              for n in names]
 
     @ui.select(custom_id="pick", placeholder="Which card did you mean?", min_values=1, max_values=1)
@@ -76,9 +76,9 @@ class PickView(ui.View):
 class CommanderModal(ui.Modal, title="Which commander?"):
     """A modal with a Label-wrapped text input (discord.py 2.7 style) and a legacy action-row one."""
 
-    commander = ui.Label(text="Commander", description="Full card name",
+    commander: ui.Label[CommanderModal] = ui.Label(text="Commander", description="Full card name",
                          component=ui.TextInput(custom_id="commander", min_length=2, max_length=100))
-    note = ui.TextInput(label="Note", custom_id="note", style=discord.TextStyle.paragraph, required=False)
+    note: ui.TextInput[CommanderModal] = ui.TextInput(label="Note", custom_id="note", style=discord.TextStyle.paragraph, required=False)
 
     def __init__(self, *, update: bool = False, lines: int | None = None) -> None:
         super().__init__(timeout=60)
@@ -344,7 +344,7 @@ async def test_buttons_new_message_and_deferred_update(env: Env) -> None:
     assert refreshed.callback_type == 6 and refreshed.deferred
     assert refreshed.message_id == reply.message_id and refreshed.content == "Refreshed"
     assert refreshed.component("refresh")["disabled"] is True
-    assert env.fake.messages[reply.message_id].data["content"] == "Refreshed"
+    assert env.fake.messages[str(reply.message_id)].data["content"] == "Refreshed"
     with pytest.raises(UserCannotDoThat, match="disabled"):
         await env.fake.click(reply, "refresh")
 
@@ -774,7 +774,7 @@ async def test_application_emoji_upload_rules(raw: Raw, name: Any, image: str | 
     if code is None:  # a large but compressible picture is fine: the limit is on the file's bytes
         assert status == 201 and raw.fake.violations == []
         return
-    assert status == 400 and body["code"] == 50035
+    assert status == 400 and body["code"] == 50035 and problem is not None
     errors = body["errors"]
     assert code in json.dumps(errors)
     assert any(problem in v for v in raw.fake.violations), raw.fake.violations

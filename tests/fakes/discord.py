@@ -169,6 +169,17 @@ def _json(data: Any, status: int = 200) -> web.Response:
     return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
 
 
+def _form_bytes(value: Any) -> bytes:
+    """The bytes of a multipart form field (a string, bytes, or an uploaded file)."""
+    if value is None:
+        return b""
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, bytes | bytearray):
+        return bytes(value)
+    return bytes(value.file.read())
+
+
 def _error(status: int, code: int, message: str, errors: Any = None) -> web.Response:
     body: dict[str, Any] = {"code": code, "message": message}
     if errors is not None:
@@ -633,20 +644,20 @@ class FakeDiscord:
         if where == "bot_dm":
             channel = {"id": self._private_channel_id("bot_dm", uid), "type": 1, "last_message_id": None,
                        "flags": 0, "recipients": [member_user]}
-            app_permissions = BOT_DM_APP_PERMISSIONS
+            private_permissions = BOT_DM_APP_PERMISSIONS
         elif where == "private_dm":
             friend = self.user(str(int(uid) + 1), "friend")
             channel = {"id": self._private_channel_id("private_dm", uid), "type": 1, "last_message_id": None,
                        "flags": 0, "recipients": [friend]}
-            app_permissions = PRIVATE_APP_PERMISSIONS
+            private_permissions = PRIVATE_APP_PERMISSIONS
         else:
             friends = [self.user(str(int(uid) + 1), "friend"), self.user(str(int(uid) + 2), "other")]
             channel = {"id": self._private_channel_id("group_dm", uid), "type": 3, "name": "Commander night",
                        "icon": None, "owner_id": uid, "last_message_id": None, "flags": 0,
                        "recipients": [member_user, *friends]}
-            app_permissions = PRIVATE_APP_PERMISSIONS
+            private_permissions = PRIVATE_APP_PERMISSIONS
         return fields | {"channel_id": channel["id"], "channel": channel, "user": member_user,
-                         "app_permissions": str(app_permissions)}
+                         "app_permissions": str(private_permissions)}
 
     def _place_of(self, payload: dict[str, Any]) -> str:
         """Which `Where` an interaction payload came from."""
@@ -943,7 +954,7 @@ class FakeDiscord:
         the updated message; after a deferral, the first edit of @original or the first follow-up."""
         record = self.interactions[interaction_id]
         callback = await self.wait_for_callback(interaction_id, timeout)
-        ctype = callback.get("type")
+        ctype = int(callback.get("type") or 0)
         user_id = str(record.user.get("id")) if record.user else None
         latency = (record.callback_at or time.perf_counter()) - record.dispatched_at
         if ctype in (CHANNEL_MESSAGE, UPDATE_MESSAGE, MODAL, AUTOCOMPLETE_RESULT):
@@ -1044,7 +1055,7 @@ class FakeDiscord:
                            actor: dict[str, Any], message: BotMessage | None) -> dict[str, Any]:
         """A component or modal-submit interaction at the same place as `origin`, by `actor`."""
         p = origin.payload
-        fields = {k: copy.deepcopy(p[k]) for k in ("guild_id", "guild", "guild_locale", "channel_id", "channel",
+        fields: dict[str, Any] = {k: copy.deepcopy(p[k]) for k in ("guild_id", "guild", "guild_locale", "channel_id", "channel",
                                                     "app_permissions", "context") if k in p}
         if "member" in p:
             fields["member"] = self._member(actor, p["member"].get("permissions", ALL_PERMISSIONS))
@@ -1212,13 +1223,11 @@ class FakeDiscord:
         ctype = request.headers.get("Content-Type", "")
         if ctype.startswith("multipart/"):
             form = await request.post()
-            raw = form.get("payload_json")
-            body = json.loads(raw if isinstance(raw, str) else (raw.file.read() if raw is not None else b"{}"))
+            body = json.loads(_form_bytes(form.get("payload_json")) or b"{}")
             body.setdefault("_files", [k for k in form.keys() if k.startswith("files[")])
             # uploaded files by filename (used by the deck-check tests to read the attached report)
-            body.setdefault("_file_data", {
-                getattr(form[k], "filename", k): form[k].file.read() if hasattr(form[k], "file") else b""
-                for k in form.keys() if k.startswith("files[")})
+            body.setdefault("_file_data", {getattr(form[k], "filename", k): _form_bytes(form[k])
+                                           for k in form.keys() if k.startswith("files[")})
             return body
         if not request.can_read_body:
             return {}
