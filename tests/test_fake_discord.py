@@ -68,6 +68,11 @@ class PickView(ui.View):
         button.disabled = True
         await interaction.edit_original_response(content="Refreshed", view=self)
 
+    @ui.button(custom_id="lookup", label="Look up")
+    async def lookup(self, interaction: discord.Interaction, button: ui.Button) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a new loading message
+        await interaction.followup.send("Found two more", view=PickView(CANDIDATES[:2]), ephemeral=True)
+
     @ui.button(custom_id="ask", label="Type a commander")
     async def ask(self, interaction: discord.Interaction, button: ui.Button) -> None:
         await interaction.response.send_modal(CommanderModal(update=True))
@@ -313,7 +318,7 @@ async def test_commands_only_where_discord_shows_them(env: Env) -> None:
 async def test_ephemeral_select_updates_its_message(env: Env) -> None:
     reply = await env.fake.invoke("pick")
     assert reply.ephemeral and reply.content == "Which one?"
-    assert reply.custom_ids == ["pick", "more", "refresh", "ask"]
+    assert reply.custom_ids == ["pick", "more", "refresh", "lookup", "ask"]
     assert [o["value"] for o in reply.select_options("pick")] == CANDIDATES
     with pytest.raises(UserCannotDoThat, match="does not offer"):
         await env.fake.select(reply, "pick", ["Kumano"])
@@ -347,6 +352,18 @@ async def test_buttons_new_message_and_deferred_update(env: Env) -> None:
     assert env.fake.messages[str(reply.message_id)].data["content"] == "Refreshed"
     with pytest.raises(UserCannotDoThat, match="disabled"):
         await env.fake.click(reply, "refresh")
+
+
+async def test_deferred_component_reply_filled_by_a_followup_with_its_own_select(env: Env) -> None:
+    reply = await env.fake.invoke("pick")
+    found = await env.fake.click(reply, "lookup")
+    record = env.fake.interactions[found.interaction_id]
+    assert found.callback_type == 5 and found.deferred and found.ephemeral
+    assert found.message_id == record.original_message_id != reply.message_id  # the loading message, filled
+    assert [o["value"] for o in found.select_options("pick")] == CANDIDATES[:2]
+    picked = await env.fake.select(found, "pick", [CANDIDATES[0]])
+    assert picked.message_id == found.message_id and picked.content == f"You picked {CANDIDATES[0]}"
+    assert env.fake.messages[str(reply.message_id)].data["content"] == "Which one?"  # the first one is untouched
 
 
 async def test_public_message_components_any_user_may_use(env: Env) -> None:
