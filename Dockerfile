@@ -30,7 +30,7 @@ COPY cogs /tmp/src/cogs
 RUN python -m pip install --no-deps /tmp/src \
     && rm -rf /tmp/src \
     && python -m pip check \
-    && python -c "import bot.app.bot, cogs.identity, cogs.deck" \
+    && python -m bot --help >/dev/null \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin bot \
     && mkdir -p /data /app \
     && chown bot:bot /data \
