@@ -1,40 +1,56 @@
-# Identity bot: docker build -t identity-bot . && docker run --env-file .env -v identity-cache:/data identity-bot
+# Identity bot image (README, "Docker"):
+#   docker build -t identity-bot .
+#   docker run -d --name identity-bot --restart unless-stopped --env-file .env -v identity-cache:/data identity-bot
+#
+# The card cache lives on the /data volume whatever CACHE_PATH says: the default (and the ENV below) is
+# /data/cache.sqlite3, and a relative path such as the bot's own default data/cache.sqlite3 resolves under
+# the working directory /app, where `data` is a symlink to /data. So a .env that sets CACHE_PATH=data/...,
+# sets it empty, or leaves it out all land on the volume.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore
 
-WORKDIR /app
+# 1. Runtime dependencies only (not the test tools), pinned by requirements.lock: a layer that survives code
+#    changes. Their names and ranges come from pyproject.toml; the lock is the constraint file.
+COPY pyproject.toml requirements.lock /tmp/deps/
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('/tmp/deps/pyproject.toml', 'rb'))['project']['dependencies']))" \
+        > /tmp/deps/runtime.txt \
+    && python -m pip install -r /tmp/deps/runtime.txt -c /tmp/deps/requirements.lock \
+    && rm -rf /tmp/deps
 
-# Dependencies first (a layer that survives code changes), read from pyproject.toml.
-COPY pyproject.toml README.md ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
-        > /tmp/requirements.txt \
-    && pip install -r /tmp/requirements.txt \
-    && rm /tmp/requirements.txt
-
-# Then the bot itself. No secrets are copied (.dockerignore excludes .env); pass them at run time.
-COPY bot ./bot
-COPY cogs ./cogs
-RUN pip install --no-deps . \
+# 2. The bot itself, built outside the final tree so no build/ or *.egg-info stays behind. Only the package
+#    sources are copied (never .env: secrets are passed at run time).
+COPY pyproject.toml README.md /tmp/src/
+COPY bot /tmp/src/bot
+COPY cogs /tmp/src/cogs
+RUN python -m pip install --no-deps /tmp/src \
+    && rm -rf /tmp/src \
+    && python -m pip check \
+    && python -m bot --help >/dev/null \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin bot \
-    && mkdir -p /data \
-    && chown bot:bot /data
+    && mkdir -p /data /app \
+    && chown bot:bot /data \
+    && ln -s /data /app/data
 
-# The card cache (SQLite) lives on a volume so it survives restarts and upgrades.
+# The card cache (SQLite, WAL) on a volume, so it survives restarts, `docker rm` and upgrades. A new named
+# volume starts as a copy of /data here, owned by the bot user.
 ENV CACHE_PATH=/data/cache.sqlite3
 VOLUME ["/data"]
+WORKDIR /app
 USER bot
 
-# Healthy when the card cache opens and, if METRICS_PORT is set, /healthz answers 200
-# (the bot creates the cache on start, hence the start period).
-HEALTHCHECK --interval=30s --timeout=10s --start-period=90s --retries=3 \
-    CMD python -c "import os, sqlite3; sqlite3.connect('file:' + os.environ['CACHE_PATH'] + '?mode=ro', uri=True, timeout=5).execute('select count(*) from sqlite_master').fetchone()" \
-        && python -m bot.ops.healthcheck
+# Healthy when /healthz answers 200 (METRICS_PORT set) or, without a metrics port, when the cache file opens
+# read-only and holds card data. An unhealthy probe prints one line saying why (`docker inspect`
+# .State.Health.Log). The start period covers the first bulk download of the card data.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=120s --retries=3 \
+    CMD ["python", "-m", "bot.ops.healthcheck"]
 
-# SIGTERM (docker stop) shuts the bot down gracefully.
+# `docker stop` sends SIGTERM: the bot finishes commands in flight (up to 8 s, inside Docker's default 10 s)
+# and closes the gateway, the HTTP session and the cache.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["python", "-m", "bot"]
 CMD ["run"]

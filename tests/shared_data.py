@@ -1,4 +1,10 @@
-"""Access to the shared Scryfall data set at ../shared/data (read-only)."""
+"""Access to the Scryfall card data set the tests use (read-only).
+
+The data set ships with the repository in ``tests/data/scryfall-cards.jsonl.gz`` (24,249 card objects; its
+provenance is in ``tests/data/README.md``), so a fresh clone runs its tests as is. Setting ``SHARED_DIR`` to
+a directory that holds ``data/scryfall-cards.jsonl.gz`` makes the tests read that copy instead (e.g. a
+newer build of the data set beside the checkout).
+"""
 
 from __future__ import annotations
 
@@ -10,19 +16,37 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DIR = Path(os.environ.get("SHARED_DIR", REPO_ROOT.parent / "shared"))
-CARDS_FILE = SHARED_DIR / "data" / "scryfall-cards.jsonl.gz"
+DATA_DIR = REPO_ROOT / "tests" / "data"
+CARDS_NAME = "scryfall-cards.jsonl.gz"
+
+
+def _shared_dir(value: str | None) -> Path | None:
+    """The ``SHARED_DIR`` override as a path, or None when it is unset or empty."""
+    return Path(value).expanduser() if value and value.strip() else None
+
+
+def cards_file_for(shared_dir: Path | None) -> Path:
+    """The card data file: ``<shared_dir>/data/scryfall-cards.jsonl.gz``, else the repository's copy."""
+    return shared_dir / "data" / CARDS_NAME if shared_dir is not None else DATA_DIR / CARDS_NAME
+
+
+SHARED_DIR: Path | None = _shared_dir(os.environ.get("SHARED_DIR"))
+CARDS_FILE: Path = cards_file_for(SHARED_DIR)
 
 
 @lru_cache(maxsize=1)
 def all_cards() -> tuple[dict[str, Any], ...]:
-    """Every card object in the shared data set (24,249 of them). Cached per process."""
+    """Every card object in the data set (24,249 of them). Cached per process."""
+    if not CARDS_FILE.is_file():
+        where = f"SHARED_DIR={SHARED_DIR} points at no" if SHARED_DIR is not None else "the repository lacks its"
+        raise FileNotFoundError(f"{where} card data file {CARDS_FILE}")
     with gzip.open(CARDS_FILE, "rt", encoding="utf-8") as fh:
         return tuple(json.loads(line) for line in fh if line.strip())
 
 
 @lru_cache(maxsize=1)
 def cards_by_name() -> dict[str, dict[str, Any]]:
+    """The data set keyed by full card name (e.g. 'Fire // Ice')."""
     return {card["name"]: card for card in all_cards()}
 
 

@@ -9,14 +9,22 @@ import json
 import logging
 import os
 import sys
+import time
+from pathlib import Path
 
 import aiohttp
 import pytest
+from aiohttp import web
 
+from bot.cards.bulk import import_file
+from bot.cards.cache import prepare_database
+from bot.ops.healthcheck import check_endpoint, check_health, probe_url
 from bot.ops.logs import setup_logging
+from bot.ops.server import HealthServer
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, import_bulk, running, settle, user
+from tests.shared_data import card
 from tests.test_app import REPO
 
 pytestmark = pytest.mark.timeout(60)
@@ -30,12 +38,29 @@ async def get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
         return resp.status, await resp.text()
 
 
-async def probe(env: dict[str, str]) -> tuple[int, str]:
+async def probe(env: dict[str, str], cwd: Path = REPO) -> tuple[int, str]:
+    """Run `python -m bot.ops.healthcheck` (what Docker's HEALTHCHECK runs); (exit code, stdout + stderr)."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.ops.healthcheck", cwd=REPO, env=env,
+        sys.executable, "-m", "bot.ops.healthcheck", cwd=cwd, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode is not None
     return proc.returncode, out.decode() + err.decode()
+
+
+def probe_env(**values: str) -> dict[str, str]:
+    """The test process's environment without any bot settings, plus `values`."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("METRICS_", "DISCORD_", "CACHE_", "SCRYFALL_"))}
+    return env | {"PYTHONPATH": str(REPO)} | values
+
+
+def assert_one_line(text: str) -> str:
+    """The probe printed exactly one non-empty line and no traceback; returns that line."""
+    lines = text.strip().splitlines()
+    assert len(lines) == 1 and lines[0].strip(), text
+    assert "Traceback" not in text
+    return lines[0]
 
 
 async def test_metrics_health_and_one_log_line_per_command(tmp_path):
@@ -66,7 +91,7 @@ async def test_metrics_health_and_one_log_line_per_command(tmp_path):
                 env = {k: v for k, v in os.environ.items() if not k.startswith(("METRICS_", "DISCORD_"))}
                 env |= {"METRICS_PORT": str(server.port), "PYTHONPATH": str(REPO)}
                 code, text = await probe(env)  # what Docker's HEALTHCHECK runs
-                assert code == 0 and '"status": "ok"' in text
+                assert code == 0 and '"status": "ok"' in assert_one_line(text)
 
                 ok = await fake.invoke("identity", {"card": "Lightning Bolt"}, user=user(1))
                 assert ok.embeds[0]["title"] == "Lightning Bolt"
@@ -104,7 +129,7 @@ async def test_metrics_health_and_one_log_line_per_command(tmp_path):
                     while (await get(http, base + "/healthz"))[0] != 200:  # noqa: ASYNC110
                         await asyncio.sleep(0.05)
             code, text = await probe(env)  # the bot is gone: nothing answers
-            assert code == 1 and "unreachable" in text
+            assert code == 1 and assert_one_line(text).startswith("unreachable: http://127.0.0.1:")
         finally:
             root.removeHandler(handler)
             root.setLevel(old_level)
@@ -122,3 +147,117 @@ async def test_metrics_health_and_one_log_line_per_command(tmp_path):
     assert commands[2]["card"] == "Dismember"
     assert "[REDACTED]" in commands[1]["card"] and "\n" not in commands[1]["card"]
     assert "zzyzx" not in output.replace(commands[1]["card"], "")  # user text only in the card field
+
+
+# -- the HEALTHCHECK probe on its own -------------------------------------------------------------------
+
+
+async def test_probe_without_metrics_port_checks_the_card_cache(tmp_path):
+    """No METRICS_PORT: healthy only when the cache file opens read-only and holds cards; each failure is
+    one line saying why (exit 1), never a traceback."""
+    cache = tmp_path / "cache.sqlite3"
+
+    code, text = await probe(probe_env(CACHE_PATH=str(cache)))
+    assert code == 1 and "no cache file at " + str(cache) in assert_one_line(text)
+
+    cache.write_bytes(b"this is not a database, " * 200)
+    code, text = await probe(probe_env(CACHE_PATH=str(cache), METRICS_PORT=""))  # empty = unset
+    assert code == 1 and "unreadable" in assert_one_line(text) and "not a database" in text
+    cache.unlink()
+
+    await asyncio.to_thread(prepare_database, cache)  # what the bot does on start: schema, no cards
+    code, text = await probe(probe_env(CACHE_PATH=str(cache)))
+    assert code == 1 and "holds no card data" in assert_one_line(text)
+
+    names = ["Lightning Bolt", "Fire // Ice", "Kumano, Master Yamabushi"]
+    bulk = tmp_path / "three.jsonl"
+    bulk.write_text("".join(json.dumps(card(name)) + "\n" for name in names), encoding="utf-8")
+    await asyncio.to_thread(import_file, bulk, cache)
+    code, text = await probe(probe_env(CACHE_PATH=str(cache)))
+    assert code == 0 and assert_one_line(text) == f"ok: cache {cache} holds 3 cards"
+
+
+async def test_probe_empty_cache_path_means_the_default_relative_to_the_working_dir(tmp_path):
+    """`--env-file` passes `CACHE_PATH=` as an empty value: the probe then uses the bot's default,
+    data/cache.sqlite3 under the working directory (in the image, /app/data is the /data volume)."""
+    default = tmp_path / "data" / "cache.sqlite3"
+    code, text = await probe(probe_env(CACHE_PATH=""), cwd=tmp_path)
+    assert code == 1 and f"no cache file at data/cache.sqlite3 (in {tmp_path})" in assert_one_line(text)
+
+    bulk = tmp_path / "one.jsonl"
+    bulk.write_text(json.dumps(card("Sol Ring")) + "\n", encoding="utf-8")
+    await asyncio.to_thread(import_file, bulk, default)
+    code, text = await probe(probe_env(CACHE_PATH="  "), cwd=tmp_path)
+    assert code == 0 and assert_one_line(text) == f"ok: cache data/cache.sqlite3 (in {tmp_path}) holds 1 cards"
+
+
+@pytest.mark.parametrize(("port", "reason"), [
+    ("abc", "METRICS_PORT='abc' is not a port number"),
+    ("70000", "METRICS_PORT='70000' is not a port number"),
+    ("0", "METRICS_PORT=0 binds a random port"),
+])
+async def test_probe_rejects_a_metrics_port_it_cannot_ask(tmp_path, port, reason):
+    code, text = await probe(probe_env(METRICS_PORT=port, CACHE_PATH=str(tmp_path / "x.sqlite3")))
+    assert code == 1 and assert_one_line(text).startswith(reason)
+
+
+async def test_check_health_reports_the_failing_healthz_checks_in_one_line(tmp_path):
+    """With a port, the probe asks /healthz (the bot's own HealthServer here) and names what fails."""
+    state: dict[str, object] = {"gateway": "gateway socket closed", "cache": True}
+    server = HealthServer(health=lambda: dict(state), host="127.0.0.1", port=0)
+    await server.start()
+    try:
+        assert server.port
+        ok, reason = await asyncio.to_thread(check_health, "0.0.0.0", server.port, tmp_path / "unused", 5.0)
+        assert not ok
+        assert reason == f"unhealthy: http://127.0.0.1:{server.port}/healthz answered gateway: gateway socket closed"
+
+        state.update(gateway=True, cache="cache file missing\nsecond line")
+        ok, reason = await asyncio.to_thread(check_health, "127.0.0.1", server.port, tmp_path / "unused", 5.0)
+        assert not ok and reason.endswith("answered cache: cache file missing second line") and "\n" not in reason
+
+        state.update(cache=True)
+        ok, reason = await asyncio.to_thread(check_health, "", server.port, tmp_path / "unused", 5.0)
+        assert ok and reason.startswith(f"ok: http://127.0.0.1:{server.port}/healthz {{\"status\": \"ok\"")
+    finally:
+        await server.stop()
+    ok, reason = await asyncio.to_thread(check_health, "127.0.0.1", server.port, tmp_path / "unused", 5.0)
+    assert not ok and reason.startswith(f"unreachable: http://127.0.0.1:{server.port}/healthz: ")
+
+
+async def test_check_endpoint_other_answers_and_a_hung_server():
+    """A non-JSON error page gives its status and text; a server that never answers fails within the
+    timeout instead of hanging the probe."""
+    async def broken(request: web.Request) -> web.Response:
+        return web.Response(status=500, text="Internal\nServer Error")
+
+    app = web.Application()
+    app.router.add_get("/healthz", broken)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        ok, reason = await asyncio.to_thread(check_endpoint, probe_url("127.0.0.1", port), 5.0)
+        assert not ok and reason == f"unhealthy: http://127.0.0.1:{port}/healthz answered HTTP 500: Internal Server Error"
+    finally:
+        await runner.cleanup()
+
+    silent = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)  # accepts, never answers
+    port = silent.sockets[0].getsockname()[1]
+    try:
+        started = time.monotonic()
+        ok, reason = await asyncio.to_thread(check_endpoint, probe_url("127.0.0.1", port), 0.5)
+        assert not ok and reason.startswith("unreachable:") and "timed out" in reason
+        assert time.monotonic() - started < 5
+    finally:
+        silent.close()
+
+
+def test_probe_url_reaches_wildcard_and_ipv6_binds():
+    assert probe_url("0.0.0.0", 9100) == "http://127.0.0.1:9100/healthz"
+    assert probe_url("", 9100) == "http://127.0.0.1:9100/healthz"
+    assert probe_url("::", 9100) == "http://[::1]:9100/healthz"
+    assert probe_url("fd00::5", 80) == "http://[fd00::5]:80/healthz"
+    assert probe_url("bot.internal", 9100) == "http://bot.internal:9100/healthz"

@@ -1,46 +1,154 @@
-"""Docker ``HEALTHCHECK`` probe: ``python -m bot.ops.healthcheck``.
+"""Health probe for Docker's ``HEALTHCHECK`` (and any supervisor): is this bot able to answer?
 
-Exit 0 when ``/healthz`` answers 200, 1 otherwise. When ``METRICS_PORT`` is not set there is no endpoint
-to ask, so it exits 0 (the container's liveness is then just "the process runs"). Uses only the standard
-library and a short timeout so a hung bot fails the check instead of hanging it.
+``check_health(host, port, cache_path, timeout)`` returns ``(ok, reason)``, the reason one line of text:
+
+- with a metrics port, it asks the bot's own ``GET /healthz`` (served when ``METRICS_PORT`` is set): healthy
+  on 200, otherwise the endpoint's failing checks, its HTTP status, or why it could not be reached;
+- without one (no endpoint to ask), it checks the card cache directly: the SQLite file at ``cache_path``
+  opens read-only and holds card data (a ``cards`` table with at least one row).
+
+``python -m bot.ops.healthcheck`` runs it with ``METRICS_HOST``, ``METRICS_PORT`` and ``CACHE_PATH`` from the
+environment (empty means the default, as in the bot's settings), prints the reason and exits 0 (healthy) or
+1 (unhealthy); never a traceback. Standard library only, so the probe starts fast and cannot be broken by
+the bot's own dependencies; every step has a timeout, so a hung bot fails the check instead of hanging it.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import sqlite3
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_CACHE_PATH = "data/cache.sqlite3"  # the bot's default (bot/settings.py), relative to the working dir
+DEFAULT_TIMEOUT = 5.0
+MAX_REASON = 300
+
+
+def one_line(text: str, limit: int = MAX_REASON) -> str:
+    """``text`` with all whitespace runs collapsed to single spaces, cut to ``limit`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def probe_url(host: str, port: int) -> str:
-    """The URL to probe: a wildcard bind address is reached over loopback."""
-    target = "127.0.0.1" if host in {"", "0.0.0.0"} else ("[::1]" if host == "::" else host)
+    """The ``/healthz`` URL to probe: a wildcard bind address is reached over loopback; IPv6 is bracketed."""
+    host = host.strip()
+    target = "127.0.0.1" if host in {"", "0.0.0.0"} else ("::1" if host == "::" else host)
     if ":" in target and not target.startswith("["):
         target = f"[{target}]"
     return f"http://{target}:{port}/healthz"
 
 
-def check(url: str, timeout: float = 3.0) -> tuple[bool, str]:
-    """GET ``url``; (True, body) on 200, (False, reason) otherwise."""
+def _describe_unhealthy(status: int, body: str) -> str:
+    """One line for a non-200 ``/healthz`` answer: its failing checks when the body is the bot's JSON."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        data = None
+    if isinstance(data, Mapping):
+        checks = data.get("checks")
+        failing = data.get("failing")
+        if isinstance(checks, Mapping):
+            bad = {name: result for name, result in checks.items() if result != "ok"}
+            if bad:
+                return "; ".join(f"{name}: {result}" for name, result in bad.items())
+        if isinstance(failing, list | tuple) and failing:
+            return "failing: " + ", ".join(str(name) for name in failing)
+    return f"HTTP {status}" + (f": {body}" if body.strip() else "")
+
+
+def check_endpoint(url: str, timeout: float = DEFAULT_TIMEOUT) -> tuple[bool, str]:
+    """GET ``url`` (the bot's ``/healthz``): (True, "ok: <body>") on 200, else (False, why) in one line."""
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:
             body = response.read(4096).decode("utf-8", "replace")
-            return response.status == 200, body
+            if response.status == 200:
+                return True, one_line(f"ok: {url} {body}")
+            return False, one_line(f"unhealthy: {url} answered {_describe_unhealthy(response.status, body)}")
     except urllib.error.HTTPError as exc:
-        return False, exc.read(4096).decode("utf-8", "replace") or f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError, TimeoutError) as exc:
-        return False, f"unreachable: {exc}"
+        body = exc.read(4096).decode("utf-8", "replace") if exc.fp is not None else ""
+        return False, one_line(f"unhealthy: {url} answered {_describe_unhealthy(exc.code, body)}")
+    except urllib.error.URLError as exc:
+        return False, one_line(f"unreachable: {url}: {exc.reason}")
+    except (OSError, ValueError) as exc:  # timeouts, resets, malformed URL or answer
+        return False, one_line(f"unreachable: {url}: {type(exc).__name__}: {exc}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    from bot.settings import load_settings
+def check_cache(cache_path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> tuple[bool, str]:
+    """Open the SQLite card cache read-only: (True, "ok: … N cards") when it holds card data, else why not."""
+    path = Path(cache_path)
+    shown = str(path) if path.is_absolute() else f"{path} (in {Path.cwd()})"
+    if not path.exists():
+        return False, one_line(f"no cache file at {shown}: the bot creates it on start; check CACHE_PATH "
+                               "and that the directory is writable")
+    if not path.is_file():
+        return False, one_line(f"cache path {shown} is not a file")
+    try:
+        uri = path.resolve().as_uri() + "?mode=ro"
+        con = sqlite3.connect(uri, uri=True, timeout=timeout)
+    except (sqlite3.Error, OSError, ValueError) as exc:
+        return False, one_line(f"cannot open cache {shown}: {exc}")
+    try:
+        has_table = con.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cards'").fetchone()
+        if has_table is None:
+            return False, one_line(f"cache {shown} has no cards table yet (the bot has not initialised it)")
+        count = con.execute("SELECT count(*) FROM cards").fetchone()[0]
+    except sqlite3.Error as exc:
+        return False, one_line(f"cache {shown} is unreadable: {exc}")
+    finally:
+        con.close()
+    if not count:
+        return False, one_line(f"cache {shown} holds no card data yet: wait for the first bulk download "
+                               "or run `sync-cards`")
+    return True, f"ok: cache {shown} holds {count} cards"
 
-    settings = load_settings()
-    if settings.metrics_port is None:
-        print("METRICS_PORT not set: no health endpoint to probe")
-        return 0
-    ok, detail = check(probe_url(settings.metrics_host, settings.metrics_port))
-    print(detail.strip()[:500])
+
+def check_health(host: str, port: int | None, cache_path: str | Path,
+                 timeout: float = DEFAULT_TIMEOUT) -> tuple[bool, str]:
+    """The probe: ``/healthz`` on ``host:port`` when a port is given, else the card cache at ``cache_path``.
+
+    Returns (ok, reason) with ``reason`` a single line; never raises for an unhealthy bot.
+    """
+    if port is not None:
+        return check_endpoint(probe_url(host, port), timeout)
+    return check_cache(cache_path, timeout)
+
+
+def _env(environ: Mapping[str, str], name: str) -> str | None:
+    """``environ[name]`` stripped, or None when it is unset or empty (empty means "use the default")."""
+    value = environ.get(name, "").strip()
+    return value or None
+
+
+def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    """Run the probe with METRICS_HOST, METRICS_PORT and CACHE_PATH from the environment; print the reason.
+
+    Exit status: 0 healthy, 1 unhealthy (also for a METRICS_PORT that is not a port number).
+    """
+    env = os.environ if environ is None else environ
+    raw_port = _env(env, "METRICS_PORT")
+    port: int | None = None
+    if raw_port is not None:
+        try:
+            port = int(raw_port)
+        except ValueError:
+            port = -1
+        if port == 0:
+            print("METRICS_PORT=0 binds a random port, which the probe cannot know: set a fixed port")
+            return 1
+        if not 0 < port <= 65535:
+            print(one_line(f"METRICS_PORT={raw_port!r} is not a port number (1-65535)"))
+            return 1
+    ok, reason = check_health(_env(env, "METRICS_HOST") or DEFAULT_HOST, port,
+                              _env(env, "CACHE_PATH") or DEFAULT_CACHE_PATH)
+    print(reason)
     return 0 if ok else 1
 
 
