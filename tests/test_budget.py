@@ -267,6 +267,10 @@ async def test_bad_groups_and_settings_are_rejected() -> None:
     with pytest.raises(ValueError, match="unknown budget group"):
         await budget.acquire("medium", time.monotonic() + 1)
     assert LocalBudget(scale=0.5).interval("fast") == pytest.approx(2 * budget.interval("fast"))
+    slow = budget.interval("slow")
+    budget.lower_scale(0.5)
+    budget.lower_scale(1.0)  # never raised again
+    assert budget.scale == 0.5 and budget.interval("slow") == pytest.approx(2 * slow)
     bad: dict[str, Any]
     for bad in ({"scale": 0.0}, {"scale": 1.5}, {"safety": 0.0}, {"rates": {}}, {"rates": {"slow": -1.0}}):
         with pytest.raises(ValueError):
@@ -280,6 +284,13 @@ async def test_bad_groups_and_settings_are_rejected() -> None:
 async def test_open_budget_uses_a_sidecar_next_to_the_cache(tmp_path: Path) -> None:
     assert isinstance(await open_budget(None), LocalBudget)
     assert isinstance(await open_budget(":memory:"), LocalBudget)
+    for where in (":memory:", tmp_path / "clocked" / "cache.sqlite3"):
+        clock = FakeClock()
+        clocked = await open_budget(where, clock=clock)
+        await clocked.lock_out(10)
+        clock.advance(4)
+        assert await clocked.locked_for() == pytest.approx(6)
+        await clocked.close()
     cache = tmp_path / "data" / "cache.sqlite3"
     budget = await open_budget(cache, scale=0.5)
     try:

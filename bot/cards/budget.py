@@ -241,6 +241,14 @@ class Budget(ABC):
 
     # -- public interface -------------------------------------------------------------------------
 
+    def lower_scale(self, scale: float) -> None:
+        """Use at most `scale` of the published rates from now on (a higher value changes nothing), so
+        clients sharing one budget get the most cautious of their settings."""
+        _check_fraction("scale", scale)
+        if scale < self.scale:
+            self.scale = scale
+            self._intervals = {g: 1.0 / (r * scale * self.safety) for g, r in self.rates.items()}
+
     def interval(self, group: str) -> float:
         """Seconds between two requests of `group` (ValueError for an unknown group)."""
         try:
@@ -255,7 +263,6 @@ class Budget(ABC):
         raises `BudgetExceeded` at once (nothing reserved). Cancelling the wait gives the slot back when
         nobody has queued behind it."""
         interval = self.interval(group)
-        floor = self._local_lock
 
         def left() -> float:
             return deadline - self._monotonic()
@@ -265,7 +272,8 @@ class Budget(ABC):
                 self._release_later(group, step.at, interval)
 
         step = await self._apply(lambda st, now: self._remember(
-            st, _reserve(st, group, interval, now, left(), floor)), deadline=deadline, abandoned=abandoned)
+            st, _reserve(st, group, interval, now, left(), self._local_lock)), deadline=deadline,
+            abandoned=abandoned)
         if step.kind == "grant":
             self.stats["granted"] += 1
             return
@@ -279,7 +287,7 @@ class Budget(ABC):
             while True:
                 await self._sleep(max(0.0, step.at - self._clock()))
                 step = await self._apply(lambda st, now: self._remember(
-                    st, _confirm(st, group, interval, now, left(), floor)), deadline=deadline)
+                    st, _confirm(st, group, interval, now, left(), self._local_lock)), deadline=deadline)
                 if step.kind == "grant":
                     granted = True
                     self.stats["granted"] += 1
@@ -551,19 +559,23 @@ class SharedBudget(Budget):
 
 
 async def open_budget(cache_path: Path | str | None, *, rates: Mapping[str, float] = DEFAULT_RATES,
-                      scale: float = 1.0, safety: float = SAFETY) -> Budget:
+                      scale: float = 1.0, safety: float = SAFETY,
+                      clock: Callable[[], float] | None = None) -> Budget:
     """The budget for a card cache: a `SharedBudget` in `budget_path(cache_path)` for a cache file, a
-    `LocalBudget` for no cache or ":memory:", and a `LocalBudget` (logged) when the file cannot be used."""
+    `LocalBudget` for no cache or ":memory:", and a `LocalBudget` (logged) when the file cannot be used.
+
+    `clock` (tests only) replaces the store clock (`time.time` for the file, `time.monotonic` in process);
+    every process sharing a file must use the same clock."""
     if cache_path is None or str(cache_path) == ":memory:":
-        return LocalBudget(rates=rates, scale=scale, safety=safety)
+        return LocalBudget(rates=rates, scale=scale, safety=safety, clock=clock or time.monotonic)
     path = budget_path(cache_path)
     try:
         await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
-        return await SharedBudget.open(path, rates=rates, scale=scale, safety=safety)
+        return await SharedBudget.open(path, rates=rates, scale=scale, safety=safety, clock=clock or time.time)
     except (OSError, sqlite3.Error) as exc:
         log.error("cannot use the Scryfall budget file %s (%s); limits apply to this process only",
                   path, exc)
-        return LocalBudget(rates=rates, scale=scale, safety=safety)
+        return LocalBudget(rates=rates, scale=scale, safety=safety, clock=clock or time.monotonic)
 
 
 __all__ = ["BUDGET_SUFFIX", "DEFAULT_RATES", "SAFETY", "Budget", "BudgetExceeded", "LocalBudget",
