@@ -10,10 +10,10 @@ import aiohttp
 import pytest
 
 from bot import BOT_NAME, __version__
+from bot.cards.budget import LocalBudget
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import (
     HEADERS,
-    LocalBudget,
     ScryfallAmbiguous,
     ScryfallBadRequest,
     ScryfallClient,
@@ -177,4 +177,4 @@ def test_endpoint_groups():
 
 def test_rate_must_scale_down():
     with pytest.raises(ValueError):
-        LocalBudget(1.5)
+        LocalBudget(scale=1.5)

@@ -8,8 +8,9 @@ import time
 import aiohttp
 import pytest
 
+from bot.cards.budget import LocalBudget
 from bot.cards.model import ScryfallUnavailable
-from bot.cards.scryfall import HEADERS, LocalBudget, ScryfallClient
+from bot.cards.scryfall import HEADERS, ScryfallClient
 from tests.fakes.fixtures import FakeClock
 from tests.shared_data import all_cards
 
@@ -65,7 +66,7 @@ async def test_burst_of_100_names_respects_both_limits(fake_scryfall, make_card_
 
 async def test_rate_setting_scales_limits_down(fake_scryfall):
     async with aiohttp.ClientSession(headers=HEADERS) as session:
-        client = ScryfallClient(session, fake_scryfall.base_url, budget=LocalBudget(0.5), timeout=10)
+        client = ScryfallClient(session, fake_scryfall.base_url, budget=LocalBudget(scale=0.5), timeout=10)
         await asyncio.gather(*(client.named_fuzzy(n) for n in ("Sol Ring", "Lightning Bolt", "Dismember")))
     times = fake_scryfall.times("/cards/named")
     assert len(times) == 3

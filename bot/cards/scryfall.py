@@ -23,21 +23,19 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import quote
 
 import aiohttp
 
 from bot import BOT_NAME, __version__
+from bot.cards.budget import Budget, BudgetExceeded
 from bot.cards.model import ScryfallBusy, ScryfallUnavailable
 from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
 
 SLOW_ENDPOINTS = frozenset({"/cards/search", "/cards/named", "/cards/random", "/cards/collection"})
-SLOW_RATE = 2.0  # requests per second
-FAST_RATE = 10.0
-SAFETY = 0.85  # fraction of the published limits actually used (margin for network jitter)
 LOCKOUT_SECONDS = 30.0
 MAX_COLLECTION = 75
 HEADERS = {"User-Agent": f"{BOT_NAME}/{__version__}", "Accept": "application/json"}
@@ -68,59 +66,6 @@ class ScryfallBadRequest(ScryfallError):
 def endpoint_group(path: str) -> str:
     """"slow" for Scryfall's 2/s endpoints, "fast" for the 10/s ones."""
     return "slow" if path.rstrip("/") in SLOW_ENDPOINTS else "fast"
-
-
-class BudgetExceeded(Exception):
-    """The next free request slot (or the end of a 429 lockout) lies beyond the caller's deadline."""
-
-    def __init__(self, retry_after: float, locked: bool) -> None:
-        super().__init__(f"next Scryfall slot in {retry_after:.1f} s" + (" (429 lockout)" if locked else ""))
-        self.retry_after = retry_after
-        self.locked = locked
-
-
-class RequestBudget(Protocol):
-    """Scryfall's request budget: every request takes a slot of its group first ("slow" or "fast")."""
-
-    async def acquire(self, group: str, deadline: float) -> None:
-        """Wait for the next free slot of `group`; raise BudgetExceeded at once when it (or the end of a
-        429 lockout) lies after `deadline` (a `time.monotonic()` value)."""
-
-    async def lock_out(self, seconds: float) -> None:
-        """Record that Scryfall answered 429: no request for `seconds`."""
-
-    async def locked_for(self) -> float:
-        """Seconds left in a 429 lockout (0 when not locked)."""
-
-
-class LocalBudget:
-    """The budget of one process: slots `1 / (rate x SAFETY x scale)` seconds apart per group, reserved in
-    order of arrival (a request knows its slot, and so its wait, before waiting), plus the 429 lockout."""
-
-    def __init__(self, scale: float = 1.0, *, clock: Callable[[], float] = time.monotonic) -> None:
-        if not 0 < scale <= 1:
-            raise ValueError("the rate scale only lowers Scryfall's limits: 0 < scale <= 1")
-        self.intervals = {"slow": 1.0 / (SLOW_RATE * SAFETY * scale), "fast": 1.0 / (FAST_RATE * SAFETY * scale)}
-        self.clock = clock
-        self._next = {"slow": 0.0, "fast": 0.0}
-        self._locked_until = 0.0
-
-    async def acquire(self, group: str, deadline: float) -> None:
-        now = self.clock()
-        if self._locked_until > deadline:
-            raise BudgetExceeded(self._locked_until - now, locked=True)
-        slot = max(now, self._next[group], self._locked_until)
-        if slot > deadline:
-            raise BudgetExceeded(slot - now, locked=False)
-        self._next[group] = slot + self.intervals[group]
-        if slot > now:
-            await asyncio.sleep(slot - now)
-
-    async def lock_out(self, seconds: float) -> None:
-        self._locked_until = max(self._locked_until, self.clock() + seconds)
-
-    async def locked_for(self) -> float:
-        return max(0.0, self._locked_until - self.clock())
 
 
 class SingleFlight:
@@ -178,7 +123,7 @@ class ScryfallClient:
         session: aiohttp.ClientSession,
         base_url: str = "https://api.scryfall.com",
         *,
-        budget: RequestBudget,
+        budget: Budget,
         metrics: BotMetrics | None = None,
         timeout: float = 8.0,
         attempt_timeout: float | None = None,

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.cards.budget import LocalBudget
 from bot.cards.service import CardService
 from bot.main import open_cards
 from bot.settings import Settings, load_settings
@@ -61,8 +62,9 @@ async def make_card_service(fake_scryfall: FakeScryfall, tmp_path: Any
             kwargs: dict[str, Any] = {}
             if clock is not None:
                 kwargs["clock"] = clock
-            if monotonic is not None:
+            if monotonic is not None:  # the 429 lockout and request slots run on the test's clock too
                 kwargs["monotonic"] = monotonic
+                kwargs["budget"] = LocalBudget(clock=monotonic, monotonic=monotonic)
             if lockout_seconds is not None:
                 kwargs["lockout_seconds"] = lockout_seconds
             settings = fake_settings(fake_scryfall, tmp_path, **overrides)
