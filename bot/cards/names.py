@@ -98,6 +98,7 @@ MIN_TYPO_CHARS = 3  # typo tolerance and infix matching start at this many typed
 
 _TOP = "\U0010ffff"  # sorts after every character a key can hold
 _CHUNK = 2048  # items sorted per C call while building
+_SCAN = 64  # a range this small is checked name by name rather than split by bisection
 
 
 def clean_input(text: str) -> str:
@@ -287,22 +288,31 @@ class _Lists:
                  "blob", "line_starts", "by_letter")
 
     def __init__(self, entries: list[IndexEntry]) -> None:
-        ordered = _gentle_sorted(entries, key=_static_order)
+        # Positions and parallel lists rather than tuples: the build keeps few objects for the garbage
+        # collector to trace, and a collection of its own making is what would stall other threads.
+        by_popularity = _gentle_sorted(list(range(len(entries))), key=lambda p: _static_order(entries[p]))
+        id_of = [0] * len(entries)
+        for i, p in enumerate(by_popularity):
+            id_of[p] = i
+        ordered = [entries[p] for p in by_popularity]
         self.names = [e.name for e in ordered]
         self.keys = [e.norm for e in ordered]
         self.costs = [popularity_cost(e.popularity) for e in ordered]
-        starts = _gentle_sorted([(k, i) for i, k in enumerate(self.keys)])
-        self.start_keys = [s for s, _i in starts]
-        self.start_ids = [i for _s, i in starts]
-        laters: list[tuple[str, int]] = []
+        input_keys = [e.norm for e in entries]
+        by_key = _gentle_sorted(list(range(len(entries))), key=input_keys.__getitem__)  # quick when pre-sorted
+        self.start_keys = [input_keys[p] for p in by_key]
+        self.start_ids = [id_of[p] for p in by_key]
+        suffixes: list[str] = []
+        owners: list[int] = []
         for i, k in enumerate(self.keys):
             at = k.find(" ")
             while at != -1:
-                laters.append((k[at + 1:], i))
+                suffixes.append(k[at + 1:])
+                owners.append(i)
                 at = k.find(" ", at + 1)
-        laters = _gentle_sorted(laters)
-        self.later_keys = [s for s, _i in laters]
-        self.later_ids = [i for _s, i in laters]
+        by_suffix = _gentle_sorted(list(range(len(suffixes))), key=suffixes.__getitem__)
+        self.later_keys = [suffixes[j] for j in by_suffix]
+        self.later_ids = [owners[j] for j in by_suffix]
         self.blob = "\n" + "\n".join(self.keys) + "\n"
         self.line_starts: list[int] = []
         pos = 1
@@ -366,19 +376,22 @@ class _Lists:
             i = bisect.bisect_left(keys, keys[i][:depth] + chr(ord(c) + 1), i + 1, hi)
         return out
 
-    def _typo_spans(self, keys: list[str], q: str) -> list[tuple[int, int]]:
-        """Ranges of `keys` that start with `q` typed with one slip (see `typo_prefix`).
+    def _typo_ids(self, keys: list[str], ids: list[int], q: str, k: int) -> list[int]:
+        """The `k` best ids whose entry in `keys` starts with `q` typed with one slip (see `typo_prefix`).
 
-        The slip is looked for at each position i of `q`: the word agrees with q[:i], then q[i] is missing,
-        wrong, preceded by an extra letter, or swapped with q[i+1]. Each case is one prefix range. Once no
-        word starts with q[:i], slips further on cannot match, so the search ends there.
+        The slip is looked for at each position i of `q`. The word agrees with q[:i], then q[i] is missing,
+        wrong, preceded by an extra letter, or swapped with q[i+1]. Each case is one prefix range. Once few
+        words start with q[:i], they are simply checked one by one, which also covers every later position.
+        When no word starts with q[:i], slips further on cannot match.
         """
         n = len(q)
         spans: list[tuple[int, int]] = []
+        found: list[int] = []
         for i in range(1, n):
             head = q[:i]
             lo, hi = self._span(keys, head)
-            if lo == hi:
+            if hi - lo <= _SCAN:
+                found.extend(ids[j] for j in range(lo, hi) if typo_prefix(q, keys[j]))
                 break
             spans.append(self._span(keys, head + q[i + 1:], lo, hi))
             if i + 1 < n:
@@ -387,7 +400,8 @@ class _Lists:
                 if c != q[i]:
                     spans.append(self._span(keys, head + c + q[i + 1:], lo, hi))
                 spans.append(self._span(keys, head + c + q[i:], lo, hi))
-        return [(a, b) for a, b in spans if a < b]
+        found.extend(i for lo, hi in spans if lo < hi for i in self._best(ids, lo, hi, k))
+        return heapq.nsmallest(k, set(found))
 
     # -- the search -------------------------------------------------------------------------------
 
@@ -415,9 +429,7 @@ class _Lists:
         if typos and len(q) >= MIN_TYPO_CHARS and kth_cost() > TYPO:
             for keys, ids, extra in ((self.start_keys, self.start_ids, 0.0),
                                      (self.later_keys, self.later_ids, LATER)):
-                spans = self._typo_spans(keys, q)
-                best = heapq.nsmallest(k, {i for lo, hi in spans for i in self._best(ids, lo, hi, k)})
-                for i in best:
+                for i in self._typo_ids(keys, ids, q, k):
                     found = word_match(q, self.keys[i])
                     offer(i, *(found or (TYPO + extra, 0, "")))
         if infix and len(q) >= MIN_TYPO_CHARS:
@@ -430,22 +442,38 @@ class _Lists:
         return sorted(pool.values())
 
     def _infix(self, q: str, k: int, bound: float, offer: Callable[[int, float, int, str], None]) -> None:
-        """Offer up to `k` names with `q` inside a word, most played first, while they can still rank."""
-        e = re.escape(q)
-        pattern = re.compile(f"{e}(?<=[^ \\n]{e})")  # `q` not at the start of a word
+        """Offer up to `k` names with `q` inside a word, most played first, while they can still rank.
+
+        `str.find` walks the blob; after many occurrences at word starts (which are not infix matches),
+        a regular expression that skips them takes over.
+        """
+        blob = self.blob
         pos = 0
         found = 0
+        skipped = 0
+        pattern: re.Pattern[str] | None = None
         while found < k:
-            m = pattern.search(self.blob, pos)
-            if m is None:
+            if pattern is None:
+                at = blob.find(q, pos)
+                if at != -1 and blob[at - 1] in " \n":
+                    skipped += 1
+                    if skipped > _SCAN:
+                        e = re.escape(q)
+                        pattern = re.compile(f"{e}(?<=[^ \\n]{e})")  # `q` not at the start of a word
+                    pos = at + 1
+                    continue
+            else:
+                m = pattern.search(blob, pos)
+                at = -1 if m is None else m.start()
+            if at == -1:
                 return
-            i = bisect.bisect_right(self.line_starts, m.start()) - 1
+            i = bisect.bisect_right(self.line_starts, at) - 1
             if INFIX + self.costs[i] > bound:
                 return
             word = word_match(q, self.keys[i])
             offer(i, *(word or (INFIX, 0, "")))
             found += 1
-            pos = self.line_starts[i + 1] if i + 1 < len(self.line_starts) else len(self.blob)
+            pos = self.line_starts[i + 1] if i + 1 < len(self.line_starts) else len(blob)
 
 
 @dataclass(frozen=True, slots=True)
