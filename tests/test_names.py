@@ -6,7 +6,9 @@ small indexes whose popularity is chosen so that only the rule under test can pr
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 
 import pytest
 from hypothesis import given
@@ -246,3 +248,24 @@ def test_build_order_does_not_matter(index):
         assert shuffled.complete(typed) == index.complete(typed)
     assert shuffled.complete("ati", commanders_only=True) == index.complete("ati", commanders_only=True)
     assert len(shuffled) == len(index)
+
+
+def test_a_dropped_index_is_freed_at_once():
+    """No reference cycle: a replaced index is freed when dropped, not in a later garbage-collector pause."""
+    idx = small(("Lightning Bolt", 185), ("Bolt Bend", None))
+    idx.match("bolt")
+    idx.complete("bolt")
+    ref = weakref.ref(idx)
+    gc.disable()
+    try:
+        del idx
+        assert ref() is None
+    finally:
+        gc.enable()
+
+
+def test_match_answers_are_remembered_per_commander_flag():
+    idx = small(("Kumano, Master Yamabushi", None, True), ("Kumano's Pupils", None))
+    assert idx.match("kumano") is idx.match("kumano")
+    assert idx.match("kumano", commanders_only=True).names == ["Kumano, Master Yamabushi"]
+    assert idx.match("kumano").kind == "ambiguous"

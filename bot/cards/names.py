@@ -36,11 +36,11 @@ Why these numbers:
 - Neighbouring kinds are 2 decades apart. A card played 100 times more passes an obscure card of the
   next better kind. Solemn Simulacrum (rank 34, a prefix of "sol") comes before the unranked whole-word
   match Sol Talisman. Hydroid Krasis comes before the unranked Krasis Incubation.
-- Guesses (typo, inside a word, fuzzy) sit more than the whole popularity range (4.7 decades) below
-  correct word-start matches. So a guess never passes a name that starts a word with what was typed:
-  `atr` gives Atraxa, Praetors' Voice, not the far more played Arcane Signet ("ar" + a slip).
-- Players type from the start of a word, so a slip there (`ati` for Atraxa) ranks before letters that
-  merely sit inside another word ("ati" in Innovation). Among guesses, 2 decades again separate the two.
+- Typo, inside-a-word and fuzzy matches sit more than the whole popularity range (4.7 decades) below
+  word-start matches. So they never pass a name with a word that starts with what was typed: `atr`
+  gives Atraxa, Praetors' Voice, not the far more played Arcane Signet ("ar" plus a slip).
+- Players type from the start of a word. So a slip there (`ati` for Atraxa) ranks before letters that
+  merely sit inside another word ("ati" in Innovation). Those two kinds are again 2 decades apart.
 - When costs are equal (mostly between unranked cards), the shorter completion of the typed word comes
   first (`Fire ...` before `Fires ...`). Then real cards come before tokens and Alchemy copies, then
   shorter names.
@@ -48,15 +48,17 @@ Why these numbers:
 Resolution (`NameIndex.match`) uses the same order. The exact name wins. If a single name matches, it
 wins. If several match, the first one wins only when it is a whole-word match at least ten times more
 popular than every other whole-word (or plural) match: `bolt` resolves to Lightning Bolt, but `path`
-stays ambiguous between Path of Ancestry and Path to Exile. Typos and fuzzy matches resolve only when
-they are unmistakable.
+stays ambiguous between Path of Ancestry and Path to Exile. With no correct match, a typo resolves only
+when exactly one name fits it (`dismembr`). A fuzzy match resolves only with a score of 88 or more and a
+lead of 3 points.
 
 Building
 --------
 `NameIndex` is built in a worker thread while the event loop keeps running. Python threads share the
 GIL, so the build never makes one long C call. Sorting is done in chunks of 2,048 items, which are then
-merged in Python. Input that is already sorted by key skips the merge. No single step holds the GIL for
-more than a millisecond or two.
+merged in Python. When the input is already sorted by key, the name list skips its merge. No single step
+holds the GIL for more than a millisecond or two. The build keeps parallel lists of strings and ints,
+not tuples, so it gives the garbage collector little to trace.
 """
 
 from __future__ import annotations
@@ -68,7 +70,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from rapidfuzz import fuzz, process
@@ -94,6 +95,7 @@ FUZZY = 16.0
 LATER = 0.5  # added when the match starts at a later word of the name
 FUZZY_POINT = 0.5  # cost of one point of fuzzy similarity below 100
 FAR_MORE_POPULAR = 1.0  # decades: a whole-word match this much more popular than its rivals resolves alone
+MATCH_CACHE = 4096  # resolutions each index remembers
 MIN_TYPO_CHARS = 3  # typo tolerance and infix matching start at this many typed characters
 
 _TOP = "\U0010ffff"  # sorts after every character a key can hold
@@ -235,17 +237,19 @@ def match_cost(q: str, key: str) -> tuple[float, int]:
 _T = TypeVar("_T")
 
 
-def _gentle_sorted(items: list[_T], key: Callable[[_T], Any] | None = None) -> list[_T]:
+def _itself(item: Any) -> Any:
+    return item
+
+
+def _gentle_sorted(items: list[_T], key: Callable[[_T], Any] = _itself) -> list[_T]:
     """`sorted(items, key=key)` that never holds the GIL for long: chunks sorted apart, then merged in Python.
 
     Input that arrives sorted (for example names read `ORDER BY norm`) costs only the chunk sorts.
     """
     if len(items) <= _CHUNK:
-        return sorted(items, key=key)  # type: ignore[type-var, arg-type]
-    runs = [sorted(items[i:i + _CHUNK], key=key)  # type: ignore[type-var, arg-type]
-            for i in range(0, len(items), _CHUNK)]
-    k: Callable[[Any], Any] = key if key is not None else (lambda x: x)
-    if all(k(runs[j][-1]) <= k(runs[j + 1][0]) for j in range(len(runs) - 1)):
+        return sorted(items, key=key)
+    runs = [sorted(items[i:i + _CHUNK], key=key) for i in range(0, len(items), _CHUNK)]
+    if all(key(runs[j][-1]) <= key(runs[j + 1][0]) for j in range(len(runs) - 1)):
         return [item for run in runs for item in run]
     return list(heapq.merge(*runs, key=key))
 
@@ -523,8 +527,10 @@ class NameIndex:
         self._all = _Lists(values)
         self._commanders = _Lists([e for e in values if e.commander])
         # The index never changes once built (a reload builds a new one), so matches can be remembered:
-        # `peek` and `resolve` ask for the same key, and fuzzy matching costs milliseconds.
-        self.match = lru_cache(maxsize=4096)(self._match)  # type: ignore[method-assign]
+        # `peek` and `resolve` ask for the same key, and fuzzy matching costs milliseconds. A plain dict,
+        # not `lru_cache` on a bound method: that would be a reference cycle, leaving the whole old index
+        # to a garbage collection that frees it in one long pause on whichever thread runs it.
+        self._matches: dict[tuple[str, bool], LocalMatch] = {}
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -575,6 +581,17 @@ class NameIndex:
         """`rank_candidates` with this index's popularity."""
         return rank_candidates(query, names, self.popularity)
 
+    def match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
+        """Resolve normalised `q` locally (see `_match`), remembering the last `MATCH_CACHE` answers."""
+        key = (q, commanders_only)
+        found = self._matches.pop(key, None)
+        if found is None:
+            found = self._match(q, commanders_only=commanders_only)
+            if len(self._matches) >= MATCH_CACHE:
+                del self._matches[next(iter(self._matches))]  # the least recently used
+        self._matches[key] = found
+        return found
+
     def _match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
         """Resolve normalised `q` locally: one clear name, several candidates best first, or nothing.
 
@@ -595,10 +612,10 @@ class NameIndex:
             return LocalMatch("ambiguous", names, [])
         typo = lists.search(q, 5, typos=True, infix=False, fuzzy=False)
         typo_names = [lists.names[h[2]] for h in typo]
+        if len(typo) == 1:
+            return LocalMatch("unique", typo_names, typo_names)
         scored = self.fuzzy(q, limit=5, commanders_only=commanders_only)
         suggestions = list(dict.fromkeys(typo_names + [name for name, _s in scored]))[:5]
-        if len(typo) == 1:
-            return LocalMatch("unique", typo_names, suggestions)
         if scored and scored[0][1] >= 88.0 and (len(scored) == 1 or scored[1][1] <= scored[0][1] - 3.0):
             return LocalMatch("unique", [scored[0][0]], suggestions)
         return LocalMatch("none", [], suggestions)
