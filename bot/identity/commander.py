@@ -75,7 +75,8 @@ def has_power_toughness_box(card: dict) -> bool:
     for obj in (front, card):
         if obj.get("power") not in (None, "") and obj.get("toughness") not in (None, ""):
             return True
-    text = front.get("oracle_text") if isinstance(front.get("oracle_text"), str) else ""
+    raw_text = front.get("oracle_text")
+    text = raw_text if isinstance(raw_text, str) else ""
     if _STATION_CREATURE_RE.search(text):
         return True
     return any(_PRINTED_BOX_RE.search(line) for line in text.split("\n"))

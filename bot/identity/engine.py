@@ -65,7 +65,8 @@ _new_reason = Reason.__new__
 _set = object.__setattr__
 
 
-def _reason(color, aspect, kind, face, symbol=None, text=None, detail=None, removes=False) -> Reason:
+def _reason(color: str, aspect: Aspect, kind: ReasonKind, face: str, symbol: str | None = None,
+            text: str | None = None, detail: str | None = None, removes: bool = False) -> Reason:
     # Same as Reason(...) but skips the frozen-dataclass __setattr__ guard per field (hot path).
     r = _new_reason(Reason)
     _set(r, "color", color)
@@ -90,9 +91,10 @@ class _Collector:
 
     def __init__(self) -> None:
         self.reasons: list[Reason] = []
-        self.seen: set[tuple] = set()
+        self.seen: set[tuple[object, ...]] = set()
 
-    def add(self, color, aspect, kind, face, symbol=None, text=None, detail=None, removes=False) -> None:
+    def add(self, color: str, aspect: Aspect, kind: ReasonKind, face: str, symbol: str | None = None,
+            text: str | None = None, detail: str | None = None, removes: bool = False) -> None:
         key = (color, aspect, kind, face, symbol, text)
         if key in self.seen:
             return

@@ -158,7 +158,7 @@ def _bare_card_type(card: dict, faces: tuple[Face, ...]) -> bool:
 
 
 def is_meld_result(card: dict) -> bool:
-    """Whether the object is a meld result (CR 712.4): Scryfall's `all_parts` names it as the
+    """Whether the object is a meld result (CR 712): Scryfall's `all_parts` names it as the
     `meld_result`; without `all_parts`, a meld-layout object with no mana cost whose text never mentions
     melding (every meld part says "meld them into ..." or "(Melds with ...)")."""
     if card.get("layout") != "meld":

@@ -96,10 +96,11 @@ def _blockers_and_warnings(
             if not verdict.ok:
                 warnings.append(verdict.reason)
                 blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
-    if any(not leader.deck_card for c, leader in zip(commanders, leaders, strict=True) if not isinstance(c, dict)):
+    if any(not leader.deck_card for given, leader in zip(commanders, leaders, strict=True)
+           if not isinstance(given, dict)):
         blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
-    for c, leader in zip(commanders, leaders, strict=True):
-        if _banned(c):
+    for given, leader in zip(commanders, leaders, strict=True):
+        if _banned(given):
             warnings.append(f"{leader.name} is banned in Commander, so a deck led by it isn\u2019t legal.")
             blockers.append(DeckBlocker.COMMANDER_BANNED)
     if _banned(card):
@@ -157,7 +158,7 @@ def check_fit(
             f"belongs to the deck\u2019s color identity but isn\u2019t counted here."
         )
 
-    deck = set()
+    deck: set[str] = set()
     for leader in leaders:
         deck.update(leader.identity)
     deck_identity = "".join(c for c in WUBRG if c in deck)

@@ -5,6 +5,7 @@ Other parts of the bot (embeds, deck check) and outside checks rely on these att
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -14,7 +15,7 @@ COLOR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"
 
 def wubrg(colors: object) -> str:
     """Canonical WUBRG-ordered string for any iterable of color letters (unknown letters dropped)."""
-    found = set(colors)  # type: ignore[arg-type]
+    found = set(colors) if isinstance(colors, Iterable) else set()
     return "".join(c for c in WUBRG if c in found)
 
 
@@ -39,7 +40,7 @@ class NonDeckKind(StrEnum):
     """Why an object is not a card you put in a deck (a fact the presentation layer words).
 
     Tokens and emblems are made by effects (CR 111, 114); a meld result is the back halves of two meld
-    cards (CR 712.4), never a card of its own; vanguards (CR 902), planes and phenomena (CR 901) and schemes
+    cards (CR 712, meld), never a card of its own; vanguards (CR 902), planes and phenomena (CR 901) and schemes
     (CR 904) belong to their own variants; art cards, Jumpstart front cards and cards whose type line is just
     "Card" (checklists, substitute cards for double-faced cards (CR 713), helper cards such as The Monarch)
     are inserts, not game cards; a dungeon (CR 309) starts outside the game.
