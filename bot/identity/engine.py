@@ -236,7 +236,7 @@ def analyze(card: dict) -> Analysis:
         raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
     name = card_name(card)
     faces = card_faces(card)
-    kind = non_deck_kind(card)
+    kind = non_deck_kind(card, faces)
     if kind in _NO_CHARACTERISTICS:
         # Emblems and checklist/substitute cards: nothing printed on them is a card's cost or rules text.
         return Analysis(

@@ -173,9 +173,11 @@ def is_meld_result(card: dict) -> bool:
     return not _str(card.get("mana_cost")) and not _MELD_WORD_RE.search(_str(card.get("oracle_text")))
 
 
-def non_deck_kind(card: dict) -> NonDeckKind | None:
-    """What kind of object this is when it is not a card you put in a deck, else None."""
-    faces = card_faces(card)
+def non_deck_kind(card: dict, faces: tuple[Face, ...] | None = None) -> NonDeckKind | None:
+    """What kind of object this is when it is not a card you put in a deck, else None. `faces`: the card's
+    `card_faces(card)` when the caller has them already."""
+    if faces is None:
+        faces = card_faces(card)
     layout = card.get("layout")
     layout = layout if isinstance(layout, str) else ""
     front_type = faces[0].type_line if faces else _str(card.get("type_line"))
