@@ -347,6 +347,9 @@ def test_doesnt_affect_identity_is_read_in_general():
         "Transguild Courier is all colors. This ability doesn\u2019t affect its color identity.")
     a = analyze(courier)
     assert a.colors == "WUBRG" and a.identity == ""
+    # the same ability in current "this <type>" templating
+    courier["oracle_text"] = courier["oracle_text"].replace("Transguild Courier is", "This creature is")
+    assert analyze(courier).colors == "WUBRG"
 
 
 # --- objects that are not cards of a deck -----------------------------------------------------------------

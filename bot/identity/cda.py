@@ -34,6 +34,9 @@ def is_self(subject: str, names: tuple[str, ...]) -> bool:
     low = subject.lower()
     if low in _SELF_WORDS or low == "cardname":
         return True
+    words = low.split()
+    if len(words) == 2 and words[0] == "this":  # "This Vehicle is all colors." (current templating)
+        return True
     for name in names:
         if not name:
             continue

@@ -224,6 +224,8 @@ def _token_colors(card: dict, faces: tuple[Face, ...], out: _Collector) -> tuple
         face = faces[i].name if i < len(faces) else fname
         for c in fc:
             out.add(c, _IDENTITY, _TOKEN, face, None, None, "set by the effect that creates it")
+    for c in front:  # the front's colors explain themselves even when the faces record none
+        out.add(c, _IDENTITY, _TOKEN, fname, None, None, "set by the effect that creates it")
     return front, _order(all_colors)
 
 
