@@ -69,7 +69,7 @@ def _front(card: dict) -> tuple[str, list[str], list[str]]:
 
 
 def has_power_toughness_box(card: dict) -> bool:
-    """Whether the card (its front face) has a printed power/toughness box (CR 208.1, 903.3c)."""
+    """Whether the card (its front face) has a printed power/toughness box (CR 208.1, 903.3)."""
     faces = card.get("card_faces")
     front = faces[0] if isinstance(faces, list) and faces and isinstance(faces[0], dict) else card
     for obj in (front, card):
