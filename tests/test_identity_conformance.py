@@ -1,5 +1,6 @@
 """Conformance: `analyze` agrees with Scryfall's `color_identity` and `colors` on every card of the shared
-data set (apart from the checked-in allow-list), computed from cards with those answers removed.
+data set and on every card object of `tests/data/cards/` (2022-2026 mechanics) that records Scryfall's
+answers (apart from the checked-in allow-list), computed from cards with those answers removed.
 
 Tokens, double-faced tokens and emblems are the one documented exception: their colors come from the
 effect that creates them (CR 111.3), which Scryfall records in `colors`, so they are compared on the full
@@ -15,6 +16,7 @@ import pytest
 from bot.identity import Aspect, analyze, wubrg
 from bot.identity.faces import TOKEN_LAYOUTS
 from tests.shared_data import all_cards, without_answers
+from tests.test_identity_cards import recent_cards
 
 ALLOWLIST_FILE = Path(__file__).parent / "data" / "identity_allowlist.tsv"
 MAX_ALLOWED_FRACTION = 0.001
@@ -60,7 +62,7 @@ def _fmt(card, exp, res) -> str:
 def test_allowlist_is_small_and_well_formed():
     allow = load_allowlist()
     assert 0 < len(allow) <= MAX_ALLOWED_FRACTION * len(all_cards())
-    by_id = {c["id"]: c for c in all_cards()}
+    by_id = {c["id"]: c for c in all_cards()} | {c["id"]: c for c in recent_cards() if "id" in c}
     for card_id, (name, reason) in allow.items():
         assert card_id in by_id, f"allow-listed id {card_id} ({name}) is not in the data set"
         assert by_id[card_id]["name"] == name
@@ -132,3 +134,27 @@ def test_every_color_has_evidence_and_no_stray_evidence():
                 assert r.text and r.symbol in r.text, (a.name, r)
         keys = [(r.color, r.aspect, r.kind, r.face, r.symbol, r.text) for r in a.reasons]
         assert len(keys) == len(set(keys)), f"{a.name}: duplicate reasons"
+
+
+def test_conformance_recent_cards_without_answers():
+    """The 2022-2026 card objects: every one with Scryfall's answers recorded agrees once they are removed."""
+    allow = load_allowlist()
+    compared = 0
+    disagreements = []
+    for card in recent_cards():
+        if "color_identity" not in card:
+            continue
+        compared += 1
+        exp = expected(card)
+        bare = got(analyze(without_answers(card)))
+        if bare != exp and card.get("id") not in allow:
+            disagreements.append(_fmt(card, exp, bare))
+    assert compared >= 50
+    assert not disagreements, f"{len(disagreements)} disagreements: " + "; ".join(disagreements)
+
+
+def test_recent_allowlisted_cards_still_disagree():
+    allow = load_allowlist()
+    for card in recent_cards():
+        if card.get("id") in allow:
+            assert got(analyze(without_answers(card))) != expected(card), f"{card['name']} now agrees: remove it"

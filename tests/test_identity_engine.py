@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.identity import Aspect, IdentityError, ReasonKind, analyze, describe
@@ -339,6 +339,7 @@ _card = st.dictionaries(
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_card)
+@example({"colors": "B", "layout": "token", "type_line": "", "card_faces": [""]})  # token color, odd faces
 def test_analyze_never_raises_on_card_shaped_dicts(c):
     a = analyze(c)
     assert set(a.colors) <= set("WUBRG") and set(a.identity) <= set("WUBRG")

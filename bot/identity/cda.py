@@ -6,6 +6,9 @@
   is colorless. These change color only; mana symbols still count for identity (903.4).
 - "If <this> is your commander, choose a color before the game begins" (CR 903.4b, The Prismatic Piper):
   flagged, since the chosen color joins the identity only once chosen.
+- A card's own text wins over the rules (CR 101.1): "Fallaji Wayfarer is all colors. This ability doesn't
+  affect its color identity." makes it all colors but adds nothing to its color identity
+  (`keeps_identity`).
 
 Only a sentence whose subject is the object itself counts: "...has protection from all colors" or
 "...becomes all colors until end of turn" or "create a token that's all colors" are not CDAs.
@@ -19,6 +22,8 @@ ALL_COLORS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is all colors\.")
 COLORLESS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is colorless\.")
 DEVOID_RE = re.compile(r"^devoid\b", re.IGNORECASE)
 CHOOSE_COLOR_RE = re.compile(r"choose a colou?r before the game", re.IGNORECASE)
+NO_IDENTITY_RE = re.compile(r"\bdoesn[\u2019']t affect (?:its|this card\u2019s|this card's) colou?r identity",
+                            re.IGNORECASE)
 
 _SELF_WORDS = frozenset({"this card", "this spell", "this object", "this creature", "this permanent", "~"})
 
@@ -28,6 +33,9 @@ def is_self(subject: str, names: tuple[str, ...]) -> bool:
     subject = subject.strip()
     low = subject.lower()
     if low in _SELF_WORDS or low == "cardname":
+        return True
+    words = low.split()
+    if len(words) == 2 and words[0] == "this":  # "This Vehicle is all colors." (current templating)
         return True
     for name in names:
         if not name:
@@ -55,3 +63,9 @@ def devoid(line: str) -> bool:
 
 def chooses_color(text: str) -> bool:
     return "before the game" in text and CHOOSE_COLOR_RE.search(text) is not None
+
+
+def keeps_identity(line: str) -> bool:
+    """Whether a color-setting ability on this line says it doesn't affect the card's color identity
+    (CR 101.1: the card's text wins over CR 903.4)."""
+    return "identity" in line and NO_IDENTITY_RE.search(line) is not None

@@ -1,26 +1,54 @@
 """`analyze(card)`: a card's colors and Commander color identity, with evidence for every color.
 
 Colors (CR 202.2, 204, 604.3): mana cost symbols, color indicator, color-setting characteristic-defining
-abilities ("is all colors"; "is colorless" and Devoid take colors away). For split, flip and adventure
-cards the colors of all parts (CR 709.4); for two-sided cards the front face's (CR 712.8).
+abilities ("is all colors"; "is colorless" and Devoid take colors away). For split and flip cards the colors
+of all parts (CR 709.4, 710); for two-sided cards the front face's (CR 712.8a); for adventurer, omen and
+preparation cards the main part's only, since the other part's characteristics exist only on the stack
+(CR 715.4, 720, 722.4).
 
 Color identity (CR 903.4): colors of every mana symbol in the mana cost and rules text of every face and
-part (903.4d), color indicators, "is all colors" CDAs, and the colors of basic land types (903.5d, 305.6:
-Plains W, Island U, Swamp B, Mountain R, Forest G). Reminder text is ignored (903.4c). Devoid and
-"is colorless" change color, not identity. Commanders that choose a color before the game are flagged
-(903.4b). Color *words* never count.
+part (903.4d, 903.4e), color indicators, "is all colors" CDAs, and the colors of basic land types (903.5d,
+305.6: Plains W, Island U, Swamp B, Mountain R, Forest G). Reminder text is ignored (903.4c). Devoid and
+"is colorless" change color, not identity. A card's own text wins over these rules (CR 101.1): a CDA that
+"doesn't affect its color identity" (Fallaji Wayfarer) sets colors only. Commanders that choose a color
+before the game are flagged (903.4b); `with_chosen_color` adds the chosen color. Color *words* never count.
 
-Scryfall's `colors` / `color_identity` fields are never read, except for tokens and emblems, whose colors
-come from the effect that creates them (CR 111.3) and so cannot be derived from the object itself.
+Objects that are not cards of a deck are flagged (`Analysis.not_deck_card`, see `faces.non_deck_kind`).
+Emblems and checklist/substitute cards have no characteristics of a card in a deck, so nothing on them
+(text, printed costs) gives them colors or color identity.
+
+Scryfall's `colors` / `color_identity` fields are never read, except for tokens, whose colors come from the
+effect that creates them (CR 111.3) and so cannot be derived from the object itself.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.identity import cda
-from bot.identity.faces import TOKEN_LAYOUTS, Face, card_faces, card_name, colors_from_front, indicator
-from bot.identity.model import WUBRG, Analysis, Aspect, FaceAnalysis, IdentityError, Reason, ReasonKind
+from bot.identity.faces import (
+    TOKEN_LAYOUTS,
+    Face,
+    card_faces,
+    card_name,
+    color_face_indices,
+    indicator,
+    non_deck_kind,
+)
+from bot.identity.model import (
+    WUBRG,
+    Analysis,
+    Aspect,
+    FaceAnalysis,
+    IdentityError,
+    NonDeckKind,
+    Reason,
+    ReasonKind,
+)
 from bot.identity.symbols import SYMBOL_RE, classify
 from bot.identity.text import strip_reminder, symbol_context
+
+_NO_CHARACTERISTICS = frozenset({NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST})
 
 BASIC_LAND_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 
@@ -37,7 +65,8 @@ _new_reason = Reason.__new__
 _set = object.__setattr__
 
 
-def _reason(color, aspect, kind, face, symbol=None, text=None, detail=None, removes=False) -> Reason:
+def _reason(color: str, aspect: Aspect, kind: ReasonKind, face: str, symbol: str | None = None,
+            text: str | None = None, detail: str | None = None, removes: bool = False) -> Reason:
     # Same as Reason(...) but skips the frozen-dataclass __setattr__ guard per field (hot path).
     r = _new_reason(Reason)
     _set(r, "color", color)
@@ -62,9 +91,10 @@ class _Collector:
 
     def __init__(self) -> None:
         self.reasons: list[Reason] = []
-        self.seen: set[tuple] = set()
+        self.seen: set[tuple[object, ...]] = set()
 
-    def add(self, color, aspect, kind, face, symbol=None, text=None, detail=None, removes=False) -> None:
+    def add(self, color: str, aspect: Aspect, kind: ReasonKind, face: str, symbol: str | None = None,
+            text: str | None = None, detail: str | None = None, removes: bool = False) -> None:
         key = (color, aspect, kind, face, symbol, text)
         if key in self.seen:
             return
@@ -93,6 +123,7 @@ def _analyze_face(face: Face, name: str, out: _Collector, colors_count: bool) ->
     colors: set[str] = set()
     removed_by: tuple[str, str] | None = None
     all_colors_line: str | None = None
+    all_colors_identity = True
     chooses = False
     names = _face_names(face, name)
 
@@ -116,6 +147,7 @@ def _analyze_face(face: Face, name: str, out: _Collector, colors_count: bool) ->
                     removed_by = ("is colorless", line)
             if all_colors_line is None and cda.all_colors_cda(bare, names):
                 all_colors_line = line
+                all_colors_identity = not cda.keeps_identity(bare)
             if not chooses and cda.chooses_color(bare):
                 chooses = True
 
@@ -142,7 +174,7 @@ def _analyze_face(face: Face, name: str, out: _Collector, colors_count: bool) ->
     for c in ind:
         identity.add(c)
         out.add(c, _IDENTITY, _INDICATOR, fname, None, face.type_line, "color indicator")
-    if all_colors_line is not None:
+    if all_colors_line is not None and all_colors_identity:
         for c in WUBRG:
             identity.add(c)
             out.add(c, _IDENTITY, _CDA, fname, None, all_colors_line, "is all colors")
@@ -192,6 +224,8 @@ def _token_colors(card: dict, faces: tuple[Face, ...], out: _Collector) -> tuple
         face = faces[i].name if i < len(faces) else fname
         for c in fc:
             out.add(c, _IDENTITY, _TOKEN, face, None, None, "set by the effect that creates it")
+    for c in front:  # the front's colors explain themselves even when the faces record none
+        out.add(c, _IDENTITY, _TOKEN, fname, None, None, "set by the effect that creates it")
     return front, _order(all_colors)
 
 
@@ -204,14 +238,24 @@ def analyze(card: dict) -> Analysis:
         raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
     name = card_name(card)
     faces = card_faces(card)
-    front_only = colors_from_front(card, faces)
+    kind = non_deck_kind(card, faces)
+    if kind in _NO_CHARACTERISTICS:
+        # Emblems and checklist/substitute cards: nothing printed on them is a card's cost or rules text.
+        return Analysis(
+            name=name,
+            colors="",
+            identity="",
+            faces=tuple(FaceAnalysis(f.name, "", "", f.mana_cost) for f in faces),
+            not_deck_card=kind,
+        )
+    color_faces = color_face_indices(card, faces)
     out = _Collector()
     colors: set[str] = set()
     identity: set[str] = set()
     face_results = []
     chooses = False
     for i, face in enumerate(faces):
-        counts = i == 0 or not front_only
+        counts = i in color_faces
         fcolors, fidentity, fchooses = _analyze_face(face, name, out, counts)
         if counts:
             colors.update(fcolors)
@@ -246,4 +290,30 @@ def analyze(card: dict) -> Analysis:
         faces=tuple(face_results),
         chooses_color=chooses,
         notes=tuple(notes),
+        not_deck_card=kind,
+    )
+
+
+def with_chosen_color(analysis: Analysis, color: str) -> Analysis:
+    """`analysis` of a commander that chose `color` before the game (CR 903.4b): the color joins its color
+    identity and, as its text makes it "the chosen color", its colors; evidence kind CHOSEN_COLOR.
+
+    Raises `IdentityError` for anything but one of W, U, B, R, G, or for a card that doesn't choose a color.
+    """
+    letter = color.upper() if isinstance(color, str) else ""
+    if len(letter) != 1 or letter not in WUBRG:
+        raise IdentityError(f"a chosen color is one of W, U, B, R, G; got {color!r}")
+    if not analysis.chooses_color:
+        raise IdentityError(f"{analysis.name} doesn\u2019t choose a color before the game")
+    face = analysis.faces[0].name if analysis.faces else analysis.name
+    added = tuple(
+        _reason(letter, aspect, ReasonKind.CHOSEN_COLOR, face, None, None, "chosen before the game")
+        for aspect in (_COLOR, _IDENTITY)
+    )
+    keep = tuple(r for r in analysis.reasons if not (r.removes and r.aspect is _COLOR))
+    return replace(
+        analysis,
+        colors=_order(set(analysis.colors) | {letter}),
+        identity=_order(set(analysis.identity) | {letter}),
+        reasons=keep + added,
     )

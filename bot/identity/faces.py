@@ -1,17 +1,22 @@
-"""Reading the parts of a Scryfall card object (CR 709 split, 710 flip, 711/712 double-faced, 715 adventure).
+"""Reading the parts of a Scryfall card object (CR 709 split, 710 flip, 712 double-faced, 715 adventurer,
+720 omen, 722 preparation cards).
 
 `card_faces(card)` turns any dict into a tuple of `Face` records (name, mana cost, type line, rules text,
 color indicator), tolerating missing or odd fields. It never looks at Scryfall's `colors` or
-`color_identity` answers. `colors_from_front(card)` says whether the card's colors are its front face's
-(transform, modal double-faced and other two-sided layouts, CR 712.8) or the union of its parts (split
-cards CR 709.4, flip and adventure cards, where all parts share one card).
+`color_identity` answers. `colors_from_front(card)` says whether the card is two-sided (transform, modal
+double-faced and other two-sided layouts, CR 712.8), so that its back faces never give it color.
+`color_face_indices(card, faces)` says which parts give the card its colors: the front face of a two-sided
+card (CR 712.8a), the main part of an adventurer, omen or preparation card, whose other part holds
+alternative characteristics used only on the stack (CR 715.4, 720, 722.4), and every half of a split or
+flip card (CR 709.4, 710). `non_deck_kind(card)` says whether the object is a card you put in a deck at all.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from bot.identity.model import WUBRG
+from bot.identity.model import WUBRG, NonDeckKind
 
 # Layouts whose faces are separate sides: the card's colors are the front face's (CR 712.8a/b).
 SIDED_LAYOUTS = frozenset(
@@ -21,8 +26,25 @@ SIDED_LAYOUTS = frozenset(
 TOKEN_LAYOUTS = frozenset({"token", "double_faced_token", "emblem"})
 # Objects that are not Magic cards in a deck (CR 901 planes, 902 vanguards, 904 schemes, tokens, emblems).
 NON_CARD_LAYOUTS = frozenset(
-    {"token", "double_faced_token", "emblem", "vanguard", "planar", "scheme", "art_series"}
+    {"token", "double_faced_token", "emblem", "vanguard", "planar", "scheme", "art_series", "front_card"}
 )
+# Layouts whose second part holds alternative characteristics used only while a spell (CR 715.4 adventurer,
+# 720 omen, 722.4 preparation cards): the card's colors are its main part's; its identity counts both
+# (CR 903.4e).
+ALTERNATIVE_PART_LAYOUTS = frozenset({"adventure", "omen", "prepare", "preparation"})
+# Subtypes that mark such an alternative part on a face, whatever the layout says.
+_ALTERNATIVE_PART_SUBTYPES = frozenset({"Adventure", "Omen"})
+_LAYOUT_KINDS = {
+    "token": NonDeckKind.TOKEN,
+    "double_faced_token": NonDeckKind.TOKEN,
+    "emblem": NonDeckKind.EMBLEM,
+    "vanguard": NonDeckKind.VANGUARD,
+    "planar": NonDeckKind.PLANE,
+    "scheme": NonDeckKind.SCHEME,
+    "art_series": NonDeckKind.ART_CARD,
+    "front_card": NonDeckKind.FRONT_CARD,
+}
+_MELD_WORD_RE = re.compile(r"\bmeld", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,3 +118,82 @@ def colors_from_front(card: dict, faces: tuple[Face, ...]) -> bool:
         return layout in SIDED_LAYOUTS
     # unknown layout: Scryfall gives two-sided cards no top-level mana cost
     return "mana_cost" not in card
+
+
+def card_names(card: dict) -> frozenset[str]:
+    """Every name the card answers to: its full name and each face's name ("Fire // Ice", "Fire", "Ice";
+    a reversible card printed as "Okaun, Eye of Chaos // Okaun, Eye of Chaos" also answers to the one name)."""
+    names = {card_name(card)}
+    for face in card_faces(card):
+        names.add(face.name)
+    names.update(part.strip() for part in card_name(card).split(" // "))
+    names.discard("")
+    return frozenset(names)
+
+
+def _subtypes(type_line: str) -> list[str]:
+    dash = type_line.find("\u2014")
+    return type_line[dash + 1 :].split() if dash != -1 else []
+
+
+def color_face_indices(card: dict, faces: tuple[Face, ...]) -> tuple[int, ...]:
+    """Indices of the faces whose mana cost, color indicator and CDAs give the card its colors."""
+    if len(faces) < 2:
+        return tuple(range(len(faces)))
+    layout = card.get("layout")
+    if colors_from_front(card, faces) or (isinstance(layout, str) and layout in ALTERNATIVE_PART_LAYOUTS):
+        return (0,)
+    # Any other layout: every part, except parts printed as an Adventure or Omen spell.
+    return tuple(
+        i for i, face in enumerate(faces)
+        if i == 0 or not _ALTERNATIVE_PART_SUBTYPES.intersection(_subtypes(face.type_line.split("//")[0]))
+    )
+
+
+def _bare_card_type(card: dict, faces: tuple[Face, ...]) -> bool:
+    """True when every type line is just "Card" (checklists, substitute cards, helper cards, inserts)."""
+    lines = [f.type_line for f in faces] or [_str(card.get("type_line"))]
+    parts = [p.strip() for line in lines for p in line.split("//")]
+    return bool(parts) and all(p == "Card" for p in parts)
+
+
+def is_meld_result(card: dict) -> bool:
+    """Whether the object is a meld result (CR 712): Scryfall's `all_parts` names it as the
+    `meld_result`; without `all_parts`, a meld-layout object with no mana cost whose text never mentions
+    melding (every meld part says "meld them into ..." or "(Melds with ...)")."""
+    if card.get("layout") != "meld":
+        return False
+    name = card_name(card)
+    parts = card.get("all_parts")
+    if isinstance(parts, list) and parts:
+        for part in parts:
+            if isinstance(part, dict) and part.get("component") == "meld_result":
+                return _str(part.get("name")) == name
+        return False
+    return not _str(card.get("mana_cost")) and not _MELD_WORD_RE.search(_str(card.get("oracle_text")))
+
+
+def non_deck_kind(card: dict, faces: tuple[Face, ...] | None = None) -> NonDeckKind | None:
+    """What kind of object this is when it is not a card you put in a deck, else None. `faces`: the card's
+    `card_faces(card)` when the caller has them already."""
+    if faces is None:
+        faces = card_faces(card)
+    layout = card.get("layout")
+    layout = layout if isinstance(layout, str) else ""
+    front_type = faces[0].type_line if faces else _str(card.get("type_line"))
+    if layout == "emblem" or front_type.startswith("Emblem"):
+        return NonDeckKind.EMBLEM
+    if layout in ("art_series", "front_card"):
+        return _LAYOUT_KINDS[layout]
+    if _bare_card_type(card, faces):
+        return NonDeckKind.CHECKLIST
+    if layout in _LAYOUT_KINDS:
+        return _LAYOUT_KINDS[layout]
+    first_word = front_type.split(" ", 1)[0]
+    if first_word == "Token":
+        return NonDeckKind.TOKEN
+    if front_type.split("\u2014")[0].split() == ["Dungeon"]:
+        return NonDeckKind.DUNGEON
+    if is_meld_result(card):
+        return NonDeckKind.MELD_RESULT
+    return None

@@ -1,27 +1,50 @@
-"""Does a card fit a deck led by one or two commanders? (CR 903.5c, 903.4b, 702.124)
+"""Does a card fit a deck led by one or two commanders? (CR 903.5c, 903.4b, 903.3, 702.124)
 
-`check_fit(card, commanders)`: the deck's color identity is the union of its commanders' identities
-(one commander, or two paired ones); a card fits when its identity is a subset of it (903.5c). Colorless
-cards fit every deck. For each color outside the deck's identity, `FitResult.evidence` holds the card's
-identity reasons for that color.
+`check_fit(card, commanders, chosen=None)`: the deck's color identity is the union of its commanders'
+identities (one commander, or two paired ones, 702.124c); a card fits when its identity is a subset of it
+(903.5c). Colorless cards fit every deck. For each color outside the deck's identity, `FitResult.evidence`
+holds the card's identity reasons for that color.
+
+Chosen colors (CR 903.4b): a commander such as The Prismatic Piper, Clara Oswald or Faceless One has its
+owner choose a color before the game; that color becomes part of its color identity. `chosen` holds one entry
+per commander: the color letter it chose, or None. A chosen color joins that commander's identity (evidence
+kind CHOSEN_COLOR, see `engine.with_chosen_color`); two choosing commanders each choose. When a choice is
+still open and the card's outside colors could be covered by the open choices (one color per choosing
+commander), the verdict is FITS_IF_CHOSEN and `choice_options` lists every assignment that would do it.
+
+`verdict` (a `FitVerdict`) is DECK_CANT_EXIST when no legal deck can hold this card under these commanders;
+`blockers` says why (`DeckBlocker`, in this order): a commander that can't be a commander (CR 903.3), two
+commanders that can't be paired (702.124), a commander banned in Commander, the card banned in Commander
+(Scryfall `legalities.commander == "banned"`), the card not a deck card at all (token, meld result, ...).
 
 `warnings` is the one list of problems with the commanders (embeds show it as is, each warning once):
 - one commander that can't be a commander (`commander_eligibility`);
 - two commanders that can't lead a deck together (`check_pairing`, which also judges each card's
   eligibility itself, so a Background in a valid Choose-a-Background pair gets no warning);
-- a commander banned in Commander (Scryfall `legalities.commander == "banned"`);
-- a commander that has its owner choose a color before the game (903.4b), since that chosen color widens
-  the deck's identity and isn't counted here.
-Commanders given as `Analysis` objects (not card dicts) are checked for 903.4b only.
+- a commander banned in Commander;
+- a commander that has its owner choose a color before the game (903.4b) when no color was passed for it,
+  since that chosen color widens the deck's identity and isn't counted here.
+Commanders given as `Analysis` objects (not card dicts) are checked for 903.4b and for being deck cards only.
+`fits`, `outside` and `deck_identity` count the colors already chosen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import permutations
 
-from bot.identity.commander import check_pairing, commander_eligibility
-from bot.identity.engine import analyze
-from bot.identity.model import WUBRG, Analysis, Aspect, FitResult, IdentityError
+from bot.identity.commander import commander_eligibility, judge_pairing
+from bot.identity.engine import analyze, with_chosen_color
+from bot.identity.model import (
+    WUBRG,
+    Analysis,
+    Aspect,
+    ColorChoice,
+    DeckBlocker,
+    FitResult,
+    FitVerdict,
+    IdentityError,
+)
 
 
 def _as_analysis(obj: dict | Analysis, what: str) -> Analysis:
@@ -32,47 +55,124 @@ def _as_analysis(obj: dict | Analysis, what: str) -> Analysis:
     raise IdentityError(f"{what} must be a Scryfall card object (dict) or an Analysis, got {type(obj).__name__}")
 
 
-def _banned(card: dict) -> bool:
+def _banned(card: dict | Analysis) -> bool:
+    if not isinstance(card, dict):
+        return False
     legalities = card.get("legalities")
     return isinstance(legalities, dict) and legalities.get("commander") == "banned"
 
 
-def check_fit(card: dict | Analysis, commanders: Sequence[dict | Analysis]) -> FitResult:
-    """Whether `card` may be in a deck led by `commanders` (one or two), with evidence for misfits."""
-    if isinstance(commanders, dict | Analysis | str) or not isinstance(commanders, Sequence):
-        raise IdentityError("commanders must be a sequence of one or two card objects")
-    if not 1 <= len(commanders) <= 2:
-        raise IdentityError(f"a deck has one or two commanders, got {len(commanders)}")
-    card_analysis = _as_analysis(card, "card")
-    leaders = tuple(_as_analysis(c, "commander") for c in commanders)
+def _normalize_chosen(chosen: Sequence[str | None] | None, leaders: tuple[Analysis, ...]) -> tuple[str | None, ...]:
+    if chosen is None:
+        return tuple(None for _ in leaders)
+    if isinstance(chosen, str) or not isinstance(chosen, Sequence) or len(chosen) != len(leaders):
+        raise IdentityError("chosen must hold one entry (a color letter or None) per commander")
+    out: list[str | None] = []
+    for entry in chosen:
+        if entry is None:
+            out.append(None)
+        elif isinstance(entry, str) and len(entry) == 1 and entry.upper() in WUBRG:
+            out.append(entry.upper())
+        else:
+            raise IdentityError(f"a chosen color is one of W, U, B, R, G or None; got {entry!r}")
+    return tuple(out)
 
+
+def _blockers_and_warnings(
+    card: dict | Analysis, card_analysis: Analysis, commanders: Sequence[dict | Analysis],
+    leaders: tuple[Analysis, ...],
+) -> tuple[list[DeckBlocker], list[str]]:
+    blockers: list[DeckBlocker] = []
     warnings: list[str] = []
     dicts = [c for c in commanders if isinstance(c, dict)]
     if len(commanders) == 2 and len(dicts) == 2:
-        pairing = check_pairing(dicts[0], dicts[1])
+        pairing, pair_problem = judge_pairing(dicts[0], dicts[1])
         if not pairing.ok:
             warnings.append(pairing.reason)
+            blockers.append(DeckBlocker.PAIR_INVALID if pair_problem else DeckBlocker.COMMANDER_INELIGIBLE)
     else:
         for c in dicts:
             verdict = commander_eligibility(c)
             if not verdict.ok:
                 warnings.append(verdict.reason)
-    for c, leader in zip(commanders, leaders, strict=True):
-        if isinstance(c, dict) and _banned(c):
+                blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
+    if any(not leader.deck_card for given, leader in zip(commanders, leaders, strict=True)
+           if not isinstance(given, dict)):
+        blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
+    for given, leader in zip(commanders, leaders, strict=True):
+        if _banned(given):
             warnings.append(f"{leader.name} is banned in Commander, so a deck led by it isn\u2019t legal.")
-    for leader in leaders:
-        if leader.chooses_color:
-            warnings.append(
-                f"{leader.name} has you choose a color before the game begins (CR 903.4b); that color also "
-                f"belongs to the deck\u2019s color identity but isn\u2019t counted here."
-            )
+            blockers.append(DeckBlocker.COMMANDER_BANNED)
+    if _banned(card):
+        blockers.append(DeckBlocker.CARD_BANNED)
+    if not card_analysis.deck_card:
+        blockers.append(DeckBlocker.NOT_A_DECK_CARD)
+    order = list(DeckBlocker)
+    return sorted(dict.fromkeys(blockers), key=order.index), warnings
 
-    deck = set()
+
+def _choice_options(outside: str, open_choosers: list[tuple[int, Analysis]]) -> tuple[tuple[ColorChoice, ...], ...]:
+    """Every way the open color choices (one color each) cover all of `outside`."""
+    if not outside or len(outside) > len(open_choosers):
+        return ()
+    options: list[tuple[ColorChoice, ...]] = []
+    for who in permutations(open_choosers, len(outside)):
+        option = tuple(
+            sorted((ColorChoice(leader.name, index, color) for (index, leader), color in zip(who, outside, strict=True)),
+                   key=lambda choice: choice.index)
+        )
+        if option not in options:
+            options.append(option)
+    return tuple(options)
+
+
+def check_fit(
+    card: dict | Analysis,
+    commanders: Sequence[dict | Analysis],
+    chosen: Sequence[str | None] | None = None,
+) -> FitResult:
+    """Whether `card` may be in a deck led by `commanders` (one or two), with evidence for misfits.
+
+    `chosen`: one entry per commander, the color it chose before the game (CR 903.4b) or None. Raises
+    `IdentityError` for a wrong number of commanders or entries, a letter that isn't a color, or a color
+    given for a commander that doesn't choose one.
+    """
+    if isinstance(commanders, dict | Analysis | str) or not isinstance(commanders, Sequence):
+        raise IdentityError("commanders must be a sequence of one or two card objects")
+    if not 1 <= len(commanders) <= 2:
+        raise IdentityError(f"a deck has one or two commanders, got {len(commanders)}")
+    card_analysis = _as_analysis(card, "card")
+    base = tuple(_as_analysis(c, "commander") for c in commanders)
+    picks = _normalize_chosen(chosen, base)
+    leaders = tuple(
+        with_chosen_color(leader, pick) if pick is not None else leader
+        for leader, pick in zip(base, picks, strict=True)
+    )
+
+    blockers, warnings = _blockers_and_warnings(card, card_analysis, commanders, base)
+    open_choosers = [(i, leader) for i, (leader, pick) in enumerate(zip(base, picks, strict=True))
+                     if leader.chooses_color and pick is None]
+    for _, leader in open_choosers:
+        warnings.append(
+            f"{leader.name} has you choose a color before the game begins (CR 903.4b); that color also "
+            f"belongs to the deck\u2019s color identity but isn\u2019t counted here."
+        )
+
+    deck: set[str] = set()
     for leader in leaders:
         deck.update(leader.identity)
     deck_identity = "".join(c for c in WUBRG if c in deck)
     outside = "".join(c for c in card_analysis.identity if c not in deck)
     evidence = {c: card_analysis.reasons_for(c, Aspect.IDENTITY) for c in outside}
+    options = _choice_options(outside, open_choosers)
+    if blockers:
+        verdict = FitVerdict.DECK_CANT_EXIST
+    elif not outside:
+        verdict = FitVerdict.FITS
+    elif options:
+        verdict = FitVerdict.FITS_IF_CHOSEN
+    else:
+        verdict = FitVerdict.DOES_NOT_FIT
     return FitResult(
         fits=not outside,
         card=card_analysis,
@@ -81,4 +181,8 @@ def check_fit(card: dict | Analysis, commanders: Sequence[dict | Analysis]) -> F
         outside=outside,
         evidence=evidence,
         warnings=tuple(dict.fromkeys(warnings)),
+        verdict=verdict,
+        blockers=tuple(blockers),
+        choice_options=options,
+        chosen=picks,
     )
