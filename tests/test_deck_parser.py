@@ -17,6 +17,7 @@ from bot.deck.parser import (
     decode,
     normalize_name,
     parse,
+    split_entries,
     split_pasted,
 )
 from tests.shared_data import cards_by_name
@@ -180,9 +181,14 @@ def test_every_unreadable_line_is_reported_with_its_number():
     assert len(deck.entries) + len(deck.problems) == 9
 
 
-def test_huge_count_is_unreadable():
-    deck = parse("1 Sol Ring\n100000 Relentless Rats\n")
-    assert [p.line for p in deck.problems] == [2]
+def test_huge_count_is_unreadable_unless_the_number_starts_the_name():
+    deck = parse("1 Sol Ring\n1000x Relentless Rats\n1 1996 World Champion\n1996 World Champion\n"
+                 "100000 Relentless Rats\n")
+    assert [(p.line, p.reason) for p in deck.problems] == [(2, "a count of 1000 is more than any deck holds")]
+    # no deck holds 1000 copies, so a bigger leading number is part of the name (the check reports an
+    # unknown name with suggestions when it is not a card)
+    assert [(e.line, e.count, e.name) for e in deck.entries[1:]] == [
+        (3, 1, "1996 World Champion"), (4, 1, "1996 World Champion"), (5, 1, "100000 Relentless Rats")]
 
 
 def test_line_cap_and_empty_input_are_bad_input():
@@ -251,11 +257,25 @@ def test_tappedout_partner_export():
     assert deck.card_count == 21
 
 
+_PASTE_PIECES = [
+    "1 Siege-Gang Commander", "Deck", "1x Sol Ring (C21) 263 *F*", "(C21)", "263", "*CMDR*", "[Commander{top}]",
+    "^Have,#37d67a^", "#Ramp", "SIDEBOARD:", "Lands (30)", "// Burn and finishers", "Commander: Kumano", "SB:",
+    "1 1996 World Champion", "Name Deck", "1 Fire // Ice", "x", "2", ":", "Partner:",
+]
 _LINE_PIECES = [
     "About", "Name Kumano burn", "Deck", "Commander", "Sideboard", "Creatures (3)", "// a comment", "# note",
     "1 Sol Ring", "1 Sol Ring // ramp", "1 Sol Ring # ramp", "Commander: Kumano", "1 Fire // Ice", "SB: 1 Shock",
     "3", "0 Shock", "", "   ", "1 Sol Ring (C21) 263 *F* // Ramp", "x",
 ]
+
+
+def _units(text: str) -> list[tuple[int, str]]:
+    """What `parse` numbers: the physical lines, or for a single non-blank line its entries."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    non_blank = [raw for raw in lines if raw.strip()]
+    if len(non_blank) == 1 and len(split_entries(non_blank[0].translate(_QUOTES))) > 1:
+        return list(enumerate(split_entries(non_blank[0].translate(_QUOTES)), start=1))
+    return list(enumerate(lines, start=1))
 
 
 @settings(max_examples=300, deadline=None)
@@ -269,7 +289,7 @@ def test_never_drops_a_line(lines):
         return
     reported = {e.line for e in deck.entries} | {p.line for p in deck.problems}
     in_about = False  # lines after an "About" header, up to the next section header, are deck metadata
-    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+    for number, raw in _units(text):
         stripped = raw.translate(_QUOTES).strip().lstrip("\ufeff").strip()
         header = _header(stripped) if stripped else None
         if header is not None and header[0] == "section":
@@ -279,6 +299,16 @@ def test_never_drops_a_line(lines):
             continue
         # anything not reported must be blank, a comment, a header or About metadata
         assert (not stripped or stripped.startswith(("//", "#")) or header is not None or in_about), (number, raw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_LINE_PIECES[:-2]), st.sampled_from(_PASTE_PIECES)), max_size=30))
+def test_one_line_entries_keep_every_word(pieces):
+    """Cutting a pasted line into entries loses no text and keeps its order."""
+    line = " ".join(p.strip() for p in pieces if p.strip())
+    entries = split_entries(line)
+    assert " ".join(" ".join(e.split()) for e in entries) == " ".join(line.replace(";", " ").replace("|", " ").split())
+    assert all(e.strip() for e in entries)
 
 
 def test_about_section_ends_at_the_next_header():
@@ -318,7 +348,7 @@ def test_comments_at_the_end_of_a_card_line(line, name, set_code, number):
         ("Fire // Ice", "Fire // Ice", "Fire", None),
         ("1 Fire // Ice (UMA) 225", "Fire // Ice", "Fire", "uma"),
         ("1 fire // ice", "fire // ice", "fire", None),  # all lower case: the card check decides
-        ("1 Sol Ring // Ramp", "Sol Ring // Ramp", "Sol Ring", None),
+        ("1 Sol Ring // Staple", "Sol Ring // Staple", "Sol Ring", None),
         ("1 Bonecrusher Giant // Stomp (ELD) 115", "Bonecrusher Giant // Stomp", "Bonecrusher Giant", "eld"),
     ],
 )
