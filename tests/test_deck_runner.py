@@ -47,11 +47,11 @@ def paths(scryfall: FakeScryfall) -> list[str]:
 
 async def test_capitalised_comment_after_double_slash_falls_back_to_the_left_part(service, scryfall):
     assert SOL_RING in KUMANO_DECK
-    report, _ = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Ramp\n"), "Kumano")
+    report, _ = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Staple\n"), "Kumano")
     assert report.legal, text_report(report)
     assert "Sol Ring" in [c.name for c in report.cards]
     line = KUMANO_DECK.split("\n").index(SOL_RING.strip()) + 1
-    assert report.notes == [f"line {line}: 'Sol Ring // Ramp' was read as Sol Ring; the text after the last "
+    assert report.notes == [f"line {line}: 'Sol Ring // Staple' was read as Sol Ring; the text after the last "
                             "\u201c//\u201d was taken for a comment"]
     # the split reading was tried first (collection miss, one fuzzy retry), then "Sol Ring" in one batch
     assert paths(scryfall).count("/cards/collection") == 3
