@@ -598,7 +598,11 @@ class _Splitter:
         text = " ".join(words).strip()
         if not text:
             return False
-        capitalised = _first_alpha(" ".join(self.t[start:i])).isupper()
+        name = self.t[start:i]
+        while name and (_COUNT_TOKEN_RE.fullmatch(name[0]) or name[0] in ("x", "X", "×", ":")
+                        or name[0].endswith(":")):
+            name = name[1:]  # the count and `SB:` / `Commander:` prefixes are not the name
+        capitalised = _first_alpha(" ".join(name)).isupper()
         return not (text[0].isalnum() or text[0] in "\"'") \
             or (capitalised and (text[0].islower() or _prose_word(text)))
 
