@@ -107,14 +107,23 @@ def _match_in_list(option: str, cards: Sequence[Mapping[str, Any]]) -> Mapping[s
 
 
 async def _local_suggestions(cards: CardSource, query: str) -> list[str]:
-    """Close commander names from the local card data only (never the network); [] without local data."""
+    """Close commander names from the local card data only (never the network); [] without local data.
+
+    The local autocomplete for what was typed; when it knows nothing, for ever shorter beginnings of it (down
+    to 4 characters or half the text), so `Kumanno` still suggests the commanders starting with `Kumann`/`Kuman`.
+    """
     if not getattr(cards, "has_local_data", False):
         return []
-    try:
-        names = await cards.autocomplete(query, commanders_only=True)
-    except Exception:  # suggestions are a courtesy; the caller reports the lookup failure itself
-        return []
-    return list(dict.fromkeys(names))[:MAX_SUGGESTIONS]
+    text = " ".join(query.split())
+    shortest = max(4, len(text) // 2)
+    for end in range(len(text), shortest - 1, -1):
+        try:
+            names = await cards.autocomplete(text[:end], commanders_only=True)
+        except Exception:  # suggestions are a courtesy; the caller reports the lookup failure itself
+            return []
+        if names:
+            return list(dict.fromkeys(names))[:MAX_SUGGESTIONS]
+    return []
 
 
 async def _resolve_commander(cards: CardSource, option: str, query: str,
