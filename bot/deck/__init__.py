@@ -5,7 +5,9 @@
 - `check.check_deck(parsed, commanders, resolved, unknown, unavailable=...)`: the checks (pure).
 - `runner.check_decklist(cards, text, commander=None, partner=None, chosen=())`: resolve through the card
   service, take the commanders from the options and the list, then check.
-- `report.text_report(report)` / `report.summary_embed(report)`: the outputs.
+- `bot.present.deck_report.text_report(report)` / `summary_embed(report)`: the outputs (also reachable as
+  `bot.deck.text_report` / `bot.deck.summary_embed`, imported on first use: the presentation layer sits above
+  this package and imports it, so importing it here at module level would be circular).
 - `cli(argv)`: `python -m bot check-deck FILE [--commander NAME] [--partner NAME] [--color C ...]`; prints the
   same report the bot attaches. Exit codes: see `EXIT_CODES`.
 """
@@ -18,11 +20,11 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.deck.check import DeckReport, Problem, ProblemKind, check_deck
 from bot.deck.parser import CardLine, DeckInputError, ParsedDeck, decode, parse, parse_card_line
 from bot.deck.runner import CommanderNotFound, NoCommander, check_decklist
-from bot.present.deck_report import summary_embed, text_report
 
 __all__ = [
     "CardLine",
@@ -53,6 +55,15 @@ EXIT_CODES = """exit codes:
      on stdout lists them), or nothing at all could be looked up (a message on stderr, no report)"""
 
 
+def __getattr__(name: str) -> Any:
+    """`bot.deck.text_report` / `bot.deck.summary_embed`, imported from the presentation layer on first use."""
+    if name in ("summary_embed", "text_report"):
+        from bot.present import deck_report
+
+        return getattr(deck_report, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _read(path: str) -> str:
     if path == "-":
         data = sys.stdin.buffer.read()
@@ -76,6 +87,7 @@ async def _run(text: str, commander: str | None, partner: str | None,
     """(exit code, stdout, stderr) of one check."""
     from bot.cards.model import ScryfallUnavailable
     from bot.cards.service import CardService
+    from bot.present.deck_report import text_report
     from bot.present.embeds import stale_note
     from bot.settings import load_settings
 
