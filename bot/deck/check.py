@@ -64,7 +64,7 @@ class ProblemKind(StrEnum):
     NOT_A_CARD = "not_a_card"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the kind's heading, not str.title()
         return _TITLES[self]
 
     def label(self, n: int) -> str:
@@ -352,14 +352,14 @@ def check_deck(
     unknown_groups: dict[str, list[DeckEntry]] = {}
     unchecked_groups: dict[str, list[DeckEntry]] = {}
     for entry in parsed.deck_entries:
-        card = resolved.get(entry.name)
-        if card is None:
+        entry_card = resolved.get(entry.name)
+        if entry_card is None:
             target = unchecked_groups if entry.name in unavailable else unknown_groups
             target.setdefault(entry.name, []).append(entry)
             continue
-        key = card_key(card)
+        key = card_key(entry_card)
         groups.setdefault(key, []).append(entry)
-        group_card.setdefault(key, card)
+        group_card.setdefault(key, entry_card)
 
     for typed, entries in unknown_groups.items():
         suggestions = tuple(s for s in unknown.get(typed, ()) if s)[:5]
@@ -412,12 +412,12 @@ def check_deck(
     cards: list[DeckCard] = []
     fit_warnings: list[str] = []
     for key, entries in groups.items():
-        card = group_card[key]
-        name = str(card.get("name", entries[0].name))
+        deck_card = group_card[key]
+        name = str(deck_card.get("name", entries[0].name))
         count = sum(e.count for e in entries)
         lines = _lines(entries)
-        cards.append(DeckCard(name, dict(card), count, lines, tuple(dict.fromkeys(e.name for e in entries))))
-        limit = copy_limit(card)
+        cards.append(DeckCard(name, dict(deck_card), count, lines, tuple(dict.fromkeys(e.name for e in entries))))
+        limit = copy_limit(deck_card)
         if limit is not None and count > limit:
             allowed = "one copy" if limit == 1 else f"up to {limit} copies"
             problems.append(Problem(ProblemKind.SINGLETON,
@@ -425,10 +425,10 @@ def check_deck(
                                     card=name, lines=lines))
         if key in commander_keys:
             continue  # commanders are checked above
-        if is_banned(card):
+        if is_banned(deck_card):
             problems.append(Problem(ProblemKind.BANNED, f"{name} is banned in Commander ({_line_ref(lines)})",
                                     card=name, lines=lines))
-        layout = str(card.get("layout") or "")
+        layout = str(deck_card.get("layout") or "")
         if layout in NOT_DECK_CARD_LAYOUTS:
             problems.append(Problem(ProblemKind.NOT_A_CARD,
                                     f"{name} is {NOT_DECK_CARD_LAYOUTS[layout]}, not a card a deck can hold "
@@ -437,7 +437,7 @@ def check_deck(
         if not check_colors:
             continue
         try:
-            outside, evidence_by_color, card_warnings = _fit(card, leaders, chosen_colors)
+            outside, evidence_by_color, card_warnings = _fit(deck_card, leaders, chosen_colors)
         except IdentityError as exc:
             report_warnings.append(f"{name}: could not work out its color identity ({exc})")
             continue

@@ -271,14 +271,14 @@ async def _commanders(cards: CardSource, parsed: ParsedDeck, found: Mapping[str,
                   and not any(_name_match(u.name, typed) for u in out.unchecked)]
         if len(others) != 1:
             return out
-        typed, card = others[0]
-        if card is None:
+        typed, other = others[0]
+        if other is None:
             out.unchecked.append(UncheckedCommander(typed, True, unavailable[typed]))
-        elif not out.cards or _can_pair(out.cards[0], card):
-            out.cards.append(card)
+        elif not out.cards or _can_pair(out.cards[0], other):
+            out.cards.append(other)
         else:
             return out
-        out.notes.append(f"Second commander taken from the list: {card.get('name') if card else typed}")
+        out.notes.append(f"Second commander taken from the list: {other.get('name') if other else typed}")
         return out
 
     if not marked:
@@ -287,9 +287,9 @@ async def _commanders(cards: CardSource, parsed: ParsedDeck, found: Mapping[str,
         shown = ", ".join(typed for typed, _card in marked[:4]) + (", ..." if len(marked) > 4 else "")
         raise DeckInputError(f"the list marks {len(marked)} cards as commanders ({shown}); a deck has one or two: "
                              f"name the commander")
-    for typed, card in marked:
-        if card is not None:
-            out.cards.append(card)
+    for typed, listed_card in marked:
+        if listed_card is not None:
+            out.cards.append(listed_card)
         elif typed in unavailable:
             out.unchecked.append(UncheckedCommander(typed, True, unavailable[typed]))
         else:
