@@ -310,7 +310,11 @@ def test_unavailable_names_are_listed_once_and_everything_else_is_still_checked(
     assert not report.of_kind(ProblemKind.UNKNOWN) and report.card_count == 100
     assert not report.complete and report.findings and not report.legal
     out = text_report(report)
-    assert "NOT LEGAL." in out and "Couldn't check (Scryfall unreachable) (2)" in out
+    assert "NOT LEGAL. 2 problems: 1 off-color card, 1 duplicate; 2 cards not checked (Scryfall unreachable)." \
+        in out
+    assert "Couldn't check (Scryfall unreachable) (2)" in out
+    assert summary_embed(report).description == ("❌ **2 problems**: 1 off-color card, 1 duplicate; 2 cards not "
+                                                 "checked (Scryfall unreachable).")
     assert out.count("Guttersnipe") == 1
 
 

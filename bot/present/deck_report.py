@@ -65,9 +65,15 @@ def headline(report: DeckReport) -> str:
         return (f"Legal: {report.card_count} cards, every one inside the {identity_phrase(report.deck_identity)} "
                 f"color identity, no duplicates, nothing banned.")
     counts = report.counts()
+    unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
     total = sum(counts.values())
     parts = ", ".join(kind.label(n) for kind, n in counts.items())
-    return f"{total} problem{'s' if total != 1 else ''}: {parts}."
+    return f"{total} problem{'s' if total != 1 else ''}: {parts}{_unchecked_tail(unchecked)}."
+
+
+def _unchecked_tail(n: int) -> str:
+    """'; 2 cards not checked (Scryfall unreachable)' after the problems found, or ''."""
+    return f"; {ProblemKind.UNCHECKED.label(n)} (Scryfall unreachable)" if n else ""
 
 
 def _commander_line(report: DeckReport) -> str:
@@ -152,9 +158,10 @@ def summary_embed(
     else:
         color = render.MISFIT_COLOR
         counts = report.counts()
+        unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
         total = sum(counts.values())
         description = (f"❌ **{total} problem{'s' if total != 1 else ''}**: "
-                       + ", ".join(kind.label(n) for kind, n in counts.items()) + ".")
+                       + ", ".join(kind.label(n) for kind, n in counts.items()) + _unchecked_tail(unchecked) + ".")
     embed = discord.Embed(title=render.truncate(render.escape(title), embeds.TITLE_LIMIT),
                           description=description, color=color)
     identity = render.pips(report.deck_identity, emoji) if report.identity_checked else "not checked"
