@@ -37,8 +37,9 @@ from bot.cards.model import ScryfallUnavailable
 from bot.cards.refresh import BulkRefresher
 from bot.cards.scryfall import HEADERS, LOCKOUT_SECONDS, ScryfallClient
 from bot.cards.service import CardService
+from bot.deck.check import DeckReport, ProblemKind
 from bot.deck.parser import DeckInputError, decode
-from bot.deck.runner import check_decklist
+from bot.deck.runner import NoCommander, check_decklist
 from bot.ops.metrics import BotMetrics
 from bot.ops.ratelimit import UserRateLimiter
 from bot.ops.server import HealthServer, gateway_check, sqlite_check
@@ -329,6 +330,15 @@ async def _download(settings: Settings, cache_path: Path, batch_size: int, impor
 
 
 # ------------------------------------------------------------------------------------- check-deck
+DECK_EXIT_CODES = """exit codes:
+  0  the deck is legal
+  1  problems found (also when some names could not be checked: the problems found are certain)
+  2  bad input: unreadable or binary file, list too long, no commander, unknown or mistyped commander
+     (with "did you mean" names), a bad --color
+  3  some names could not be checked because Scryfall was unreachable and nothing else is wrong (the report
+     on stdout lists them), or nothing at all could be looked up (a message on stderr, no report)"""
+
+
 def _read_deck(path: str) -> str:
     if path == "-":
         data = sys.stdin.buffer.read()
@@ -340,16 +350,32 @@ def _read_deck(path: str) -> str:
     return decode(data)
 
 
-async def _check_deck(settings: Settings, text: str, commander: str, partner: str | None) -> tuple[int, str]:
+def deck_exit_code(report: DeckReport) -> int:
+    """0 legal, 1 problems found (they win over unchecked names), 3 only names that could not be checked."""
+    if report.legal:
+        return DECK_LEGAL
+    return DECK_PROBLEMS if report.findings else DECK_UNAVAILABLE
+
+
+async def _check_deck(settings: Settings, text: str, commander: str | None, partner: str | None,
+                      colors: Sequence[str]) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of one check."""
     async with open_cards(settings) as cards:
         try:
-            report, resolved = await check_decklist(cards, text, commander, partner)
+            report, resolved = await check_decklist(cards, text, commander, partner, chosen=colors)
         except ScryfallUnavailable as exc:
-            return DECK_UNAVAILABLE, f"Scryfall is not answering ({exc.reason}); try again in a minute."
+            return DECK_UNAVAILABLE, "", (f"error: Scryfall is not answering ({exc.reason}) and the local card "
+                                          f"data could not answer either; nothing was checked. Try again in a "
+                                          f"minute.\n")
     note = stale_note(resolved)
     if note:
         report.warnings.append(note)
-    return (DECK_LEGAL if report.legal else DECK_PROBLEMS), text_report(report)
+    err = ""
+    if not report.complete:
+        unchecked = report.of_kind(ProblemKind.UNCHECKED)
+        err = (f"warning: {len(unchecked)} name{'s' if len(unchecked) != 1 else ''} could not be checked "
+               f"(Scryfall unreachable); the report lists them\n")
+    return deck_exit_code(report), text_report(report), err
 
 
 def _check_deck_command(args: argparse.Namespace) -> int:
@@ -359,14 +385,15 @@ def _check_deck_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     try:
         text = _read_deck(args.file)
-        code, output = asyncio.run(_check_deck(settings, text, args.commander, args.partner))
+        code, out, err = asyncio.run(_check_deck(settings, text, args.commander, args.partner, args.color))
+    except NoCommander:
+        print(f"error: {NoCommander('give it with --commander NAME')}", file=sys.stderr)
+        return DECK_BAD_INPUT
     except DeckInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return DECK_BAD_INPUT
-    if code in (DECK_LEGAL, DECK_PROBLEMS):
-        sys.stdout.write(output)
-    else:
-        print(f"error: {output}", file=sys.stderr)
+    sys.stdout.write(out)
+    sys.stderr.write(err)
     return code
 
 
@@ -403,12 +430,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     deck = commands.add_parser(
         "check-deck", help="check a Commander decklist on the terminal",
-        description="Check a Commander decklist against its commander: color identity, singleton, deck size, "
-                    "banned cards, commander eligibility and partner pairing. Exit code 0 legal, 1 problems "
-                    "found, 2 bad input, 3 Scryfall unavailable.")
-    deck.add_argument("file", help="decklist text file (Moxfield/Arena/MTGO/plain), or - for stdin")
-    deck.add_argument("--commander", required=True, help="the commander's name")
-    deck.add_argument("--partner", default=None, help="the second commander (partner, background, ...)")
+        description="Check a Commander decklist: color identity (with the symbol behind every misfit),\n"
+                    "singleton, deck size, banned cards, commander eligibility and partner pairing.\n"
+                    "Reads Moxfield, Archidekt, Arena, MTGO, TappedOut and plain exports, also pasted on\n"
+                    "one line. Prints the report on stdout.",
+        epilog=DECK_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    deck.add_argument("file", help="the decklist text file, or - to read it from stdin")
+    deck.add_argument("--commander", default=None, metavar="NAME",
+                      help="the commander (a partial name works: Kumano). Optional when the list marks its "
+                           "commander(s): a Commander section, a 'Commander: Name' line, *CMDR* or Archidekt's "
+                           "[Commander] category")
+    deck.add_argument("--partner", default=None, metavar="NAME",
+                      help="the second commander (Partner, Background, Doctor's companion, ...). Optional: "
+                           "with --commander alone, a second commander the list marks is used too")
+    deck.add_argument("--color", action="append", default=[], metavar="COLOR",
+                      help="the color chosen before the game for a commander that chooses one (CR 903.4b, "
+                           "e.g. The Prismatic Piper): W, U, B, R, G or white, blue, black, red, green. "
+                           "Repeat once per such commander, in commander order; it counts in the deck's color "
+                           "identity")
     deck.set_defaults(handler=_check_deck_command)
 
     health = commands.add_parser(

@@ -7,8 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.deck.check import ProblemKind, check_deck, copy_limit, is_basic_land
-from bot.deck.parser import parse
+from bot.deck.check import (
+    ProblemKind,
+    UncheckedCommander,
+    check_deck,
+    color_letter,
+    copy_limit,
+    is_basic_land,
+)
+from bot.deck.parser import DeckInputError, parse
 from bot.identity.model import ReasonKind
 from bot.present import embeds
 from bot.present.deck_report import needs_attachment, summary_embed, text_report
@@ -273,3 +280,119 @@ def test_two_commanders_are_judged_by_the_pairing_only():
     _, report = run("1 Sol Ring\n", "Thrasios, Triton Hero", "Sol Ring")
     problems = report.of_kind(ProblemKind.COMMANDER)
     assert len(problems) == 1 and problems[0].card == "Thrasios, Triton Hero + Sol Ring"
+
+
+# -- names that could not be looked up (Scryfall unreachable) --------------------------------------------------
+
+def run_partly_unavailable(text: str, commanders: list[str], down: set[str], **kwargs):
+    """Check with the names in `down` reported by the card service as unavailable."""
+    deck = parse(text)
+    known = cards_by_name()
+    resolved = {n: card(n) for n in deck.names() if n in known and n not in down}
+    unavailable = {n: "Scryfall answered 500" for n in down}
+    return deck, check_deck(deck, [card(c) for c in commanders], resolved, {}, unavailable=unavailable, **kwargs)
+
+
+def test_unavailable_names_are_listed_once_and_everything_else_is_still_checked():
+    text = swap(kumano_text(), "1 Shock (M20) 8", "1 Dismember")  # off-color, looked up
+    text = swap(text, "1x Sword of Fire and Ice", "1 Sol Ring")  # a duplicate of a looked-up card
+    text = swap(text, "1 Inferno Titan (CM2) 24", "1 Guttersnipe")  # a second Guttersnipe line, not looked up
+    deck, report = run_partly_unavailable(text, [KUMANO], {"Guttersnipe", "Lightning Greaves"})
+    assert kinds(report) == {"unchecked": 2, "color": 1, "singleton": 1}
+    unchecked = report.of_kind(ProblemKind.UNCHECKED)
+    guttersnipe_lines = tuple(e.line for e in deck.entries if e.name == "Guttersnipe")
+    greaves_lines = tuple(e.line for e in deck.entries if e.name == "Lightning Greaves")
+    assert [(p.card, p.lines) for p in unchecked] == sorted(
+        [("Lightning Greaves", greaves_lines), ("Guttersnipe", guttersnipe_lines)], key=lambda cl: cl[1])
+    assert len(guttersnipe_lines) == 2
+    assert all("Scryfall answered 500" in p.message for p in unchecked)
+    # an unavailable name is neither unknown nor a duplicate (its copy limit is unknown); it counts in the size
+    assert not report.of_kind(ProblemKind.UNKNOWN) and report.card_count == 100
+    assert not report.complete and report.findings and not report.legal
+    out = text_report(report)
+    assert "NOT LEGAL. 2 problems: 1 off-color card, 1 duplicate; 2 cards not checked (Scryfall unreachable)." \
+        in out
+    assert "Couldn't check (Scryfall unreachable) (2)" in out
+    assert summary_embed(report).description == ("❌ **2 problems**: 1 off-color card, 1 duplicate; 2 cards not "
+                                                 "checked (Scryfall unreachable).")
+    assert out.count("Guttersnipe") == 1
+
+
+def test_only_unavailable_names_is_not_fully_checked_rather_than_not_legal():
+    _, report = run_partly_unavailable(kumano_text(), [KUMANO], {"Sol Ring"})
+    assert kinds(report) == {"unchecked": 1} and report.findings == [] and not report.complete
+    out = text_report(report)
+    assert "NOT FULLY CHECKED. 1 card could not be checked (Scryfall unreachable); nothing else is wrong." in out
+    assert "NOT LEGAL" not in out
+    e = summary_embed(report)
+    assert e.description.startswith("⚠️ **Not fully checked.**") and embeds.embed_problems([e]) == []
+    assert any(f.name == "Couldn't check (Scryfall unreachable) (1)" and "Sol Ring" in f.value for f in e.fields)
+
+
+def test_a_commander_that_could_not_be_looked_up():
+    text = swap(kumano_text(), "1 Shock (M20) 8", "1 Dismember")
+    text = text.replace("23 Mountain", "24 Mountain")
+    deck = parse(text)
+    resolved = {n: card(n) for n in deck.names() if n != KUMANO}
+    missing = UncheckedCommander(KUMANO, listed=True, reason="Scryfall answered 503")
+    report = check_deck(deck, [], resolved, {}, unavailable={KUMANO: "Scryfall answered 503"},
+                        unchecked_commanders=[missing])
+    # no color identity without the commander: Dismember is not judged; the rest still is
+    assert kinds(report) == {"unchecked": 1, "size": 1}
+    assert not report.identity_checked and report.commanders == (KUMANO,)
+    assert report.card_count == 101
+    assert any("Color identity, commander eligibility and pairing were not checked" in w and KUMANO in w
+               for w in report.warnings)
+    assert "(color identity not checked)" in text_report(report)
+    assert summary_embed(report).fields[0].value == "not checked"
+    # a commander given as an option (not in the list) counts toward the deck size and is listed once
+    option = UncheckedCommander("Kumano", listed=False, reason="Scryfall answered 503")
+    deck = parse(kumano_text().replace("Commander\n1 Kumano, Master Yamabushi (CHK) 179\n", ""))
+    report = check_deck(deck, [], {n: card(n) for n in deck.names()}, {}, unchecked_commanders=[option])
+    assert kinds(report) == {"unchecked": 1} and report.card_count == 100
+    assert report.of_kind(ProblemKind.UNCHECKED)[0].message.startswith("Kumano (commander): couldn't look it up")
+
+
+# -- chosen colors (CR 903.4b) ------------------------------------------------------------------------------------
+
+PIPER = {
+    "object": "card", "id": "a1b2c3d4-0000-4000-8000-000000000903", "oracle_id": "a1b2c3d4-0000-4000-8000-00000000903b",
+    "name": "The Prismatic Piper", "layout": "normal", "mana_cost": "{5}", "cmc": 5.0,
+    "type_line": "Legendary Creature \u2014 Shapeshifter",
+    "oracle_text": "Partner (You can have two commanders if both have partner.)\nIf The Prismatic Piper is your "
+                   "commander, choose a color before the game begins. The Prismatic Piper is the chosen color.",
+    "power": "3", "toughness": "3", "colors": [], "color_identity": [], "keywords": ["Partner"],
+    "legalities": {"commander": "legal"},
+}
+
+
+def test_chosen_color_joins_the_deck_identity():
+    text = "1 The Prismatic Piper\n1 Counterspell\n1 Brainstorm\n1 Lightning Bolt\n1 Sol Ring\n95 Island\n"
+    deck = parse(text)
+    resolved = {n: (PIPER if n == "The Prismatic Piper" else card(n)) for n in deck.names()}
+    unchosen = check_deck(deck, [PIPER], resolved, {})
+    assert {p.card for p in unchosen.of_kind(ProblemKind.COLOR)} == {"Counterspell", "Brainstorm", "Lightning Bolt",
+                                                                    "Island"}
+    assert any("903.4b" in w for w in unchosen.warnings) and unchosen.deck_identity == ""
+    blue = check_deck(deck, [PIPER], resolved, {}, chosen=["U"])
+    assert [p.card for p in blue.of_kind(ProblemKind.COLOR)] == ["Lightning Bolt"]
+    assert blue.deck_identity == "U" and blue.chosen == {"The Prismatic Piper": "U"}
+    assert not any("903.4b" in w for w in blue.warnings)
+    assert "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck's color identity" in blue.notes
+    assert "chosen color blue" in text_report(blue)
+    # a color given for a commander that does not choose one changes nothing
+    kumano = check_deck(parse(f"1 {KUMANO}\n1 Counterspell\n"), [card(KUMANO)],
+                        {KUMANO: card(KUMANO), "Counterspell": card("Counterspell")}, {}, chosen=["U"])
+    assert [p.card for p in kumano.of_kind(ProblemKind.COLOR)] == ["Counterspell"] and kumano.chosen == {}
+
+
+@pytest.mark.parametrize(("text", "letter"), [("u", "U"), ("Blue", "U"), (" RED ", "R"), ("{G}", "G"), ("w", "W"),
+                                              ("black", "B")])
+def test_color_letter(text, letter):
+    assert color_letter(text) == letter
+
+
+@pytest.mark.parametrize("text", ["purple", "", "C", "colorless", "WU", "x"])
+def test_color_letter_refuses_what_is_not_a_color(text):
+    with pytest.raises(DeckInputError, match="not a color"):
+        color_letter(text)

@@ -140,3 +140,96 @@ async def test_scryfall_down_exit_3(fake, tmp_path):
     code, out, err = await run_cli(fake, tmp_path, write(tmp_path, KUMANO_DECK), "--commander", "Kumano")
     assert code == 3, (out, err)
     assert "Scryfall" in err and out == ""
+
+
+async def test_help_describes_every_option(fake, tmp_path):
+    code, out, _ = await run_cli(fake, tmp_path, "--help")
+    assert code == 0
+    flat = " ".join(out.split())
+    for option in ("file", "--commander NAME", "--partner NAME", "--color COLOR"):
+        assert option in out
+    assert "Optional when the list marks its commander(s)" in flat and "CR 903.4b" in flat
+    assert "Repeat once per such commander" in flat
+    assert "exit codes:" in out
+    for code_line in ("0  the deck is legal", "1  problems found", "2  bad input", "3  some names could not be"):
+        assert code_line in out
+    assert fake.requests == []
+
+
+async def test_commander_taken_from_the_list_and_one_line_file(fake, tmp_path):
+    code, out, err = await run_cli(fake, tmp_path, write(tmp_path, KUMANO_DECK))
+    assert code == 0, (out, err)
+    assert "Deck check for Kumano, Master Yamabushi (mono-red)" in out
+    assert "Commander taken from the list: Kumano, Master Yamabushi" in out
+    one_line = " ".join(KUMANO_DECK.split("\n"))
+    code, out2, err = await run_cli(fake, tmp_path, write(tmp_path, one_line, "one-line.txt"))
+    assert code == 0, (out2, err)
+    assert "LEGAL." in out2 and "Cards: 100" in out2 and "pasted on one line" in out2
+
+
+def _warm_then_down(fake: FakeScryfall) -> None:
+    fake.requests.clear()
+    fake.mode = "down"
+
+
+async def test_unreachable_names_exit_3_with_the_report_and_1_when_problems_were_found(fake, tmp_path):
+    # the first run (Scryfall up) caches every name of the deck
+    path = write(tmp_path, KUMANO_DECK)
+    code, _, _ = await run_cli(fake, tmp_path, path)
+    assert code == 0
+    _warm_then_down(fake)
+    # two names the cache has never seen: they can't be checked, nothing else is wrong -> 3, report on stdout
+    text = KUMANO_DECK.replace("1 Shock (M20) 8\n", "1 Fiery Temper\n").replace(
+        "1x Sword of Fire and Ice\n", "1 Rolling Earthquake\n")
+    code, out, err = await run_cli(fake, tmp_path, write(tmp_path, text, "new.txt"))
+    assert code == 3, (out, err)
+    assert "NOT FULLY CHECKED. 2 cards could not be checked (Scryfall unreachable)" in out
+    assert "Couldn't check (Scryfall unreachable) (2)" in out
+    assert "Fiery Temper (line" in out and "Rolling Earthquake (line" in out
+    assert "warning: 2 names could not be checked" in err
+    # a real problem among the names that could be checked wins: 1
+    text = text.replace("1 Fire Diamond\n", "1 Sol Ring\n")
+    code, out, err = await run_cli(fake, tmp_path, write(tmp_path, text, "dupe.txt"))
+    assert code == 1, (out, err)
+    assert "NOT LEGAL." in out and "Sol Ring: 2 copies" in out and "Couldn't check (Scryfall unreachable) (2)" in out
+
+
+async def test_mistyped_commander_with_scryfall_down_is_exit_2_with_local_suggestions(fake, tmp_path):
+    import json
+    import time
+
+    from bot.cards.bulk import import_file
+    from tests.shared_data import card
+
+    subset = [card(n) for n in ("Kumano, Master Yamabushi", "Kumano's Pupils", "Sol Ring", "Mountain")]
+    (tmp_path / "cards.json").write_text(json.dumps(subset), encoding="utf-8")
+    import_file(tmp_path / "cards.json", tmp_path / "cache.sqlite3", updated_at=time.time())
+    fake.mode = "down"
+    code, out, err = await run_cli(fake, tmp_path, write(tmp_path, "1 Sol Ring\n98 Mountain\n"),
+                                   "--commander", "Kumanno")
+    assert code == 2, (out, err)
+    assert "commander 'Kumanno' is not a card I know; did you mean Kumano, Master Yamabushi?" in err
+    assert out == ""
+
+
+@pytest.fixture
+async def fake_with_piper(shared_fake_cards):
+    from tests.test_deck_check import PIPER
+
+    async with FakeScryfall(list(shared_fake_cards) + [PIPER]) as server:
+        yield server
+
+
+PIPER_DECK = "Commander\n1 The Prismatic Piper\nDeck\n1 Counterspell\n1 Sol Ring\n97 Wastes\n"
+
+
+@pytest.mark.parametrize(("colors", "code", "expected"), [
+    (["--color", "blue"], 0, "The Prismatic Piper: chosen color blue (CR 903.4b)"),
+    ([], 1, "Counterspell (line 4)"),
+    (["--color", "purple"], 2, "'purple' is not a color"),
+    (["--color", "u", "--color", "r"], 2, "2 chosen colors were given, but only 1"),
+])
+async def test_color_option(fake_with_piper, tmp_path, colors, code, expected):
+    got, out, err = await run_cli(fake_with_piper, tmp_path, write(tmp_path, PIPER_DECK), *colors)
+    assert got == code, (out, err)
+    assert expected in (out if code < 2 else err)

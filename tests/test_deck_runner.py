@@ -1,21 +1,27 @@
 """`check_decklist` with the real card service against the fake Scryfall: how `A // B` lines that may end in a
-comment are settled, `Commander:` lines, and a Choose-a-Background pair resolved through the service."""
+comment are settled, `Commander:` lines, a Choose-a-Background pair resolved through the service, commanders
+taken from the list, names Scryfall could not answer, chosen colors, one-line pastes."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
+from bot.cards.bulk import import_file
+from bot.cards.model import ScryfallUnavailable
 from bot.deck.check import ProblemKind
-from bot.deck.runner import check_decklist
+from bot.deck.parser import DeckInputError
+from bot.deck.runner import CommanderNotFound, NoCommander, check_decklist
 from bot.main import open_cards
 from bot.present.deck_report import text_report
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
-from tests.shared_data import all_cards
+from tests.shared_data import all_cards, card
+from tests.test_deck_check import PIPER
 
 DATA = Path(__file__).parent / "data"
 KUMANO_DECK = (DATA / "decks" / "kumano-moxfield.txt").read_text(encoding="utf-8")
@@ -27,15 +33,17 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def scryfall():
-    async with FakeScryfall(list(all_cards()) + BACKGROUNDS) as fake:
+    async with FakeScryfall(list(all_cards()) + BACKGROUNDS + [PIPER]) as fake:
         yield fake
 
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def service(scryfall, tmp_path):
+    scryfall.reset()
     async with open_cards(fake_settings(scryfall, tmp_path)) as cards:
         scryfall.requests.clear()
         yield cards
+    scryfall.reset()
 
 
 def paths(scryfall: FakeScryfall) -> list[str]:
@@ -44,11 +52,11 @@ def paths(scryfall: FakeScryfall) -> list[str]:
 
 async def test_capitalised_comment_after_double_slash_falls_back_to_the_left_part(service, scryfall):
     assert SOL_RING in KUMANO_DECK
-    report, _ = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Ramp\n"), "Kumano")
+    report, _ = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Staple\n"), "Kumano")
     assert report.legal, text_report(report)
     assert "Sol Ring" in [c.name for c in report.cards]
     line = KUMANO_DECK.split("\n").index(SOL_RING.strip()) + 1
-    assert report.notes == [f"line {line}: 'Sol Ring // Ramp' was read as Sol Ring; the text after the last "
+    assert report.notes == [f"line {line}: 'Sol Ring // Staple' was read as Sol Ring; the text after the last "
                             "\u201c//\u201d was taken for a comment"]
     # the split reading was tried first (collection miss, one fuzzy retry), then "Sol Ring" in one batch
     assert paths(scryfall).count("/cards/collection") == 3
@@ -91,3 +99,183 @@ async def test_commander_line_naming_someone_else_is_reported(service, scryfall)
     report, _ = await check_decklist(service, "Commander: Krark, the Thumbless\n1 Sol Ring\n", "Kumano")
     problems = report.of_kind(ProblemKind.COMMANDER)
     assert [(p.card, p.lines) for p in problems] == [("Krark, the Thumbless", (1,))]
+
+
+# -- commanders taken from the list -------------------------------------------------------------------------------
+
+TAPPEDOUT = (DATA / "decks" / "partners-tappedout.txt").read_text(encoding="utf-8")
+ARCHIDEKT = (DATA / "decks" / "archidekt-partners.txt").read_text(encoding="utf-8")
+THRASIOS, TYMNA = "Thrasios, Triton Hero", "Tymna the Weaver"
+
+
+def kinds(report) -> dict[str, int]:
+    return {k.value: n for k, n in report.counts().items()}
+
+
+async def test_commander_from_a_commander_section(service, scryfall):
+    report, _ = await check_decklist(service, KUMANO_DECK)
+    assert report.legal, text_report(report)
+    assert report.commanders == ("Kumano, Master Yamabushi",) and report.card_count == 100
+    assert report.notes == ["Commander taken from the list: Kumano, Master Yamabushi"]
+    assert "Commander taken from the list: Kumano, Master Yamabushi" in text_report(report)
+    assert paths(scryfall) == ["/cards/collection", "/cards/collection"]  # the list only: no commander lookup
+
+
+@pytest.mark.parametrize("deck", [TAPPEDOUT, ARCHIDEKT], ids=["cmdr-markers", "archidekt-category"])
+async def test_two_commanders_marked_in_the_list(service, scryfall, deck):
+    report, _ = await check_decklist(service, deck)
+    assert report.commanders == (THRASIOS, TYMNA) and report.deck_identity == "WUBG"
+    assert report.notes == [f"Commanders taken from the list: {THRASIOS} and {TYMNA}"]
+    assert not report.of_kind(ProblemKind.COMMANDER)
+    assert [p.card for p in report.of_kind(ProblemKind.COLOR)] == ["Fire // Ice"]  # only the red card
+
+
+async def test_one_option_and_the_partner_from_the_list(service, scryfall):
+    """The partner was not typed: the list's second commander joins (no 50 off-color cards)."""
+    report, _ = await check_decklist(service, TAPPEDOUT, "Thrasios")
+    assert report.commanders == (THRASIOS, TYMNA)
+    assert report.notes == [f"Second commander taken from the list: {TYMNA}"]
+    assert [p.card for p in report.of_kind(ProblemKind.COLOR)] == ["Fire // Ice"]
+    assert report.card_count == 21  # both listed commanders counted once
+
+
+async def test_option_naming_a_listed_commander_is_not_counted_twice(service, scryfall):
+    both, _ = await check_decklist(service, TAPPEDOUT, TYMNA, THRASIOS)
+    assert both.commanders == (TYMNA, THRASIOS) and both.card_count == 21 and both.notes == []
+    partner_only, _ = await check_decklist(service, TAPPEDOUT, None, "Tymna")
+    assert partner_only.commanders == (TYMNA, THRASIOS) and partner_only.card_count == 21
+
+
+async def test_options_win_over_the_list(service, scryfall):
+    # both options given: the list's marks are reported, not used
+    report, _ = await check_decklist(service, TAPPEDOUT, "Kumano", "Krark")
+    assert report.commanders == ("Kumano, Master Yamabushi", "Krark, the Thumbless")
+    marked = report.of_kind(ProblemKind.COMMANDER)
+    assert {p.card for p in marked} >= {THRASIOS, TYMNA}
+    # one option and two other marked commanders: the option alone, the marks reported
+    report, _ = await check_decklist(service, TAPPEDOUT, "Kumano")
+    assert report.commanders == ("Kumano, Master Yamabushi",) and report.notes == []
+    assert {p.card for p in report.of_kind(ProblemKind.COMMANDER)} == {THRASIOS, TYMNA}
+
+
+async def test_no_commander_anywhere_is_bad_input_before_any_lookup(service, scryfall):
+    with pytest.raises(NoCommander, match="no commander named"):
+        await check_decklist(service, "1 Sol Ring\n1 Arcane Signet\n")
+    assert isinstance(NoCommander(), DeckInputError)
+    assert scryfall.requests == []
+
+
+async def test_more_than_two_marked_commanders_is_bad_input(service, scryfall):
+    deck = "Commander\n1 Thrasios, Triton Hero\n1 Tymna the Weaver\n1 Kumano, Master Yamabushi\n"
+    with pytest.raises(DeckInputError, match="the list marks 3 cards as commanders"):
+        await check_decklist(service, deck)
+
+
+async def test_listed_commander_that_is_not_a_card(service, scryfall):
+    with pytest.raises(CommanderNotFound) as err:
+        await check_decklist(service, "Commander: Qwxzzy Frobnicator\n1 Sol Ring\n")
+    assert err.value.option == "the list's commander" and err.value.query == "Qwxzzy Frobnicator"
+
+
+# -- Scryfall unreachable -------------------------------------------------------------------------------------------
+
+async def warm(service, names: list[str]) -> None:
+    """Look names up while Scryfall answers, so the cache knows them."""
+    batch = await service.resolve_many(names)
+    assert set(batch.found) == set(names)
+
+
+async def test_unreachable_scryfall_reports_every_name_it_could_not_check(service, scryfall):
+    deck = "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n2 Sol Ring\n1 Lightning Greaves\n" \
+           "1 Guttersnipe\n1 Lightning Greaves\n93 Mountain\n"
+    await warm(service, ["Kumano, Master Yamabushi", "Dismember", "Sol Ring", "Mountain"])
+    scryfall.mode = "down"
+    report, _ = await check_decklist(service, deck)
+    assert kinds(report) == {"unchecked": 2, "color": 1, "singleton": 1}
+    assert [(p.card, p.lines) for p in report.of_kind(ProblemKind.UNCHECKED)] == [
+        ("Lightning Greaves", (6, 8)), ("Guttersnipe", (7,))]
+    assert report.card_count == 100 and not report.complete and report.findings
+
+
+async def test_unreachable_scryfall_for_the_listed_commander(service, scryfall):
+    await warm(service, ["Dismember", "Sol Ring", "Mountain"])
+    scryfall.mode = "down"
+    report, _ = await check_decklist(service, "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n"
+                                              "2 Sol Ring\n96 Mountain\n")
+    assert not report.identity_checked and report.commanders == ("Kumano, Master Yamabushi",)
+    assert kinds(report) == {"unchecked": 1, "singleton": 1}  # Dismember can't be judged without Kumano
+    assert report.card_count == 100
+    assert any("were not checked" in w for w in report.warnings)
+
+
+async def test_unreachable_scryfall_for_a_commander_option(service, scryfall):
+    await warm(service, ["Sol Ring", "Mountain"])
+    scryfall.mode = "down"
+    report, _ = await check_decklist(service, "1 Sol Ring\n98 Mountain\n", "Kumano")
+    assert [(p.card, p.lines) for p in report.of_kind(ProblemKind.UNCHECKED)] == [("Kumano", ())]
+    assert report.card_count == 100 and kinds(report) == {"unchecked": 1}
+
+
+async def test_nothing_could_be_looked_up_is_an_error(service, scryfall):
+    scryfall.mode = "down"
+    with pytest.raises(ScryfallUnavailable):
+        await check_decklist(service, KUMANO_DECK)
+
+
+async def test_mistyped_commander_with_scryfall_down_gets_local_suggestions(scryfall, tmp_path):
+    subset = [card(n) for n in ("Kumano, Master Yamabushi", "Kumano's Pupils", "Krark, the Thumbless", "Sol Ring",
+                                "Mountain")]
+    (tmp_path / "cards.json").write_text(json.dumps(subset), encoding="utf-8")
+    (tmp_path / "cache").mkdir()
+    import_file(tmp_path / "cards.json", tmp_path / "cache" / "cards.sqlite3", updated_at=time.time())
+    scryfall.reset()
+    try:
+        async with open_cards(fake_settings(scryfall, tmp_path)) as local:
+            scryfall.mode = "down"
+            with pytest.raises(CommanderNotFound) as err:
+                await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumanno")
+            assert err.value.suggestions == ["Kumano, Master Yamabushi"] and err.value.option == "commander"
+            # nothing close in the local data: the report goes on without the color identity check
+            report, _ = await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Zqxwv")
+            assert [p.card for p in report.of_kind(ProblemKind.UNCHECKED)] == ["Zqxwv"]
+            assert not report.identity_checked
+    finally:
+        scryfall.reset()
+
+
+# -- chosen colors (CR 903.4b) ----------------------------------------------------------------------------------------
+
+PIPER_DECK = "Commander\n1 The Prismatic Piper\nDeck\n1 Counterspell\n1 Sol Ring\n97 Wastes\n"
+
+
+async def test_chosen_color_through_the_runner(service, scryfall):
+    report, _ = await check_decklist(service, PIPER_DECK, chosen=["blue"])
+    assert report.legal, text_report(report)
+    assert report.deck_identity == "U" and report.chosen == {"The Prismatic Piper": "U"}
+    assert "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck's color identity" \
+        in report.notes
+    unchosen, _ = await check_decklist(service, PIPER_DECK)
+    assert [p.card for p in unchosen.of_kind(ProblemKind.COLOR)] == ["Counterspell"]
+
+
+async def test_bad_chosen_colors_are_bad_input(service, scryfall):
+    with pytest.raises(DeckInputError, match="not a color"):
+        await check_decklist(service, PIPER_DECK, chosen=["purple"])
+    assert scryfall.requests == []  # refused before any lookup
+    with pytest.raises(DeckInputError, match="2 chosen colors were given, but only 1"):
+        await check_decklist(service, PIPER_DECK, chosen=["U", "R"])
+    with pytest.raises(DeckInputError, match="no commander of this deck chooses a color"):
+        await check_decklist(service, KUMANO_DECK, chosen=["U"])
+
+
+# -- one-line pastes --------------------------------------------------------------------------------------------------
+
+async def test_one_line_paste_gives_the_same_report(service, scryfall):
+    text = KUMANO_DECK.replace("1 Shock (M20) 8\n", "1 Dismember\n")
+    multi, _ = await check_decklist(service, text)
+    single, _ = await check_decklist(service, " ".join(text.split("\n")))
+    assert [(p.kind, p.card) for p in single.problems] == [(p.kind, p.card) for p in multi.problems] != []
+    assert single.card_count == multi.card_count == 100 and single.commanders == multi.commanders
+    assert single.notes == multi.notes + [
+        f"The list was pasted on one line; it was read as {len([x for x in text.split(chr(10)) if x.strip()])} "
+        f"separate lines, numbered in the order pasted"]

@@ -12,7 +12,13 @@ Checks, each naming the offending cards and their line numbers:
 - deck size (903.5a): exactly 100 cards counting the commanders;
 - banned in Commander (Scryfall's `legalities.commander == "banned"`; other values are not trusted, see the
   data set's README);
-- objects that are not deck cards at all (tokens, emblems, planes, schemes, vanguards).
+- objects that are not deck cards at all (tokens, emblems, planes, schemes, vanguards);
+- names that could not be looked up (Scryfall unreachable): listed once each as "couldn't check"; everything
+  else is still checked. When a commander could not be looked up, color identity, eligibility and pairing
+  are not checked and a warning says so.
+
+Chosen colors (CR 903.4b): a commander such as The Prismatic Piper has its owner choose a color before the
+game; `chosen` gives that color per commander, and it joins the deck's color identity.
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.deck.parser import DeckEntry, ParsedDeck
+from bot.deck.parser import DeckEntry, DeckInputError, ParsedDeck
 from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
-from bot.identity.model import IdentityError, Reason, wubrg
+from bot.identity.model import Analysis, IdentityError, Reason, wubrg
 
 DECK_SIZE = 100
 NOT_DECK_CARD_LAYOUTS = {
@@ -49,6 +55,7 @@ _NUMBER_WORDS = {
 class ProblemKind(StrEnum):
     UNREADABLE = "unreadable"
     UNKNOWN = "unknown"
+    UNCHECKED = "unchecked"
     COMMANDER = "commander"
     COLOR = "color"
     SINGLETON = "singleton"
@@ -57,7 +64,7 @@ class ProblemKind(StrEnum):
     NOT_A_CARD = "not_a_card"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the kind's heading, not str.title()
         return _TITLES[self]
 
     def label(self, n: int) -> str:
@@ -69,6 +76,7 @@ class ProblemKind(StrEnum):
 _TITLES = {
     ProblemKind.UNREADABLE: "Unreadable lines",
     ProblemKind.UNKNOWN: "Unknown cards",
+    ProblemKind.UNCHECKED: "Couldn't check (Scryfall unreachable)",
     ProblemKind.COMMANDER: "Commander",
     ProblemKind.COLOR: "Outside the color identity",
     ProblemKind.SINGLETON: "More than one copy",
@@ -79,6 +87,7 @@ _TITLES = {
 _LABELS = {
     ProblemKind.UNREADABLE: ("unreadable line", "unreadable lines"),
     ProblemKind.UNKNOWN: ("unknown card", "unknown cards"),
+    ProblemKind.UNCHECKED: ("card not checked", "cards not checked"),
     ProblemKind.COMMANDER: ("commander problem", "commander problems"),
     ProblemKind.COLOR: ("off-color card", "off-color cards"),
     ProblemKind.SINGLETON: ("duplicate", "duplicates"),
@@ -113,6 +122,20 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class UncheckedCommander:
+    """A commander that could not be looked up (Scryfall unreachable).
+
+    - `name`: as typed in the option or the list.
+    - `listed`: the list holds it (so it already counts toward the deck size).
+    - `reason`: why it could not be looked up.
+    """
+
+    name: str
+    listed: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class DeckCard:
     """One distinct card of the deck with every line it appears on."""
 
@@ -134,10 +157,22 @@ class DeckReport:
     cards: list[DeckCard] = field(default_factory=list)
     excluded: int = 0  # cards in sideboard / maybeboard sections (not checked)
     deck_name: str | None = None
+    identity_checked: bool = True  # False when a commander could not be looked up
+    chosen: dict[str, str] = field(default_factory=dict)  # commander name -> chosen color (CR 903.4b)
 
     @property
     def legal(self) -> bool:
         return not self.problems
+
+    @property
+    def complete(self) -> bool:
+        """Every name could be looked up (no "couldn't check" entries)."""
+        return not any(p.kind is ProblemKind.UNCHECKED for p in self.problems)
+
+    @property
+    def findings(self) -> list[Problem]:
+        """Problems actually found (everything except the names that could not be checked)."""
+        return [p for p in self.problems if p.kind is not ProblemKind.UNCHECKED]
 
     def counts(self) -> dict[ProblemKind, int]:
         """Number of problems per kind, in display order, only kinds that occur."""
@@ -190,6 +225,19 @@ def is_banned(card: Mapping[str, Any]) -> bool:
     return (card.get("legalities") or {}).get("commander") == "banned"
 
 
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+def color_letter(text: str) -> str:
+    """The WUBRG letter of a color given as a letter or a word (`r`, `Red`, `{U}`); DeckInputError otherwise."""
+    value = str(text).strip().strip("{}").strip().lower()
+    if len(value) == 1 and value.upper() in "WUBRG":
+        return value.upper()
+    if value in _COLOR_WORDS:
+        return _COLOR_WORDS[value]
+    raise DeckInputError(f"{str(text)[:40]!r} is not a color; use W, U, B, R, G or white, blue, black, red, green")
+
+
 def _lines(entries: Sequence[DeckEntry]) -> tuple[int, ...]:
     return tuple(e.line for e in entries)
 
@@ -209,12 +257,37 @@ def _color_names(colors: str) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _fit(card: Mapping[str, Any], leaders: Sequence[Analysis], chosen: str) -> tuple[str, dict[str, Any],
+                                                                                      tuple[str, ...]]:
+    """(outside colors, evidence, warnings) of one card against the commanders, with the chosen colors
+    (CR 903.4b) counted in the deck's identity.
+
+    The engine's `check_fit` does not take chosen colors yet (`chosen=` is being added there); until then
+    they are taken off the outside colors here.
+    """
+    fit = check_fit(dict(card), list(leaders))
+    outside = "".join(c for c in fit.outside if c not in chosen)
+    return outside, {c: fit.evidence.get(c, ()) for c in outside}, tuple(fit.warnings)
+
+
+def _chosen_for(leaders: Sequence[Analysis], chosen: Sequence[str | None]) -> dict[str, str]:
+    """Commander name -> chosen color, for the commanders that choose one and were given one."""
+    out: dict[str, str] = {}
+    for leader, color in zip(leaders, chosen, strict=False):
+        if color and leader.chooses_color:
+            out[leader.name] = color
+    return out
+
+
 def check_deck(
     parsed: ParsedDeck,
     commanders: Sequence[Mapping[str, Any]],
     resolved: Mapping[str, Mapping[str, Any]],
     unknown: Mapping[str, Sequence[str]] | None = None,
     *,
+    unavailable: Mapping[str, str] | None = None,
+    unchecked_commanders: Sequence[UncheckedCommander] = (),
+    chosen: Sequence[str | None] = (),
     notes: Sequence[str] = (),
     warnings: Sequence[str] = (),
 ) -> DeckReport:
@@ -222,13 +295,22 @@ def check_deck(
 
     - `commanders`: the card objects of the commander (and partner) the deck is checked against.
     - `resolved`: deck entry name (as parsed) -> card object, for every name that was found.
-    - `unknown`: deck entry name -> suggestions, for names that were not found. A deck entry in neither
-      mapping is reported as unknown with no suggestions.
+    - `unknown`: deck entry name -> suggestions, for names that were not found.
+    - `unavailable`: deck entry name -> reason, for names that could not be looked up (Scryfall unreachable);
+      each becomes one "couldn't check" problem. A deck entry in none of the three mappings is reported as
+      unknown with no suggestions.
+    - `unchecked_commanders`: commanders that could not be looked up; with any of them, color identity,
+      eligibility and pairing are not checked.
+    - `chosen`: per commander (same order as `commanders`), the color its owner chose before the game
+      (CR 903.4b: a WUBRG letter) or None; it counts in the deck's color identity.
     """
     unknown = unknown or {}
+    unavailable = unavailable or {}
     commander_cards = [dict(c) for c in commanders]
-    commander_names = tuple(str(c.get("name", "?")) for c in commander_cards)
+    commander_names = tuple(str(c.get("name", "?")) for c in commander_cards) \
+        + tuple(u.name for u in unchecked_commanders)
     commander_keys = {card_key(c): c for c in commander_cards}
+    identity_checked = not unchecked_commanders
     problems: list[Problem] = []
     report_warnings: list[str] = list(dict.fromkeys(warnings))
 
@@ -239,12 +321,13 @@ def check_deck(
                                 lines=(pp.line,)))
 
     # Commanders: eligibility (one commander) or pairing (two: check_pairing judges both cards' eligibility
-    # itself, and accepts a Background alongside a "Choose a Background" creature, CR 702.124k), banned
-    if len(commander_cards) == 1:
+    # itself, and accepts a Background alongside a "Choose a Background" creature, CR 702.124k), banned.
+    # With a commander that could not be looked up, neither can be judged.
+    if identity_checked and len(commander_cards) == 1:
         verdict = commander_eligibility(commander_cards[0])
         if not verdict.ok:
             problems.append(Problem(ProblemKind.COMMANDER, verdict.reason, card=commander_names[0]))
-    elif len(commander_cards) == 2:
+    elif identity_checked and len(commander_cards) == 2:
         a, b = commander_cards
         if card_key(a) == card_key(b):
             problems.append(Problem(ProblemKind.COMMANDER,
@@ -267,20 +350,35 @@ def check_deck(
     groups: dict[str, list[DeckEntry]] = {}
     group_card: dict[str, Mapping[str, Any]] = {}
     unknown_groups: dict[str, list[DeckEntry]] = {}
+    unchecked_groups: dict[str, list[DeckEntry]] = {}
     for entry in parsed.deck_entries:
-        card = resolved.get(entry.name)
-        if card is None:
-            unknown_groups.setdefault(entry.name, []).append(entry)
+        entry_card = resolved.get(entry.name)
+        if entry_card is None:
+            target = unchecked_groups if entry.name in unavailable else unknown_groups
+            target.setdefault(entry.name, []).append(entry)
             continue
-        key = card_key(card)
+        key = card_key(entry_card)
         groups.setdefault(key, []).append(entry)
-        group_card.setdefault(key, card)
+        group_card.setdefault(key, entry_card)
 
     for typed, entries in unknown_groups.items():
         suggestions = tuple(s for s in unknown.get(typed, ()) if s)[:5]
         hint = f" (did you mean {', '.join(suggestions)}?)" if suggestions else ""
         problems.append(Problem(ProblemKind.UNKNOWN, f"{_line_ref(_lines(entries))}: no card named "
                                 f"{typed!r}{hint}", card=typed, lines=_lines(entries), suggestions=suggestions))
+
+    # Names that could not be looked up: each once, with every line it is on
+    for typed, entries in unchecked_groups.items():
+        problems.append(Problem(ProblemKind.UNCHECKED, f"{typed} ({_line_ref(_lines(entries))}): couldn't look it "
+                                f"up ({unavailable[typed]})", card=typed, lines=_lines(entries)))
+    for missing_leader in unchecked_commanders:
+        if not missing_leader.listed:
+            problems.append(Problem(ProblemKind.UNCHECKED, f"{missing_leader.name} (commander): couldn't look it up "
+                                    f"({missing_leader.reason})", card=missing_leader.name))
+    if unchecked_commanders:
+        names = " and ".join(u.name for u in unchecked_commanders)
+        report_warnings.append(f"Color identity, commander eligibility and pairing were not checked: {names} "
+                               f"could not be looked up (Scryfall unreachable).")
 
     # Commander section naming someone else
     for key, entries in groups.items():
@@ -294,24 +392,32 @@ def check_deck(
 
     # The commanders' analyses, computed once (check_fit takes them as they are; eligibility and pairing
     # were checked above, so only the engine's other warnings, e.g. 903.4b, come back from it).
-    leaders = []
-    for card in commander_cards:
+    leaders: list[Analysis] = []
+    leader_chosen: list[str | None] = []
+    for index, card in enumerate(commander_cards):
         try:
             leaders.append(analyze(card))
+            leader_chosen.append(chosen[index] if index < len(chosen) else None)
         except IdentityError as exc:
             report_warnings.append(f"{card.get('name')}: could not work out its color identity ({exc})")
-    deck_identity = wubrg("".join(a.identity for a in leaders))
+    chosen_by_name = _chosen_for(leaders, leader_chosen)
+    chosen_colors = wubrg("".join(chosen_by_name.values()))
+    report_notes = list(notes)
+    report_notes.extend(f"{leader}: chosen color {_color_names(color)} (CR 903.4b); it counts in the deck's color "
+                        f"identity" for leader, color in chosen_by_name.items())
+    deck_identity = wubrg("".join(a.identity for a in leaders) + chosen_colors)
+    check_colors = bool(leaders) and identity_checked
 
     # Per-card checks
     cards: list[DeckCard] = []
     fit_warnings: list[str] = []
     for key, entries in groups.items():
-        card = group_card[key]
-        name = str(card.get("name", entries[0].name))
+        deck_card = group_card[key]
+        name = str(deck_card.get("name", entries[0].name))
         count = sum(e.count for e in entries)
         lines = _lines(entries)
-        cards.append(DeckCard(name, dict(card), count, lines, tuple(dict.fromkeys(e.name for e in entries))))
-        limit = copy_limit(card)
+        cards.append(DeckCard(name, dict(deck_card), count, lines, tuple(dict.fromkeys(e.name for e in entries))))
+        limit = copy_limit(deck_card)
         if limit is not None and count > limit:
             allowed = "one copy" if limit == 1 else f"up to {limit} copies"
             problems.append(Problem(ProblemKind.SINGLETON,
@@ -319,43 +425,47 @@ def check_deck(
                                     card=name, lines=lines))
         if key in commander_keys:
             continue  # commanders are checked above
-        if is_banned(card):
+        if is_banned(deck_card):
             problems.append(Problem(ProblemKind.BANNED, f"{name} is banned in Commander ({_line_ref(lines)})",
                                     card=name, lines=lines))
-        layout = str(card.get("layout") or "")
+        layout = str(deck_card.get("layout") or "")
         if layout in NOT_DECK_CARD_LAYOUTS:
             problems.append(Problem(ProblemKind.NOT_A_CARD,
                                     f"{name} is {NOT_DECK_CARD_LAYOUTS[layout]}, not a card a deck can hold "
                                     f"({_line_ref(lines)})", card=name, lines=lines))
             continue
-        if not leaders:
+        if not check_colors:
             continue
         try:
-            fit = check_fit(dict(card), leaders)
+            outside, evidence_by_color, card_warnings = _fit(deck_card, leaders, chosen_colors)
         except IdentityError as exc:
             report_warnings.append(f"{name}: could not work out its color identity ({exc})")
             continue
-        fit_warnings.extend(fit.warnings)
-        if not fit.fits:
-            evidence = tuple((color, tuple(fit.evidence.get(color, ()))) for color in fit.outside)
+        fit_warnings.extend(card_warnings)
+        if outside:
+            evidence = tuple((color, tuple(evidence_by_color.get(color, ()))) for color in outside)
             problems.append(Problem(
                 ProblemKind.COLOR,
-                f"{name} ({_line_ref(lines)}) is {_color_names(fit.outside)}, outside the deck's identity",
-                card=name, lines=lines, outside=wubrg(fit.outside), evidence=evidence))
+                f"{name} ({_line_ref(lines)}) is {_color_names(outside)}, outside the deck's identity",
+                card=name, lines=lines, outside=wubrg(outside), evidence=evidence))
 
     if leaders and not fit_warnings:
         fit_warnings.extend(check_fit(leaders[0], leaders).warnings)  # 903.4b even with no card to check
+    # a chosen color answers the engine's "choose a color (CR 903.4b) ... isn't counted here" warning
+    fit_warnings = [w for w in fit_warnings
+                    if not any(w.startswith(f"{leader} ") and "903.4b" in w for leader in chosen_by_name)]
     report_warnings.extend(w for w in dict.fromkeys(fit_warnings) if w not in report_warnings)
 
-    # Deck size: every card line counts (unknown names too), plus commanders not listed.
+    # Deck size: every card line counts (unknown and unchecked names too), plus commanders not listed.
     listed = sum(e.count for e in parsed.deck_entries)
-    missing_commanders = sum(1 for key in commander_keys if key not in groups)
+    missing_commanders = sum(1 for key in commander_keys if key not in groups) \
+        + sum(1 for u in unchecked_commanders if not u.listed)
     total = listed + missing_commanders
     if total != DECK_SIZE:
         diff = total - DECK_SIZE
         how = f"{diff} too many" if diff > 0 else f"{-diff} short"
         problems.append(Problem(ProblemKind.SIZE,
-                                f"{total} cards counting the commander{'s' if len(commander_cards) > 1 else ''}; "
+                                f"{total} cards counting the commander{'s' if len(commander_names) > 1 else ''}; "
                                 f"a Commander deck has exactly {DECK_SIZE} ({how})"))
 
     order = {kind: i for i, kind in enumerate(KIND_ORDER)}
@@ -366,8 +476,10 @@ def check_deck(
         card_count=total,
         problems=problems,
         warnings=report_warnings,
-        notes=list(notes),
+        notes=report_notes,
         cards=cards,
         excluded=sum(e.count for e in parsed.excluded_entries),
         deck_name=parsed.deck_name,
+        identity_checked=identity_checked,
+        chosen=chosen_by_name,
     )

@@ -19,6 +19,7 @@ EVIDENCE_PER_COLOR = 3
 ATTACH_OVER = 900  # attach the full report when it is longer than this many characters
 FIELD_ITEMS = 8  # problems listed per kind in the embed before "…and N more"
 FILE_NAME = "deck-check.txt"
+UNCHECKED_COLOR = 0xF1C40F  # amber: nothing wrong found, but not every name could be looked up
 
 _COLOR_TITLES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"}
 
@@ -55,17 +56,29 @@ def by_color(report: DeckReport) -> dict[str, list[Problem]]:
 
 def headline(report: DeckReport) -> str:
     """'Legal: 100 cards ...' or '3 problems: 2 off-color cards, 1 duplicate'."""
+    if not report.legal and not report.findings:  # only names that could not be looked up
+        n = len(report.problems)
+        return (f"{n} card{'s' if n != 1 else ''} could not be checked (Scryfall unreachable); nothing else is "
+                f"wrong.")
     if report.legal:
         return (f"Legal: {report.card_count} cards, every one inside the {identity_phrase(report.deck_identity)} "
                 f"color identity, no duplicates, nothing banned.")
     counts = report.counts()
+    unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
     total = sum(counts.values())
     parts = ", ".join(kind.label(n) for kind, n in counts.items())
-    return f"{total} problem{'s' if total != 1 else ''}: {parts}."
+    return f"{total} problem{'s' if total != 1 else ''}: {parts}{_unchecked_tail(unchecked)}."
+
+
+def _unchecked_tail(n: int) -> str:
+    """'; 2 cards not checked (Scryfall unreachable)' after the problems found, or ''."""
+    return f"; {ProblemKind.UNCHECKED.label(n)} (Scryfall unreachable)" if n else ""
 
 
 def _commander_line(report: DeckReport) -> str:
     names = " + ".join(report.commanders) or "(none)"
+    if not report.identity_checked:
+        return f"{names} (color identity not checked)"
     return f"{names} ({identity_phrase(report.deck_identity)})"
 
 
@@ -78,7 +91,8 @@ def text_report(report: DeckReport) -> str:
     extra = f"; {report.excluded} in sideboard/maybeboard not counted" if report.excluded else ""
     out.append(f"Cards: {report.card_count} counting the commander{'s' if len(report.commanders) > 1 else ''}{extra}")
     out.append("")
-    out.append(("LEGAL. " if report.legal else "NOT LEGAL. ") + headline(report))
+    verdict = "LEGAL. " if report.legal else "NOT LEGAL. " if report.findings else "NOT FULLY CHECKED. "
+    out.append(verdict + headline(report))
     for kind in report.counts():
         problems = report.of_kind(kind)
         out.append("")
@@ -137,15 +151,20 @@ def summary_embed(
         color = render.FITS_COLOR
         description = (f"✅ **Legal.** {report.card_count} cards, all inside "
                        f"{render.pips(report.deck_identity, emoji)}; no duplicates, nothing banned.")
+    elif not report.findings:  # only names that could not be looked up
+        color = UNCHECKED_COLOR
+        description = f"⚠️ **Not fully checked.** {headline(report)}"
     else:
         color = render.MISFIT_COLOR
         counts = report.counts()
+        unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
         total = sum(counts.values())
         description = (f"❌ **{total} problem{'s' if total != 1 else ''}**: "
-                       + ", ".join(kind.label(n) for kind, n in counts.items()) + ".")
+                       + ", ".join(kind.label(n) for kind, n in counts.items()) + _unchecked_tail(unchecked) + ".")
     embed = Embed(title=render.truncate(render.escape(title), embeds.TITLE_LIMIT),
                           description=description, color=color)
-    embed.add_field(name="Color identity", value=render.pips(report.deck_identity, emoji), inline=True)
+    identity = render.pips(report.deck_identity, emoji) if report.identity_checked else "not checked"
+    embed.add_field(name="Color identity", value=identity, inline=True)
     cards = f"{report.card_count} / 100"
     if report.excluded:
         cards += f" ({report.excluded} in sideboard/maybeboard not counted)"
