@@ -206,9 +206,9 @@ async def test_mistyped_commander_with_scryfall_down_is_exit_2_with_local_sugges
     import_file(tmp_path / "cards.json", tmp_path / "cache.sqlite3", updated_at=time.time())
     fake.mode = "down"
     code, out, err = await run_cli(fake, tmp_path, write(tmp_path, "1 Sol Ring\n98 Mountain\n"),
-                                   "--commander", "Kumanno")
+                                   "--commander", "Kumamo Yamabashi")
     assert code == 2, (out, err)
-    assert "commander 'Kumanno' is not a card I know; did you mean Kumano, Master Yamabushi?" in err
+    assert "commander 'Kumamo Yamabashi' is not a card I know; did you mean Kumano, Master Yamabushi?" in err
     assert out == ""
 
 

@@ -232,8 +232,11 @@ async def test_mistyped_commander_with_scryfall_down_gets_local_suggestions(scry
     try:
         async with open_cards(fake_settings(scryfall, tmp_path)) as local:
             scryfall.mode = "down"
+            # one slip in a name the local data knows: read as that commander, no network needed
+            report, _ = await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumanno")
+            assert report.commanders == ("Kumano, Master Yamabushi",)
             with pytest.raises(CommanderNotFound) as err:
-                await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumanno")
+                await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumamo Yamabashi")
             assert err.value.suggestions == ["Kumano, Master Yamabushi"] and err.value.option == "commander"
             # nothing close in the local data: the report goes on without the color identity check
             report, _ = await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Zqxwv")
