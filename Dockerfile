@@ -47,7 +47,7 @@ USER bot
 # read-only and holds card data. An unhealthy probe prints one line saying why (`docker inspect`
 # .State.Health.Log). The start period covers the first bulk download of the card data.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=120s --retries=3 \
-    CMD ["python", "-m", "bot.ops.healthcheck"]
+    CMD ["python", "-m", "bot", "healthcheck"]
 
 # `docker stop` sends SIGTERM: the bot finishes commands in flight (up to 8 s, inside Docker's default 10 s)
 # and closes the gateway, the HTTP session and the cache.

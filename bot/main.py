@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import pkgutil
 import signal
 import sys
 import threading
@@ -40,6 +41,8 @@ from bot.cards.service import CardService
 from bot.deck.check import DeckReport, ProblemKind
 from bot.deck.parser import DeckInputError, decode
 from bot.deck.runner import NoCommander, check_decklist
+from bot.deck.sources import DeckSites
+from bot.ops.healthcheck import check_health, one_line
 from bot.ops.metrics import BotMetrics
 from bot.ops.ratelimit import UserRateLimiter
 from bot.ops.server import HealthServer, gateway_check, sqlite_check
@@ -91,6 +94,13 @@ async def open_cards(settings: Settings, *, metrics: BotMetrics | None = None, b
             cards.close()
 
 
+def default_extensions() -> tuple[str, ...]:
+    """Every module in the `cogs` package (each defines `async def setup(bot)`), loaded as extensions."""
+    import cogs
+
+    return tuple(sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_")))
+
+
 @dataclass(frozen=True, slots=True)
 class Runtime:
     """What `assemble` built: the bot, and beside it the bulk refresher, the metrics and (with
@@ -116,9 +126,14 @@ async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time
     use_api_base(settings.discord_api_base)
     metrics = BotMetrics(version=__version__, process_metrics=settings.metrics_port is not None)
     async with open_cards(settings, metrics=metrics, clock=clock, monotonic=monotonic,
-                          lockout_seconds=lockout_seconds) as cards:
+                          lockout_seconds=lockout_seconds) as cards, \
+            aiohttp.ClientSession() as session:
+        deck_sites = DeckSites(session, archidekt_base=settings.archidekt_api_base,
+                               moxfield_base=settings.moxfield_api_base, contact_url=settings.decksite_contact,
+                               moxfield_user_agent=settings.moxfield_user_agent)
         rate = settings.user_rate_limit()
-        bot = IdentityBot(settings, cards=cards, metrics=metrics,
+        bot_options.setdefault("extensions", default_extensions())
+        bot = IdentityBot(settings, cards=cards, deck_sites=deck_sites, metrics=metrics,
                           limiter=UserRateLimiter(*rate) if rate else None, emoji=settings.emoji_map(),
                           **bot_options)
         refresher = BulkRefresher(cards, every_hours=settings.bulk_refresh_hours)
@@ -141,6 +156,7 @@ async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time
                 await bot.close()
             if health is not None:
                 await health.stop()
+            await deck_sites.aclose()
 
 
 def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Callable[[], dict[str, Any]]:
@@ -250,13 +266,17 @@ def _discord_exit(runner: asyncio.Task[None], settings: Settings) -> int:
     return EXIT_OK
 
 
+def _settings_problem(exc: ValidationError) -> str:
+    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']).upper() or 'settings'}: {e['msg']}"
+                         for e in exc.errors())
+    return f"invalid configuration: {problems}"
+
+
 def _load_settings() -> Settings | int:
     try:
         return load_settings()
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']).upper() or 'settings'}: {e['msg']}"
-                             for e in exc.errors())
-        return _fail(f"invalid configuration: {problems}", EXIT_CONFIG)
+        return _fail(_settings_problem(exc), EXIT_CONFIG)
 
 
 def _run_command(args: argparse.Namespace) -> int:
@@ -399,9 +419,18 @@ def _check_deck_command(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------------------------------- the CLI
 def _healthcheck(args: argparse.Namespace) -> int:
-    from bot.ops.healthcheck import main as healthcheck_main
-
-    return healthcheck_main([])
+    """The Docker HEALTHCHECK: one line saying how the bot is, exit 0 healthy or 1 not."""
+    try:
+        settings = load_settings()
+    except ValidationError as exc:
+        print(one_line(_settings_problem(exc)))
+        return EXIT_ERROR
+    if settings.metrics_port == 0:
+        print("METRICS_PORT=0 binds a random port, which the probe cannot know: set a fixed port")
+        return EXIT_ERROR
+    ok, reason = check_health(settings.metrics_host, settings.metrics_port, settings.cache_path)
+    print(reason)
+    return EXIT_OK if ok else EXIT_ERROR
 
 
 def build_parser() -> argparse.ArgumentParser:

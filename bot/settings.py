@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.ops.ratelimit import parse_rate
@@ -44,6 +45,14 @@ class Settings(BaseSettings):
     negative_ttl: int = Field(default=600, ge=0, description="Not-found TTL in seconds.")
     bulk_refresh_hours: float = Field(default=24.0, ge=0.0)
 
+    # Deck links (/deckcheck url:)
+    archidekt_api_base: str = "https://archidekt.com/api"
+    moxfield_api_base: str = "https://api2.moxfield.com"
+    moxfield_user_agent: str | None = Field(
+        default=None, description="The User-Agent Moxfield allowed for this bot (Moxfield blocks unknown clients).")
+    decksite_contact: str = Field(default="https://github.com/identity-bot/identity-bot",
+                                  description="Contact URL sent in the User-Agent to Archidekt and Moxfield.")
+
     # Presentation and logging
     mana_emoji: str = Field(default="", description="Custom emoji for pips, e.g. 'W=<:w:1>,U=<:u:2>'.")
     log_level: str = "INFO"
@@ -60,11 +69,18 @@ class Settings(BaseSettings):
     )
     log_format: Literal["text", "json"] = "text"
 
-    @field_validator("dev_guild_id", "metrics_port", "shard_count", mode="before")
+    @field_validator("dev_guild_id", "metrics_port", "shard_count", "moxfield_user_agent", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
             return None
+        return value
+
+    @field_validator("cache_path", "log_level", "log_format", "user_rate", "metrics_host", mode="before")
+    @classmethod
+    def _blank_is_default(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            raise PydanticUseDefault()
         return value
 
     @field_validator("discord_token", mode="before")
@@ -74,7 +90,7 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("discord_api_base", "scryfall_api_base")
+    @field_validator("discord_api_base", "scryfall_api_base", "archidekt_api_base", "moxfield_api_base")
     @classmethod
     def _strip_slash(cls, value: str) -> str:
         return value.rstrip("/")

@@ -22,7 +22,8 @@ def clean_env(monkeypatch, tmp_path):
 
     for key in list(os.environ):
         if key.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "DEV_GUILD", "SYNC_COMMANDS",
-                           "LOG_LEVEL", "MANA_EMOJI", "NEGATIVE_TTL", "METRICS_", "USER_RATE", "SHARD_")):
+                           "LOG_LEVEL", "MANA_EMOJI", "NEGATIVE_TTL", "METRICS_", "USER_RATE", "SHARD_",
+                           "ARCHIDEKT_", "MOXFIELD_", "DECKSITE_")):
             monkeypatch.delenv(key, raising=False)
     monkeypatch.chdir(tmp_path)
     return tmp_path

@@ -90,7 +90,8 @@ async def moxfield() -> AsyncIterator[FakeMoxfield]:
 
 def make_sites(session: aiohttp.ClientSession, archidekt: FakeArchidekt | None = None,
                moxfield: FakeMoxfield | None = None, **options: Any) -> DeckSites:
-    values: dict[str, Any] = {"contact_url": CONTACT, "min_interval": 0.0, "timeout": 3.0}
+    values: dict[str, Any] = {"contact_url": CONTACT, "min_interval": 0.0, "timeout": 3.0,
+                              "archidekt_base": "http://127.0.0.1:9", "moxfield_base": "http://127.0.0.1:9"}
     if archidekt is not None:
         values["archidekt_base"] = archidekt.base_url
     if moxfield is not None:
@@ -158,16 +159,18 @@ def test_canonical_urls() -> None:
 
 
 async def test_api_url_is_built_from_the_configured_base(session: aiohttp.ClientSession) -> None:
-    sites = DeckSites(session, archidekt_base="https://a.example/api/", moxfield_base="https://m.example")
+    sites = DeckSites(session, archidekt_base="https://a.example/api/", moxfield_base="https://m.example",
+                      contact_url=CONTACT)
     assert sites.api_url(DeckLink(Site.ARCHIDEKT, "42")) == "https://a.example/api/decks/42/"
     assert sites.api_url(DeckLink(Site.MOXFIELD, "abcDEF_-123")) == "https://m.example/v3/decks/all/abcDEF_-123"
 
 
 def test_defaults_point_at_the_real_apis() -> None:
-    from bot.deck import sources
+    from bot.settings import Settings
 
-    assert sources.ARCHIDEKT_API_BASE == "https://archidekt.com/api"
-    assert sources.MOXFIELD_API_BASE == "https://api2.moxfield.com"
+    defaults = Settings(_env_file=None)
+    assert defaults.archidekt_api_base == "https://archidekt.com/api"
+    assert defaults.moxfield_api_base == "https://api2.moxfield.com"
 
 
 # -- public decks -----------------------------------------------------------------------------------------
@@ -443,7 +446,8 @@ async def test_unreachable_site(session: aiohttp.ClientSession) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    sites = DeckSites(session, archidekt_base=f"http://127.0.0.1:{port}/api", min_interval=0)
+    sites = DeckSites(session, archidekt_base=f"http://127.0.0.1:{port}/api", moxfield_base="http://127.0.0.1:9",
+                      contact_url=CONTACT, min_interval=0)
     with pytest.raises(DeckSiteUnavailable) as info:
         await sites.fetch(archidekt_link())
     assert info.value.data["reason"] == "unreachable"

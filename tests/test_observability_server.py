@@ -10,6 +10,7 @@ import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.main import main
 from bot.ops import healthcheck
 from bot.ops.metrics import BotMetrics
 from bot.ops.server import HealthServer, gateway_check, run_checks, sqlite_check
@@ -171,15 +172,17 @@ async def test_docker_healthcheck_probe(clean_env, monkeypatch):
         # a wildcard METRICS_HOST is probed over loopback
         monkeypatch.setenv("METRICS_PORT", str(server.port))
         monkeypatch.setenv("METRICS_HOST", "0.0.0.0")
-        assert await asyncio.to_thread(healthcheck.main, []) == 0
+        assert await asyncio.to_thread(main, ["healthcheck"]) == 0
         state["up"] = False
-        assert await asyncio.to_thread(healthcheck.main, []) == 1
+        assert await asyncio.to_thread(main, ["healthcheck"]) == 1
     # server gone: unreachable -> unhealthy
-    assert await asyncio.to_thread(healthcheck.main, []) == 1
+    assert await asyncio.to_thread(main, ["healthcheck"]) == 1
 
 
-def test_docker_healthcheck_without_metrics_port(clean_env):
-    assert healthcheck.main([]) == 0
+def test_docker_healthcheck_without_metrics_port(clean_env, capsys):
+    # No METRICS_PORT: the probe checks the card cache (data/cache.sqlite3 under the working directory).
+    assert main(["healthcheck"]) == 1
+    assert capsys.readouterr().out.startswith("no cache file at data/cache.sqlite3")
     assert healthcheck.probe_url("0.0.0.0", 9000) == "http://127.0.0.1:9000/healthz"
     assert healthcheck.probe_url("10.0.0.5", 9000) == "http://10.0.0.5:9000/healthz"
     assert healthcheck.probe_url("::", 9000) == "http://[::1]:9000/healthz"

@@ -1,7 +1,7 @@
 """`IdentityBot`: the one bot class (discord.py's `AutoShardedBot`, one shard unless `SHARD_COUNT` says more).
 
-It receives everything it uses from the composition root (`bot.main`): the card service, the metrics and
-the per-user cooldown. No privileged intents; slash commands only. The cogs in `cogs/` are loaded as
+It receives everything it uses from the composition root (`bot.main`): the card service, the deck-site
+client, the metrics and the per-user cooldown. No privileged intents; slash commands only. The cogs in `cogs/` are loaded as
 extensions in `setup_hook`, and commands are synced there (globally, or to `DEV_GUILD_ID`; not at all with
 `SYNC_COMMANDS=false`). No message can ping anyone (`AllowedMentions.none()` bot-wide). `close()` lets the
 interactions being handled finish (at most `DRAIN_SECONDS`) before the gateway closes.
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import pkgutil
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,6 +22,7 @@ from bot.app.endpoints import use_gateway
 from bot.app.options import RecentNames
 from bot.app.tree import IdentityTree
 from bot.cards.service import CardService
+from bot.deck.sources import DeckSites
 from bot.ops.metrics import BotMetrics, Outcome
 from bot.ops.observer import CommandObserver
 from bot.ops.ratelimit import UserRateLimiter
@@ -33,13 +33,6 @@ log = logging.getLogger(__name__)
 
 DRAIN_SECONDS = 8.0  # close(): how long in-flight interactions may take to finish (Docker waits 10 s)
 IDENTIFY_SPACING = 5.0  # seconds between shard IDENTIFYs, as Discord asks
-
-
-def default_extensions() -> tuple[str, ...]:
-    """Every module in the `cogs` package (each defines `async def setup(bot)`)."""
-    import cogs
-
-    return tuple(sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_")))
 
 
 def bot_intents() -> discord.Intents:
@@ -61,10 +54,11 @@ class IdentityBot(commands.AutoShardedBot):
         settings: Settings,
         *,
         cards: CardService,
+        deck_sites: DeckSites,
         metrics: BotMetrics,
         limiter: UserRateLimiter | None,
+        extensions: Sequence[str],
         emoji: Mapping[str, str] | None = None,
-        extensions: Sequence[str] | None = None,
         identify_spacing: float = IDENTIFY_SPACING,
     ) -> None:
         # The bot never joins voice: skip discord.py's "PyNaCl/davey is not installed" warnings.
@@ -84,12 +78,13 @@ class IdentityBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.cards = cards
+        self.deck_sites = deck_sites
         self.metrics = metrics
         self.limiter = limiter
         self.emoji: Mapping[str, str] = dict(emoji or {})
         self.recent = RecentNames()
         self.observer = CommandObserver(metrics)
-        self.extensions_to_load = tuple(extensions) if extensions is not None else default_extensions()
+        self.extensions_to_load = tuple(extensions)
         self.identify_spacing = identify_spacing
         self.synced_commands: list[app_commands.AppCommand] = []
         self.inflight: set[asyncio.Task[Any]] = set()

@@ -429,7 +429,7 @@ class SharedBudget(Budget):
         conn = sqlite3.connect(str(self.path), timeout=self.busy_timeout, isolation_level=None,
                                check_same_thread=False)
         try:
-            conn.execute("PRAGMA journal_mode = WAL")
+            self._use_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: no fsync per commit, no corruption
             conn.execute(_SCHEMA)
             conn.execute("SELECT count(*) FROM budget").fetchone()
@@ -437,6 +437,19 @@ class SharedBudget(Budget):
             conn.close()
             raise
         return conn
+
+    def _use_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL. Two processes creating the file at once race for this switch, and SQLite
+        answers "locked" at once rather than waiting its busy timeout, so the loser retries (within it)."""
+        give_up = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or time.monotonic() > give_up:
+                    raise
+                time.sleep(0.02)
 
     def _open_sync(self) -> None:
         try:

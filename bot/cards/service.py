@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from bot.cards.cache import CardCache, CardRow, name_keys
+from bot.cards.cache import CardCache, CardRow, name_keys, popularity
 from bot.cards.model import (
     MAX_CHOICES,
     MAX_SUGGESTIONS,
@@ -143,6 +143,11 @@ class _Batcher:
     def cancel(self) -> None:
         if self._task is not None:
             self._task.cancel()
+
+
+def _edhrec_ranks(cards: list[dict[str, Any]]) -> dict[str, int | None]:
+    """Scryfall's `edhrec_rank` of each card, by name (the popularity `rank_candidates` orders by)."""
+    return {c["name"]: popularity(c) for c in cards}
 
 
 class CardService:
@@ -342,7 +347,7 @@ class CardService:
         except ScryfallNotFound:
             if miss.stale is not None:  # the id is gone (a reprint merged?): ask by name
                 return await self._remote_card(q, n, _Miss(None, miss.suggestions))
-            suggestions = miss.suggestions or rank_candidates(q, await self._remote_names(q))
+            suggestions = miss.suggestions or self.index.rank_candidates(q, await self._remote_names(q))
             await self._forget(n, suggestions)
             self.metrics.observe_lookup("not_found")
             raise CardNotFound(q, suggestions[:MAX_SUGGESTIONS]) from None
@@ -351,7 +356,7 @@ class CardService:
             candidates = self.index.candidates(n) if self.has_local_data else []
             if not candidates:
                 candidates = await self._remote_names(q)
-            raise AmbiguousCard(q, rank_candidates(q, candidates)[:MAX_CANDIDATES]) from None
+            raise AmbiguousCard(q, self.index.rank_candidates(q, candidates)[:MAX_CANDIDATES]) from None
         except ScryfallBadRequest:
             self.metrics.observe_lookup("not_found")
             raise CardNotFound(q, miss.suggestions[:MAX_SUGGESTIONS]) from None
@@ -371,7 +376,7 @@ class CardService:
         chosen = self._pick(q, n, cards)
         if chosen is None:
             self.metrics.observe_lookup("ambiguous")
-            raise AmbiguousCard(q, rank_candidates(q, [c["name"] for c in cards])[:MAX_CANDIDATES])
+            raise AmbiguousCard(q, rank_candidates(q, [c["name"] for c in cards], _edhrec_ranks(cards))[:MAX_CANDIDATES])
         await self._db(self.cache.put_query(Mode.COMMANDER.value, n, chosen["id"]), None)
         self.metrics.observe_lookup("api")
         return Resolved(chosen, "api")
@@ -396,7 +401,7 @@ class CardService:
         exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
         if exact:
             return exact[0]
-        ranked = rank_candidates(q, [c["name"] for c in cards])
+        ranked = rank_candidates(q, [c["name"] for c in cards], _edhrec_ranks(cards))
         by_name = {c["name"]: c for c in cards}
         first = normalize(ranked[0])
         if first.startswith(n + " "):

@@ -64,9 +64,6 @@ from bot.deck.parser import DeckEntry, ParsedDeck, ParseProblem, Section
 
 log = logging.getLogger(__name__)
 
-ARCHIDEKT_API_BASE = "https://archidekt.com/api"
-MOXFIELD_API_BASE = "https://api2.moxfield.com"
-CONTACT_PLACEHOLDER = "https://github.com/OWNER/identity-bot"  # replace with the bot's homepage or contact page
 
 DEFAULT_TIMEOUT = 8.0
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024
@@ -539,7 +536,8 @@ class DeckSites:
     """Client for Archidekt and Moxfield deck links. Create one per process (the per-site limits, lockouts
     and cache live in the instance); the aiohttp session belongs to the caller and is not closed here.
 
-    `archidekt_base` / `moxfield_base` are the API bases (settings ARCHIDEKT_API_BASE / MOXFIELD_API_BASE);
+    `archidekt_base` / `moxfield_base` are the API bases (settings ARCHIDEKT_API_BASE / MOXFIELD_API_BASE,
+    where their defaults live);
     `contact_url` goes into the User-Agent; `moxfield_user_agent` replaces the User-Agent for Moxfield only
     (Moxfield grants API access per User-Agent on request). `clock` (seconds) drives the cache lifetime only;
     the rate limits use the event loop's clock.
@@ -549,9 +547,9 @@ class DeckSites:
         self,
         session: aiohttp.ClientSession,
         *,
-        archidekt_base: str = ARCHIDEKT_API_BASE,
-        moxfield_base: str = MOXFIELD_API_BASE,
-        contact_url: str = CONTACT_PLACEHOLDER,
+        archidekt_base: str,
+        moxfield_base: str,
+        contact_url: str,
         moxfield_user_agent: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         max_bytes: int = DEFAULT_MAX_BYTES,

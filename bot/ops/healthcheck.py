@@ -7,25 +7,20 @@
 - without one (no endpoint to ask), it checks the card cache directly: the SQLite file at ``cache_path``
   opens read-only and holds card data (a ``cards`` table with at least one row).
 
-``python -m bot.ops.healthcheck`` runs it with ``METRICS_HOST``, ``METRICS_PORT`` and ``CACHE_PATH`` from the
-environment (empty means the default, as in the bot's settings), prints the reason and exits 0 (healthy) or
-1 (unhealthy); never a traceback. Standard library only, so the probe starts fast and cannot be broken by
-the bot's own dependencies; every step has a timeout, so a hung bot fails the check instead of hanging it.
+``python -m bot healthcheck`` runs it with the bot's settings (``METRICS_HOST``, ``METRICS_PORT``,
+``CACHE_PATH``), prints the reason and exits 0 (healthy) or 1 (unhealthy); never a traceback. Standard
+library only; every step has a timeout, so a hung bot fails the check instead of hanging it.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_CACHE_PATH = "data/cache.sqlite3"  # the bot's default (bot/settings.py), relative to the working dir
 DEFAULT_TIMEOUT = 5.0
 MAX_REASON = 300
 
@@ -119,38 +114,3 @@ def check_health(host: str, port: int | None, cache_path: str | Path,
     if port is not None:
         return check_endpoint(probe_url(host, port), timeout)
     return check_cache(cache_path, timeout)
-
-
-def _env(environ: Mapping[str, str], name: str) -> str | None:
-    """``environ[name]`` stripped, or None when it is unset or empty (empty means "use the default")."""
-    value = environ.get(name, "").strip()
-    return value or None
-
-
-def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
-    """Run the probe with METRICS_HOST, METRICS_PORT and CACHE_PATH from the environment; print the reason.
-
-    Exit status: 0 healthy, 1 unhealthy (also for a METRICS_PORT that is not a port number).
-    """
-    env = os.environ if environ is None else environ
-    raw_port = _env(env, "METRICS_PORT")
-    port: int | None = None
-    if raw_port is not None:
-        try:
-            port = int(raw_port)
-        except ValueError:
-            port = -1
-        if port == 0:
-            print("METRICS_PORT=0 binds a random port, which the probe cannot know: set a fixed port")
-            return 1
-        if not 0 < port <= 65535:
-            print(one_line(f"METRICS_PORT={raw_port!r} is not a port number (1-65535)"))
-            return 1
-    ok, reason = check_health(_env(env, "METRICS_HOST") or DEFAULT_HOST, port,
-                              _env(env, "CACHE_PATH") or DEFAULT_CACHE_PATH)
-    print(reason)
-    return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
