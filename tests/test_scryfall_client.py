@@ -83,7 +83,8 @@ async def test_error_objects_become_typed_errors(client):
 
 async def test_search_autocomplete_card_and_bulk(fake, client):
     found = await client.search("Kumano is:commander")
-    assert [c["name"] for c in found] == ["Kumano, Master Yamabushi"]
+    assert [c["name"] for c in found.cards] == ["Kumano, Master Yamabushi"] and found.complete
+    assert not (await client.search("a")).complete  # more than one page matches
     names = await client.autocomplete("kumano")
     assert "Kumano, Master Yamabushi" in names and len(names) <= 20
     bolt = await client.named_fuzzy("Lightning Bolt")

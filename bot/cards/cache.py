@@ -28,11 +28,11 @@ from typing import Any
 import aiosqlite
 
 from bot.cards.names import IndexEntry, normalize
-from bot.identity import IdentityError, is_commander_candidate
+from bot.identity import IdentityError, is_commander_candidate, pairing_traits
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Each entry upgrades the schema from version N-1 to N. Never edit a released step; add a new one.
 MIGRATIONS: dict[int, str] = {
@@ -75,7 +75,12 @@ MIGRATIONS: dict[int, str] = {
     3: """
         ALTER TABLE cards ADD COLUMN popularity INTEGER;
     """,
+    4: """
+        ALTER TABLE cards ADD COLUMN pairing TEXT NOT NULL DEFAULT '';
+    """,
 }
+# Columns a migration adds whose values come from the card itself: filled in Python right after it.
+BACKFILLS: dict[int, str] = {4: "pairing"}
 
 NON_GAME_LAYOUTS = frozenset({
     "token", "double_faced_token", "emblem", "art_series", "vanguard", "planar", "scheme", "augment", "host",
@@ -108,6 +113,15 @@ def popularity(card: dict[str, Any]) -> int | None:
     """Scryfall's `edhrec_rank` (1 = the card most played in Commander), or None when EDHREC ranks it not."""
     value = card.get("edhrec_rank")
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def pairing_code(card: dict[str, Any]) -> str:
+    """The engine's pairing summary of a card (its partner abilities, Background, Time Lord Doctor), stored
+    so the partner option's autocomplete can offer only cards that pair with the chosen commander."""
+    try:
+        return pairing_traits(card).encode()
+    except IdentityError:
+        return ""
 
 
 def can_be_commander(card: dict[str, Any]) -> bool:
@@ -143,13 +157,13 @@ def card_rows(card: dict[str, Any], source: str, now: float, raw: str | None = N
               ) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
     """The `cards` row and `names` rows for one card object."""
     row = (card["id"], card.get("oracle_id"), card["name"], source, now, card_rank(card),
-           1 if can_be_commander(card) else 0, popularity(card),
+           1 if can_be_commander(card) else 0, popularity(card), pairing_code(card),
            raw if raw is not None else json.dumps(card, separators=(",", ":")))
     return row, [(key, card["id"], kind) for key, kind in name_keys(card)]
 
 
 INSERT_CARD = "INSERT OR REPLACE INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, " \
-              "popularity, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+              "popularity, pairing, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_NAME = "INSERT OR IGNORE INTO names (norm, card_id, kind) VALUES (?, ?, ?)"
 
 
@@ -196,6 +210,8 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
             for statement in MIGRATIONS[version].split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            if version in BACKFILLS:
+                _backfill(conn, BACKFILLS[version])
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             conn.execute("DELETE FROM schema_version")
             conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
@@ -204,6 +220,14 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
             conn.execute("ROLLBACK")
             raise
     return start
+
+
+def _backfill(conn: sqlite3.Connection, column: str) -> None:
+    """Fill a column a migration just added from each cached card (only `pairing` so far: the commanders'
+    partner abilities; other cards can't be partners, and their rows keep the default)."""
+    rows = conn.execute("SELECT id, json FROM cards WHERE commander = 1").fetchall()
+    conn.executemany(f"UPDATE cards SET {column} = ? WHERE id = ?",  # noqa: S608 - a column name of ours
+                     [(pairing_code(json.loads(raw)), card_id) for card_id, raw in rows])
 
 
 def _check_and_migrate(path: Path) -> None:
@@ -406,11 +430,12 @@ class CardCache:
     async def name_entries(self) -> list[IndexEntry]:
         """Every full name in the cache, for the in-memory NameIndex."""
         rows = await self._db.execute_fetchall(
-            "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity FROM names n "
+            "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity, c.pairing FROM names n "
             "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm")  # sorted: the index merges less
         # 36,000 objects: made in a worker thread so the event loop keeps answering meanwhile.
         return await asyncio.to_thread(lambda: [
-            IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5])
+            IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5],
+                       pairing=r[6])
             for r in rows])
 
     async def count_cards(self, source: str | None = None) -> int:

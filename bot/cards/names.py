@@ -74,6 +74,8 @@ from typing import Any, TypeVar
 
 from rapidfuzz import fuzz, process
 
+from bot.identity import IdentityError, PairingTraits, can_pair
+
 MAX_INPUT_CHARS = 200
 MAX_CHOICE_CHARS = 100
 
@@ -264,6 +266,7 @@ class IndexEntry:
     commander: bool
     rank: int
     popularity: int | None = None  # Scryfall's edhrec_rank: 1 = most played in Commander; None = unranked
+    pairing: str = ""  # the engine's pairing summary (PairingTraits.encode()), "" for no partner ability
 
 
 def _static_order(entry: IndexEntry) -> tuple[float, int, int, str]:
@@ -482,11 +485,14 @@ class _Lists:
 
 @dataclass(frozen=True, slots=True)
 class LocalMatch:
-    """Result of a local resolution: `kind` is "unique", "ambiguous" or "none"."""
+    """Result of a local resolution: `kind` is "unique", "ambiguous" or "none". For "none", `close` says
+    the suggestions are near misses (a typo away, or a fuzzy score of `CLOSE_SCORE`+), so the name was most
+    likely one of them misspelled rather than a card the index lacks."""
 
     kind: str
     names: list[str]
     suggestions: list[str]
+    close: bool = False
 
 
 def _spread(hits: list[_Hit], limit: int) -> list[int]:
@@ -510,6 +516,17 @@ def _spread(hits: list[_Hit], limit: int) -> list[int]:
     return (first + held)[:limit]
 
 
+CLOSE_SCORE = 80.0  # a fuzzy score this high makes a suggestion a near miss (LocalMatch.close)
+PARTNER_LISTS = 64  # partner-option lists kept (one per chosen commander's pairing summary)
+
+
+def _traits(pairing: str) -> PairingTraits:
+    try:
+        return PairingTraits.decode(pairing)
+    except IdentityError:
+        return PairingTraits()
+
+
 class NameIndex:
     """All card names known locally, for autocomplete and for resolving partial names and typos.
 
@@ -526,6 +543,10 @@ class NameIndex:
         values = list(best.values())
         self._all = _Lists(values)
         self._commanders = _Lists([e for e in values if e.commander])
+        # Commanders with a partner ability (or that a "Choose a Background"/"Doctor's companion" card looks
+        # for), decoded once; the partner option's lists are made from them per chosen commander.
+        self._pairable = [(e, _traits(e.pairing)) for e in values if e.commander and e.pairing]
+        self._partner_lists: dict[str, _Lists] = {}
         # The index never changes once built (a reload builds a new one), so matches can be remembered:
         # `peek` and `resolve` ask for the same key, and fuzzy matching costs milliseconds. A plain dict,
         # not `lru_cache` on a bound method: that would be a reference cycle, leaving the whole old index
@@ -547,19 +568,40 @@ class NameIndex:
     def _lists(self, commanders_only: bool) -> _Lists:
         return self._commanders if commanders_only else self._all
 
-    def complete(self, text: str, *, limit: int = 25, commanders_only: bool = False) -> list[str]:
+    def partners(self, pairing: str) -> _Lists:
+        """The commanders that can be a second commander beside one whose pairing summary is `pairing`
+        (`PairingTraits.encode()`): those sharing a partner ability with it (CR 702.124)."""
+        lists = self._partner_lists.get(pairing)
+        if lists is None:
+            mine = _traits(pairing)
+            lists = _Lists([e for e, theirs in self._pairable if can_pair(mine, theirs)])
+            if len(self._partner_lists) >= PARTNER_LISTS:
+                self._partner_lists.clear()
+            self._partner_lists[pairing] = lists
+        return lists
+
+    def complete(self, text: str, *, limit: int = 25, commanders_only: bool = False,
+                 partner_of: str | None = None) -> list[str]:
         """Autocomplete: up to `limit` names for what the player has typed so far, best first.
 
         Every tier of the ranking takes part (exact, whole word, prefix, typo-tolerant prefix, inside a
         word, then fuzzy when little else matched), ordered by cost; one completed word fills at most half
-        of the list before other words get a turn (`_spread`).
+        of the list before other words get a turn (`_spread`). `partner_of` (a commander's pairing summary)
+        limits the names to the commanders that can be paired with it; then nothing typed yet lists the
+        most played of them.
         """
         q = normalize(text)
-        if not q or limit <= 0:
+        if limit <= 0:
             return []
-        lists = self._lists(commanders_only)
+        lists = self.partners(partner_of) if partner_of is not None else self._lists(commanders_only)
+        if not q:
+            return lists.names[:limit] if partner_of is not None else []
         hits = lists.search(q, limit, typos=True, infix=True, fuzzy=True)
         return [lists.names[i] for i in _spread(hits, limit)]
+
+    def partners_of(self, text: str, card_name: str, pairing: str, *, limit: int = 25) -> list[str]:
+        """`complete(text, partner_of=pairing)` without the commander itself (no deck has two copies)."""
+        return [n for n in self.complete(text, limit=limit + 1, partner_of=pairing) if n != card_name][:limit]
 
     def candidates(self, q: str, *, commanders_only: bool = False, limit: int = 50) -> list[str]:
         """Names that normalised `q` correctly matches, best first, without typo or fuzzy guesses.
@@ -618,7 +660,8 @@ class NameIndex:
         suggestions = list(dict.fromkeys(typo_names + [name for name, _s in scored]))[:5]
         if scored and scored[0][1] >= 88.0 and (len(scored) == 1 or scored[1][1] <= scored[0][1] - 3.0):
             return LocalMatch("unique", [scored[0][0]], suggestions)
-        return LocalMatch("none", [], suggestions)
+        close = bool(typo_names) or bool(scored and scored[0][1] >= CLOSE_SCORE)
+        return LocalMatch("none", [], suggestions, close)
 
     @staticmethod
     def _clear_winner(lists: _Lists, hits: list[_Hit]) -> bool:

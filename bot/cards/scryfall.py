@@ -22,6 +22,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -39,6 +40,14 @@ SLOW_ENDPOINTS = frozenset({"/cards/search", "/cards/named", "/cards/random", "/
 LOCKOUT_SECONDS = 30.0
 MAX_COLLECTION = 75
 HEADERS = {"User-Agent": f"{BOT_NAME}/{__version__}", "Accept": "application/json"}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchPage:
+    """The first page of a search: its cards, and whether they are all the cards that match."""
+
+    cards: list[dict[str, Any]]
+    complete: bool
 
 
 class ScryfallError(Exception):
@@ -273,10 +282,13 @@ class ScryfallClient:
             raise ScryfallUnavailable("Scryfall sent something that is not a catalog")
         return [str(x) for x in data if isinstance(x, str)]
 
-    async def search(self, q: str) -> list[dict[str, Any]]:
-        """The first page of /cards/search (up to 175 cards). Raises ScryfallNotFound when nothing matches."""
-        payload = self._list(await self._request("GET", "/cards/search", params={"q": q}))
-        return [c for c in payload["data"] if isinstance(c, dict) and c.get("object") == "card"]
+    async def search(self, q: str, *, order: str | None = None) -> SearchPage:
+        """The first page of /cards/search (up to 175 cards), in Scryfall's `order` (e.g. "edhrec": the most
+        played first; default: by name). Raises ScryfallNotFound when nothing matches."""
+        params = {"q": q} | ({"order": order} if order else {})
+        payload = self._list(await self._request("GET", "/cards/search", params=params))
+        cards = [c for c in payload["data"] if isinstance(c, dict) and c.get("object") == "card"]
+        return SearchPage(cards, complete=not payload.get("has_more"))
 
     async def collection(self, identifiers: list[dict[str, str]] | Callable[[], list[dict[str, str]]]
                          ) -> list[dict[str, Any]]:

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from bot.cards.cache import CardCache, CardRow, name_keys, popularity
+from bot.cards.cache import CardCache, CardRow, name_keys, pairing_code, popularity
 from bot.cards.model import (
     MAX_CHOICES,
     MAX_SUGGESTIONS,
+    STALE_DAYS,
     AmbiguousCard,
     BadCardName,
     Batch,
@@ -54,6 +55,7 @@ from bot.cards.scryfall import (
     ScryfallNotFound,
     SingleFlight,
 )
+from bot.identity import PairingTraits, can_pair
 from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
@@ -169,7 +171,7 @@ class CardService:
         self._flight = SingleFlight()
         self._batcher = _Batcher(client)
         self._slow_in_flight = 0
-        self._ac_cache: dict[tuple[str, bool], tuple[float, list[str]]] = {}
+        self._ac_cache: dict[tuple[str, str], tuple[float, Any]] = {}  # Scryfall's answers, for a while
         metrics.set_card_data(self.data_state)
 
     def close(self) -> None:
@@ -215,6 +217,12 @@ class CardService:
     @property
     def has_local_data(self) -> bool:
         return len(self.index) > 0
+
+    @property
+    def data_fresh(self) -> bool:
+        """Complete local data at most `STALE_DAYS` old: it knows every card, so it can say "no such card"."""
+        age = self.data_age_days()
+        return self.index_complete and age is not None and age <= STALE_DAYS
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -269,9 +277,11 @@ class CardService:
 
     # -- step 1: local -----------------------------------------------------------------------------
 
-    async def _local(self, q: str, n: str, mode: Mode) -> Resolved | _Miss:
-        """Answer from the cache and local data alone. Raises CardNotFound (a remembered "no such card")
-        or AmbiguousCard (several local names match equally); returns what it learnt otherwise."""
+    async def _local(self, q: str, n: str, mode: Mode, *, decide: bool = True) -> Resolved | _Miss:
+        """Answer from the cache and local data alone. Raises CardNotFound (a remembered "no such card", or,
+        with `decide` and complete local data at most `STALE_DAYS` old, a near miss of names it knows: a
+        misspelling, answered without asking Scryfall) or AmbiguousCard (several local names match equally);
+        returns what it learnt otherwise (a name unlike any it knows may be a card newer than the data)."""
         miss = _Miss()
         rows: list[CardRow] = await self._db(self.cache.lookup_name(n), [])
         if rows:
@@ -310,7 +320,11 @@ class CardService:
                     miss.stale = miss.stale or local_row
             miss.suggestions = match.suggestions
             if mode is Mode.COMMANDER and not miss.stale:
-                return await self._local(q, n, Mode.CARD)  # not a commander by that name: the card itself
+                # not a commander by that name: the card itself
+                return await self._local(q, n, Mode.CARD, decide=decide)
+            if decide and match.close and miss.stale is None and self.data_fresh:
+                self.metrics.observe_lookup("not_found")
+                raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
         return miss
 
     # -- step 2: remote ----------------------------------------------------------------------------
@@ -368,7 +382,7 @@ class CardService:
         if miss.stale is not None or await self._db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None:
             return await self._lookup_local_then_remote(q, n, Mode.CARD)
         try:
-            cards = await self._slow(self.client.search(self._commander_query(q)))
+            cards = (await self._slow(self.client.search(self._commander_query(q), order="edhrec"))).cards
         except (ScryfallNotFound, ScryfallBadRequest):
             await self._db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
             return await self._lookup_local_then_remote(q, n, Mode.CARD)
@@ -484,8 +498,8 @@ class CardService:
 
         misses: dict[str, _Miss] = {}
         for n in wanted:
-            try:
-                found = await self._local(query_of[n], n, Mode.CARD)
+            try:  # names the local data lacks are asked of Scryfall: they may be newer than the bulk data
+                found = await self._local(query_of[n], n, Mode.CARD, decide=False)
             except (CardNotFound, AmbiguousCard) as exc:
                 settle(n, exc)
                 continue
@@ -527,44 +541,90 @@ class CardService:
 
     # -- autocomplete ------------------------------------------------------------------------------
 
-    async def autocomplete(self, prefix: str, *, commanders_only: bool = False) -> list[str]:
-        """Up to 25 names (each at most 100 characters) for a partial name; answers within 2 s, [] when
-        Scryfall can't help in time."""
+    async def autocomplete(self, prefix: str, *, commanders_only: bool = False,
+                           partner_of: str | None = None) -> list[str]:
+        """Up to 25 names (each at most 100 characters) for a partial name, best first; answers within
+        `AUTOCOMPLETE_BUDGET`, [] when Scryfall can't help in time.
+
+        `commanders_only`: only cards that can lead a deck. `partner_of`: the commander already chosen (a
+        name as typed); then only the cards that can be paired with it (CR 702.124), and with nothing typed
+        yet the most played of them. Without local data the answers come from Scryfall's own search
+        (`is:commander`) for commander options, its autocomplete for the others."""
         text = clean_input(prefix if isinstance(prefix, str) else "")[:MAX_INPUT_CHARS]
-        if not text:
+        leader = await self._known_commander(partner_of) if partner_of else None
+        pairing = pairing_code(leader) if leader is not None else None
+        if not text and pairing is None:
             return []
+        commanders = commanders_only or partner_of is not None
         if self.has_local_data:
-            names = self.index.complete(text, limit=MAX_CHOICES, commanders_only=commanders_only)
+            if leader is not None and pairing is not None:
+                names = self.index.partners_of(text, str(leader["name"]), pairing, limit=MAX_CHOICES)
+            else:
+                names = self.index.complete(text, limit=MAX_CHOICES, commanders_only=commanders)
         else:
             try:
                 async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
-                    names = await self._remote_complete(text, commanders_only)
+                    if commanders:
+                        names = await self._remote_commanders(text, pairing)
+                    else:
+                        names = await self._remote_complete(text)
             except (TimeoutError, ScryfallUnavailable, ScryfallError):
                 names = []
+            if leader is not None:
+                names = [n for n in names if n != leader["name"]]
         return [choice_name(name) for name in names[:MAX_CHOICES]]
 
-    async def _remote_complete(self, text: str, commanders_only: bool) -> list[str]:
-        key = (normalize(text), commanders_only)
-        if len(key[0]) < 2:
-            return []
+    async def _known_commander(self, name: str) -> dict[str, Any] | None:
+        """The commander card `name` means, if the cache or local data knows it (None: unknown here)."""
+        try:
+            found = await self.peek(name, commander=True)
+        except (BadCardName, CardNotFound, AmbiguousCard):
+            return None
+        return found.card if found is not None else None
+
+    def _remembered(self, key: tuple[str, str]) -> Any:
         cached = self._ac_cache.get(key)
-        now = self._clock()
-        if cached and cached[0] > now:
-            return cached[1]
-        names = await self.client.autocomplete(text)
-        if commanders_only:
-            names = await self._drop_known_non_commanders(names)
+        return cached[1] if cached and cached[0] > self._clock() else None
+
+    def _remember(self, key: tuple[str, str], value: Any) -> None:
         if len(self._ac_cache) > 2048:
             self._ac_cache.clear()
-        self._ac_cache[key] = (now + AUTOCOMPLETE_TTL, names)
-        return names
+        self._ac_cache[key] = (self._clock() + AUTOCOMPLETE_TTL, value)
 
-    async def _drop_known_non_commanders(self, names: list[str]) -> list[str]:
-        """Scryfall's autocomplete can't filter to commanders; drop the names the cache knows can't lead
-        (cards it has never seen stay, since they may be commanders)."""
-        kept: list[str] = []
-        for name in names:
-            rows: list[CardRow] = await self._db(self.cache.lookup_name(normalize(name)), [])
-            if not rows or any(row.commander for row in rows):
-                kept.append(name)
-        return kept
+    async def _remote_complete(self, text: str) -> list[str]:
+        """Scryfall's own autocomplete (its fast endpoint), remembered for a while."""
+        key = ("names", normalize(text))
+        if len(key[1]) < 2:
+            return []
+        names = self._remembered(key)
+        if names is None:
+            names = await self.client.autocomplete(text)
+            self._remember(key, names)
+        return list(names)
+
+    async def _remote_commanders(self, text: str, pairing: str | None) -> list[str]:
+        """Commanders whose names contain what was typed, from Scryfall's search (`is:commander`), best first.
+
+        A search whose first page held every match also answers every longer query that starts with it, so
+        typing on costs no more requests. Partners of a chosen commander are filtered by the engine."""
+        key = normalize(text)
+        if len(key) < 2:
+            return []
+        found: list[tuple[str, str, int | None]] | None = None
+        for size in range(len(key), 1, -1):
+            page = self._remembered(("commanders", key[:size]))
+            if page is not None and (size == len(key) or page[1]):
+                found = [hit for hit in page[0] if all(word in normalize(hit[0]) for word in key.split())]
+                break
+        if found is None:
+            try:
+                result = await self.client.search(self._commander_query(text), order="edhrec")
+                found = [(c["name"], pairing_code(c), popularity(c)) for c in result.cards]
+                complete = result.complete
+            except ScryfallNotFound:
+                found, complete = [], True
+            self._remember(("commanders", key), (found, complete))
+        if pairing is not None:
+            mine = PairingTraits.decode(pairing)
+            found = [hit for hit in found if can_pair(mine, PairingTraits.decode(hit[1]))]
+        return rank_candidates(text, [hit[0] for hit in found], {hit[0]: hit[2] for hit in found})

@@ -255,6 +255,11 @@ class FakeScryfall:
             else:
                 words.extend(normalize(term.strip('"')).split())
         matches = self._containing(words, commanders=commanders)
+        order = request.query.get("order", "name")
+        if order == "edhrec":  # Scryfall: by EDHREC rank, the most played first; unranked cards last
+            matches.sort(key=lambda c: (c.get("edhrec_rank") is None, c.get("edhrec_rank") or 0, c["name"]))
+        elif order != "name":
+            return _error(400, "bad_request", f"unsupported order {order!r} in the fake")
         if not matches:
             return _error(404, "not_found", "Your query didn’t match any cards. Adjust your search terms.")
         page = max(1, int(request.query.get("page", "1") or 1))
