@@ -315,6 +315,10 @@ class FakeScryfall:
         }
         return web.json_response({"object": "list", "has_more": False, "data": [entry]})
 
+    def serve_bulk(self, raw: bytes, gz: bytes | None = None) -> None:
+        """Serve this oracle_cards file (JSON bytes, and its gzip) instead of one made from `cards`."""
+        self._bulk_cache = {False: raw, True: gz if gz is not None else gzip.compress(raw, compresslevel=1)}
+
     def _bulk_bytes(self, gz: bool) -> bytes:
         if gz not in self._bulk_cache:
             raw = json.dumps(self.cards).encode()

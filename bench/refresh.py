@@ -1,0 +1,168 @@
+"""Benchmark: replies while the running bot refreshes a bulk file of Scryfall's real size (issue 15.4).
+
+Run: python bench/refresh.py [--rate 20] [--after 5]
+
+1. Builds an oracle_cards file of Scryfall's real size (`bench/realistic.py`: 36,000 cards, about 160 MB of
+   JSON, served gzipped like Scryfall) and serves it from the fake Scryfall.
+2. Imports the shared data set as yesterday's bulk data, so the bot's refresh (BULK_REFRESH_HOURS=24) falls
+   due a few seconds after it starts.
+3. Runs the bot as its own process (`python -m bot`) against the fake Discord, and from the moment it is
+   ready sends `/identity` at `--rate` per second (cards the local data answers) and autocomplete at half
+   that, until the new index is live (the bot's /metrics says 36,000 names) and `--after` seconds more.
+4. Prints the first-response latency (dispatch of INTERACTION_CREATE to the first callback arriving at the
+   fake Discord) before, during and after the refresh: p50, p99, max, and how many took over 150 ms and
+   over 3 s. Targets (issue 15): first-response p99 under 150 ms during the refresh, nothing past 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.realistic import bulk_file, scryfall_size_cards  # noqa: E402
+from bot.cards.bulk import import_file  # noqa: E402
+from tests.fakes.discord import FakeDiscord  # noqa: E402
+from tests.fakes.scryfall import FakeScryfall  # noqa: E402
+from tests.shared_data import CARDS_FILE  # noqa: E402
+
+CARDS = ["Fires of Undeath", "Dismember", "Sol Ring", "Kumano, Master Yamabushi", "Lightning Bolt",
+         "Civilized Scholar // Homicidal Brute", "General Tazri", "Kitchen Finks", "Counterspell"]
+PREFIXES = ["fire", "sol r", "light", "kuma", "counter", "swords", "cultiv", "command t", "bolt", "atra"]
+DUE_AFTER = 8.0  # seconds after start when the refresh falls due
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))] if ordered else float("nan")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def index_size(http: aiohttp.ClientSession, port: int) -> float:
+    try:
+        async with http.get(f"http://127.0.0.1:{port}/metrics") as resp:
+            text = await resp.text()
+    except aiohttp.ClientError:
+        return 0.0
+    m = re.search(r'identity_bot_card_data\{key="names"\} ([0-9.e+]+)', text)
+    return float(m.group(1)) if m else 0.0
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rate", type=float, default=20.0, help="/identity commands per second")
+    parser.add_argument("--after", type=float, default=5.0, help="seconds to keep going once the index is live")
+    args = parser.parse_args()
+
+    t0 = time.perf_counter()
+    cards = await asyncio.to_thread(scryfall_size_cards)
+    raw, packed = await asyncio.to_thread(bulk_file, cards)
+    print(f"bulk file: {len(cards):,} cards, {len(raw) / 1e6:.0f} MB JSON, {len(packed) / 1e6:.0f} MB gzipped "
+          f"(built in {time.perf_counter() - t0:.0f} s)")
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-refresh-"))
+    cache = tmp / "cache.sqlite3"
+    yesterday = time.time() - 24 * 3600 + DUE_AFTER  # imported a day ago, less a few seconds
+    await asyncio.to_thread(import_file, CARDS_FILE, cache, updated_at=yesterday)
+    import sqlite3
+
+    with sqlite3.connect(cache) as db:  # the refresh is due `DUE_AFTER` s from now
+        db.execute("UPDATE meta SET value = ? WHERE key = 'bulk_imported_at'", (repr(yesterday),))
+
+    scryfall = FakeScryfall()
+    scryfall.serve_bulk(raw, packed)
+    await scryfall.start()
+    fake = FakeDiscord()
+    await fake.start()
+    port = free_port()
+    env = {
+        "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "SCRYFALL_API_BASE": scryfall.base_url,
+        "CACHE_PATH": str(cache), "BULK_REFRESH_HOURS": "24", "USER_RATE": "off", "LOG_LEVEL": "INFO",
+        "SYNC_COMMANDS": "true", "METRICS_PORT": str(port),
+    }
+    child_env = {k: v for k, v in os.environ.items() if not k.startswith(tuple(env))} | env
+    child_env["PYTHONPATH"] = str(REPO)
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp, env=child_env,
+                                                stdout=asyncio.subprocess.DEVNULL)
+    phases: dict[str, list[float]] = {"before": [], "during": [], "after": []}
+    complete_at: list[float] = []
+    ac_latency: list[float] = []
+    try:
+        await fake.wait_ready(timeout=60)
+        async with aiohttp.ClientSession() as http:
+            loop = asyncio.get_running_loop()
+            live_at: float | None = None
+            i = 0
+            pending: set[asyncio.Task[None]] = set()
+
+            def phase() -> str:
+                if live_at is not None:
+                    return "after"
+                return "during" if scryfall.count("/bulk/oracle-cards.json.gz") else "before"
+
+            async def command(n: int) -> None:
+                which = phase()
+                reply = await fake.invoke("identity", {"card": CARDS[n % len(CARDS)]}, timeout=30)
+                if not reply.embeds:
+                    raise SystemExit(f"unexpected reply: {reply}")
+                phases[which].append(reply.latency)
+
+            async def complete(n: int) -> None:
+                started = time.perf_counter()
+                choices = await fake.autocomplete("identity", {"card": PREFIXES[n % len(PREFIXES)]}, focused="card")
+                if not choices:
+                    raise SystemExit("empty autocomplete")
+                ac_latency.append(time.perf_counter() - started)
+
+            start = loop.time()
+            while live_at is None or loop.time() < live_at + args.after:
+                i += 1
+                pending.add(asyncio.create_task(command(i)))
+                if i % 2 == 0:
+                    pending.add(asyncio.create_task(complete(i)))
+                pending = {t for t in pending if not t.done()}
+                if live_at is None and i % int(args.rate) == 0 and await index_size(http, port) >= len(cards):
+                    live_at = loop.time()
+                    complete_at.append(live_at - start)
+                if loop.time() - start > 600:
+                    raise SystemExit("the refresh did not finish within 10 minutes")
+                await asyncio.sleep(1 / args.rate)
+            await asyncio.gather(*pending)
+
+        print()
+        print(f"| phase | replies | p50 | p99 | max | over 150 ms | over 3 s |")
+        print("|---|---|---|---|---|---|---|")
+        for name, values in phases.items():
+            over = sum(1 for v in values if v > 0.150)
+            print(f"| {name} the refresh | {len(values)} | {pct(values, 50) * 1000:.1f} ms | "
+                  f"{pct(values, 99) * 1000:.1f} ms | {max(values, default=0) * 1000:.1f} ms | {over} | "
+                  f"{sum(1 for v in values if v > 3)} |")
+        print(f"\nautocomplete during the run: p50 {pct(ac_latency, 50) * 1000:.1f} ms, p99 "
+              f"{pct(ac_latency, 99) * 1000:.1f} ms, max {max(ac_latency) * 1000:.1f} ms ({len(ac_latency)})")
+        print(f"new index live {complete_at[0]:.1f} s after the traffic started; {os.cpu_count()} CPUs; "
+              f"Discord rule violations: {len(fake.violations)}")
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), 30)
+        await fake.close()
+        await scryfall.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
