@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import os
 import re
 import socket
@@ -54,14 +55,15 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def index_size(http: aiohttp.ClientSession, port: int) -> float:
+async def card_data(http: aiohttp.ClientSession, port: int) -> dict[str, float]:
+    """The bot's `identity_bot_card_data` gauges: names in its index, data age in days."""
     try:
         async with http.get(f"http://127.0.0.1:{port}/metrics") as resp:
             text = await resp.text()
     except aiohttp.ClientError:
-        return 0.0
-    m = re.search(r'identity_bot_card_data\{key="names"\} ([0-9.e+]+)', text)
-    return float(m.group(1)) if m else 0.0
+        return {}
+    return {m.group(1): float(m.group(2))
+            for m in re.finditer(r'identity_bot_card_data\{key="(\w+)"\} ([-0-9.e+]+)', text)}
 
 
 async def main() -> None:
@@ -87,6 +89,7 @@ async def main() -> None:
 
     scryfall = FakeScryfall()
     scryfall.serve_bulk(raw, packed)
+    scryfall.bulk_updated_at = datetime.datetime.now(datetime.UTC).isoformat()  # today's data
     await scryfall.start()
     fake = FakeDiscord()
     await fake.start()
@@ -108,6 +111,7 @@ async def main() -> None:
         async with aiohttp.ClientSession() as http:
             loop = asyncio.get_running_loop()
             live_at: float | None = None
+            names = 0.0
             i = 0
             pending: set[asyncio.Task[None]] = set()
 
@@ -137,16 +141,19 @@ async def main() -> None:
                 if i % 2 == 0:
                     pending.add(asyncio.create_task(complete(i)))
                 pending = {t for t in pending if not t.done()}
-                if live_at is None and i % int(args.rate) == 0 and await index_size(http, port) >= len(cards):
-                    live_at = loop.time()
-                    complete_at.append(live_at - start)
+                if live_at is None and i % int(args.rate) == 0:
+                    data = await card_data(http, port)
+                    if 0 <= data.get("age_days", -1) < 0.5:  # yesterday's data replaced by today's
+                        live_at = loop.time()
+                        complete_at.append(live_at - start)
+                        names = data.get("names", 0)
                 if loop.time() - start > 600:
                     raise SystemExit("the refresh did not finish within 10 minutes")
                 await asyncio.sleep(1 / args.rate)
             await asyncio.gather(*pending)
 
         print()
-        print(f"| phase | replies | p50 | p99 | max | over 150 ms | over 3 s |")
+        print("| phase | replies | p50 | p99 | max | over 150 ms | over 3 s |")
         print("|---|---|---|---|---|---|---|")
         for name, values in phases.items():
             over = sum(1 for v in values if v > 0.150)
@@ -155,8 +162,8 @@ async def main() -> None:
                   f"{sum(1 for v in values if v > 3)} |")
         print(f"\nautocomplete during the run: p50 {pct(ac_latency, 50) * 1000:.1f} ms, p99 "
               f"{pct(ac_latency, 99) * 1000:.1f} ms, max {max(ac_latency) * 1000:.1f} ms ({len(ac_latency)})")
-        print(f"new index live {complete_at[0]:.1f} s after the traffic started; {os.cpu_count()} CPUs; "
-              f"Discord rule violations: {len(fake.violations)}")
+        print(f"new index ({names:,.0f} names) live {complete_at[0]:.1f} s after the traffic started; "
+              f"{os.cpu_count()} CPUs; Discord rule violations: {len(fake.violations)}")
     finally:
         proc.terminate()
         await asyncio.wait_for(proc.wait(), 30)
