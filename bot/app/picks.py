@@ -87,11 +87,9 @@ class CardPick(discord.ui.View):
         name = self.names[int(self.select.values[0])]
         self.picked = name
         self.stop()
-        try:
-            await self.rerun(interaction, name)
-        finally:
-            if self.sent is not None:
-                await self.sent.edit(choices.picked_text(name, self.choice.option))
+        if self.sent is not None:  # the menu goes first, so it can't be used twice while the command runs
+            await self.sent.edit(choices.picked_text(name, self.choice.option))
+        await self.rerun(interaction, name)
 
     async def on_timeout(self) -> None:
         if self.picked is None and self.sent is not None:

@@ -13,7 +13,6 @@ DMs, group DMs and any server) as far as the application's settings allow (`sync
 
 from __future__ import annotations
 
-import copy
 import logging
 import time
 from collections.abc import Callable
@@ -250,9 +249,7 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
                 return None
 
             async def rerun(interaction: discord.Interaction[Any], name: str) -> None:
-                replaced = copy.copy(namespace)
-                replaced.__dict__[option] = name
-                await self.rerun_command(interaction, command, replaced)
+                await self.rerun_command(interaction, command, replaced_option(namespace, option, name))
 
             return rerun
 
@@ -287,6 +284,15 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
             if view is not None:
                 view.stop()
         return sent
+
+
+def replaced_option(namespace: app_commands.Namespace, option: str, value: Any) -> app_commands.Namespace:
+    """A copy of a command's options with one replaced (a Namespace answers None for any missing attribute,
+    which `copy.copy` can't handle, so the copy is made by hand)."""
+    replaced = app_commands.Namespace.__new__(app_commands.Namespace)
+    replaced.__dict__.update(namespace.__dict__)
+    replaced.__dict__[option] = value
+    return replaced
 
 
 def join_within(text: str, line: str) -> str:
