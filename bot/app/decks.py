@@ -20,7 +20,7 @@ from bot.app.observe import record
 from bot.app.tree import InputProblem
 from bot.cards.model import Resolved
 from bot.deck.check import DeckReport
-from bot.deck.parser import MAX_BYTES, ParsedDeck, decode, parse
+from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
 from bot.deck.runner import check_decklist
 from bot.deck.sources import DeckLink, DeckLinkError, FetchedDeck, parse_deck_url
 from bot.ops.metrics import Outcome
@@ -34,8 +34,11 @@ if TYPE_CHECKING:
 
 #: Attachments read as decklists: text files by type or by the extensions deck sites export.
 TEXT_SUFFIXES = (".txt", ".text", ".dek", ".dec", ".csv", ".md", ".mwdeck", ".cod")
+_BLOCK_RE = re.compile(r"```(?:[\w+-]*[ \t]*\n)?(.*?)```", re.DOTALL)
 _FENCE_RE = re.compile(r"^[ \t]*```[\w+-]*[ \t]*$|^[ \t]*```|```[ \t]*$", re.MULTILINE)
 _LINK_TRIM = "<>()[]{}.,;:!?\"'"
+_COUNT_RE = re.compile(r"^[ \t]*(?:\d{1,3}[ \t]*[xX]?|[xX]\d{1,3})[ \t]+\S", re.MULTILINE)
+MIN_UNCOUNTED_ENTRIES = 5  # a message of card names without counts reads as a list from this many on
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,28 +81,50 @@ def _is_text_file(attachment: discord.Attachment) -> bool:
     return kind.startswith("text/") or attachment.filename.lower().endswith(TEXT_SUFFIXES)
 
 
-def link_in(text: str) -> DeckLink | None:
-    """The first Archidekt or Moxfield deck link in a message's text; DeckLinkError when the only site URL
-    in it names no deck."""
+def links_in(text: str) -> tuple[DeckLink | None, DeckLinkError | None, str]:
+    """The first Archidekt or Moxfield deck link in a message's text, the refusal of the first site URL that
+    names no deck, and the text without any site URL."""
     refused: DeckLinkError | None = None
-    for token in text.split():
-        token = token.strip(_LINK_TRIM)
+    found: DeckLink | None = None
+    rest: list[str] = []
+    for word in text.split(" "):
+        token = word.strip().strip(_LINK_TRIM)
         if "archidekt" not in token.lower() and "moxfield" not in token.lower():
+            rest.append(word)
             continue
         try:
             link = parse_deck_url(token)
         except DeckLinkError as exc:
             refused = refused or exc
             continue
-        if link is not None:
-            return link
-    if refused is not None:
-        raise refused
-    return None
+        if link is None:
+            rest.append(word)
+        else:
+            found = found or link
+    return found, refused, " ".join(rest)
+
+
+def looks_like_a_list(text: str) -> bool:
+    """Whether a message's text reads as a decklist rather than conversation: a line starting with a count
+    (`1 Sol Ring`, `4x ...`), a commander the list marks, or five or more entries. A text the parser refuses
+    counts as a list, so the refusal is what the user sees."""
+    if not text.strip():
+        return False
+    if _COUNT_RE.search(text):
+        return True
+    try:
+        parsed = parse(text)
+    except DeckInputError:
+        return True
+    return bool(parsed.commander_entries) or len(parsed.entries) >= MIN_UNCOUNTED_ENTRIES
 
 
 def without_fences(text: str) -> str:
-    """Message text without Markdown code fences (```), which people wrap pasted lists in."""
+    """The list in a message's text: the inside of its Markdown code blocks (```...```, which people wrap
+    pasted lists in) when it has any, else the text without stray fences."""
+    blocks = [m.group(1) for m in _BLOCK_RE.finditer(text)]
+    if blocks:
+        return "\n".join(blocks)
     return _FENCE_RE.sub("", text)
 
 
@@ -111,13 +136,15 @@ def message_source(message: discord.Message) -> DeckSource:
             _check_size(attachment)
             return DeckSource(attachment=attachment)
     content = message.content or ""
-    link = link_in(content)
+    link, refused, rest = links_in(content)
     if link is not None:
         return DeckSource(link=link)
     text = without_fences(content)
-    if not text.strip():
-        raise InputProblem(decklinks.no_decklist_in_message_text())
-    return DeckSource(text=text)
+    if looks_like_a_list(without_fences(rest)):
+        return DeckSource(text=text)
+    if refused is not None:
+        raise refused
+    raise InputProblem(decklinks.no_decklist_in_message_text())
 
 
 async def read_deck(bot: IdentityBot, source: DeckSource) -> tuple[ParsedDeck, FetchedDeck | None]:
