@@ -103,12 +103,6 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str, *,
         return Sent(interaction, error=exc)
 
 
-async def send_error(interaction: discord.Interaction[Any], text: str, *,
-                     view: discord.ui.View | None = None) -> discord.HTTPException | None:
-    """`send_ephemeral`, returning only Discord's refusal (the interaction expired, ...) for the caller to count."""
-    return (await send_ephemeral(interaction, text, view=view)).error
-
-
 def received_at(interaction: discord.Interaction[Any]) -> float:
     """When the bot started handling the interaction (`time.perf_counter()`); noted on first use."""
     started = interaction.extras.get(RECEIVED)

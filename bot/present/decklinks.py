@@ -102,11 +102,6 @@ def no_decklist_in_message_text() -> str:
             f"(one card per line), an attached text file, or a public {SITES} deck link.")
 
 
-def message_file_unreadable_text() -> str:
-    """The message's attached file could not be downloaded."""
-    return "I couldn't download the file attached to that message; please try again in a moment."
-
-
 def commander_modal_title() -> str:
     return render.truncate("Who is the commander?", MODAL_TITLE_LIMIT)
 
