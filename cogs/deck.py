@@ -1,10 +1,14 @@
-"""/deckcheck commander:<name> [partner:<name>] [decklist:<attachment>] [list:<text>].
+"""/deckcheck [commander] [partner] [decklist:<file>] [list:<text>] [url:<deck link>] [color].
 
-Checks a whole Commander decklist (uploaded as a text file, or pasted) against its commander: color
-identity with evidence, unknown names, singleton, deck size, banned cards, commander eligibility and
-partner pairing. The reply is a summary embed; when the report is long, the full plain-text report (the
-same one `python -m bot check-deck` prints) is attached. The interaction is deferred first: the attachment
-has to be downloaded and names may need Scryfall.
+Checks a whole Commander decklist against its commanders: color identity with evidence, unknown names,
+singleton, deck size, banned cards, commander eligibility and partner pairing. The list is an uploaded text
+file, pasted text (read by the deck parser as is, one line or many), or a public Archidekt or Moxfield deck
+link (its commanders taken from the deck). `commander` may be left out when the list names its commanders;
+`color` is the color chosen before the game for a commander that chooses one (CR 903.4b).
+
+The reply is a summary embed; when the report is long, the full plain-text report (the same one
+`python -m bot check-deck` prints) is attached. Options are validated before anything else, and the
+interaction is deferred only when the work (a download, a deck site, Scryfall) takes long enough to need it.
 """
 
 from __future__ import annotations
@@ -14,40 +18,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
+from bot.app.decks import check_deck, deck_check_reply, slash_source
 from bot.app.options import CardOption, CardQuery
-from bot.app.replies import send_reply
-from bot.app.tree import InputProblem, record
-from bot.deck.parser import MAX_BYTES, decode, split_pasted
-from bot.deck.runner import check_decklist
-from bot.ops.metrics import Outcome
-from bot.present import errors
-from bot.present.deck_report import deck_reply
-from bot.present.embeds import stale_note
+from bot.app.replies import defer_if_slow, send_reply
+from bot.identity.model import COLOR_NAMES, WUBRG
 
 MAX_PASTE = 6000  # Discord's longest string option
 
 Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
-Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
-
-
-def check_list_options(decklist: discord.Attachment | None, pasted: str | None) -> None:
-    """Raise InputProblem when the list options can't be checked (none, both, a file too big)."""
-    if decklist is None and not (pasted and pasted.strip()):
-        raise InputProblem(errors.deck_options_text("no_list"))
-    if decklist is not None and pasted and pasted.strip():
-        raise InputProblem(errors.deck_options_text("both_lists"))
-    if decklist is not None and decklist.size > MAX_BYTES:
-        raise InputProblem(errors.deck_options_text("file_too_big", size=decklist.size, limit=MAX_BYTES))
-
-
-async def read_list(decklist: discord.Attachment | None, pasted: str | None) -> str:
-    if decklist is None:
-        return split_pasted(pasted or "")
-    try:
-        data = await decklist.read()
-    except discord.HTTPException as exc:
-        raise InputProblem(errors.attachment_unreadable_text()) from exc
-    return decode(data)
+Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True, partner_of="commander")]
+COLORS = [app_commands.Choice(name=COLOR_NAMES[c].capitalize(), value=c) for c in WUBRG]
 
 
 class DeckCog(commands.Cog, name="Deck"):
@@ -56,29 +36,30 @@ class DeckCog(commands.Cog, name="Deck"):
 
     @app_commands.command(name="deckcheck", description="Check a whole Commander decklist against its commander.")
     @app_commands.describe(
-        commander="Your commander",
+        commander="Your commander (leave it out when the list marks it)",
         partner="Your second commander (Partner, Background, ...), if any",
         decklist="The decklist as a text file (Moxfield, Archidekt, Arena, MTGO or plain export)",
-        list_text="Or paste the decklist here (one card per line, or separated by ;)",
+        list_text="Or paste the decklist here (one card per line, or all on one line)",
+        url="Or a link to a public Archidekt or Moxfield deck",
+        color="The color your commander chose before the game (The Prismatic Piper, ...)",
     )
     @app_commands.rename(list_text="list")
+    @app_commands.choices(color=COLORS)
     async def deckcheck(
         self,
         interaction: discord.Interaction[IdentityBot],
-        commander: Commander,
+        commander: Commander | None = None,
         partner: Partner | None = None,
         decklist: discord.Attachment | None = None,
         list_text: app_commands.Range[str, 1, MAX_PASTE] | None = None,
+        url: app_commands.Range[str, 1, 500] | None = None,
+        color: app_commands.Choice[str] | None = None,
     ) -> None:
-        check_list_options(decklist, list_text)
-        await interaction.response.defer(thinking=True)
-        text = await read_list(decklist, list_text)
-        report, resolved = await check_decklist(self.bot.cards, text, commander.text,
-                                                partner.text if partner else None)
-        record(interaction, Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK,
-               card=" + ".join(report.commanders) or None,
-               cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None)
-        await send_reply(interaction, deck_reply(report, emoji=self.bot.emoji, stale=stale_note(resolved)))
+        source = slash_source(decklist, list_text, url)
+        checked = await defer_if_slow(interaction, check_deck(
+            self.bot, source, commander.text if commander else None, partner.text if partner else None,
+            chosen=[color.value] if color else []))
+        await send_reply(interaction, deck_check_reply(interaction, self.bot, checked))
 
 
 async def setup(bot: IdentityBot) -> None:

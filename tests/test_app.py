@@ -261,3 +261,66 @@ def test_recent_names_are_per_server_bounded_and_filtered():
     recent.add(3, "Sol Ring", commander=False)
     assert recent.matching(1, "fire") == []  # the least recently used server was dropped
     assert recent.matching(3, "sol") == ["Sol Ring"]
+
+
+# ---------------------------------------------------------------------- helpers of the Discord layer
+def test_card_options_read_pasted_decklist_lines():
+    from bot.app.options import card_query_text
+
+    assert card_query_text("1 Sol Ring (C21) 263 *F*") == "Sol Ring"
+    assert card_query_text("4x Lightning Bolt [M10]") == "Lightning Bolt"
+    assert card_query_text("Commander: Kumano") == "Kumano"
+    assert card_query_text("Fire // Ice") == "Fire // Ice"
+    assert card_query_text("1996 World Champion") == "1996 World Champion"  # a name that starts with a number
+    assert card_query_text("B.F.M. (Big Furry Monster)") == "B.F.M. (Big Furry Monster)"
+    assert card_query_text("1/2") == "1/2"  # not a card line: kept as typed
+
+
+def test_the_option_a_choice_replaces():
+    from bot.app.options import card_query_text
+    from bot.app.picks import option_of
+
+    fits = [("card", "bolt"), ("commander", "kumano"), ("partner", "tymna")]
+    assert option_of(fits, "commander", "kumano", card_query_text) == "commander"
+    assert option_of(fits, "color", "kumano", card_query_text) is None  # not an option of this command
+    assert option_of([("card", "1 Lightning Bolt (M10) 1")], None, "Lightning Bolt", card_query_text) == "card"
+    assert option_of([("card", "bolt")], None, "something else", card_query_text) == "card"  # the only one
+    assert option_of([("card", "bolt"), ("commander", "bolt")], None, "bolt", card_query_text) is None
+
+
+def test_installation_kinds_follow_the_application():
+    from bot.app.tree import install_types
+
+    class App:
+        def __init__(self, guild: object, user: object) -> None:
+            self.guild_integration_config = guild
+            self.user_integration_config = user
+
+    both = install_types(App(object(), object()))  # type: ignore[arg-type]
+    assert both.guild and both.user
+    guild_only = install_types(App(object(), None))  # type: ignore[arg-type]
+    assert guild_only.guild and not guild_only.user
+    user_only = install_types(App(None, object()))  # type: ignore[arg-type]
+    assert user_only.user and not user_only.guild
+    unknown = install_types(None)
+    assert unknown.guild and not unknown.user
+
+
+def test_what_reads_as_a_decklist_in_a_message():
+    from bot.app.decks import looks_like_a_list, without_fences
+
+    assert looks_like_a_list("1 Sol Ring\n1 Lightning Bolt")
+    assert looks_like_a_list("Commander: Kumano, Master Yamabushi\nSol Ring")
+    assert looks_like_a_list("\n".join(["Sol Ring", "Arcane Signet", "Mind Stone", "Fellwar Stone", "Fire Diamond"]))
+    assert not looks_like_a_list("good game everyone, see you next week")
+    assert not looks_like_a_list("")
+    assert without_fences("my list:\n```txt\n1 Sol Ring\n```\nthanks") == "1 Sol Ring\n"
+    assert without_fences("```1 Sol Ring```") == "1 Sol Ring"
+    assert without_fences("1 Sol Ring\n```") == "1 Sol Ring\n"
+
+
+def test_card_mentions_in_a_message():
+    from cogs.messages import card_mentions
+
+    text = "[[Sol Ring]] or [[sol  ring]]? [[Fire // Ice]], [[ ]] [[Lightning\nBolt]] [[Kumano]]"
+    assert card_mentions(text) == ["Sol Ring", "Fire // Ice", "Kumano"]

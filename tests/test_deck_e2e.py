@@ -83,22 +83,30 @@ async def deckcheck(w: World, deck: str | None = None, *, paste: str | None = No
 
 
 def files(w: World, reply) -> dict[str, bytes]:
-    return reply.data.get("_file_data") or {}
+    """The files the reply carries: with a deferred reply they come with the edit, otherwise with the
+    interaction's callback."""
+    if reply.data.get("_file_data"):
+        return reply.data["_file_data"]
+    callbacks = w.discord.interactions[reply.interaction_id].callbacks
+    return (callbacks[0].get("_file_data") if callbacks else None) or {}
 
 
 async def test_command_is_registered_with_its_options(w):
     sync = w.discord.command_syncs[-1]
     command = sync.command("deckcheck")
     options = {o["name"]: o for o in command["options"]}
-    assert list(options) == ["commander", "partner", "decklist", "list"]
-    assert options["commander"]["required"] is True and options["commander"]["autocomplete"] is True
-    assert options["decklist"]["type"] == 11 and not options["decklist"].get("required")
+    assert list(options) == ["commander", "partner", "decklist", "list", "url", "color"]
+    assert not any(o.get("required") for o in options.values())  # the list may name its commander
+    assert options["commander"]["autocomplete"] is True and options["partner"]["autocomplete"] is True
+    assert options["decklist"]["type"] == 11
     assert options["list"]["type"] == 3 and options["list"]["max_length"] == 6000
+    assert options["url"]["type"] == 3
+    assert [c["value"] for c in options["color"]["choices"]] == list("WUBRG")
 
 
 async def test_legal_deck_cold_costs_two_requests(w):
     reply = await deckcheck(w, KUMANO_DECK, commander="Kumano")
-    assert reply.deferred and not reply.ephemeral
+    assert not reply.ephemeral
     embed = reply.embeds[0]
     assert embed["title"] == "Deck check: Kumano, Master Yamabushi"
     assert embed["description"].startswith("✅ **Legal.** 100 cards")
@@ -242,7 +250,10 @@ async def test_choose_a_background_pair_is_legal(w):
     ("options", "expected"),
     [
         ({"commander": "Kumano"}, "Please give the decklist"),
-        ({"commander": "Kumano", "list": "1 Sol Ring", "deck": "1 Sol Ring\n"}, "once"),
+        ({"commander": "Kumano", "list": "1 Sol Ring", "deck": "1 Sol Ring\n"}, "one way only"),
+        ({"commander": "Kumano", "list": "1 Sol Ring", "url": "https://archidekt.com/decks/1"}, "one way only"),
+        ({"url": "https://example.com/decks/123"}, "isn't a deck link"),
+        ({"list": "1 Sol Ring\n1 Lightning Bolt"}, "doesn't say who its commander is"),
         ({"commander": "K" * 300, "list": "1 Sol Ring"}, "300 characters"),
     ],
 )
@@ -278,7 +289,7 @@ async def test_oversized_file_is_refused_before_download(w):
 
 async def test_unknown_commander_is_an_ephemeral_did_you_mean(w):
     reply = await deckcheck(w, "1 Sol Ring\n", commander="Zqxwv Nonexistent")
-    assert reply.ephemeral and reply.deferred
+    assert reply.ephemeral
     assert "couldn't find a card named \u201cZqxwv Nonexistent\u201d" in reply.content
     assert "commander" in reply.content
     # a typo in the commander's name is fixed by the fuzzy search, and the deck is checked

@@ -1,15 +1,22 @@
 """`IdentityBot`: the one bot class (discord.py's `AutoShardedBot`, one shard unless `SHARD_COUNT` says more).
 
 It receives everything it uses from the composition root (`bot.main`): the card service, the deck-site
-client, the metrics and the per-user cooldown. No privileged intents; slash commands only. The cogs in `cogs/` are loaded as
-extensions in `setup_hook`, and commands are synced there (globally, or to `DEV_GUILD_ID`; not at all with
-`SYNC_COMMANDS=false`). No message can ping anyone (`AllowedMentions.none()` bot-wide). `close()` lets the
-interactions being handled finish (at most `DRAIN_SECONDS`) before the gateway closes.
+client, the metrics and the per-user cooldown. No privileged intents: slash commands, and message commands
+(which receive the message they were used on). The cogs in `cogs/` are loaded as extensions in `setup_hook`,
+and commands are synced there (globally, or to `DEV_GUILD_ID`; not at all with `SYNC_COMMANDS=false`),
+declared for a server install and, when the application allows it, a user install (DMs, group DMs, any
+server). No message can ping anyone (`AllowedMentions.none()` bot-wide). `close()` lets the interactions
+being handled finish (at most `DRAIN_SECONDS`) before the gateway closes.
+
+Mana symbols: with `app_emojis`, a background task started in `setup_hook` makes sure the application has
+its mana emojis (`bot.app.emoji`) and then uses them (`emoji`); the `emoji` given to the constructor
+(MANA_EMOJI) overrides them symbol by symbol; until they exist, or when Discord refuses them, symbols are text.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,8 +25,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.emoji import ensure_mana_emojis
 from bot.app.endpoints import use_gateway
+from bot.app.observe import COMMAND
 from bot.app.options import RecentNames
+from bot.app.picks import PICK_TIMEOUT
 from bot.app.tree import IdentityTree
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
@@ -59,7 +69,9 @@ class IdentityBot(commands.AutoShardedBot):
         limiter: UserRateLimiter | None,
         extensions: Sequence[str],
         emoji: Mapping[str, str] | None = None,
+        app_emojis: bool = False,
         identify_spacing: float = IDENTIFY_SPACING,
+        pick_timeout: float = PICK_TIMEOUT,
     ) -> None:
         # The bot never joins voice: skip discord.py's "PyNaCl/davey is not installed" warnings.
         discord.VoiceClient.warn_nacl = False
@@ -81,7 +93,12 @@ class IdentityBot(commands.AutoShardedBot):
         self.deck_sites = deck_sites
         self.metrics = metrics
         self.limiter = limiter
-        self.emoji: Mapping[str, str] = dict(emoji or {})
+        self.emoji_override: dict[str, str] = dict(emoji or {})
+        self.emoji: Mapping[str, str] = dict(self.emoji_override)
+        self.app_emojis = app_emojis
+        self.emoji_ready = asyncio.Event()  # set once the application's mana emojis are settled (or not wanted)
+        self._emoji_task: asyncio.Task[None] | None = None
+        self.pick_timeout = pick_timeout
         self.recent = RecentNames()
         self.observer = CommandObserver(metrics)
         self.extensions_to_load = tuple(extensions)
@@ -95,6 +112,10 @@ class IdentityBot(commands.AutoShardedBot):
         await use_gateway(self.http)
         for name in self.extensions_to_load:
             await self.load_extension(name)
+        if self.app_emojis:
+            self._emoji_task = asyncio.create_task(self.load_mana_emojis(), name="mana-emojis")
+        else:
+            self.emoji_ready.set()
         if self.settings.sync_commands:
             await self.sync_commands()
         else:
@@ -104,8 +125,24 @@ class IdentityBot(commands.AutoShardedBot):
         if not initial:
             await asyncio.sleep(self.identify_spacing)
 
+    async def load_mana_emojis(self) -> None:
+        """Make sure the application has its mana emojis, then use them (MANA_EMOJI still wins per symbol)."""
+        try:
+            uploaded = await ensure_mana_emojis(self)
+            self.emoji = {**uploaded, **self.emoji_override}
+            log.info("mana symbols: %d application emojis, %d from MANA_EMOJI", len(uploaded),
+                     len(self.emoji_override))
+        except Exception:  # never let the emojis stop the bot: symbols stay text
+            log.exception("could not set up the mana emojis; symbols stay text")
+        finally:
+            self.emoji_ready.set()
+
     async def sync_commands(self) -> list[app_commands.AppCommand]:
-        """Register the slash commands: to DEV_GUILD_ID when set (instant), otherwise globally."""
+        """Register the application commands: to DEV_GUILD_ID when set (instant), otherwise globally; declared
+        for the installation kinds the application has enabled, usable in servers, DMs and group DMs."""
+        tree = self.tree
+        if isinstance(tree, IdentityTree):
+            tree.sync_contexts(self.application)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -134,6 +171,10 @@ class IdentityBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if not self.is_closed():
             await self.drain()
+        if self._emoji_task is not None and not self._emoji_task.done():
+            self._emoji_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._emoji_task
         await super().close()
 
     # ------------------------------------------------------------------------------- observation
@@ -159,13 +200,13 @@ class IdentityBot(commands.AutoShardedBot):
         if interaction.type is discord.InteractionType.autocomplete:
             self.observer.autocomplete(started, str(extras.get("outcome") or "ok"))
             return
-        if interaction.type is not discord.InteractionType.application_command:
-            return
+        if interaction.type is not discord.InteractionType.application_command and COMMAND not in extras:
+            return  # a component or form that finished no command
         failed = task.cancelled() or task.exception() is not None or interaction.command_failed
         outcome = extras.get("outcome") or (Outcome.ERROR if failed else Outcome.OK)
         data: Mapping[str, Any] = interaction.data or {}
         self.observer.finish(
-            command=str(data.get("name") or "unknown"), outcome=str(outcome), started=started,
+            command=str(extras.get(COMMAND) or data.get("name") or "unknown"), outcome=str(outcome), started=started,
             cache_hit=extras.get("cache_hit"), guild_id=interaction.guild_id, card=extras.get("card"),
             shard_id=self.shard_of(interaction.guild_id),
         )

@@ -3,6 +3,11 @@ and `resolve_options` finds the cards (deferring only when Scryfall must be aske
 
     card: app_commands.Transform[CardQuery, CardOption("card")]
     commander: app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
+    partner: app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
+
+A card option takes what players paste: a decklist line (`1 Sol Ring (C21) 263 *F*`) is read the way the deck
+parser reads it (`card_query_text`). The partner option's autocomplete offers only cards that can be paired
+with the commander already typed in the same command (`partner_of`).
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.app.tree import record
+from bot.app.observe import record
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
 from bot.cards.names import MAX_INPUT_CHARS, normalize
 from bot.cards.service import CardService
+from bot.deck.parser import parse_card_line
 from bot.ops.metrics import Outcome
 
 if TYPE_CHECKING:
@@ -89,30 +95,63 @@ class CardQuery:
     commander: bool = False
 
 
+def card_query_text(value: str) -> str:
+    """The card name in what was typed: a decklist line's count, `(SET) 123`, `[SET]`, `*F*` and `*CMDR*`
+    markers and a trailing comment are dropped, as the deck parser drops them; anything the parser does not
+    read as a card line is kept as typed."""
+    line = parse_card_line(value) if isinstance(value, str) and len(value) <= MAX_INPUT_CHARS * 4 else None
+    return line.name if line is not None else value
+
+
 class CardOption(app_commands.Transformer):
     """Validation (empty or over-long input never reaches the card service) and autocomplete of one card
-    option. Errors carry `label`, so the reply can say which option was wrong."""
+    option. Errors carry `label`, so the reply can say which option was wrong.
 
-    def __init__(self, label: str | None = None, *, commander: bool = False) -> None:
+    `partner_of`: the name of the option holding the commander this option pairs with; its autocomplete then
+    offers only cards that can be paired with that commander. Defaults to "commander" for the option labelled
+    "partner"."""
+
+    def __init__(self, label: str | None = None, *, commander: bool = False, partner_of: str | None = None) -> None:
         self.label = label
         self.commander = commander
+        self.partner_of = partner_of if partner_of is not None else ("commander" if label == "partner" else None)
 
     async def transform(self, interaction: discord.Interaction[Any], value: str, /) -> CardQuery:
         try:
-            query, _key = CardService.check_name(value)
+            query, _key = CardService.check_name(card_query_text(value))
         except BadCardName as exc:
             raise dataclasses.replace(exc, option=self.label) from None
         return CardQuery(self.label, query, self.commander)
 
+    def _paired_with(self, interaction: discord.Interaction[Any]) -> str | None:
+        """The commander typed in the option this one pairs with, read as a card name; None when empty."""
+        if self.partner_of is None:
+            return None
+        typed = interaction.namespace.__dict__.get(self.partner_of)
+        if not isinstance(typed, str) or not typed.strip() or len(typed) > MAX_INPUT_CHARS:
+            return None
+        return card_query_text(typed).strip() or None
+
     async def autocomplete(self, interaction: discord.Interaction[IdentityBot],  # type: ignore[override]
                            value: str, /) -> list[app_commands.Choice[str]]:
-        """Recently looked-up names first, then the card service's matches; never raises."""
+        """Recently looked-up names first, then the card service's matches; never raises. For a partner
+        option with its commander typed, only the service's cards that can be paired with it (even before
+        anything is typed: the most played of them)."""
         bot = interaction.client
-        if not value or len(value) > MAX_INPUT_CHARS:
+        if len(value) > MAX_INPUT_CHARS:
             return []
-        names = bot.recent.matching(scope_of(interaction), value, commanders_only=self.commander)
+        text = card_query_text(value) if value else ""
+        partner_of = self._paired_with(interaction)
+        if not text.strip() and partner_of is None:
+            return []
+        names: list[str] = []
+        if partner_of is None:
+            names += bot.recent.matching(scope_of(interaction), text, commanders_only=self.commander)
         try:
-            names += await bot.cards.autocomplete(value, commanders_only=self.commander)
+            if partner_of is not None:
+                names += await bot.cards.autocomplete(text, commanders_only=True, partner_of=partner_of)
+            else:
+                names += await bot.cards.autocomplete(text, commanders_only=self.commander)
         except Exception as exc:  # a failing lookup must not break typing
             record(interaction, Outcome.ERROR)
             log.warning("autocomplete failed: %s", type(exc).__name__)

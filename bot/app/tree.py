@@ -1,6 +1,14 @@
 """The command tree: every interaction is observed and counted, the per-user cooldown is applied, and
 expected errors are turned into replies in one place, the `EXPECTED` table (error type -> outcome and
 reply), the way Red-DiscordBot's tree maps errors. Cogs raise typed errors and stay thin.
+
+A reply for a card option that names several cards, or no card but close names, carries a `Choice`: the
+tree then answers with a menu of the candidates (`bot.app.picks.CardPick`) whose pick runs the command
+again with the picked card in that option (`retry_for_command`, `rerun_command`). Interactions that are not
+slash commands (a pick, a submitted form) get their errors answered the same way through `answer_error`.
+
+Every command is declared for both installation kinds (a server install, and a user install that works in
+DMs, group DMs and any server) as far as the application's settings allow (`sync_contexts`).
 """
 
 from __future__ import annotations
@@ -14,17 +22,28 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.app.replies import send_error
+from bot.app.observe import COMMAND, RECEIVED, RETRY, record
+from bot.app.options import card_query_text
+from bot.app.picks import CardPick, Choice, Rerun, Retry, option_of
+from bot.app.replies import Sent, send_ephemeral
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallBusy, ScryfallUnavailable
 from bot.deck.parser import DeckInputError
-from bot.deck.runner import CommanderNotFound
+from bot.deck.runner import CommanderNotFound, NoCommander
+from bot.deck.sources import DeckSourceError, DeckSourceErrorCode
 from bot.ops.metrics import Outcome
-from bot.present import errors
+from bot.present import choices, decklinks, errors
+from bot.present.message import CONTENT_LIMIT
+from bot.present.render import truncate
 
 if TYPE_CHECKING:
     from bot.app.bot import IdentityBot
 
+__all__ = ["EXPECTED", "ErrorReply", "IdentityTree", "InputProblem", "expected_reply", "record", "unwrap"]
+
 log = logging.getLogger(__name__)
+
+#: Where every command can be used: servers, the DM with the bot, group DMs and DMs between users.
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
 
 class InputProblem(Exception):
@@ -37,8 +56,12 @@ class InputProblem(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ErrorReply:
+    """What the user is told about an expected error: the outcome (metrics, log), the text, and for a card
+    option the user can fix by picking, the `Choice` to offer."""
+
     outcome: Outcome
     text: str
+    choice: Choice | None = None
 
 
 def _bad_name(e: BadCardName) -> ErrorReply:
@@ -47,22 +70,55 @@ def _bad_name(e: BadCardName) -> ErrorReply:
     return ErrorReply(Outcome.INVALID, errors.empty_text(e.option))
 
 
+def _pick(kind: choices.PickKind, query: str, option: str | None, names: list[str]) -> Choice | None:
+    return Choice(kind, query, option, tuple(names)) if names else None
+
+
+def _not_found(e: CardNotFound) -> ErrorReply:
+    return ErrorReply(Outcome.NOT_FOUND, errors.not_found_text(e.query, e.suggestions, e.option),
+                      _pick("not_found", e.query, e.option, e.suggestions))
+
+
+def _ambiguous(e: AmbiguousCard) -> ErrorReply:
+    return ErrorReply(Outcome.AMBIGUOUS, errors.ambiguous_text(e.query, e.candidates, e.option),
+                      _pick("ambiguous", e.query, e.option, e.candidates))
+
+
 def _commander(e: CommanderNotFound) -> ErrorReply:
+    kind: choices.PickKind = "ambiguous" if e.ambiguous else "not_found"
+    choice = _pick(kind, e.query, e.option, e.suggestions)
     if e.ambiguous:
-        return ErrorReply(Outcome.AMBIGUOUS, errors.ambiguous_text(e.query, e.suggestions, e.option))
-    return ErrorReply(Outcome.NOT_FOUND, errors.not_found_text(e.query, e.suggestions, e.option))
+        return ErrorReply(Outcome.AMBIGUOUS, errors.ambiguous_text(e.query, e.suggestions, e.option), choice)
+    return ErrorReply(Outcome.NOT_FOUND, errors.not_found_text(e.query, e.suggestions, e.option), choice)
+
+
+_DECK_SOURCE_OUTCOMES = {
+    DeckSourceErrorCode.MALFORMED_URL: Outcome.INVALID,
+    DeckSourceErrorCode.PRIVATE: Outcome.NOT_FOUND,
+    DeckSourceErrorCode.NOT_FOUND: Outcome.NOT_FOUND,
+    DeckSourceErrorCode.NOT_A_DECK: Outcome.INVALID,
+    DeckSourceErrorCode.TOO_LARGE: Outcome.INVALID,
+}
+
+
+def _deck_source(e: DeckSourceError) -> ErrorReply:
+    outcome = _DECK_SOURCE_OUTCOMES.get(e.code, Outcome.BUSY)  # unavailable, rate-limited, busy: try again
+    text = decklinks.deck_link_error_text(e.code.value, e.site.label if e.site else None, e.retry_after_seconds)
+    return ErrorReply(outcome, text)
 
 
 #: Every expected error, most specific first: its outcome (metrics, log) and what the user is told.
 EXPECTED: tuple[tuple[type[Exception], Callable[[Any], ErrorReply]], ...] = (
     (InputProblem, lambda e: ErrorReply(Outcome.INVALID, e.text)),
     (BadCardName, _bad_name),
-    (CardNotFound, lambda e: ErrorReply(Outcome.NOT_FOUND, errors.not_found_text(e.query, e.suggestions, e.option))),
-    (AmbiguousCard, lambda e: ErrorReply(Outcome.AMBIGUOUS, errors.ambiguous_text(e.query, e.candidates, e.option))),
+    (CardNotFound, _not_found),
+    (AmbiguousCard, _ambiguous),
     (ScryfallBusy, lambda e: ErrorReply(Outcome.BUSY, errors.busy_text(e.retry_after))),
     (ScryfallUnavailable, lambda e: ErrorReply(Outcome.SCRYFALL_UNAVAILABLE, errors.unavailable_text(e.retry_after))),
     (CommanderNotFound, _commander),
+    (NoCommander, lambda e: ErrorReply(Outcome.INVALID, decklinks.no_commander_text())),
     (DeckInputError, lambda e: ErrorReply(Outcome.INVALID, errors.deck_input_text(str(e)))),
+    (DeckSourceError, _deck_source),
     (app_commands.CommandOnCooldown, lambda e: ErrorReply(Outcome.COOLDOWN, errors.cooldown_text(e.retry_after))),
 )
 
@@ -84,40 +140,70 @@ def unwrap(error: BaseException) -> BaseException:
     return error
 
 
-def record(interaction: discord.Interaction[Any], outcome: Outcome | None = None, *, card: str | None = None,
-           cache_hit: bool | None = None) -> None:
-    """Tell the observer how a command went (read once the interaction's task ends)."""
-    extras = interaction.extras
-    if outcome is not None:
-        extras["outcome"] = outcome
-    if card is not None:
-        extras["card"] = card
-    if cache_hit is not None:
-        extras["cache_hit"] = cache_hit
+def install_types(app: discord.AppInfo | None) -> app_commands.AppInstallationType:
+    """The installation kinds to declare: those the application has enabled (Developer Portal >
+    Installation); a server install when it says nothing."""
+    guild = app is not None and app.guild_integration_config is not None
+    user = app is not None and app.user_integration_config is not None
+    if not guild and not user:
+        return app_commands.AppInstallationType(guild=True)
+    return app_commands.AppInstallationType(guild=guild, user=user)
 
 
 class IdentityTree(app_commands.CommandTree["IdentityBot"]):
     """Observes every interaction, applies the per-user cooldown, answers expected errors."""
 
+    def __init__(self, client: IdentityBot, **options: Any) -> None:
+        options.setdefault("allowed_contexts", EVERYWHERE)
+        super().__init__(client, **options)
+
+    def sync_contexts(self, app: discord.AppInfo | None) -> app_commands.AppInstallationType:
+        """Declare every command for the installation kinds the application has enabled; logs how to enable
+        the user install when it is off. Returns what is declared."""
+        installs = install_types(app)
+        self.allowed_installs = installs
+        if not installs.user:
+            log.warning("user install is off for this application, so the commands work only where the bot "
+                        "is invited; to let people add it to their account, enable 'User Install' in the "
+                        "Developer Portal (Installation > Installation Contexts)")
+        return installs
+
     async def interaction_check(self, interaction: discord.Interaction[IdentityBot], /) -> bool:
         """Start observing the interaction; refuse a slash command over the user's cooldown (USER_RATE) with
         discord.py's CommandOnCooldown, answered by `on_error`. Autocomplete is never limited."""
-        self.client.watch(interaction, time.perf_counter())
-        limiter = self.client.limiter
-        if interaction.type is discord.InteractionType.application_command and limiter is not None:
-            wait = limiter.hit(interaction.user.id)
-            if wait is not None:
-                raise app_commands.CommandOnCooldown(app_commands.Cooldown(limiter.rate, limiter.per), wait)
+        started = time.perf_counter()
+        interaction.extras[RECEIVED] = started
+        self.client.watch(interaction, started)
+        self._check_cooldown(interaction)
         return True
+
+    def _check_cooldown(self, interaction: discord.Interaction[IdentityBot]) -> None:
+        limiter = self.client.limiter
+        if interaction.type is discord.InteractionType.autocomplete or limiter is None:
+            return
+        wait = limiter.hit(interaction.user.id)
+        if wait is not None:
+            raise app_commands.CommandOnCooldown(app_commands.Cooldown(limiter.rate, limiter.per), wait)
 
     async def on_error(self, interaction: discord.Interaction[IdentityBot],
                        error: app_commands.AppCommandError) -> None:
-        command = interaction.command.qualified_name if interaction.command else "?"
+        await self.answer_error(interaction, error)
+
+    async def answer_error(self, interaction: discord.Interaction[IdentityBot], error: BaseException) -> None:
+        """Answer an error of any interaction (slash or message command, pick, form): an expected error
+        with its reply (a menu to pick from when it offers a choice and the command can be re-run), a
+        refused reply by logging it, a bug by logging it and saying sorry."""
+        command = self._command_name(interaction)
         original = unwrap(error)
         reply = expected_reply(original)
         if reply is not None:
             record(interaction, reply.outcome, card=_query_of(original))
-            await self._send(interaction, reply.text)
+            view = self._pick_view(interaction, reply.choice) if reply.choice is not None else None
+            if view is not None and reply.choice is not None:
+                text = join_within(reply.text, choices.pick_hint(reply.choice.kind))
+                view.sent = await self._send(interaction, text, view=view)
+            else:
+                await self._send(interaction, reply.text)
             return
         if isinstance(original, discord.HTTPException):
             # Discord refused our reply (or the interaction expired): log once, count, no retry loop.
@@ -135,12 +221,84 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
             log.error("error in /%s", command, exc_info=(type(original), original, original.__traceback__))
         await self._send(interaction, errors.error_text())
 
-    async def _send(self, interaction: discord.Interaction[IdentityBot], text: str, *, quiet: bool = False) -> None:
-        refused = await send_error(interaction, text)
-        if refused is not None:
+    @staticmethod
+    def _command_name(interaction: discord.Interaction[Any]) -> str:
+        if interaction.command is not None:
+            return interaction.command.qualified_name
+        return str(interaction.extras.get(COMMAND) or "?")
+
+    # ------------------------------------------------------------------------------- picking a card
+    def _pick_view(self, interaction: discord.Interaction[IdentityBot], choice: Choice) -> CardPick | None:
+        """A menu for `choice` when the interaction's command can be re-run with that option replaced."""
+        retry: Retry | None = interaction.extras.get(RETRY)
+        if retry is None and isinstance(interaction.command, app_commands.Command) \
+                and interaction.type is discord.InteractionType.application_command:
+            retry = self.retry_for_command(interaction.command, interaction.namespace)
+        rerun = retry(choice.option, choice.query) if retry is not None else None
+        if rerun is None:
+            return None
+        return CardPick(choice, rerun, owner_id=interaction.user.id, timeout=self.client.pick_timeout)
+
+    def retry_for_command(self, command: app_commands.Command[Any, ..., Any],
+                          namespace: app_commands.Namespace) -> Retry:
+        """How to run a slash command again with one card option replaced (its other options unchanged)."""
+
+        def retry(label: str | None, query: str) -> Rerun | None:
+            option = option_of(list(namespace), label, query, card_query_text)
+            if option is None:
+                return None
+
+            async def rerun(interaction: discord.Interaction[Any], name: str) -> None:
+                await self.rerun_command(interaction, command, replaced_option(namespace, option, name))
+
+            return rerun
+
+        return retry
+
+    async def rerun_command(self, interaction: discord.Interaction[IdentityBot],
+                            command: app_commands.Command[Any, ..., Any], namespace: app_commands.Namespace) -> None:
+        """Run `command` with `namespace` for `interaction` (a pick): observed, under the user's cooldown, its
+        errors answered by `answer_error` (a later option that needs a pick gets its own menu)."""
+        started = interaction.extras.get(RECEIVED)
+        if not isinstance(started, float):
+            started = interaction.extras[RECEIVED] = time.perf_counter()
+        interaction.extras[COMMAND] = command.qualified_name
+        interaction.extras[RETRY] = self.retry_for_command(command, namespace)
+        self.client.watch(interaction, started)
+        try:
+            self._check_cooldown(interaction)
+            # discord.py's own path for a command with its options (transformers, then the callback)
+            await command._invoke_with_namespace(interaction, namespace)
+        except Exception as exc:
+            interaction.command_failed = True
+            await self.answer_error(interaction, exc)
+
+    async def _send(self, interaction: discord.Interaction[IdentityBot], text: str, *, quiet: bool = False,
+                    view: discord.ui.View | None = None) -> Sent:
+        sent = await send_ephemeral(interaction, text, view=view)
+        if sent.error is not None:
+            refused = sent.error
             self.client.metrics.observe_reply_error(refused.status)
             log.log(logging.DEBUG if quiet else logging.WARNING, "could not send error reply (HTTP %s): %s",
                     refused.status, str(refused.text)[:200])
+            if view is not None:
+                view.stop()
+        return sent
+
+
+def replaced_option(namespace: app_commands.Namespace, option: str, value: Any) -> app_commands.Namespace:
+    """A copy of a command's options with one replaced (a Namespace answers None for any missing attribute,
+    which `copy.copy` can't handle, so the copy is made by hand)."""
+    replaced = app_commands.Namespace.__new__(app_commands.Namespace)
+    replaced.__dict__.update(namespace.__dict__)
+    replaced.__dict__[option] = value
+    return replaced
+
+
+def join_within(text: str, line: str) -> str:
+    """`text` and `line` on the next line, `text` shortened so both fit in a message's content."""
+    room = CONTENT_LIMIT - len(line) - 1
+    return f"{truncate(text, room)}\n{line}"
 
 
 def _query_of(error: BaseException) -> str | None:

@@ -1,0 +1,200 @@
+"""Decklists for the deck check, from wherever players keep them: a pasted list, an uploaded text file, a
+public Archidekt or Moxfield deck link, or a message (its text, its attached file, or a deck link in it).
+
+`DeckSource` says where one list comes from; `read_deck` turns it into a `ParsedDeck` (a link's deck comes
+with the `FetchedDeck` it was read from); `check_deck` runs the deck check and words the reply. Everything
+that can be refused without the network (no list, several, a file too big, a URL that is no deck link) is
+refused before any request, so the refusal needs no deferral.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.app.observe import record
+from bot.app.tree import InputProblem
+from bot.cards.model import Resolved
+from bot.deck.check import DeckReport
+from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
+from bot.deck.runner import check_decklist
+from bot.deck.sources import DeckLink, DeckLinkError, FetchedDeck, parse_deck_url
+from bot.ops.metrics import Outcome
+from bot.present import decklinks, errors
+from bot.present.deck_report import deck_reply
+from bot.present.embeds import stale_note
+from bot.present.message import Reply
+
+if TYPE_CHECKING:
+    from bot.app.bot import IdentityBot
+
+#: Attachments read as decklists: text files by type or by the extensions deck sites export.
+TEXT_SUFFIXES = (".txt", ".text", ".dek", ".dec", ".csv", ".md", ".mwdeck", ".cod")
+_BLOCK_RE = re.compile(r"```(?:[\w+-]*[ \t]*\n)?(.*?)```", re.DOTALL)
+_FENCE_RE = re.compile(r"^[ \t]*```[\w+-]*[ \t]*$|^[ \t]*```|```[ \t]*$", re.MULTILINE)
+_LINK_TRIM = "<>()[]{}.,;:!?\"'"
+_COUNT_RE = re.compile(r"^[ \t]*(?:\d{1,3}[ \t]*[xX]?|[xX]\d{1,3})[ \t]+\S", re.MULTILINE)
+MIN_UNCOUNTED_ENTRIES = 5  # a message of card names without counts reads as a list from this many on
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSource:
+    """Where one decklist comes from: exactly one of pasted `text`, an `attachment`, or a deck `link`."""
+
+    text: str | None = None
+    attachment: discord.Attachment | None = None
+    link: DeckLink | None = None
+
+
+def _check_size(attachment: discord.Attachment) -> None:
+    if attachment.size > MAX_BYTES:
+        raise InputProblem(decklinks.deck_source_text("file_too_big", size=attachment.size, limit=MAX_BYTES))
+
+
+def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: str | None) -> DeckSource:
+    """The one list the /deckcheck options give; InputProblem (or DeckLinkError for a site URL without a deck
+    id) when there is none, more than one, a file too big or a URL that is not a deck link."""
+    pasted = pasted if pasted and pasted.strip() else None
+    url = url.strip() if url and url.strip() else None
+    given = [v for v in (decklist, pasted, url) if v is not None]
+    if not given:
+        raise InputProblem(decklinks.deck_source_text("none"))
+    if len(given) > 1:
+        raise InputProblem(decklinks.deck_source_text("several"))
+    if decklist is not None:
+        _check_size(decklist)
+        return DeckSource(attachment=decklist)
+    if url is not None:
+        link = parse_deck_url(url)
+        if link is None:
+            raise InputProblem(decklinks.not_a_deck_link_text(url))
+        return DeckSource(link=link)
+    return DeckSource(text=pasted)
+
+
+def _is_text_file(attachment: discord.Attachment) -> bool:
+    kind = (attachment.content_type or "").split(";")[0].strip().lower()
+    return kind.startswith("text/") or attachment.filename.lower().endswith(TEXT_SUFFIXES)
+
+
+def links_in(text: str) -> tuple[DeckLink | None, DeckLinkError | None, str]:
+    """The first Archidekt or Moxfield deck link in a message's text, the refusal of the first site URL that
+    names no deck, and the text without any site URL."""
+    refused: DeckLinkError | None = None
+    found: DeckLink | None = None
+    rest: list[str] = []
+    for word in text.split(" "):
+        token = word.strip().strip(_LINK_TRIM)
+        if "archidekt" not in token.lower() and "moxfield" not in token.lower():
+            rest.append(word)
+            continue
+        try:
+            link = parse_deck_url(token)
+        except DeckLinkError as exc:
+            refused = refused or exc
+            continue
+        if link is None:
+            rest.append(word)
+        else:
+            found = found or link
+    return found, refused, " ".join(rest)
+
+
+def looks_like_a_list(text: str) -> bool:
+    """Whether a message's text reads as a decklist rather than conversation: a line starting with a count
+    (`1 Sol Ring`, `4x ...`), a commander the list marks, or five or more entries. A text the parser refuses
+    counts as a list, so the refusal is what the user sees."""
+    if not text.strip():
+        return False
+    if _COUNT_RE.search(text):
+        return True
+    try:
+        parsed = parse(text)
+    except DeckInputError:
+        return True
+    return bool(parsed.commander_entries) or len(parsed.entries) >= MIN_UNCOUNTED_ENTRIES
+
+
+def without_fences(text: str) -> str:
+    """The list in a message's text: the inside of its Markdown code blocks (```...```, which people wrap
+    pasted lists in) when it has any, else the text without stray fences."""
+    blocks = [m.group(1) for m in _BLOCK_RE.finditer(text)]
+    if blocks:
+        return "\n".join(blocks)
+    return _FENCE_RE.sub("", text)
+
+
+def message_source(message: discord.Message) -> DeckSource:
+    """The decklist of a message: an attached text file, else a deck link in its text, else its text;
+    InputProblem when it has none (or its file is too big)."""
+    for attachment in message.attachments:
+        if _is_text_file(attachment):
+            _check_size(attachment)
+            return DeckSource(attachment=attachment)
+    content = message.content or ""
+    link, refused, rest = links_in(content)
+    if link is not None:
+        return DeckSource(link=link)
+    text = without_fences(content)
+    if looks_like_a_list(without_fences(rest)):
+        return DeckSource(text=text)
+    if refused is not None:
+        raise refused
+    raise InputProblem(decklinks.no_decklist_in_message_text())
+
+
+async def read_deck(bot: IdentityBot, source: DeckSource) -> tuple[ParsedDeck, FetchedDeck | None]:
+    """The parsed list (and the fetched deck for a link). Raises DeckInputError (not a list, too long),
+    InputProblem (a file that can't be downloaded) or a DeckSourceError (a link that can't be read)."""
+    if source.link is not None:
+        fetched = await bot.deck_sites.fetch(source.link)
+        return fetched.deck, fetched
+    if source.attachment is not None:
+        try:
+            data = await source.attachment.read()
+        except discord.HTTPException as exc:
+            raise InputProblem(errors.attachment_unreadable_text()) from exc
+        return parse(decode(data)), None
+    return parse(source.text or ""), None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedDeck:
+    """A finished deck check: the report, every card the service resolved, and the fetched deck (links)."""
+
+    report: DeckReport
+    resolved: list[Resolved]
+    fetched: FetchedDeck | None = None
+
+
+async def check_deck(bot: IdentityBot, source: DeckSource, commander: str | None, partner: str | None,
+                     chosen: Sequence[str] = ()) -> CheckedDeck:
+    """Read the list and check it. Raises what `read_deck` and `check_decklist` raise (NoCommander,
+    CommanderNotFound, DeckInputError, ScryfallUnavailable, DeckSourceError, InputProblem)."""
+    deck, fetched = await read_deck(bot, source)
+    return await check_parsed(bot, deck, fetched, commander, partner, chosen)
+
+
+async def check_parsed(bot: IdentityBot, deck: ParsedDeck, fetched: FetchedDeck | None, commander: str | None,
+                       partner: str | None, chosen: Sequence[str] = ()) -> CheckedDeck:
+    """Check a list already read (`read_deck`). Raises what `check_decklist` raises."""
+    report, resolved = await check_decklist(bot.cards, deck, commander, partner, chosen=chosen)
+    return CheckedDeck(report, resolved, fetched)
+
+
+def deck_check_reply(interaction: discord.Interaction[Any], bot: IdentityBot, checked: CheckedDeck) -> Reply:
+    """The reply for a finished check (a link's deck named first); records the outcome."""
+    report, resolved = checked.report, checked.resolved
+    record(interaction, Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK,
+           card=" + ".join(report.commanders) or None,
+           cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None)
+    reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved))
+    if checked.fetched is not None:
+        fetched = checked.fetched
+        line = decklinks.deck_from_link_line(fetched.name, fetched.site.label, fetched.url)
+        reply.content = f"{line}\n{reply.content}" if reply.content else line
+    return reply

@@ -1,0 +1,195 @@
+"""Message commands (right-click or long-press a message -> Apps):
+
+- "Check this decklist": the deck check of the list in that message: an attached text file, a public
+  Archidekt or Moxfield deck link, or the text itself. When the list names no commander, a form (a modal)
+  asks for it (and an optional second commander).
+- "Explain card names": one line per `[[Card Name]]` of the message (at most `MENTION_LIMIT`), with the card's
+  color identity.
+
+Message commands receive the message they were used on, so no privileged intent is needed. Replies are
+public, like the slash commands'; errors are ephemeral, through the tree's error table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.bot import IdentityBot
+from bot.app.decks import check_parsed, deck_check_reply, message_source, read_deck
+from bot.app.observe import COMMAND, RECEIVED, RETRY, record
+from bot.app.options import card_query_text
+from bot.app.picks import Rerun
+from bot.app.replies import defer_if_slow, send_reply
+from bot.app.tree import IdentityTree, InputProblem
+from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
+from bot.cards.names import normalize
+from bot.cards.service import CardService
+from bot.deck.parser import ParsedDeck
+from bot.deck.sources import FetchedDeck
+from bot.identity import analyze
+from bot.identity.model import IdentityError
+from bot.ops.metrics import Outcome
+from bot.present import choices, decklinks
+from bot.present.choices import MENTION_LIMIT, Explained
+
+CHECK_DECKLIST = "Check this decklist"
+EXPLAIN_NAMES = "Explain card names"
+FORM_TIMEOUT = 600.0  # seconds the commander form waits to be submitted
+NAME_LIMIT = 200
+
+_MENTION_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
+
+
+def card_mentions(text: str) -> list[str]:
+    """The `[[Card Name]]`s of a text, in order, each once (compared as names are matched)."""
+    seen: dict[str, str] = {}
+    for match in _MENTION_RE.finditer(text or ""):
+        name = " ".join(match.group(1).split())
+        key = normalize(name) or name
+        if name and key not in seen:
+            seen[key] = name
+    return list(seen.values())
+
+
+class CommanderForm(discord.ui.Modal):
+    """Asks for the commander of a list that names none; submitting runs the deck check."""
+
+    def __init__(self, cog: MessagesCog, deck: ParsedDeck, fetched: FetchedDeck | None) -> None:
+        super().__init__(title=decklinks.commander_modal_title(), timeout=FORM_TIMEOUT)
+        self.cog = cog
+        self.deck = deck
+        self.fetched = fetched
+        self.commander: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
+            label=decklinks.commander_input_label(), placeholder=decklinks.commander_input_placeholder(),
+            custom_id="commander", max_length=NAME_LIMIT, required=True)
+        self.partner: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
+            label=decklinks.partner_input_label(), placeholder=decklinks.partner_input_placeholder(),
+            custom_id="partner", max_length=NAME_LIMIT, required=False)
+        self.add_item(self.commander)
+        self.add_item(self.partner)
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        await self.cog.check_with(interaction, self.deck, self.fetched, self.commander.value.strip() or None,
+                                  self.partner.value.strip() or None)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,  # type: ignore[override]
+                       /) -> None:
+        await self.cog.tree.answer_error(interaction, error)
+
+
+class MessagesCog(commands.Cog, name="Messages"):
+    def __init__(self, bot: IdentityBot) -> None:
+        self.bot = bot
+        self.menus = [
+            app_commands.ContextMenu(name=CHECK_DECKLIST, callback=self.check_decklist),
+            app_commands.ContextMenu(name=EXPLAIN_NAMES, callback=self.explain_names),
+        ]
+
+    @property
+    def tree(self) -> IdentityTree:
+        tree = self.bot.tree
+        assert isinstance(tree, IdentityTree)
+        return tree
+
+    async def cog_load(self) -> None:
+        for menu in self.menus:
+            self.bot.tree.add_command(menu)
+
+    async def cog_unload(self) -> None:
+        for menu in self.menus:
+            self.bot.tree.remove_command(menu.name, type=menu.type)
+
+    # --------------------------------------------------------------------------- Check this decklist
+    async def check_decklist(self, interaction: discord.Interaction[IdentityBot], message: discord.Message) -> None:
+        """Read the message's list (deferring only when that is slow); ask for the commander with a form
+        when the list names none, else check it."""
+        source = message_source(message)
+        deck, fetched = await defer_if_slow(interaction, read_deck(self.bot, source))
+        if not deck.commander_entries:
+            if interaction.response.is_done():  # deferred for a slow read: a form can no longer be shown
+                raise InputProblem(decklinks.no_commander_text(from_message=True))
+            await interaction.response.send_modal(CommanderForm(self, deck, fetched))
+            return
+        await self.check_with(interaction, deck, fetched, None, None)
+
+    async def check_with(self, interaction: discord.Interaction[Any], deck: ParsedDeck, fetched: FetchedDeck | None,
+                         commander: str | None, partner: str | None) -> None:
+        """Check `deck` with these commanders for `interaction` (the command, the submitted form, or a pick
+        that fixed a commander's name). Errors go to the tree's error table; a commander name that needs a
+        pick gets a menu whose pick runs this again."""
+        self._observe(interaction)
+
+        def retry(label: str | None, query: str) -> Rerun | None:
+            if label not in ("commander", "partner"):
+                return None
+
+            async def rerun(again: discord.Interaction[Any], name: str) -> None:
+                await self.check_with(again, deck, fetched, name if label == "commander" else commander,
+                                      name if label == "partner" else partner)
+
+            return rerun
+
+        interaction.extras[RETRY] = retry
+        try:
+            checked = await defer_if_slow(interaction, check_parsed(self.bot, deck, fetched, commander, partner))
+            await send_reply(interaction, deck_check_reply(interaction, self.bot, checked))
+        except Exception as exc:
+            if interaction.type is discord.InteractionType.application_command:
+                raise  # the tree answers the command's own errors
+            interaction.command_failed = True
+            await self.tree.answer_error(interaction, exc)
+
+    def _observe(self, interaction: discord.Interaction[Any]) -> None:
+        """Observe a form submission or a pick like a command (the command itself is observed by the tree)."""
+        if interaction.type is discord.InteractionType.application_command:
+            return
+        started = interaction.extras.get(RECEIVED)
+        if not isinstance(started, float):
+            started = interaction.extras[RECEIVED] = time.perf_counter()
+        interaction.extras[COMMAND] = CHECK_DECKLIST
+        self.bot.watch(interaction, started)
+
+    # --------------------------------------------------------------------------- Explain card names
+    async def explain_names(self, interaction: discord.Interaction[IdentityBot], message: discord.Message) -> None:
+        """One line per `[[Card Name]]` of the message (deferring only when Scryfall must be asked)."""
+        names = card_mentions(message.content or "")
+        if not names:
+            raise InputProblem(choices.no_card_mentions_text())
+        shown, left_out = names[:MENTION_LIMIT], max(0, len(names) - MENTION_LIMIT)
+        items = await defer_if_slow(interaction, asyncio.gather(*(self._explain(n) for n in shown)))
+        found = [i for i in items if i.card is not None]
+        if not found and all(i.problem == "unavailable" for i in items):
+            raise ScryfallUnavailable("every name needed Scryfall")
+        record(interaction, Outcome.OK if found else Outcome.NOT_FOUND,
+               card=str(found[0].card.get("name")) if found and found[0].card is not None else None)
+        await send_reply(interaction, choices.explain_reply(items, left_out=left_out, emoji=self.bot.emoji))
+
+    async def _explain(self, typed: str) -> Explained:
+        try:
+            query, _key = CardService.check_name(card_query_text(typed))
+        except BadCardName:
+            return Explained(typed, problem="bad_name")
+        try:
+            found = await self.bot.cards.resolve(query)
+        except AmbiguousCard as exc:
+            return Explained(typed, problem="ambiguous", names=exc.candidates)
+        except CardNotFound as exc:
+            return Explained(typed, problem="not_found", names=exc.suggestions)
+        except ScryfallUnavailable:
+            return Explained(typed, problem="unavailable")
+        try:
+            analysis = analyze(found.card)
+        except IdentityError:
+            return Explained(typed, problem="bad_name")
+        return Explained(typed, card=found.card, analysis=analysis)
+
+
+async def setup(bot: IdentityBot) -> None:
+    await bot.add_cog(MessagesCog(bot))
