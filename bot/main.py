@@ -133,6 +133,7 @@ async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time
                                moxfield_user_agent=settings.moxfield_user_agent)
         rate = settings.user_rate_limit()
         bot_options.setdefault("extensions", default_extensions())
+        bot_options.setdefault("app_emojis", settings.mana_emoji_upload)
         bot = IdentityBot(settings, cards=cards, deck_sites=deck_sites, metrics=metrics,
                           limiter=UserRateLimiter(*rate) if rate else None, emoji=settings.emoji_map(),
                           **bot_options)

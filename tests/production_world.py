@@ -40,6 +40,7 @@ def bot_settings(fake: FakeDiscord, scryfall: FakeScryfall | str, cache_path: Pa
         "scryfall_timeout": 3.0,
         "user_rate": "off",
         "mana_emoji": "",
+        "mana_emoji_upload": False,  # replies show text symbols ({B}); tests/test_e2e_emoji.py turns it on
         "metrics_port": None,
         "shard_count": None,
         "shard_ids": None,

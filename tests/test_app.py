@@ -35,6 +35,7 @@ def bot_env(tmp_path: Path, **values: str) -> dict[str, str]:
                                 "LOG_", "MANA_EMOJI", "NEGATIVE_TTL", "METRICS_", "USER_RATE", "SHARD_"))}
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env["CACHE_PATH"] = str(tmp_path / "cache.sqlite3")
+    env["MANA_EMOJI_UPLOAD"] = "false"
     env.update(values)
     return env
 

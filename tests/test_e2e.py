@@ -57,6 +57,7 @@ async def env(tmp_path_factory):
         scryfall_timeout=3.0,
         user_rate="off",
         mana_emoji="",
+        mana_emoji_upload=False,
     )
     async with running_bot(settings, fake) as bot:
         yield Env(bot, fake, scryfall)

@@ -38,6 +38,7 @@ def fake_settings(fake: FakeScryfall, tmp_path: Any, **overrides: Any) -> Settin
         "cache_path": tmp_path / "cache" / "cards.sqlite3",
         "bulk_refresh_hours": 0,
         "scryfall_timeout": 3.0,
+        "mana_emoji_upload": False,
     }
     values.update(overrides)
     return load_settings(**values)
