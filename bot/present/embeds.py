@@ -334,9 +334,16 @@ def _fits_lines(result: FitResult, name: str) -> list[str]:
     if verdict is FitVerdict.FITS:
         if not card.identity:
             return [f"{shown(name)} has a colorless identity, which fits every Commander deck (CR 903.5c)."]
-        chosen = [f"{render.color_name(c)} chosen for {shown(result.commanders[i].name)}"
-                  for i, c in enumerate(result.chosen) if c]
-        tail = f", with {render.and_list(chosen)} before the game (CR 903.4b)" if chosen else " (CR 903.5c)"
+        picked = [(i, c) for i, c in enumerate(result.chosen) if c]
+        if len(result.commanders) == 1 and picked:
+            tail = ", the color chosen for it before the game (CR 903.4b)" if \
+                result.commanders[0].identity == picked[0][1] else \
+                f", with {render.color_name(picked[0][1])} chosen for it before the game (CR 903.4b)"
+        elif picked:
+            chosen = [f"{render.color_name(c)} chosen for {shown(result.commanders[i].name)}" for i, c in picked]
+            tail = f", with {render.and_list(chosen)} before the game (CR 903.4b)"
+        else:
+            tail = " (CR 903.5c)"
         return [f"{possessive_shown(name)} color identity ({render.color_words(card.identity)}) is within the "
                 f"deck\u2019s: {_deck_words(result)}{tail}."]
     if verdict is FitVerdict.FITS_IF_CHOSEN:

@@ -79,6 +79,10 @@ def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source
         symbols = list(dict.fromkeys(r.symbol for r in group if r.symbol))
         if isinstance(text, str):  # as printed, left to right
             symbols.sort(key=lambda sym: text.find(sym) if sym in text else len(text))
+            if kind is ReasonKind.BASIC_LAND_TYPE:
+                group.sort(key=lambda r: text.find(r.land) if r.land and r.land in text else len(text))
+        if not symbols and kind is not ReasonKind.BASIC_LAND_TYPE:
+            group.sort(key=lambda r: "WUBRG".find(r.color))
         out.append(Source(
             kind=kind,
             face=face,

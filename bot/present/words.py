@@ -296,8 +296,8 @@ _SYMBOL_LESSONS: dict[SymbolKind, str] = {
     SymbolKind.HYBRID: "Hybrid {sym} counts as both {colors}, though either can pay for it.",
     SymbolKind.PHYREXIAN: "Phyrexian {sym} counts as {colors}, though 2 life can pay for it.",
     SymbolKind.PHYREXIAN_HYBRID: "Phyrexian hybrid {sym} counts as {colors}, though 2 life can pay for it.",
-    SymbolKind.TWO_HYBRID: "{sym} counts as {colors}, though {{2}} can pay for it.",
-    SymbolKind.COLORLESS_HYBRID: "{sym} counts as {colors}, though {{C}} can pay for it.",
+    SymbolKind.TWO_HYBRID: "{sym} counts as {colors}, though {two} can pay for it.",
+    SymbolKind.COLORLESS_HYBRID: "{sym} counts as {colors}, though {colorless} can pay for it.",
 }
 
 
@@ -314,8 +314,8 @@ def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -
             continue
         seen.add(kind)
         colors = "".join(x.color for x in analysis.identity_reasons if x.symbol == r.symbol)
-        out.append(_SYMBOL_LESSONS[kind].format(sym=render.symbol(r.symbol, shown),
-                                                colors=render.color_words(colors)))
+        out.append(_SYMBOL_LESSONS[kind].format(sym=render.symbol(r.symbol, shown), colors=render.color_words(colors),
+                                                two=render.symbol("{2}", shown), colorless=render.symbol("{C}", shown)))
     hidden = [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]
     if hidden:
         syms = render.and_list(render.symbol(s.raw, shown) for s in hidden)
