@@ -20,7 +20,7 @@ from bot.identity.model import Analysis, CdaKind, FaceRole, Reason, ReasonKind, 
 from bot.present import render
 from bot.present.render import Emoji
 
-LINE_WIDTH = 100  # characters of a card's line shown in one piece of evidence
+LINE_WIDTH = 90  # characters of a card's line shown in one piece of evidence
 
 _PLACES: dict[TextPlace, str] = {
     TextPlace.ACTIVATED_COST: "activated ability",

@@ -243,21 +243,26 @@ def _alternative_kind(analysis: Analysis) -> str:
 
 def _extra_causes(analysis: Analysis, extra: str) -> str:
     why = _face_roles(analysis, extra)
-    causes: list[str] = []
+    parts: list[tuple[str, str]] = []  # (what counts too, its rule)
     if "text" in why:
-        causes.append("mana symbols in its rules text count too (CR 903.4)")
+        parts.append(("mana symbols in its rules text", "903.4"))
     if "back" in why:
-        causes.append("its back face counts too (CR 903.4d)")
+        parts.append(("its back face", "903.4d"))
     if "alternative" in why:
-        causes.append(f"its {_alternative_kind(analysis)} counts too (CR 903.4)")
+        parts.append((f"its {_alternative_kind(analysis)}", "903.4"))
+    if "indicator" in why:
+        parts.append(("the color indicator of another part", "903.4"))
+    if "chosen" in why:
+        parts.append(("the color chosen before the game", "903.4b"))
+    causes: list[str] = []
+    if parts:
+        rules = ", ".join(dict.fromkeys(rule for _, rule in parts))
+        verb = "counts" if len(parts) == 1 and not parts[0][0].startswith("mana symbols") else "count"
+        causes.append(f"{render.and_list(what for what, _ in parts)} {verb} too (CR {rules})")
     if "land" in why:
         causes.append("a land may only join a deck whose identity has every color its basic land types tap for "
                       "(CR 903.5d)")
-    if "indicator" in why:
-        causes.append("the color indicator of another part counts too (CR 903.4)")
-    if "chosen" in why:
-        causes.append("the color chosen before the game counts (CR 903.4b)")
-    return render.and_list(causes) or "more of the card counts toward its identity (CR 903.4)"
+    return "; ".join(causes) or "more of the card counts toward its identity (CR 903.4)"
 
 
 def identity_summary(analysis: Analysis, name: Callable[[str], str] = _plain) -> str:
