@@ -163,7 +163,7 @@ def _analyze_face(face: Face, name: str, out: _Collector, colors_count: bool) ->
     if text:
         for line in text.split("\n"):
             bare = strip_reminder(line) if "(" in line else line
-            if "(" in line and "{" in line:
+            if bare is not line and "{" in line:
                 for raw in reminder_symbols(line, bare):
                     sym = classify(raw)
                     if sym.colors and sym not in facts.reminder:
@@ -247,10 +247,13 @@ def _analyze_face(face: Face, name: str, out: _Collector, colors_count: bool) ->
     return facts
 
 
+_ONLY = [FaceRole.ONLY]
+
+
 def _roles(card: dict, faces: tuple[Face, ...], color_faces: tuple[int, ...]) -> list[FaceRole]:
     """Each face's role: front/back of a two-sided card, halves, main part and alternative part."""
     if len(faces) < 2:
-        return [FaceRole.ONLY] * len(faces)
+        return _ONLY if faces else []
     if colors_from_front(card, faces):
         return [FaceRole.FRONT] + [FaceRole.BACK] * (len(faces) - 1)
     layout = card.get("layout")
@@ -330,8 +333,10 @@ def analyze(card: dict) -> Analysis:
             keeps_identity = keeps_identity or facts.keeps_identity
         identity.update(facts.identity)
         chooses = chooses or facts.chooses
-        reminder.extend(sym for sym in facts.reminder if sym not in reminder)
-        words |= facts.words
+        if facts.reminder:
+            reminder.extend(sym for sym in facts.reminder if sym not in reminder)
+        if facts.words:
+            words |= facts.words
         face_results.append(FaceAnalysis(face.name, facts.colors, facts.identity, face.mana_cost, face.type_line,
                                          roles[i]))
 
