@@ -1,8 +1,14 @@
 """Slash commands /identity, /fits and /help. Thin: the card options find the cards, the identity engine
-judges them, the presentation layer words the answer, the tree answers errors."""
+judges them, the presentation layer words the answer, the tree answers errors.
+
+/fits takes the colors chosen before the game (CR 903.4b) for commanders such as The Prismatic Piper or
+Clara Oswald: `color` for the commander (or, when only the partner chooses one, for the partner) and
+`partner_color` for the partner.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -12,14 +18,37 @@ from discord.ext import commands
 from bot.app.bot import IdentityBot
 from bot.app.options import CardOption, CardQuery, resolve_options, scope_of
 from bot.app.replies import send_reply
-from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
-from bot.present import embeds
-from bot.present.message import Reply
+from bot.app.tree import InputProblem
+from bot.identity import Analysis, analyze, check_fit, commander_eligibility
+from bot.present import embeds, errors
 
 Card = app_commands.Transform[CardQuery, CardOption()]
 FitCard = app_commands.Transform[CardQuery, CardOption("card")]
 Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
 Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
+
+COLOR_CHOICES = [app_commands.Choice(name=name, value=letter) for letter, name in
+                 (("W", "white"), ("U", "blue"), ("B", "black"), ("R", "red"), ("G", "green"))]
+
+
+def chosen_colors(leaders: Sequence[Analysis], color: str | None, partner_color: str | None) -> list[str | None]:
+    """The color each commander chose before the game (CR 903.4b), from the two options: `color` goes to the
+    commander, or to the partner when only the partner chooses; `partner_color` to the partner. Raises
+    InputProblem when an option names a color for a commander that doesn't choose one."""
+    chosen: list[str | None] = [None] * len(leaders)
+    partner = leaders[1] if len(leaders) > 1 else None
+    if partner_color is not None:
+        if partner is None or not partner.chooses_color:
+            raise InputProblem(errors.chosen_color_text("partner_color", partner.name if partner else None))
+        chosen[1] = partner_color
+    if color is not None:
+        if leaders[0].chooses_color:
+            chosen[0] = color
+        elif partner is not None and partner.chooses_color and partner_color is None:
+            chosen[1] = color
+        else:
+            raise InputProblem(errors.chosen_color_text("color", leaders[0].name))
+    return chosen
 
 
 class IdentityCog(commands.Cog, name="Identity"):
@@ -38,34 +67,38 @@ class IdentityCog(commands.Cog, name="Identity"):
     async def identity(self, interaction: discord.Interaction[IdentityBot], card: Card) -> None:
         [found] = await resolve_options(interaction, [card])
         self.remember(interaction, found.card)
-        embed = embeds.identity_embed(analyze(found.card), found.card, emoji=self.bot.emoji,
-                                      stale=embeds.stale_note([found]))
-        await send_reply(interaction, Reply(embeds=[embed]))
+        await send_reply(interaction, embeds.identity_reply(analyze(found.card), found.card, emoji=self.bot.emoji,
+                                                            stale=embeds.stale_note([found])))
 
     @app_commands.command(name="fits", description="Check whether a card fits a Commander deck led by a commander.")
     @app_commands.describe(
         card="The card to check",
         commander="Your commander",
         partner="Your second commander (Partner, Background, ...), if any",
+        color="The color your commander chose before the game (The Prismatic Piper, Clara Oswald, ...)",
+        partner_color="The color your partner chose before the game, if it chooses one too",
     )
+    @app_commands.choices(color=COLOR_CHOICES, partner_color=COLOR_CHOICES)
     async def fits(self, interaction: discord.Interaction[IdentityBot], card: FitCard, commander: Commander,
-                   partner: Partner | None = None) -> None:
+                   partner: Partner | None = None, color: app_commands.Choice[str] | None = None,
+                   partner_color: app_commands.Choice[str] | None = None) -> None:
         found = await resolve_options(interaction, [card, commander] + ([partner] if partner else []))
         the_card, *leaders = found
         leader_cards = [r.card for r in leaders]
-        result = check_fit(the_card.card, leader_cards)
+        chosen = chosen_colors([analyze(c) for c in leader_cards], color.value if color else None,
+                               partner_color.value if partner_color else None)
+        result = check_fit(the_card.card, leader_cards, chosen)
         # A Background is no commander alone but is one beside a Choose a Background creature (CR 903.3).
-        valid_pair = len(leader_cards) == 2 and check_pairing(leader_cards[0], leader_cards[1]).ok
         self.remember(interaction, the_card.card)
         for leader in leader_cards:
-            self.remember(interaction, leader, commander=valid_pair or commander_eligibility(leader).ok)
-        embed = embeds.fits_embed(result, the_card.card, leader_cards, emoji=self.bot.emoji,
-                                  stale=embeds.stale_note(found))
-        await send_reply(interaction, Reply(embeds=[embed]))
+            self.remember(interaction, leader, commander=not result.commander_problems
+                          or commander_eligibility(leader).ok)
+        await send_reply(interaction, embeds.fits_reply(result, the_card.card, leader_cards, emoji=self.bot.emoji,
+                                                        stale=embeds.stale_note(found)))
 
     @app_commands.command(name="help", description="What this bot does: color, color identity, and examples.")
     async def help_command(self, interaction: discord.Interaction[IdentityBot]) -> None:
-        await send_reply(interaction, Reply(embeds=[embeds.help_embed(self.bot.emoji)], ephemeral=True))
+        await send_reply(interaction, embeds.help_reply(self.bot.emoji))
 
 
 async def setup(bot: IdentityBot) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.deck.check import (
+    CommanderIssue,
     ProblemKind,
     UncheckedCommander,
     check_deck,
@@ -16,9 +17,16 @@ from bot.deck.check import (
     is_basic_land,
 )
 from bot.deck.parser import DeckInputError, parse
-from bot.identity.model import ReasonKind
+from bot.identity.model import NonDeckKind, ReasonKind, VerdictCode
 from bot.present import embeds
-from bot.present.deck_report import needs_attachment, summary_embed, text_report
+from bot.present.deck_report import (
+    needs_attachment,
+    notes_text,
+    problem_text,
+    summary_embed,
+    text_report,
+    warnings_text,
+)
 from tests.shared_data import card, cards_by_name
 
 DECKS = Path(__file__).parent / "data" / "decks"
@@ -72,19 +80,22 @@ def test_off_color_card_with_engine_evidence():
     symbols = {r.symbol for r in problem.evidence_for("B")}
     assert "{B/P}" in symbols
     report_text = text_report(report)
-    assert "Black (1):" in report_text and "Dismember" in report_text and "{B/P}" in report_text
+    assert (f"  - Dismember (line {problem.lines[0]}): black\n      {{B/P}} \u2014 mana cost: {{1}}{{B/P}}{{B/P}}\n"
+            in report_text)
 
 
-def test_two_color_misfit_is_listed_under_each_color():
+def test_a_card_with_two_outside_colors_is_listed_once_with_both():
     text = swap(kumano_text(), "1 Shock (M20) 8", "1 Prophet of Kruphix")
     text = swap(text, "1x Sword of Fire and Ice", "1 Fires of Undeath")
     _, report = run(text, KUMANO)
     color = {p.card: p.outside for p in report.of_kind(ProblemKind.COLOR)}
     assert color == {"Prophet of Kruphix": "UG", "Fires of Undeath": "B"}
     out = text_report(report)
-    blue, black, green = out.index("  Blue ("), out.index("  Black ("), out.index("  Green (")
-    assert blue < black < green
-    assert out.count("Prophet of Kruphix (line") == 2
+    assert out.count("Prophet of Kruphix (line") == 1
+    prophet = next(p for p in report.of_kind(ProblemKind.COLOR) if p.card == "Prophet of Kruphix")
+    assert (f"Prophet of Kruphix (line {prophet.lines[0]}): blue and green\n"
+            f"      {{G}}{{U}} \u2014 mana cost: {{3}}{{G}}{{U}}\n") in out
+    assert "Outside the color identity (2)" in out
     fires = report.of_kind(ProblemKind.COLOR)[1] if report.of_kind(ProblemKind.COLOR)[1].card == "Fires of Undeath" \
         else report.of_kind(ProblemKind.COLOR)[0]
     assert any(r.kind is ReasonKind.RULES_TEXT and r.symbol == "{B}" for r in fires.evidence_for("B"))
@@ -97,9 +108,8 @@ def test_903_5d_land_with_basic_land_types_is_off_color():
     assert set(color) == {"Tropical Island", "Savannah"}
     trop = color["Tropical Island"]
     assert trop.outside == "U"
-    assert [(r.kind, r.detail) for r in trop.evidence_for("U")][0][0] is ReasonKind.BASIC_LAND_TYPE
-    assert "Island" in (trop.evidence_for("U")[0].detail or "")
-    assert "903.5d" in text_report(report)
+    assert [(r.kind, r.land) for r in trop.evidence_for("U")] == [(ReasonKind.BASIC_LAND_TYPE, "Island")]
+    assert "{U} \u2014 basic land type (CR 903.5d): Land \u2014 Forest Island" in text_report(report)
 
 
 def test_singleton_and_its_exemptions():
@@ -108,7 +118,8 @@ def test_singleton_and_its_exemptions():
     _, report = run(text, "Yawgmoth, Thran Physician")
     dupes = report.of_kind(ProblemKind.SINGLETON)
     assert [(p.card, p.lines) for p in dupes] == [("Sol Ring", (2, 8))]
-    assert "3 copies" in dupes[0].message
+    assert (dupes[0].count, dupes[0].limit) == (3, 1)
+    assert problem_text(dupes[0]) == "Sol Ring: 3 copies (lines 2, 8); a deck may hold one copy"
 
 
 @pytest.mark.parametrize(("n", "ok"), [(7, True), (8, False)])
@@ -141,7 +152,7 @@ def test_deck_size(mountains, total, word):
     _, report = run(kumano_text().replace("23 Mountain", f"{mountains} Mountain"), KUMANO)
     assert kinds(report) == {"size": 1}
     assert report.card_count == total
-    assert word in report.of_kind(ProblemKind.SIZE)[0].message
+    assert word in problem_text(report.of_kind(ProblemKind.SIZE)[0])
 
 
 def test_banned_only_when_scryfall_says_banned():
@@ -163,7 +174,7 @@ def test_unknown_names_with_suggestions_count_toward_size():
     _, report = run(text, KUMANO, unknown={"Shokc": ["Shock", "Shack"]})
     assert kinds(report) == {"unknown": 1}
     problem = report.of_kind(ProblemKind.UNKNOWN)[0]
-    assert problem.suggestions == ("Shock", "Shack") and "did you mean Shock, Shack?" in problem.message
+    assert problem.suggestions == ("Shock", "Shack") and "did you mean Shock, Shack?" in problem_text(problem)
     assert report.card_count == 100
 
 
@@ -188,9 +199,12 @@ def test_commander_section_naming_someone_else():
 
 def test_tokens_are_not_deck_cards_and_unreadable_lines_are_problems():
     _, report = run(f"1 {KUMANO}\n1 Goblin\n0 Shock\n7\n", KUMANO)
-    assert [p.card for p in report.of_kind(ProblemKind.NOT_A_CARD)] == ["Goblin"]
+    assert [(p.card, p.not_deck_card) for p in report.of_kind(ProblemKind.NOT_A_CARD)] == [
+        ("Goblin", NonDeckKind.TOKEN)]
+    assert problem_text(report.of_kind(ProblemKind.NOT_A_CARD)[0]) == \
+        "Goblin is a token, not a card a deck can hold (line 2)"
     assert [p.lines for p in report.of_kind(ProblemKind.UNREADABLE)] == [(3,), (4,)]
-    assert report.of_kind(ProblemKind.UNREADABLE)[0].message == "line 3: '0 Shock': a count of 0"
+    assert problem_text(report.of_kind(ProblemKind.UNREADABLE)[0]) == "line 3: '0 Shock': a count of 0"
 
 
 def test_summary_embed_legal_and_with_problems_stays_within_discord_limits():
@@ -264,15 +278,16 @@ def test_background_with_a_creature_that_cannot_choose_one_is_one_commander_prob
     text = f"Commander\n1 {KUMANO}\n1 {GIANTS}\nDeck\n98 Mountain\n"
     report = run_with_backgrounds(text, KUMANO, GIANTS)
     problems = report.of_kind(ProblemKind.COMMANDER)
-    assert len(problems) == 1, [p.message for p in problems]
-    assert problems[0].card == f"{KUMANO} + {GIANTS}"
-    assert "can\u2019t be commanders together" in problems[0].message
+    assert len(problems) == 1, problems
+    assert problems[0].card == f"{KUMANO} + {GIANTS}" and problems[0].issue is CommanderIssue.CANT_PAIR
+    assert "can\u2019t be commanders together" in problem_text(problems[0])
 
 
 def test_background_alone_is_not_a_commander():
     report = run_with_backgrounds(f"1 {GIANTS}\n99 Forest\n", GIANTS)
     problems = report.of_kind(ProblemKind.COMMANDER)
-    assert len(problems) == 1 and "is a Background" in problems[0].message
+    assert len(problems) == 1 and problems[0].verdict is not None
+    assert problems[0].verdict.code is VerdictCode.BACKGROUND_ALONE and "is a Background" in problem_text(problems[0])
 
 
 def test_two_commanders_are_judged_by_the_pairing_only():
@@ -305,7 +320,7 @@ def test_unavailable_names_are_listed_once_and_everything_else_is_still_checked(
     assert [(p.card, p.lines) for p in unchecked] == sorted(
         [("Lightning Greaves", greaves_lines), ("Guttersnipe", guttersnipe_lines)], key=lambda cl: cl[1])
     assert len(guttersnipe_lines) == 2
-    assert all("Scryfall answered 500" in p.message for p in unchecked)
+    assert all("Scryfall answered 500" in problem_text(p) for p in unchecked)
     # an unavailable name is neither unknown nor a duplicate (its copy limit is unknown); it counts in the size
     assert not report.of_kind(ProblemKind.UNKNOWN) and report.card_count == 100
     assert not report.complete and report.findings and not report.legal
@@ -342,7 +357,7 @@ def test_a_commander_that_could_not_be_looked_up():
     assert not report.identity_checked and report.commanders == (KUMANO,)
     assert report.card_count == 101
     assert any("Color identity, commander eligibility and pairing were not checked" in w and KUMANO in w
-               for w in report.warnings)
+               for w in warnings_text(report))
     assert "(color identity not checked)" in text_report(report)
     assert summary_embed(report).fields[0].value == "not checked"
     # a commander given as an option (not in the list) counts toward the deck size and is listed once
@@ -350,7 +365,7 @@ def test_a_commander_that_could_not_be_looked_up():
     deck = parse(kumano_text().replace("Commander\n1 Kumano, Master Yamabushi (CHK) 179\n", ""))
     report = check_deck(deck, [], {n: card(n) for n in deck.names()}, {}, unchecked_commanders=[option])
     assert kinds(report) == {"unchecked": 1} and report.card_count == 100
-    assert report.of_kind(ProblemKind.UNCHECKED)[0].message.startswith("Kumano (commander): couldn't look it up")
+    assert problem_text(report.of_kind(ProblemKind.UNCHECKED)[0]).startswith("Kumano (commander): couldn\u2019t look it up")
 
 
 # -- chosen colors (CR 903.4b) ------------------------------------------------------------------------------------
@@ -373,12 +388,15 @@ def test_chosen_color_joins_the_deck_identity():
     unchosen = check_deck(deck, [PIPER], resolved, {})
     assert {p.card for p in unchosen.of_kind(ProblemKind.COLOR)} == {"Counterspell", "Brainstorm", "Lightning Bolt",
                                                                     "Island"}
-    assert any("903.4b" in w for w in unchosen.warnings) and unchosen.deck_identity == ""
+    assert unchosen.open_choices == ("The Prismatic Piper",) and unchosen.deck_identity == ""
+    (open_choice,) = warnings_text(unchosen)
+    assert "903.4b" in open_choice and "choosing blue would bring in 3 of the 4 off-color cards" in open_choice
     blue = check_deck(deck, [PIPER], resolved, {}, chosen=["U"])
     assert [p.card for p in blue.of_kind(ProblemKind.COLOR)] == ["Lightning Bolt"]
     assert blue.deck_identity == "U" and blue.chosen == {"The Prismatic Piper": "U"}
-    assert not any("903.4b" in w for w in blue.warnings)
-    assert "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck's color identity" in blue.notes
+    assert blue.open_choices == () and warnings_text(blue) == []
+    assert "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck\u2019s color identity" \
+        in notes_text(blue)
     assert "chosen color blue" in text_report(blue)
     # a color given for a commander that does not choose one changes nothing
     kumano = check_deck(parse(f"1 {KUMANO}\n1 Counterspell\n"), [card(KUMANO)],

@@ -60,7 +60,7 @@ async def test_legal_deck_exit_0_in_two_requests_then_zero_when_warm(fake, tmp_p
     path = write(tmp_path, KUMANO_DECK.replace("\n", "\r\n"))
     code, out, err = await run_cli(fake, tmp_path, path, "--commander", "Kumano")
     assert code == 0, (out, err)
-    assert "Deck check for Kumano, Master Yamabushi (mono-red)" in out
+    assert "Deck check for Kumano, Master Yamabushi (red)" in out
     assert "LEGAL." in out and "Cards: 100" in out
     # 77 distinct names: two /cards/collection batches (75 + 2), nothing else
     assert [(r.method, r.path) for r in fake.requests] == [("POST", "/cards/collection")] * 2
@@ -98,7 +98,7 @@ async def test_partner_and_stdin(fake, tmp_path):
                                    stdin=text)
     assert code == 1, err
     assert "Thrasios, Triton Hero + Tymna the Weaver" in out
-    assert "Fire // Ice" in out and "Red (1)" in out
+    assert "  - Fire // Ice (line " in out and "): red\n      {R} \u2014 Fire, mana cost: {1}{R}\n" in out
     assert "Tropical Island" not in out  # green-blue land in a WUBG deck: fine
 
 
@@ -159,7 +159,7 @@ async def test_help_describes_every_option(fake, tmp_path):
 async def test_commander_taken_from_the_list_and_one_line_file(fake, tmp_path):
     code, out, err = await run_cli(fake, tmp_path, write(tmp_path, KUMANO_DECK))
     assert code == 0, (out, err)
-    assert "Deck check for Kumano, Master Yamabushi (mono-red)" in out
+    assert "Deck check for Kumano, Master Yamabushi (red)" in out
     assert "Commander taken from the list: Kumano, Master Yamabushi" in out
     one_line = " ".join(KUMANO_DECK.split("\n"))
     code, out2, err = await run_cli(fake, tmp_path, write(tmp_path, one_line, "one-line.txt"))

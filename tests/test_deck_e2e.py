@@ -125,7 +125,7 @@ async def test_off_color_card(w):
     embed = reply.embeds[0]
     assert embed["description"] == "❌ **1 problem**: 1 off-color card."
     field = next(f for f in embed["fields"] if f["name"].startswith("Outside the color identity"))
-    assert "{B} Black" in field["value"] and "Dismember" in field["value"] and "{B/P}" in field["value"]
+    assert "Dismember" in field["value"] and ": black \u00b7 {B/P} \u2014 mana cost: {1}**{B/P}{B/P}**" in field["value"]
     assert field["value"].count("line ") == 1
     assert w.paths() == ["/cards/collection", "/cards/collection"]
 
@@ -214,10 +214,10 @@ async def test_many_problems_attach_the_full_report(w):
     embed = reply.embeds[0]
     assert embed["footer"]["text"] == f"The full report is attached as {FILE_NAME}."
     report = files(w, reply)[FILE_NAME].decode("utf-8")
-    assert report.startswith("Deck check for Kumano, Master Yamabushi (mono-red)")
+    assert report.startswith("Deck check for Kumano, Master Yamabushi (red)")
     for name in ("Dismember", "Tropical Island", "Prophet of Kruphix", "Fires of Undeath", "Smothering Tithe"):
         assert name in report
-    assert "[CR 903.5d]" in report and "Sol Ring: 3 copies" in report
+    assert "(CR 903.5d)" in report and "Sol Ring: 3 copies" in report
 
 
 async def test_partner_deck_that_fits(w):

@@ -17,7 +17,7 @@ from bot.deck.check import ProblemKind
 from bot.deck.parser import DeckInputError
 from bot.deck.runner import CommanderNotFound, NoCommander, check_decklist
 from bot.main import open_cards
-from bot.present.deck_report import text_report
+from bot.present.deck_report import notes_text, text_report, warnings_text
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards, card
@@ -56,7 +56,7 @@ async def test_capitalised_comment_after_double_slash_falls_back_to_the_left_par
     assert report.legal, text_report(report)
     assert "Sol Ring" in [c.name for c in report.cards]
     line = KUMANO_DECK.split("\n").index(SOL_RING.strip()) + 1
-    assert report.notes == [f"line {line}: 'Sol Ring // Staple' was read as Sol Ring; the text after the last "
+    assert notes_text(report) == [f"line {line}: 'Sol Ring // Staple' was read as Sol Ring; the text after the last "
                             "\u201c//\u201d was taken for a comment"]
     # the split reading was tried first (collection miss, one fuzzy retry), then "Sol Ring" in one batch
     assert paths(scryfall).count("/cards/collection") == 3
@@ -66,7 +66,7 @@ async def test_capitalised_comment_after_double_slash_falls_back_to_the_left_par
 async def test_lower_case_comment_costs_nothing_extra(service, scryfall):
     report, _ = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // ramp, turn one\n"),
                                      "Kumano")
-    assert report.legal and report.notes == [], text_report(report)
+    assert report.legal and notes_text(report) == [], text_report(report)
     assert paths(scryfall) == ["/cards/collection", "/cards/collection"]
 
 
@@ -75,7 +75,7 @@ async def test_split_cards_stay_split_cards(service, scryfall, line):
     report, _ = await check_decklist(service, f"1 Kumano, Master Yamabushi\n{line}\n1 Sol Ring\n", "Kumano")
     assert [c.name for c in report.cards][1:2] == ["Fire // Ice"]
     assert [p.card for p in report.of_kind(ProblemKind.COLOR)] == ["Fire // Ice"]  # blue half, mono-red deck
-    assert report.notes == []
+    assert notes_text(report) == []
     assert paths(scryfall) == ["/cards/collection"]  # the list, in one request: no second reading tried
 
 
@@ -116,7 +116,7 @@ async def test_commander_from_a_commander_section(service, scryfall):
     report, _ = await check_decklist(service, KUMANO_DECK)
     assert report.legal, text_report(report)
     assert report.commanders == ("Kumano, Master Yamabushi",) and report.card_count == 100
-    assert report.notes == ["Commander taken from the list: Kumano, Master Yamabushi"]
+    assert notes_text(report) == ["Commander taken from the list: Kumano, Master Yamabushi"]
     assert "Commander taken from the list: Kumano, Master Yamabushi" in text_report(report)
     assert paths(scryfall) == ["/cards/collection", "/cards/collection"]  # the list only: no commander lookup
 
@@ -125,7 +125,7 @@ async def test_commander_from_a_commander_section(service, scryfall):
 async def test_two_commanders_marked_in_the_list(service, scryfall, deck):
     report, _ = await check_decklist(service, deck)
     assert report.commanders == (THRASIOS, TYMNA) and report.deck_identity == "WUBG"
-    assert report.notes == [f"Commanders taken from the list: {THRASIOS} and {TYMNA}"]
+    assert notes_text(report) == [f"Commanders taken from the list: {THRASIOS} and {TYMNA}"]
     assert not report.of_kind(ProblemKind.COMMANDER)
     assert [p.card for p in report.of_kind(ProblemKind.COLOR)] == ["Fire // Ice"]  # only the red card
 
@@ -134,14 +134,14 @@ async def test_one_option_and_the_partner_from_the_list(service, scryfall):
     """The partner was not typed: the list's second commander joins (no 50 off-color cards)."""
     report, _ = await check_decklist(service, TAPPEDOUT, "Thrasios")
     assert report.commanders == (THRASIOS, TYMNA)
-    assert report.notes == [f"Second commander taken from the list: {TYMNA}"]
+    assert notes_text(report) == [f"Second commander taken from the list: {TYMNA}"]
     assert [p.card for p in report.of_kind(ProblemKind.COLOR)] == ["Fire // Ice"]
     assert report.card_count == 21  # both listed commanders counted once
 
 
 async def test_option_naming_a_listed_commander_is_not_counted_twice(service, scryfall):
     both, _ = await check_decklist(service, TAPPEDOUT, TYMNA, THRASIOS)
-    assert both.commanders == (TYMNA, THRASIOS) and both.card_count == 21 and both.notes == []
+    assert both.commanders == (TYMNA, THRASIOS) and both.card_count == 21 and notes_text(both) == []
     partner_only, _ = await check_decklist(service, TAPPEDOUT, None, "Tymna")
     assert partner_only.commanders == (TYMNA, THRASIOS) and partner_only.card_count == 21
 
@@ -154,7 +154,7 @@ async def test_options_win_over_the_list(service, scryfall):
     assert {p.card for p in marked} >= {THRASIOS, TYMNA}
     # one option and two other marked commanders: the option alone, the marks reported
     report, _ = await check_decklist(service, TAPPEDOUT, "Kumano")
-    assert report.commanders == ("Kumano, Master Yamabushi",) and report.notes == []
+    assert report.commanders == ("Kumano, Master Yamabushi",) and notes_text(report) == []
     assert {p.card for p in report.of_kind(ProblemKind.COMMANDER)} == {THRASIOS, TYMNA}
 
 
@@ -205,7 +205,7 @@ async def test_unreachable_scryfall_for_the_listed_commander(service, scryfall):
     assert not report.identity_checked and report.commanders == ("Kumano, Master Yamabushi",)
     assert kinds(report) == {"unchecked": 1, "singleton": 1}  # Dismember can't be judged without Kumano
     assert report.card_count == 100
-    assert any("were not checked" in w for w in report.warnings)
+    assert any("were not checked" in w for w in warnings_text(report))
 
 
 async def test_unreachable_scryfall_for_a_commander_option(service, scryfall):
@@ -255,8 +255,8 @@ async def test_chosen_color_through_the_runner(service, scryfall):
     report, _ = await check_decklist(service, PIPER_DECK, chosen=["blue"])
     assert report.legal, text_report(report)
     assert report.deck_identity == "U" and report.chosen == {"The Prismatic Piper": "U"}
-    assert "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck's color identity" \
-        in report.notes
+    assert "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck\u2019s color identity" \
+        in notes_text(report)
     unchosen, _ = await check_decklist(service, PIPER_DECK)
     assert [p.card for p in unchosen.of_kind(ProblemKind.COLOR)] == ["Counterspell"]
 
@@ -279,6 +279,6 @@ async def test_one_line_paste_gives_the_same_report(service, scryfall):
     single, _ = await check_decklist(service, " ".join(text.split("\n")))
     assert [(p.kind, p.card) for p in single.problems] == [(p.kind, p.card) for p in multi.problems] != []
     assert single.card_count == multi.card_count == 100 and single.commanders == multi.commanders
-    assert single.notes == multi.notes + [
+    assert notes_text(single) == notes_text(multi) + [
         f"The list was pasted on one line; it was read as {len([x for x in text.split(chr(10)) if x.strip()])} "
         f"separate lines, numbered in the order pasted"]

@@ -97,7 +97,8 @@ async def test_commands_synced_globally_before_identify(env):
             for o in identity["options"]] == [("card", 3, True, True)]
     fits = syncs[0].command("fits")
     assert [(o["name"], o.get("required", False), o.get("autocomplete", False)) for o in fits["options"]] == [
-        ("card", True, True), ("commander", True, True), ("partner", False, True)]
+        ("card", True, True), ("commander", True, True), ("partner", False, True), ("color", False, False),
+        ("partner_color", False, False)]
     requests = env.discord.requests
     sync_at = requests.index(("PUT", f"/applications/{env.discord.application_id}/commands"))
     ws_at = next(i for i, r in enumerate(requests) if r[0] == "WS")
@@ -119,9 +120,10 @@ async def test_identity_fires_of_undeath(env):
     assert embed["title"] == "Fires of Undeath"
     assert embed["url"].startswith("https://scryfall.com/card/")
     assert embed["thumbnail"]["url"].startswith("https://")
-    assert field(reply, "Color").startswith("{R} red")
+    assert embed["description"].startswith("{2}{R} \u00b7 Instant\n")  # the card like a card
+    assert field(reply, "Color") == "{R} red"
     assert field(reply, "Color identity") == "{B}{R} black and red"
-    assert "Flashback {5}**{B}**" in field(reply, "Why {B} black")
+    assert "{B} \u2014 flashback cost: Flashback {5}**{B}**" in field(reply, "Why")
     assert "Warnings" not in [f["name"] for f in embed["fields"]]  # fresh data, legal card
     assert_no_pings(reply)
 
@@ -131,10 +133,10 @@ async def test_fits_dismember_commander_kumano(env):
     assert not reply.ephemeral
     embed = reply.embeds[0]
     assert embed["title"] == "❌ Dismember does not fit"
-    assert "Dismember's Phyrexian **{B/P}** (mana cost) is black" in embed["description"]
-    assert "**Kumano, Master Yamabushi** is mono-red" in embed["description"]  # resolved to the commander
-    assert field(reply, "Commander identity") == "{R} red"
-    assert "black" in next(f["name"] for f in embed["fields"] if f["name"].startswith("Outside"))
+    assert "Black is outside the deck\u2019s color identity" in embed["description"]
+    assert "**Kumano, Master Yamabushi** is red" in embed["description"]  # resolved to the commander
+    assert field(reply, "Commander") == "Kumano, Master Yamabushi: {R} red"
+    assert field(reply, "Outside: black") == "{B/P} \u2014 mana cost: {1}**{B/P}{B/P}**"
     assert_no_pings(reply)
 
 
@@ -150,14 +152,15 @@ async def test_fits_with_a_partner_pair(env):
                                               "partner": "Kraum, Ludevic's Opus"})
     embed = reply.embeds[0]
     assert embed["title"] == "✅ Fires of Undeath fits"
-    deck = field(reply, "Deck identity (both commanders)")
+    deck = field(reply, "Commanders")
     assert "Tymna the Weaver: {W}{B}" in deck and "Kraum, Ludevic's Opus: {U}{R}" in deck
     assert "Together: {W}{U}{B}{R}" in deck
-    # a pair that can't be partners is warned about
+    # a pair that can't be partners: the headline says the deck can't exist, and why, once
     bad = await env.discord.invoke("fits", {"card": "Lightning Bolt", "commander": "Kumano, Master Yamabushi",
                                             "partner": "Tymna the Weaver"})
-    warnings = field(bad, "Warnings")
-    assert "can\u2019t be commanders together" in warnings and warnings.count("\u26a0") == 1  # once
+    assert bad.embeds[0]["title"].startswith("\u26d4 This deck can\u2019t exist: ")
+    assert "\n".join([bad.embeds[0]["title"], bad.embeds[0]["description"]]).count(
+        "can\u2019t be commanders together") == 2  # the headline's reason, then the full sentence
 
 
 async def test_help(env):

@@ -1,107 +1,103 @@
-"""Embed builders, tested on real cards from the shared data set (no Discord, no network)."""
+"""Reply builders for /identity, /fits and /help, on real cards from the shared data set and the recent cards of
+tests/data/cards (no Discord, no network)."""
 
 from __future__ import annotations
 
+import json
 import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
-import discord
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cards.model import Resolved
 from bot.identity import analyze, check_fit
-from bot.present import embeds, render
-from tests.shared_data import card
+from bot.present import embeds, mana_art, render
+from bot.present.message import Embed
+from tests.shared_data import cards_by_name
+
+CARDS_DIR = Path(__file__).parent / "data" / "cards"
+KUMANO = "Kumano, Master Yamabushi"
 
 
-def field(embed: discord.Embed, name: str) -> str:
+@lru_cache(maxsize=1)
+def _recent() -> dict[str, dict[str, Any]]:
+    paths = [*sorted(CARDS_DIR.glob("*.json")), CARDS_DIR.parent / "backgrounds.json"]
+    return {c["name"]: c for path in paths for c in json.loads(path.read_text(encoding="utf-8"))}
+
+
+def card(name: str) -> dict[str, Any]:
+    """A deep copy of a card of the shared data set, or of tests/data/cards (cards printed after 2022) and
+    tests/data/backgrounds.json."""
+    found = cards_by_name().get(name) or _recent()[name]
+    return json.loads(json.dumps(found))
+
+
+def field(embed: Embed, name: str) -> str:
     return next(f.value for f in embed.fields if f.name == name)
 
 
-def field_names(embed: discord.Embed) -> list[str]:
+def field_names(embed: Embed) -> list[str]:
     return [f.name for f in embed.fields]
 
 
-def identity(name: str, **kw) -> discord.Embed:
+def identity(name: str, **kw: Any) -> Embed:
     c = card(name)
     return embeds.identity_embed(analyze(c), c, **kw)
 
 
-def fits(name: str | dict, *commanders: str | dict, **kw) -> discord.Embed:
+def fits(name: str | dict, *commanders: str | dict, chosen: list[str | None] | None = None, **kw: Any) -> Embed:
     """The /fits embed exactly as the cog builds it."""
     c = card(name) if isinstance(name, str) else name
     leaders = [card(n) if isinstance(n, str) else n for n in commanders]
-    return embeds.fits_embed(check_fit(c, leaders), c, leaders, **kw)
+    return embeds.fits_embed(check_fit(c, leaders, chosen), c, leaders, **kw)
 
 
-def warnings_of(embed: discord.Embed) -> list[str]:
+def warnings_of(embed: Embed) -> list[str]:
     """The warning lines of an embed (empty when it has no Warnings field)."""
     if "Warnings" not in field_names(embed):
         return []
-    return [line.removeprefix("⚠️ ") for line in field(embed, "Warnings").split("\n")]
+    return [line.removeprefix("\u26a0\ufe0f ") for line in field(embed, "Warnings").split("\n")]
 
 
-def make(name, type_line, text="", cost="", **extra) -> dict:
-    """A realistic Scryfall-shaped card, for cards newer than the shared data set."""
-    return {"object": "card", "name": name, "layout": "normal", "mana_cost": cost, "type_line": type_line,
-            "oracle_text": text, "legalities": {"commander": "legal"},
-            "scryfall_uri": f"https://scryfall.com/card/test/1/{name.lower().replace(' ', '-')}", **extra}
-
-
-RAISED_BY_GIANTS = make(
-    "Raised by Giants", "Legendary Enchantment \u2014 Background",
-    "Commander creatures you own have base power and toughness 10/10 and are Giants in addition to their other "
-    "types.", "{5}{G}", colors=["G"], color_identity=["G"],
-)
-WILSON = make(
-    "Wilson, Refined Grizzly", "Legendary Creature \u2014 Bear Warrior",
-    "Choose a Background (You can have a Background as a second commander.)\nReach, trample, ward {2}\n"
-    "Wilson, Refined Grizzly gets +1/+1 for each Background you control.", "{1}{G}",
-    colors=["G"], color_identity=["G"], power="2", toughness="2",
-)
-PIPER = make(
-    "The Prismatic Piper", "Legendary Creature \u2014 Shapeshifter",
-    "Partner (You can have two commanders if both have partner.)\nIf The Prismatic Piper is your commander, "
-    "choose a color before the game begins. The Prismatic Piper is the chosen color.", "{5}",
-    colors=[], color_identity=[], power="3", toughness="3",
-)
+def text_of(embed: Embed) -> str:
+    return "\n".join(embeds.reply_lines(embed))
 
 
 # ------------------------------------------------------------------------------------------ /identity
-def test_fires_of_undeath_explains_the_flashback_black():
+def test_fires_of_undeath_shows_the_card_and_explains_the_flashback_black():
     e = identity("Fires of Undeath")
     c = card("Fires of Undeath")
     assert e.title == "Fires of Undeath"
     assert e.url == c["scryfall_uri"]
     assert e.thumbnail == c["image_uris"]["normal"]
-    assert field(e, "Color").startswith("{R} red")
+    assert e.description.split("\n")[0] == "{2}{R} \u00b7 Instant"  # the card like a card: cost, type line
+    assert field(e, "Color") == "{R} red"
     assert field(e, "Color identity") == "{B}{R} black and red"
-    why_black = field(e, "Why {B} black")
-    assert "Flashback {5}**{B}**" in why_black
-    assert "flashback cost" in why_black and "*Fires of Undeath*" in why_black
-    assert "You may cast" not in why_black  # reminder text is left out of the evidence line
-    assert "mana cost" in field(e, "Why {R} red")
+    assert field(e, "Why").split("\n") == ["{R} \u2014 mana cost: {2}**{R}**",
+                                           "{B} \u2014 flashback cost: Flashback {5}**{B}**"]
+    assert "You may cast" not in text_of(e)  # reminder text is left out of the evidence line
     assert e.color == render.GOLD  # multicolor identity
     assert embeds.embed_problems([e]) == []
 
 
-def test_mono_color_embed_color_and_merged_bold():
+def test_phyrexian_symbols_bold_together_and_the_lesson_is_said():
     e = identity("Dismember")
     assert e.color == render.EMBED_COLORS["B"]
-    why = field(e, "Why {B} black")
-    assert "{1}**{B/P}{B/P}**" in why and "****" not in why
-    assert "Phyrexian" in why
+    assert field(e, "Why") == "{B/P} \u2014 mana cost: {1}**{B/P}{B/P}**"
+    assert "Phyrexian {B/P} counts as black, though 2 life can pay for it." in e.description
 
 
 def test_colorless_identity_is_grey_and_fits_everything():
     e = identity("Sol Ring")
     assert e.color == render.GREY
-    assert field(e, "Color identity") == "colorless"  # no {C} pip: that is the colorless *mana* symbol
-    assert field(e, "Color").startswith("colorless\n")
-    assert "{C}" not in e.description
-    assert "fits every Commander deck" in e.description
-    assert not any(n.startswith("Why") for n in field_names(e))
+    assert field(e, "Color and color identity") == "colorless"  # no {C} pip: that is the colorless *mana* symbol
+    assert "{C}" not in e.description.split("\n", 1)[1]
+    assert e.description.endswith("A colorless identity fits every Commander deck.")
+    assert "Why" not in field_names(e)
 
 
 def test_double_faced_card_uses_front_image_and_names_the_back_face():
@@ -109,8 +105,13 @@ def test_double_faced_card_uses_front_image_and_names_the_back_face():
     assert "image_uris" not in c  # the data set has no image for this DFC
     e = identity("Civilized Scholar // Homicidal Brute")
     assert e.thumbnail == embeds.SCRYFALL_IMAGE.format(id=c["id"])
-    assert "Homicidal Brute" in field(e, "Why {R} red")
-    assert "color indicator" in field(e, "Why {R} red")
+    assert "{R} \u2014 Homicidal Brute (back face), color indicator" in field(e, "Why").split("\n")
+    assert "its back face counts too (CR 903.4d)" in e.description
+    # split cards have halves, not a back face
+    split = identity("Fire // Ice")
+    assert "back face" not in text_of(split)
+    assert field(split, "Why").split("\n") == ["{R} \u2014 Fire, mana cost: {1}**{R}**",
+                                               "{U} \u2014 Ice, mana cost: {1}**{U}**"]
 
 
 def test_card_without_scryfall_uri_links_to_an_exact_search():
@@ -122,237 +123,229 @@ def test_card_without_scryfall_uri_links_to_an_exact_search():
     assert embeds.embed_problems([e]) == []
 
 
-def test_custom_emoji_replace_plain_pips():
-    emoji = {"B": "<:mana_b:1>", "R": "<:mana_r:2>"}
+FULL_EMOJI = mana_art.emoji_map({mana_art.emoji_name(s): 100 + i for i, s in enumerate(mana_art.SYMBOLS)})
+
+
+@pytest.mark.parametrize("name", ["Kitchen Finks", "Dismember", "Golos, Tireless Pilgrim", "Tamiyo, Compleated Sage",
+                                  "Reaper King", "Fires of Undeath", "Syndic of Tithes", "Tropical Island"])
+def test_every_mana_symbol_goes_through_the_emoji_map(name):
+    """Hybrid, Phyrexian, two-generic hybrid, numbers and X: with a map for every symbol, no `{X}` text is left
+    anywhere in the reply (card line, summary, lessons, evidence, fields)."""
+    e = identity(name, emoji=FULL_EMOJI)
+    assert not re.search(r"\{[^{}]+\}", text_of(e)), text_of(e)
+    assert embeds.embed_problems([e]) == []
+    f = fits(name, KUMANO, emoji=FULL_EMOJI)
+    assert not re.search(r"\{[^{}]+\}", text_of(f)), text_of(f)
+
+
+def test_custom_emoji_replace_plain_pips_and_text_symbols_stay_without_a_map():
+    emoji = {"B": "<:mana_B:1>", "R": "<:mana_R:2>", "5": "<:mana_5:5>"}
     e = identity("Fires of Undeath", emoji=emoji)
-    assert field(e, "Color identity") == "<:mana_b:1><:mana_r:2> black and red"
-    assert "**<:mana_b:1>**" in field(e, "Why <:mana_b:1> black")
-    assert "{B}" not in field(e, "Why <:mana_b:1> black")
+    assert field(e, "Color identity") == "<:mana_B:1><:mana_R:2> black and red"
+    assert "Flashback <:mana_5:5>**<:mana_B:1>**" in field(e, "Why")
+    assert "{2}" in e.description  # no emoji for {2} in this map: the text symbol stays
 
 
-def test_banned_card_and_devoid_notes_are_warnings():
-    e = identity("Balance")
-    assert "banned in Commander" in field(e, "Warnings")
+def test_banned_card_and_devoid():
+    assert warnings_of(identity("Balance")) == ["Balance is banned in Commander."]
     e = identity("Ghostfire")
-    assert field(e, "Color").startswith("colorless\n")
-    assert field(e, "Color identity") == "{R} red"
-    assert "changes its color only, not its color identity" in e.description
-    assert "Warnings" not in field_names(e)  # said once, in the summary, not again as a warning
-    assert "Warnings" not in field_names(identity("Fires of Undeath"))
-
-
-SUMMARIES = {
-    "Fires of Undeath": "**Fires of Undeath** is red, but its color identity is black and red: the {B} in its "
-    "flashback cost in the rules text adds black (CR 903.4).",
-    "Civilized Scholar // Homicidal Brute": "**Civilized Scholar // Homicidal Brute** is blue, but its color "
-    "identity is blue and red: the back face, Homicidal Brute, has a red color indicator (CR 903.4d).",
-    "Ghostfire": "**Ghostfire** is colorless by its own text (\u201cGhostfire is colorless.\u201d), but its color "
-    "identity is red: that changes its color only, not its color identity (CR 604.3); the {R} in its mana cost "
-    "still adds red.",
-    "Tropical Island": "**Tropical Island** is colorless, but its color identity is blue and green: its basic land "
-    "types Forest and Island give it green and blue identity (CR 903.5d) \u2014 it taps for {G} or {U}.",
-    "Forest": "**Forest** is colorless, but its color identity is green: its basic land type Forest gives it green "
-    "identity (CR 903.5d) \u2014 it taps for {G}.",
-    "Wastes": "**Wastes** is colorless, and so is its color identity: it has no colored mana symbol in its mana "
-    "cost or rules text, no color indicator and no basic land type that taps for colored mana.",
-    "Sol Ring": "**Sol Ring** is colorless, and so is its color identity: it has no colored mana symbol in its "
-    "mana cost or rules text, no color indicator and no basic land type that taps for colored mana.",
-    "Kitchen Finks": "**Kitchen Finks** is white and green, and its color identity is the same: the hybrid {G/W} "
-    "in its mana cost adds white and green.",
-    "General Tazri": "**General Tazri** is white, but its color identity is white, blue, black, red and green: the "
-    "{U}, {B}, {R} and {G} in an activated ability's cost in the rules text add blue, black, red and green "
-    "(CR 903.4).",
-    "Bosh, Iron Golem": "**Bosh, Iron Golem** is colorless, but its color identity is red: the {R} in an activated "
-    "ability's cost in the rules text adds red (CR 903.4).",
-    "Mad Ratter": "**Mad Ratter** is red, and its color identity is the same: the {R} in its mana cost adds red.",
-    "Transguild Courier": "**Transguild Courier** is white, blue, black, red and green, and its color identity is "
-    "the same: \u201cTransguild Courier is all colors.\u201d makes it all colors (CR 604.3).",
-    "Dryad Arbor": "**Dryad Arbor** is green, and its color identity is the same: its color indicator is green.",
-    "Fire // Ice": "**Fire // Ice** is blue and red, and its color identity is the same: the {R} in Fire's mana "
-    "cost adds red; the {U} in Ice's mana cost adds blue.",
-    "Dismember": "**Dismember** is black, and its color identity is the same: the Phyrexian {B/P} in its mana cost "
-    "adds black.",
-    "Daybreak Ranger // Nightfall Predator": "**Daybreak Ranger // Nightfall Predator** is green, but its color "
-    "identity is red and green: the {R} in an activated ability's cost in the rules text of its back face, "
-    "Nightfall Predator, adds red (CR 903.4d).",
-    "Valki, God of Lies // Tibalt, Cosmic Impostor": "**Valki, God of Lies // Tibalt, Cosmic Impostor** is black, "
-    "but its color identity is black and red: its back face, Tibalt, Cosmic Impostor, has {R} in its mana cost, "
-    "which adds red (CR 903.4d).",
-}
-
-
-@pytest.mark.parametrize("name", sorted(SUMMARIES))
-def test_identity_summary_is_built_from_the_reasons_present(name):
-    """Audit defect 4: the summary used to always blame "mana symbols in the rules text ... every face"."""
-    e = identity(name)
-    first, *rest = e.description.split("\n")
-    assert first == SUMMARIES[name]
-    ident = analyze(card(name)).identity
-    if ident:
-        assert rest[-1] == ("It can go in a Commander deck whose commander's identity includes "
-                            f"{render.color_words(ident)}.")
-    else:
-        assert rest[-1] == "A colorless identity fits every Commander deck."
-
-
-def test_land_type_summary_does_not_blame_rules_text():
-    for name in ("Tropical Island", "Forest", "Dryad Arbor"):
-        e = identity(name)
-        assert "rules text" not in e.description and "reminder" not in e.description
-    why = field(identity("Tropical Island"), "Why {U} blue")
-    assert why == ("• Basic land type Island on the type line of *Tropical Island* (Land — Forest **Island**), "
-                   "so it taps for {U} (CR 903.5d)")
+    assert field(e, "Color") == "colorless" and field(e, "Color identity") == "{R} red"
+    assert "that changes its color only, not its color identity (CR 604.3)" in e.description
+    assert "Warnings" not in field_names(e)
+    e = identity("Eldrazi Displacer")
+    assert "colorless because of Devoid" in e.description and "CR 702.114a" in e.description
 
 
 def test_reminder_text_symbols_are_said_not_to_count():
     e = identity("Syndic of Tithes")
-    assert "The {W/B} in its reminder text doesn't count: reminder text is ignored (CR 903.4c)." \
-        in e.description.replace("\u2019", "'")
-    assert field(e, "Color identity") == "{W} white"
+    assert "The {W/B} in its reminder text doesn\u2019t count: reminder text is ignored (CR 903.4c)." in e.description
+    assert field(e, "Color and color identity") == "{W} white"
     assert "reminder" not in identity("Tropical Island").description  # its reminder symbols are in its identity
 
 
-def test_back_face_evidence_is_labelled():
-    why = field(identity("Civilized Scholar // Homicidal Brute"), "Why {R} red")
-    assert why == "• The red color indicator of *Homicidal Brute* (the back face, CR 903.4d)"
-    # split cards have halves, not a back face
-    assert "back face" not in identity("Fire // Ice").description + field(identity("Fire // Ice"), "Why {U} blue")
+def test_mad_ratter_teaches_that_color_words_do_not_count():
+    e = identity("Mad Ratter")
+    assert ("The word \u201cblack\u201d in its text doesn\u2019t count: words never add to color identity, mana "
+            "symbols do (CR 903.4).") in e.description
+    assert field(e, "Color and color identity") == "{R} red"
 
 
-def test_identity_summary_of_a_banned_card_and_a_commander_that_chooses_a_color():
-    e = embeds.identity_embed(analyze(PIPER), PIPER)
-    assert e.description.startswith("**The Prismatic Piper** is colorless, and so is its color identity")
-    (only,) = warnings_of(e)
-    assert "903.4b" in only
-    e = identity("Griselbrand")
-    assert warnings_of(e) == ["Griselbrand is banned in Commander."]
+def test_land_types_are_one_line_with_the_type_line():
+    why = field(identity("Tropical Island"), "Why")
+    assert why == "{G}{U} \u2014 basic land types (CR 903.5d): Land \u2014 **Forest Island**"
+    assert "rules text" not in identity("Forest").description
+
+
+def test_commander_that_chooses_a_color_and_a_banned_commander():
+    e = identity("The Prismatic Piper")
+    assert e.description.split("\n")[1].startswith("**The Prismatic Piper** is colorless, and so is its color identity")
+    assert "choose a color before the game begins; that color joins its color identity (CR 903.4b)" in e.description
+    assert warnings_of(identity("Griselbrand")) == ["Griselbrand is banned in Commander."]
 
 
 def test_stale_note():
     c = card("Sol Ring")
     assert embeds.stale_note([Resolved(c, "cache")]) is None
     assert embeds.stale_note([Resolved(c, "local", 1.0)]) is None
-    assert "5 days old" in embeds.stale_note([Resolved(c, "local", 5.0)])
-    assert "out of date" in embeds.stale_note([Resolved(c, "api"), Resolved(c, "stale")])
+    assert "5 days old" in (embeds.stale_note([Resolved(c, "local", 5.0)]) or "")
+    assert "out of date" in (embeds.stale_note([Resolved(c, "api"), Resolved(c, "stale")]) or "")
     e = identity("Sol Ring", stale=embeds.stale_note([Resolved(c, "stale")]))
     assert "out of date" in field(e, "Warnings")
 
 
+# ------------------------------------------------------------------------- objects that aren't deck cards
+def test_a_token_shows_the_colors_its_data_records_and_never_says_none_are_recorded():
+    e = identity("Goblin")
+    assert "is a token, not a card you put in a deck" in e.description
+    assert field(e, "Color") == "{R} red" and "The effect that creates it makes it red." in e.description
+    assert "none" not in e.description and "Commander deck" not in e.description
+    scion = identity("Eldrazi Scion")  # recorded as colorless
+    assert "makes it colorless" in scion.description and "records none" not in scion.description
+    unrecorded = card("Goblin")
+    del unrecorded["colors"]
+    e = embeds.identity_embed(analyze(unrecorded), unrecorded)
+    assert "records none" in e.description
+    assert "Color" not in field_names(e) and "Why" not in field_names(e)  # no colors shown beside "none"
+
+
+@pytest.mark.parametrize("name", ["Brisela, Voice of Nightmares", "Goblin", "Ob Nixilis of the Black Oath Emblem",
+                                  "The Monarch", "Academy at Tolaria West"])
+def test_objects_that_are_not_deck_cards_are_never_described_as_if_they_could_be(name):
+    e = identity(name)
+    assert "not a card you put in a deck" in e.description
+    assert "Commander deck whose" not in e.description and "fits every" not in e.description
+    assert "Color identity" not in field_names(e)
+    if name.startswith("Brisela"):
+        assert "**Bruna, the Fading Light** and **Gisela, the Broken Blade**, are the cards that go in a deck" \
+            in e.description
+
+
 # ---------------------------------------------------------------------------------------------- /fits
 def test_dismember_does_not_fit_kumano():
-    e = fits("Dismember", "Kumano, Master Yamabushi")
-    assert e.title == "❌ Dismember does not fit"
+    e = fits("Dismember", KUMANO)
+    assert e.title == "\u274c Dismember does not fit"
     assert e.color == render.MISFIT_COLOR
-    assert e.description.startswith("❌ **Does not fit.**")
-    assert "Dismember's Phyrexian **{B/P}** (mana cost) is black" in e.description
-    assert "**Kumano, Master Yamabushi** is mono-red." in e.description
-    assert field(e, "Card identity") == "{B} black"
-    assert field(e, "Commander identity") == "{R} red"
-    assert "{B/P}" in field(e, "Outside: {B} black")
+    assert e.description == ("Black is outside the deck\u2019s color identity: **Kumano, Master Yamabushi** is red "
+                             "(CR 903.5c).")
+    assert field(e, "Card") == "Dismember: {B} black"
+    assert field(e, "Commander") == "Kumano, Master Yamabushi: {R} red"
+    assert field(e, "Outside: black") == "{B/P} \u2014 mana cost: {1}**{B/P}{B/P}**"
     assert "Warnings" not in field_names(e)
     assert embeds.embed_problems([e]) == []
 
 
 def test_fitting_card_and_colorless_card():
-    e = fits("Lightning Bolt", "Kumano, Master Yamabushi")
-    assert e.title == "✅ Lightning Bolt fits"
+    e = fits("Lightning Bolt", KUMANO)
+    assert e.title == "\u2705 Lightning Bolt fits"
     assert e.color == render.FITS_COLOR
-    assert "within the deck's identity (red)" in e.description
+    assert "is within the deck\u2019s: **Kumano, Master Yamabushi** is red (CR 903.5c)" in e.description
     assert not any(n.startswith("Outside") for n in field_names(e))
-    e = fits("Sol Ring", "Kumano, Master Yamabushi")
-    assert e.title.startswith("✅") and "colorless identity" in e.description
+    e = fits("Sol Ring", KUMANO)
+    assert e.title == "\u2705 Sol Ring fits" and "colorless identity" in e.description
 
 
 def test_partner_pair_uses_the_union():
     e = fits("Fires of Undeath", "Tymna the Weaver", "Kraum, Ludevic's Opus")
-    assert e.title.startswith("✅")
-    deck = field(e, "Deck identity (both commanders)")
-    assert "Tymna the Weaver: {W}{B} white and black" in deck
-    assert "Together: {W}{U}{B}{R}" in deck
-    assert "Warnings" not in field_names(e)  # both have Partner
+    assert e.title == "\u2705 Fires of Undeath fits"
+    assert field(e, "Commanders").split("\n") == ["Tymna the Weaver: {W}{B} white and black",
+                                                  "Kraum, Ludevic's Opus: {U}{R} blue and red",
+                                                  "Together: {W}{U}{B}{R} white, blue, black and red"]
     e = fits("Llanowar Elves", "Tymna the Weaver", "Kraum, Ludevic's Opus")
-    assert e.title.startswith("❌")
-    assert "together **Tymna the Weaver** and **Kraum, Ludevic's Opus** are white-blue-black-red" in e.description
+    assert e.title.startswith("\u274c")
+    assert ("together **Tymna the Weaver** and **Kraum, Ludevic's Opus** are white, blue, black and red"
+            in e.description)
 
 
-def test_fits_warnings_for_bad_commanders_and_banned_cards():
-    e = fits("Balance", "Lightning Bolt")
-    assert warnings_of(e) == [
-        "Lightning Bolt is not a legendary creature, and no text on it says it can be your commander.",
-        "**Balance** is banned in Commander.",
-    ]
-    e = fits("Lightning Bolt", "Kumano, Master Yamabushi", "Tymna the Weaver")
-    (only,) = warnings_of(e)
-    assert "Kumano, Master Yamabushi has no ability that lets it share the command zone" in only
-    assert "can\u2019t be commanders together" in only
+CANT_EXIST = "\u26d4 This deck can\u2019t exist: "
 
 
-def test_fits_shows_each_warning_once():
-    """Audit defect 2: the same problem used to appear twice (prefixed verdict + FitResult.warnings)."""
-    (only,) = warnings_of(fits("Counterspell", "Lightning Bolt"))
-    assert only == "Lightning Bolt is not a legendary creature, and no text on it says it can be your commander."
-    (only,) = warnings_of(fits("Lightning Bolt", "Tymna the Weaver", "Kumano, Master Yamabushi"))
-    assert only.startswith("Tymna the Weaver has Partner and Kumano, Master Yamabushi has no ability")
-    assert warnings_of(fits("Lightning Bolt", "Kumano, Master Yamabushi")) == []
-    e = fits("Sol Ring", "Kumano, Master Yamabushi", stale="Old data.")
-    assert warnings_of(e) == ["Old data."]
+@pytest.mark.parametrize(
+    ("card_name", "leaders", "headline", "reason"),
+    [
+        ("Sol Ring", ["Lightning Bolt"], "Lightning Bolt can\u2019t be your commander",
+         "**Lightning Bolt** is not a legendary creature, and no text on it says it can be your commander "
+         "(CR 903.3)."),
+        ("Swords to Plowshares", [KUMANO, "Tymna the Weaver"],
+         "Kumano, Master Yamabushi and Tymna the Weaver can\u2019t be commanders together",
+         "**Kumano, Master Yamabushi** has no ability that lets it share the command zone and **Tymna the Weaver** "
+         "has Partner, so they can\u2019t be commanders together (CR 702.124)."),
+        ("Tempest Efreet", [KUMANO], "Tempest Efreet is banned in Commander",
+         "**Tempest Efreet** is banned in Commander, so no Commander deck may hold it."),
+        ("Dismember", ["Griselbrand"], "Griselbrand is banned in Commander",
+         "**Griselbrand** is banned in Commander, so a deck led by it isn\u2019t legal."),
+        ("Goblin", [KUMANO], "Goblin is a token, not a deck card",
+         "**Goblin** is a token, not a card you put in a deck: an effect creates it during the game (CR 111.1)."),
+        ("Llanowar Elves", ["Raised by Giants"], "Raised by Giants can\u2019t be your commander",
+         "**Raised by Giants** is a Background: it can be your commander only alongside a legendary creature with "
+         "\u201cChoose a Background\u201d (CR 702.124k)."),
+    ],
+)
+def test_a_deck_that_cant_exist_says_so_in_the_headline_with_the_reason(card_name, leaders, headline, reason):
+    """Issue 12: no ✅ above a deck that can't exist; the identity comparison follows only as information."""
+    e = fits(card_name, *leaders)
+    assert e.title == CANT_EXIST + headline
+    assert e.color == render.CANT_EXIST_COLOR
+    assert e.description.split("\n")[0] == reason
+    assert "\u2705" not in text_of(e) and "\u274c" not in text_of(e)
+    assert embeds.repeated_lines(e) == []
 
 
-def test_banned_commander_is_warned_about():
-    """Audit defect 3: a banned commander used to give a clean ✅ with no warning."""
+def test_the_identity_comparison_follows_a_deck_that_cant_exist_as_information():
+    e = fits("Sol Ring", "Lightning Bolt")
+    assert e.description.split("\n")[1] == ("As for colors: **Sol Ring** has a colorless identity, which fits every "
+                                            "deck.")
     e = fits("Dismember", "Griselbrand")
-    assert e.title == "✅ Dismember fits"
-    assert warnings_of(e) == ["Griselbrand is banned in Commander, so a deck led by it isn\u2019t legal."]
-    # the card itself is the banned commander: one warning, not a second "is banned" line for the card
-    assert len(warnings_of(fits("Griselbrand", "Griselbrand"))) == 1
+    assert "As for colors: **Dismember**'s identity (black) is within the deck\u2019s (black)." in e.description
 
 
-def test_background_pair_has_no_warnings_on_fits():
-    """Audit defect 1: a valid Choose-a-Background pair was warned about as "Not a valid commander"."""
-    for leaders in ((WILSON, RAISED_BY_GIANTS), (RAISED_BY_GIANTS, WILSON)):
-        e = fits("Llanowar Elves", *leaders)
-        assert e.title == "✅ Llanowar Elves fits"
-        assert warnings_of(e) == []
-        deck = field(e, "Deck identity (both commanders)")
-        assert "Raised by Giants: {G} green" in deck and "Together: {G} green" in deck
-    e = fits("Lightning Bolt", WILSON, RAISED_BY_GIANTS)
-    assert e.title == "❌ Lightning Bolt does not fit" and warnings_of(e) == []
-    assert "together **Wilson, Refined Grizzly** and **Raised by Giants** are mono-green" in e.description
-    # a Background without a Choose-a-Background partner: one warning, from the pairing
-    (only,) = warnings_of(fits("Llanowar Elves", RAISED_BY_GIANTS, "Kumano, Master Yamabushi"))
-    assert "Raised by Giants is a Background" in only
+def test_a_commander_that_chooses_a_color_gives_a_conditional_verdict():
+    e = fits("Lightning Bolt", "Clara Oswald")
+    assert e.title == "\U0001f3a8 Lightning Bolt fits if you choose red for Clara Oswald"
+    assert e.color == render.CONDITIONAL_COLOR
+    assert "(CR 903.4b)" in e.description and "Say which with `color:`." in e.description
+    assert field(e, "Commander") == "Clara Oswald: colorless + a color chosen before the game"
+    chosen = fits("Lightning Bolt", "Clara Oswald", chosen=["R"])
+    assert chosen.title == "\u2705 Lightning Bolt fits"
+    assert "**Clara Oswald** is red, the color chosen for it before the game (CR 903.4b)" in chosen.description
+    wrong = fits("Lightning Bolt", "Clara Oswald", chosen=["G"])
+    assert wrong.title == "\u274c Lightning Bolt does not fit"
+    two = fits("Lightning Helix", "Clara Oswald")
+    assert two.title == "\u274c Lightning Helix does not fit"
+    assert "but that one color can\u2019t cover white and red" in two.description
 
 
-def test_commander_that_chooses_a_color_is_warned_about_once():
-    e = fits("Lightning Bolt", PIPER)
-    (only,) = warnings_of(e)
-    assert "903.4b" in only and only.startswith("The Prismatic Piper has you choose a color")
-    assert "**The Prismatic Piper** is colorless" in e.description
+def test_two_choosing_commanders_each_choose():
+    piper, kraum = "The Prismatic Piper", "Kraum, Ludevic's Opus"
+    e = fits("Lightning Helix", piper, kraum)
+    assert e.title == "\U0001f3a8 Lightning Helix fits if you choose white for The Prismatic Piper"
+    assert fits("Lightning Helix", piper, kraum, chosen=["W", None]).title == "\u2705 Lightning Helix fits"
 
 
-def test_fits_embed_warns_once_for_an_ineligible_commander():
-    """`result.warnings` is the single source of commander warnings."""
-    c, leaders = card("Counterspell"), [card("Lightning Bolt")]
-    (only,) = warnings_of(embeds.fits_embed(check_fit(c, leaders), c, leaders))
-    assert "Lightning Bolt" in only
+def test_kitchen_finks_hybrid_is_one_line_not_one_per_color():
+    e = fits("Kitchen Finks", KUMANO)
+    assert field(e, "Outside: white and green") == "{G/W} \u2014 mana cost: {1}**{G/W}{G/W}**"
 
 
-def test_misfit_sentences_name_the_place_without_nested_brackets():
-    e = fits("Fires of Undeath", "Kumano, Master Yamabushi")
-    assert "Fires of Undeath's **{B}** (flashback cost in the rules text) is black" in e.description
-    assert not re.search(r"\([^()]*\(", e.description)  # no "(rules text (flashback cost))"
-    e = fits("Kitchen Finks", "Kumano, Master Yamabushi")
-    assert "Kitchen Finks' hybrid **{G/W}** (mana cost) is white and green;" in e.description
-    assert e.description.count("{G/W}") == 1  # one sentence for the one symbol, not one per color
-    e = fits("Tropical Island", "Kumano, Master Yamabushi")
-    assert ("Tropical Island's basic land types Island and Forest make its identity blue and green "
-            "(it taps for {U} or {G}, CR 903.5d)") in e.description
-    e = fits("Civilized Scholar // Homicidal Brute", "Talrand, Sky Summoner")
-    assert "color indicator on its back face, Homicidal Brute, is red" in e.description
-    assert "(the back face, CR 903.4d)" in field(e, "Outside: {R} red")
-    e = fits("Transguild Courier", "Kumano, Master Yamabushi")
-    assert "\u201cTransguild Courier is all colors.\u201d" in e.description
-    assert "white, blue, black and green" in e.description
+def test_transguild_courier_misfit_says_the_cda_once():
+    e = fits("Transguild Courier", KUMANO)
+    assert field(e, "Outside: white, blue, black and green") == (
+        "{W}{U}{B}{G} \u2014 characteristic-defining ability: Transguild Courier is all colors.")
+
+
+# --------------------------------------------------------------- acceptance: short replies, no repeated line
+MULTICOLOR = ["Transguild Courier", "Golos, Tireless Pilgrim", "General Tazri", "Jegantha, the Wellspring",
+              "Kenrith, the Returned King", "Kitchen Finks", "Alesha, Who Smiles at Death", "Lurrus of the Dream-Den",
+              "Esika, God of the Tree // The Prismatic Bridge"]
+
+
+@pytest.mark.parametrize("name", MULTICOLOR)
+def test_multicolor_cards_and_their_misfits_are_short_and_never_repeat_a_line(name):
+    for e in (identity(name), fits(name, KUMANO), fits(name, "Tymna the Weaver", "Thrasios, Triton Hero")):
+        assert embeds.repeated_lines(e) == [], text_of(e)
+        assert embeds.reply_length(e) <= 1000, (embeds.reply_length(e), text_of(e))
+        assert embeds.embed_problems([e]) == []
+        verdict_lines = [line for line in embeds.reply_lines(e) if re.search(r"\b(fits|does not fit)\b", line)]
+        assert len(verdict_lines) <= 1  # the verdict is said once
 
 
 # --------------------------------------------------------------------------------------- help, errors
@@ -360,12 +353,13 @@ def test_help_explains_both_rules_with_examples():
     e = embeds.help_embed()
     assert "mana cost" in field(e, "Color")
     assert "rules text" in field(e, "Color identity") and "903.4" in field(e, "Color identity")
-    assert "/identity" in field(e, "Examples") and "/fits" in field(e, "Examples")
+    assert "/identity" in field(e, "Examples") and "color:red" in field(e, "Examples")
     commands = field(e, "Commands")
     for command in ("/identity", "/fits", "/deckcheck", "/help"):
         assert f"`{command}" in commands
-    assert "/deckcheck" in field(e, "Examples")
-    assert embeds.embed_problems([e]) == []
+    assert "this deck can't exist" in commands
+    assert embeds.embed_problems([e]) == [] and embeds.repeated_lines(e) == []
+    assert embeds.help_reply().ephemeral
 
 
 def test_error_texts_escape_user_input():
@@ -386,6 +380,8 @@ def test_error_texts_escape_user_input():
     assert "try again in about 30 seconds" in errors.unavailable_text(30)
     assert "try again in about 3 seconds" in errors.busy_text(3.2)
     assert len(errors.not_found_text("x" * 5000, ["y" * 300] * 5)) <= CONTENT_LIMIT
+    assert "Kumano, Master Yamabushi doesn\u2019t choose one" in errors.chosen_color_text("color", KUMANO)
+    assert "`partner:`" in errors.chosen_color_text("partner_color", None)
 
 
 # ------------------------------------------------------------------------------------ limits (fuzzed)
@@ -396,8 +392,8 @@ line = st.lists(st.one_of(symbols, words), max_size=30).map(" ".join)
 hostile_card = st.fixed_dictionaries({
     "name": st.one_of(words, st.just("@everyone **x** _y_ `z` <@1>"), st.text(min_size=1, max_size=400)),
     "mana_cost": st.lists(symbols, max_size=12).map("".join),
-    "type_line": st.sampled_from(["Creature — Elf", "Legendary Creature — Human", "Land — Forest Island",
-                                  "Instant", "Legendary Enchantment — Background"]),
+    "type_line": st.sampled_from(["Creature \u2014 Elf", "Legendary Creature \u2014 Human", "Land \u2014 Forest Island",
+                                  "Instant", "Legendary Enchantment \u2014 Background", "Token Creature \u2014 Elf"]),
     "oracle_text": st.lists(line, max_size=40).map("\n".join),
     "legalities": st.sampled_from([{"commander": "banned"}, {"commander": "legal"}, {}]),
     "scryfall_uri": st.sampled_from(["https://scryfall.com/card/x/1/y", "javascript:alert(1)", ""]),
@@ -409,11 +405,12 @@ hostile_card = st.fixed_dictionaries({
 def test_any_card_data_stays_within_discord_limits(c, commander, partner):
     e = embeds.identity_embed(analyze(c), c)
     assert embeds.embed_problems([e]) == []
+    assert embeds.repeated_lines(e) == []
     leaders = [commander] + ([partner] if partner else [])
     result = check_fit(c, leaders)
     f = embeds.fits_embed(result, c, leaders, stale="old data")
     assert embeds.embed_problems([f]) == []
-    for text in (e.title, f.title):
+    for text in (e.title or "", f.title or ""):
         assert "@everyone" not in text
 
 
@@ -428,6 +425,6 @@ def test_join_limited_never_exceeds_the_limit(lines, limit):
 def test_truncate_keeps_markdown_balanced():
     text = "a" * 10 + "**bold part**" + "b" * 50
     cut = render.truncate(text, 20)
-    assert len(cut) <= 20 and cut.endswith("…")
+    assert len(cut) <= 20 and cut.endswith("\u2026")
     assert cut.count("**") % 2 == 0
     assert not re.search(r"(?<!\\)\\…$", render.truncate("abc\\" + "d" * 10, 4))

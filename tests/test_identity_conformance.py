@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.identity import Aspect, analyze, wubrg
+from bot.identity import Aspect, Note, analyze, wubrg
 from bot.identity.faces import TOKEN_LAYOUTS
 from tests.shared_data import all_cards, without_answers
 from tests.test_identity_cards import recent_cards
@@ -117,7 +117,7 @@ def test_tokens_without_answers_show_only_what_the_object_shows(results):
             continue
         assert set(bare[1]) <= set(exp[1]) or not exp[1], _fmt(card, exp, bare)
         if not bare[1] and exp[1]:
-            assert any("effect that creates it" in note for note in analyze(without_answers(card)).notes)
+            assert Note.TOKEN_COLORS_UNRECORDED in analyze(without_answers(card)).notes
 
 
 def test_every_color_has_evidence_and_no_stray_evidence():

@@ -15,7 +15,17 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.identity import Aspect, IdentityError, ReasonKind, analyze, describe
+from bot.identity import (
+    Aspect,
+    CdaKind,
+    FaceRole,
+    IdentityError,
+    Note,
+    ReasonKind,
+    SymbolKind,
+    TextPlace,
+    analyze,
+)
 from tests.shared_data import all_cards, card, without_answers
 
 
@@ -53,8 +63,8 @@ def test_fires_of_undeath_black_comes_from_flashback_cost():
     (black,) = a.reasons_for("B")
     assert black.kind is ReasonKind.RULES_TEXT and black.symbol == "{B}"
     assert black.text.startswith("Flashback {5}{B}")
-    assert black.detail == "flashback cost"
-    assert describe(black) == "the {B} in its flashback cost (rules text)"
+    assert (black.place, black.keyword) == (TextPlace.KEYWORD_COST, "Flashback")
+    assert black.text == "Flashback {5}{B}"  # the line without its reminder text (CR 903.4c)
     assert a.reasons_for("B", Aspect.COLOR) == ()
     assert kinds(a, "R", Aspect.COLOR) == {ReasonKind.MANA_COST}
 
@@ -62,34 +72,43 @@ def test_fires_of_undeath_black_comes_from_flashback_cost():
 def test_dismember_phyrexian_mana_is_black():
     a = A("Dismember")
     reasons = a.reasons_for("B", Aspect.COLOR)
-    assert [(r.symbol, r.detail, r.text) for r in reasons] == [("{B/P}", "Phyrexian mana", "{1}{B/P}{B/P}")]
-    assert "Phyrexian mana" in describe(reasons[0])
+    assert [(r.symbol, r.symbol_kind, r.text) for r in reasons] == [("{B/P}", SymbolKind.PHYREXIAN, "{1}{B/P}{B/P}")]
 
 
 def test_kitchen_finks_hybrid_counts_as_both():
     a = A("Kitchen Finks")
     for color in "WG":
         (r,) = a.reasons_for(color, Aspect.COLOR)
-        assert r.symbol == "{G/W}" and r.detail == "hybrid mana"
+        assert r.symbol == "{G/W}" and r.symbol_kind is SymbolKind.HYBRID
 
 
 def test_general_tazri_activation_cost_gives_all_five():
     a = A("General Tazri")
     for color in "UBRG":
-        assert {r.detail for r in a.reasons_for(color)} == {"activated ability cost"}
+        assert {r.place for r in a.reasons_for(color)} == {TextPlace.ACTIVATED_COST}
         assert all(r.text.startswith("{W}{U}{B}{R}{G}:") for r in a.reasons_for(color))
 
 
 def test_bosh_activated_ability():
     a = A("Bosh, Iron Golem")
     (r,) = a.reasons_for("R")
-    assert r.kind is ReasonKind.RULES_TEXT and r.detail == "activated ability cost"
+    assert r.kind is ReasonKind.RULES_TEXT and r.place is TextPlace.ACTIVATED_COST
 
 
 def test_mad_ratter_color_words_do_not_count():
     a = A("Mad Ratter")
     assert a.identity == "R"
     assert all(r.color == "R" for r in a.reasons)
+    assert a.color_words == "B"  # "black Rat creature tokens": a fact for the explanation, not identity
+
+
+def test_color_words_leave_out_the_card_s_own_name():
+    c = {"name": "Black Lotus", "layout": "normal", "mana_cost": "{0}", "type_line": "Artifact",
+         "oracle_text": "{T}, Sacrifice Black Lotus: Add three mana of any one color."}
+    assert analyze(c).color_words == ""
+    knight = {"name": "Test Knight", "mana_cost": "{W}{W}", "type_line": "Creature \u2014 Knight",
+              "oracle_text": "Protection from black and from nonred creatures (reminder: green)"}
+    assert analyze(knight).color_words == "BR"  # reminder text is not read for words either
 
 
 # --- acceptance list ------------------------------------------------------------------------------
@@ -112,7 +131,7 @@ def test_civilized_scholar_back_face_indicator():
     assert red.kind is ReasonKind.COLOR_INDICATOR and red.face == "Homicidal Brute"
     assert a.reasons_for("R", Aspect.COLOR) == ()  # the card's colors are its front face's
     assert [(f.name, f.colors) for f in a.faces] == [("Civilized Scholar", "U"), ("Homicidal Brute", "R")]
-    assert describe(red, a.name) == "Homicidal Brute\u2019s red color indicator"
+    assert [f.role for f in a.faces] == [FaceRole.FRONT, FaceRole.BACK]
 
 
 def test_fire_ice_split_card_is_both_halves():
@@ -157,7 +176,8 @@ def test_ghostfire_colorless_but_red_identity():
 def test_devoid_changes_color_not_identity():
     a = A("Eldrazi Displacer")
     assert a.colors == "" and a.identity == "W"
-    assert [r.detail for r in a.reasons if r.removes] == ["Devoid"]
+    assert [r.cda for r in a.reasons if r.removes] == [CdaKind.DEVOID]
+    assert Note.COLOR_NOT_IDENTITY in a.notes
 
 
 def test_dryad_arbor_indicator_and_forest():
@@ -169,7 +189,7 @@ def test_dryad_arbor_indicator_and_forest():
 def test_tropical_island_basic_land_types():
     a = A("Tropical Island")
     assert (a.colors, a.identity) == ("", "UG")
-    assert {r.detail for r in a.identity_reasons} == {"Forest type", "Island type"}
+    assert [r.land for r in a.identity_reasons] == ["Forest", "Island"]
     assert all(r.kind is ReasonKind.BASIC_LAND_TYPE for r in a.identity_reasons)
 
 
@@ -192,7 +212,7 @@ def test_wastes_and_sol_ring_are_colorless():
 def test_phyrexian_hybrid_real_card():
     a = A("Tamiyo, Compleated Sage")
     assert (a.colors, a.identity) == ("UG", "UG")
-    assert any(r.symbol == "{G/U/P}" and r.detail == "Phyrexian hybrid mana" for r in a.reasons)
+    assert any(r.symbol == "{G/U/P}" and r.symbol_kind is SymbolKind.PHYREXIAN_HYBRID for r in a.reasons)
 
 
 def test_phyrexian_hybrid_and_half_mana_synthetic():
@@ -246,9 +266,11 @@ def test_mana_in_quoted_ability_counts_and_reminder_inside_quotes_does_not():
     a = analyze(c)
     assert a.identity == "UG"
     (green,) = a.reasons_for("G")
-    assert green.detail == "granted mana ability"
+    assert green.place is TextPlace.GRANTED_MANA_ABILITY
     (blue,) = a.reasons_for("U")
-    assert blue.detail == "kicker cost"
+    assert (blue.place, blue.keyword) == (TextPlace.KEYWORD_COST, "Kicker")
+    assert blue.text == "Kicker {U}"
+    assert [s.raw for s in a.reminder_symbols] == ["{W}", "{B}"]  # ignored (CR 903.4c)
 
 
 def test_unclosed_reminder_parenthesis_hides_rest_of_line_only():
@@ -267,7 +289,7 @@ def test_chooses_color_flagged():
     }
     a = analyze(c)
     assert a.chooses_color and (a.colors, a.identity) == ("", "")
-    assert any("903.4b" in n for n in a.notes)
+    assert Note.CHOOSES_COLOR in a.notes
     assert not A("Sol Ring").chooses_color
 
 
@@ -279,7 +301,9 @@ def test_tokens_take_colors_from_the_creating_effect():
     assert kinds(a, "W", Aspect.COLOR) == {ReasonKind.TOKEN_COLOR}
     bare = analyze({k: v for k, v in token.items() if k != "colors"})
     assert (bare.colors, bare.identity) == ("", "")
-    assert bare.notes
+    assert bare.notes == (Note.TOKEN_COLORS_UNRECORDED,)
+    colorless = analyze({**token, "colors": []})  # recorded as colorless: no "none recorded" note
+    assert (colorless.colors, colorless.notes) == ("", ())
 
 
 def test_never_reads_scryfall_answers():
@@ -305,12 +329,21 @@ def test_never_reads_scryfall_answers():
     assert checked > 3000
 
 
-def test_reasons_and_describe_are_strings():
-    for name in ("Fires of Undeath", "Ghostfire", "Tropical Island", "Transguild Courier", "Dryad Arbor"):
+def test_reasons_are_facts():
+    """Every reason says where it comes from as data: a symbol has its kind, a rules-text symbol its place, a
+    land type its land, a CDA its ability; the line it sits in is given without reminder text."""
+    for name in ("Fires of Undeath", "Ghostfire", "Tropical Island", "Transguild Courier", "Dryad Arbor",
+                 "Syndic of Tithes", "General Tazri"):
         a = A(name)
         for r in a.reasons:
-            text = describe(r, a.name)
-            assert isinstance(text, str) and len(text) > 5
+            if r.symbol:
+                assert r.symbol_kind is not None
+            if r.kind is ReasonKind.RULES_TEXT:
+                assert r.place is not None and "(" not in (r.text or "")
+            if r.kind is ReasonKind.BASIC_LAND_TYPE:
+                assert r.land in ("Plains", "Island", "Swamp", "Mountain", "Forest")
+            if r.kind is ReasonKind.CDA:
+                assert r.cda is not None
 
 
 def test_non_dict_raises_identity_error():
@@ -349,7 +382,7 @@ def test_analyze_never_raises_on_card_shaped_dicts(c):
     explained_colors = {r.color for r in a.reasons if r.aspect is Aspect.COLOR and not r.removes}
     assert explained_colors == set(a.colors)
     for r in a.reasons:
-        describe(r, a.name)
+        assert r.kind is not ReasonKind.RULES_TEXT or r.place is not None
 
 
 # --- purity ------------------------------------------------------------------------------------------

@@ -5,14 +5,17 @@ from __future__ import annotations
 import pytest
 
 from bot.identity import (
+    FitVerdict,
     IdentityError,
+    NonDeckKind,
+    PairingKind,
     ReasonKind,
+    TextPlace,
+    VerdictCode,
     analyze,
     check_fit,
     check_pairing,
     commander_eligibility,
-    explain_fit,
-    identity_phrase,
 )
 from tests.shared_data import card, without_answers
 
@@ -71,35 +74,34 @@ FATHER = make(
 # --- commander eligibility -------------------------------------------------------------------------
 
 @pytest.mark.parametrize(
-    ("name", "ok", "phrase"),
+    ("name", "ok", "code"),
     [
-        ("Kumano, Master Yamabushi", True, "legendary creature"),
-        ("Rowan Kenrith", True, "can be your commander"),
-        ("Grist, the Hunger Tide", True, "isn\u2019t on the battlefield"),
-        ("Sol Ring", False, "not a legendary creature"),
-        ("Blaring Captain", False, "not legendary"),
-        ("Griselbrand", True, "though it is banned in Commander"),
-        ("Valki, God of Lies // Tibalt, Cosmic Impostor", True, "legendary creature"),
+        ("Kumano, Master Yamabushi", True, VerdictCode.LEGENDARY_CREATURE),
+        ("Rowan Kenrith", True, VerdictCode.SAYS_IT_CAN),
+        ("Grist, the Hunger Tide", True, VerdictCode.CREATURE_OFF_BATTLEFIELD),
+        ("Sol Ring", False, VerdictCode.NEITHER),
+        ("Blaring Captain", False, VerdictCode.CREATURE_NOT_LEGENDARY),
+        ("Griselbrand", True, VerdictCode.LEGENDARY_CREATURE),
+        ("Valki, God of Lies // Tibalt, Cosmic Impostor", True, VerdictCode.LEGENDARY_CREATURE),
     ],
 )
-def test_commander_eligibility_real_cards(name, ok, phrase):
+def test_commander_eligibility_real_cards(name, ok, code):
     verdict = commander_eligibility(C(name))
-    assert verdict.ok is ok
-    assert phrase in verdict.reason and verdict.reason.endswith(".")
+    assert (verdict.ok, verdict.code, verdict.card) == (ok, code, name)
+    assert verdict.banned is (name == "Griselbrand")  # eligible though banned: a fact of its own
 
 
 def test_background_alone_is_not_a_commander_and_says_why():
     verdict = commander_eligibility(RAISED_BY_GIANTS)
-    assert not verdict.ok
-    assert "Background" in verdict.reason and "Choose a Background" in verdict.reason
+    assert not verdict.ok and verdict.code is VerdictCode.BACKGROUND_ALONE
 
 
 def test_tokens_and_planes_are_not_commanders():
     token = make("Marit Lage", "Token Legendary Creature \u2014 Avatar", "Flying", layout="token")
-    assert not commander_eligibility(token).ok
-    assert "token" in commander_eligibility(token).reason
+    verdict = commander_eligibility(token)
+    assert not verdict.ok and (verdict.code, verdict.not_deck_card) == (VerdictCode.NOT_A_DECK_CARD, NonDeckKind.TOKEN)
     plane = make("Bant", "Plane \u2014 Alara", layout="planar")
-    assert "plane" in commander_eligibility(plane).reason
+    assert commander_eligibility(plane).not_deck_card is NonDeckKind.PLANE
 
 
 def test_eligibility_rejects_non_dicts():
@@ -125,29 +127,37 @@ def test_eligibility_rejects_non_dicts():
 )
 def test_valid_pairs(a, b):
     verdict = check_pairing(a, b)
-    assert verdict.ok, verdict.reason
-    assert a["name"] in verdict.reason and b["name"] in verdict.reason
+    assert verdict.ok, verdict
+    assert (verdict.code, verdict.card, verdict.other) == (VerdictCode.PAIRED, a["name"], b["name"])
+    assert verdict.pairing is not None and len(verdict.traits) == 2
 
 
 @pytest.mark.parametrize(
-    ("a", "b", "phrase"),
+    ("a", "b", "code", "about", "decides"),
     [
-        (C("Tymna the Weaver"), C("Kumano, Master Yamabushi"), "has no ability"),
-        (C("Pir, Imaginative Rascal"), C("Tymna the Weaver"), "only be paired with Toothy, Imaginary Friend"),
-        (C("Tymna the Weaver"), C("Toothy, Imaginary Friend"), "only be paired with Pir, Imaginative Rascal"),
-        (ELEVEN, C("Tymna the Weaver"), "Friends forever"),
-        (SURVIVOR_A, FATHER, "Partner\u2014Survivors"),
-        (SURVIVOR_A, C("Tymna the Weaver"), "Partner\u2014Survivors"),
-        (RAISED_BY_GIANTS, C("Kumano, Master Yamabushi"), "is a Background"),
-        (ROSE_TYLER, C("Kumano, Master Yamabushi"), "Doctor\u2019s companion"),
-        (C("Blaring Captain"), C("Blaring Recruiter"), "not legendary"),
-        (C("Tymna the Weaver"), C("Tymna the Weaver"), "two copies"),
+        (C("Tymna the Weaver"), C("Kumano, Master Yamabushi"), VerdictCode.NO_SHARED_ABILITY, "Tymna the Weaver", ""),
+        (C("Pir, Imaginative Rascal"), C("Tymna the Weaver"), VerdictCode.PARTNER_WITH_OTHER,
+         "Pir, Imaginative Rascal", "Toothy, Imaginary Friend"),
+        (C("Tymna the Weaver"), C("Toothy, Imaginary Friend"), VerdictCode.PARTNER_WITH_OTHER,
+         "Toothy, Imaginary Friend", "Pir, Imaginative Rascal"),
+        (ELEVEN, C("Tymna the Weaver"), VerdictCode.VARIANT_ONLY, ELEVEN["name"], "Friends forever"),
+        (SURVIVOR_A, FATHER, VerdictCode.VARIANT_ONLY, SURVIVOR_A["name"], "Survivors"),
+        (SURVIVOR_A, C("Tymna the Weaver"), VerdictCode.VARIANT_ONLY, SURVIVOR_A["name"], "Survivors"),
+        (RAISED_BY_GIANTS, C("Kumano, Master Yamabushi"), VerdictCode.NO_SHARED_ABILITY, "Raised by Giants", ""),
+        (ROSE_TYLER, C("Kumano, Master Yamabushi"), VerdictCode.NO_SHARED_ABILITY, ROSE_TYLER["name"], ""),
+        (C("Blaring Captain"), C("Blaring Recruiter"), VerdictCode.PAIRED_BUT_INELIGIBLE, "Blaring Captain", ""),
+        (C("Tymna the Weaver"), C("Tymna the Weaver"), VerdictCode.SAME_CARD, "Tymna the Weaver", ""),
     ],
 )
-def test_invalid_pairs_say_why(a, b, phrase):
+def test_invalid_pairs_say_why(a, b, code, about, decides):
     verdict = check_pairing(a, b)
     assert not verdict.ok
-    assert phrase in verdict.reason, verdict.reason
+    assert (verdict.code, verdict.card) == (code, about), verdict
+    if decides:
+        assert verdict.trait is not None and verdict.trait.text == decides
+    if code is VerdictCode.PAIRED_BUT_INELIGIBLE:
+        assert verdict.pairing is PairingKind.PARTNER_WITH  # they pair, but neither is legendary
+        assert verdict.cause is not None and verdict.cause.code is VerdictCode.CREATURE_NOT_LEGENDARY
 
 
 # --- fit ---------------------------------------------------------------------------------------------
@@ -157,15 +167,14 @@ def test_dismember_does_not_fit_kumano_with_evidence():
     assert not fit.fits and fit.outside == "B" and fit.deck_identity == "R"
     (reason,) = fit.evidence["B"]
     assert reason.symbol == "{B/P}" and reason.kind is ReasonKind.MANA_COST
-    text = explain_fit(fit)
-    assert "Dismember doesn\u2019t fit" in text and "{B/P}" in text and "mono-red" in text
-    assert fit.warnings == ()
+    assert fit.verdict is FitVerdict.DOES_NOT_FIT
+    assert (fit.commander_problems, fit.banned_commanders, fit.blockers) == ((), (), ())
 
 
 def test_fires_of_undeath_outside_kumano_because_of_flashback():
     fit = check_fit(C("Fires of Undeath"), [C("Kumano, Master Yamabushi")])
     assert fit.outside == "B"
-    assert [r.detail for r in fit.evidence["B"]] == ["flashback cost"]
+    assert [(r.place, r.keyword) for r in fit.evidence["B"]] == [(TextPlace.KEYWORD_COST, "Flashback")]
 
 
 def test_colorless_fits_everything_and_analysis_inputs_work():
@@ -173,7 +182,7 @@ def test_colorless_fits_everything_and_analysis_inputs_work():
     for name in ("Sol Ring", "Wastes"):
         fit = check_fit(analyze(C(name)), [kumano])
         assert fit.fits and fit.outside == "" and fit.evidence == {}
-        assert "fits" in explain_fit(fit)
+        assert fit.verdict is FitVerdict.FITS
 
 
 def test_two_commanders_union():
@@ -181,17 +190,17 @@ def test_two_commanders_union():
     assert check_fit(C("Kitchen Finks"), leaders).fits
     fit = check_fit(C("General Tazri"), leaders)
     assert fit.deck_identity == "WUBG" and fit.outside == "R" and not fit.fits
-    assert fit.warnings == ()
+    assert fit.commander_problems == ()
 
 
-def test_warnings_for_bad_commanders():
+def test_problems_with_bad_commanders():
     fit = check_fit(C("Sol Ring"), [C("Sol Ring")])
-    assert fit.fits and any("can be your commander" in w for w in fit.warnings)
+    assert fit.fits and [v.code for v in fit.commander_problems] == [VerdictCode.NEITHER]
     fit = check_fit(C("Sol Ring"), [C("Tymna the Weaver"), C("Kumano, Master Yamabushi")])
-    assert any("can\u2019t be commanders together" in w for w in fit.warnings)
+    assert [v.code for v in fit.commander_problems] == [VerdictCode.NO_SHARED_ABILITY]
     fit = check_fit(C("Sol Ring"), [RAISED_BY_GIANTS])
-    assert any("Background" in w for w in fit.warnings)
-    assert check_fit(C("Kitchen Finks"), [WILSON, RAISED_BY_GIANTS]).warnings == ()
+    assert [v.code for v in fit.commander_problems] == [VerdictCode.BACKGROUND_ALONE]
+    assert check_fit(C("Kitchen Finks"), [WILSON, RAISED_BY_GIANTS]).commander_problems == ()
 
 
 def test_background_pair_is_judged_by_pairing_only():
@@ -199,37 +208,37 @@ def test_background_pair_is_judged_by_pairing_only():
     for leaders in ([WILSON, RAISED_BY_GIANTS], [RAISED_BY_GIANTS, WILSON]):
         fit = check_fit(C("Llanowar Elves"), leaders)
         assert fit.fits and fit.deck_identity == "G"
-        assert fit.warnings == ()
+        assert fit.commander_problems == () and fit.verdict is FitVerdict.FITS
     fit = check_fit(C("Lightning Bolt"), [WILSON, RAISED_BY_GIANTS])
-    assert not fit.fits and fit.outside == "R" and fit.warnings == ()
-    # the same Background with a commander that can't choose one: exactly one warning (the pairing's)
+    assert not fit.fits and fit.outside == "R" and fit.commander_problems == ()
+    # the same Background with a commander that can't choose one: exactly one problem (the pairing's)
     fit = check_fit(C("Llanowar Elves"), [RAISED_BY_GIANTS, C("Kumano, Master Yamabushi")])
-    assert len(fit.warnings) == 1 and "is a Background" in fit.warnings[0]
+    (only,) = fit.commander_problems
+    assert only.code is VerdictCode.NO_SHARED_ABILITY and fit.verdict is FitVerdict.DECK_CANT_EXIST
 
 
-def test_each_warning_once():
-    """One warning per problem: an ineligible commander, an invalid pair (not also each card), a banned one."""
+def test_each_problem_once():
+    """One problem each: an ineligible commander, an invalid pair (not also each card), a banned one."""
     fit = check_fit(C("Counterspell"), [C("Lightning Bolt")])
-    assert fit.warnings == ("Lightning Bolt is not a legendary creature, and no text on it says it can be your "
-                            "commander.",)
+    assert [(v.code, v.card) for v in fit.commander_problems] == [(VerdictCode.NEITHER, "Lightning Bolt")]
     fit = check_fit(C("Lightning Bolt"), [C("Tymna the Weaver"), C("Kumano, Master Yamabushi")])
-    assert len(fit.warnings) == 1 and "can\u2019t be commanders together" in fit.warnings[0]
+    assert len(fit.commander_problems) == 1
     fit = check_fit(C("Lightning Bolt"), [C("Kumano, Master Yamabushi"), C("Lightning Bolt")])
-    assert len(fit.warnings) == 1
+    assert len(fit.commander_problems) == 1
 
 
 def test_banned_commander_is_warned_about():
     fit = check_fit(C("Dismember"), [C("Griselbrand")])
-    assert fit.fits
-    assert fit.warnings == ("Griselbrand is banned in Commander, so a deck led by it isn\u2019t legal.",)
+    assert fit.fits and fit.verdict is FitVerdict.DECK_CANT_EXIST
+    assert fit.banned_commanders == ("Griselbrand",) and fit.commander_problems == ()
     legal = C("Griselbrand")
     legal["legalities"] = {"commander": "legal"}
-    assert check_fit(C("Dismember"), [legal]).warnings == ()
+    assert check_fit(C("Dismember"), [legal]).banned_commanders == ()
     # in a pair too (both Partner; one of them marked banned)
     tymna = C("Tymna the Weaver")
     tymna["legalities"] = {"commander": "banned"}
     fit = check_fit(C("Sol Ring"), [tymna, C("Thrasios, Triton Hero")])
-    assert fit.warnings == ("Tymna the Weaver is banned in Commander, so a deck led by it isn\u2019t legal.",)
+    assert fit.banned_commanders == ("Tymna the Weaver",)
 
 
 def test_chosen_color_commander_warning():
@@ -238,21 +247,14 @@ def test_chosen_color_commander_warning():
                  "The Prismatic Piper is the chosen color.", "{5}")
     fit = check_fit(C("Lightning Bolt"), [piper])
     assert not fit.fits and fit.outside == "R"
-    assert len(fit.warnings) == 1 and "903.4b" in fit.warnings[0]
+    assert fit.open_choices == (0,) and fit.verdict is FitVerdict.FITS_IF_CHOSEN
+    assert check_fit(C("Lightning Bolt"), [piper], ["R"]).open_choices == ()
 
 
 @pytest.mark.parametrize("commanders", [[], [1, 2, 3], "Kumano"])
 def test_fit_needs_one_or_two_commanders(commanders):
     with pytest.raises(IdentityError):
         check_fit(C("Sol Ring"), commanders)
-
-
-def test_identity_phrase():
-    assert identity_phrase("") == "colorless"
-    assert identity_phrase("R") == "mono-red"
-    assert identity_phrase("RB") == "black-red"
-    assert identity_phrase("WUB") == "white, blue and black"
-    assert identity_phrase("GRBUW") == "all five colors"
 
 
 # --- property tests ----------------------------------------------------------------------------------
@@ -266,11 +268,11 @@ from tests.test_identity_engine import _card  # noqa: E402
 @given(_card, _card)
 def test_fit_eligibility_pairing_never_raise_on_card_shaped_dicts(a, b):
     for verdict in (commander_eligibility(a), check_pairing(a, b)):
-        assert isinstance(verdict.ok, bool) and verdict.reason.endswith(".")
+        assert isinstance(verdict.ok, bool) and isinstance(verdict.code, VerdictCode)
     fit = check_fit(a, [a, b])
     assert fit.fits == (fit.outside == "")
     assert set(fit.outside) <= set(fit.card.identity)
-    assert isinstance(explain_fit(fit), str)
+    assert (fit.verdict is FitVerdict.DECK_CANT_EXIST) == bool(fit.blockers)
 
 
 def test_commander_candidates_include_backgrounds_and_grist_but_not_plain_cards():

@@ -1,4 +1,5 @@
-"""Reminder-text removal (CR 903.4c) and symbol context phrases used as evidence details."""
+"""Reminder-text removal (CR 903.4c), where a symbol sits in a line (a fact), symbols only in reminder text and
+color words."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.identity.text import strip_reminder, symbol_context
+from bot.identity.model import TextPlace
+from bot.identity.text import named_colors, reminder_symbols, strip_reminder, symbol_context
 
 
 @pytest.mark.parametrize(
@@ -25,29 +27,49 @@ def test_strip_reminder(line, expected):
     assert strip_reminder(line) == expected
 
 
+K = TextPlace.KEYWORD_COST
+
+
 @pytest.mark.parametrize(
-    ("line", "symbol", "detail"),
+    ("line", "symbol", "place"),
     [
-        ("Flashback {5}{B}", "{B}", "flashback cost"),
-        ("{W}{U}{B}{R}{G}: Search your library for up to X Ally cards.", "{U}", "activated ability cost"),
-        ("{T}: Add {G}.", "{G}", "mana ability"),
-        ('Elves you control have "{T}: Add {B}."', "{B}", "granted mana ability"),
-        ('Creatures you control have "{2}{G}: This creature gets +1/+1."', "{G}", "granted ability's cost"),
-        ("Kicker {1}{R}", "{R}", "kicker cost"),
-        ("Escape\u2014{3}{G}{G}, Exile four other cards from your graveyard.", "{G}", "escape cost"),
-        ("Channel \u2014 {X}{G}{G}, Discard Arashi: Arashi deals X damage.", "{G}", "activated ability cost"),
-        ("This spell costs {U} less to cast.", "{U}", "cost change"),
-        ("Counter target spell unless its controller pays {3}{U}.", "{U}", "cost it asks for"),
-        ("If it was kicked with its {2}{U} kicker, draw a card.", "{U}", "rules text"),
+        ("Flashback {5}{B}", "{B}", (K, "Flashback")),
+        ("{W}{U}{B}{R}{G}: Search your library for up to X Ally cards.", "{U}", (TextPlace.ACTIVATED_COST, None)),
+        ("{T}: Add {G}.", "{G}", (TextPlace.MANA_ABILITY, None)),
+        ('Elves you control have "{T}: Add {B}."', "{B}", (TextPlace.GRANTED_MANA_ABILITY, None)),
+        ('Creatures you control have "{2}{G}: This creature gets +1/+1."', "{G}", (TextPlace.GRANTED_COST, None)),
+        ("Kicker {1}{R}", "{R}", (K, "Kicker")),
+        ("Escape\u2014{3}{G}{G}, Exile four other cards from your graveyard.", "{G}", (K, "Escape")),
+        ("Channel \u2014 {X}{G}{G}, Discard Arashi: Arashi deals X damage.", "{G}", (TextPlace.ACTIVATED_COST, None)),
+        ("This spell costs {U} less to cast.", "{U}", (TextPlace.COST_CHANGE, None)),
+        ("Counter target spell unless its controller pays {3}{U}.", "{U}", (TextPlace.COST_ASKED, None)),
+        ("If it was kicked with its {2}{U} kicker, draw a card.", "{U}", (TextPlace.TEXT, None)),
+        ("When it enters, add {R}.", "{R}", (TextPlace.MANA_ADDED, None)),
         # keywords with a number or X before the em dash (audit 11: these were plain "rules text")
-        ("Suspend 4\u2014{1}{R}", "{R}", "suspend cost"),
-        ("Suspend X\u2014{X}{B}{B}{B}. X can't be 0.", "{B}", "suspend cost"),
-        ("Awaken 3\u2014{5}{W}", "{W}", "awaken cost"),
-        ("Reinforce 1\u2014{1}{W}", "{W}", "reinforce cost"),
+        ("Suspend 4\u2014{1}{R}", "{R}", (K, "Suspend")),
+        ("Suspend X\u2014{X}{B}{B}{B}. X can't be 0.", "{B}", (K, "Suspend")),
+        ("Awaken 3\u2014{5}{W}", "{W}", (K, "Awaken")),
+        ("Reinforce 1\u2014{1}{W}", "{W}", (K, "Reinforce")),
+        ("Level up {1}{W}", "{W}", (K, "Level up")),
     ],
 )
-def test_symbol_context(line, symbol, detail):
-    assert symbol_context(line, line.index(symbol)) == detail
+def test_symbol_context(line, symbol, place):
+    assert symbol_context(line, line.index(symbol)) == place
+
+
+def test_reminder_symbols_are_the_ones_only_in_parentheses():
+    line = "Extort (Whenever you cast a spell, you may pay {W/B}.)"
+    assert reminder_symbols(line, strip_reminder(line)) == ["{W/B}"]
+    line = "Kicker {1}{G} (You may pay an additional {1}{G} as you cast this spell.)"
+    assert reminder_symbols(line, strip_reminder(line)) == ["{1}", "{G}"]
+    assert reminder_symbols("{T}: Add {G}.", "{T}: Add {G}.") == []
+
+
+def test_named_colors():
+    assert named_colors("create X 1/1 black Rat creature tokens") == {"B"}
+    assert named_colors("Destroy target nonwhite, non-green creature.") == {"W", "G"}
+    assert named_colors("Sacrifice Black Lotus: Add three mana.", ("Black Lotus",)) == set()
+    assert named_colors("Redcap and Greenwarden and Blackblade") == set()
 
 
 @given(st.text(max_size=120), st.integers(min_value=0, max_value=130))
@@ -66,5 +88,5 @@ def test_suspend_cost_on_a_real_card():
                and "\u2014{" in (c.get("oracle_text") or "") and not c.get("mana_cost")]
     assert suspend, "the data set has suspend cards without a mana cost (e.g. Ancestral Vision)"
     a = analyze(suspend[0])
-    details = {r.detail for r in a.identity_reasons if r.kind.value == "rules text"}
-    assert "suspend cost" in details, (suspend[0]["name"], details)
+    places = {(r.place, r.keyword) for r in a.identity_reasons if r.kind.value == "rules text"}
+    assert (TextPlace.KEYWORD_COST, "Suspend") in places, (suspend[0]["name"], places)

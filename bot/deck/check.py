@@ -12,13 +12,18 @@ Checks, each naming the offending cards and their line numbers:
 - deck size (903.5a): exactly 100 cards counting the commanders;
 - banned in Commander (Scryfall's `legalities.commander == "banned"`; other values are not trusted, see the
   data set's README);
-- objects that are not deck cards at all (tokens, emblems, planes, schemes, vanguards);
+- objects that are not deck cards at all (tokens, emblems, meld results, planes, ...: the engine's
+  `Analysis.not_deck_card`);
 - names that could not be looked up (Scryfall unreachable): listed once each as "couldn't check"; everything
   else is still checked. When a commander could not be looked up, color identity, eligibility and pairing
   are not checked and a warning says so.
 
 Chosen colors (CR 903.4b): a commander such as The Prismatic Piper has its owner choose a color before the
-game; `chosen` gives that color per commander, and it joins the deck's color identity.
+game; `chosen` gives that color per commander, and the engine's `check_fit(..., chosen=...)` counts it in the
+deck's color identity. Commanders that choose a color with none given are listed in `open_choices`.
+
+Everything is data: a `Problem` says what is wrong with which card and why (codes, names, counts, the
+engine's verdicts and evidence); the words are the presentation layer's (`bot.present.deck_report`).
 """
 
 from __future__ import annotations
@@ -31,18 +36,9 @@ from typing import Any
 
 from bot.deck.parser import DeckEntry, DeckInputError, ParsedDeck
 from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
-from bot.identity.model import Analysis, IdentityError, Reason, wubrg
+from bot.identity.model import Analysis, IdentityError, NonDeckKind, Reason, Verdict, wubrg
 
 DECK_SIZE = 100
-NOT_DECK_CARD_LAYOUTS = {
-    "token": "a token",
-    "double_faced_token": "a token",
-    "emblem": "an emblem",
-    "planar": "a plane or phenomenon",
-    "scheme": "a scheme",
-    "vanguard": "a vanguard",
-    "art_series": "an art card",
-}
 
 _ANY_NUMBER_RE = re.compile(r"deck can have any number of cards named", re.IGNORECASE)
 _UP_TO_RE = re.compile(r"deck can have up to (\w+) cards named", re.IGNORECASE)
@@ -98,27 +94,62 @@ _LABELS = {
 KIND_ORDER = tuple(ProblemKind)
 
 
+class CommanderIssue(StrEnum):
+    """What a COMMANDER problem is about."""
+
+    INELIGIBLE = "ineligible"  # `verdict`: the card can't be a commander (CR 903.3)
+    CANT_PAIR = "can't pair"  # `verdict`: the two can't lead a deck together (CR 702.124)
+    NAMED_TWICE = "named twice"  # the same card given as both commanders
+    LIST_NAMES_OTHER = "list names another"  # the list marks `card` as a commander; `others` were checked
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with the deck.
+    """One thing wrong with the deck, as data.
 
-    - `card`: the card's full name (or the name as typed, for unknown names and unreadable lines).
+    - `card`: the card's full name (or the name as typed, for unknown names and unreadable lines; "A + B" for
+      a pair that can't lead a deck together).
     - `lines`: line numbers in the decklist (empty for deck-wide problems and commanders given as options).
-    - `outside`, `evidence`: for color problems, the colors outside the deck's identity (WUBRG order) and
-      the engine's reasons for each of them.
-    - `suggestions`: for unknown names, close card names, best first.
+    - COLOR: `outside` (the colors outside the deck's identity, WUBRG order), `evidence` (the engine's reasons
+      for each of them) and `analysis` (the card's, for its faces).
+    - UNKNOWN: `suggestions` (close card names, best first).
+    - UNREADABLE: `text` (the line as written) and `why` (the parser's reason).
+    - UNCHECKED: `why` (why it could not be looked up); `commander` when it is a commander option.
+    - COMMANDER: `issue`, with `verdict` (the engine's, INELIGIBLE / CANT_PAIR) or `others` (LIST_NAMES_OTHER).
+    - SINGLETON: `count` copies, `limit` allowed. SIZE: `count` cards, `limit` = 100, `others` the commanders.
+    - NOT_A_CARD: `not_deck_card` (what it is).
     """
 
     kind: ProblemKind
-    message: str
     card: str | None = None
     lines: tuple[int, ...] = ()
     outside: str = ""
     evidence: tuple[tuple[str, tuple[Reason, ...]], ...] = ()
     suggestions: tuple[str, ...] = ()
+    issue: CommanderIssue | None = None
+    verdict: Verdict | None = None
+    count: int = 0
+    limit: int | None = None
+    not_deck_card: NonDeckKind | None = None
+    text: str = ""
+    why: str = ""
+    others: tuple[str, ...] = ()
+    commander: bool = False
+    analysis: Analysis | None = field(default=None, compare=False, repr=False)
 
     def evidence_for(self, color: str) -> tuple[Reason, ...]:
         return dict(self.evidence).get(color, ())
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A decklist line read as a card other than the name typed: a typo (`Sol Rnig` -> Sol Ring) or, with
+    `comment`, a line whose text after the last `//` was taken for a comment (`Sol Ring // ramp`)."""
+
+    line: int
+    typed: str
+    read_as: str
+    comment: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,17 +179,34 @@ class DeckCard:
 
 @dataclass(slots=True)
 class DeckReport:
+    """The deck check's answer, as data (the presentation layer words it).
+
+    - `warnings`: text already worded by the caller (e.g. the stale-data note); everything else is data.
+    - `unchecked_commanders`: commanders that could not be looked up (then `identity_checked` is False).
+    - `open_choices`: commanders that choose a color before the game (CR 903.4b) with no color given.
+    - `chosen`: commander name -> the color chosen for it (CR 903.4b).
+    - `from_list`: commanders taken from the list itself; `second_from_list`: only the second one was.
+    - `readings`: lines read as another name than typed; `pasted_lines`: the list came on one line and was
+      read as this many lines; `unjudged`: cards whose color identity could not be worked out.
+    """
+
     commanders: tuple[str, ...]
     deck_identity: str
     card_count: int
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
     cards: list[DeckCard] = field(default_factory=list)
     excluded: int = 0  # cards in sideboard / maybeboard sections (not checked)
     deck_name: str | None = None
     identity_checked: bool = True  # False when a commander could not be looked up
     chosen: dict[str, str] = field(default_factory=dict)  # commander name -> chosen color (CR 903.4b)
+    unchecked_commanders: tuple[UncheckedCommander, ...] = ()
+    open_choices: tuple[str, ...] = ()
+    from_list: tuple[str, ...] = ()
+    second_from_list: bool = False
+    readings: list[Reading] = field(default_factory=list)
+    pasted_lines: int | None = None
+    unjudged: list[str] = field(default_factory=list)
 
     @property
     def legal(self) -> bool:
@@ -242,40 +290,12 @@ def _lines(entries: Sequence[DeckEntry]) -> tuple[int, ...]:
     return tuple(e.line for e in entries)
 
 
-def _line_ref(lines: Sequence[int]) -> str:
-    if not lines:
-        return ""
-    return ("line " if len(lines) == 1 else "lines ") + ", ".join(str(n) for n in lines)
-
-
-def _color_names(colors: str) -> str:
-    from bot.identity.model import COLOR_NAMES
-
-    names = [COLOR_NAMES[c] for c in colors if c in COLOR_NAMES]
-    if not names:
-        return "colorless"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _fit(card: Mapping[str, Any], leaders: Sequence[Analysis], chosen: str) -> tuple[str, dict[str, Any],
-                                                                                      tuple[str, ...]]:
-    """(outside colors, evidence, warnings) of one card against the commanders, with the chosen colors
-    (CR 903.4b) counted in the deck's identity.
-
-    The engine's `check_fit` does not take chosen colors yet (`chosen=` is being added there); until then
-    they are taken off the outside colors here.
-    """
-    fit = check_fit(dict(card), list(leaders))
-    outside = "".join(c for c in fit.outside if c not in chosen)
-    return outside, {c: fit.evidence.get(c, ()) for c in outside}, tuple(fit.warnings)
-
-
-def _chosen_for(leaders: Sequence[Analysis], chosen: Sequence[str | None]) -> dict[str, str]:
-    """Commander name -> chosen color, for the commanders that choose one and were given one."""
-    out: dict[str, str] = {}
-    for leader, color in zip(leaders, chosen, strict=False):
-        if color and leader.chooses_color:
-            out[leader.name] = color
+def _chosen_for(leaders: Sequence[Analysis], chosen: Sequence[str | None]) -> list[str | None]:
+    """Per commander, the color chosen for it, kept only for commanders that choose one (CR 903.4b)."""
+    out: list[str | None] = []
+    for index, leader in enumerate(leaders):
+        color = chosen[index] if index < len(chosen) else None
+        out.append(color if color and leader.chooses_color else None)
     return out
 
 
@@ -288,8 +308,11 @@ def check_deck(
     unavailable: Mapping[str, str] | None = None,
     unchecked_commanders: Sequence[UncheckedCommander] = (),
     chosen: Sequence[str | None] = (),
-    notes: Sequence[str] = (),
     warnings: Sequence[str] = (),
+    readings: Sequence[Reading] = (),
+    from_list: Sequence[str] = (),
+    second_from_list: bool = False,
+    pasted_lines: int | None = None,
 ) -> DeckReport:
     """Run every check.
 
@@ -303,6 +326,8 @@ def check_deck(
       eligibility and pairing are not checked.
     - `chosen`: per commander (same order as `commanders`), the color its owner chose before the game
       (CR 903.4b: a WUBRG letter) or None; it counts in the deck's color identity.
+    - `warnings`: already worded warnings to pass on; `readings`, `from_list`, `second_from_list`,
+      `pasted_lines`: how the list was read (see `DeckReport`).
     """
     unknown = unknown or {}
     unavailable = unavailable or {}
@@ -312,13 +337,10 @@ def check_deck(
     commander_keys = {card_key(c): c for c in commander_cards}
     identity_checked = not unchecked_commanders
     problems: list[Problem] = []
-    report_warnings: list[str] = list(dict.fromkeys(warnings))
 
     # Unreadable lines
     for pp in parsed.problems:
-        shown = pp.text if len(pp.text) <= 80 else pp.text[:79] + "…"
-        problems.append(Problem(ProblemKind.UNREADABLE, f"line {pp.line}: {shown!r}: {pp.reason}", card=pp.text,
-                                lines=(pp.line,)))
+        problems.append(Problem(ProblemKind.UNREADABLE, card=pp.text, lines=(pp.line,), text=pp.text, why=pp.reason))
 
     # Commanders: eligibility (one commander) or pairing (two: check_pairing judges both cards' eligibility
     # itself, and accepts a Background alongside a "Choose a Background" creature, CR 702.124k), banned.
@@ -326,25 +348,24 @@ def check_deck(
     if identity_checked and len(commander_cards) == 1:
         verdict = commander_eligibility(commander_cards[0])
         if not verdict.ok:
-            problems.append(Problem(ProblemKind.COMMANDER, verdict.reason, card=commander_names[0]))
+            problems.append(Problem(ProblemKind.COMMANDER, card=commander_names[0], issue=CommanderIssue.INELIGIBLE,
+                                    verdict=verdict))
     elif identity_checked and len(commander_cards) == 2:
         a, b = commander_cards
         if card_key(a) == card_key(b):
-            problems.append(Problem(ProblemKind.COMMANDER,
-                                    f"{a.get('name')} is named twice; a deck has one copy of each commander",
-                                    card=str(a.get("name"))))
+            problems.append(Problem(ProblemKind.COMMANDER, card=str(a.get("name")), issue=CommanderIssue.NAMED_TWICE))
             verdict = commander_eligibility(a)
             if not verdict.ok:
-                problems.append(Problem(ProblemKind.COMMANDER, verdict.reason, card=str(a.get("name"))))
+                problems.append(Problem(ProblemKind.COMMANDER, card=str(a.get("name")),
+                                        issue=CommanderIssue.INELIGIBLE, verdict=verdict))
         else:
             pairing = check_pairing(a, b)
             if not pairing.ok:
-                problems.append(Problem(ProblemKind.COMMANDER, pairing.reason,
-                                        card=f"{a.get('name')} + {b.get('name')}"))
+                problems.append(Problem(ProblemKind.COMMANDER, card=f"{a.get('name')} + {b.get('name')}",
+                                        issue=CommanderIssue.CANT_PAIR, verdict=pairing))
     for card in commander_keys.values():
         if is_banned(card):
-            problems.append(Problem(ProblemKind.BANNED, f"{card.get('name')} is banned in Commander",
-                                    card=str(card.get("name"))))
+            problems.append(Problem(ProblemKind.BANNED, card=str(card.get("name")), commander=True))
 
     # Group deck entries by card
     groups: dict[str, list[DeckEntry]] = {}
@@ -363,54 +384,44 @@ def check_deck(
 
     for typed, entries in unknown_groups.items():
         suggestions = tuple(s for s in unknown.get(typed, ()) if s)[:5]
-        hint = f" (did you mean {', '.join(suggestions)}?)" if suggestions else ""
-        problems.append(Problem(ProblemKind.UNKNOWN, f"{_line_ref(_lines(entries))}: no card named "
-                                f"{typed!r}{hint}", card=typed, lines=_lines(entries), suggestions=suggestions))
+        problems.append(Problem(ProblemKind.UNKNOWN, card=typed, lines=_lines(entries), suggestions=suggestions))
 
     # Names that could not be looked up: each once, with every line it is on
     for typed, entries in unchecked_groups.items():
-        problems.append(Problem(ProblemKind.UNCHECKED, f"{typed} ({_line_ref(_lines(entries))}): couldn't look it "
-                                f"up ({unavailable[typed]})", card=typed, lines=_lines(entries)))
+        problems.append(Problem(ProblemKind.UNCHECKED, card=typed, lines=_lines(entries), why=unavailable[typed]))
     for missing_leader in unchecked_commanders:
         if not missing_leader.listed:
-            problems.append(Problem(ProblemKind.UNCHECKED, f"{missing_leader.name} (commander): couldn't look it up "
-                                    f"({missing_leader.reason})", card=missing_leader.name))
-    if unchecked_commanders:
-        names = " and ".join(u.name for u in unchecked_commanders)
-        report_warnings.append(f"Color identity, commander eligibility and pairing were not checked: {names} "
-                               f"could not be looked up (Scryfall unreachable).")
+            problems.append(Problem(ProblemKind.UNCHECKED, card=missing_leader.name, why=missing_leader.reason,
+                                    commander=True))
 
     # Commander section naming someone else
     for key, entries in groups.items():
         marked = [e for e in entries if e.commander_marker]
         if marked and key not in commander_keys:
-            problems.append(Problem(
-                ProblemKind.COMMANDER,
-                f"{_line_ref(_lines(marked))}: the list names {group_card[key].get('name')} as a commander, "
-                f"but the deck is being checked against {' and '.join(commander_names)}",
-                card=str(group_card[key].get("name")), lines=_lines(marked)))
+            problems.append(Problem(ProblemKind.COMMANDER, card=str(group_card[key].get("name")),
+                                    lines=_lines(marked), issue=CommanderIssue.LIST_NAMES_OTHER,
+                                    others=commander_names))
 
-    # The commanders' analyses, computed once (check_fit takes them as they are; eligibility and pairing
-    # were checked above, so only the engine's other warnings, e.g. 903.4b, come back from it).
+    # The commanders' analyses, computed once; check_fit takes them as they are (eligibility and pairing were
+    # checked above) with the chosen colors (CR 903.4b).
     leaders: list[Analysis] = []
     leader_chosen: list[str | None] = []
+    unjudged: list[str] = []
     for index, card in enumerate(commander_cards):
         try:
             leaders.append(analyze(card))
             leader_chosen.append(chosen[index] if index < len(chosen) else None)
-        except IdentityError as exc:
-            report_warnings.append(f"{card.get('name')}: could not work out its color identity ({exc})")
-    chosen_by_name = _chosen_for(leaders, leader_chosen)
-    chosen_colors = wubrg("".join(chosen_by_name.values()))
-    report_notes = list(notes)
-    report_notes.extend(f"{leader}: chosen color {_color_names(color)} (CR 903.4b); it counts in the deck's color "
-                        f"identity" for leader, color in chosen_by_name.items())
-    deck_identity = wubrg("".join(a.identity for a in leaders) + chosen_colors)
+        except IdentityError:
+            unjudged.append(str(card.get("name")))
+    picks = _chosen_for(leaders, leader_chosen)
+    chosen_by_name = {leader.name: color for leader, color in zip(leaders, picks, strict=True) if color}
+    open_choices = tuple(leader.name for leader, color in zip(leaders, picks, strict=True)
+                         if leader.chooses_color and not color)
+    deck_identity = wubrg("".join(a.identity for a in leaders) + "".join(c for c in picks if c))
     check_colors = bool(leaders) and identity_checked
 
     # Per-card checks
     cards: list[DeckCard] = []
-    fit_warnings: list[str] = []
     for key, entries in groups.items():
         deck_card = group_card[key]
         name = str(deck_card.get("name", entries[0].name))
@@ -419,42 +430,27 @@ def check_deck(
         cards.append(DeckCard(name, dict(deck_card), count, lines, tuple(dict.fromkeys(e.name for e in entries))))
         limit = copy_limit(deck_card)
         if limit is not None and count > limit:
-            allowed = "one copy" if limit == 1 else f"up to {limit} copies"
-            problems.append(Problem(ProblemKind.SINGLETON,
-                                    f"{name}: {count} copies ({_line_ref(lines)}); a deck may hold {allowed}",
-                                    card=name, lines=lines))
+            problems.append(Problem(ProblemKind.SINGLETON, card=name, lines=lines, count=count, limit=limit))
         if key in commander_keys:
             continue  # commanders are checked above
         if is_banned(deck_card):
-            problems.append(Problem(ProblemKind.BANNED, f"{name} is banned in Commander ({_line_ref(lines)})",
-                                    card=name, lines=lines))
-        layout = str(deck_card.get("layout") or "")
-        if layout in NOT_DECK_CARD_LAYOUTS:
-            problems.append(Problem(ProblemKind.NOT_A_CARD,
-                                    f"{name} is {NOT_DECK_CARD_LAYOUTS[layout]}, not a card a deck can hold "
-                                    f"({_line_ref(lines)})", card=name, lines=lines))
+            problems.append(Problem(ProblemKind.BANNED, card=name, lines=lines))
+        try:
+            analysis = analyze(dict(deck_card))
+        except IdentityError:
+            unjudged.append(name)
+            continue
+        if not analysis.deck_card:
+            problems.append(Problem(ProblemKind.NOT_A_CARD, card=name, lines=lines,
+                                    not_deck_card=analysis.not_deck_card))
             continue
         if not check_colors:
             continue
-        try:
-            outside, evidence_by_color, card_warnings = _fit(deck_card, leaders, chosen_colors)
-        except IdentityError as exc:
-            report_warnings.append(f"{name}: could not work out its color identity ({exc})")
-            continue
-        fit_warnings.extend(card_warnings)
-        if outside:
-            evidence = tuple((color, tuple(evidence_by_color.get(color, ()))) for color in outside)
-            problems.append(Problem(
-                ProblemKind.COLOR,
-                f"{name} ({_line_ref(lines)}) is {_color_names(outside)}, outside the deck's identity",
-                card=name, lines=lines, outside=wubrg(outside), evidence=evidence))
-
-    if leaders and not fit_warnings:
-        fit_warnings.extend(check_fit(leaders[0], leaders).warnings)  # 903.4b even with no card to check
-    # a chosen color answers the engine's "choose a color (CR 903.4b) ... isn't counted here" warning
-    fit_warnings = [w for w in fit_warnings
-                    if not any(w.startswith(f"{leader} ") and "903.4b" in w for leader in chosen_by_name)]
-    report_warnings.extend(w for w in dict.fromkeys(fit_warnings) if w not in report_warnings)
+        fit = check_fit(analysis, leaders, picks)
+        if fit.outside:
+            evidence = tuple((color, fit.evidence.get(color, ())) for color in fit.outside)
+            problems.append(Problem(ProblemKind.COLOR, card=name, lines=lines, outside=fit.outside,
+                                    evidence=evidence, analysis=analysis))
 
     # Deck size: every card line counts (unknown and unchecked names too), plus commanders not listed.
     listed = sum(e.count for e in parsed.deck_entries)
@@ -462,11 +458,7 @@ def check_deck(
         + sum(1 for u in unchecked_commanders if not u.listed)
     total = listed + missing_commanders
     if total != DECK_SIZE:
-        diff = total - DECK_SIZE
-        how = f"{diff} too many" if diff > 0 else f"{-diff} short"
-        problems.append(Problem(ProblemKind.SIZE,
-                                f"{total} cards counting the commander{'s' if len(commander_names) > 1 else ''}; "
-                                f"a Commander deck has exactly {DECK_SIZE} ({how})"))
+        problems.append(Problem(ProblemKind.SIZE, count=total, limit=DECK_SIZE, others=commander_names))
 
     order = {kind: i for i, kind in enumerate(KIND_ORDER)}
     problems.sort(key=lambda p: (order[p.kind], p.lines[:1] or (0,)))
@@ -475,11 +467,17 @@ def check_deck(
         deck_identity=deck_identity,
         card_count=total,
         problems=problems,
-        warnings=report_warnings,
-        notes=report_notes,
+        warnings=list(dict.fromkeys(warnings)),
         cards=cards,
         excluded=sum(e.count for e in parsed.excluded_entries),
         deck_name=parsed.deck_name,
         identity_checked=identity_checked,
         chosen=chosen_by_name,
+        unchecked_commanders=tuple(unchecked_commanders),
+        open_choices=open_choices,
+        from_list=tuple(from_list),
+        second_from_list=second_from_list,
+        readings=list(readings),
+        pasted_lines=pasted_lines,
+        unjudged=list(dict.fromkeys(unjudged)),
     )

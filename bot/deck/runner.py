@@ -14,7 +14,7 @@ Which commanders (`check_decklist`):
   `*CMDR*`, Archidekt `[Commander]`) when the two can lead a deck together; an option naming a card the list
   also marks counts once;
 - no option: the one or two commanders the list marks. None anywhere, or more than two: `DeckInputError`.
-The report says in a note which commander came from the list.
+The report says which commander came from the list (`DeckReport.from_list`).
 
 Scryfall unreachable: names that could not be looked up are reported once each as "couldn't check" and
 everything else is still checked. A commander option that can't be looked up: "did you mean" names from the
@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import normalize
-from bot.deck.check import DeckReport, UncheckedCommander, card_key, check_deck, color_letter
+from bot.deck.check import DeckReport, Reading, UncheckedCommander, card_key, check_deck, color_letter
 from bot.deck.parser import DeckEntry, DeckInputError, ParsedDeck, parse
 from bot.identity import analyze, check_pairing, commander_eligibility
 from bot.identity.model import IdentityError
@@ -157,13 +157,13 @@ def _same_card_name(typed: str, card_name: str) -> bool:
 
 async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck, found: dict[str, Resolved],
                                missing: dict[str, list[str]],
-                               unavailable: dict[str, str]) -> tuple[ParsedDeck, list[str]]:
+                               unavailable: dict[str, str]) -> tuple[ParsedDeck, list[Reading]]:
     """Choose between `A // B` and `A` for lines where ` // B` may be a comment (`1 Sol Ring // Ramp`).
 
     The split reading wins when it names a card exactly (`Fire // Ice`). Otherwise `A` is looked up (one
     `resolve_many` for all such lines) and wins when it names a card exactly; then the entry is renamed
-    and a note says what was read. Otherwise the split reading stays (a fuzzy match or an unknown name).
-    Updates `found`, `missing` and `unavailable` in place; returns the deck (renamed entries) and the notes.
+    and a `Reading` says what was read. Otherwise the split reading stays (a fuzzy match or an unknown name).
+    Updates `found`, `missing` and `unavailable` in place; returns the deck (renamed entries) and the readings.
     """
     doubtful: dict[str, str] = {}
     for entry in parsed.deck_entries:
@@ -183,15 +183,14 @@ async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck, found: dic
               if alt in alt_found and _same_card_name(alt, alt_found[alt].name)}
     if not chosen:
         return parsed, []
-    notes: list[str] = []
+    readings: list[Reading] = []
     entries: list[DeckEntry] = []
     for entry in parsed.entries:
         alt = chosen.get(entry.name)
         if alt is None:
             entries.append(entry)
             continue
-        notes.append(f"line {entry.line}: {entry.name!r} was read as {alt_found[alt].name}; the text after "
-                     f"the last \u201c//\u201d was taken for a comment")
+        readings.append(Reading(entry.line, entry.name, alt_found[alt].name, comment=True))
         entries.append(dataclasses.replace(entry, name=alt, alternative=None))
     for typed, alt in chosen.items():
         found.pop(typed, None)
@@ -199,7 +198,7 @@ async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck, found: dic
         missing.pop(typed, None)
         unavailable.pop(typed, None)
     renamed = dataclasses.replace(parsed, entries=entries, problems=list(parsed.problems))
-    return renamed, notes
+    return renamed, readings
 
 
 def _check_option(option: str, value: str | None) -> str | None:
@@ -219,7 +218,8 @@ class _Commanders:
     cards: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     resolved: list[Resolved] = dataclasses.field(default_factory=list)
     unchecked: list[UncheckedCommander] = dataclasses.field(default_factory=list)
-    notes: list[str] = dataclasses.field(default_factory=list)
+    from_list: list[str] = dataclasses.field(default_factory=list)  # commanders the list named
+    second_from_list: bool = False  # only the second commander came from the list
 
 
 def _marked(parsed: ParsedDeck, found: Mapping[str, Resolved]) -> list[tuple[str, dict[str, Any] | None]]:
@@ -237,10 +237,6 @@ def _marked(parsed: ParsedDeck, found: Mapping[str, Resolved]) -> list[tuple[str
 
 def _can_pair(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return card_key(a) != card_key(b) and check_pairing(dict(a), dict(b)).ok
-
-
-def _names(items: Sequence[str]) -> str:
-    return " and ".join(items)
 
 
 async def _commanders(cards: CardSource, parsed: ParsedDeck, found: Mapping[str, Resolved],
@@ -278,7 +274,8 @@ async def _commanders(cards: CardSource, parsed: ParsedDeck, found: Mapping[str,
             out.cards.append(other)
         else:
             return out
-        out.notes.append(f"Second commander taken from the list: {other.get('name') if other else typed}")
+        out.from_list.append(str(other.get("name")) if other else typed)
+        out.second_from_list = True
         return out
 
     if not marked:
@@ -294,8 +291,7 @@ async def _commanders(cards: CardSource, parsed: ParsedDeck, found: Mapping[str,
             out.unchecked.append(UncheckedCommander(typed, True, unavailable[typed]))
         else:
             raise CommanderNotFound("the list's commander", typed, missing.get(typed, []))
-    names = [str(c.get("name")) for c in out.cards] + [u.name for u in out.unchecked]
-    out.notes.append(f"Commander{'s' if len(names) > 1 else ''} taken from the list: {_names(names)}")
+    out.from_list.extend([str(c.get("name")) for c in out.cards] + [u.name for u in out.unchecked])
     return out
 
 
@@ -352,11 +348,11 @@ async def check_decklist(
     found: dict[str, Resolved] = {}
     missing: dict[str, list[str]] = {}
     unavailable: dict[str, str] = {}
-    alt_notes: list[str] = []
+    alt_readings: list[Reading] = []
     if names:
         batch = await cards.resolve_many(names)
         found, missing, unavailable = dict(batch.found), dict(batch.missing), dict(batch.unavailable)
-        parsed, alt_notes = await _settle_alternatives(cards, parsed, found, missing, unavailable)
+        parsed, alt_readings = await _settle_alternatives(cards, parsed, found, missing, unavailable)
         names = parsed.names()
 
     leaders = await _commanders(cards, parsed, found, missing, unavailable, options)
@@ -370,16 +366,14 @@ async def check_decklist(
         if name not in unknown_names:
             unknown_names.append(name)
 
-    notes: list[str] = list(leaders.notes) + alt_notes
-    if parsed.one_line and len(parsed.entries) + len(parsed.problems) > 1:
-        notes.append(f"The list was pasted on one line; it was read as {parsed.lines_read} separate lines, "
-                     f"numbered in the order pasted")
+    readings: list[Reading] = list(alt_readings)
+    pasted_lines = parsed.lines_read if parsed.one_line and len(parsed.entries) + len(parsed.problems) > 1 else None
     first_line: dict[str, int] = {}
     for entry in parsed.deck_entries:
         first_line.setdefault(entry.name, entry.line)
     for typed, res in found.items():
         if typed in first_line and not _same_card_name(typed, res.name):
-            notes.append(f"line {first_line[typed]}: {typed!r} was read as {res.name}")
+            readings.append(Reading(first_line[typed], typed, res.name))
 
     report = check_deck(
         parsed,
@@ -389,6 +383,9 @@ async def check_decklist(
         unavailable=unavailable,
         unchecked_commanders=leaders.unchecked,
         chosen=chosen_per_leader,
-        notes=notes,
+        readings=readings,
+        from_list=leaders.from_list,
+        second_from_list=leaders.second_from_list,
+        pasted_lines=pasted_lines,
     )
     return report, list(found.values()) + leaders.resolved

@@ -17,13 +17,11 @@ commander), the verdict is FITS_IF_CHOSEN and `choice_options` lists every assig
 commanders that can't be paired (702.124), a commander banned in Commander, the card banned in Commander
 (Scryfall `legalities.commander == "banned"`), the card not a deck card at all (token, meld result, ...).
 
-`warnings` is the one list of problems with the commanders (embeds show it as is, each warning once):
-- one commander that can't be a commander (`commander_eligibility`);
-- two commanders that can't lead a deck together (`check_pairing`, which also judges each card's
-  eligibility itself, so a Background in a valid Choose-a-Background pair gets no warning);
-- a commander banned in Commander;
-- a commander that has its owner choose a color before the game (903.4b) when no color was passed for it,
-  since that chosen color widens the deck's identity and isn't counted here.
+The problems with the commanders are facts: `commander_problems` holds the failing verdict of one commander
+that can't be a commander (`commander_eligibility`) or of two that can't lead a deck together
+(`check_pairing`, which also judges each card's eligibility itself, so a Background in a valid
+Choose-a-Background pair is fine); `banned_commanders` names the commanders banned in Commander;
+`FitResult.open_choices` the commanders that choose a color (903.4b) with none given.
 Commanders given as `Analysis` objects (not card dicts) are checked for 903.4b and for being deck cards only.
 `fits`, `outside` and `deck_identity` count the colors already chosen.
 """
@@ -44,6 +42,7 @@ from bot.identity.model import (
     FitResult,
     FitVerdict,
     IdentityError,
+    Verdict,
 )
 
 
@@ -78,37 +77,37 @@ def _normalize_chosen(chosen: Sequence[str | None] | None, leaders: tuple[Analys
     return tuple(out)
 
 
-def _blockers_and_warnings(
+def _blockers_and_problems(
     card: dict | Analysis, card_analysis: Analysis, commanders: Sequence[dict | Analysis],
     leaders: tuple[Analysis, ...],
-) -> tuple[list[DeckBlocker], list[str]]:
+) -> tuple[list[DeckBlocker], list[Verdict], list[str]]:
+    """(blockers, failing commander verdicts, names of banned commanders)."""
     blockers: list[DeckBlocker] = []
-    warnings: list[str] = []
+    problems: list[Verdict] = []
     dicts = [c for c in commanders if isinstance(c, dict)]
     if len(commanders) == 2 and len(dicts) == 2:
         pairing, pair_problem = judge_pairing(dicts[0], dicts[1])
         if not pairing.ok:
-            warnings.append(pairing.reason)
+            problems.append(pairing)
             blockers.append(DeckBlocker.PAIR_INVALID if pair_problem else DeckBlocker.COMMANDER_INELIGIBLE)
     else:
         for c in dicts:
             verdict = commander_eligibility(c)
             if not verdict.ok:
-                warnings.append(verdict.reason)
+                problems.append(verdict)
                 blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
     if any(not leader.deck_card for given, leader in zip(commanders, leaders, strict=True)
            if not isinstance(given, dict)):
         blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
-    for given, leader in zip(commanders, leaders, strict=True):
-        if _banned(given):
-            warnings.append(f"{leader.name} is banned in Commander, so a deck led by it isn\u2019t legal.")
-            blockers.append(DeckBlocker.COMMANDER_BANNED)
+    banned = [leader.name for given, leader in zip(commanders, leaders, strict=True) if _banned(given)]
+    if banned:
+        blockers.append(DeckBlocker.COMMANDER_BANNED)
     if _banned(card):
         blockers.append(DeckBlocker.CARD_BANNED)
     if not card_analysis.deck_card:
         blockers.append(DeckBlocker.NOT_A_DECK_CARD)
     order = list(DeckBlocker)
-    return sorted(dict.fromkeys(blockers), key=order.index), warnings
+    return sorted(dict.fromkeys(blockers), key=order.index), list(dict.fromkeys(problems)), banned
 
 
 def _choice_options(outside: str, open_choosers: list[tuple[int, Analysis]]) -> tuple[tuple[ColorChoice, ...], ...]:
@@ -149,14 +148,9 @@ def check_fit(
         for leader, pick in zip(base, picks, strict=True)
     )
 
-    blockers, warnings = _blockers_and_warnings(card, card_analysis, commanders, base)
+    blockers, problems, banned = _blockers_and_problems(card, card_analysis, commanders, base)
     open_choosers = [(i, leader) for i, (leader, pick) in enumerate(zip(base, picks, strict=True))
                      if leader.chooses_color and pick is None]
-    for _, leader in open_choosers:
-        warnings.append(
-            f"{leader.name} has you choose a color before the game begins (CR 903.4b); that color also "
-            f"belongs to the deck\u2019s color identity but isn\u2019t counted here."
-        )
 
     deck: set[str] = set()
     for leader in leaders:
@@ -180,9 +174,10 @@ def check_fit(
         deck_identity=deck_identity,
         outside=outside,
         evidence=evidence,
-        warnings=tuple(dict.fromkeys(warnings)),
         verdict=verdict,
         blockers=tuple(blockers),
         choice_options=options,
         chosen=picks,
+        commander_problems=tuple(problems),
+        banned_commanders=tuple(banned),
     )

@@ -8,9 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from bot.identity.symbols import Symbol, SymbolKind
+
+if TYPE_CHECKING:  # pairing imports this module; the annotations are only read by type checkers
+    from bot.identity.pairing import PairingKind, PairingTrait, PairingTraits
 
 WUBRG = "WUBRG"
-COLOR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
 
 def wubrg(colors: object) -> str:
@@ -77,6 +82,49 @@ class DeckBlocker(StrEnum):
     NOT_A_DECK_CARD = "card is not a deck card"  # see NonDeckKind
 
 
+class TextPlace(StrEnum):
+    """Where in a rules-text line a mana symbol sits (a fact; the presentation layer words it)."""
+
+    ACTIVATED_COST = "activated ability cost"  # before the colon of an activated ability (CR 602.1)
+    KEYWORD_COST = "keyword cost"  # "Flashback {5}{B}", "Suspend 4—{1}{R}": `Reason.keyword` names it
+    MANA_ABILITY = "mana ability"  # the mana an activated mana ability adds (CR 605)
+    MANA_ADDED = "mana added"  # "add {G}" outside an activated ability (triggered, static)
+    COST_ASKED = "cost asked"  # "unless its controller pays {3}{U}"
+    COST_CHANGE = "cost change"  # "costs {U} less to cast"
+    GRANTED_COST = "granted ability cost"  # the cost of an ability the card grants ("have \"{2}{G}: ...\"")
+    GRANTED_MANA_ABILITY = "granted mana ability"  # "have \"{T}: Add {B}.\""
+    GRANTED_ABILITY = "granted ability"  # elsewhere in a quoted ability the card grants
+    TEXT = "rules text"  # anywhere else in the rules text
+
+
+class CdaKind(StrEnum):
+    """A color-setting characteristic-defining ability (CR 604.3, 702.114a)."""
+
+    ALL_COLORS = "all colors"  # "<this> is all colors."
+    COLORLESS = "colorless"  # "<this> is colorless."
+    DEVOID = "devoid"  # Devoid (CR 702.114a)
+
+
+class FaceRole(StrEnum):
+    """What a face or part is to its card: which parts give the card its colors (CR 709, 710, 712, 715)."""
+
+    ONLY = "only"  # a one-part card
+    FRONT = "front"  # front face of a two-sided card: the card's colors are its (CR 712.8a)
+    BACK = "back"  # back face: counts for color identity only (CR 903.4d)
+    HALF = "half"  # half of a split card or a flip card's part: colors count (CR 709.4, 710)
+    MAIN = "main"  # main part of an adventurer, omen or preparation card (CR 715.4, 720, 722.4)
+    ALTERNATIVE = "alternative"  # its Adventure/Omen part: counts for color identity only (CR 903.4e)
+
+
+class Note(StrEnum):
+    """Facts about a whole card that explanations need (the presentation layer words them)."""
+
+    TOKEN_COLORS_UNRECORDED = "token colors unrecorded"  # a token/emblem whose data records no colors
+    CHOOSES_COLOR = "chooses a color"  # CR 903.4b: its owner chooses a color before the game
+    COLOR_NOT_IDENTITY = "color not identity"  # Devoid / "is colorless" change color only (CR 604.3)
+    CDA_KEEPS_IDENTITY = "cda keeps identity"  # "This ability doesn't affect its color identity" (CR 101.1)
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
     """One piece of evidence: `color` is on this card because of `symbol` in `kind` of `face`.
@@ -84,8 +132,12 @@ class Reason:
     - `aspect`: whether this explains the card's color or its color identity.
     - `face`: name of the face/part the evidence sits on (the card name for one-part cards).
     - `symbol`: the mana symbol as printed, e.g. "{B/P}"; None for indicators, CDAs, land types.
-    - `text`: the line it sits in (a rules-text line, the mana cost, the type line, the CDA sentence).
-    - `detail`: a short human phrase, e.g. "flashback cost", "activated ability", "Forest".
+    - `text`: the line it sits in: the mana cost, a rules-text line with its reminder text removed
+      (CR 903.4c), the type line (indicators, land types), the CDA's line; None for chosen/token colors.
+    - `symbol_kind`: the symbol's kind (hybrid, Phyrexian, ...) when `symbol` is set.
+    - `place`: where in a rules-text line the symbol sits; `keyword`: the keyword whose cost it is
+      ("Flashback") when `place` is KEYWORD_COST.
+    - `land`: the basic land type ("Forest") for BASIC_LAND_TYPE; `cda`: the ability for CDA reasons.
     - `removes`: True for a CDA that takes colors away (Devoid, "is colorless"); then `color` is "".
     """
 
@@ -95,23 +147,34 @@ class Reason:
     face: str
     symbol: str | None = None
     text: str | None = None
-    detail: str | None = None
     removes: bool = False
+    symbol_kind: SymbolKind | None = None
+    place: TextPlace | None = None
+    keyword: str | None = None
+    land: str | None = None
+    cda: CdaKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class FaceAnalysis:
+    """One face or part: its own colors and identity, its printed mana cost and type line, and its `role`."""
+
     name: str
     colors: str
     identity: str
     mana_cost: str = ""
+    type_line: str = ""
+    role: FaceRole = FaceRole.ONLY
 
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
     """What `bot.identity.analyze(card)` returns.
 
-    `colors` and `identity` are WUBRG-ordered strings ("" = colorless).
+    `colors` and `identity` are WUBRG-ordered strings ("" = colorless). `faces` holds every face or part
+    with its role; `notes` are facts for explanations (`Note`); `reminder_symbols` the colored mana symbols
+    that appear only in reminder text, so don't count (CR 903.4c); `color_words` the colors its rules text
+    names in words ("black Rat creature tokens"), which never count toward color identity (CR 903.4).
     """
 
     name: str
@@ -120,8 +183,10 @@ class Analysis:
     reasons: tuple[Reason, ...] = ()
     faces: tuple[FaceAnalysis, ...] = ()
     chooses_color: bool = False  # CR 903.4b: owner chooses a color before the game
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Note, ...] = field(default=())
     not_deck_card: NonDeckKind | None = None  # set for tokens, emblems, meld results, planes, ...
+    reminder_symbols: tuple[Symbol, ...] = ()  # colored symbols only in reminder text: ignored (CR 903.4c)
+    color_words: str = ""  # colors named in words in its rules text (never part of identity, CR 903.4)
 
     @property
     def deck_card(self) -> bool:
@@ -141,12 +206,57 @@ class Analysis:
         return tuple(r for r in self.reasons if r.aspect is Aspect.IDENTITY)
 
 
+class VerdictCode(StrEnum):
+    """Why a commander verdict (`commander_eligibility`, `check_pairing`) came out as it did."""
+
+    # commander_eligibility (CR 903.3, 903.3a)
+    LEGENDARY_CREATURE = "legendary creature"
+    SAYS_IT_CAN = "text says it can be your commander"  # CR 903.3a
+    CREATURE_OFF_BATTLEFIELD = "legendary creature while not on the battlefield"  # Grist, the Hunger Tide
+    LEGENDARY_VEHICLE = "legendary Vehicle"
+    LEGENDARY_SPACECRAFT = "legendary Spacecraft with a power/toughness box"
+    SPACECRAFT_WITHOUT_BOX = "legendary Spacecraft without a power/toughness box"
+    BACKGROUND_ALONE = "Background without a Choose a Background commander"  # CR 702.124k
+    LEGENDARY_NOT_CREATURE = "legendary, not a creature"
+    CREATURE_NOT_LEGENDARY = "creature, not legendary"
+    NEITHER = "neither legendary nor a creature"
+    NOT_A_DECK_CARD = "not a deck card"  # `Verdict.not_deck_card` says what it is
+    # check_pairing (CR 702.124)
+    PAIRED = "paired"  # `pairing` is the partner ability that pairs them
+    PAIRED_BUT_INELIGIBLE = "paired, but one can't be a commander"  # `cause`: the failing eligibility verdict
+    SAME_CARD = "the same card twice"
+    PARTNER_WITH_OTHER = "partner with names another card"  # `card` has only "Partner with <trait.text>"
+    PARTNER_WITH_ONE_WAY = "partner with, but not both ways"  # `card` names `other`, which doesn't name it back
+    VARIANT_ONLY = "partner variant without its match"  # `card` has only Partner—<trait.text>
+    NO_SHARED_ABILITY = "no shared partner ability"  # `traits` shows what each card has
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """A yes/no answer with a reason sentence (commander eligibility, partner pairing)."""
+    """A yes/no answer with its reason as facts (the presentation layer words it).
+
+    - `code`: why (`VerdictCode`); `card`: the card judged, or for a pair the card the reason is about;
+      `other`: the other card of a pair.
+    - `banned`: the card judged is banned in Commander (eligibility is about the rules, not the ban list).
+    - `not_deck_card`: what the card is, for NOT_A_DECK_CARD.
+    - `pairing`: the partner ability that pairs them (PAIRED, PAIRED_BUT_INELIGIBLE); `variant`: the shared
+      Partner—[text] variant for PARTNER_TEXT.
+    - `trait`: the one partner ability of `card` that decides a failed pairing (PARTNER_WITH_OTHER,
+      VARIANT_ONLY); `traits`: the pairing summaries of (`card`, `other`) for pairing verdicts.
+    - `cause`: for PAIRED_BUT_INELIGIBLE, the eligibility verdict of the card that can't be a commander.
+    """
 
     ok: bool
-    reason: str
+    code: VerdictCode
+    card: str = ""
+    other: str = ""
+    banned: bool = False
+    not_deck_card: NonDeckKind | None = None
+    pairing: PairingKind | None = None
+    variant: str = ""
+    trait: PairingTrait | None = None
+    traits: tuple[PairingTraits, ...] = ()
+    cause: Verdict | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,13 +270,16 @@ class ColorChoice:
 
 @dataclass(frozen=True, slots=True)
 class FitResult:
-    """Whether a card fits a deck led by one or two commanders (CR 903.5c).
+    """Whether a card fits a deck led by one or two commanders (CR 903.5c), as facts.
 
     - `fits`, `outside`, `deck_identity`: judged with the colors already chosen (`chosen`) counted.
     - `verdict`: FITS, DOES_NOT_FIT, FITS_IF_CHOSEN (then `choice_options` lists every way the open color
       choices make it fit: each option is one `ColorChoice` per commander that must choose), or
       DECK_CANT_EXIST (then `blockers` says why, strongest first).
     - `chosen`: one entry per commander, the color letter it chose or None.
+    - `commander_problems`: the failing verdicts about the commanders (one commander that can't be a
+      commander, or a pair that can't lead a deck together), each once.
+    - `banned_commanders`: names of the commanders banned in Commander.
     """
 
     fits: bool
@@ -175,11 +288,18 @@ class FitResult:
     deck_identity: str
     outside: str  # identity colors of the card not in deck_identity, WUBRG order
     evidence: dict[str, tuple[Reason, ...]]  # outside color -> the card's identity reasons for it
-    warnings: tuple[str, ...] = ()
     verdict: FitVerdict = FitVerdict.FITS
     blockers: tuple[DeckBlocker, ...] = ()
     choice_options: tuple[tuple[ColorChoice, ...], ...] = ()
     chosen: tuple[str | None, ...] = ()
+    commander_problems: tuple[Verdict, ...] = ()
+    banned_commanders: tuple[str, ...] = ()
+
+    @property
+    def open_choices(self) -> tuple[int, ...]:
+        """Indices of the commanders that choose a color before the game (CR 903.4b) and weren't given one."""
+        return tuple(i for i, leader in enumerate(self.commanders)
+                     if leader.chooses_color and (i >= len(self.chosen) or self.chosen[i] is None))
 
 
 class IdentityError(ValueError):

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.identity.model import WUBRG
+WUBRG = "WUBRG"  # the five colors in canonical order (model.WUBRG is the same)
 
 
 class SymbolKind(StrEnum):

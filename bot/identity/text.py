@@ -3,14 +3,22 @@
 - `strip_reminder(line)`: removes parenthesised reminder text, nested parentheses included and
   whether or not the parentheses sit inside a quoted ability ("has "{T}: Add {G}. (...)""). An
   unclosed "(" removes the rest of the line (reminder text never spans lines).
-- `symbol_context(line, start)`: a short phrase saying what part of the ability a symbol at
-  position `start` belongs to ("flashback cost", "activated ability cost", "mana ability", ...),
-  used for the evidence shown to users.
+- `symbol_context(line, start)`: what part of the ability a symbol at position `start` belongs to, as a
+  fact: a `TextPlace` (an activated ability's cost, a keyword's cost, a mana ability, ...) and, for a
+  keyword's cost, the keyword as printed ("Flashback").
+- `reminder_symbols(line, bare)`: the symbols of `line` that sit only in its reminder text.
+- `named_colors(line, names)`: the colors a line names in words ("black Rat creature tokens",
+  "nonwhite"), the card's own names left out ("Black Lotus"). Words never count toward color identity
+  (CR 903.4); explanations point that out.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+
+from bot.identity.model import TextPlace
+from bot.identity.symbols import SYMBOL_RE as _SYMBOL_RE
 
 
 def strip_reminder(line: str) -> str:
@@ -46,8 +54,8 @@ _NOT_KEYWORD_WORDS = frozenset(
 )
 
 
-def symbol_context(line: str, start: int) -> str:
-    """What the symbol at `line[start]` is part of, as a short phrase (never empty)."""
+def symbol_context(line: str, start: int) -> tuple[TextPlace, str | None]:
+    """Where the symbol at `line[start]` sits: (place, keyword); keyword only for KEYWORD_COST."""
     before = line[:start]
     quoted = before.count("\u201c") > before.count("\u201d") or before.count('"') % 2 == 1
     if quoted:
@@ -57,10 +65,10 @@ def symbol_context(line: str, start: int) -> str:
         close = min((i for i in (line.find('"', start), line.find("\u201d", start)) if i != -1), default=len(line))
         inner_after = line[start:close]
         if ":" not in inner_before and ":" in inner_after:
-            return "granted ability's cost"
+            return TextPlace.GRANTED_COST, None
         if _ADD_RE.search(inner_before):
-            return "granted mana ability"
-        return "granted ability"
+            return TextPlace.GRANTED_MANA_ABILITY, None
+        return TextPlace.GRANTED_ABILITY, None
     colon = _first_colon_outside_quotes(line)
     m = _KEYWORD_COST_RE.match(line)
     if m and m.end() <= start and ":" not in before:
@@ -68,18 +76,30 @@ def symbol_context(line: str, start: int) -> str:
         words = keyword.lower().split()
         if not _NOT_KEYWORD_WORDS.intersection(words):
             if colon != -1 and "\u2014" in line[: m.end()]:
-                return "activated ability cost"  # ability word: "Channel \u2014 {X}{G}{G}, Discard ...: ..."
-            keyword = keyword.split(" with ")[0]
-            return f"{keyword[0].lower()}{keyword[1:]} cost"
+                return TextPlace.ACTIVATED_COST, None  # ability word: "Channel \u2014 {X}{G}{G}, Discard ...: ..."
+            return TextPlace.KEYWORD_COST, keyword.split(" with ")[0]
     if colon != -1 and start < colon:
-        return "activated ability cost"
+        return TextPlace.ACTIVATED_COST, None
     if _ADD_RE.search(before):
-        return "mana ability" if colon != -1 else "mana it adds"
+        return (TextPlace.MANA_ABILITY if colon != -1 else TextPlace.MANA_ADDED), None
     if _PAY_RE.search(before):
-        return "cost it asks for"
+        return TextPlace.COST_ASKED, None
     if _COST_CHANGE_RE.search(before):
-        return "cost change"
-    return "rules text"
+        return TextPlace.COST_CHANGE, None
+    return TextPlace.TEXT, None
+
+
+def reminder_symbols(line: str, bare: str) -> list[str]:
+    """The `{...}` symbols of `line` that `bare` (the line without reminder text) lost, in order."""
+    kept = Counter(_SYMBOL_RE.findall(bare))
+    out: list[str] = []
+    for raw in _SYMBOL_RE.findall(line):
+        if kept[raw]:
+            kept[raw] -= 1
+        else:
+            out.append(raw)
+    return out
+
 
 
 def _first_colon_outside_quotes(line: str) -> int:
@@ -92,3 +112,36 @@ def _first_colon_outside_quotes(line: str) -> int:
         elif ch == ":" and not quoted:
             return i
     return -1
+
+
+_WORD_COLORS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+def _words_in(low: str) -> set[str]:
+    """Colors named as whole words (or after "non"/"non-") in lower-cased text."""
+    found: set[str] = set()
+    for word, letter in _WORD_COLORS.items():
+        at = low.find(word)
+        while at != -1:
+            end = at + len(word)
+            before = low[at - 1] if at else " "
+            after = low[end] if end < len(low) else " "
+            if not after.isalpha() and (not before.isalpha() or low.endswith("non", 0, at)
+                                        or low.endswith("non-", 0, at)):
+                found.add(letter)
+                break
+            at = low.find(word, end)
+    return found
+
+
+def named_colors(line: str, names: tuple[str, ...] = ()) -> set[str]:
+    """Color letters of the color words in `line` (one line or several), ignoring words inside the card's own
+    `names` ("Black Lotus")."""
+    low = line.lower()
+    found = _words_in(low)
+    if found and any(name and name.lower() in low for name in names):
+        for name in names:
+            if name:
+                low = low.replace(name.lower(), " ")
+        found = _words_in(low)
+    return found

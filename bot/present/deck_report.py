@@ -2,26 +2,32 @@
 
 `text_report(report)` is what `python -m bot check-deck` prints and what the bot attaches as a file;
 `summary_embed(report)` is the bot's reply embed (✅ legal, or the count of problems by kind with the first
-few of each).
+few of each); `deck_reply(report)` is the whole /deckcheck reply. Both list problems grouped by kind, each
+problem card once: an off-color card with all its outside colors and the evidence for them, one line per
+source (`bot.present.evidence`). Every word comes from here, `bot.present.words` and `bot.present.evidence`;
+the report itself is data (`bot.deck.check.DeckReport`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 
-from bot.deck.check import DeckReport, Problem, ProblemKind
-from bot.identity.describe import describe, identity_phrase
-from bot.identity.model import WUBRG, ReasonKind
-from bot.present import embeds, render
-from bot.present.message import Attachment, Embed, Reply
+from bot.deck.check import CommanderIssue, DeckReport, Problem, ProblemKind
+from bot.identity.model import WUBRG
+from bot.present import embeds, evidence, render, words
+from bot.present.message import FIELD_VALUE_LIMIT, TITLE_LIMIT, Attachment, Embed, Reply
+from bot.present.render import Emoji
 
-EVIDENCE_PER_COLOR = 3
 ATTACH_OVER = 900  # attach the full report when it is longer than this many characters
 FIELD_ITEMS = 8  # problems listed per kind in the embed before "…and N more"
 FILE_NAME = "deck-check.txt"
 UNCHECKED_COLOR = 0xF1C40F  # amber: nothing wrong found, but not every name could be looked up
+EVIDENCE_WIDTH = 90  # characters of a card's line in the embed's evidence
 
-_COLOR_TITLES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"}
+
+def _plain(text: str) -> str:
+    return text
 
 
 def _lines(lines: Sequence[int]) -> str:
@@ -30,39 +36,74 @@ def _lines(lines: Sequence[int]) -> str:
     return ("line " if len(lines) == 1 else "lines ") + ", ".join(str(n) for n in lines)
 
 
-def evidence_text(problem: Problem, color: str) -> str:
-    """Why one off-color card has `color`, e.g. 'the {B/P} (Phyrexian mana) in its mana cost {1}{B/P}'."""
-    reasons = embeds.distinct_reasons(problem.evidence_for(color))
-    if not reasons:
-        return "its color identity"
-    parts = [describe(r, problem.card) for r in reasons[:EVIDENCE_PER_COLOR]]
-    if len(reasons) > EVIDENCE_PER_COLOR:
-        parts.append(f"and {len(reasons) - EVIDENCE_PER_COLOR} more")
-    text = "; ".join(parts)
-    if any(r.kind is ReasonKind.BASIC_LAND_TYPE for r in reasons):
-        text += " [CR 903.5d]"
-    return text
+def _with_lines(card: str, lines: Sequence[int]) -> str:
+    where = _lines(lines)
+    return f"{card} ({where})" if where else card
 
 
-def by_color(report: DeckReport) -> dict[str, list[Problem]]:
-    """Color problems grouped by outside color (WUBRG order); a two-color misfit is in both groups."""
-    groups: dict[str, list[Problem]] = {}
-    for color in WUBRG:
-        hits = [p for p in report.of_kind(ProblemKind.COLOR) if color in p.outside]
-        if hits:
-            groups[color] = hits
-    return groups
+def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
+    """One problem in words, without its evidence ('Sol Ring: 2 copies (lines 3, 40); a deck may hold one
+    copy'). `name` formats names that came from the list or the card data (escape for Discord)."""
+    card = name(problem.card or "")
+    kind = problem.kind
+    if kind is ProblemKind.UNREADABLE:
+        shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
+        return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(problem.why)}"
+    if kind is ProblemKind.UNKNOWN:
+        hint = f" (did you mean {', '.join(name(s) for s in problem.suggestions)}?)" if problem.suggestions else ""
+        return f"{_lines(problem.lines)}: no card named {name(repr(problem.card or ''))}{hint}"
+    if kind is ProblemKind.UNCHECKED:
+        where = "commander" if problem.commander else _lines(problem.lines)
+        return f"{card} ({where}): couldn\u2019t look it up ({name(problem.why)})"
+    if kind is ProblemKind.COMMANDER:
+        return _commander_text(problem, name)
+    if kind is ProblemKind.COLOR:
+        return f"{_with_lines(card, problem.lines)}: {render.color_words(problem.outside)}"
+    if kind is ProblemKind.SINGLETON:
+        allowed = "one copy" if problem.limit == 1 else f"up to {problem.limit} copies"
+        return f"{card}: {problem.count} copies ({_lines(problem.lines)}); a deck may hold {allowed}"
+    if kind is ProblemKind.SIZE:
+        diff = problem.count - (problem.limit or 100)
+        how = f"{diff} too many" if diff > 0 else f"{-diff} short"
+        return (f"{problem.count} cards counting the commander{'s' if len(problem.others) > 1 else ''}; a Commander "
+                f"deck has exactly {problem.limit} ({how})")
+    if kind is ProblemKind.BANNED:
+        where = " (a commander)" if problem.commander else (f" ({_lines(problem.lines)})" if problem.lines else "")
+        return f"{card} is banned in Commander{where}"
+    what = words.NON_DECK_WORDS[problem.not_deck_card] if problem.not_deck_card else "not a card"
+    return f"{card} is {what}, not a card a deck can hold ({_lines(problem.lines)})"
+
+
+def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
+    if problem.issue is CommanderIssue.NAMED_TWICE:
+        return f"{name(problem.card or '')} is named twice; a deck has one copy of each commander"
+    if problem.issue is CommanderIssue.LIST_NAMES_OTHER:
+        return (f"{_lines(problem.lines)}: the list names {name(problem.card or '')} as a commander, but the deck "
+                f"is being checked against {words.names_list(problem.others, name)}")
+    if problem.verdict is not None:
+        return words.verdict_sentence(problem.verdict, name).removesuffix(".")
+    return f"{name(problem.card or '')} can\u2019t lead this deck"
+
+
+def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = False,
+                  width: int = evidence.LINE_WIDTH) -> list[str]:
+    """The evidence for an off-color card's outside colors: one line per source, each once."""
+    if problem.analysis is None:
+        return []
+    reasons = [r for color in problem.outside for r in problem.evidence_for(color)]
+    found = evidence.sources(reasons)
+    return evidence.evidence_lines(problem.analysis, found, emoji, markdown=markdown, width=width)
 
 
 def headline(report: DeckReport) -> str:
-    """'Legal: 100 cards ...' or '3 problems: 2 off-color cards, 1 duplicate'."""
+    """'100 cards, every one inside the red color identity; ...' or '3 problems: 2 off-color cards, ...'."""
     if not report.legal and not report.findings:  # only names that could not be looked up
         n = len(report.problems)
         return (f"{n} card{'s' if n != 1 else ''} could not be checked (Scryfall unreachable); nothing else is "
                 f"wrong.")
     if report.legal:
-        return (f"Legal: {report.card_count} cards, every one inside the {identity_phrase(report.deck_identity)} "
-                f"color identity, no duplicates, nothing banned.")
+        return (f"{report.card_count} cards, every one inside the {render.color_words(report.deck_identity)} color "
+                f"identity; no duplicates, nothing banned.")
     counts = report.counts()
     unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
     total = sum(counts.values())
@@ -79,7 +120,62 @@ def _commander_line(report: DeckReport) -> str:
     names = " + ".join(report.commanders) or "(none)"
     if not report.identity_checked:
         return f"{names} (color identity not checked)"
-    return f"{names} ({identity_phrase(report.deck_identity)})"
+    return f"{names} ({render.color_words(report.deck_identity)})"
+
+
+def _best_choice(report: DeckReport) -> str | None:
+    """The one color that, chosen before the game, would bring the most off-color cards in."""
+    helped: Counter[str] = Counter()
+    for p in report.of_kind(ProblemKind.COLOR):
+        if len(p.outside) == 1:
+            helped[p.outside] += 1
+    if not helped:
+        return None
+    color, n = max(helped.items(), key=lambda item: (item[1], -WUBRG.index(item[0])))
+    total = len(report.of_kind(ProblemKind.COLOR))
+    return f"choosing {render.color_name(color)} would bring in {n} of the {total} off-color card{'s' if total > 1 else ''}"
+
+
+def warnings_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[str]:
+    """The report's warnings in words: commanders not looked up, open color choices (CR 903.4b), cards whose
+    identity could not be worked out, then the ones the caller worded (stale data)."""
+    out: list[str] = []
+    if report.unchecked_commanders:
+        names = words.names_list((u.name for u in report.unchecked_commanders), name)
+        out.append(f"Color identity, commander eligibility and pairing were not checked: {names} could not be "
+                   f"looked up (Scryfall unreachable).")
+    for leader in report.open_choices:
+        tip = _best_choice(report)
+        out.append(f"{name(leader)} has you choose a color before the game begins, and that color joins the deck\u2019s "
+                   f"color identity (CR 903.4b); none was given, so it isn\u2019t counted"
+                   + (f": {tip}." if tip else "."))
+    if report.unjudged:
+        out.append(f"Could not work out the color identity of {words.names_list(report.unjudged, name)}.")
+    out.extend(name(w) for w in report.warnings)
+    return list(dict.fromkeys(out))
+
+
+def notes_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[str]:
+    """How the list was read: commanders taken from it, chosen colors, names read as other cards."""
+    out: list[str] = []
+    if report.from_list:
+        listed = words.names_list(report.from_list, name)
+        if report.second_from_list:
+            out.append(f"Second commander taken from the list: {listed}")
+        else:
+            out.append(f"Commander{'s' if len(report.from_list) > 1 else ''} taken from the list: {listed}")
+    for leader, color in report.chosen.items():
+        out.append(f"{name(leader)}: chosen color {render.color_name(color)} (CR 903.4b); it counts in the "
+                   f"deck\u2019s color identity")
+    if report.pasted_lines:
+        out.append(f"The list was pasted on one line; it was read as {report.pasted_lines} separate lines, numbered "
+                   f"in the order pasted")
+    for r in report.readings:
+        text = f"line {r.line}: {name(repr(r.typed))} was read as {name(r.read_as)}"
+        if r.comment:
+            text += "; the text after the last \u201c//\u201d was taken for a comment"
+        out.append(text)
+    return out
 
 
 def text_report(report: DeckReport) -> str:
@@ -97,51 +193,39 @@ def text_report(report: DeckReport) -> str:
         problems = report.of_kind(kind)
         out.append("")
         out.append(f"{kind.title} ({len(problems)})")
-        if kind is ProblemKind.COLOR:
-            for color, hits in by_color(report).items():
-                out.append(f"  {_COLOR_TITLES[color]} ({len(hits)}):")
-                for p in hits:
-                    out.append(f"    - {p.card} ({_lines(p.lines)}): {evidence_text(p, color)}")
-        else:
-            for p in problems:
-                out.append(f"  - {p.message}")
-    if report.warnings:
-        out.append("")
-        out.append("Warnings")
-        out.extend(f"  - {w}" for w in report.warnings)
-    if report.notes:
-        out.append("")
-        out.append("Notes")
-        out.extend(f"  - {n}" for n in report.notes)
+        for p in problems:
+            out.append(f"  - {problem_text(p)}")
+            if kind is ProblemKind.COLOR:
+                out.extend(f"      {line}" for line in evidence_text(p))
+    for title, items in (("Warnings", warnings_text(report)), ("Read as", notes_text(report))):
+        if items:
+            out.append("")
+            out.append(title)
+            out.extend(f"  - {item}" for item in items)
     return "\n".join(out) + "\n"
 
 
-def _short_evidence(problem: Problem, color: str) -> str:
-    reasons = embeds.distinct_reasons(problem.evidence_for(color))
-    if not reasons:
-        return "its color identity"
-    text = describe(reasons[0], problem.card)
-    if len(reasons) > 1:
-        text += f" (+{len(reasons) - 1} more)"
-    return text
+def _escaped(text: str) -> str:
+    return render.escape(render.truncate(text, 150))
 
 
-def _field_lines(report: DeckReport, kind: ProblemKind, emoji: Mapping[str, str] | None) -> list[str]:
-    if kind is ProblemKind.COLOR:
-        lines: list[str] = []
-        for color, hits in by_color(report).items():
-            lines.append(f"**{render.symbol(color, emoji)} {_COLOR_TITLES[color]}**")
-            for p in hits:
-                why = render.render_symbols(render.escape(render.truncate(_short_evidence(p, color), 160)), emoji)
-                lines.append(f"• {render.escape(p.card or '')} ({_lines(p.lines)}): {why}")
-        return lines
-    return [render.escape(render.truncate(p.message, 300)) for p in report.of_kind(kind)]
+def _field_lines(report: DeckReport, kind: ProblemKind, emoji: Emoji) -> list[str]:
+    """One line per problem of `kind`; an off-color card with its first piece of evidence."""
+    lines: list[str] = []
+    for p in report.of_kind(kind):
+        text = render.truncate(problem_text(p, _escaped), 300)
+        if kind is ProblemKind.COLOR:
+            found = evidence_text(p, emoji, markdown=True, width=EVIDENCE_WIDTH)
+            if found:
+                text += f" \u00b7 {found[0]}" + (f" (+{len(found) - 1} more)" if len(found) > 1 else "")
+        lines.append(f"\u2022 {text}")
+    return lines
 
 
 def summary_embed(
     report: DeckReport,
     *,
-    emoji: Mapping[str, str] | None = None,
+    emoji: Emoji = None,
     attached: bool = False,
     stale: str | None = None,
 ) -> Embed:
@@ -149,20 +233,19 @@ def summary_embed(
     title = "Deck check: " + " + ".join(report.commanders)
     if report.legal:
         color = render.FITS_COLOR
-        description = (f"✅ **Legal.** {report.card_count} cards, all inside "
+        description = (f"\u2705 **Legal.** {report.card_count} cards, all inside "
                        f"{render.pips(report.deck_identity, emoji)}; no duplicates, nothing banned.")
     elif not report.findings:  # only names that could not be looked up
         color = UNCHECKED_COLOR
-        description = f"⚠️ **Not fully checked.** {headline(report)}"
+        description = f"\u26a0\ufe0f **Not fully checked.** {headline(report)}"
     else:
         color = render.MISFIT_COLOR
         counts = report.counts()
         unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
         total = sum(counts.values())
-        description = (f"❌ **{total} problem{'s' if total != 1 else ''}**: "
+        description = (f"\u274c **{total} problem{'s' if total != 1 else ''}**: "
                        + ", ".join(kind.label(n) for kind, n in counts.items()) + _unchecked_tail(unchecked) + ".")
-    embed = Embed(title=render.truncate(render.escape(title), embeds.TITLE_LIMIT),
-                          description=description, color=color)
+    embed = Embed(title=render.truncate(render.escape(title), TITLE_LIMIT), description=description, color=color)
     identity = render.pips(report.deck_identity, emoji) if report.identity_checked else "not checked"
     embed.add_field(name="Color identity", value=identity, inline=True)
     cards = f"{report.card_count} / 100"
@@ -171,27 +254,25 @@ def summary_embed(
     embed.add_field(name="Cards", value=cards, inline=True)
     for kind, n in report.counts().items():
         lines = _field_lines(report, kind, emoji)
-        limit = FIELD_ITEMS * 2 if kind is ProblemKind.COLOR else FIELD_ITEMS
-        shown = lines[:limit]
-        if len(lines) > limit:
-            shown.append(f"…and {len(lines) - limit} more lines in the full report")
-        value = render.join_limited(shown, embeds.FIELD_VALUE_LIMIT)
+        shown = lines[:FIELD_ITEMS]
+        if len(lines) > FIELD_ITEMS:
+            shown.append(f"\u2026and {kind.label(len(lines) - FIELD_ITEMS)} more in the full report")
+        value = render.join_limited(shown, FIELD_VALUE_LIMIT, more="\u2026and {n} more " + kind.label(2).split(" ", 1)[1])
         embed.add_field(name=f"{kind.title} ({n})", value=value, inline=False)
-    notes = list(report.warnings)
-    if stale:
-        notes.append(stale)
-    if notes:
+    warnings = warnings_text(report, _escaped) + ([stale] if stale else [])
+    if warnings:
         embed.add_field(name="Warnings",
-                        value=render.join_limited((f"⚠️ {render.escape(w)}" for w in notes),
-                                                  embeds.FIELD_VALUE_LIMIT),
+                        value=render.join_limited((f"\u26a0\ufe0f {w}" for w in dict.fromkeys(warnings)),
+                                                  FIELD_VALUE_LIMIT, more="\u2026and {n} more warnings"),
                         inline=False)
-    if report.notes:
+    notes = notes_text(report, _escaped)
+    if notes:
         embed.add_field(name="Read as",
-                        value=render.join_limited((render.escape(n) for n in report.notes), embeds.FIELD_VALUE_LIMIT),
+                        value=render.join_limited(notes, FIELD_VALUE_LIMIT, more="\u2026and {n} more readings"),
                         inline=False)
     if attached:
         embed.set_footer(text=f"The full report is attached as {FILE_NAME}.")
-    return embeds.fit_to_limits(embed)
+    return embeds.finish(embed)
 
 
 def needs_attachment(report: DeckReport, text: str | None = None) -> bool:
@@ -202,7 +283,7 @@ def needs_attachment(report: DeckReport, text: str | None = None) -> bool:
     return any(len(report.of_kind(kind)) > FIELD_ITEMS for kind in ProblemKind)
 
 
-def deck_reply(report: DeckReport, *, emoji: Mapping[str, str] | None = None, stale: str | None = None) -> Reply:
+def deck_reply(report: DeckReport, *, emoji: Emoji = None, stale: str | None = None) -> Reply:
     """The /deckcheck answer: the summary embed, with the full text report attached when it is long."""
     full = text_report(report)
     attach = needs_attachment(report, full)

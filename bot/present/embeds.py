@@ -1,28 +1,30 @@
-"""Pure builders for the bot's embeds and reply texts. No network, no Discord connection.
+"""Pure builders for the bot's card replies. No network, no Discord connection.
 
-- `identity_embed(analysis, card, ...)`: the /identity answer.
-- `fits_embed(result, card, commanders, ...)`: the /fits answer.
+- `identity_reply` / `identity_embed(analysis, card, ...)`: the /identity answer: the card like a card (name,
+  mana cost, type line), its color against its color identity, the lessons it teaches, and one evidence line
+  per source (`bot.present.evidence`).
+- `fits_reply` / `fits_embed(result, card, commanders, ...)`: the /fits answer. The headline (title) says the
+  verdict once: fits, does not fit, fits if you choose a color (CR 903.4b), or this deck can't exist (with
+  the reason); the identity comparison follows as information.
+- `identity_line(analysis)`: one compact line per card (for replies about many cards).
 - `help_embed()`: the /help answer (lists /identity, /fits, /deckcheck and /help).
-- `identity_summary(analysis, card)`: the /identity description, built from the kinds of reasons present.
 - `stale_note(resolved)`: the warning for stale or old card data (None when fresh).
-- `embed_problems(embeds)`: Discord's embed limits, checked (used by tests and as a last guard).
+- `embed_problems(embeds)`: Discord's embed limits, checked; `reply_lines(reply)` / `repeated_lines(reply)`:
+  the lines a reply shows, and any shown twice (tests, benchmarks and a last guard use them).
 
-Everything that came from outside (card data, user input) is escaped, and every text is cut to
-Discord's limits.
+Everything that came from outside (card data, user input) is escaped, and every text is cut to Discord's
+limits. Every `{X}` goes through `render.symbol` with the emoji map given.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
 from bot.cards.model import Resolved
-from bot.identity.faces import card_faces, colors_from_front
-from bot.identity.model import COLOR_NAMES, WUBRG, Analysis, Aspect, FitResult, Reason, ReasonKind
-from bot.identity.symbols import SYMBOL_RE, classify
-from bot.present import render
+from bot.identity.model import Analysis, DeckBlocker, FitResult, FitVerdict, NonDeckKind, VerdictCode
+from bot.present import evidence, render, words
 from bot.present.message import (
     DESCRIPTION_LIMIT,
     FIELD_LIMIT,
@@ -32,15 +34,29 @@ from bot.present.message import (
     TITLE_LIMIT,
     TOTAL_LIMIT,
     Embed,
+    Reply,
 )
+from bot.present.render import Emoji
 
 STALE_DAYS = 3.0
-REASONS_PER_COLOR = 4
+NAME_WIDTH = 120  # characters of a card name shown in a sentence
 
 SCRYFALL_SEARCH = "https://scryfall.com/search?q="
 SCRYFALL_IMAGE = "https://api.scryfall.com/cards/{id}?format=image&version=normal"
+FOOTER = "Card data from Scryfall"
 
-Emoji = Mapping[str, str] | None
+MARKS: dict[FitVerdict, str] = {
+    FitVerdict.FITS: "\u2705",
+    FitVerdict.DOES_NOT_FIT: "\u274c",
+    FitVerdict.FITS_IF_CHOSEN: "\U0001f3a8",
+    FitVerdict.DECK_CANT_EXIST: "\u26d4",
+}
+_VERDICT_COLORS: dict[FitVerdict, int] = {
+    FitVerdict.FITS: render.FITS_COLOR,
+    FitVerdict.DOES_NOT_FIT: render.MISFIT_COLOR,
+    FitVerdict.FITS_IF_CHOSEN: render.CONDITIONAL_COLOR,
+    FitVerdict.DECK_CANT_EXIST: render.CANT_EXIST_COLOR,
+}
 
 
 # ---------------------------------------------------------------------------------------- card bits
@@ -85,363 +101,72 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
     """A warning when any answer came from stale cache data or from local data older than 3 days."""
     items = [r for r in resolved if r is not None]
     if any(r.source == "stale" for r in items):
-        return ("Scryfall could not be reached, so this uses cached card data that may be out of date.")
+        return "Scryfall could not be reached, so this uses cached card data that may be out of date."
     ages = [r.data_age_days for r in items if r.data_age_days is not None]
     if ages and max(ages) > STALE_DAYS:
         return f"The local card data is {max(ages):.0f} days old; recent changes may be missing."
     return None
 
 
-# ------------------------------------------------------------------------------------- evidence text
-def symbol_kind(sym: str | None) -> str:
-    """'Phyrexian', 'hybrid', 'two-generic hybrid', 'half-mana' or '' for a plain symbol."""
-    if not sym:
-        return ""
-    inner = sym.strip("{}").upper()
-    parts = inner.split("/")
-    if "P" in parts[1:]:
-        return "Phyrexian hybrid" if len(parts) == 3 else "Phyrexian"
-    if len(parts) == 2 and parts[0] == "2":
-        return "two-generic hybrid"
-    if len(parts) == 2 and "C" in parts:
-        return "colorless hybrid"
-    if len(parts) == 2:
-        return "hybrid"
-    if inner.startswith("H") and len(inner) == 2:
-        return "half-mana"
-    return ""
+def shown(name: str) -> str:
+    """A card name in a sentence: escaped, cut, bold."""
+    return f"**{render.escape(render.truncate(name, NAME_WIDTH))}**"
 
 
-def _where(reason: Reason) -> str:
-    kind = reason.kind
-    if kind is ReasonKind.MANA_COST:
-        return "mana cost"
-    if kind is ReasonKind.RULES_TEXT:
-        return f"rules text ({reason.detail})" if reason.detail and reason.detail != "rules text" else "rules text"
-    if kind is ReasonKind.COLOR_INDICATOR:
-        return "color indicator"
-    if kind is ReasonKind.CDA:
-        return "characteristic-defining ability"
-    if kind is ReasonKind.BASIC_LAND_TYPE:
-        land = (reason.detail or "").removesuffix(" type").strip()
-        return f"basic land type {land}" if land else "basic land type"
-    if kind is ReasonKind.CHOSEN_COLOR:
-        return "color chosen before the game (CR 903.4b)"
-    if kind is ReasonKind.TOKEN_COLOR:
-        return "color set by the effect that creates it"
-    return str(kind)
+def plain(name: str) -> str:
+    """A card name where bold would be noise (titles, field lines): escaped and cut."""
+    return render.escape(render.truncate(name, NAME_WIDTH))
 
 
-def _land(reason: Reason) -> str:
-    return (reason.detail or "").removesuffix(" type").strip()
+def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
+    """The card like a card: mana cost and type line; each face's for a card of several parts
+    ("Fire {1}{R} · Instant // Ice {1}{U} · Instant")."""
+    faces = analysis.faces
+    parts: list[str] = []
+    for face in faces:
+        bits = [render.render_symbols(render.escape(face.mana_cost), emoji)] if face.mana_cost else []
+        if face.type_line:
+            bits.append(render.escape(face.type_line))
+        if len(faces) > 1:
+            bits.insert(0, plain(face.name) + (" " + bits.pop(0) if face.mana_cost else ""))
+        text = " \u00b7 ".join(bits)
+        if text:
+            parts.append(text)
+    return render.truncate(" // ".join(parts), 300)
 
 
-def face_roles(card: Mapping[str, Any]) -> dict[str, str]:
-    """Face name -> "back face" for the back of a two-sided card (transform, modal DFC, ...), whose
-    colors don't count for the card's color but do count for its color identity (CR 903.4d)."""
-    as_dict = card if isinstance(card, dict) else dict(card)
-    faces = card_faces(as_dict)
-    if len(faces) < 2 or not colors_from_front(as_dict, faces):
-        return {}
-    return {f.name: "back face" for f in faces[1:] if f.name and f.name != faces[0].name}
+def identity_line(analysis: Analysis, emoji: Emoji = None) -> str:
+    """One compact line about a card: '**Fires of Undeath**: red; color identity {B}{R} black and red'."""
+    who = shown(analysis.name or "Unknown card")
+    if analysis.not_deck_card is not None:
+        return f"{who}: {words.NON_DECK_WORDS[analysis.not_deck_card]}, not a card you put in a deck"
+    if analysis.colors == analysis.identity:
+        return f"{who}: {render.pips(analysis.identity, emoji)}, color and color identity"
+    return f"{who}: {render.color_words(analysis.colors)}; color identity {render.pips(analysis.identity, emoji)}"
 
 
-def reason_line(reason: Reason, emoji: Emoji = None, *, width: int = 180, role: str | None = None) -> str:
-    """One evidence line: symbol, where it is, the face, and the line with the symbol in bold.
-
-    e.g. `{B} in the rules text (flashback cost) of *Fires of Undeath*: Flashback {5}**{B}**`,
-    `Basic land type Island of *Tropical Island*: it taps for {U} (CR 903.5d): Land — Forest **Island**`.
-    `role` ("back face") is said after the face's name.
-    """
-    face = render.escape(render.truncate(reason.face or "", 150))
-    if role:
-        face_shown = f"*{face}* (the {role}, CR 903.4d)"
-    else:
-        face_shown = f"*{face}*"
-    if reason.kind is ReasonKind.BASIC_LAND_TYPE:
-        land = _land(reason)
-        taps = render.symbol(reason.color, emoji) if reason.color else "colored mana"
-        type_line = (reason.text or "").strip()
-        shown_type = ""
-        if type_line:
-            shown_type = f" ({render.highlight(render.clip_line(type_line, land or None, width), land or None)})"
-        return (f"Basic land type {render.escape(land) or '(unknown)'} on the type line of {face_shown}{shown_type}, "
-                f"so it taps for {taps} (CR 903.5d)")
-    if reason.kind is ReasonKind.COLOR_INDICATOR:
-        color = COLOR_NAMES.get(reason.color, reason.color)
-        return f"The {color} color indicator of {face_shown}"
-    if reason.kind is ReasonKind.TOKEN_COLOR:
-        color = COLOR_NAMES.get(reason.color, reason.color)
-        return f"The effect that creates {face_shown} makes it {color} (CR 111.3)"
-    lead = render.symbol(reason.symbol, emoji) + " in the " if reason.symbol else "The "
-    kind_word = symbol_kind(reason.symbol)
-    if kind_word and reason.symbol:
-        lead = f"{render.symbol(reason.symbol, emoji)} ({kind_word}) in the "
-    line = f"{lead}{_where(reason)} of {face_shown}"
-    text = render.without_reminder((reason.text or "").strip(), reason.symbol)
-    if text and reason.kind not in (ReasonKind.TOKEN_COLOR, ReasonKind.COLOR_INDICATOR):
-        shown = render.highlight(render.clip_line(text, reason.symbol, width), reason.symbol, emoji)
-        line += f": {shown}"
-    return line
-
-
-def _possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") and not name.endswith("ss") else f"{name}'s"
-
-
-def evidence_sentence(card: str, reason: Reason, emoji: Emoji = None, *, colors: str | None = None,
-                      role: str | None = None, same_kind: Sequence[Reason] = ()) -> str:
-    """'Dismember's Phyrexian **{B/P}** (mana cost) is black' - short, for the /fits verdict.
-
-    `colors`: every outside color this same evidence explains ("GW" for a hybrid {G/W}); default its own.
-    `role`: "back face" when the reason sits on the back of a two-sided card (CR 903.4d).
-    `same_kind`: more basic-land-type reasons of the same face, named together ("Forest and Island").
-    """
-    color = render.color_words(colors) if colors else COLOR_NAMES.get(reason.color, reason.color or "colorless")
-    owner = render.escape(render.truncate(card, 150))
-    on_face = ""
-    if reason.face and reason.face != card:
-        face = render.escape(render.truncate(reason.face, 150))
-        on_face = f" on its back face, {face}," if role == "back face" else f" on {face}"
-    if reason.symbol:
-        kind_word = symbol_kind(reason.symbol)
-        kind_word = f"{kind_word} " if kind_word else ""
-        if reason.kind is ReasonKind.RULES_TEXT and reason.detail and reason.detail != "rules text":
-            where = f"{render.escape(reason.detail)} in the rules text"  # "(flashback cost in the rules text)"
-        else:
-            where = _where(reason)
-        return f"{_possessive(owner)} {kind_word}**{render.symbol(reason.symbol, emoji)}** ({where}{on_face}) is {color}"
-    if reason.kind is ReasonKind.COLOR_INDICATOR:
-        return f"{_possessive(owner)} color indicator{on_face} is {color}"
-    if reason.kind is ReasonKind.BASIC_LAND_TYPE:
-        lands = [r for r in (reason, *same_kind) if r.kind is ReasonKind.BASIC_LAND_TYPE]
-        names = _and(list(dict.fromkeys(render.escape(_land(r)) or "basic land" for r in lands)))
-        taps = _and(list(dict.fromkeys(render.symbol(r.color, emoji) for r in lands)), "or")
-        plural = len(lands) > 1
-        return (f"{_possessive(owner)} basic land type{'s' if plural else ''} {names}{on_face} "
-                f"make{'' if plural else 's'} its identity {color} (it taps for {taps}, CR 903.5d)")
-    if reason.kind is ReasonKind.CDA:
-        text = render.escape(render.clip_line((reason.text or "").strip(), None, 120))
-        return f"\u201c{text}\u201d ({_where(reason)}{on_face}) makes its identity {color}"
-    return f"{owner} is {color} ({_where(reason)}{on_face})"
-
-
-def distinct_reasons(reasons: Sequence[Reason]) -> list[Reason]:
-    """The reasons in order with repeats dropped (the same symbol on the same line of a face counts once)."""
-    seen: set[tuple] = set()
-    out: list[Reason] = []
-    for r in reasons:
-        key = (r.kind, r.face, r.symbol, r.text)
-        if key not in seen:
-            seen.add(key)
-            out.append(r)
-    return out
-
-
-def _why_lines(reasons: Sequence[Reason], emoji: Emoji, roles: Mapping[str, str] | None = None) -> list[str]:
-    picked = distinct_reasons(reasons)
-    roles = roles or {}
-    lines = [f"• {reason_line(r, emoji, role=roles.get(r.face))}" for r in picked[:REASONS_PER_COLOR]]
-    if len(picked) > REASONS_PER_COLOR:
-        lines.append(f"…and {len(picked) - REASONS_PER_COLOR} more")
-    return lines
-
-
-def _color_origin(analysis: Analysis) -> str:
-    """A short phrase saying where the card's color comes from."""
-    if any(r.removes for r in analysis.color_reasons):
-        removing = next(r for r in analysis.color_reasons if r.removes)
-        if removing.detail == "Devoid":
-            return "colorless because of Devoid"
-        line = render.clip_line(render.without_reminder(removing.text or "its ability"), None, 120)
-        return f"colorless because of \u201c{render.escape(line)}\u201d"
-    kinds: list[str] = []
-    for r in analysis.color_reasons:
-        word = {
-            ReasonKind.MANA_COST: "mana cost",
-            ReasonKind.COLOR_INDICATOR: "color indicator",
-            ReasonKind.CDA: "characteristic-defining ability",
-            ReasonKind.TOKEN_COLOR: "the effect that creates it",
-        }.get(r.kind, _where(r))
-        if word not in kinds:
-            kinds.append(word)
-    if not kinds:
-        return "no colored mana cost or color indicator"
-    return "from its " + " and ".join(kinds) if kinds[0] != "the effect that creates it" else "set by " + kinds[0]
-
-
-# ------------------------------------------------------------------------------ the /identity summary
-_RULES_PLACES = {
-    "activated ability cost": "an activated ability's cost",
-    "mana ability": "a mana ability",
-    "mana it adds": "the mana it adds",
-    "cost it asks for": "a cost it asks for",
-    "cost change": "its cost-changing text",
-    "granted ability's cost": "the cost of an ability it grants",
-    "granted mana ability": "a mana ability it grants",
-    "granted ability": "an ability it grants",
-}
-SUMMARY_CLAUSES = 4
-
-
-def _and(items: Sequence[str], word: str = "and") -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
-
-
-def _group_key(r: Reason) -> tuple:
-    if r.kind is ReasonKind.RULES_TEXT:
-        return (r.kind, r.face, r.detail)
-    if r.kind is ReasonKind.CDA:
-        return (r.kind, r.face, r.text)
-    return (r.kind, r.face)
-
-
-def _clause(kind: ReasonKind, face: str, group: list[Reason], colors: str, name: str,
-            roles: Mapping[str, str], emoji: Emoji, still: bool) -> str:
-    """One clause of the summary saying where `colors` of the identity come from (`group`: same kind, face)."""
-    words = render.color_words(colors)
-    face_shown = render.escape(render.truncate(face, 100))
-    back = roles.get(face) == "back face"
-    other_part = bool(face) and face != name and not back
-    symbols = list(dict.fromkeys(r.symbol for r in group if r.symbol))
-    syms = _and([" ".join(filter(None, (symbol_kind(x), render.symbol(x, emoji)))) for x in symbols])
-    verb = ("still " if still else "") + ("add" if len(symbols) > 1 else "adds")
-    if kind is ReasonKind.MANA_COST:
-        if back:
-            return f"its back face, {face_shown}, has {syms} in its mana cost, which {verb} {words} (CR 903.4d)"
-        place = f"{face_shown}'s mana cost" if other_part else "its mana cost"
-        return f"the {syms} in {place} {verb} {words}"
-    if kind is ReasonKind.RULES_TEXT:
-        detail = group[0].detail or ""
-        place = "" if detail in ("", "rules text") else _RULES_PLACES.get(detail, f"its {render.escape(detail)}")
-        if back:
-            owner = f"the rules text of its back face, {face_shown},"
-        elif other_part:
-            owner = f"{face_shown}'s rules text"
-        else:
-            owner = "the rules text"
-        where = f"{place} in {owner}" if place else owner
-        cr = "CR 903.4d" if back else "CR 903.4"
-        return f"the {syms} in {where} {verb} {words} ({cr})"
-    if kind is ReasonKind.COLOR_INDICATOR:
-        if back:
-            return f"the back face, {face_shown}, has a {words} color indicator (CR 903.4d)"
-        if other_part:
-            return f"{face_shown} has a {words} color indicator"
-        return f"its color indicator is {words}"
-    if kind is ReasonKind.BASIC_LAND_TYPE:
-        lands = list(dict.fromkeys(_land(r) for r in group if _land(r)))
-        land_colors = list(dict.fromkeys(r.color for r in group))
-        owner = f"{face_shown}'s" if back or other_part else "its"
-        plural = len(lands) > 1
-        taps = _and([render.symbol(c, emoji) for c in land_colors], "or")
-        return (f"{owner} basic land type{'s' if plural else ''} {render.escape(_and(lands))} "
-                f"give{'' if plural else 's'} it {render.color_words_in_order(land_colors)} identity (CR 903.5d) "
-                f"\u2014 it taps for {taps}")
-    if kind is ReasonKind.CDA:
-        text = render.escape(render.clip_line((group[0].text or "").strip(), None, 120))
-        return f"\u201c{text}\u201d makes it {'all colors' if len(colors) == 5 else words} (CR 604.3)"
-    if kind is ReasonKind.CHOSEN_COLOR:
-        return f"the color chosen for it before the game is {words} (CR 903.4b)"
-    if kind is ReasonKind.TOKEN_COLOR:
-        return f"the effect that creates it makes it {words}"
-    return f"its {kind.value} makes it {words}"
-
-
-def _identity_clauses(analysis: Analysis, wanted: str, roles: Mapping[str, str], emoji: Emoji,
-                      *, still: bool = False) -> list[str]:
-    """Clauses explaining the identity colors in `wanted`, one per kind of reason and face, fewest first:
-    a group is used only when it explains a color that earlier groups didn't."""
-    groups: dict[tuple, list[Reason]] = {}
-    for r in analysis.identity_reasons:
-        if r.color and r.color in wanted:
-            groups.setdefault(_group_key(r), []).append(r)
-    covered: set[str] = set()
-    clauses: list[str] = []
-    for key, group in groups.items():
-        colors = {r.color for r in group}
-        if colors <= covered:
-            continue
-        covered |= colors
-        ordered = "".join(c for c in WUBRG if c in colors)
-        clauses.append(_clause(key[0], key[1], group, ordered, analysis.name, roles, emoji, still))
-        if len(clauses) == SUMMARY_CLAUSES:
-            break
-    return clauses
-
-
-_PARENS = re.compile(r"\(([^()]*)\)")
-
-
-def _reminder_only_symbols(card: Mapping[str, Any], identity: str) -> list[str]:
-    """Colored mana symbols that appear only in reminder text and add a color the identity lacks (CR 903.4c)."""
-    out: list[str] = []
-    as_dict = card if isinstance(card, dict) else dict(card)
-    for face in card_faces(as_dict):
-        for inner in _PARENS.findall(face.oracle_text or ""):
-            for raw in SYMBOL_RE.findall(inner):
-                sym = classify(raw)
-                if sym.colors and not set(sym.colors) <= set(identity) and raw not in out:
-                    out.append(raw)
-    return out[:3]
-
-
-def identity_summary(analysis: Analysis, card: Mapping[str, Any], emoji: Emoji = None) -> str:
-    """The /identity description: color vs identity, and why, built from the kinds of reasons present."""
-    name = analysis.name or card_name(card)
-    shown = _shown(name)
-    roles = face_roles(card)
-    colors, ident = analysis.colors, analysis.identity
-    removing = next((r for r in analysis.color_reasons if r.removes), None)
-    if removing is None:
-        color_part = f"{shown} is {render.color_words(colors)}"
-    elif removing.detail == "Devoid":
-        color_part = f"{shown} is colorless because of Devoid"
-    else:
-        text = render.escape(render.clip_line(render.without_reminder((removing.text or "").strip()), None, 120))
-        color_part = f"{shown} is colorless by its own text (\u201c{text}\u201d)"
-    if ident == colors:
-        if not ident:
-            summary = (f"{color_part}, and so is its color identity: it has no colored mana symbol in its mana cost "
-                       "or rules text, no color indicator and no basic land type that taps for colored mana.")
-        else:
-            clauses = _identity_clauses(analysis, ident, roles, emoji)
-            summary = f"{color_part}, and its color identity is the same"
-            summary += (": " + "; ".join(clauses) + ".") if clauses else "."
-    else:
-        extra = "".join(c for c in ident if c not in colors)
-        clauses = _identity_clauses(analysis, extra, roles, emoji, still=removing is not None)
-        summary = f"{color_part}, but its color identity is {render.color_words(ident)}"
-        if removing is not None:
-            clauses.insert(0, "that changes its color only, not its color identity (CR 604.3)")
-        summary += (": " + "; ".join(clauses) + ".") if clauses else "."
-    hidden = _reminder_only_symbols(card, ident)
-    if hidden:
-        syms = _and([render.symbol(x, emoji) for x in hidden])
-        verb = "don\u2019t" if len(hidden) > 1 else "doesn\u2019t"
-        summary += f"\nThe {syms} in its reminder text {verb} count: reminder text is ignored (CR 903.4c)."
-    if ident:
-        summary += (f"\nIt can go in a Commander deck whose commander's identity includes "
-                    f"{render.color_words(ident)}.")
-    else:
-        summary += "\nA colorless identity fits every Commander deck."
-    return summary
-
-
-# --------------------------------------------------------------------------------------- the embeds
-def _base_embed(title: str, url: str | None, color: int) -> Embed:
-    return Embed(title=render.truncate(title, TITLE_LIMIT), url=url, color=color)
+def _base_embed(title: str, url: str | None, color: int, card: Mapping[str, Any]) -> Embed:
+    embed = Embed(title=render.truncate(title, TITLE_LIMIT), url=url, color=color)
+    image = card_image(card)
+    if image:
+        embed.set_thumbnail(url=image)
+    return embed
 
 
 def _add_warnings(embed: Embed, warnings: Sequence[str]) -> None:
     if warnings:
-        value = render.join_limited((f"⚠️ {w}" for w in warnings), FIELD_VALUE_LIMIT)
+        value = render.join_limited((f"\u26a0\ufe0f {w}" for w in dict.fromkeys(warnings)), FIELD_VALUE_LIMIT)
         embed.add_field(name="Warnings", value=value, inline=False)
 
 
+def _why_field(embed: Embed, name: str, analysis: Analysis, found: Sequence[evidence.Source], emoji: Emoji) -> None:
+    lines = evidence.evidence_lines(analysis, found, emoji)
+    if lines:
+        embed.add_field(name=render.truncate(name, FIELD_NAME_LIMIT),
+                        value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=False)
+
+
+# ------------------------------------------------------------------------------------------ /identity
 def identity_embed(
     analysis: Analysis,
     card: Mapping[str, Any],
@@ -449,43 +174,215 @@ def identity_embed(
     emoji: Emoji = None,
     stale: str | None = None,
 ) -> Embed:
-    """The /identity answer: color, color identity, and why each identity color is there."""
+    """The /identity answer: the card line, its color against its color identity and why (one line per source
+    of color), the lessons it teaches; for objects that are not deck cards, what they are instead."""
     name = analysis.name or card_name(card)
-    embed = _base_embed(render.escape(name), card_url(card), render.identity_color(analysis.identity))
-    roles = face_roles(card)
-    image = card_image(card)
-    if image:
-        embed.set_thumbnail(url=image)
-
-    embed.description = render.truncate(identity_summary(analysis, card, emoji), DESCRIPTION_LIMIT)
-
-    color_value = f"{render.pips(analysis.colors, emoji)}\n{_color_origin(analysis)}"
-    embed.add_field(name="Color", value=render.truncate(color_value, FIELD_VALUE_LIMIT), inline=True)
-    embed.add_field(name="Color identity", value=render.truncate(render.pips(analysis.identity, emoji),
-                                                                 FIELD_VALUE_LIMIT), inline=True)
-
-    for color in WUBRG:
-        if color not in analysis.identity:
-            continue
-        reasons = analysis.reasons_for(color, Aspect.IDENTITY)
-        lines = _why_lines(reasons, emoji, roles) or ["• chosen or set outside the card's text"]
-        field_name = f"Why {render.symbol(color, emoji)} {COLOR_NAMES[color]}"
-        embed.add_field(name=render.truncate(field_name, FIELD_NAME_LIMIT),
-                        value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=False)
-
-    warnings: list[str] = []
-    if is_banned(card):
-        warnings.append(f"{render.escape(name)} is banned in Commander.")
-    if any(r.removes for r in analysis.color_reasons):  # the summary already says Devoid changes color only
-        notes = [n for n in analysis.notes if "changes its color, not its color identity" not in n]
+    embed = _base_embed(render.escape(name), card_url(card), render.identity_color(analysis.identity), card)
+    lines = [card_line(analysis, emoji)]
+    if analysis.not_deck_card is not None:
+        lines.extend(_not_deck_lines(analysis, card))
+        if analysis.colors or analysis.color_reasons:
+            embed.add_field(name="Color", value=render.pips(analysis.colors, emoji), inline=True)
+        found = evidence.sources(analysis.color_reasons) if analysis.not_deck_card is NonDeckKind.TOKEN \
+            else evidence.identity_sources(analysis)
     else:
-        notes = list(analysis.notes)
-    warnings.extend(render.escape(n) for n in notes)
+        lines.append(words.identity_summary(analysis, shown))
+        lines.extend(words.lessons(analysis, emoji))
+        lines.append(words.deck_line(analysis))
+        if analysis.colors == analysis.identity:
+            embed.add_field(name="Color and color identity", value=render.pips(analysis.identity, emoji), inline=True)
+        else:
+            embed.add_field(name="Color", value=render.pips(analysis.colors, emoji), inline=True)
+            embed.add_field(name="Color identity", value=render.pips(analysis.identity, emoji), inline=True)
+        found = evidence.identity_sources(analysis)
+    embed.description = render.truncate("\n".join(line for line in lines if line), DESCRIPTION_LIMIT)
+    if analysis.not_deck_card is not NonDeckKind.TOKEN or analysis.colors:
+        _why_field(embed, "Why", analysis, found, emoji)
+    warnings: list[str] = []
+    if is_banned(card) and analysis.deck_card:
+        warnings.append(f"{plain(name)} is banned in Commander.")
     if stale:
         warnings.append(stale)
     _add_warnings(embed, warnings)
-    embed.set_footer(text="Card data from Scryfall")
-    return fit_to_limits(embed)
+    embed.set_footer(text=FOOTER)
+    return finish(embed)
+
+
+def _not_deck_lines(analysis: Analysis, card: Mapping[str, Any]) -> list[str]:
+    kind = analysis.not_deck_card
+    assert kind is not None
+    lines = [words.not_deck_sentence(shown(analysis.name or card_name(card)), kind)]
+    if kind is NonDeckKind.TOKEN:
+        lines.append(words.token_colors_sentence(analysis))
+    elif kind is NonDeckKind.MELD_RESULT:
+        parts = [str(p.get("name")) for p in card.get("all_parts") or ()
+                 if isinstance(p, Mapping) and p.get("component") == "meld_part" and p.get("name")]
+        if parts:
+            lines.append(f"Its two halves, {words.names_list(parts, shown)}, are the cards that go in a deck.")
+    elif kind in (NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST):
+        lines.append("Nothing printed on it gives it a color or a color identity.")
+    return lines
+
+
+def identity_reply(analysis: Analysis, card: Mapping[str, Any], *, emoji: Emoji = None,
+                   stale: str | None = None) -> Reply:
+    """The /identity reply (one public embed)."""
+    return Reply(embeds=[identity_embed(analysis, card, emoji=emoji, stale=stale)])
+
+
+# ---------------------------------------------------------------------------------------------- /fits
+def _leader_names(result: FitResult, commanders: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [a.name for a in result.commanders] or [card_name(c) for c in commanders]
+
+
+def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[str], name: str) -> str:
+    """The short reason for the headline: 'Lightning Bolt can't be your commander'."""
+    if blocker is DeckBlocker.COMMANDER_INELIGIBLE:
+        problem = next((v for v in result.commander_problems if not words.is_pairing(v) or v.cause), None)
+        who = words.ineligible_name(problem) if problem is not None else next(
+            (a.name for a in result.commanders if not a.deck_card), leaders[0] if leaders else "The commander")
+        return f"{who} can\u2019t be your commander"
+    if blocker is DeckBlocker.PAIR_INVALID:
+        problem = next((v for v in result.commander_problems if words.is_pairing(v)), None)
+        if problem is not None and problem.code is VerdictCode.SAME_CARD:
+            return f"{problem.card} can\u2019t be both commanders"
+        return f"{words.names_list(leaders)} can\u2019t be commanders together"
+    if blocker is DeckBlocker.COMMANDER_BANNED:
+        return f"{words.names_list(result.banned_commanders)} {'is' if len(result.banned_commanders) == 1 else 'are'} " \
+               f"banned in Commander"
+    if blocker is DeckBlocker.CARD_BANNED:
+        return f"{name} is banned in Commander"
+    kind = result.card.not_deck_card
+    what = words.NON_DECK_WORDS[kind] if kind is not None else "not a card"
+    return f"{name} is {what}, not a deck card"
+
+
+def _blocker_sentences(result: FitResult, name: str) -> list[str]:
+    """Every reason the deck can't exist, each once, in full (names bold)."""
+    out = [words.verdict_sentence(v, shown) for v in result.commander_problems]
+    for blocker in result.blockers:
+        if blocker is DeckBlocker.COMMANDER_INELIGIBLE and not result.commander_problems:
+            for leader in result.commanders:
+                if leader.not_deck_card is not None:
+                    out.append(words.not_deck_sentence(shown(leader.name), leader.not_deck_card))
+        elif blocker is DeckBlocker.COMMANDER_BANNED:
+            for banned in result.banned_commanders:
+                out.append(f"{shown(banned)} is banned in Commander, so a deck led by it isn\u2019t legal.")
+        elif blocker is DeckBlocker.CARD_BANNED:
+            out.append(f"{shown(name)} is banned in Commander, so no Commander deck may hold it.")
+        elif blocker is DeckBlocker.NOT_A_DECK_CARD and result.card.not_deck_card is not None:
+            out.append(words.not_deck_sentence(shown(name), result.card.not_deck_card))
+    return list(dict.fromkeys(out))
+
+
+def headline(result: FitResult, name: str, leaders: Sequence[str]) -> str:
+    """The verdict, said once, with its reason when the deck can't exist (plain text, for the title)."""
+    mark = MARKS[result.verdict]
+    if result.verdict is FitVerdict.DECK_CANT_EXIST and result.blockers:
+        return f"{mark} This deck can\u2019t exist: {_blocker_reason(result, result.blockers[0], leaders, name)}"
+    if result.verdict is FitVerdict.FITS_IF_CHOSEN:
+        return f"{mark} {name} fits if you choose {words.choice_words(result.choice_options)}"
+    if result.verdict is FitVerdict.FITS:
+        return f"{mark} {name} fits"
+    return f"{mark} {name} does not fit"
+
+
+def _deck_words(result: FitResult) -> str:
+    """'**Kumano, Master Yamabushi** is red' / 'together **A** and **B** are white and blue'."""
+    names = [a.name for a in result.commanders]
+    deck = render.color_words(result.deck_identity)
+    if len(names) > 1:
+        return f"together {words.names_list(names, shown)} are {deck}"
+    return f"{words.names_list(names, shown)} is {deck}"
+
+
+def _chooser_words(result: FitResult) -> str:
+    """Who may still choose a color (CR 903.4b), or ''."""
+    open_names = [result.commanders[i].name for i in result.open_choices]
+    if not open_names:
+        return ""
+    verb = "has" if len(open_names) == 1 else "have"
+    return f"{words.names_list(open_names, shown)} {verb} you choose a color before the game begins"
+
+
+def _comparison(result: FitResult, name: str) -> str:
+    """The identity comparison as information (no verdict mark)."""
+    card = result.card
+    if not card.identity:
+        return f"As for colors: {shown(name)} has a colorless identity, which fits every deck."
+    if not result.outside:
+        return (f"As for colors: {possessive_shown(name)} identity ({render.color_words(card.identity)}) is within "
+                f"the deck\u2019s ({render.color_words(result.deck_identity)}).")
+    return (f"As for colors: {render.color_words(result.outside).capitalize()} would be outside the deck\u2019s "
+            f"identity; {_deck_words(result)}.")
+
+
+def possessive_shown(name: str) -> str:
+    """'**Kitchen Finks**\'', '**Dismember**\'s'."""
+    cut = render.truncate(name, NAME_WIDTH)
+    return shown(cut) + words.possessive(cut)[len(cut):]
+
+
+def _fits_lines(result: FitResult, name: str) -> list[str]:
+    card = result.card
+    verdict = result.verdict
+    if verdict is FitVerdict.DECK_CANT_EXIST:
+        lines = _blocker_sentences(result, name)
+        if card.deck_card:
+            lines.append(_comparison(result, name))
+        return lines
+    if verdict is FitVerdict.FITS:
+        if not card.identity:
+            return [f"{shown(name)} has a colorless identity, which fits every Commander deck (CR 903.5c)."]
+        picked = [(i, c) for i, c in enumerate(result.chosen) if c]
+        if len(result.commanders) == 1 and picked:
+            tail = ", the color chosen for it before the game (CR 903.4b)" if \
+                result.commanders[0].identity == picked[0][1] else \
+                f", with {render.color_name(picked[0][1])} chosen for it before the game (CR 903.4b)"
+        elif picked:
+            chosen = [f"{render.color_name(c)} chosen for {shown(result.commanders[i].name)}" for i, c in picked]
+            tail = f", with {render.and_list(chosen)} before the game (CR 903.4b)"
+        else:
+            tail = " (CR 903.5c)"
+        return [f"{possessive_shown(name)} color identity ({render.color_words(card.identity)}) is within the "
+                f"deck\u2019s: {_deck_words(result)}{tail}."]
+    if verdict is FitVerdict.FITS_IF_CHOSEN:
+        return [f"{_chooser_words(result)}, and that color joins the deck\u2019s color identity (CR 903.4b). "
+                f"{shown(name)} needs {render.color_words(result.outside)}; {_deck_words(result)} without it.",
+                _option_hint(result)]
+    lines = [f"{render.color_words(result.outside).capitalize()} {'is' if len(result.outside) == 1 else 'are'} "
+             f"outside the deck\u2019s color identity: {_deck_words(result)} (CR 903.5c)."]
+    open_choices = result.open_choices
+    if open_choices:
+        n = len(open_choices)
+        lines.append(f"{_chooser_words(result)} (CR 903.4b), but {'that' if n == 1 else 'those'} "
+                     f"{'one color' if n == 1 else f'{n} colors'} can\u2019t cover "
+                     f"{render.color_words(result.outside)}.")
+    return lines
+
+
+def _option_hint(result: FitResult) -> str:
+    if len(result.commanders) == 2 and len(result.open_choices) == 2:
+        return "Say which with `color:` (for the commander) and `partner_color:` (for the partner)."
+    if result.open_choices and result.open_choices[0] == 1:
+        return "Say which with `partner_color:`."
+    return "Say which with `color:`."
+
+
+def _identities_fields(embed: Embed, result: FitResult, name: str, emoji: Emoji) -> None:
+    embed.add_field(name="Card", value=f"{plain(name)}: {render.pips(result.card.identity, emoji)}", inline=True)
+    lines = []
+    for i, leader in enumerate(result.commanders):
+        text = f"{plain(leader.name)}: {render.pips(leader.identity, emoji)}"
+        if i < len(result.chosen) and result.chosen[i]:
+            text += " (chosen)" if leader.identity != result.chosen[i] else " (chosen color)"
+        elif i in result.open_choices:
+            text += " + a color chosen before the game"
+        lines.append(text)
+    if len(result.commanders) > 1:
+        lines.append(f"Together: {render.pips(result.deck_identity, emoji)}")
+    embed.add_field(name="Commanders" if len(result.commanders) > 1 else "Commander",
+                    value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=True)
 
 
 def fits_embed(
@@ -496,93 +393,28 @@ def fits_embed(
     emoji: Emoji = None,
     stale: str | None = None,
 ) -> Embed:
-    """The /fits answer: the verdict first, both identities, and evidence for every outside color.
-
-    Warnings come from one place, `result.warnings` (from `check_fit`: a commander that can't be a
-    commander, a pair that can't lead a deck together, a banned commander, a commander that chooses a color
-    under CR 903.4b), plus this card's own ban and the stale-data note; each is shown once.
-    """
+    """The /fits answer: the headline says the verdict once (with the reason when no legal deck can hold the
+    card); then why, both identities, and for colors outside the deck the evidence, one line per source."""
     analysis = result.card
     name = analysis.name or card_name(card)
-    cmd_names = [a.name for a in result.commanders] or [card_name(c) for c in commanders]
-    mark = "✅" if result.fits else "❌"
-    verdict = "fits" if result.fits else "does not fit"
-    title = f"{mark} {render.escape(render.truncate(name, 150))} {verdict}"
-    embed = _base_embed(title, card_url(card), render.FITS_COLOR if result.fits else render.MISFIT_COLOR)
-    image = card_image(card)
-    if image:
-        embed.set_thumbnail(url=image)
-
-    shown_cmds = " and ".join(f"**{render.escape(render.truncate(n, 150))}**" for n in cmd_names)
-    lead = "led by " + shown_cmds
-    deck_words = render.color_words(result.deck_identity)
-    if result.fits:
-        if not analysis.identity:
-            text = (f"{mark} **Fits.** {_shown(name)} has a colorless identity, which fits every deck, "
-                    f"including one {lead}.")
-        else:
-            text = (f"{mark} **Fits.** **{_possessive(render.escape(render.truncate(name, 150)))}** identity "
-                    f"({render.color_words(analysis.identity)}) "
-                    f"is within the deck's identity ({deck_words}) {lead}.")
-    else:
-        roles = face_roles(card)
-        # one sentence per piece of evidence, naming every outside color it explains ({G/W}: white and green)
-        firsts: dict[tuple, tuple[list[Reason], list[str]]] = {}
-        unexplained: list[str] = []
-        for color in result.outside:
-            evidence = distinct_reasons(result.evidence.get(color, ()))
-            if evidence:
-                r = evidence[0]
-                key = (r.kind, r.face) if r.kind is ReasonKind.BASIC_LAND_TYPE else (r.kind, r.face, r.symbol, r.text)
-                group, colors = firsts.setdefault(key, ([], []))
-                group.append(r)
-                colors.append(color)
-            else:
-                unexplained.append(color)
-        sentences = [evidence_sentence(name, rs[0], emoji, colors="".join(cs), role=roles.get(rs[0].face),
-                                       same_kind=rs[1:])
-                     for rs, cs in firsts.values()]
-        if unexplained:
-            sentences.append(f"{_shown(name)} is {render.color_words(''.join(unexplained))}")
-        if len(cmd_names) > 1:
-            deck = f"together {shown_cmds} are {render.mono_words(result.deck_identity)}"
-        else:
-            deck = f"{shown_cmds} is {render.mono_words(result.deck_identity)}"
-        text = f"{mark} **Does not fit.** " + "; ".join([*sentences, deck]) + "."
-    embed.description = render.truncate(text, DESCRIPTION_LIMIT)
-
-    embed.add_field(name="Card identity", value=render.pips(analysis.identity, emoji), inline=True)
-    if len(result.commanders) > 1:
-        parts = [f"{render.escape(render.truncate(a.name, 80))}: {render.pips(a.identity, emoji)}"
-                 for a in result.commanders]
-        parts.append(f"Together: {render.pips(result.deck_identity, emoji)}")
-        embed.add_field(name="Deck identity (both commanders)",
-                        value=render.join_limited(parts, FIELD_VALUE_LIMIT), inline=True)
-    else:
-        embed.add_field(name="Commander identity", value=render.pips(result.deck_identity, emoji), inline=True)
-
-    if not result.fits:
-        roles = face_roles(card)
-        for color in result.outside:
-            lines = _why_lines(result.evidence.get(color, ()), emoji, roles) or [f"• {render.escape(name)} is {COLOR_NAMES[color]}"]
-            embed.add_field(name=render.truncate(f"Outside: {render.symbol(color, emoji)} {COLOR_NAMES[color]}",
-                                                 FIELD_NAME_LIMIT),
-                            value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=False)
-
-    warnings = [render.escape(w) for w in result.warnings]
-    banned_leaders = {card_name(c) for c in commanders if is_banned(c)}
-    if is_banned(card) and card_name(card) not in banned_leaders:  # a banned commander is warned about above
-        warnings.append(f"{_shown(name)} is banned in Commander.")
-    if stale:
-        warnings.append(stale)
-    _add_warnings(embed, list(dict.fromkeys(warnings)))
-    embed.set_footer(text="Card data from Scryfall · CR 903.5c: a card fits when its identity is within "
-                          "the commander's")
-    return fit_to_limits(embed)
+    leaders = _leader_names(result, commanders)
+    title = headline(result, render.truncate(name, NAME_WIDTH), [render.truncate(n, 80) for n in leaders])
+    embed = _base_embed(render.escape(title), card_url(card), _VERDICT_COLORS[result.verdict], card)
+    embed.description = render.truncate("\n".join(_fits_lines(result, name)), DESCRIPTION_LIMIT)
+    _identities_fields(embed, result, name, emoji)
+    if result.outside:
+        found = evidence.identity_sources(analysis, result.outside)
+        _why_field(embed, f"Outside: {render.color_words(result.outside)}", analysis, found, emoji)
+    warnings = [stale] if stale else []
+    _add_warnings(embed, warnings)
+    embed.set_footer(text=FOOTER)
+    return finish(embed)
 
 
-def _shown(name: str) -> str:
-    return f"**{render.escape(render.truncate(name, 150))}**"
+def fits_reply(result: FitResult, card: Mapping[str, Any], commanders: Sequence[Mapping[str, Any]], *,
+               emoji: Emoji = None, stale: str | None = None) -> Reply:
+    """The /fits reply (one public embed)."""
+    return Reply(embeds=[fits_embed(result, card, commanders, emoji=emoji, stale=stale)])
 
 
 HELP_TEXT = {
@@ -592,7 +424,10 @@ HELP_TEXT = {
     ),
     "commands": (
         "`/identity card` - a card's color and color identity, and why\n"
-        "`/fits card commander [partner]` - whether a card fits a deck led by that commander (or pair)\n"
+        "`/fits card commander [partner] [color] [partner_color]` - whether a card fits a deck led by that "
+        "commander (or pair): fits, does not fit, fits if you choose a color, or this deck can't exist (a "
+        "commander that can't lead, a pair that can't be paired, a banned card); `color` is the color a "
+        "commander such as The Prismatic Piper chose before the game\n"
         "`/deckcheck commander [partner] [decklist] [list]` - check a whole decklist (upload a text file or "
         "paste it): color identity, deck size, singleton, banned cards, unknown names\n"
         "`/help` - this message"
@@ -615,12 +450,14 @@ HELP_TEXT = {
         "`/fits card:Dismember commander:Kumano, Master Yamabushi` - does not fit ({B/P} is black)\n"
         "`/fits card:Sol Ring commander:Atraxa, Praetors' Voice` - fits (colorless)\n"
         "`/fits card:Lightning Bolt commander:Tymna the Weaver partner:Kraum, Ludevic's Opus` - partners\n"
+        "`/fits card:Lightning Bolt commander:The Prismatic Piper color:red` - a color chosen before the game\n"
         "`/deckcheck commander:Kumano, Master Yamabushi list:1 Sol Ring; 1 Lightning Bolt; ...` - a whole deck"
     ),
 }
 
 
 def help_embed(emoji: Emoji = None) -> Embed:
+    """The /help answer."""
     embed = Embed(title="Color identity bot", description=HELP_TEXT["what"], color=render.GOLD)
     embed.add_field(name="Commands", value=HELP_TEXT["commands"], inline=False)
     embed.add_field(name="Color", value=render.render_symbols(HELP_TEXT["color"], emoji), inline=False)
@@ -628,7 +465,12 @@ def help_embed(emoji: Emoji = None) -> Embed:
                     inline=False)
     embed.add_field(name="Examples", value=HELP_TEXT["examples"], inline=False)
     embed.set_footer(text="Start typing a card name and pick it from the suggestions.")
-    return fit_to_limits(embed)
+    return finish(embed)
+
+
+def help_reply(emoji: Emoji = None) -> Reply:
+    """The /help reply (only the user who asked sees it)."""
+    return Reply(embeds=[help_embed(emoji)], ephemeral=True)
 
 
 # ----------------------------------------------------------------------------------- limits checking
@@ -674,6 +516,65 @@ def embed_problems(embeds: Sequence[Embed | Mapping[str, Any]]) -> list[str]:
     if total > TOTAL_LIMIT:
         problems.append(f"embeds total {total} > {TOTAL_LIMIT}")
     return problems
+
+
+def reply_lines(reply: Reply | Embed | Sequence[Embed]) -> list[str]:
+    """Every non-empty line a reply shows: its content, then each embed's title, description, field names
+    and values, and footer."""
+    if isinstance(reply, Reply):
+        embeds, content = reply.embeds, reply.content or ""
+    elif isinstance(reply, Embed):
+        embeds, content = [reply], ""
+    else:
+        embeds, content = list(reply), ""
+    texts = [content]
+    for e in embeds:
+        texts.extend([e.title or "", e.description or ""])
+        for f in e.fields:
+            texts.extend([f.name, f.value])
+        texts.append(e.footer or "")
+    return [line.strip() for text in texts for line in text.split("\n") if line.strip()]
+
+
+def repeated_lines(reply: Reply | Embed | Sequence[Embed]) -> list[str]:
+    """The lines a reply shows more than once (should always be empty)."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for line in reply_lines(reply):
+        if line in seen and line not in out:
+            out.append(line)
+        seen.add(line)
+    return out
+
+
+def reply_length(reply: Reply | Embed | Sequence[Embed]) -> int:
+    """Characters of text a reply shows (content plus what Discord counts of its embeds)."""
+    if isinstance(reply, Reply):
+        return len(reply.content or "") + sum(len(e) for e in reply.embeds)
+    if isinstance(reply, Embed):
+        return len(reply)
+    return sum(len(e) for e in reply)
+
+
+def _drop_repeats(embed: Embed) -> None:
+    """Last guard: a line already shown earlier in the embed is left out of later fields."""
+    seen = {line.strip() for text in (embed.title or "", embed.description or "") for line in text.split("\n")}
+    for f in list(embed.fields):
+        kept = []
+        for line in f.value.split("\n"):
+            if line.strip() and line.strip() in seen:
+                continue
+            seen.add(line.strip())
+            kept.append(line)
+        f.value = "\n".join(kept)
+        if not f.value.strip():
+            embed.fields.remove(f)
+
+
+def finish(embed: Embed) -> Embed:
+    """No repeated line, then within Discord's limits."""
+    _drop_repeats(embed)
+    return fit_to_limits(embed)
 
 
 def fit_to_limits(embed: Embed) -> Embed:

@@ -94,3 +94,13 @@ def deck_options_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
 
 def attachment_unreadable_text() -> str:
     return "I couldn't download the attached file; please upload it again."
+
+
+def chosen_color_text(option: str, commander: str | None) -> str:
+    """Why a `color:`/`partner_color:` option can't be used: `commander` is the card it would apply to (None
+    when there is no such commander, e.g. `partner_color:` without `partner:`)."""
+    if commander is None:
+        return f"`{option}:` is the color your partner chooses before the game; please give the `partner:` too."
+    return (f"`{option}:` is for a commander that chooses a color before the game begins (CR 903.4b), such as "
+            f"The Prismatic Piper or Clara Oswald; {render.escape(render.truncate(commander, 150))} doesn\u2019t "
+            f"choose one.")

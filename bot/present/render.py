@@ -1,4 +1,11 @@
-"""Text helpers for embeds: mana pips, color words, highlighting, escaping and safe truncation.
+"""Text helpers for replies: the one mana-symbol renderer, the one way to name colors, highlighting,
+escaping and safe truncation.
+
+- `symbol(sym, emoji)`: one mana symbol (`{G/W}`, `G/W`, `{2}`...) as the emoji the map gives for it, else as
+  text `{G/W}`. `render_symbols(text, emoji)` does it for every `{...}` in a text, `pips(colors, emoji)`
+  for a set of colors. The map's keys are Scryfall symbols without braces ("W", "G/W", "2/W", "B/P", "10"):
+  the `MANA_EMOJI` setting's shape and `bot.present.mana_art.emoji_map`'s.
+- `color_words(colors)`: 'black and red', 'colorless', ...; `color_name(letter)`: 'black'.
 
 Pure functions, no Discord objects and no network, so they are easy to test.
 """
@@ -6,14 +13,14 @@ Pure functions, no Discord objects and no network, so they are easy to test.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
-from bot.identity.model import COLOR_NAMES, WUBRG
-
-ELLIPSIS = "…"
+ELLIPSIS = "\u2026"
 MAX_ECHO = 100  # characters of user input echoed back in a reply
 
-SYMBOL_RE = re.compile(r"\{[^{}]{1,12}\}")
+WUBRG = "WUBRG"
+COLOR_NAMES: dict[str, str] = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+SYMBOL_RE = re.compile(r"\{[^{}\n]{1,20}\}")
 
 # Embed colors: each mono color its own, gold for multicolor, grey for colorless.
 EMBED_COLORS: dict[str, int] = {
@@ -27,6 +34,10 @@ GOLD = 0xD4AF37
 GREY = 0x9E9E9E
 FITS_COLOR = 0x2ECC71
 MISFIT_COLOR = 0xE74C3C
+CONDITIONAL_COLOR = 0xF1C40F  # fits once a color is chosen
+CANT_EXIST_COLOR = 0x8E44AD  # no legal deck: the verdict is about the deck, not the card's colors
+
+Emoji = Mapping[str, str] | None
 
 
 def identity_color(colors: str) -> int:
@@ -39,47 +50,55 @@ def identity_color(colors: str) -> int:
     return EMBED_COLORS[present[0]]
 
 
-def color_words(colors: str) -> str:
-    """'BR' -> 'black and red'; '' -> 'colorless'; 'WUBRG' -> 'white, blue, black, red and green'."""
-    names = [COLOR_NAMES[c] for c in WUBRG if c in colors]
+# ------------------------------------------------------------------------------------------ colors
+def color_name(letter: str) -> str:
+    """'B' -> 'black' (anything else is returned as it is)."""
+    return COLOR_NAMES.get(letter, letter)
+
+
+def color_words(colors: Iterable[str], *, ordered: bool = False) -> str:
+    """The one way the bot names a set of colors: 'BR' -> 'black and red'; '' -> 'colorless';
+    'WUBRG' -> 'white, blue, black, red and green'. WUBRG order unless `ordered` (then as given)."""
+    letters = list(dict.fromkeys(colors)) if ordered else [c for c in WUBRG if c in set(colors)]
+    names = [COLOR_NAMES[c] for c in letters if c in COLOR_NAMES]
     if not names:
         return "colorless"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list(names)
 
 
-def color_words_in_order(colors: Iterable[str]) -> str:
-    """Like `color_words`, but in the given order: ['G', 'U'] -> 'green and blue' (Forest Island)."""
-    names = [COLOR_NAMES[c] for c in dict.fromkeys(colors) if c in COLOR_NAMES]
-    if not names:
-        return "colorless"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def and_list(items: Iterable[str], word: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
-def mono_words(colors: str) -> str:
-    """'R' -> 'mono-red'; 'BR' -> 'black-red'; '' -> 'colorless'."""
-    names = [COLOR_NAMES[c] for c in WUBRG if c in colors]
-    if not names:
-        return "colorless"
-    if len(names) == 1:
-        return "mono-" + names[0]
-    if len(names) == 5:
-        return "all five colors"
-    return "-".join(names)
+# ------------------------------------------------------------------------------------- mana symbols
+def symbol_key(sym: str) -> str:
+    """`{g/w}` -> `G/W`: the emoji map's key for a symbol (braces and spaces dropped, upper case)."""
+    return sym.strip().strip("{}").strip().upper()
 
 
-def symbol(sym: str, emoji: Mapping[str, str] | None = None) -> str:
-    """Render one mana symbol: custom emoji when configured for it, else the plain `{X}` text."""
-    key = sym.strip("{}").upper()
-    if emoji and key in emoji:
-        return emoji[key]
+def symbol(sym: str, emoji: Emoji = None) -> str:
+    """One mana symbol: its emoji when the map has one, else the plain `{X}` text."""
+    key = symbol_key(sym)
+    if emoji:
+        shown = emoji.get(key)
+        if shown:
+            return shown
     return "{" + key + "}"
 
 
-def pips(colors: str, emoji: Mapping[str, str] | None = None) -> str:
+def render_symbols(text: str, emoji: Emoji = None) -> str:
+    """Every `{X}` symbol in (already escaped) text through `symbol`."""
+    if not emoji or "{" not in text:
+        return text
+    return SYMBOL_RE.sub(lambda m: symbol(m.group(0), emoji) if symbol_key(m.group(0)) in emoji else m.group(0),
+                         text)
+
+
+def pips(colors: str, emoji: Emoji = None) -> str:
     """Colors as mana pips followed by words: '{B}{R} black and red'; colorless: plain 'colorless'.
 
     No pip for colorless: `{C}` is the colorless *mana* symbol, which would suggest the card needs {C}.
@@ -90,12 +109,35 @@ def pips(colors: str, emoji: Mapping[str, str] | None = None) -> str:
     return "".join(symbol(c, emoji) for c in present) + " " + color_words(colors)
 
 
-def render_symbols(text: str, emoji: Mapping[str, str] | None = None) -> str:
-    """Replace every `{X}` symbol in already-escaped text by its emoji when one is configured."""
-    if not emoji:
-        return text
-    return SYMBOL_RE.sub(lambda m: symbol(m.group(0), emoji) if m.group(0).strip("{}").upper() in emoji
-                         else m.group(0), text)
+def highlight(line: str, symbols: Collection[str], emoji: Emoji = None, *, markdown: bool = True) -> str:
+    """A rules-text line with every `{X}` rendered and the runs of `symbols` in bold; escaped for Discord
+    (`markdown=False`: plain text, nothing escaped or bold, symbols as text)."""
+    if not markdown:
+        return line
+    out: list[str] = []
+    pos = 0
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            out.append("**" + "".join(symbol(x, emoji) for x in run) + "**")
+            run.clear()
+
+    for m in SYMBOL_RE.finditer(line):
+        between = line[pos : m.start()]
+        if between:
+            flush()
+            out.append(render_symbols(escape(between), emoji))
+        raw = m.group(0)
+        if raw in symbols:
+            run.append(raw)
+        else:
+            flush()
+            out.append(symbol(raw, emoji) if emoji else escape(raw))
+        pos = m.end()
+    flush()
+    out.append(render_symbols(escape(line[pos:]), emoji))
+    return "".join(out)
 
 
 # Discord markdown: emphasis, code, strike, spoiler and escape characters anywhere; quotes, headings,
@@ -134,47 +176,29 @@ def truncate(text: str, limit: int) -> str:
     return cut.rstrip() + ELLIPSIS
 
 
-REMINDER_RE = re.compile(r"\s*\([^()]*\)")
-
-
-def without_reminder(line: str, keep: str | None = None) -> str:
-    """`line` without parenthesised reminder text, unless that would lose `keep` (a symbol)."""
-    stripped = REMINDER_RE.sub("", line).strip()
-    if not stripped or (keep and keep in line and keep not in stripped):
-        return line
-    return stripped
-
-
-def highlight(line: str, sym: str | None, emoji: Mapping[str, str] | None = None) -> str:
-    """Escape a rules-text line and make `sym` bold wherever it occurs (adjacent copies bold together)."""
-    if not sym or sym not in line:
-        return render_symbols(escape(line), emoji)
-    shown = symbol(sym, emoji) if emoji and sym.strip("{}").upper() in emoji else sym
-    out: list[str] = []
-    pos = 0
-    for m in re.finditer(f"(?:{re.escape(sym)})+", line):
-        out.append(render_symbols(escape(line[pos : m.start()]), emoji))
-        out.append("**" + shown * (len(m.group(0)) // len(sym)) + "**")
-        pos = m.end()
-    out.append(render_symbols(escape(line[pos:]), emoji))
-    return "".join(out)
-
-
 def clip_line(line: str, sym: str | None, width: int = 180) -> str:
-    """Shorten a long rules-text line around the first occurrence of `sym` (plain text, unescaped)."""
+    """Shorten a long rules-text line to about `width` characters, keeping the first occurrence of `sym` in
+    view (plain text, unescaped). Cuts fall between words and never split a `{...}` symbol."""
     if len(line) <= width:
         return line
     at = line.find(sym) if sym else -1
-    if at < 0:
-        return line[: width - 1].rstrip() + ELLIPSIS
-    start = max(0, at - width // 2)
-    end = min(len(line), start + width - 2)
-    start = max(0, end - (width - 2))
-    out = line[start:end]
-    if start > 0:
-        out = ELLIPSIS + out.lstrip()
+    start = 0
+    if at > width * 2 // 3:
+        start = max(0, min(at - width // 3, len(line) - width + 1))
+        space = line.find(" ", start)
+        start = space + 1 if 0 <= space < at else start
+    end = start + width - 2
     if end < len(line):
-        out = out.rstrip() + ELLIPSIS
+        space = line.rfind(" ", start, end)
+        end = space if space > start + width // 2 else end
+        brace = line.rfind("{", start, end)
+        if brace > line.rfind("}", start, end):
+            end = brace  # don't split a symbol
+    out = line[start:end].strip()
+    if start > 0:
+        out = ELLIPSIS + out
+    if end < len(line):
+        out = out.rstrip(" ,;:") + ELLIPSIS
     return out
 
 

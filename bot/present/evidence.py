@@ -1,0 +1,190 @@
+"""The one way evidence becomes text: the engine's reasons grouped by source, one line per source.
+
+Colors that come from the same line of a card (its mana cost, one rules-text line, its type line, one
+characteristic-defining ability) are one `Source`, so a card like Golos gives one line for its
+`{2}{W}{U}{B}{R}{G}` ability, not five. `evidence_line(source)` words it:
+
+    {W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile the top three cards of your library…
+    {R} — Homicidal Brute (back face), color indicator
+    {G}{U} — basic land types (CR 903.5d): Land — **Forest Island**
+
+The same function writes the plain-text lines of the deck report (`markdown=False`). Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.identity.model import Analysis, CdaKind, FaceRole, Reason, ReasonKind, TextPlace
+from bot.present import render
+from bot.present.render import Emoji
+
+LINE_WIDTH = 90  # characters of a card's line shown in one piece of evidence
+
+_PLACES: dict[TextPlace, str] = {
+    TextPlace.ACTIVATED_COST: "activated ability",
+    TextPlace.MANA_ABILITY: "mana ability",
+    TextPlace.MANA_ADDED: "mana it adds",
+    TextPlace.COST_ASKED: "a cost it asks for",
+    TextPlace.COST_CHANGE: "cost change",
+    TextPlace.GRANTED_COST: "cost of an ability it grants",
+    TextPlace.GRANTED_MANA_ABILITY: "mana ability it grants",
+    TextPlace.GRANTED_ABILITY: "ability it grants",
+    TextPlace.TEXT: "rules text",
+}
+_ROLE_WORDS: dict[FaceRole, str] = {FaceRole.BACK: "back face"}
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Every reason that comes from one line of one face (or one chosen/token color), merged.
+
+    `colors` in the order they were found (WUBRG within a symbol), `symbols` the distinct colored symbols as
+    printed, `places` where in a rules-text line they sit, `lands` the basic land types."""
+
+    kind: ReasonKind
+    face: str
+    text: str | None
+    colors: str
+    symbols: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    lands: tuple[str, ...] = ()
+    cda: CdaKind | None = None
+
+    def covers(self, colors: Iterable[str]) -> bool:
+        """Whether this source gives any of `colors`."""
+        return any(c in self.colors for c in colors)
+
+
+def place_words(reason: Reason) -> str:
+    """Where in a rules-text line a symbol sits: 'activated ability', 'flashback cost', 'mana ability'."""
+    if reason.place is TextPlace.KEYWORD_COST and reason.keyword:
+        keyword = reason.keyword
+        return f"{keyword[0].lower()}{keyword[1:]} cost"
+    return _PLACES.get(reason.place or TextPlace.TEXT, "rules text")
+
+
+def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source]:
+    """The reasons (for `colors` only, when given) merged into one `Source` per line, in first-seen order."""
+    groups: dict[tuple[object, ...], list[Reason]] = {}
+    for r in reasons:
+        if r.removes or (colors is not None and r.color not in colors):
+            continue
+        key = (r.kind, r.face, r.text)
+        groups.setdefault(key, []).append(r)
+    out: list[Source] = []
+    for (kind, face, text), group in groups.items():
+        assert isinstance(kind, ReasonKind) and isinstance(face, str)
+        symbols = list(dict.fromkeys(r.symbol for r in group if r.symbol))
+        if isinstance(text, str):  # as printed, left to right
+            symbols.sort(key=lambda sym: text.find(sym) if sym in text else len(text))
+            if kind is ReasonKind.BASIC_LAND_TYPE:
+                group.sort(key=lambda r: text.find(r.land) if r.land and r.land in text else len(text))
+        if not symbols and kind is not ReasonKind.BASIC_LAND_TYPE:
+            group.sort(key=lambda r: "WUBRG".find(r.color))
+        out.append(Source(
+            kind=kind,
+            face=face,
+            text=text if isinstance(text, str) else None,
+            colors="".join(dict.fromkeys(r.color for r in group)),
+            symbols=tuple(symbols),
+            places=tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT)),
+            lands=tuple(dict.fromkeys(r.land for r in group if r.land)),
+            cda=group[0].cda,
+        ))
+    return out
+
+
+def identity_sources(analysis: Analysis, colors: str | None = None) -> list[Source]:
+    """The sources of the card's color identity (for `colors` only, when given)."""
+    return sources(analysis.identity_reasons, colors)
+
+
+def face_label(analysis: Analysis, face: str) -> str:
+    """'' for the card itself or its front/main part; else the face's name and, for a back face or an
+    Adventure/Omen part, what it is: 'Homicidal Brute (back face)', 'Take It Back (Adventure)'."""
+    if not face or face == analysis.name or len(analysis.faces) < 2:
+        return ""
+    role = next((f.role for f in analysis.faces if f.name == face), FaceRole.HALF)
+    if role in (FaceRole.FRONT, FaceRole.MAIN) and analysis.faces[0].name == face:
+        return ""
+    if role is FaceRole.ALTERNATIVE:
+        type_line = next((f.type_line for f in analysis.faces if f.name == face), "")
+        kind = next((t for t in ("Adventure", "Omen") if t in type_line.split()), "other part")
+        return f"{face} ({kind})"
+    words = _ROLE_WORDS.get(role)
+    return f"{face} ({words})" if words else face
+
+
+def _lead(source: Source, emoji: Emoji) -> str:
+    if source.symbols:
+        return "".join(render.symbol(s, emoji) for s in source.symbols)
+    return "".join(render.symbol(c, emoji) for c in source.colors if c)
+
+
+def _where(source: Source) -> str:
+    kind = source.kind
+    if kind is ReasonKind.MANA_COST:
+        return "mana cost"
+    if kind is ReasonKind.RULES_TEXT:
+        return render.and_list(source.places) or "rules text"
+    if kind is ReasonKind.COLOR_INDICATOR:
+        return "color indicator"
+    if kind is ReasonKind.BASIC_LAND_TYPE:
+        return f"basic land type{'s' if len(source.lands) > 1 else ''} (CR 903.5d)"
+    if kind is ReasonKind.CDA:
+        return "characteristic-defining ability"
+    if kind is ReasonKind.CHOSEN_COLOR:
+        return "color chosen before the game (CR 903.4b)"
+    return "set by the effect that creates it"
+
+
+def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True,
+                  width: int = LINE_WIDTH) -> str:
+    """One line for one source: symbols (or color pips), where they sit, and the card's line with them in
+    bold. `markdown=False`: plain text (symbols as `{X}`, nothing bold or escaped), for text files."""
+    if not markdown:
+        emoji = None
+    label = face_label(analysis, source.face)
+    where = _where(source)
+    if label:
+        where = f"{render.escape(label) if markdown else label}, {where}"
+    line = f"{_lead(source, emoji)} \u2014 {where}"
+    text = (source.text or "").strip()
+    if not text or source.kind is ReasonKind.COLOR_INDICATOR:
+        return line
+    if source.kind is ReasonKind.BASIC_LAND_TYPE:
+        shown = _bold_words(render.clip_line(text, None, width), source.lands, markdown)
+    else:
+        first = source.symbols[0] if source.symbols else None
+        clipped = render.clip_line(text, first, width)
+        shown = render.highlight(clipped, source.symbols, emoji, markdown=markdown) if markdown else clipped
+    return f"{line}: {shown}"
+
+
+def _bold_words(text: str, words: Sequence[str], markdown: bool) -> str:
+    """The type line with the basic land types in bold (adjacent ones together)."""
+    if not markdown:
+        return text
+    escaped = render.escape(text)
+    parts = escaped.split(" ")
+    out: list[str] = []
+    run: list[str] = []
+    for part in parts:
+        if part in words:
+            run.append(part)
+            continue
+        if run:
+            out.append("**" + " ".join(run) + "**")
+            run = []
+        out.append(part)
+    if run:
+        out.append("**" + " ".join(run) + "**")
+    return " ".join(out)
+
+
+def evidence_lines(analysis: Analysis, found: Sequence[Source], emoji: Emoji = None, *, markdown: bool = True,
+                   width: int = LINE_WIDTH) -> list[str]:
+    """`evidence_line` for each source, each line once."""
+    return list(dict.fromkeys(evidence_line(s, analysis, emoji, markdown=markdown, width=width) for s in found))
