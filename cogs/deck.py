@@ -19,15 +19,13 @@ from discord.ext import commands
 
 from bot.app.bot import IdentityBot
 from bot.app.decks import check_deck, deck_check_reply, slash_source
-from bot.app.options import CardOption, CardQuery
+from bot.app.options import COLOR_CHOICES, CardOption, CardQuery
 from bot.app.replies import defer_if_slow, send_reply
-from bot.identity.model import COLOR_NAMES, WUBRG
 
 MAX_PASTE = 6000  # Discord's longest string option
 
 Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
 Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True, partner_of="commander")]
-COLORS = [app_commands.Choice(name=COLOR_NAMES[c].capitalize(), value=c) for c in WUBRG]
 
 
 class DeckCog(commands.Cog, name="Deck"):
@@ -44,7 +42,7 @@ class DeckCog(commands.Cog, name="Deck"):
         color="The color your commander chose before the game (The Prismatic Piper, ...)",
     )
     @app_commands.rename(list_text="list")
-    @app_commands.choices(color=COLORS)
+    @app_commands.choices(color=COLOR_CHOICES)
     async def deckcheck(
         self,
         interaction: discord.Interaction[IdentityBot],

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
-from bot.app.options import CardOption, CardQuery, resolve_options, scope_of
+from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, resolve_options, scope_of
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
 from bot.identity import Analysis, analyze, check_fit, commander_eligibility
@@ -27,8 +27,6 @@ FitCard = app_commands.Transform[CardQuery, CardOption("card")]
 Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
 Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
 
-COLOR_CHOICES = [app_commands.Choice(name=name, value=letter) for letter, name in
-                 (("W", "white"), ("U", "blue"), ("B", "black"), ("R", "red"), ("G", "green"))]
 
 
 def chosen_colors(leaders: Sequence[Analysis], color: str | None, partner_color: str | None) -> list[str | None]:

@@ -129,7 +129,7 @@ async def test_fits_takes_chosen_colors_as_choices_of_the_five_colors(world):
     for name in ("color", "partner_color"):
         assert not options[name].get("required")
         assert [(c["name"], c["value"]) for c in options[name]["choices"]] == [
-            ("white", "W"), ("blue", "U"), ("black", "B"), ("red", "R"), ("green", "G")]
+            ("White", "W"), ("Blue", "U"), ("Black", "B"), ("Red", "R"), ("Green", "G")]
 
 
 async def test_fits(world):

@@ -28,7 +28,9 @@ from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupE
 from bot.cards.names import MAX_INPUT_CHARS, normalize
 from bot.cards.service import CardService
 from bot.deck.parser import parse_card_line
+from bot.identity.model import WUBRG
 from bot.ops.metrics import Outcome
+from bot.present import render
 
 if TYPE_CHECKING:
     from bot.app.bot import IdentityBot
@@ -202,3 +204,7 @@ def _labelled(error: CardLookupError, option: str | None) -> CardLookupError:
     if isinstance(error, CardNotFound | AmbiguousCard | BadCardName):
         return dataclasses.replace(error, option=option)
     return error
+
+
+#: The five colors as a command option's choices (the color a CR 903.4b commander chose before the game).
+COLOR_CHOICES = [app_commands.Choice(name=render.color_name(letter).capitalize(), value=letter) for letter in WUBRG]

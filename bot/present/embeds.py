@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from bot.cards.model import Resolved
+from bot.cards.model import STALE_DAYS, Resolved
 from bot.identity.model import Analysis, DeckBlocker, FitResult, FitVerdict, NonDeckKind, VerdictCode
 from bot.present import evidence, render, words
 from bot.present.message import (
@@ -38,7 +38,6 @@ from bot.present.message import (
 )
 from bot.present.render import Emoji
 
-STALE_DAYS = 3.0
 NAME_WIDTH = 120  # characters of a card name shown in a sentence
 
 SCRYFALL_SEARCH = "https://scryfall.com/search?q="
