@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import sys
@@ -76,18 +77,17 @@ async def main() -> None:
     env = {
         "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "SCRYFALL_API_BASE": scryfall.base_url,
         "CACHE_PATH": str(cache), "BULK_REFRESH_HOURS": "24", "USER_RATE": "off", "LOG_LEVEL": "WARNING",
-        "SYNC_COMMANDS": "true", "DEV_GUILD_ID": "", "METRICS_PORT": "",
+        "SYNC_COMMANDS": "true", "DEV_GUILD_ID": "", "METRICS_PORT": "", "MANA_EMOJI_UPLOAD": "false",
     }
     proc = None
-    bot = None
-    task = None
+    stack = contextlib.AsyncExitStack()
     started = time.perf_counter()
     if args.in_process:
-        from bot.app.bot import IdentityBot
         from bot.settings import load_settings
+        from tests.production_world import running_bot
 
-        bot = IdentityBot(load_settings(**{k.lower(): v for k, v in env.items() if v}))
-        task = asyncio.create_task(bot.start(fake.token))
+        settings = load_settings(**{k.lower(): v for k, v in env.items() if v})
+        await stack.enter_async_context(running_bot(settings, fake))
         pid = os.getpid()
     else:
         child_env = {k: v for k, v in os.environ.items() if not k.startswith(tuple(env))} | env
@@ -138,9 +138,7 @@ async def main() -> None:
         if proc is not None:
             proc.terminate()
             await asyncio.wait_for(proc.wait(), 20)
-        if bot is not None:
-            await bot.close()
-            await task
+        await stack.aclose()
         await fake.close()
         await scryfall.close()
 

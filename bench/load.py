@@ -84,7 +84,8 @@ async def main() -> None:
                 ("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "METRICS_", "USER_RATE", "SHARD_", "LOG_"))}
             env |= {"PYTHONPATH": str(REPO), "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base,
                     "SCRYFALL_API_BASE": scryfall.base_url, "CACHE_PATH": str(cache_path),
-                    "BULK_REFRESH_HOURS": "24", "USER_RATE": args.user_rate, "LOG_LEVEL": "WARNING"}
+                    "BULK_REFRESH_HOURS": "24", "USER_RATE": args.user_rate, "LOG_LEVEL": "WARNING",
+                    "MANA_EMOJI_UPLOAD": "false"}
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", "run", cwd=tmp, env=env,
                 stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)

@@ -97,7 +97,7 @@ async def main() -> None:
     env = {
         "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "SCRYFALL_API_BASE": scryfall.base_url,
         "CACHE_PATH": str(cache), "BULK_REFRESH_HOURS": "24", "USER_RATE": "off", "LOG_LEVEL": "INFO",
-        "SYNC_COMMANDS": "true", "METRICS_PORT": str(port),
+        "SYNC_COMMANDS": "true", "METRICS_PORT": str(port), "MANA_EMOJI_UPLOAD": "false",
     }
     child_env = {k: v for k, v in os.environ.items() if not k.startswith(tuple(env))} | env
     child_env["PYTHONPATH"] = str(REPO)

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -156,10 +156,17 @@ def is_card(obj: Any) -> bool:
 def card_rows(card: dict[str, Any], source: str, now: float, raw: str | None = None
               ) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
     """The `cards` row and `names` rows for one card object."""
+    commander = can_be_commander(card)
     row = (card["id"], card.get("oracle_id"), card["name"], source, now, card_rank(card),
-           1 if can_be_commander(card) else 0, popularity(card), pairing_code(card),
+           1 if commander else 0, popularity(card), pairing_code(card) if commander else "",
            raw if raw is not None else json.dumps(card, separators=(",", ":")))
     return row, [(key, card["id"], kind) for key, kind in name_keys(card)]
+
+
+def index_entries(rows: Iterable[tuple[Any, ...]]) -> list[IndexEntry]:
+    """`IndexEntry`s from `CardCache.name_rows()`."""
+    return [IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5],
+                       pairing=r[6]) for r in rows]
 
 
 INSERT_CARD = "INSERT OR REPLACE INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, " \
@@ -427,16 +434,17 @@ class CardCache:
             return [str(s) for s in value] if isinstance(value, list) else []
         return None
 
+    async def name_rows(self) -> list[tuple[Any, ...]]:
+        """Every full name in the cache as raw rows, sorted by key (the index merges less); `index_entries`
+        turns them into `IndexEntry`s (36,000 objects: call it off the event loop)."""
+        return cast(list[tuple[Any, ...]], list(await self._db.execute_fetchall(
+            "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity, c.pairing FROM names n "
+            "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm")))
+
     async def name_entries(self) -> list[IndexEntry]:
         """Every full name in the cache, for the in-memory NameIndex."""
-        rows = await self._db.execute_fetchall(
-            "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity, c.pairing FROM names n "
-            "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm")  # sorted: the index merges less
-        # 36,000 objects: made in a worker thread so the event loop keeps answering meanwhile.
-        return await asyncio.to_thread(lambda: [
-            IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5],
-                       pairing=r[6])
-            for r in rows])
+        rows = await self.name_rows()
+        return await asyncio.to_thread(index_entries, rows)
 
     async def count_cards(self, source: str | None = None) -> int:
         if source is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -26,16 +27,30 @@ from bot.cards.service import CardService
 log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 30.0
+CHILD_NICENESS = 10  # the import process's `nice` increment
 FIRST_RETRY = 60.0
 MAX_RETRY = 3600.0
 
 
 async def import_in_child(path: Path, db_path: Path | str, updated_at: float) -> ImportResult:
     """`import_file` in a child process (spawned: no state shared with this one) so that the parsing
-    never holds this process's GIL."""
+    never holds this process's GIL; the child runs at a lower CPU priority, so on a small host the bot's
+    own process keeps the CPU it needs to answer."""
     loop = asyncio.get_running_loop()
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_lower_priority)
+    try:
         return await loop.run_in_executor(pool, _import, str(path), str(db_path), updated_at)
+    finally:
+        # Joining the child process takes a few hundred ms: never on the event loop.
+        await asyncio.to_thread(pool.shutdown, wait=True)
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(CHILD_NICENESS)
+    except OSError:  # not permitted here: the import still runs, at normal priority
+        pass
 
 
 def _import(path: str, db_path: str, updated_at: float) -> ImportResult:
