@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -100,12 +101,25 @@ class SingleFlight:
         if not task.cancelled():
             task.exception()  # mark as retrieved; every waiter gets it re-raised
 
+    def running(self, key: Any) -> bool:
+        """Whether a call with `key` is under way (a caller now would share it)."""
+        return key in self._tasks
+
     def cancel_all(self) -> None:
         for task in list(self._tasks.values()):
             task.cancel()
 
+    async def aclose(self) -> None:
+        """Cancel every call under way and wait until they have ended."""
+        tasks = list(self._tasks.values())
+        self.cancel_all()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # nobody is waiting any more
+                await task
 
-def _retry_after(value: str | None) -> float:
+
+def retry_after_seconds(value: str | None) -> float:
+    """Seconds from a Retry-After header (delta-seconds or HTTP date); 0 when absent or unreadable."""
     if not value:
         return 0.0
     try:
@@ -219,7 +233,7 @@ class ScryfallClient:
                 continue
             self._observe(status, path)
             if status == 429:
-                wait = max(_retry_after(header_retry), self.lockout_seconds)
+                wait = max(retry_after_seconds(header_retry), self.lockout_seconds)
                 await self.budget.lock_out(wait)
                 log.warning("Scryfall answered 429; pausing all requests for %.0f s", wait)
                 reason, retry_after = "Scryfall asked us to slow down (429)", wait
@@ -329,7 +343,7 @@ class ScryfallClient:
             ) as resp:
                 self._observe(resp.status, "/bulk-data")
                 if resp.status == 429:
-                    wait = max(_retry_after(resp.headers.get("Retry-After")), self.lockout_seconds)
+                    wait = max(retry_after_seconds(resp.headers.get("Retry-After")), self.lockout_seconds)
                     await self.budget.lock_out(wait)
                     raise ScryfallUnavailable("Scryfall asked us to slow down (429)", retry_after=wait)
                 if resp.status != 200:

@@ -41,9 +41,7 @@ deck is refused as "not a deck" only when its overall shape is wrong or no entry
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
-import functools
 import json
 import logging
 import math
@@ -60,6 +58,7 @@ from urllib.parse import urlsplit
 import aiohttp
 
 from bot import BOT_NAME, __version__
+from bot.cards.scryfall import SingleFlight, retry_after_seconds
 from bot.deck.parser import DeckEntry, ParsedDeck, ParseProblem, Section
 
 log = logging.getLogger(__name__)
@@ -510,21 +509,6 @@ class _Answer:
     body: bytes
 
 
-def _retry_after(value: str | None) -> float:
-    """Seconds from a Retry-After header (delta-seconds or HTTP date); 0 when absent or unreadable."""
-    if not value:
-        return 0.0
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        from email.utils import parsedate_to_datetime
-
-        try:
-            return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
-        except (TypeError, ValueError):
-            return 0.0
-
-
 def _copy(fetched: FetchedDeck, *, from_cache: bool) -> FetchedDeck:
     """A copy whose ParsedDeck lists belong to the caller (the cached one stays untouched)."""
     deck = dataclasses.replace(fetched.deck, entries=list(fetched.deck.entries),
@@ -578,7 +562,7 @@ class DeckSites:
         self.clock = clock
         self._gates = {site: _Gate() for site in Site}
         self._cache: OrderedDict[tuple[Site, str], tuple[float, FetchedDeck]] = OrderedDict()
-        self._inflight: dict[tuple[Site, str], asyncio.Task[FetchedDeck]] = {}
+        self._flight = SingleFlight()  # concurrent fetches of one deck share one request
         # requests[site], cache_hits, shared (joined an in-flight fetch), errors[code]
         self.stats: dict[str, Counter[str]] = {"requests": Counter(), "events": Counter(), "errors": Counter()}
 
@@ -604,15 +588,10 @@ class DeckSites:
         if hit is not None:
             self.stats["events"]["cache_hits"] += 1
             return _copy(hit, from_cache=True)
-        task = self._inflight.get(key)
-        if task is None:
-            task = asyncio.ensure_future(self._fetch_and_store(link))
-            self._inflight[key] = task
-            task.add_done_callback(functools.partial(self._done, key))
-        else:
+        if self._flight.running(key):
             self.stats["events"]["shared"] += 1
         try:
-            fetched = await asyncio.shield(task)
+            fetched: FetchedDeck = await self._flight.run(key, lambda: self._fetch_and_store(link))
         except DeckSourceError as exc:
             self.stats["errors"][exc.code.value] += 1
             raise
@@ -620,24 +599,13 @@ class DeckSites:
 
     async def aclose(self) -> None:
         """Cancel fetches still in flight (the session is the caller's to close)."""
-        tasks = list(self._inflight.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):  # nobody is waiting any more
-                await task
+        await self._flight.aclose()
 
     def clear_cache(self) -> None:
         """Forget every cached deck."""
         self._cache.clear()
 
     # -- plumbing ---------------------------------------------------------------------------------
-
-    def _done(self, key: tuple[Site, str], task: asyncio.Task[FetchedDeck]) -> None:
-        if self._inflight.get(key) is task:
-            del self._inflight[key]
-        if not task.cancelled():
-            task.exception()  # retrieved here; every waiter gets it re-raised
 
     def _cache_get(self, key: tuple[Site, str]) -> FetchedDeck | None:
         item = self._cache.get(key)
@@ -740,7 +708,7 @@ class DeckSites:
                 exc.url = link.url
                 raise
         if status == 429:
-            wait = max(_retry_after(answer.retry_after), self.lockout_seconds)
+            wait = max(retry_after_seconds(answer.retry_after), self.lockout_seconds)
             gate = self._gates[site]
             gate.locked_until = max(gate.locked_until, asyncio.get_running_loop().time() + wait)
             log.warning("%s answered 429; pausing deck links to it for %.0f s", site.label, wait)

@@ -1,0 +1,131 @@
+"""How the bot holds up in the field (issue 15): a Discord host that never answers, a metrics port in use,
+SIGTERM during the connect, health that reports missing card data, a real `--help`, and the first start
+without local data (commander options from Scryfall's own search)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bot.main import main, run
+from bot.settings import load_settings
+from tests.fakes.discord import FakeDiscord
+from tests.fakes.scryfall import FakeScryfall
+from tests.production_world import bot_settings, running
+from tests.test_app import run_bot
+
+pytestmark = pytest.mark.timeout(90)
+
+
+async def silent_server() -> tuple[web.AppRunner, str]:
+    """An HTTP server that accepts every request and never answers (a stuck proxy or firewall)."""
+    async def hang(request: web.Request) -> web.Response:
+        await asyncio.sleep(3600)
+        return web.Response()
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", hang)
+    runner = web.AppRunner(app, handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    return runner, f"http://127.0.0.1:{port}/api/v10"
+
+
+async def test_a_discord_host_that_never_answers_is_one_clear_error(tmp_path, capsys):
+    runner, base = await silent_server()
+    try:
+        settings = load_settings(_env_file=None, discord_token="abc.def.ghi", discord_api_base=base,
+                                 scryfall_api_base="http://127.0.0.1:9", bulk_refresh_hours=0,
+                                 cache_path=tmp_path / "cache.sqlite3", mana_emoji_upload=False)
+        code = await asyncio.wait_for(run(settings, connect_timeout=1.5), 30)
+    finally:
+        await runner.cleanup()
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: Discord did not answer within 2 s at " + base)
+
+
+async def test_a_metrics_port_in_use_is_named_as_such(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = load_settings(_env_file=None, discord_token="abc.def.ghi", discord_api_base="http://127.0.0.1:9",
+                                 metrics_port=port, bulk_refresh_hours=0, cache_path=tmp_path / "cache.sqlite3",
+                                 mana_emoji_upload=False)
+        code = await asyncio.wait_for(run(settings), 30)
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"cannot serve /metrics and /healthz on 127.0.0.1:{port}" in err[0]
+    assert "cannot talk to Discord" not in err[0]
+
+
+async def test_sigterm_during_the_connect_exits_0_without_an_error(tmp_path):
+    runner, base = await silent_server()
+    try:
+        proc = await run_bot(tmp_path, "run", DISCORD_TOKEN="abc.def.ghi", DISCORD_API_BASE=base,
+                             SCRYFALL_API_BASE="http://127.0.0.1:9", BULK_REFRESH_HOURS="0")
+        await asyncio.sleep(2.5)  # logging in: the host took the request and says nothing
+        assert proc.returncode is None
+        proc.send_signal(signal.SIGTERM)
+        out, err = await asyncio.wait_for(proc.communicate(), 30)
+    finally:
+        await runner.cleanup()
+    assert proc.returncode == 0, err.decode()
+    assert "error" not in err.decode().lower()
+
+
+async def test_health_says_when_there_is_no_card_data_to_answer_from(tmp_path):
+    async with FakeScryfall([]) as scryfall, FakeDiscord() as fake:
+        scryfall.mode = "down"  # the first bulk download fails
+        settings = bot_settings(fake, scryfall, tmp_path / "cache.sqlite3", metrics_port=0,
+                                bulk_refresh_hours=24, scryfall_timeout=1.0)
+        async with running(settings, fake) as runtime, aiohttp.ClientSession() as http:
+            assert runtime.health is not None
+            async with asyncio.timeout(30):
+                while True:  # once the gateway is ready and the first download has failed
+                    async with http.get(runtime.health.url + "/healthz") as resp:
+                        body = json.loads(await resp.text())
+                    if runtime.refresher.failures and "gateway" not in body.get("failing", ["gateway"]):
+                        break
+                    await asyncio.sleep(0.1)
+            assert resp.status == 503 and body["failing"] == ["card_data"]
+            assert "the bulk download failed 1 time(s)" in body["checks"]["card_data"]
+
+
+def test_help_names_every_command(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    for command in ("run", "sync-cards", "check-deck", "healthcheck"):
+        assert command in text
+    with pytest.raises(SystemExit):
+        main(["check-deck", "--help"])
+    deck_help = capsys.readouterr().out
+    assert "--commander" in deck_help and "--color" in deck_help and "exit codes" in deck_help
+
+
+async def test_first_start_without_local_data_reads_like_with_it(tmp_path):
+    """No bulk data yet: commander options come from Scryfall's own is:commander search, so `kumano` offers
+    and means Kumano, Master Yamabushi (not Kumano's Blessing or Orbweaver Kumo)."""
+    async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as fake:
+        settings = bot_settings(fake, scryfall, tmp_path / "cache.sqlite3")
+        async with running(settings, fake):
+            choices = await fake.autocomplete("fits", {"card": "Sol Ring", "commander": "kumano"},
+                                              focused="commander")
+            assert [c["name"] for c in choices] == ["Kumano, Master Yamabushi"]
+            reply = await fake.invoke("fits", {"card": "Lightning Bolt", "commander": "kumano"})
+            assert reply.embeds and "Kumano, Master Yamabushi" in reply.text()
+            assert "✅" in reply.embeds[0]["title"]
+            assert {r.query.get("q") for r in scryfall.requests if r.path == "/cards/search"} >= {
+                "kumano is:commander"}
+            assert fake.violations == []
