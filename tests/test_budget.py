@@ -27,23 +27,13 @@ from bot.cards.budget import (
     open_budget,
 )
 from tests.fakes.fixtures import FakeClock
+from tests.rates import max_in_window
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("local", "shared")
 
 MakeBudget = Callable[..., Awaitable[Budget]]
 
-
-def max_in_window(times: list[float], window: float = 1.0) -> int:
-    """Largest number of timestamps inside any half-open window of `window` seconds."""
-    times = sorted(times)
-    best = 0
-    j = 0
-    for i, t in enumerate(times):
-        while times[j] <= t - window:
-            j += 1
-        best = max(best, i - j + 1)
-    return best
 
 
 def test_max_in_window_counts_correctly() -> None:

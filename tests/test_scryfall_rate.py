@@ -12,26 +12,11 @@ from bot.cards.budget import LocalBudget
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS, ScryfallClient
 from tests.fakes.fixtures import FakeClock
+from tests.rates import max_in_window
 from tests.shared_data import all_cards
 
 SLOW_PATHS = ("/cards/search", "/cards/named", "/cards/random", "/cards/collection")
 
-
-def max_in_window(times: list[float], window: float = 1.0) -> int:
-    """Largest number of timestamps inside any half-open window of `window` seconds."""
-    best = 0
-    j = 0
-    for i, t in enumerate(times):
-        while times[j] <= t - window:
-            j += 1
-        best = max(best, i - j + 1)
-    return best
-
-
-def test_max_in_window_counts_correctly():
-    assert max_in_window([0.0, 0.5, 0.99]) == 3
-    assert max_in_window([0.0, 0.5, 1.0]) == 2
-    assert max_in_window([0.0, 0.1, 0.2, 5.0]) == 3
 
 
 @pytest.mark.slow

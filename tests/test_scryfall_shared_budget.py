@@ -15,6 +15,7 @@ import pytest
 from bot.main import open_cards
 from bot.settings import load_settings
 from tests.fakes.scryfall import FakeScryfall
+from tests.rates import max_in_window
 from tests.shared_data import all_cards
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,14 +24,6 @@ ROOT = Path(__file__).resolve().parents[1]
 def _names(n: int, skip: int = 0) -> list[str]:
     return sorted({c["name"] for c in all_cards() if c.get("layout") == "normal"})[skip:skip + n]
 
-
-def max_in_window(times: list[float], window: float = 1.0) -> int:
-    times, best, j = sorted(times), 0, 0
-    for i, t in enumerate(times):
-        while times[j] <= t - window:
-            j += 1
-        best = max(best, i - j + 1)
-    return best
 
 
 def _client_main() -> None:
