@@ -34,6 +34,8 @@ from typing import Any, Self
 
 from aiohttp import web
 
+from tests.fakes.server import serve
+
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "decksites"
 DEFAULT_AGENT_PREFIX = "IdentityBot/"
 
@@ -110,12 +112,7 @@ class _Base:
         self._closing = asyncio.Event()
         app = web.Application(middlewares=[self._middleware])
         app.add_routes(self.routes())
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.root_url = f"http://{self.host}:{port}"
+        self._runner, self.root_url = await serve(app, self.host)
         return self.root_url
 
     async def close(self) -> None:

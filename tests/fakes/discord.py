@@ -100,6 +100,8 @@ from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
+from tests.fakes.server import serve
+
 DEFAULT_TOKEN = "FAKE.bot-token.for-tests"
 EPHEMERAL = 64
 LOADING = 128
@@ -486,15 +488,9 @@ class FakeDiscord:
         app.router.add_route("*", "/gateway", self._gateway)
         app.router.add_get("/files/{key}/{filename}", self._file)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        sock = site._server.sockets[0]  # type: ignore[union-attr]
-        port = sock.getsockname()[1]
-        self.base_url = f"http://{host}:{port}"
+        self._runner, self.base_url = await serve(app, host, port)
         self.api_base = f"{self.base_url}/api/v10"
-        self.gateway_url = f"ws://{host}:{port}/gateway"
+        self.gateway_url = f"ws{self.base_url.removeprefix('http')}/gateway"
         return self.api_base
 
     async def close(self) -> None:

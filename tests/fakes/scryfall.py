@@ -29,6 +29,7 @@ from rapidfuzz import fuzz, process
 
 from bot.cards.cache import can_be_commander, name_keys
 from bot.cards.names import normalize
+from tests.fakes.server import serve
 
 
 @dataclass
@@ -149,12 +150,7 @@ class FakeScryfall:
         app.router.add_get("/bulk-data", self._bulk_data)
         app.router.add_get("/bulk/oracle-cards.json", self._bulk_file)
         app.router.add_get("/bulk/oracle-cards.json.gz", self._bulk_file)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.base_url = f"http://{self.host}:{port}"
+        self._runner, self.base_url = await serve(app, self.host)
         return self.base_url
 
     async def close(self) -> None:
