@@ -90,6 +90,12 @@ async def test_check_a_deck_link_in_the_message(w):
     assert "on Moxfield" in reply.content
 
 
+async def test_a_deck_link_on_its_own_line(w):
+    reply = await w.use(CHECK, "my new build:\nhttps://www.moxfield.com/decks/H_9XBcW317Loe7nrOx11r_\n\nthoughts?")
+    assert reply.embeds[0]["title"] == "Deck check: Niv-Mizzet, Parun"
+    assert "on Moxfield" in reply.content
+
+
 async def test_a_list_without_commander_asks_for_it(w):
     reply = await w.use(CHECK, SHORT_LIST)
     assert reply.is_modal

@@ -37,6 +37,7 @@ TEXT_SUFFIXES = (".txt", ".text", ".dek", ".dec", ".csv", ".md", ".mwdeck", ".co
 _BLOCK_RE = re.compile(r"```(?:[\w+-]*[ \t]*\n)?(.*?)```", re.DOTALL)
 _FENCE_RE = re.compile(r"^[ \t]*```[\w+-]*[ \t]*$|^[ \t]*```|```[ \t]*$", re.MULTILINE)
 _LINK_TRIM = "<>()[]{}.,;:!?\"'"
+_SPACE_RE = re.compile(r"(\s+)")
 _COUNT_RE = re.compile(r"^[ \t]*(?:\d{1,3}[ \t]*[xX]?|[xX]\d{1,3})[ \t]+\S", re.MULTILINE)
 MIN_UNCOUNTED_ENTRIES = 5  # a message of card names without counts reads as a list from this many on
 
@@ -86,22 +87,21 @@ def links_in(text: str) -> tuple[DeckLink | None, DeckLinkError | None, str]:
     names no deck, and the text without any site URL."""
     refused: DeckLinkError | None = None
     found: DeckLink | None = None
-    rest: list[str] = []
-    for word in text.split(" "):
-        token = word.strip().strip(_LINK_TRIM)
+    parts = _SPACE_RE.split(text)  # words at even places, the spaces and line breaks between them kept
+    for i in range(0, len(parts), 2):
+        token = parts[i].strip(_LINK_TRIM)
         if "archidekt" not in token.lower() and "moxfield" not in token.lower():
-            rest.append(word)
             continue
         try:
             link = parse_deck_url(token)
         except DeckLinkError as exc:
             refused = refused or exc
+            parts[i] = ""
             continue
-        if link is None:
-            rest.append(word)
-        else:
+        if link is not None:
             found = found or link
-    return found, refused, " ".join(rest)
+            parts[i] = ""
+    return found, refused, "".join(parts)
 
 
 def looks_like_a_list(text: str) -> bool:
