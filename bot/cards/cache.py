@@ -466,6 +466,16 @@ class CardCache:
             return str(r[0])
         return None
 
+    async def get_metas(self, keys: Iterable[str]) -> dict[str, str]:
+        """The `meta` values of `keys` that are set, read in one query (one consistent snapshot)."""
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return {}
+        rows = await self._db.execute_fetchall(
+            f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(wanted))})",  # noqa: S608 - placeholders only
+            wanted)
+        return {str(r[0]): str(r[1]) for r in rows}
+
     # -- writes ----------------------------------------------------------------------------------
 
     async def put_cards(self, cards: Iterable[dict[str, Any]], *, source: str = "api") -> int:

@@ -202,16 +202,18 @@ class CardService:
     async def load_index(self) -> None:
         """Rebuild the in-memory name index and the bulk-data dates from the cache (off the event loop
         for large data), then swap them in at once."""
+        # The stamps first, then the names: the rows read are never older than the stamps, so an import that
+        # commits in between leaves an older `bulk_imported_at` here, and the refresher's watch reloads.
         try:
-            rows = await self.cache.name_rows()
-            meta = {key: await self.cache.get_meta(key)
-                    for key in ("bulk_complete", "bulk_updated_at", "bulk_imported_at", "bulk_partial")}
+            meta = await self.cache.get_metas(
+                ("bulk_complete", "bulk_updated_at", "bulk_imported_at", "bulk_partial"))
+            complete, partial = meta.get("bulk_complete"), meta.get("bulk_partial")
+            rows = await self.cache.name_rows() if (complete or partial) else []
         except sqlite3.Error as exc:
             log.error("card cache unreadable while loading the name index: %s", exc)
             return
-        complete, partial = meta["bulk_complete"], meta["bulk_partial"]
-        index = await asyncio.to_thread(_build_index, rows if (complete or partial) else [])
-        updated, imported = meta["bulk_updated_at"], meta["bulk_imported_at"]
+        index = await asyncio.to_thread(_build_index, rows)
+        updated, imported = meta.get("bulk_updated_at"), meta.get("bulk_imported_at")
         self.index = index
         self.index_complete = bool(complete) and len(index) > 0
         self.bulk_updated_at = float(updated) if updated else (float(partial) if partial else None)
