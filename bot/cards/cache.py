@@ -19,7 +19,6 @@ import json
 import logging
 import sqlite3
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from typing import Any, cast
 
 import aiosqlite
 
-from bot.cards.names import IndexEntry, normalize
+from bot.cards.names import IndexEntry, Lru, normalize
 from bot.identity import IdentityError, is_commander_candidate, pairing_traits
 
 log = logging.getLogger(__name__)
@@ -323,27 +322,6 @@ class CardRow:
         return json.loads(self.raw)
 
 
-class _Lru:
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.data: OrderedDict[str, dict[str, Any]] = OrderedDict()
-
-    def get(self, key: str) -> dict[str, Any] | None:
-        value = self.data.get(key)
-        if value is not None:
-            self.data.move_to_end(key)
-        return value
-
-    def put(self, key: str, value: dict[str, Any]) -> None:
-        self.data[key] = value
-        self.data.move_to_end(key)
-        if len(self.data) > self.size:
-            self.data.popitem(last=False)
-
-    def clear(self) -> None:
-        self.data.clear()
-
-
 _ROW_COLUMNS = "c.id, c.name, c.source, c.fetched_at, c.rank, c.commander"
 
 
@@ -354,7 +332,7 @@ class CardCache:
         self._db = db
         self.path = path
         self._clock = clock
-        self._parsed = _Lru(4096)
+        self._parsed: Lru[str, dict[str, Any]] = Lru(4096)
         self._closed = False
         # One connection serves every coroutine: a write transaction must not interleave with another.
         self._writing = asyncio.Lock()

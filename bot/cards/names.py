@@ -68,9 +68,10 @@ import heapq
 import math
 import re
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rapidfuzz import fuzz, process
 
@@ -237,6 +238,32 @@ def match_cost(q: str, key: str) -> tuple[float, int]:
 
 
 _T = TypeVar("_T")
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class Lru(Generic[_K, _V]):
+    """A small least-recently-used map: `get` and `put` make a key the newest; past `size` keys the oldest
+    goes. (Values are never None: `get` answers None for a missing key.)"""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.data: OrderedDict[_K, _V] = OrderedDict()
+
+    def get(self, key: _K) -> _V | None:
+        value = self.data.get(key)
+        if value is not None:
+            self.data.move_to_end(key)
+        return value
+
+    def put(self, key: _K, value: _V) -> None:
+        self.data[key] = value
+        self.data.move_to_end(key)
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
+
+    def clear(self) -> None:
+        self.data.clear()
 
 
 def _itself(item: Any) -> Any:
@@ -548,10 +575,10 @@ class NameIndex:
         self._pairable = [(e, _traits(e.pairing)) for e in values if e.commander and e.pairing]
         self._partner_lists: dict[str, _Lists] = {}
         # The index never changes once built (a reload builds a new one), so matches can be remembered:
-        # `peek` and `resolve` ask for the same key, and fuzzy matching costs milliseconds. A plain dict,
-        # not `lru_cache` on a bound method: that would be a reference cycle, leaving the whole old index
+        # `peek` and `resolve` ask for the same key, and fuzzy matching costs milliseconds. An `Lru` of its
+        # own, not `lru_cache` on a bound method: that would be a reference cycle, leaving the whole old index
         # to a garbage collection that frees it in one long pause on whichever thread runs it.
-        self._matches: dict[tuple[str, bool], LocalMatch] = {}
+        self._matches: Lru[tuple[str, bool], LocalMatch] = Lru(MATCH_CACHE)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -626,12 +653,10 @@ class NameIndex:
     def match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
         """Resolve normalised `q` locally (see `_match`), remembering the last `MATCH_CACHE` answers."""
         key = (q, commanders_only)
-        found = self._matches.pop(key, None)
+        found = self._matches.get(key)
         if found is None:
             found = self._match(q, commanders_only=commanders_only)
-            if len(self._matches) >= MATCH_CACHE:
-                del self._matches[next(iter(self._matches))]  # the least recently used
-        self._matches[key] = found
+            self._matches.put(key, found)
         return found
 
     def _match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
