@@ -408,10 +408,10 @@ class CardService:
             await self._db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
             return await self._lookup_local_then_remote(q, n, Mode.CARD)
         await self._store(cards)
-        chosen = self._pick(q, n, cards)
+        chosen, ranked = self._pick(q, n, cards)
         if chosen is None:
             self.metrics.observe_lookup("ambiguous")
-            raise AmbiguousCard(q, rank_candidates(q, [c["name"] for c in cards], _edhrec_ranks(cards))[:MAX_CANDIDATES])
+            raise AmbiguousCard(q, ranked[:MAX_CANDIDATES])
         await self._db(self.cache.put_query(Mode.COMMANDER.value, n, chosen["id"]), None)
         self.metrics.observe_lookup("api")
         return Resolved(chosen, "api")
@@ -429,21 +429,22 @@ class CardService:
         return " ".join(words + ["is:commander"])
 
     @staticmethod
-    def _pick(q: str, n: str, cards: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """The one card a search result means, or None when several fit equally."""
+    def _pick(q: str, n: str, cards: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
+        """The one card a search result means (None when several fit equally), and the names ranked for `q`
+        when it took ranking to decide ([] otherwise): the candidates of the ambiguous answer."""
         if len(cards) == 1:
-            return cards[0]
+            return cards[0], []
         exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
         if exact:
-            return exact[0]
+            return exact[0], []
         ranked = rank_candidates(q, [c["name"] for c in cards], _edhrec_ranks(cards))
         by_name = {c["name"]: c for c in cards}
         first = normalize(ranked[0])
         if first.startswith(n + " "):
             rivals = [r for r in ranked[1:] if normalize(r).startswith(n + " ")]
             if not rivals:
-                return by_name[ranked[0]]
-        return None
+                return by_name[ranked[0]], ranked
+        return None, ranked
 
     async def _remote_names(self, q: str) -> list[str]:
         """Scryfall's autocomplete for `q`, or [] when that fails (only used for suggestions)."""
