@@ -626,10 +626,6 @@ class NameIndex:
         hits = lists.search(q, limit, typos=True, infix=True, fuzzy=True)
         return [lists.names[i] for i in _spread(hits, limit)]
 
-    def partners_of(self, text: str, card_name: str, pairing: str, *, limit: int = 25) -> list[str]:
-        """`complete(text, partner_of=pairing)` without the commander itself (no deck has two copies)."""
-        return [n for n in self.complete(text, limit=limit + 1, partner_of=pairing) if n != card_name][:limit]
-
     def candidates(self, q: str, *, commanders_only: bool = False, limit: int = 50) -> list[str]:
         """Names that normalised `q` correctly matches, best first, without typo or fuzzy guesses.
 

@@ -578,11 +578,9 @@ class CardService:
         if not text and pairing is None:
             return []
         commanders = commanders_only or partner_of is not None
-        if self.has_local_data:
-            if leader is not None and pairing is not None:
-                names = self.index.partners_of(text, str(leader["name"]), pairing, limit=MAX_CHOICES)
-            else:
-                names = self.index.complete(text, limit=MAX_CHOICES, commanders_only=commanders)
+        if self.has_local_data:  # one more name when the commander itself may be among them
+            names = self.index.complete(text, limit=MAX_CHOICES + (leader is not None), commanders_only=commanders,
+                                        partner_of=pairing)
         else:
             try:
                 async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
@@ -592,8 +590,8 @@ class CardService:
                         names = await self._remote_complete(text)
             except (TimeoutError, ScryfallUnavailable, ScryfallError):
                 names = []
-            if leader is not None:
-                names = [n for n in names if n != leader["name"]]
+        if leader is not None:  # no deck has two copies of its commander
+            names = [n for n in names if n != leader["name"]]
         return [choice_name(name) for name in names[:MAX_CHOICES]]
 
     async def _known_commander(self, name: str) -> dict[str, Any] | None:
