@@ -135,10 +135,7 @@ class _Batcher:
             if isinstance(exc, asyncio.CancelledError):
                 raise
             return
-        by_key: dict[str, dict[str, Any]] = {}
-        for card in cards:
-            for key, _kind in name_keys(card):
-                by_key.setdefault(key, card)
+        by_key = _by_name_key(cards)
         for key, (_query, futures) in taken.items():
             for future in futures:
                 if not future.done():
@@ -162,6 +159,15 @@ def _build_index(rows: list[tuple[Any, ...]]) -> NameIndex:
         return NameIndex(index_entries(rows))
     finally:
         sys.setswitchinterval(before)
+
+
+def _by_name_key(cards: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Cards by each normalised full and face name (`name_keys`); the first card with a key keeps it."""
+    by_key: dict[str, dict[str, Any]] = {}
+    for card in cards:
+        for key, _kind in name_keys(card):
+            by_key.setdefault(key, card)
+    return by_key
 
 
 def _edhrec_ranks(cards: list[dict[str, Any]]) -> dict[str, int | None]:
@@ -546,7 +552,7 @@ class CardService:
                 retry.extend(chunk)
                 continue
             await self._store(cards)
-            by_key = {key: card for card in cards for key, _kind in name_keys(card)}
+            by_key = _by_name_key(cards)
             for n in chunk:
                 card = by_key.get(n)
                 if card is None:
