@@ -304,13 +304,16 @@ class CardService:
 
     # -- step 1: local -----------------------------------------------------------------------------
 
-    async def _local(self, q: str, n: str, mode: Mode, *, decide: bool = True) -> Resolved | _Miss:
+    async def _local(self, q: str, n: str, mode: Mode, *, decide: bool = True,
+                     rows: list[CardRow] | None = None) -> Resolved | _Miss:
         """Answer from the cache and local data alone. Raises CardNotFound (a remembered "no such card", or,
         with `decide` and complete local data at most `STALE_DAYS` old, a near miss of names it knows: a
         misspelling, answered without asking Scryfall) or AmbiguousCard (several local names match equally);
-        returns what it learnt otherwise (a name unlike any it knows may be a card newer than the data)."""
+        returns what it learnt otherwise (a name unlike any it knows may be a card newer than the data).
+        `rows`: the cache's rows for `n` when the caller has read them already."""
         miss = _Miss()
-        rows: list[CardRow] = await self._db(self.cache.lookup_name(n), [])
+        if rows is None:
+            rows = await self._db(self.cache.lookup_name(n), [])
         if rows:
             row = rows[0]
             if mode is Mode.COMMANDER:
@@ -347,8 +350,8 @@ class CardService:
                     miss.stale = miss.stale or local_row
             miss.suggestions = match.suggestions
             if mode is Mode.COMMANDER and not miss.stale:
-                # not a commander by that name: the card itself
-                return await self._local(q, n, Mode.CARD, decide=decide)
+                # not a commander by that name: the card itself (no cached rows for `n`, or one would be stale)
+                return await self._local(q, n, Mode.CARD, decide=decide, rows=[])
             if decide and match.close and miss.stale is None and self.data_fresh:
                 self.metrics.observe_lookup("not_found")
                 raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
