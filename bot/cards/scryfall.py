@@ -118,6 +118,12 @@ class SingleFlight:
                 await task
 
 
+def _is_card_object(obj: Any) -> bool:
+    """Whether Scryfall sent a card object with a string id and name (what `_card` and `collection` keep)."""
+    return (isinstance(obj, dict) and obj.get("object") == "card" and isinstance(obj.get("id"), str)
+            and isinstance(obj.get("name"), str))
+
+
 def retry_after_seconds(value: str | None) -> float:
     """Seconds from a Retry-After header (delta-seconds or HTTP date); 0 when absent or unreadable."""
     if not value:
@@ -270,8 +276,7 @@ class ScryfallClient:
 
     @staticmethod
     def _card(payload: Any) -> dict[str, Any]:
-        if not (isinstance(payload, dict) and payload.get("object") == "card" and isinstance(payload.get("id"), str)
-                and isinstance(payload.get("name"), str)):
+        if not _is_card_object(payload):
             raise ScryfallUnavailable("Scryfall sent something that is not a card")
         return payload
 
@@ -318,8 +323,7 @@ class ScryfallClient:
             if not identifiers:
                 return []
             payload = await self._request("POST", "/cards/collection", body={"identifiers": _checked(identifiers)})
-        return [c for c in self._list(payload)["data"] if isinstance(c, dict) and c.get("object") == "card"
-                and isinstance(c.get("id"), str) and isinstance(c.get("name"), str)]
+        return [c for c in self._list(payload)["data"] if _is_card_object(c)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
         """The /bulk-data entry of `kind` (its `download_uri`, `updated_at`, `size`)."""
