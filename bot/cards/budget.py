@@ -206,7 +206,7 @@ class Budget(ABC):
         self.rates = dict(rates)
         self.scale = scale
         self.safety = safety
-        self._intervals = {g: 1.0 / (r * scale * safety) for g, r in self.rates.items()}
+        self._intervals = self._intervals_for(scale)
         self._clock = clock
         self._monotonic = monotonic
         self._sleep = sleep
@@ -247,7 +247,11 @@ class Budget(ABC):
         _check_fraction("scale", scale)
         if scale < self.scale:
             self.scale = scale
-            self._intervals = {g: 1.0 / (r * scale * self.safety) for g, r in self.rates.items()}
+            self._intervals = self._intervals_for(scale)
+
+    def _intervals_for(self, scale: float) -> dict[str, float]:
+        """Seconds between two requests of each group at `scale` of the published rates (with the margin)."""
+        return {g: 1.0 / (r * scale * self.safety) for g, r in self.rates.items()}
 
     def interval(self, group: str) -> float:
         """Seconds between two requests of `group` (ValueError for an unknown group)."""

@@ -83,7 +83,6 @@ class SingleFlight:
 
     def __init__(self) -> None:
         self._tasks: dict[Any, asyncio.Task[Any]] = {}
-        self.shared = 0
 
     async def run(self, key: Any, factory: Callable[[], Awaitable[Any]]) -> Any:
         task = self._tasks.get(key)
@@ -91,8 +90,6 @@ class SingleFlight:
             task = asyncio.ensure_future(factory())
             self._tasks[key] = task
             task.add_done_callback(functools.partial(self._done, key))
-        else:
-            self.shared += 1
         return await asyncio.shield(task)
 
     def _done(self, key: Any, task: asyncio.Task[Any]) -> None:
