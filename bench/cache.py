@@ -17,7 +17,6 @@ import os
 import random
 import re
 import resource
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,16 +27,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import free_port, pct  # noqa: E402
 from bot.cards.service import CardService  # noqa: E402
 from bot.main import open_cards  # noqa: E402
 from bot.ops.metrics import BotMetrics  # noqa: E402
 from bot.settings import load_settings  # noqa: E402
 from tests.shared_data import CARDS_FILE, all_cards  # noqa: E402
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def run_import(src: Path, cache: Path) -> tuple[int, float, float, float]:
@@ -56,9 +51,7 @@ def run_import(src: Path, cache: Path) -> tuple[int, float, float, float]:
 
 
 async def measure(cache: Path, lookups: int) -> dict[str, float]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        dead = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    dead = f"http://127.0.0.1:{free_port()}"
     settings = load_settings(cache_path=cache, scryfall_api_base=dead, bulk_refresh_hours=0)
     async with open_cards(settings, metrics=BotMetrics(process_metrics=False)) as service:
         return await _measure(service, lookups)
