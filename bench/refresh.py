@@ -68,11 +68,8 @@ async def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench-refresh-"))
     cache = tmp / "cache.sqlite3"
     yesterday = time.time() - 24 * 3600 + DUE_AFTER  # imported a day ago, less a few seconds
-    await asyncio.to_thread(import_file, CARDS_FILE, cache, updated_at=yesterday)
-    import sqlite3
-
-    with sqlite3.connect(cache) as db:  # the refresh is due `DUE_AFTER` s from now
-        db.execute("UPDATE meta SET value = ? WHERE key = 'bulk_imported_at'", (repr(yesterday),))
+    # stamped as imported yesterday: the refresh is due `DUE_AFTER` s from now
+    await asyncio.to_thread(import_file, CARDS_FILE, cache, updated_at=yesterday, clock=lambda: yesterday)
 
     scryfall = FakeScryfall()
     scryfall.serve_bulk(raw, packed)
