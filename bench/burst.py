@@ -42,7 +42,7 @@ async def main(count: int) -> None:
     answered = [r for r in result.replies if r.embeds]
     busy = [r for r in result.replies if "busy" in r.content or "isn't answering" in r.content]
     paths = [r.path for r in scryfall.requests]
-    latencies = sorted(r.latency for r in result.replies)
+    latencies = result.latencies  # sorted
     print(f"{count} different cards at once, no local data: {len(answered)} answered, {len(busy)} busy or "
           f"unavailable, in {elapsed:.2f} s")
     print(f"Scryfall requests: {len(paths)} ({', '.join(sorted(set(paths)))}: "

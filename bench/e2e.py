@@ -27,13 +27,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.common import CARDS, bot_env, bot_process, pct  # noqa: E402
 from bot.cards.bulk import import_file  # noqa: E402
 from tests.fakes.discord import FakeDiscord  # noqa: E402
 from tests.fakes.scryfall import FakeScryfall  # noqa: E402
 from tests.shared_data import CARDS_FILE  # noqa: E402
-
-CARDS = ["Fires of Undeath", "Dismember", "Sol Ring", "Kumano, Master Yamabushi", "Lightning Bolt",
-         "Civilized Scholar // Homicidal Brute", "General Tazri", "Kitchen Finks"]
 
 
 def rss_mb(pid: int) -> float:
@@ -41,11 +39,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
 async def one(fake: FakeDiscord, i: int) -> float:
@@ -74,12 +67,7 @@ async def main() -> None:
     await scryfall.start()
     fake = FakeDiscord()
     await fake.start()
-    env = {
-        "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "SCRYFALL_API_BASE": scryfall.base_url,
-        "CACHE_PATH": str(cache), "BULK_REFRESH_HOURS": "24", "USER_RATE": "off", "LOG_LEVEL": "WARNING",
-        "SYNC_COMMANDS": "true", "DEV_GUILD_ID": "", "METRICS_PORT": "", "MANA_EMOJI_UPLOAD": "false",
-    }
-    proc = None
+    env = bot_env(fake, scryfall, cache)
     stack = contextlib.AsyncExitStack()
     started = time.perf_counter()
     if args.in_process:
@@ -90,10 +78,7 @@ async def main() -> None:
         await stack.enter_async_context(running_bot(settings, fake))
         pid = os.getpid()
     else:
-        child_env = {k: v for k, v in os.environ.items() if not k.startswith(tuple(env))} | env
-        child_env["PYTHONPATH"] = str(REPO)
-        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp, env=child_env)
-        pid = proc.pid
+        pid = (await stack.enter_async_context(bot_process(env, tmp, stop_timeout=20))).pid
     try:
         await fake.wait_ready(timeout=60)
         print(f"bot ready (login, command sync, gateway) in {time.perf_counter() - started:.2f} s; "
@@ -135,9 +120,6 @@ async def main() -> None:
         if fake.violations:
             print("violations:", fake.violations[:5])
     finally:
-        if proc is not None:
-            proc.terminate()
-            await asyncio.wait_for(proc.wait(), 20)
         await stack.aclose()
         await fake.close()
         await scryfall.close()

@@ -39,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import pct  # noqa: E402
 from bot.cards.cache import can_be_commander, card_rank, popularity  # noqa: E402
 from bot.cards.names import IndexEntry, NameIndex, normalize  # noqa: E402
 from tests.shared_data import all_cards  # noqa: E402
@@ -124,11 +125,6 @@ def latency(index: NameIndex, queries: list[tuple[str, bool]]) -> tuple[list[flo
     return wall, cpu
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 async def _stall_during(work: Callable[[], object]) -> float:
     """Largest lateness (ms) of a 1 ms sleep loop on the event loop while `work` runs in a worker thread."""
     worst = 0.0
@@ -211,8 +207,8 @@ def report(label: str, entries: list[IndexEntry], queries: int, stall: bool) -> 
     latency(index, qs[:200])  # warm-up: regex cache, branch caches
     wall, cpu = latency(index, qs)
     for kind, times in (("wall", wall), ("CPU", cpu)):
-        print(f"autocomplete over {len(qs):,} queries ({kind} time): p50 {percentile(times, 0.5):.2f} ms, "
-              f"p99 {percentile(times, 0.99):.2f} ms, max {max(times):.2f} ms, mean {statistics.fmean(times):.2f} ms")
+        print(f"autocomplete over {len(qs):,} queries ({kind} time): p50 {pct(times, 50):.2f} ms, "
+              f"p99 {pct(times, 99):.2f} ms, max {max(times):.2f} ms, mean {statistics.fmean(times):.2f} ms")
     print(f"build: {build_seconds(shuffled):.2f} s (random order), {build_seconds(by_key):.2f} s (sorted by key)")
     if stall:
         print(stall_line("event-loop stall while building in a thread", stall_ms(lambda: NameIndex(shuffled))))

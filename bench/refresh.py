@@ -21,7 +21,6 @@ import asyncio
 import datetime
 import os
 import re
-import socket
 import sys
 import tempfile
 import time
@@ -32,27 +31,15 @@ import aiohttp
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.common import CARDS, bot_env, bot_process, free_port, pct  # noqa: E402
 from bench.realistic import bulk_file, scryfall_size_cards  # noqa: E402
 from bot.cards.bulk import import_file  # noqa: E402
 from tests.fakes.discord import FakeDiscord  # noqa: E402
 from tests.fakes.scryfall import FakeScryfall  # noqa: E402
 from tests.shared_data import CARDS_FILE  # noqa: E402
 
-CARDS = ["Fires of Undeath", "Dismember", "Sol Ring", "Kumano, Master Yamabushi", "Lightning Bolt",
-         "Civilized Scholar // Homicidal Brute", "General Tazri", "Kitchen Finks", "Counterspell"]
 PREFIXES = ["fire", "sol r", "light", "kuma", "counter", "swords", "cultiv", "command t", "bolt", "atra"]
 DUE_AFTER = 8.0  # seconds after start when the refresh falls due
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))] if ordered else float("nan")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def card_data(http: aiohttp.ClientSession, port: int) -> dict[str, float]:
@@ -81,11 +68,8 @@ async def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench-refresh-"))
     cache = tmp / "cache.sqlite3"
     yesterday = time.time() - 24 * 3600 + DUE_AFTER  # imported a day ago, less a few seconds
-    await asyncio.to_thread(import_file, CARDS_FILE, cache, updated_at=yesterday)
-    import sqlite3
-
-    with sqlite3.connect(cache) as db:  # the refresh is due `DUE_AFTER` s from now
-        db.execute("UPDATE meta SET value = ? WHERE key = 'bulk_imported_at'", (repr(yesterday),))
+    # stamped as imported yesterday: the refresh is due `DUE_AFTER` s from now
+    await asyncio.to_thread(import_file, CARDS_FILE, cache, updated_at=yesterday, clock=lambda: yesterday)
 
     scryfall = FakeScryfall()
     scryfall.serve_bulk(raw, packed)
@@ -94,79 +78,70 @@ async def main() -> None:
     fake = FakeDiscord()
     await fake.start()
     port = free_port()
-    env = {
-        "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "SCRYFALL_API_BASE": scryfall.base_url,
-        "CACHE_PATH": str(cache), "BULK_REFRESH_HOURS": "24", "USER_RATE": "off", "LOG_LEVEL": "INFO",
-        "SYNC_COMMANDS": "true", "METRICS_PORT": str(port), "MANA_EMOJI_UPLOAD": "false",
-    }
-    child_env = {k: v for k, v in os.environ.items() if not k.startswith(tuple(env))} | env
-    child_env["PYTHONPATH"] = str(REPO)
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp, env=child_env,
-                                                stdout=asyncio.subprocess.DEVNULL)
+    env = bot_env(fake, scryfall, cache, log_level="INFO", metrics_port=str(port))
     phases: dict[str, list[float]] = {"before": [], "during": [], "after": []}
     complete_at: list[float] = []
     ac_latency: list[float] = []
     try:
-        await fake.wait_ready(timeout=60)
-        async with aiohttp.ClientSession() as http:
-            loop = asyncio.get_running_loop()
-            live_at: float | None = None
-            names = 0.0
-            i = 0
-            pending: set[asyncio.Task[None]] = set()
+        async with bot_process(env, tmp, stdout=asyncio.subprocess.DEVNULL):
+            await fake.wait_ready(timeout=60)
+            async with aiohttp.ClientSession() as http:
+                loop = asyncio.get_running_loop()
+                live_at: float | None = None
+                names = 0.0
+                i = 0
+                pending: set[asyncio.Task[None]] = set()
 
-            def phase() -> str:
-                if live_at is not None:
-                    return "after"
-                return "during" if scryfall.count("/bulk/oracle-cards.json.gz") else "before"
+                def phase() -> str:
+                    if live_at is not None:
+                        return "after"
+                    return "during" if scryfall.count("/bulk/oracle-cards.json.gz") else "before"
 
-            async def command(n: int) -> None:
-                which = phase()
-                reply = await fake.invoke("identity", {"card": CARDS[n % len(CARDS)]}, timeout=30)
-                if not reply.embeds:
-                    raise SystemExit(f"unexpected reply: {reply}")
-                phases[which].append(reply.latency)
+                async def command(n: int) -> None:
+                    which = phase()
+                    reply = await fake.invoke("identity", {"card": CARDS[n % len(CARDS)]}, timeout=30)
+                    if not reply.embeds:
+                        raise SystemExit(f"unexpected reply: {reply}")
+                    phases[which].append(reply.latency)
 
-            async def complete(n: int) -> None:
-                started = time.perf_counter()
-                choices = await fake.autocomplete("identity", {"card": PREFIXES[n % len(PREFIXES)]}, focused="card")
-                if not choices:
-                    raise SystemExit("empty autocomplete")
-                ac_latency.append(time.perf_counter() - started)
+                async def complete(n: int) -> None:
+                    started = time.perf_counter()
+                    choices = await fake.autocomplete("identity", {"card": PREFIXES[n % len(PREFIXES)]}, focused="card")
+                    if not choices:
+                        raise SystemExit("empty autocomplete")
+                    ac_latency.append(time.perf_counter() - started)
 
-            start = loop.time()
-            while live_at is None or loop.time() < live_at + args.after:
-                i += 1
-                pending.add(asyncio.create_task(command(i)))
-                if i % 2 == 0:
-                    pending.add(asyncio.create_task(complete(i)))
-                pending = {t for t in pending if not t.done()}
-                if live_at is None and i % int(args.rate) == 0:
-                    data = await card_data(http, port)
-                    if 0 <= data.get("age_days", -1) < 0.5:  # yesterday's data replaced by today's
-                        live_at = loop.time()
-                        complete_at.append(live_at - start)
-                        names = data.get("names", 0)
-                if loop.time() - start > 600:
-                    raise SystemExit("the refresh did not finish within 10 minutes")
-                await asyncio.sleep(1 / args.rate)
-            await asyncio.gather(*pending)
+                start = loop.time()
+                while live_at is None or loop.time() < live_at + args.after:
+                    i += 1
+                    pending.add(asyncio.create_task(command(i)))
+                    if i % 2 == 0:
+                        pending.add(asyncio.create_task(complete(i)))
+                    pending = {t for t in pending if not t.done()}
+                    if live_at is None and i % int(args.rate) == 0:
+                        data = await card_data(http, port)
+                        if 0 <= data.get("age_days", -1) < 0.5:  # yesterday's data replaced by today's
+                            live_at = loop.time()
+                            complete_at.append(live_at - start)
+                            names = data.get("names", 0)
+                    if loop.time() - start > 600:
+                        raise SystemExit("the refresh did not finish within 10 minutes")
+                    await asyncio.sleep(1 / args.rate)
+                await asyncio.gather(*pending)
 
-        print()
-        print("| phase | replies | p50 | p99 | max | over 150 ms | over 3 s |")
-        print("|---|---|---|---|---|---|---|")
-        for name, values in phases.items():
-            over = sum(1 for v in values if v > 0.150)
-            print(f"| {name} the refresh | {len(values)} | {pct(values, 50) * 1000:.1f} ms | "
-                  f"{pct(values, 99) * 1000:.1f} ms | {max(values, default=0) * 1000:.1f} ms | {over} | "
-                  f"{sum(1 for v in values if v > 3)} |")
-        print(f"\nautocomplete during the run: p50 {pct(ac_latency, 50) * 1000:.1f} ms, p99 "
-              f"{pct(ac_latency, 99) * 1000:.1f} ms, max {max(ac_latency) * 1000:.1f} ms ({len(ac_latency)})")
-        print(f"new index ({names:,.0f} names) live {complete_at[0]:.1f} s after the traffic started; "
-              f"{os.cpu_count()} CPUs; Discord rule violations: {len(fake.violations)}")
+            print()
+            print("| phase | replies | p50 | p99 | max | over 150 ms | over 3 s |")
+            print("|---|---|---|---|---|---|---|")
+            for name, values in phases.items():
+                over = sum(1 for v in values if v > 0.150)
+                print(f"| {name} the refresh | {len(values)} | {pct(values, 50) * 1000:.1f} ms | "
+                      f"{pct(values, 99) * 1000:.1f} ms | {max(values, default=0) * 1000:.1f} ms | {over} | "
+                      f"{sum(1 for v in values if v > 3)} |")
+            print(f"\nautocomplete during the run: p50 {pct(ac_latency, 50) * 1000:.1f} ms, p99 "
+                  f"{pct(ac_latency, 99) * 1000:.1f} ms, max {max(ac_latency) * 1000:.1f} ms ({len(ac_latency)})")
+            print(f"new index ({names:,.0f} names) live {complete_at[0]:.1f} s after the traffic started; "
+                  f"{os.cpu_count()} CPUs; Discord rule violations: {len(fake.violations)}")
     finally:
-        proc.terminate()
-        await asyncio.wait_for(proc.wait(), 30)
         await fake.close()
         await scryfall.close()
 

@@ -8,6 +8,7 @@ be judged. Usage: `python scripts/preview_mana_art.py [out.png] [--symbols W,U,2
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import sys
 from collections.abc import Sequence
@@ -24,9 +25,15 @@ ZOOM = 3
 BIG = 128
 
 
+@functools.cache
+def _png(symbol: str) -> bytes:
+    """The emoji's PNG at 128 px, drawn once per symbol (each appears four times on the sheet)."""
+    return draw(symbol, BIG)
+
+
 def _open(symbol: str, size: int) -> Image.Image:
     """The emoji as Discord would get it (PNG at 128 px), scaled to `size` like a client does."""
-    image = Image.open(io.BytesIO(draw(symbol, BIG))).convert("RGBA")
+    image = Image.open(io.BytesIO(_png(symbol))).convert("RGBA")
     if size != BIG:
         image = image.resize((size, size), Image.Resampling.LANCZOS)
     return image

@@ -35,6 +35,7 @@ from aiohttp import web  # noqa: E402
 
 from tests.fakes.discord import FakeDiscord  # noqa: E402
 from tests.fakes.scryfall import FakeScryfall  # noqa: E402
+from tests.fakes.server import serve as serve_app  # noqa: E402
 
 BULK_FILES = ("/bulk/oracle-cards.json", "/bulk/oracle-cards.json.gz")
 
@@ -95,16 +96,12 @@ async def serve(host: str, info_path: Path) -> None:
     discord = FakeDiscord()
     await scryfall.start()
     await discord.start(host=host)
-    runner = web.AppRunner(control_app(discord, scryfall), access_log=None, handle_signals=False)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    runner, control = await serve_app(control_app(discord, scryfall), "127.0.0.1")
     info = {
         "DISCORD_TOKEN": discord.token,
         "DISCORD_API_BASE": discord.api_base,
         "SCRYFALL_API_BASE": scryfall.base_url,
-        "control": f"http://127.0.0.1:{port}",
+        "control": control,
         "cards": len(scryfall.cards),
         "pid": os.getpid(),
     }

@@ -125,6 +125,23 @@ async def test_cache_check_detects_a_corrupt_file(tmp_path):
     assert await sqlite_check(good) is True
 
 
+async def test_cache_checks_read_the_real_file_whatever_its_path(tmp_path):
+    # "?", "#" and "%" in a file: URI would cut the path short and open (create) another file read-write
+    home = tmp_path / "odd?v=1#part%41"
+    home.mkdir()
+    bad = home / "corrupt.sqlite3"
+    bad.write_bytes(b"this is not a database" * 200)
+    good = home / "good.sqlite3"
+    sqlite3.connect(good).execute("CREATE TABLE t (x)").connection.close()
+    before = sorted(tmp_path.rglob("*"))
+    result = await sqlite_check(bad)
+    assert isinstance(result, str) and "unreadable" in result
+    assert await sqlite_check(good) is True
+    ok, reason = healthcheck.check_cache(bad, timeout=1.0)
+    assert not ok and "unreadable" in reason
+    assert sorted(tmp_path.rglob("*")) == before  # no stray database file anywhere
+
+
 async def test_run_checks_rejects_non_mapping_and_awaitable_failures():
     healthy, body = await run_checks(lambda: ["gateway"])
     assert not healthy and body["checks"]["health"] == "raised TypeError"

@@ -75,6 +75,17 @@ def check_endpoint(url: str, timeout: float = DEFAULT_TIMEOUT) -> tuple[bool, st
         return False, one_line(f"unreachable: {url}: {type(exc).__name__}: {exc}")
 
 
+def open_readonly(path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> sqlite3.Connection:
+    """Open the SQLite file at ``path`` read-only, whatever characters its name holds.
+
+    The path goes into a ``file:`` URI percent-encoded (``?``, ``#`` and ``%`` included), so SQLite never
+    cuts it short and opens (or creates) some other file. Raises ``sqlite3.Error``, ``OSError`` or
+    ``ValueError`` when it cannot be opened.
+    """
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    return sqlite3.connect(uri, uri=True, timeout=timeout)
+
+
 def check_cache(cache_path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> tuple[bool, str]:
     """Open the SQLite card cache read-only: (True, "ok: … N cards") when it holds card data, else why not."""
     path = Path(cache_path)
@@ -85,8 +96,7 @@ def check_cache(cache_path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> tup
     if not path.is_file():
         return False, one_line(f"cache path {shown} is not a file")
     try:
-        uri = path.resolve().as_uri() + "?mode=ro"
-        con = sqlite3.connect(uri, uri=True, timeout=timeout)
+        con = open_readonly(path, timeout)
     except (sqlite3.Error, OSError, ValueError) as exc:
         return False, one_line(f"cannot open cache {shown}: {exc}")
     try:

@@ -8,6 +8,12 @@ name                                        type       labels
 commands_total                              counter    command, outcome
 command_latency_seconds                     histogram  command
 cache_lookups_total                         counter    result (hit, miss)
+card_lookups_total                          counter    result (how a lookup was answered: cache, local,
+                                                       api, stale, negative, miss, not_found, ambiguous,
+                                                       unavailable, cache_error)
+card_data                                   gauge      key: names (in the index), complete (1 when the
+                                                       bulk import finished), age_days (-1: no data);
+                                                       read at scrape time
 autocomplete_total                          counter    outcome (ok, error, timeout)
 autocomplete_latency_seconds                histogram  -
 scryfall_requests_total                     counter    endpoint, status (HTTP code, timeout, error)

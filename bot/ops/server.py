@@ -23,6 +23,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.ops.healthcheck import open_readonly
 from bot.ops.metrics import CONTENT_TYPE_LATEST, BotMetrics
 
 __all__ = ["HealthServer", "HealthCallable", "run_checks", "gateway_check", "sqlite_check"]
@@ -109,7 +110,7 @@ def _sqlite_readable(path: str) -> CheckResult:
     if not Path(path).exists():
         return "cache file missing"
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
+        con = open_readonly(path, timeout=1.0)
         try:
             con.execute("SELECT count(*) FROM sqlite_master").fetchone()
         finally:
