@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -140,6 +140,13 @@ class Settings(BaseSettings):
             if sep and key.strip() and value.strip():
                 result[key.strip().upper().strip("{}")] = value.strip()
         return result
+
+
+def settings_problem(exc: ValidationError) -> str:
+    """The settings' validation errors as one message naming each environment variable."""
+    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']).upper() or 'settings'}: {e['msg']}"
+                         for e in exc.errors())
+    return f"invalid configuration: {problems}"
 
 
 def load_settings(**overrides: object) -> Settings:
