@@ -103,12 +103,11 @@ def default_extensions() -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Runtime:
-    """What `assemble` built: the bot, and beside it the bulk refresher, the metrics and (with
+    """What `assemble` built: the bot (with its metrics), and beside it the bulk refresher and (with
     METRICS_PORT) the /metrics and /healthz server."""
 
     bot: IdentityBot
     refresher: BulkRefresher
-    metrics: BotMetrics
     health: HealthServer | None
 
 
@@ -150,7 +149,7 @@ async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time
                                                   f"{exc.strerror or exc}") from exc
         refresher.start()
         try:
-            yield Runtime(bot, refresher, metrics, health)
+            yield Runtime(bot, refresher, health)
         finally:
             await refresher.stop()
             if not bot.is_closed():
