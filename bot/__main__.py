@@ -4,13 +4,23 @@
 discord.py and the rest of the bot.
 """
 
-import sys
+from __future__ import annotations
 
-if __name__ == "__main__":
-    if sys.argv[1:] == ["healthcheck"]:
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`bot.main.main`, except that the bare `healthcheck` command imports only what it needs."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["healthcheck"]:
         from bot.healthcheck import healthcheck
 
-        raise SystemExit(healthcheck())
-    from bot.main import main
+        return healthcheck()
+    from bot.main import main as cli
 
+    return cli(args)
+
+
+if __name__ == "__main__":
     raise SystemExit(main())
