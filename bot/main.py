@@ -42,13 +42,13 @@ from bot.deck.check import DeckReport, ProblemKind
 from bot.deck.parser import DeckInputError, decode
 from bot.deck.runner import NoCommander, check_decklist
 from bot.deck.sources import DeckSites
-from bot.ops.healthcheck import check_health, one_line
+from bot.healthcheck import healthcheck
 from bot.ops.metrics import BotMetrics
 from bot.ops.ratelimit import UserRateLimiter
 from bot.ops.server import HealthServer, gateway_check, sqlite_check
 from bot.present.deck_report import text_report
 from bot.present.embeds import stale_note
-from bot.settings import Settings, load_settings
+from bot.settings import Settings, load_settings, settings_problem
 
 log = logging.getLogger(__name__)
 
@@ -103,12 +103,11 @@ def default_extensions() -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Runtime:
-    """What `assemble` built: the bot, and beside it the bulk refresher, the metrics and (with
+    """What `assemble` built: the bot (with its metrics), and beside it the bulk refresher and (with
     METRICS_PORT) the /metrics and /healthz server."""
 
     bot: IdentityBot
     refresher: BulkRefresher
-    metrics: BotMetrics
     health: HealthServer | None
 
 
@@ -150,7 +149,7 @@ async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time
                                                   f"{exc.strerror or exc}") from exc
         refresher.start()
         try:
-            yield Runtime(bot, refresher, metrics, health)
+            yield Runtime(bot, refresher, health)
         finally:
             await refresher.stop()
             if not bot.is_closed():
@@ -267,17 +266,11 @@ def _discord_exit(runner: asyncio.Task[None], settings: Settings) -> int:
     return EXIT_OK
 
 
-def _settings_problem(exc: ValidationError) -> str:
-    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']).upper() or 'settings'}: {e['msg']}"
-                         for e in exc.errors())
-    return f"invalid configuration: {problems}"
-
-
 def _load_settings() -> Settings | int:
     try:
         return load_settings()
     except ValidationError as exc:
-        return _fail(_settings_problem(exc), EXIT_CONFIG)
+        return _fail(settings_problem(exc), EXIT_CONFIG)
 
 
 def _run_command(args: argparse.Namespace) -> int:
@@ -419,21 +412,6 @@ def _check_deck_command(args: argparse.Namespace) -> int:
 
 
 # -------------------------------------------------------------------------------------- the CLI
-def _healthcheck(args: argparse.Namespace) -> int:
-    """The Docker HEALTHCHECK: one line saying how the bot is, exit 0 healthy or 1 not."""
-    try:
-        settings = load_settings()
-    except ValidationError as exc:
-        print(one_line(_settings_problem(exc)))
-        return EXIT_ERROR
-    if settings.metrics_port == 0:
-        print("METRICS_PORT=0 binds a random port, which the probe cannot know: set a fixed port")
-        return EXIT_ERROR
-    ok, reason = check_health(settings.metrics_host, settings.metrics_port, settings.cache_path)
-    print(reason)
-    return EXIT_OK if ok else EXIT_ERROR
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
@@ -484,7 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
         "healthcheck", help="exit 0 when this host's bot is healthy (the Docker HEALTHCHECK)",
         description="Probe the running bot's /healthz (METRICS_PORT set) or its card cache (unset); "
                     "prints one line saying why when it is not healthy.")
-    health.set_defaults(handler=_healthcheck)
+    health.set_defaults(handler=healthcheck)
     return parser
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -71,25 +71,13 @@ class Settings(BaseSettings):
     )
     log_format: Literal["text", "json"] = "text"
 
-    @field_validator("dev_guild_id", "metrics_port", "shard_count", "moxfield_user_agent", mode="before")
-    @classmethod
-    def _empty_is_none(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
-
-    @field_validator("cache_path", "log_level", "log_format", "user_rate", "metrics_host", mode="before")
+    @field_validator("discord_token", "dev_guild_id", "cache_path", "moxfield_user_agent", "log_level",
+                     "metrics_port", "metrics_host", "user_rate", "shard_count", "log_format", mode="before")
     @classmethod
     def _blank_is_default(cls, value: object) -> object:
+        """A blank value (`KEY= `, or an override of spaces) means the default, like an empty one."""
         if isinstance(value, str) and not value.strip():
             raise PydanticUseDefault()
-        return value
-
-    @field_validator("discord_token", mode="before")
-    @classmethod
-    def _empty_token_is_none(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
         return value
 
     @field_validator("discord_api_base", "scryfall_api_base", "archidekt_api_base", "moxfield_api_base")
@@ -108,7 +96,7 @@ class Settings(BaseSettings):
     @field_validator("metrics_host")
     @classmethod
     def _host(cls, value: str) -> str:
-        return value.strip() or "127.0.0.1"
+        return value.strip()
 
     @field_validator("user_rate")
     @classmethod
@@ -152,6 +140,13 @@ class Settings(BaseSettings):
             if sep and key.strip() and value.strip():
                 result[key.strip().upper().strip("{}")] = value.strip()
         return result
+
+
+def settings_problem(exc: ValidationError) -> str:
+    """The settings' validation errors as one message naming each environment variable."""
+    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']).upper() or 'settings'}: {e['msg']}"
+                         for e in exc.errors())
+    return f"invalid configuration: {problems}"
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -19,13 +19,10 @@ from discord.ext import commands
 
 from bot.app.bot import IdentityBot
 from bot.app.decks import check_deck, deck_check_reply, slash_source
-from bot.app.options import COLOR_CHOICES, CardOption, CardQuery
+from bot.app.options import COLOR_CHOICES, Commander, Partner
 from bot.app.replies import defer_if_slow, send_reply
 
 MAX_PASTE = 6000  # Discord's longest string option
-
-Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
-Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True, partner_of="commander")]
 
 
 class DeckCog(commands.Cog, name="Deck"):

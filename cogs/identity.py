@@ -16,7 +16,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
-from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, resolve_options, scope_of
+from bot.app.options import (
+    COLOR_CHOICES,
+    CardOption,
+    CardQuery,
+    Commander,
+    Partner,
+    resolve_options,
+    scope_of,
+)
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
 from bot.identity import Analysis, analyze, check_fit, commander_eligibility
@@ -24,9 +32,6 @@ from bot.present import embeds, errors
 
 Card = app_commands.Transform[CardQuery, CardOption()]
 FitCard = app_commands.Transform[CardQuery, CardOption("card")]
-Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
-Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
-
 
 
 def chosen_colors(leaders: Sequence[Analysis], color: str | None, partner_color: str | None) -> list[str | None]:

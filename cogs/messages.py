@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from typing import Any
 
 import discord
@@ -23,14 +22,13 @@ from discord.ext import commands
 
 from bot.app.bot import IdentityBot
 from bot.app.decks import check_parsed, deck_check_reply, message_source, read_deck
-from bot.app.observe import COMMAND, RECEIVED, RETRY, record
+from bot.app.observe import RETRY, record
 from bot.app.options import card_query_text
 from bot.app.picks import Rerun
 from bot.app.replies import defer_if_slow, send_reply
-from bot.app.tree import IdentityTree, InputProblem
+from bot.app.tree import InputProblem
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
-from bot.cards.names import normalize
-from bot.cards.service import CardService
+from bot.cards.names import MAX_INPUT_CHARS, normalize
 from bot.deck.parser import ParsedDeck
 from bot.deck.sources import FetchedDeck
 from bot.identity import analyze
@@ -42,9 +40,8 @@ from bot.present.choices import MENTION_LIMIT, Explained
 CHECK_DECKLIST = "Check this decklist"
 EXPLAIN_NAMES = "Explain card names"
 FORM_TIMEOUT = 600.0  # seconds the commander form waits to be submitted
-NAME_LIMIT = 200
 
-_MENTION_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
+_MENTION_RE = re.compile(rf"\[\[([^\[\]\n]{{1,{MAX_INPUT_CHARS}}})\]\]")
 
 
 def card_mentions(text: str) -> list[str]:
@@ -68,10 +65,10 @@ class CommanderForm(discord.ui.Modal):
         self.fetched = fetched
         self.commander: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
             label=decklinks.commander_input_label(), placeholder=decklinks.commander_input_placeholder(),
-            custom_id="commander", max_length=NAME_LIMIT, required=True)
+            custom_id="commander", max_length=MAX_INPUT_CHARS, required=True)
         self.partner: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
             label=decklinks.partner_input_label(), placeholder=decklinks.partner_input_placeholder(),
-            custom_id="partner", max_length=NAME_LIMIT, required=False)
+            custom_id="partner", max_length=MAX_INPUT_CHARS, required=False)
         self.add_item(self.commander)
         self.add_item(self.partner)
 
@@ -81,7 +78,7 @@ class CommanderForm(discord.ui.Modal):
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception,  # type: ignore[override]
                        /) -> None:
-        await self.cog.tree.answer_error(interaction, error)
+        await self.cog.bot.tree.answer_error(interaction, error)
 
 
 class MessagesCog(commands.Cog, name="Messages"):
@@ -91,12 +88,6 @@ class MessagesCog(commands.Cog, name="Messages"):
             app_commands.ContextMenu(name=CHECK_DECKLIST, callback=self.check_decklist),
             app_commands.ContextMenu(name=EXPLAIN_NAMES, callback=self.explain_names),
         ]
-
-    @property
-    def tree(self) -> IdentityTree:
-        tree = self.bot.tree
-        assert isinstance(tree, IdentityTree)
-        return tree
 
     async def cog_load(self) -> None:
         for menu in self.menus:
@@ -123,8 +114,9 @@ class MessagesCog(commands.Cog, name="Messages"):
                          commander: str | None, partner: str | None) -> None:
         """Check `deck` with these commanders for `interaction` (the command, the submitted form, or a pick
         that fixed a commander's name). Errors go to the tree's error table; a commander name that needs a
-        pick gets a menu whose pick runs this again."""
-        self._observe(interaction)
+        pick gets a menu whose pick runs this again. A form or a pick is observed like the command
+        (`IdentityTree.run_followup`); the command itself is observed by the tree, which answers its
+        errors."""
 
         def retry(label: str | None, query: str) -> Rerun | None:
             if label not in ("commander", "partner"):
@@ -136,25 +128,15 @@ class MessagesCog(commands.Cog, name="Messages"):
 
             return rerun
 
-        interaction.extras[RETRY] = retry
-        try:
+        async def check() -> None:
             checked = await defer_if_slow(interaction, check_parsed(self.bot, deck, fetched, commander, partner))
             await send_reply(interaction, deck_check_reply(interaction, self.bot, checked))
-        except Exception as exc:
-            if interaction.type is discord.InteractionType.application_command:
-                raise  # the tree answers the command's own errors
-            interaction.command_failed = True
-            await self.tree.answer_error(interaction, exc)
 
-    def _observe(self, interaction: discord.Interaction[Any]) -> None:
-        """Observe a form submission or a pick like a command (the command itself is observed by the tree)."""
         if interaction.type is discord.InteractionType.application_command:
-            return
-        started = interaction.extras.get(RECEIVED)
-        if not isinstance(started, float):
-            started = interaction.extras[RECEIVED] = time.perf_counter()
-        interaction.extras[COMMAND] = CHECK_DECKLIST
-        self.bot.watch(interaction, started)
+            interaction.extras[RETRY] = retry
+            await check()
+        else:
+            await self.bot.tree.run_followup(interaction, CHECK_DECKLIST, retry, check)
 
     # --------------------------------------------------------------------------- Explain card names
     async def explain_names(self, interaction: discord.Interaction[IdentityBot], message: discord.Message) -> None:
@@ -173,11 +155,9 @@ class MessagesCog(commands.Cog, name="Messages"):
 
     async def _explain(self, typed: str) -> Explained:
         try:
-            query, _key = CardService.check_name(card_query_text(typed))
+            found = await self.bot.cards.resolve(card_query_text(typed))
         except BadCardName:
             return Explained(typed, problem="bad_name")
-        try:
-            found = await self.bot.cards.resolve(query)
         except AmbiguousCard as exc:
             return Explained(typed, problem="ambiguous", names=exc.candidates)
         except CardNotFound as exc:

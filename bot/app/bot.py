@@ -59,6 +59,8 @@ def bot_intents() -> discord.Intents:
 class IdentityBot(commands.AutoShardedBot):
     """The color identity bot, on all of `SHARD_COUNT` shards (default 1) or just `SHARD_IDS`."""
 
+    tree: IdentityTree  # made by discord.py from `tree_cls`
+
     def __init__(
         self,
         settings: Settings,
@@ -103,7 +105,6 @@ class IdentityBot(commands.AutoShardedBot):
         self.observer = CommandObserver(metrics)
         self.extensions_to_load = tuple(extensions)
         self.identify_spacing = identify_spacing
-        self.synced_commands: list[app_commands.AppCommand] = []
         self.inflight: set[asyncio.Task[Any]] = set()
         self._ready_seen: set[int] = set()
 
@@ -140,18 +141,16 @@ class IdentityBot(commands.AutoShardedBot):
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Register the application commands: to DEV_GUILD_ID when set (instant), otherwise globally; declared
         for the installation kinds the application has enabled, usable in servers, DMs and group DMs."""
-        tree = self.tree
-        if isinstance(tree, IdentityTree):
-            tree.sync_contexts(self.application)
+        self.tree.sync_contexts(self.application)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            self.synced_commands = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(self.synced_commands), guild.id)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild.id)
         else:
-            self.synced_commands = await self.tree.sync()
-            log.info("synced %d global commands", len(self.synced_commands))
-        return self.synced_commands
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+        return synced
 
     async def drain(self, timeout: float = DRAIN_SECONDS) -> int:  # noqa: ASYNC109
         """Wait (at most `timeout` s) for the interactions being handled; returns how many were left."""

@@ -16,14 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.app.observe import record
+from bot.app.observe import record_found
 from bot.app.tree import InputProblem
 from bot.cards.model import Resolved
 from bot.deck.check import DeckReport
 from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
 from bot.deck.runner import check_decklist
 from bot.deck.sources import DeckLink, DeckLinkError, FetchedDeck, parse_deck_url
-from bot.ops.metrics import Outcome
 from bot.present import decklinks, errors
 from bot.present.deck_report import deck_reply
 from bot.present.embeds import stale_note
@@ -189,9 +188,7 @@ async def check_parsed(bot: IdentityBot, deck: ParsedDeck, fetched: FetchedDeck 
 def deck_check_reply(interaction: discord.Interaction[Any], bot: IdentityBot, checked: CheckedDeck) -> Reply:
     """The reply for a finished check (a link's deck named first); records the outcome."""
     report, resolved = checked.report, checked.resolved
-    record(interaction, Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK,
-           card=" + ".join(report.commanders) or None,
-           cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None)
+    record_found(interaction, resolved, card=" + ".join(report.commanders) or None)
     reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved))
     if checked.fetched is not None:
         fetched = checked.fetched

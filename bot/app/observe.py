@@ -1,7 +1,8 @@
 """What the Discord layer notes on an interaction while handling it (`interaction.extras`), read by the bot's
 observer once the interaction's task ends (`IdentityBot.watch`), and by the error replies.
 
-- `record(...)`: how a command went (outcome, first card, whether the cache answered);
+- `record(...)`: how a command went (outcome, first card, whether the cache answered); `record_found` for a
+  command that found its cards;
 - `RECEIVED`: when the bot started handling the interaction (`time.perf_counter()`), so every step of one
   interaction spends one deferral budget (`replies.defer_if_slow`);
 - `COMMAND`: the command's name for interactions that re-run or finish a command (a pick in a menu, a
@@ -11,10 +12,12 @@ observer once the interaction's task ends (`IdentityBot.watch`), and by the erro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
+from bot.cards.model import Resolved
 from bot.ops.metrics import Outcome
 
 RECEIVED = "received"
@@ -32,3 +35,11 @@ def record(interaction: discord.Interaction[Any], outcome: Outcome | None = None
         extras["card"] = card
     if cache_hit is not None:
         extras["cache_hit"] = cache_hit
+
+
+def record_found(interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *,
+                 card: str | None) -> None:
+    """Tell the observer a command found its cards: STALE when any answer came from stale data, else OK, and
+    whether the cache or local data answered them all (unknown when no card was looked up)."""
+    record(interaction, Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK, card=card,
+           cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None)

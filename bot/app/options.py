@@ -2,12 +2,12 @@
 and `resolve_options` finds the cards (deferring only when Scryfall must be asked).
 
     card: app_commands.Transform[CardQuery, CardOption("card")]
-    commander: app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
-    partner: app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
+    commander: Commander
+    partner: Partner
 
 A card option takes what players paste: a decklist line (`1 Sol Ring (C21) 263 *F*`) is read the way the deck
 parser reads it (`card_query_text`). The partner option's autocomplete offers only cards that can be paired
-with the commander already typed in the same command (`partner_of`).
+with the commander already typed in the same command (`CardOption.partner_of`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.app.observe import record
+from bot.app.observe import record, record_found
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
-from bot.cards.names import MAX_INPUT_CHARS, normalize
+from bot.cards.names import MAX_INPUT_CHARS, choice_name, normalize
 from bot.cards.service import CardService
 from bot.deck.parser import parse_card_line
 from bot.identity.model import WUBRG
@@ -109,20 +109,19 @@ class CardOption(app_commands.Transformer):
     """Validation (empty or over-long input never reaches the card service) and autocomplete of one card
     option. Errors carry `label`, so the reply can say which option was wrong.
 
-    `partner_of`: the name of the option holding the commander this option pairs with; its autocomplete then
-    offers only cards that can be paired with that commander. Defaults to "commander" for the option labelled
-    "partner"."""
+    `partner_of`: for the option labelled "partner", "commander", the option holding the commander it pairs
+    with; its autocomplete then offers only cards that can be paired with that commander."""
 
-    def __init__(self, label: str | None = None, *, commander: bool = False, partner_of: str | None = None) -> None:
+    def __init__(self, label: str | None = None, *, commander: bool = False) -> None:
         self.label = label
         self.commander = commander
-        self.partner_of = partner_of if partner_of is not None else ("commander" if label == "partner" else None)
+        self.partner_of = "commander" if label == "partner" else None
 
     async def transform(self, interaction: discord.Interaction[Any], value: str, /) -> CardQuery:
         try:
             query, _key = CardService.check_name(card_query_text(value))
         except BadCardName as exc:
-            raise dataclasses.replace(exc, option=self.label) from None
+            raise _labelled(exc, self.label) from None
         return CardQuery(self.label, query, self.commander)
 
     def _paired_with(self, interaction: discord.Interaction[Any]) -> str | None:
@@ -150,15 +149,12 @@ class CardOption(app_commands.Transformer):
         if partner_of is None:
             names += bot.recent.matching(scope_of(interaction), text, commanders_only=self.commander)
         try:
-            if partner_of is not None:
-                names += await bot.cards.autocomplete(text, commanders_only=True, partner_of=partner_of)
-            else:
-                names += await bot.cards.autocomplete(text, commanders_only=self.commander)
+            names += await bot.cards.autocomplete(text, commanders_only=self.commander, partner_of=partner_of)
         except Exception as exc:  # a failing lookup must not break typing
             record(interaction, Outcome.ERROR)
             log.warning("autocomplete failed: %s", type(exc).__name__)
         choices: list[app_commands.Choice[str]] = []
-        for name in dict.fromkeys(n[:100].rstrip() for n in names):
+        for name in dict.fromkeys(choice_name(n) for n in names):
             if name:
                 choices.append(app_commands.Choice(name=name, value=name))
             if len(choices) == MAX_CHOICES:
@@ -194,8 +190,7 @@ async def resolve_options(interaction: discord.Interaction[IdentityBot],
         if isinstance(r, BaseException):
             raise r
     found = [r for r in results if isinstance(r, Resolved)]
-    record(interaction, Outcome.STALE if any(r.stale for r in found) else Outcome.OK, card=found[0].name,
-           cache_hit=all(r.source in ("cache", "local") for r in found))
+    record_found(interaction, found, card=found[0].name)
     return found
 
 
@@ -205,6 +200,11 @@ def _labelled(error: CardLookupError, option: str | None) -> CardLookupError:
         return dataclasses.replace(error, option=option)
     return error
 
+
+#: The commander options of /fits and /deckcheck; the partner's autocomplete offers only the cards that can be
+#: paired with the commander typed (`CardOption.partner_of`).
+Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
+Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
 
 #: The five colors as a command option's choices (the color a CR 903.4b commander chose before the game).
 COLOR_CHOICES = [app_commands.Choice(name=render.color_name(letter).capitalize(), value=letter) for letter in WUBRG]

@@ -5,7 +5,8 @@ reply), the way Red-DiscordBot's tree maps errors. Cogs raise typed errors and s
 A reply for a card option that names several cards, or no card but close names, carries a `Choice`: the
 tree then answers with a menu of the candidates (`bot.app.picks.CardPick`) whose pick runs the command
 again with the picked card in that option (`retry_for_command`, `rerun_command`). Interactions that are not
-slash commands (a pick, a submitted form) get their errors answered the same way through `answer_error`.
+slash commands (a pick, a submitted form) that re-run or finish a command are observed like it, and get their
+errors answered the same way, through `run_followup`.
 
 Every command is declared for both installation kinds (a server install, and a user install that works in
 DMs, group DMs and any server) as far as the application's settings allow (`sync_contexts`).
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ from discord import app_commands
 from bot.app.observe import COMMAND, RECEIVED, RETRY, record
 from bot.app.options import card_query_text
 from bot.app.picks import CardPick, Choice, Rerun, Retry, option_of
-from bot.app.replies import Sent, send_ephemeral
+from bot.app.replies import Sent, received_at, send_ephemeral
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallBusy, ScryfallUnavailable
 from bot.deck.parser import DeckInputError
 from bot.deck.runner import CommanderNotFound, NoCommander
@@ -74,22 +75,26 @@ def _pick(kind: choices.PickKind, query: str, option: str | None, names: list[st
     return Choice(kind, query, option, tuple(names)) if names else None
 
 
+def _card_reply(query: str, option: str | None, names: list[str], *, ambiguous: bool) -> ErrorReply:
+    """The reply for a card option that names several cards (`ambiguous`) or none: the candidates or the
+    close names, offered as a `Choice` when there are any."""
+    if ambiguous:
+        return ErrorReply(Outcome.AMBIGUOUS, errors.ambiguous_text(query, names, option),
+                          _pick("ambiguous", query, option, names))
+    return ErrorReply(Outcome.NOT_FOUND, errors.not_found_text(query, names, option),
+                      _pick("not_found", query, option, names))
+
+
 def _not_found(e: CardNotFound) -> ErrorReply:
-    return ErrorReply(Outcome.NOT_FOUND, errors.not_found_text(e.query, e.suggestions, e.option),
-                      _pick("not_found", e.query, e.option, e.suggestions))
+    return _card_reply(e.query, e.option, e.suggestions, ambiguous=False)
 
 
 def _ambiguous(e: AmbiguousCard) -> ErrorReply:
-    return ErrorReply(Outcome.AMBIGUOUS, errors.ambiguous_text(e.query, e.candidates, e.option),
-                      _pick("ambiguous", e.query, e.option, e.candidates))
+    return _card_reply(e.query, e.option, e.candidates, ambiguous=True)
 
 
 def _commander(e: CommanderNotFound) -> ErrorReply:
-    kind: choices.PickKind = "ambiguous" if e.ambiguous else "not_found"
-    choice = _pick(kind, e.query, e.option, e.suggestions)
-    if e.ambiguous:
-        return ErrorReply(Outcome.AMBIGUOUS, errors.ambiguous_text(e.query, e.suggestions, e.option), choice)
-    return ErrorReply(Outcome.NOT_FOUND, errors.not_found_text(e.query, e.suggestions, e.option), choice)
+    return _card_reply(e.query, e.option, e.suggestions, ambiguous=e.ambiguous)
 
 
 _DECK_SOURCE_OUTCOMES = {
@@ -257,18 +262,27 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
 
     async def rerun_command(self, interaction: discord.Interaction[IdentityBot],
                             command: app_commands.Command[Any, ..., Any], namespace: app_commands.Namespace) -> None:
-        """Run `command` with `namespace` for `interaction` (a pick): observed, under the user's cooldown, its
-        errors answered by `answer_error` (a later option that needs a pick gets its own menu)."""
-        started = interaction.extras.get(RECEIVED)
-        if not isinstance(started, float):
-            started = interaction.extras[RECEIVED] = time.perf_counter()
-        interaction.extras[COMMAND] = command.qualified_name
-        interaction.extras[RETRY] = self.retry_for_command(command, namespace)
+        """Run `command` with `namespace` for `interaction` (a pick), under the user's cooldown, through
+        `run_followup` (a later option that needs a pick gets its own menu)."""
+        await self.run_followup(
+            interaction, command.qualified_name, self.retry_for_command(command, namespace),
+            # discord.py's own path for a command with its options (transformers, then the callback)
+            lambda: command._invoke_with_namespace(interaction, namespace), cooldown=True)
+
+    async def run_followup(self, interaction: discord.Interaction[IdentityBot], name: str, retry: Retry,
+                           work: Callable[[], Awaitable[object]], *, cooldown: bool = False) -> None:
+        """Run `work` for an interaction that re-runs or finishes the command `name` (a pick, a submitted
+        form), whose payload names no command: observed like that command, under the user's cooldown with
+        `cooldown`, its errors answered by `answer_error` (a card option that needs a pick gets a menu whose
+        pick runs `retry`)."""
+        started = received_at(interaction)
+        interaction.extras[COMMAND] = name
+        interaction.extras[RETRY] = retry
         self.client.watch(interaction, started)
         try:
-            self._check_cooldown(interaction)
-            # discord.py's own path for a command with its options (transformers, then the callback)
-            await command._invoke_with_namespace(interaction, namespace)
+            if cooldown:
+                self._check_cooldown(interaction)
+            await work()
         except Exception as exc:
             interaction.command_failed = True
             await self.answer_error(interaction, exc)
