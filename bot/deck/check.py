@@ -36,7 +36,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.deck.parser import DeckEntry, DeckInputError, ParsedDeck
-from bot.identity import analyze, check_pairing, commander_eligibility
+from bot.identity import analyze, check_pairing, commander_eligibility, is_banned
 from bot.identity.model import Analysis, IdentityError, NonDeckKind, Reason, Verdict, wubrg
 
 DECK_SIZE = 100
@@ -268,10 +268,6 @@ def copy_limit(card: Mapping[str, Any]) -> int | None:
             if word in _NUMBER_WORDS:
                 return _NUMBER_WORDS[word]
     return 1
-
-
-def is_banned(card: Mapping[str, Any]) -> bool:
-    return (card.get("legalities") or {}).get("commander") == "banned"
 
 
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}

@@ -10,7 +10,10 @@ alongside a commander with "Choose a Background" (702.124k), so on its own it is
 reason says so (for a pair, use `check_pairing`). Objects that are not deck cards (tokens, emblems, meld
 results, vanguards, planes, schemes, inserts, see `faces.non_deck_kind`) are never eligible. Eligibility is
 about the rules, not the ban list: a banned legendary creature is eligible, and the reason mentions the ban
-(Scryfall `legalities.commander == "banned"`: `Verdict.banned`).
+(`Verdict.banned`).
+
+`is_banned(card)`: Scryfall lists the card as banned in Commander (`legalities.commander == "banned"`). The
+ban list is the format's, not the Comprehensive Rules'; other `legalities` values are not trusted.
 
 A Spacecraft's power/toughness box: Scryfall gives the card (or its front face) `power` and `toughness`
 when one is printed (Inspirit, Flagship Vessel: 5/5), and none when it isn't (The Eternity Elevator). Without
@@ -28,6 +31,7 @@ Choose-a-Background pair needs no eligibility of its own (702.124k). It agrees w
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from bot.identity.faces import Face, card_faces, card_name, card_names, non_deck_kind
 from bot.identity.model import IdentityError, Verdict, VerdictCode
@@ -65,6 +69,15 @@ def has_power_toughness_box(card: dict) -> bool:
     return any(_PRINTED_BOX_RE.search(line) for line in text.split("\n"))
 
 
+def is_banned(card: object) -> bool:
+    """Whether Scryfall lists `card` as banned in Commander (`legalities.commander == "banned"`). Anything
+    but a card object with such legalities (an `Analysis`, odd data) gives False."""
+    if not isinstance(card, Mapping):
+        return False
+    legalities = card.get("legalities")
+    return isinstance(legalities, Mapping) and legalities.get("commander") == "banned"
+
+
 def _faces_of(card: dict) -> tuple[Face, ...]:
     """The card's `card_faces`; `IdentityError` when `card` is not a card object."""
     if not isinstance(card, dict):
@@ -91,8 +104,7 @@ def _eligibility(card: dict, faces: tuple[Face, ...]) -> Verdict:
     lines = ability_lines(card, faces)
     says_so = any(_CAN_BE_COMMANDER_RE.search(line) for line in lines)
     creature_elsewhere = legendary and any(_CREATURE_OFF_BATTLEFIELD_RE.search(line) for line in lines)
-    legalities = card.get("legalities")
-    banned = isinstance(legalities, dict) and legalities.get("commander") == "banned"
+    banned = is_banned(card)
 
     if legendary and creature:
         code = VerdictCode.LEGENDARY_CREATURE
@@ -208,6 +220,7 @@ __all__ = [
     "check_pairing",
     "commander_eligibility",
     "has_power_toughness_box",
+    "is_banned",
     "is_commander_candidate",
     "is_time_lord_doctor",
     "judge_pairing",

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 from bot.cards.model import STALE_DAYS, Resolved
+from bot.identity import is_banned
 from bot.identity.model import Analysis, DeckBlocker, FitResult, FitVerdict, NonDeckKind, VerdictCode
 from bot.present import evidence, render, words
 from bot.present.message import (
@@ -89,11 +90,6 @@ def card_image(card: Mapping[str, Any]) -> str | None:
     if isinstance(card_id, str) and card_id and all(c.isalnum() or c == "-" for c in card_id):
         return SCRYFALL_IMAGE.format(id=card_id)  # Scryfall serves the front face image for this
     return None
-
-
-def is_banned(card: Mapping[str, Any]) -> bool:
-    legal = card.get("legalities")
-    return isinstance(legal, Mapping) and legal.get("commander") == "banned"
 
 
 def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
