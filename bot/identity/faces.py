@@ -24,10 +24,6 @@ SIDED_LAYOUTS = frozenset(
 )
 # Layouts whose colors come from the effect that makes them, not from the object itself (CR 111.3, 114).
 TOKEN_LAYOUTS = frozenset({"token", "double_faced_token", "emblem"})
-# Objects that are not Magic cards in a deck (CR 901 planes, 902 vanguards, 904 schemes, tokens, emblems).
-NON_CARD_LAYOUTS = frozenset(
-    {"token", "double_faced_token", "emblem", "vanguard", "planar", "scheme", "art_series", "front_card"}
-)
 # Layouts whose second part holds alternative characteristics used only while a spell (CR 715.4 adventurer,
 # 720 omen, 722.4 preparation cards): the card's colors are its main part's; its identity counts both
 # (CR 903.4e).

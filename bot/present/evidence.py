@@ -52,10 +52,6 @@ class Source:
     lands: tuple[str, ...] = ()
     cda: CdaKind | None = None
 
-    def covers(self, colors: Iterable[str]) -> bool:
-        """Whether this source gives any of `colors`."""
-        return any(c in self.colors for c in colors)
-
 
 def place_words(reason: Reason) -> str:
     """Where in a rules-text line a symbol sits: 'activated ability', 'flashback cost', 'mana ability'."""
