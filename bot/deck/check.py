@@ -37,7 +37,7 @@ from typing import Any
 
 from bot.deck.parser import DeckEntry, DeckInputError, ParsedDeck
 from bot.identity import analyze, check_pairing, commander_eligibility, is_banned
-from bot.identity.model import Analysis, IdentityError, NonDeckKind, Reason, Verdict, wubrg
+from bot.identity.model import COLOR_WORDS, Analysis, IdentityError, NonDeckKind, Reason, Verdict, wubrg
 
 DECK_SIZE = 100
 
@@ -270,16 +270,13 @@ def copy_limit(card: Mapping[str, Any]) -> int | None:
     return 1
 
 
-_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-
-
 def color_letter(text: str) -> str:
     """The WUBRG letter of a color given as a letter or a word (`r`, `Red`, `{U}`); DeckInputError otherwise."""
     value = str(text).strip().strip("{}").strip().lower()
     if len(value) == 1 and value.upper() in "WUBRG":
         return value.upper()
-    if value in _COLOR_WORDS:
-        return _COLOR_WORDS[value]
+    if value in COLOR_WORDS:
+        return COLOR_WORDS[value]
     raise DeckInputError(f"{str(text)[:40]!r} is not a color; use W, U, B, R, G or white, blue, black, red, green")
 
 

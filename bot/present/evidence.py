@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from bot.identity.model import Analysis, CdaKind, FaceRole, Reason, ReasonKind, TextPlace
 from bot.present import render
 from bot.present.render import Emoji
+from bot.present.words import alternative_part_word
 
 LINE_WIDTH = 90  # characters of a card's line shown in one piece of evidence
 
@@ -107,10 +108,9 @@ def face_label(analysis: Analysis, face: str) -> str:
         return ""
     if role is FaceRole.ALTERNATIVE:
         type_line = next((f.type_line for f in analysis.faces if f.name == face), "")
-        kind = next((t for t in ("Adventure", "Omen") if t in type_line.split()), "other part")
-        return f"{face} ({kind})"
-    words = _ROLE_WORDS.get(role)
-    return f"{face} ({words})" if words else face
+        return f"{face} ({alternative_part_word(type_line)})"
+    role_words = _ROLE_WORDS.get(role)
+    return f"{face} ({role_words})" if role_words else face
 
 
 def _lead(source: Source, emoji: Emoji) -> str:
