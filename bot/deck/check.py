@@ -19,8 +19,9 @@ Checks, each naming the offending cards and their line numbers:
   are not checked and a warning says so.
 
 Chosen colors (CR 903.4b): a commander such as The Prismatic Piper has its owner choose a color before the
-game; `chosen` gives that color per commander, and the engine's `check_fit(..., chosen=...)` counts it in the
-deck's color identity. Commanders that choose a color with none given are listed in `open_choices`.
+game; `chosen` gives that color per commander, and it counts in the deck's color identity, as the engine's
+`check_fit(..., chosen=...)` counts it. Commanders that choose a color with none given are listed in
+`open_choices`.
 
 Everything is data: a `Problem` says what is wrong with which card and why (codes, names, counts, the
 engine's verdicts and evidence); the words are the presentation layer's (`bot.present.deck_report`).
@@ -35,8 +36,8 @@ from enum import StrEnum
 from typing import Any
 
 from bot.deck.parser import DeckEntry, DeckInputError, ParsedDeck
-from bot.identity import analyze, check_fit, check_pairing, commander_eligibility
-from bot.identity.model import Analysis, IdentityError, NonDeckKind, Reason, Verdict, wubrg
+from bot.identity import analyze, check_pairing, commander_eligibility, is_banned
+from bot.identity.model import COLOR_WORDS, Analysis, IdentityError, NonDeckKind, Reason, Verdict, wubrg
 
 DECK_SIZE = 100
 
@@ -269,20 +270,13 @@ def copy_limit(card: Mapping[str, Any]) -> int | None:
     return 1
 
 
-def is_banned(card: Mapping[str, Any]) -> bool:
-    return (card.get("legalities") or {}).get("commander") == "banned"
-
-
-_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-
-
 def color_letter(text: str) -> str:
     """The WUBRG letter of a color given as a letter or a word (`r`, `Red`, `{U}`); DeckInputError otherwise."""
     value = str(text).strip().strip("{}").strip().lower()
     if len(value) == 1 and value.upper() in "WUBRG":
         return value.upper()
-    if value in _COLOR_WORDS:
-        return _COLOR_WORDS[value]
+    if value in COLOR_WORDS:
+        return COLOR_WORDS[value]
     raise DeckInputError(f"{str(text)[:40]!r} is not a color; use W, U, B, R, G or white, blue, black, red, green")
 
 
@@ -402,8 +396,10 @@ def check_deck(
                                     lines=_lines(marked), issue=CommanderIssue.LIST_NAMES_OTHER,
                                     others=commander_names))
 
-    # The commanders' analyses, computed once; check_fit takes them as they are (eligibility and pairing were
-    # checked above) with the chosen colors (CR 903.4b).
+    # The commanders' analyses, computed once, and the deck's color identity: the union of their identities
+    # and the colors chosen for them (CR 903.4b, 903.5c). Eligibility and pairing were checked above, so each
+    # card needs only its identity colors outside the deck's, with the engine's evidence for them (what
+    # `check_fit` gives as `outside` and `evidence`).
     leaders: list[Analysis] = []
     leader_chosen: list[str | None] = []
     unjudged: list[str] = []
@@ -446,10 +442,10 @@ def check_deck(
             continue
         if not check_colors:
             continue
-        fit = check_fit(analysis, leaders, picks)
-        if fit.outside:
-            evidence = tuple((color, fit.evidence.get(color, ())) for color in fit.outside)
-            problems.append(Problem(ProblemKind.COLOR, card=name, lines=lines, outside=fit.outside,
+        outside = "".join(c for c in analysis.identity if c not in deck_identity)
+        if outside:
+            evidence = tuple((color, analysis.reasons_for(color)) for color in outside)
+            problems.append(Problem(ProblemKind.COLOR, card=name, lines=lines, outside=outside,
                                     evidence=evidence, analysis=analysis))
 
     # Deck size: every card line counts (unknown and unchecked names too), plus commanders not listed.

@@ -59,7 +59,7 @@ import aiohttp
 
 from bot import BOT_NAME, __version__
 from bot.cards.scryfall import SingleFlight, retry_after_seconds
-from bot.deck.parser import DeckEntry, ParsedDeck, ParseProblem, Section
+from bot.deck.parser import MAX_COUNT, MAX_NAME_LENGTH, DeckEntry, ParsedDeck, ParseProblem, Section
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +73,6 @@ DEFAULT_LOCKOUT = 30.0  # pause after a 429 without (or with a shorter) Retry-Af
 DEFAULT_CACHE_TTL = 300.0
 DEFAULT_CACHE_SIZE = 256
 ERROR_BODY_LIMIT = 64 * 1024  # bytes read from a non-200 answer (enough to tell JSON from an HTML page)
-MAX_NAME_LENGTH = 200
-MAX_COUNT = 999
 
 _CHUNK = 64 * 1024
 
@@ -259,18 +257,30 @@ def parse_deck_url(text: str) -> DeckLink | None:
 
 @dataclass(frozen=True, slots=True)
 class FetchedDeck:
-    """A deck read from a site. `deck` holds every entry (any section) with `deck_name` set; `commanders`
-    are the names the site marks as commanders (also the `commander_marker` entries of `deck`); `format` is
-    the site's format name ("commander", ...) or None; `from_cache` is True when no request was made."""
+    """A deck read from a site. `deck` holds every entry (any section) with `deck_name` set; `format` is
+    the site's format name ("commander", ...) or None; `from_cache` is True when no request was made.
+    `name`, `commanders` and `url` are read off `deck` and the link."""
 
     deck: ParsedDeck
-    name: str | None
     site: Site
     deck_id: str
-    commanders: tuple[str, ...]
-    url: str
     format: str | None = None
     from_cache: bool = False
+
+    @property
+    def name(self) -> str | None:
+        """The deck's name on the site (`deck.deck_name`)."""
+        return self.deck.deck_name
+
+    @property
+    def commanders(self) -> tuple[str, ...]:
+        """The names the site marks as commanders, each once (the `commander_marker` entries of `deck`)."""
+        return tuple(dict.fromkeys(e.name for e in self.deck.entries if e.section is Section.COMMANDER))
+
+    @property
+    def url(self) -> str:
+        """The canonical web address of the deck (`DeckLink.url`)."""
+        return DeckLink(self.site, self.deck_id).url
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,10 +380,7 @@ def _build(site: Site, deck_id: str, name: Any, fmt: str | None, raws: list[_Raw
         raise DeckNotADeck(site, reason="no_entries", detail=f"none of {len(raws)} entries could be read")
     deck_name = _tidy_name(name)
     parsed = ParsedDeck(entries=entries, problems=problems, deck_name=deck_name, lines_read=len(ordered))
-    commanders = tuple(dict.fromkeys(e.name for e in entries if e.section is Section.COMMANDER))
-    link = DeckLink(site, deck_id)
-    return FetchedDeck(deck=parsed, name=deck_name, site=site, deck_id=deck_id, commanders=commanders,
-                       url=link.url, format=fmt)
+    return FetchedDeck(deck=parsed, site=site, deck_id=deck_id, format=fmt)
 
 
 def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:

@@ -15,13 +15,14 @@ Public API:
   `verdict` (`FitVerdict`), `blockers` (`DeckBlocker`), `choice_options` (`ColorChoice`), `chosen`,
   `commander_problems` (failing `Verdict`s), `banned_commanders`, `open_choices`.
 - `commander_eligibility(card) -> Verdict`, `check_pairing(a, b) -> Verdict` (`.ok`, `.code`, data),
-  `is_commander_candidate(card)` (eligible alone, or a Background).
+  `is_commander_candidate(card)` (eligible alone, or a Background), `is_banned(card)` (Scryfall lists it as
+  banned in Commander).
 - `pairing_traits(card) -> PairingTraits` (frozen; `.encode()` / `PairingTraits.decode(s)`),
   `can_pair(a, b) -> bool`: the storable partner-ability summary (CR 702.124).
 - `parse_symbols(text) -> tuple[Symbol, ...]`: the mana-symbol parser.
 """
 
-from bot.identity.commander import check_pairing, commander_eligibility, is_commander_candidate
+from bot.identity.commander import check_pairing, commander_eligibility, is_banned, is_commander_candidate
 from bot.identity.engine import analyze, with_chosen_color
 from bot.identity.fit import check_fit
 from bot.identity.model import (
@@ -77,6 +78,7 @@ __all__ = [
     "check_fit",
     "check_pairing",
     "commander_eligibility",
+    "is_banned",
     "is_commander_candidate",
     "pairing_traits",
     "parse_symbols",

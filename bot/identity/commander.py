@@ -10,7 +10,10 @@ alongside a commander with "Choose a Background" (702.124k), so on its own it is
 reason says so (for a pair, use `check_pairing`). Objects that are not deck cards (tokens, emblems, meld
 results, vanguards, planes, schemes, inserts, see `faces.non_deck_kind`) are never eligible. Eligibility is
 about the rules, not the ban list: a banned legendary creature is eligible, and the reason mentions the ban
-(Scryfall `legalities.commander == "banned"`: `Verdict.banned`).
+(`Verdict.banned`).
+
+`is_banned(card)`: Scryfall lists the card as banned in Commander (`legalities.commander == "banned"`). The
+ban list is the format's, not the Comprehensive Rules'; other `legalities` values are not trusted.
 
 A Spacecraft's power/toughness box: Scryfall gives the card (or its front face) `power` and `toughness`
 when one is printed (Inspirit, Flagship Vessel: 5/5), and none when it isn't (The Eternity Elevator). Without
@@ -28,15 +31,18 @@ Choose-a-Background pair needs no eligibility of its own (702.124k). It agrees w
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from bot.identity.faces import card_faces, card_name, card_names, non_deck_kind
+from bot.identity.faces import Face, card_faces, card_name, card_names, non_deck_kind
 from bot.identity.model import IdentityError, Verdict, VerdictCode
 from bot.identity.pairing import (
     PairingKind,
     PairingTraits,
     ability_lines,
+    front_type_words,
     is_background,
     is_time_lord_doctor,
+    norm_text,
     pairing_traits,
     shared_pairings,
 )
@@ -47,14 +53,6 @@ _CREATURE_OFF_BATTLEFIELD_RE = re.compile(
 )
 _STATION_CREATURE_RE = re.compile(r"\bIt[\u2019']s an? (?:artifact )?creature at \d+\+", re.IGNORECASE)
 _PRINTED_BOX_RE = re.compile(r"(?:^|\|\s*|,\s*)\d+/\d+\s*$")
-
-
-def _front(card: dict) -> tuple[str, list[str], list[str]]:
-    """(front type line, its supertypes and types, its subtypes)."""
-    faces = card_faces(card)
-    front_type = faces[0].type_line.split(" // ")[0] if faces else ""
-    left, dash, right = front_type.partition("\u2014")
-    return front_type, left.split(), right.split() if dash else []
 
 
 def has_power_toughness_box(card: dict) -> bool:
@@ -71,24 +69,42 @@ def has_power_toughness_box(card: dict) -> bool:
     return any(_PRINTED_BOX_RE.search(line) for line in text.split("\n"))
 
 
-def commander_eligibility(card: dict) -> Verdict:
-    """Whether `card` can be your commander (CR 903.3), with the reason as a `VerdictCode`."""
+def is_banned(card: object) -> bool:
+    """Whether Scryfall lists `card` as banned in Commander (`legalities.commander == "banned"`). Anything
+    but a card object with such legalities (an `Analysis`, odd data) gives False."""
+    if not isinstance(card, Mapping):
+        return False
+    legalities = card.get("legalities")
+    return isinstance(legalities, Mapping) and legalities.get("commander") == "banned"
+
+
+def _faces_of(card: dict) -> tuple[Face, ...]:
+    """The card's `card_faces`; `IdentityError` when `card` is not a card object."""
     if not isinstance(card, dict):
         raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
+    return card_faces(card)
+
+
+def commander_eligibility(card: dict) -> Verdict:
+    """Whether `card` can be your commander (CR 903.3), with the reason as a `VerdictCode`."""
+    return _eligibility(card, _faces_of(card))
+
+
+def _eligibility(card: dict, faces: tuple[Face, ...]) -> Verdict:
+    """`commander_eligibility(card)`, given the card's `card_faces(card)` (CR 903.3, 903.3a)."""
     name = card_name(card)
-    kind = non_deck_kind(card)
+    kind = non_deck_kind(card, faces)
     if kind is not None:
         return Verdict(False, VerdictCode.NOT_A_DECK_CARD, name, not_deck_card=kind)
-    front_type, front_words, subtypes = _front(card)
+    front_type, front_words, subtypes = front_type_words(faces)
     legendary = "Legendary" in front_words
     creature = "Creature" in front_words
     vehicle = legendary and "Vehicle" in subtypes
     spacecraft = legendary and "Spacecraft" in subtypes
-    lines = ability_lines(card)
+    lines = ability_lines(card, faces)
     says_so = any(_CAN_BE_COMMANDER_RE.search(line) for line in lines)
     creature_elsewhere = legendary and any(_CREATURE_OFF_BATTLEFIELD_RE.search(line) for line in lines)
-    legalities = card.get("legalities")
-    banned = isinstance(legalities, dict) and legalities.get("commander") == "banned"
+    banned = is_banned(card)
 
     if legendary and creature:
         code = VerdictCode.LEGENDARY_CREATURE
@@ -117,11 +133,13 @@ def is_commander_candidate(card: dict) -> bool:
     """Whether `card` may sit in a command zone at all: eligible on its own (`commander_eligibility`), or a
     legendary Background enchantment card, which leads beside a "Choose a Background" commander (702.124k).
     Commander pickers offer these."""
-    if commander_eligibility(card).ok:
+    faces = _faces_of(card)
+    verdict = _eligibility(card, faces)
+    if verdict.ok:
         return True
-    if non_deck_kind(card) is not None:
+    if verdict.code is VerdictCode.NOT_A_DECK_CARD:  # exactly when non_deck_kind(card) is not None
         return False
-    return is_background(_front(card)[0])
+    return is_background(front_type_words(faces)[0])
 
 
 def _no_pair_verdict(a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> Verdict:
@@ -136,7 +154,7 @@ def _no_pair_verdict(a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> Ve
             if t.kind is not wanted:
                 continue
             if wanted is PairingKind.PARTNER_WITH:
-                if _norm_name(t.text) not in {_norm_name(n) for n in ty.names} | {_norm_name(y)}:
+                if norm_text(t.text) not in {norm_text(n) for n in ty.names} | {norm_text(y)}:
                     return Verdict(False, VerdictCode.PARTNER_WITH_OTHER, x, y, trait=t, traits=(tx, ty))
                 return Verdict(False, VerdictCode.PARTNER_WITH_ONE_WAY, x, y, trait=t, traits=(tx, ty))
             return Verdict(False, VerdictCode.VARIANT_ONLY, x, y, trait=t, traits=(tx, ty))
@@ -145,12 +163,8 @@ def _no_pair_verdict(a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> Ve
 
 def _shared_variant(ta: PairingTraits, tb: PairingTraits) -> str:
     """The Partner\u2014[text] variant both have, as the first card prints it."""
-    theirs = {_norm_name(t) for t in tb.texts(PairingKind.PARTNER_TEXT)}
-    return next((t for t in ta.texts(PairingKind.PARTNER_TEXT) if _norm_name(t) in theirs), "")
-
-
-def _norm_name(name: str) -> str:
-    return " ".join(name.replace("\u2019", "'").split()).casefold()
+    theirs = {norm_text(t) for t in tb.texts(PairingKind.PARTNER_TEXT)}
+    return next((t for t in ta.texts(PairingKind.PARTNER_TEXT) if norm_text(t) in theirs), "")
 
 
 def _core_name(card: dict) -> str:
@@ -206,6 +220,7 @@ __all__ = [
     "check_pairing",
     "commander_eligibility",
     "has_power_toughness_box",
+    "is_banned",
     "is_commander_candidate",
     "is_time_lord_doctor",
     "judge_pairing",

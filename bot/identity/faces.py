@@ -24,10 +24,6 @@ SIDED_LAYOUTS = frozenset(
 )
 # Layouts whose colors come from the effect that makes them, not from the object itself (CR 111.3, 114).
 TOKEN_LAYOUTS = frozenset({"token", "double_faced_token", "emblem"})
-# Objects that are not Magic cards in a deck (CR 901 planes, 902 vanguards, 904 schemes, tokens, emblems).
-NON_CARD_LAYOUTS = frozenset(
-    {"token", "double_faced_token", "emblem", "vanguard", "planar", "scheme", "art_series", "front_card"}
-)
 # Layouts whose second part holds alternative characteristics used only while a spell (CR 715.4 adventurer,
 # 720 omen, 722.4 preparation cards): the card's colors are its main part's; its identity counts both
 # (CR 903.4e).
@@ -120,20 +116,25 @@ def colors_from_front(card: dict, faces: tuple[Face, ...]) -> bool:
     return "mana_cost" not in card
 
 
-def card_names(card: dict) -> frozenset[str]:
+def card_names(card: dict, faces: tuple[Face, ...] | None = None) -> frozenset[str]:
     """Every name the card answers to: its full name and each face's name ("Fire // Ice", "Fire", "Ice";
-    a reversible card printed as "Okaun, Eye of Chaos // Okaun, Eye of Chaos" also answers to the one name)."""
-    names = {card_name(card)}
-    for face in card_faces(card):
+    a reversible card printed as "Okaun, Eye of Chaos // Okaun, Eye of Chaos" also answers to the one name).
+    `faces`: the card's `card_faces(card)` when the caller has them already."""
+    if faces is None:
+        faces = card_faces(card)
+    name = card_name(card)
+    names = {name}
+    for face in faces:
         names.add(face.name)
-    names.update(part.strip() for part in card_name(card).split(" // "))
+    names.update(part.strip() for part in name.split(" // "))
     names.discard("")
     return frozenset(names)
 
 
-def _subtypes(type_line: str) -> list[str]:
-    dash = type_line.find("\u2014")
-    return type_line[dash + 1 :].split() if dash != -1 else []
+def type_words(type_line: str) -> tuple[list[str], list[str]]:
+    """(supertypes and card types, subtypes) of a type line: the words before and after its dash (CR 205)."""
+    left, dash, right = type_line.partition("\u2014")
+    return left.split(), right.split() if dash else []
 
 
 def color_face_indices(card: dict, faces: tuple[Face, ...]) -> tuple[int, ...]:
@@ -146,7 +147,7 @@ def color_face_indices(card: dict, faces: tuple[Face, ...]) -> tuple[int, ...]:
     # Any other layout: every part, except parts printed as an Adventure or Omen spell.
     return tuple(
         i for i, face in enumerate(faces)
-        if i == 0 or not _ALTERNATIVE_PART_SUBTYPES.intersection(_subtypes(face.type_line.split("//")[0]))
+        if i == 0 or not _ALTERNATIVE_PART_SUBTYPES.intersection(type_words(face.type_line.split("//")[0])[1])
     )
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import permutations
 
-from bot.identity.commander import commander_eligibility, judge_pairing
+from bot.identity.commander import commander_eligibility, is_banned, judge_pairing
 from bot.identity.engine import analyze, with_chosen_color
 from bot.identity.model import (
     WUBRG,
@@ -52,13 +52,6 @@ def _as_analysis(obj: dict | Analysis, what: str) -> Analysis:
     if isinstance(obj, dict):
         return analyze(obj)
     raise IdentityError(f"{what} must be a Scryfall card object (dict) or an Analysis, got {type(obj).__name__}")
-
-
-def _banned(card: dict | Analysis) -> bool:
-    if not isinstance(card, dict):
-        return False
-    legalities = card.get("legalities")
-    return isinstance(legalities, dict) and legalities.get("commander") == "banned"
 
 
 def _normalize_chosen(chosen: Sequence[str | None] | None, leaders: tuple[Analysis, ...]) -> tuple[str | None, ...]:
@@ -99,10 +92,10 @@ def _blockers_and_problems(
     if any(not leader.deck_card for given, leader in zip(commanders, leaders, strict=True)
            if not isinstance(given, dict)):
         blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
-    banned = [leader.name for given, leader in zip(commanders, leaders, strict=True) if _banned(given)]
+    banned = [leader.name for given, leader in zip(commanders, leaders, strict=True) if is_banned(given)]
     if banned:
         blockers.append(DeckBlocker.COMMANDER_BANNED)
-    if _banned(card):
+    if is_banned(card):
         blockers.append(DeckBlocker.CARD_BANNED)
     if not card_analysis.deck_card:
         blockers.append(DeckBlocker.NOT_A_DECK_CARD)

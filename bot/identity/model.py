@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from bot.identity.symbols import Symbol, SymbolKind
+from bot.identity.symbols import WUBRG, Symbol, SymbolKind
 
 if TYPE_CHECKING:  # pairing imports this module; the annotations are only read by type checkers
     from bot.identity.pairing import PairingKind, PairingTrait, PairingTraits
 
-WUBRG = "WUBRG"
+# The five colors (CR 105.1) by name, with their letters.
+COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 
 
 def wubrg(colors: object) -> str:

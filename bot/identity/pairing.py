@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import quote, unquote
 
-from bot.identity.faces import card_faces, card_names
+from bot.identity.faces import Face, card_faces, card_names, type_words
 from bot.identity.model import IdentityError
 from bot.identity.text import strip_reminder
 
@@ -120,34 +120,39 @@ class PairingTraits:
         return cls(frozenset(traits), frozenset(names))
 
 
-def _norm(text: str) -> str:
+def norm_text(text: str) -> str:
+    """A name or partner text as compared: curly apostrophes straight, spaces collapsed, case folded."""
     return " ".join(text.replace("\u2019", "'").split()).casefold()
 
 
-def _supertypes_types_subtypes(type_line: str) -> tuple[list[str], list[str]]:
-    left, dash, right = type_line.partition("\u2014")
-    return left.split(), right.split() if dash else []
+def front_type_words(faces: tuple[Face, ...]) -> tuple[str, list[str], list[str]]:
+    """(front type line, its supertypes and types, its subtypes): the front face's (CR 712.8a) or the main
+    part's, from the card's `card_faces(card)`."""
+    front_type = faces[0].type_line.split(" // ")[0] if faces else ""
+    words, subtypes = type_words(front_type)
+    return front_type, words, subtypes
 
 
 def is_background(type_line: str) -> bool:
     """A legendary Background enchantment card (CR 702.124k), from its (front face) type line."""
-    words, subtypes = _supertypes_types_subtypes(type_line)
+    words, subtypes = type_words(type_line)
     return "Legendary" in words and "Enchantment" in words and "Background" in subtypes
 
 
 def is_time_lord_doctor(type_line: str) -> bool:
     """A legendary Time Lord Doctor creature card that has no other creature types (CR 702.124m).
     "Time Lord" is one creature type of two words."""
-    words, subtypes = _supertypes_types_subtypes(type_line)
+    words, subtypes = type_words(type_line)
     if "Legendary" not in words or "Creature" not in words:
         return False
     return sorted(subtypes) == ["Doctor", "Lord", "Time"]
 
 
-def ability_lines(card: dict) -> list[str]:
-    """Every rules-text line of every face, reminder text removed (CR 702.124 abilities are keyword-like)."""
+def ability_lines(card: dict, faces: tuple[Face, ...] | None = None) -> list[str]:
+    """Every rules-text line of every face, reminder text removed (CR 702.124 abilities are keyword-like).
+    `faces`: the card's `card_faces(card)` when the caller has them already."""
     lines = []
-    for face in card_faces(card):
+    for face in card_faces(card) if faces is None else faces:
         for line in face.oracle_text.split("\n"):
             bare = strip_reminder(line).strip()
             if bare:
@@ -159,10 +164,10 @@ def _line_traits(line: str) -> Iterable[PairingTrait]:
     # Keyword lines may list several keywords ("Flying, partner"); a "partner with" name may hold a comma.
     parts = [line] if "with" in line.lower() else [p.strip() for p in line.split(",")]
     for part in parts:
-        low = _norm(part).rstrip(".")
+        low = norm_text(part).rstrip(".")
         if low == "partner":
             yield PairingTrait(PairingKind.PARTNER)
-        elif low == _norm(_FRIENDS_FOREVER):
+        elif low == norm_text(_FRIENDS_FOREVER):
             yield PairingTrait(PairingKind.PARTNER_TEXT, _FRIENDS_FOREVER)
         elif low == "choose a background":
             yield PairingTrait(PairingKind.CHOOSE_BACKGROUND)
@@ -176,7 +181,7 @@ def _line_traits(line: str) -> Iterable[PairingTrait]:
             m = _PARTNER_TEXT_RE.match(part)
             if m:
                 variant = m.group(1).strip()
-                if _norm(variant) == _norm(_FRIENDS_FOREVER):
+                if norm_text(variant) == norm_text(_FRIENDS_FOREVER):
                     variant = _FRIENDS_FOREVER
                 yield PairingTrait(PairingKind.PARTNER_TEXT, variant)
 
@@ -186,22 +191,22 @@ def pairing_traits(card: dict) -> PairingTraits:
     and whether its front face is a legendary Background enchantment or a lone Time Lord Doctor."""
     if not isinstance(card, dict):
         raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
-    traits: set[PairingTrait] = set()
-    for line in ability_lines(card):
-        traits.update(_line_traits(line))
     faces = card_faces(card)
-    front_type = faces[0].type_line.split(" // ")[0] if faces else ""
+    traits: set[PairingTrait] = set()
+    for line in ability_lines(card, faces):
+        traits.update(_line_traits(line))
+    front_type = front_type_words(faces)[0]
     if is_background(front_type):
         traits.add(PairingTrait(PairingKind.BACKGROUND))
     if is_time_lord_doctor(front_type):
         traits.add(PairingTrait(PairingKind.TIME_LORD_DOCTOR))
     has_with = any(t.kind is PairingKind.PARTNER_WITH for t in traits)
-    return PairingTraits(frozenset(traits), card_names(card) if has_with else frozenset())
+    return PairingTraits(frozenset(traits), card_names(card, faces) if has_with else frozenset())
 
 
 def _names_either(names: frozenset[str], wanted: tuple[str, ...]) -> bool:
-    have = {_norm(n) for n in names}
-    return any(_norm(w) in have for w in wanted)
+    have = {norm_text(n) for n in names}
+    return any(norm_text(w) in have for w in wanted)
 
 
 def shared_pairings(a: PairingTraits, b: PairingTraits) -> tuple[PairingKind, ...]:
@@ -210,7 +215,8 @@ def shared_pairings(a: PairingTraits, b: PairingTraits) -> tuple[PairingKind, ..
     out: list[PairingKind] = []
     if a.has(PairingKind.PARTNER) and b.has(PairingKind.PARTNER):
         out.append(PairingKind.PARTNER)
-    if {_norm(t) for t in a.texts(PairingKind.PARTNER_TEXT)} & {_norm(t) for t in b.texts(PairingKind.PARTNER_TEXT)}:
+    a_texts = {norm_text(t) for t in a.texts(PairingKind.PARTNER_TEXT)}
+    if a_texts & {norm_text(t) for t in b.texts(PairingKind.PARTNER_TEXT)}:
         out.append(PairingKind.PARTNER_TEXT)
     a_with, b_with = a.texts(PairingKind.PARTNER_WITH), b.texts(PairingKind.PARTNER_WITH)
     if a_with and b_with and _names_either(b.names, a_with) and _names_either(a.names, b_with):

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-WUBRG = "WUBRG"  # the five colors in canonical order (model.WUBRG is the same)
+WUBRG = "WUBRG"  # the five colors in canonical order (CR 105.1; bot.identity.model exports it too)
 
 
 class SymbolKind(StrEnum):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from bot.identity.model import TextPlace
+from bot.identity.model import COLOR_WORDS, TextPlace
 from bot.identity.symbols import SYMBOL_RE as _SYMBOL_RE
 
 
@@ -114,13 +114,10 @@ def _first_colon_outside_quotes(line: str) -> int:
     return -1
 
 
-_WORD_COLORS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-
-
 def _words_in(low: str) -> set[str]:
     """Colors named as whole words (or after "non"/"non-") in lower-cased text."""
     found: set[str] = set()
-    for word, letter in _WORD_COLORS.items():
+    for word, letter in COLOR_WORDS.items():
         at = low.find(word)
         while at != -1:
             end = at + len(word)

@@ -209,10 +209,11 @@ def _escaped(text: str) -> str:
     return render.escape(render.truncate(text, 150))
 
 
-def _field_lines(report: DeckReport, kind: ProblemKind, emoji: Emoji) -> list[str]:
-    """One line per problem of `kind`; an off-color card with its first piece of evidence."""
+def _field_lines(report: DeckReport, kind: ProblemKind, emoji: Emoji, limit: int) -> list[str]:
+    """One line per problem of `kind`, the first `limit` of them; an off-color card with its first piece of
+    evidence."""
     lines: list[str] = []
-    for p in report.of_kind(kind):
+    for p in report.of_kind(kind)[:limit]:
         text = render.truncate(problem_text(p, _escaped), 300)
         if kind is ProblemKind.COLOR:
             found = evidence_text(p, emoji, markdown=True, width=EVIDENCE_WIDTH)
@@ -253,10 +254,9 @@ def summary_embed(
         cards += f" ({report.excluded} in sideboard/maybeboard not counted)"
     embed.add_field(name="Cards", value=cards, inline=True)
     for kind, n in report.counts().items():
-        lines = _field_lines(report, kind, emoji)
-        shown = lines[:FIELD_ITEMS]
-        if len(lines) > FIELD_ITEMS:
-            shown.append(f"\u2026and {kind.label(len(lines) - FIELD_ITEMS)} more in the full report")
+        shown = _field_lines(report, kind, emoji, FIELD_ITEMS)
+        if n > FIELD_ITEMS:
+            shown.append(f"\u2026and {kind.label(n - FIELD_ITEMS)} more in the full report")
         value = render.join_limited(shown, FIELD_VALUE_LIMIT, more="\u2026and {n} more " + kind.label(2).split(" ", 1)[1])
         embed.add_field(name=f"{kind.title} ({n})", value=value, inline=False)
     warnings = warnings_text(report, _escaped) + ([stale] if stale else [])

@@ -6,7 +6,6 @@
 - `fits_reply` / `fits_embed(result, card, commanders, ...)`: the /fits answer. The headline (title) says the
   verdict once: fits, does not fit, fits if you choose a color (CR 903.4b), or this deck can't exist (with
   the reason); the identity comparison follows as information.
-- `identity_line(analysis)`: one compact line per card (for replies about many cards).
 - `help_embed()`: the /help answer (lists /identity, /fits, /deckcheck and /help).
 - `stale_note(resolved)`: the warning for stale or old card data (None when fresh).
 - `embed_problems(embeds)`: Discord's embed limits, checked; `reply_lines(reply)` / `repeated_lines(reply)`:
@@ -23,10 +22,13 @@ from typing import Any
 from urllib.parse import quote
 
 from bot.cards.model import STALE_DAYS, Resolved
+from bot.identity import is_banned
 from bot.identity.model import Analysis, DeckBlocker, FitResult, FitVerdict, NonDeckKind, VerdictCode
 from bot.present import evidence, render, words
 from bot.present.message import (
+    AUTHOR_LIMIT,
     DESCRIPTION_LIMIT,
+    EMBEDS_PER_MESSAGE,
     FIELD_LIMIT,
     FIELD_NAME_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -91,11 +93,6 @@ def card_image(card: Mapping[str, Any]) -> str | None:
     return None
 
 
-def is_banned(card: Mapping[str, Any]) -> bool:
-    legal = card.get("legalities")
-    return isinstance(legal, Mapping) and legal.get("commander") == "banned"
-
-
 def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
     """A warning when any answer came from stale cache data or from local data older than 3 days."""
     items = [r for r in resolved if r is not None]
@@ -132,16 +129,6 @@ def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
         if text:
             parts.append(text)
     return render.truncate(" // ".join(parts), 300)
-
-
-def identity_line(analysis: Analysis, emoji: Emoji = None) -> str:
-    """One compact line about a card: '**Fires of Undeath**: red; color identity {B}{R} black and red'."""
-    who = shown(analysis.name or "Unknown card")
-    if analysis.not_deck_card is not None:
-        return f"{who}: {words.NON_DECK_WORDS[analysis.not_deck_card]}, not a card you put in a deck"
-    if analysis.colors == analysis.identity:
-        return f"{who}: {render.pips(analysis.identity, emoji)}, color and color identity"
-    return f"{who}: {render.color_words(analysis.colors)}; color identity {render.pips(analysis.identity, emoji)}"
 
 
 def _base_embed(title: str, url: str | None, color: int, card: Mapping[str, Any]) -> Embed:
@@ -477,8 +464,8 @@ def embed_problems(embeds: Sequence[Embed | Mapping[str, Any]]) -> list[str]:
     """Every way `embeds` break Discord's limits (empty list = fine). Accepts Embeds or their dicts."""
     problems: list[str] = []
     total = 0
-    if len(embeds) > 10:
-        problems.append(f"{len(embeds)} embeds (max 10)")
+    if len(embeds) > EMBEDS_PER_MESSAGE:
+        problems.append(f"{len(embeds)} embeds (max {EMBEDS_PER_MESSAGE})")
     for e in embeds:
         d = e.to_dict() if isinstance(e, Embed) else e
         title = d.get("title") or ""
@@ -494,8 +481,8 @@ def embed_problems(embeds: Sequence[Embed | Mapping[str, Any]]) -> list[str]:
             problems.append(f"{len(fields)} fields > {FIELD_LIMIT}")
         if len(footer) > FOOTER_LIMIT:
             problems.append(f"footer {len(footer)} > {FOOTER_LIMIT}")
-        if len(author) > 256:
-            problems.append(f"author {len(author)} > 256")
+        if len(author) > AUTHOR_LIMIT:
+            problems.append(f"author {len(author)} > {AUTHOR_LIMIT}")
         total += len(title) + len(desc) + len(footer) + len(author)
         for f in fields:
             name, value = str(f.get("name") or ""), str(f.get("value") or "")

@@ -81,17 +81,6 @@ def error_text() -> str:
     return "Sorry, something went wrong on my side while answering. Please try again."
 
 
-def deck_options_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
-    """Why the /deckcheck options can't be checked: "no_list", "both_lists" or "file_too_big"."""
-    if problem == "both_lists":
-        return "Please give the decklist once: either as a file (`decklist:`) or pasted (`list:`), not both."
-    if problem == "file_too_big":
-        return (f"That file is {size:,} bytes; a decklist file can be at most {limit // 1024} KB. "
-                "Please upload just the list.")
-    return ("Please give the decklist: attach it as a text file (`decklist:`) or paste it (`list:`). "
-            "Exports from Moxfield, Archidekt, Arena or MTGO work as they are.")
-
-
 def attachment_unreadable_text() -> str:
     return "I couldn't download the attached file; please upload it again."
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from bot.identity.model import Analysis, CdaKind, FaceRole, Reason, ReasonKind, TextPlace
 from bot.present import render
 from bot.present.render import Emoji
+from bot.present.words import alternative_part_word
 
 LINE_WIDTH = 90  # characters of a card's line shown in one piece of evidence
 
@@ -51,10 +52,6 @@ class Source:
     places: tuple[str, ...] = ()
     lands: tuple[str, ...] = ()
     cda: CdaKind | None = None
-
-    def covers(self, colors: Iterable[str]) -> bool:
-        """Whether this source gives any of `colors`."""
-        return any(c in self.colors for c in colors)
 
 
 def place_words(reason: Reason) -> str:
@@ -111,10 +108,9 @@ def face_label(analysis: Analysis, face: str) -> str:
         return ""
     if role is FaceRole.ALTERNATIVE:
         type_line = next((f.type_line for f in analysis.faces if f.name == face), "")
-        kind = next((t for t in ("Adventure", "Omen") if t in type_line.split()), "other part")
-        return f"{face} ({kind})"
-    words = _ROLE_WORDS.get(role)
-    return f"{face} ({words})" if words else face
+        return f"{face} ({alternative_part_word(type_line)})"
+    role_words = _ROLE_WORDS.get(role)
+    return f"{face} ({role_words})" if role_words else face
 
 
 def _lead(source: Source, emoji: Emoji) -> str:

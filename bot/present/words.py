@@ -234,10 +234,17 @@ def _face_roles(analysis: Analysis, colors: str) -> set[str]:
     return why
 
 
+def alternative_part_word(type_line: str) -> str:
+    """What an alternative part (CR 715 adventurer, 720 omen cards) is called, from its type line: 'Adventure',
+    'Omen', or 'other part'."""
+    type_words = type_line.split()
+    return next((t for t in ("Adventure", "Omen") if t in type_words), "other part")
+
+
 def _alternative_kind(analysis: Analysis) -> str:
     for f in analysis.faces:
         if f.role is FaceRole.ALTERNATIVE:
-            return next((t for t in ("Adventure", "Omen") if t in f.type_line.split()), "other part")
+            return alternative_part_word(f.type_line)
     return "other part"
 
 
