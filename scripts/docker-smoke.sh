@@ -21,6 +21,7 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PY=${PYTHON:-$REPO/.venv/bin/python}
+CARDS_FILE=${SHARED_DIR:-$REPO/../shared}/data/scryfall-cards.jsonl.gz   # the shared card data (never in the repo)
 TIMEOUT=${SMOKE_TIMEOUT:-300}   # seconds to wait for each "healthy"
 NAME=identity-bot
 VOLUME=identity-cache
@@ -237,8 +238,8 @@ printf '%s\n' "$out" | tail -n 3 | sed 's/^/   /'
 [ "$(field "$(control /status)" bulk_downloads)" -eq $((DOWNLOADS + 1)) ] || fail "sync-cards did not download the bulk file"
 ok "sync-cards downloaded the bulk file from the (fake) Scryfall into the volume"
 
-step "docker run --rm -v identity-cache:/data -v \$PWD/tests/data/scryfall-cards.jsonl.gz:/import/cards.jsonl.gz:ro --env-file .env identity-bot sync-cards --file /import/cards.jsonl.gz"
-out=$(docker run --rm -v identity-cache:/data -v "$PWD/tests/data/scryfall-cards.jsonl.gz:/import/cards.jsonl.gz:ro" \
+step "docker run --rm -v identity-cache:/data -v \$CARDS_FILE:/import/cards.jsonl.gz:ro --env-file .env identity-bot sync-cards --file /import/cards.jsonl.gz"
+out=$(docker run --rm -v identity-cache:/data -v "$CARDS_FILE:/import/cards.jsonl.gz:ro" \
   --env-file .env identity-bot sync-cards --file /import/cards.jsonl.gz 2>&1) \
   || { printf '%s\n' "$out" >&2; fail "sync-cards --file failed"; }
 printf '%s\n' "$out" | tail -n 3 | sed 's/^/   /'

@@ -1,9 +1,10 @@
 """Access to the Scryfall card data set the tests use (read-only).
 
-The data set ships with the repository in ``tests/data/scryfall-cards.jsonl.gz`` (24,249 card objects; its
-provenance is in ``tests/data/README.md``), so a fresh clone runs its tests as is. Setting ``SHARED_DIR`` to
-a directory that holds ``data/scryfall-cards.jsonl.gz`` makes the tests read that copy instead (e.g. a
-newer build of the data set beside the checkout).
+The data set is not part of the repository: it is read from the shared folder beside the checkout,
+``../shared/data/scryfall-cards.jsonl.gz`` (24,249 card objects; its provenance is in that folder's
+README), and ``../shared/data/foreign-names.jsonl.gz`` holds printed names in ten languages. Setting
+``SHARED_DIR`` to another directory that holds ``data/scryfall-cards.jsonl.gz`` makes the tests read that
+copy instead.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DATA_DIR = REPO_ROOT / "tests" / "data"
 CARDS_NAME = "scryfall-cards.jsonl.gz"
+FOREIGN_NAME = "foreign-names.jsonl.gz"
 
 
 def _shared_dir(value: str | None) -> Path | None:
@@ -26,19 +27,20 @@ def _shared_dir(value: str | None) -> Path | None:
 
 
 def cards_file_for(shared_dir: Path | None) -> Path:
-    """The card data file: ``<shared_dir>/data/scryfall-cards.jsonl.gz``, else the repository's copy."""
-    return shared_dir / "data" / CARDS_NAME if shared_dir is not None else DATA_DIR / CARDS_NAME
+    """The card data file: ``<shared_dir>/data/scryfall-cards.jsonl.gz``, else ``../shared`` beside the checkout."""
+    return (shared_dir if shared_dir is not None else REPO_ROOT.parent / "shared") / "data" / CARDS_NAME
 
 
 SHARED_DIR: Path | None = _shared_dir(os.environ.get("SHARED_DIR"))
 CARDS_FILE: Path = cards_file_for(SHARED_DIR)
+FOREIGN_FILE: Path = CARDS_FILE.with_name(FOREIGN_NAME)
 
 
 @lru_cache(maxsize=1)
 def all_cards() -> tuple[dict[str, Any], ...]:
     """Every card object in the data set (24,249 of them). Cached per process."""
     if not CARDS_FILE.is_file():
-        where = f"SHARED_DIR={SHARED_DIR} points at no" if SHARED_DIR is not None else "the repository lacks its"
+        where = f"SHARED_DIR={SHARED_DIR} points at no" if SHARED_DIR is not None else "no ../shared beside the checkout holds the"
         raise FileNotFoundError(f"{where} card data file {CARDS_FILE}")
     with gzip.open(CARDS_FILE, "rt", encoding="utf-8") as fh:
         return tuple(json.loads(line) for line in fh if line.strip())

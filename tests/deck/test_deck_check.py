@@ -29,7 +29,7 @@ from bot.present.deck_report import (
 )
 from tests.shared_data import card, cards_by_name
 
-DECKS = Path(__file__).parent / "data" / "decks"
+DECKS = Path(__file__).parents[1] / "data" / "decks"
 KUMANO = "Kumano, Master Yamabushi"
 
 
@@ -242,7 +242,7 @@ WILSON, GIANTS = "Wilson, Refined Grizzly", "Raised by Giants"
 
 
 def backgrounds() -> dict[str, dict]:
-    cards = json.loads((Path(__file__).parent / "data" / "backgrounds.json").read_text(encoding="utf-8"))
+    cards = json.loads((Path(__file__).parents[1] / "data" / "backgrounds.json").read_text(encoding="utf-8"))
     return {c["name"]: c for c in cards}
 
 

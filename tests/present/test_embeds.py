@@ -19,7 +19,7 @@ from bot.present import embeds, mana_art, render
 from bot.present.message import Embed
 from tests.shared_data import cards_by_name
 
-CARDS_DIR = Path(__file__).parent / "data" / "cards"
+CARDS_DIR = Path(__file__).parents[1] / "data" / "cards"
 KUMANO = "Kumano, Master Yamabushi"
 
 

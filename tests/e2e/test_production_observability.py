@@ -21,11 +21,11 @@ from bot.cards.cache import prepare_database
 from bot.ops.healthcheck import check_endpoint, check_health, probe_url
 from bot.ops.logs import setup_logging
 from bot.ops.server import HealthServer
+from tests.app.test_app import REPO
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, import_bulk, running, settle, user
 from tests.shared_data import card
-from tests.test_app import REPO
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -18,7 +18,7 @@ from tests.fakes.scryfall import FakeScryfall
 from tests.rates import max_in_window
 from tests.shared_data import all_cards
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _names(n: int, skip: int = 0) -> list[str]:
@@ -44,7 +44,7 @@ async def _client(base_url: str, cache_path: Path, names: list[str]) -> None:
 
 async def _run_clients(base_url: str, cache_path: Path, batches: list[list[str]]) -> list[Any]:
     procs = [await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "from tests.test_scryfall_shared_budget import _client_main; _client_main()",
+        sys.executable, "-c", "from tests.cards.test_scryfall_shared_budget import _client_main; _client_main()",
         base_url, str(cache_path), json.dumps(names), cwd=str(ROOT),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE) for names in batches]
     for proc in procs:

@@ -11,8 +11,8 @@ import pytest
 
 from tests.fakes.scryfall import FakeScryfall
 
-REPO = Path(__file__).resolve().parent.parent
-DECKS = Path(__file__).parent / "data" / "decks"
+REPO = Path(__file__).resolve().parents[2]
+DECKS = Path(__file__).parents[1] / "data" / "decks"
 KUMANO_DECK = (DECKS / "kumano-moxfield.txt").read_text(encoding="utf-8")
 
 
@@ -214,7 +214,7 @@ async def test_mistyped_commander_with_scryfall_down_is_exit_2_with_local_sugges
 
 @pytest.fixture
 async def fake_with_piper(shared_fake_cards):
-    from tests.test_deck_check import PIPER
+    from tests.deck.test_deck_check import PIPER
 
     async with FakeScryfall(list(shared_fake_cards) + [PIPER]) as server:
         yield server

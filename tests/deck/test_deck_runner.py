@@ -18,12 +18,12 @@ from bot.deck.parser import DeckInputError
 from bot.deck.runner import CommanderNotFound, NoCommander, check_decklist
 from bot.main import open_cards
 from bot.present.deck_report import notes_text, text_report, warnings_text
+from tests.deck.test_deck_check import PIPER
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards, card
-from tests.test_deck_check import PIPER
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 KUMANO_DECK = (DATA / "decks" / "kumano-moxfield.txt").read_text(encoding="utf-8")
 SOL_RING = "1 Sol Ring (C19) 214\n"
 BACKGROUNDS = json.loads((DATA / "backgrounds.json").read_text(encoding="utf-8"))

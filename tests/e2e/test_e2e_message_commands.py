@@ -22,7 +22,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 CHECK = "Check this decklist"
 EXPLAIN = "Explain card names"
-DECKS = Path(__file__).parent / "data" / "decks"
+DECKS = Path(__file__).parents[1] / "data" / "decks"
 KUMANO_DECK = (DECKS / "kumano-moxfield.txt").read_text(encoding="utf-8")
 SHORT_LIST = "1 Sol Ring\n1 Lightning Bolt\n1 Abrade\n1 Dismember\n"
 

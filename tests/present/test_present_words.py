@@ -18,7 +18,7 @@ from bot.identity import (
     commander_eligibility,
 )
 from bot.present import evidence, render, words
-from tests.test_embeds import card
+from tests.present.test_embeds import card
 
 
 @pytest.mark.parametrize(("colors", "said"), [("", "colorless"), ("R", "red"), ("RB", "black and red"),

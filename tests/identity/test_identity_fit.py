@@ -261,7 +261,7 @@ def test_fit_needs_one_or_two_commanders(commanders):
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
-from tests.test_identity_engine import _card  # noqa: E402
+from tests.identity.test_identity_engine import _card  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -282,7 +282,7 @@ def test_commander_candidates_include_backgrounds_and_grist_but_not_plain_cards(
     from bot.identity import is_commander_candidate
 
     backgrounds = {c["name"]: c for c in json.loads(
-        (Path(__file__).parent / "data" / "backgrounds.json").read_text(encoding="utf-8"))}
+        (Path(__file__).parents[1] / "data" / "backgrounds.json").read_text(encoding="utf-8"))}
     assert is_commander_candidate(backgrounds["Raised by Giants"])  # leads beside Choose a Background
     assert not commander_eligibility(backgrounds["Raised by Giants"]).ok  # but not alone
     assert is_commander_candidate(card("Grist, the Hunger Tide"))  # a creature while not on the battlefield

@@ -2,7 +2,7 @@
 (issue 12) and a deck report, kept as text files in tests/golden/ and reviewed by eye.
 
 A change of wording fails here on purpose. After reviewing the new text, rewrite the files with
-`UPDATE_GOLDEN=1 python -m pytest tests/test_present_golden.py` and read the diff before committing.
+`UPDATE_GOLDEN=1 python -m pytest tests/present/test_present_golden.py` and read the diff before committing.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from bot.identity import analyze, check_fit
 from bot.present import embeds
 from bot.present.deck_report import deck_reply
 from bot.present.message import Reply
-from tests.test_embeds import KUMANO, card
+from tests.present.test_embeds import KUMANO, card
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 

@@ -9,6 +9,7 @@ import json
 import shutil
 import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 
@@ -16,9 +17,9 @@ from bot.cards.bulk import import_file
 from bot.cards.cache import MIGRATIONS, CardCache
 from bot.cards.model import CardNotFound
 from bot.identity import can_pair, pairing_traits
-from tests.shared_data import CARDS_FILE, DATA_DIR, all_cards, card
+from tests.shared_data import CARDS_FILE, all_cards, card
 
-NEW_CARDS = json.loads((DATA_DIR / "cards" / "commanders.json").read_text(encoding="utf-8"))
+NEW_CARDS = json.loads((Path(__file__).parents[1] / "data" / "cards" / "commanders.json").read_text(encoding="utf-8"))
 NEW = {c["name"]: c for c in NEW_CARDS}
 
 

@@ -29,7 +29,7 @@ from tests.shared_data import CARDS_FILE, all_cards
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(60)]
 
-CARDS_DIR = Path(__file__).parent / "data" / "cards"
+CARDS_DIR = Path(__file__).parents[1] / "data" / "cards"
 KUMANO = "Kumano, Master Yamabushi"
 CANT_EXIST = "\u26d4 This deck can\u2019t exist: "
 

@@ -27,7 +27,7 @@ from bot.deck.parser import (
 )
 from tests.shared_data import cards_by_name
 
-DECKS = Path(__file__).parent / "data" / "decks"
+DECKS = Path(__file__).parents[1] / "data" / "decks"
 
 
 def one(text: str):

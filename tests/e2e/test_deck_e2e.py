@@ -25,7 +25,7 @@ from tests.shared_data import CARDS_FILE, all_cards
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-DECKS = Path(__file__).parent / "data" / "decks"
+DECKS = Path(__file__).parents[1] / "data" / "decks"
 KUMANO_DECK = (DECKS / "kumano-moxfield.txt").read_text(encoding="utf-8")
 SHOCK = "1 Shock (M20) 8\n"
 

@@ -15,10 +15,10 @@ import pytest
 
 from bot.identity import Aspect, Note, analyze, wubrg
 from bot.identity.faces import TOKEN_LAYOUTS
+from tests.identity.test_identity_cards import recent_cards
 from tests.shared_data import all_cards, without_answers
-from tests.test_identity_cards import recent_cards
 
-ALLOWLIST_FILE = Path(__file__).parent / "data" / "identity_allowlist.tsv"
+ALLOWLIST_FILE = Path(__file__).parents[1] / "data" / "identity_allowlist.tsv"
 MAX_ALLOWED_FRACTION = 0.001
 
 

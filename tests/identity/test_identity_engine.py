@@ -396,7 +396,7 @@ def test_identity_package_imports_no_io_modules():
         f"bad = [m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}]; "
         "print(','.join(bad)); sys.exit(1 if bad else 0)"
     )
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, f"bot.identity imported: {proc.stdout} {proc.stderr}"
     for path in (root / "bot" / "identity").glob("*.py"):

@@ -46,7 +46,7 @@ from bot.present.words import verdict_sentence
 from tests.shared_data import all_cards, without_answers
 from tests.shared_data import card as shared_card
 
-CARDS_DIR = Path(__file__).parent / "data" / "cards"
+CARDS_DIR = Path(__file__).parents[1] / "data" / "cards"
 
 
 def said(verdict: Verdict) -> str:

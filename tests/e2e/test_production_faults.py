@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.test_app import run_bot as run_bot_process
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import FakeClock
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import CARD_NAMES, bot_settings, burst, import_bulk, running_bot, settle, user
 from tests.shared_data import card
-from tests.test_app import run_bot as run_bot_process
 
 pytestmark = pytest.mark.timeout(90)
 

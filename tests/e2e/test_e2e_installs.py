@@ -20,7 +20,7 @@ from tests.production_world import bot_settings, import_bulk, running
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-DECKS = Path(__file__).parent / "data" / "decks"
+DECKS = Path(__file__).parents[1] / "data" / "decks"
 PLACES = ("guild", "bot_dm", "group_dm", "private_dm", "user_guild")
 
 

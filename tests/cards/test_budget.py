@@ -29,7 +29,7 @@ from bot.cards.budget import (
 from tests.fakes.fixtures import FakeClock
 from tests.rates import max_in_window
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("local", "shared")
 
 MakeBudget = Callable[..., Awaitable[Budget]]
@@ -399,7 +399,7 @@ async def _worker(path: Path, role: str, params: dict[str, Any]) -> None:
 
 async def _spawn(path: Path, role: str, **params: Any) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "from tests.test_budget import _worker_main; _worker_main()",
+        sys.executable, "-c", "from tests.cards.test_budget import _worker_main; _worker_main()",
         str(path), role, json.dumps(params), cwd=str(ROOT),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
 

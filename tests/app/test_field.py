@@ -15,10 +15,10 @@ from aiohttp import web
 
 from bot.main import main, run
 from bot.settings import load_settings
+from tests.app.test_app import run_bot
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, running
-from tests.test_app import run_bot
 
 pytestmark = pytest.mark.timeout(90)
 

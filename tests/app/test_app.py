@@ -24,7 +24,7 @@ from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import running_bot
 from tests.shared_data import card
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.timeout(60)
 
 
