@@ -8,22 +8,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.deck.formats.lines import GROUP_WORDS as _GROUP_WORDS
+from bot.deck.formats.lines import QUOTES as _QUOTES
+from bot.deck.formats.lines import SECTION_WORDS as _SECTION_WORDS
+from bot.deck.formats.lines import header as _header
+from bot.deck.formats.lines import prose_word as _prose_word
+from bot.deck.formats.oneline import NAME_ENDING_SECTION_WORDS, split_entries
 from bot.deck.parser import (
-    _GROUP_WORDS,
-    _QUOTES,
-    _SECTION_WORDS,
     MAX_LINES,
-    NAME_ENDING_SECTION_WORDS,
     DeckInputError,
+    LineIssue,
     Section,
-    _header,
-    _prose_word,
     decode,
     normalize_name,
     parse,
     parse_card_line,
-    split_entries,
-    split_pasted,
 )
 from tests.shared_data import cards_by_name
 
@@ -177,10 +176,8 @@ def test_every_unreadable_line_is_reported_with_its_number():
     assert [e.name for e in deck.entries] == ["Sol Ring", "Shock"]
     assert [p.line for p in deck.problems] == [2, 3, 4, 5, 6, 8, 9]
     reasons = {p.line: p.reason for p in deck.problems}
-    assert reasons[2] == "a count with no card name"
-    assert reasons[3] == "a count of 0"
-    assert "longer than" in reasons[6]
-    assert "control characters" in reasons[9]
+    assert reasons == {2: LineIssue.COUNT_ONLY, 3: LineIssue.ZERO_COUNT, 4: LineIssue.NO_NAME, 5: LineIssue.COUNT_ONLY,
+                       6: LineIssue.NAME_TOO_LONG, 8: LineIssue.NO_NAME, 9: LineIssue.CONTROL_CHARACTERS}
     assert deck.problems[1].text == "0 Lightning Bolt"
     # every non-blank, non-header, non-comment line is an entry or a problem
     assert len(deck.entries) + len(deck.problems) == 9
@@ -189,7 +186,7 @@ def test_every_unreadable_line_is_reported_with_its_number():
 def test_huge_count_is_unreadable_unless_the_number_starts_the_name():
     deck = parse("1 Sol Ring\n1000x Relentless Rats\n1 1996 World Champion\n1996 World Champion\n"
                  "100000 Relentless Rats\n")
-    assert [(p.line, p.reason) for p in deck.problems] == [(2, "a count of 1000 is more than any deck holds")]
+    assert [(p.line, p.reason) for p in deck.problems] == [(2, LineIssue.COUNT_TOO_HIGH)]
     # no deck holds 1000 copies, so a bigger leading number is part of the name (the check reports an
     # unknown name with suggestions when it is not a card)
     assert [(e.line, e.count, e.name) for e in deck.entries[1:]] == [
@@ -220,16 +217,14 @@ def test_decode_handles_encodings_and_refuses_binary():
 
 def test_one_line_paste_is_split_back_into_lines():
     text = "1 Kumano, Master Yamabushi 1 Sol Ring 1x Fire // Ice 1 Borrowing 100,000 Arrows 30 Mountain"
-    deck = parse(split_pasted(text))
+    deck = parse(text)
     assert not deck.problems
     assert [(e.count, e.name) for e in deck.entries] == [
         (1, "Kumano, Master Yamabushi"), (1, "Sol Ring"), (1, "Fire // Ice"),
         (1, "Borrowing 100,000 Arrows"), (30, "Mountain"),
     ]
-    semi = parse(split_pasted("Sol Ring; Lightning Bolt | Shock"))
+    semi = parse("Sol Ring; Lightning Bolt | Shock")
     assert [e.name for e in semi.entries] == ["Sol Ring", "Lightning Bolt", "Shock"]
-    multi = "1 Sol Ring\n1 Shock"
-    assert split_pasted(multi) == multi
 
 
 def test_real_looking_100_card_moxfield_export():
@@ -527,7 +522,7 @@ def test_one_line_unreadable_entries_are_numbered_in_order():
     deck = parse("1 Sol Ring 0 Shock 1 Lightning Bolt 4x")
     assert [(e.line, e.name) for e in deck.entries] == [(1, "Sol Ring"), (3, "Lightning Bolt")]
     assert [(p.line, p.text, p.reason) for p in deck.problems] == [
-        (2, "0 Shock", "a count of 0"), (4, "4x", "a count with no card name")]
+        (2, "0 Shock", LineIssue.ZERO_COUNT), (4, "4x", LineIssue.COUNT_ONLY)]
 
 
 def test_one_line_entry_cap():
@@ -543,11 +538,6 @@ def test_a_single_entry_line_is_not_a_paste():
     # a multi-line list is never cut inside a line, whatever a line holds
     deck = parse("1 Sol Ring // ramp, 2 mana\n1 Shock\n")
     assert [(e.line, e.name) for e in deck.entries] == [(1, "Sol Ring"), (2, "Shock")]
-
-
-def test_split_pasted_is_kept_for_old_callers():
-    assert split_pasted("1 Sol Ring 1 Shock") == "1 Sol Ring\n1 Shock"
-    assert split_pasted("1 Sol Ring\n1 Shock") == "1 Sol Ring\n1 Shock"
 
 
 # -- the rules the splitter relies on, checked against every card name of the shared data set ---------------

@@ -1,0 +1,159 @@
+"""What a decklist reader produces: entries in sections, unreadable lines as codes, the limits. Pure data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+MAX_LINES = 300  # non-blank lines (or card elements/rows); a Commander list with sideboard and maybeboard fits
+MAX_BYTES = 64 * 1024
+MAX_NAME_LENGTH = 200
+MAX_COUNT = 999
+
+
+class Section(StrEnum):
+    COMMANDER = "commander"
+    MAIN = "main"
+    SIDEBOARD = "sideboard"
+    MAYBEBOARD = "maybeboard"
+    COMPANION = "companion"
+    TOKENS = "tokens"
+    ABOUT = "about"
+
+    @property
+    def in_deck(self) -> bool:
+        return self in (Section.COMMANDER, Section.MAIN)
+
+
+class LineIssue(StrEnum):
+    """Why a line (or a card element or row of a deck file) can't be read; `bot.present.deck_lines` words it."""
+
+    NO_NAME = "no_name"
+    COUNT_ONLY = "count_only"  # `3`, `4x`
+    ZERO_COUNT = "zero_count"
+    COUNT_TOO_HIGH = "count_too_high"  # more than MAX_COUNT
+    BAD_COUNT = "bad_count"  # a file's count field that is not a whole number
+    NAME_TOO_LONG = "name_too_long"  # more than MAX_NAME_LENGTH characters
+    CONTROL_CHARACTERS = "control_characters"
+    HALF_SPLIT_NAME = "half_split_name"  # `Fire //`
+
+
+class DeckFormat(StrEnum):
+    """The kind of text a decklist was read as (see `bot.deck.formats.detect`)."""
+
+    TEXT = "text"  # one card per line: plain, Arena, Moxfield, Archidekt, TappedOut, MTGO .txt
+    ONE_LINE = "one_line"  # a text list whose newlines became spaces
+    FORGE = "forge"  # Forge .dck
+    XMAGE = "xmage"  # XMage .dck
+    COCKATRICE = "cockatrice"  # Cockatrice .cod (XML)
+    MTGO_DEK = "mtgo_dek"  # MTGO .dek (XML)
+    CSV = "csv"  # a table with a header row: Moxfield, Archidekt, ManaBox, Deckbox
+
+
+@dataclass(frozen=True, slots=True)
+class DeckEntry:
+    """One card line of a decklist."""
+
+    name: str
+    count: int
+    line: int  # 1-based line number in the input
+    section: Section = Section.MAIN
+    set_code: str | None = None
+    collector_number: str | None = None
+    foil: bool = False
+    commander_marker: bool = False  # *CMDR*, Archidekt [Commander], a Commander section or the file's mark
+    # For `A // B` where `// B` may be a comment: the name without it (`A`); None when the line is clear.
+    alternative: str | None = None
+
+    @property
+    def in_deck(self) -> bool:
+        return self.section.in_deck
+
+
+@dataclass(frozen=True, slots=True)
+class CardLine:
+    """One card line as written: what `parse_card_line` returns and what the readers build entries from.
+
+    - `section`: the section a `Commander:` / `Sideboard:` / `SB:` prefix puts this one line in (None: none).
+    - `excluded`: an Archidekt `{noDeck}` / `[Maybeboard]` / `[Sideboard]` category keeps it out of the deck.
+    - `alternative`: for `A // B` where `// B` may be a comment, the name without it (see `DeckEntry`).
+    """
+
+    name: str
+    count: int = 1
+    set_code: str | None = None
+    collector_number: str | None = None
+    foil: bool = False
+    commander_marker: bool = False
+    section: Section | None = None
+    excluded: bool = False
+    alternative: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ParseProblem:
+    """A line that can't be read: its number, its text and a `LineIssue` code as `reason` (words: present)."""
+
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass(slots=True)
+class ParsedDeck:
+    entries: list[DeckEntry] = field(default_factory=list)  # every card line, any section
+    problems: list[ParseProblem] = field(default_factory=list)
+    deck_name: str | None = None
+    lines_read: int = 0
+    # The input was one line holding several entries; `line` numbers count the entries in the order pasted.
+    one_line: bool = False
+    format: DeckFormat | None = None  # how the text was read; None for decks built elsewhere (deck links)
+
+    @property
+    def deck_entries(self) -> list[DeckEntry]:
+        """Entries that are part of the deck (Commander and main sections)."""
+        return [e for e in self.entries if e.in_deck]
+
+    @property
+    def commander_entries(self) -> list[DeckEntry]:
+        return [e for e in self.entries if e.in_deck and e.commander_marker]
+
+    @property
+    def excluded_entries(self) -> list[DeckEntry]:
+        return [e for e in self.entries if not e.in_deck]
+
+    @property
+    def card_count(self) -> int:
+        return sum(e.count for e in self.deck_entries)
+
+    def names(self) -> list[str]:
+        """Distinct card names in the deck, in order of first appearance."""
+        return list(dict.fromkeys(e.name for e in self.deck_entries))
+
+    def add(self, line: int, raw: str, card: CardLine | LineIssue, section: Section) -> None:
+        """Record one card line read in `section` (its own prefix or category wins), or its problem."""
+        if isinstance(card, LineIssue):
+            self.problems.append(ParseProblem(line, raw.strip(), card))
+            return
+        where = Section.MAYBEBOARD if card.excluded else (card.section or section)
+        self.entries.append(DeckEntry(
+            name=card.name, count=card.count, line=line, section=where, set_code=card.set_code,
+            collector_number=card.collector_number, foil=card.foil,
+            commander_marker=card.commander_marker or where is Section.COMMANDER, alternative=card.alternative,
+        ))
+
+
+class DeckInputError(ValueError):
+    """The input is not a decklist we can check (empty, too long, not text)."""
+
+
+def commanders_from_sideboard(deck: ParsedDeck) -> None:
+    """XMage and MTGO keep a Commander deck's commanders in the sideboard (the command zone, CR 903.6): when the
+    list marks no commander, the sideboard holds one or two cards and with them the deck is exactly 100 cards
+    (CR 903.5a), those cards are its commanders."""
+    side = [e for e in deck.entries if e.section is Section.SIDEBOARD]
+    side_cards = sum(e.count for e in side)
+    if deck.commander_entries or not 1 <= side_cards <= 2 or deck.card_count + side_cards != 100:
+        return
+    deck.entries = [replace(e, section=Section.COMMANDER, commander_marker=True) if e.section is Section.SIDEBOARD
+                    else e for e in deck.entries]

@@ -1,0 +1,318 @@
+"""One-line pastes: a whole decklist whose newlines became spaces (Discord text options, some chat clients).
+
+`split_entries` cuts the line into entries that each read like one line of a multi-line list (`text.read_lines`
+then reads them). An entry starts at a count followed by a name (`1 Sol Ring`, `1x Sol Ring`), at `SB:`, at `;`
+or `|`, at a section or type header, at `Commander: Name`, at a `//` or `#` comment that follows a finished
+entry, and at a name that follows a finished entry (one that ended in a set code, collector number,
+`*F*`/`*CMDR*` marker, `[category]`, `^tag^` or `#tag`). A number right after a `(SET)` code is its collector
+number when the paste's other set codes carry collector numbers (Moxfield, Arena and Archidekt exports always
+do). A bare section word right after a card name without a set code is a header only when no card name ends with
+that word (`Deck`, `Sideboard`, `Maybeboard` are headers; in `1 Siege-Gang Commander 1 Sol Ring` "Commander"
+belongs to the name); with a colon, a `(N)` count or written as a comment (`Commander:`, `Lands (30)`,
+`// Removal`: no card face is named like a header) it always is. `Word: <count> ...` is a section header. Limits:
+a one-line plain list needs counts or `;` separators between the names, and a comment's own numbers (`// top 10`)
+start new entries.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.deck.formats.lines import (
+    GROUP_WORDS,
+    INLINE_SECTION_WORDS,
+    SECTION_WORDS,
+    SET_CODE,
+    first_alpha,
+    prose_word,
+)
+
+# Section words that end some card's name (`Siege-Gang Commander`, `Raptor Companion`, `Sworn Companions`,
+# `Side to Side`, `Enhancement Stickers`): after a card name without a set code they belong to the name
+# unless a colon or a `(N)` count marks them as a header. tests/deck/test_deck_parser.py checks this set against
+# every card name of the shared data set.
+NAME_ENDING_SECTION_WORDS = frozenset({"commander", "companion", "companions", "side", "stickers"})
+
+_TOKEN_RE = re.compile(
+    r"\[[^\[\]]{0,60}\]"  # [C21], [Commander{top}], [Card Draw]
+    r"|\^[^\^]{0,60}\^"  # ^Have,#37d67a^
+    r"|\*[A-Za-z][A-Za-z\- ]{0,15}\*"  # *F*, *CMDR*
+    r"|\([^()]{0,60}\)"  # (C21), (30), (Big Furry Monster)
+    r"|\S+"
+)
+_COUNT_TOKEN_RE = re.compile(r"\d{1,3}[xX\u00d7]?")
+_SET_TOKEN_RE = re.compile(r"\(" + SET_CODE + r"\)")
+_SET_BRACKET_TOKEN_RE = re.compile(r"\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{2,6}(?::[A-Za-z0-9★†\-]{1,10})?\]")
+_DIGITS_PAREN_RE = re.compile(r"\(\s*\d+\s*\)")
+_COLLECTOR_RE = re.compile(r"(?=.*[0-9★†])[A-Za-z0-9★†\-]{1,10}")
+_COMMENT_MARK_RE = re.compile(r"(?://|#)+")
+_PASTE_SEPARATOR_RE = re.compile(r"\s*[;|]\s*")
+
+
+class _Phase(StrEnum):
+    START = "start"  # a new entry begins with the next token
+    COUNT = "count"  # after `1` / `1x`: the name comes next
+    PREFIX = "prefix"  # after `SB:` / `Partner:`: a count or a name comes next
+    NAME = "name"  # inside a card name
+    SUFFIX = "suffix"  # after a set code, marker, tag or category: the entry is finished
+    COMMENT = "comment"  # inside a `//` or `#` comment
+    ABOUT = "about"  # inside Arena's `About` metadata (`Name My deck`)
+
+
+@dataclass(frozen=True, slots=True)
+class _HeaderSpan:
+    end: int  # index of the first token after the header
+    phrase: str  # lower case, e.g. "sideboard", "main deck", "creatures"
+    colon: bool
+    counted: bool  # a `(N)` count follows the word
+    capitalised: bool
+    marked: bool  # written as a comment: `// Lands`, `# Sideboard`
+
+    @property
+    def is_section(self) -> bool:
+        return self.phrase in SECTION_WORDS
+
+
+def _is_comment_mark(token: str) -> bool:
+    return token.startswith("//") or bool(_COMMENT_MARK_RE.fullmatch(token))
+
+
+def _is_marker(token: str) -> bool:
+    """A token that finishes a card entry: `*F*`, `[...]`, `^...^`, `#tag`."""
+    return (token.startswith("*") and token.endswith("*") and len(token) > 2) \
+        or (token.startswith("[") and token.endswith("]")) \
+        or (token.startswith("^") and token.endswith("^") and len(token) > 1) \
+        or (token.startswith("#") and not _COMMENT_MARK_RE.fullmatch(token))
+
+
+def _starts_name(token: str) -> bool:
+    """Can a card name begin with this token? (`[C21]` too: `1 [C21] Sol Ring`)"""
+    if _SET_BRACKET_TOKEN_RE.fullmatch(token):
+        return True
+    if _is_marker(token) or _is_comment_mark(token) or token.startswith("("):
+        return False
+    return token.upper() != "SB:" and token != ":"
+
+
+class _Splitter:
+    """Cuts the tokens of one pasted line into entries; see the module docstring for the rules."""
+
+    def __init__(self, tokens: list[str]) -> None:
+        self.t = tokens
+        self.n = len(tokens)
+        self.numbers_follow_sets = self._numbers_follow_sets()
+
+    def _numbers_follow_sets(self) -> bool:
+        """Do this paste's `(SET)` codes carry collector numbers? Decides `(SET) 12 Name` (12 = number)."""
+        with_number = without = 0
+        for i, tok in enumerate(self.t[:-1]):
+            if not _SET_TOKEN_RE.fullmatch(tok):
+                continue
+            nxt = self.t[i + 1]
+            after = self.t[i + 2] if i + 2 < self.n else None
+            if nxt.isdigit():
+                if after is None or not _starts_name(after) or _COUNT_TOKEN_RE.fullmatch(after):
+                    with_number += 1
+            elif _COLLECTOR_RE.fullmatch(nxt) and not _COUNT_TOKEN_RE.fullmatch(nxt):
+                with_number += 1
+            else:
+                without += 1
+        return with_number > 0 or without == 0
+
+    def header(self, i: int) -> _HeaderSpan | None:
+        """A section or type header starting at token i (`Deck`, `SIDEBOARD:`, `// Lands (30)`, `Main Deck`)."""
+        j = i
+        marked = bool(_COMMENT_MARK_RE.fullmatch(self.t[j]))
+        if marked:
+            j += 1
+        for width in (2, 1):
+            if j + width > self.n:
+                continue
+            words = self.t[j:j + width]
+            if any(not w[:1].isalpha() for w in words) or any(w.endswith(":") for w in words[:-1]):
+                continue
+            colon = words[-1].endswith(":")
+            phrase = " ".join(words).rstrip(":").strip().lower()
+            if phrase not in SECTION_WORDS and phrase not in GROUP_WORDS:
+                continue
+            k = j + width
+            counted = False
+            if not colon and k < self.n and _DIGITS_PAREN_RE.fullmatch(self.t[k]):
+                counted, k = True, k + 1
+            if not colon and k < self.n and self.t[k] == ":":
+                colon, k = True, k + 1
+            return _HeaderSpan(k, phrase, colon, counted, words[0][0].isupper(), marked)
+        return None
+
+    def _followed_by_entry(self, span: _HeaderSpan) -> bool:
+        """What follows a header must start an entry (or be the end): a count, `SB:`, a comment, a header."""
+        k = span.end
+        if k >= self.n:
+            return True
+        tok = self.t[k]
+        if self.count_starts_entry(k) or tok.upper() == "SB:" or _is_comment_mark(tok):
+            return True
+        if span.phrase == "about" and tok.lower() == "name":
+            return True
+        nested = self.header(k)
+        return nested is not None and (nested.end >= self.n or self.count_starts_entry(nested.end))
+
+    def header_here(self, i: int, phase: _Phase, after_slash: bool) -> _HeaderSpan | None:
+        if phase in (_Phase.COUNT, _Phase.PREFIX) or after_slash:
+            return None
+        span = self.header(i)
+        if span is None or not self._followed_by_entry(span):
+            return None
+        if phase in (_Phase.START, _Phase.SUFFIX):
+            return span
+        if phase is _Phase.NAME:
+            if span.colon or span.counted or span.marked:
+                return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
+            if span.is_section and span.capitalised and span.phrase not in NAME_ENDING_SECTION_WORDS:
+                return span
+            return None
+        # inside a comment or About metadata: only capitalised section words
+        return span if span.is_section and span.capitalised else None
+
+    def count_starts_entry(self, i: int) -> bool:
+        """Token i is a count followed by a card name (`1 Sol`, `1x Sol`, `1 x Sol`, `1 1996 World ...`)."""
+        if i >= self.n or not _COUNT_TOKEN_RE.fullmatch(self.t[i]):
+            return False
+        if i + 1 >= self.n:
+            return True  # a lone count at the end: its own (unreadable) entry
+        return _starts_name(self.t[i + 1])
+
+    def note_follows(self, start: int, i: int) -> bool:
+        """The text after the `//` at token i (up to the next `//`, set code, marker or entry) is a note rather
+        than a split card's next face, by the rules of `_slash_comment`; the entry began at token `start`."""
+        words = [self.t[i][2:]] if len(self.t[i]) > 2 else []
+        j = i + 1
+        while j < self.n and not self.count_starts_entry(j) and not _is_comment_mark(self.t[j]) \
+                and not _is_marker(self.t[j]) and not self.t[j].startswith("("):
+            words.append(self.t[j])
+            j += 1
+        text = " ".join(words).strip()
+        if not text:
+            return False
+        name = self.t[start:i]
+        while name and (_COUNT_TOKEN_RE.fullmatch(name[0]) or name[0] in ("x", "X", "\u00d7", ":")
+                        or name[0].endswith(":")):
+            name = name[1:]  # the count and `SB:` / `Commander:` prefixes are not the name
+        capitalised = first_alpha(" ".join(name)).isupper()
+        return not (text[0].isalnum() or text[0] in "\"'") \
+            or (capitalised and (text[0].islower() or prose_word(text)))
+
+    def inline_prefix(self, i: int) -> int | None:
+        """`Commander: Name` / `Partner: Name`: the index after the prefix, or None."""
+        tok = self.t[i]
+        if tok.endswith(":") and tok[:-1].lower() in INLINE_SECTION_WORDS:
+            k = i + 1
+        elif tok.lower() in INLINE_SECTION_WORDS and i + 1 < self.n and self.t[i + 1] == ":":
+            k = i + 2
+        else:
+            return None
+        return k if k < self.n and (_starts_name(self.t[k]) or self.count_starts_entry(k)) else None
+
+    def split(self) -> list[tuple[int, int]]:
+        """Token ranges [start, end) of the entries, in order."""
+        t, n = self.t, self.n
+        starts: list[int] = [0]
+        phase = _Phase.START
+        set_slot = False  # the token right after a `(SET)` code: maybe its collector number
+        after_slash = False  # the token right after `//` inside a name: a split card's next face
+
+        def begin(index: int) -> None:
+            if index < n and index != starts[-1]:
+                starts.append(index)
+
+        i = 0
+        while i < n:
+            tok = t[i]
+            in_set_slot, set_slot = set_slot, False
+            slash, after_slash = after_slash, False
+            if tok.upper() == "SB:" and phase not in (_Phase.COUNT, _Phase.PREFIX):
+                begin(i)
+                phase, i = _Phase.PREFIX, i + 1
+                continue
+            span = self.header_here(i, phase, slash)
+            if span is not None:
+                begin(i)
+                begin(span.end)
+                phase = _Phase.ABOUT if span.phrase == "about" else _Phase.START
+                if span.phrase == "about" and span.end < n and t[span.end].lower() == "name":
+                    i = span.end + 1
+                else:
+                    i = span.end
+                continue
+            if phase not in (_Phase.COUNT, _Phase.PREFIX) and not slash \
+                    and ((phase is not _Phase.COMMENT and phase is not _Phase.ABOUT) or tok[:1].isupper()):
+                after = self.inline_prefix(i)
+                if after is not None:
+                    begin(i)
+                    phase, i = _Phase.PREFIX, after
+                    continue
+            if _COUNT_TOKEN_RE.fullmatch(tok) and phase not in (_Phase.COUNT, _Phase.PREFIX) and not slash:
+                if in_set_slot and tok.isdigit() and (self.numbers_follow_sets or not self.count_starts_entry(i)):
+                    i += 1  # the collector number of the set code before it
+                    phase = _Phase.SUFFIX
+                    continue
+                if self.count_starts_entry(i):
+                    begin(i)
+                    phase, i = _Phase.COUNT, i + 1
+                    continue
+            if phase is _Phase.START:
+                phase = _Phase.COMMENT if _is_comment_mark(tok) or tok.startswith("#") else _Phase.NAME
+            elif phase is _Phase.COUNT:
+                if not (tok in ("x", "X", "\u00d7") and i + 1 < n and _starts_name(t[i + 1])
+                        and not self.count_starts_entry(i + 1)):
+                    phase = _Phase.NAME  # `1 x Sol Ring` keeps counting; in `1 X 1 Sol Ring`, X is the card
+            elif phase is _Phase.PREFIX:
+                phase = _Phase.COUNT if _COUNT_TOKEN_RE.fullmatch(tok) else _Phase.NAME
+            elif phase is _Phase.NAME:
+                if tok.startswith("//") and self.note_follows(starts[-1], i):
+                    begin(i)  # `1 Fiery Confluence // Burn and finishers 1 Comet Storm`
+                    phase = _Phase.COMMENT
+                elif tok.startswith("//"):
+                    after_slash = True  # `Fire // Ice`, or `Sol Ring // Staple`: the entry's reader decides
+                elif _COMMENT_MARK_RE.fullmatch(tok):
+                    phase = _Phase.COMMENT  # `1 Sol Ring # staple`: the rest of this entry is a comment
+                elif _SET_TOKEN_RE.fullmatch(tok):
+                    phase, set_slot = _Phase.SUFFIX, True
+                elif _is_marker(tok):
+                    phase = _Phase.SUFFIX
+            elif phase is _Phase.SUFFIX:
+                if in_set_slot and _COLLECTOR_RE.fullmatch(tok):
+                    pass  # `(PLST) C21-263`, `(PDOM) 217p`
+                elif _is_comment_mark(tok):
+                    begin(i)
+                    phase = _Phase.COMMENT
+                elif _SET_TOKEN_RE.fullmatch(tok):
+                    set_slot = True
+                elif not _is_marker(tok):
+                    begin(i)  # a name after a finished entry: a new entry without a count
+                    phase = _Phase.NAME
+            elif phase in (_Phase.COMMENT, _Phase.ABOUT):
+                if _is_comment_mark(tok):
+                    begin(i)
+                    phase = _Phase.COMMENT
+            i += 1
+        return [(start, end) for start, end in zip(starts, [*starts[1:], n], strict=True)]
+
+
+def split_entries(line: str) -> list[str]:
+    """Cut one pasted line (a whole decklist whose newlines became spaces) into entries, in order.
+
+    Each returned string reads like one line of a multi-line list: a card line, a section header, a comment
+    or Arena `About` metadata. A line holding one entry comes back as it is.
+    """
+    out: list[str] = []
+    for chunk in _PASTE_SEPARATOR_RE.split(line.strip()):
+        matches = list(_TOKEN_RE.finditer(chunk))
+        if not matches:
+            continue
+        ranges = _Splitter([m.group() for m in matches]).split()
+        out.extend(chunk[matches[start].start():matches[end - 1].end()] for start, end in ranges)
+    return out
+

@@ -1,0 +1,96 @@
+"""CSV exports with a header row: Moxfield and Deckbox (`Count,Tradelist Count,Name,Edition,...`), Archidekt
+(`Quantity,Name,...,Categories`), ManaBox (`Name,Set code,Set name,Collector number,Foil,Rarity,Quantity,...`) and
+the like. Pure; read with the `csv` module.
+
+Columns are found by their header, without case: the card name (`Name`, `Card Name`, `Card`), the count
+(`Count`, `Quantity`, `Qty`; 1 when there is none), set code, collector number, foil or finish, and where the
+card goes (`Board`, `Section`, `Zone`, `Category`/`Categories`: `Commander` marks a commander, `Sideboard`,
+`Maybeboard`, `Considering`, `Tokens` keep a card out of the deck). The comma, semicolon or tab that yields the
+most known columns is the delimiter. A header needs a name column and a count, set or collector-number column
+(with a `.csv` file name, a name column is enough), so a plain list is never read as a table.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+
+from bot.deck.entries import CardLine, LineIssue, ParsedDeck, Section
+from bot.deck.formats.lines import SECTION_WORDS, card_from_fields
+
+_COLUMNS: dict[str, tuple[str, ...]] = {
+    "name": ("name", "card name", "card", "cardname", "card_name"),
+    "count": ("count", "quantity", "qty", "amount"),
+    "set": ("edition", "set code", "set", "edition code", "set_code", "setcode"),
+    "number": ("collector number", "card number", "collector_number", "collectornumber", "collector #"),
+    "foil": ("foil", "finish", "printing"),
+    "section": ("board", "section", "zone", "category", "categories"),
+}
+_DELIMITERS = (",", ";", "\t")
+_FOILS = {"foil", "etched", "true", "yes", "1"}
+_EXCLUDED = {"nodeck", "maybeboard", "maybe", "sideboard", "considering", "tokens"}
+
+
+def _columns(cells: list[str]) -> dict[str, int]:
+    """Known column -> its index, from a header row."""
+    found: dict[str, int] = {}
+    for index, cell in enumerate(cells):
+        label = cell.strip().strip('"').lower()
+        for key, names in _COLUMNS.items():
+            if label in names and key not in found:
+                found[key] = index
+    return found
+
+
+def _header(lines: list[str]) -> tuple[int, str, dict[str, int]] | None:
+    """(index of the header line, delimiter, columns) of the best reading of the first non-blank line."""
+    start = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if start is None:
+        return None
+    best: tuple[int, str, dict[str, int]] | None = None
+    for delimiter in _DELIMITERS:
+        cells = next(csv.reader([lines[start]], delimiter=delimiter))
+        columns = _columns(cells)
+        if len(cells) > 1 and (best is None or len(columns) > len(best[2])):
+            best = (start, delimiter, columns)
+    return best
+
+
+def detect(lines: list[str], *, prefer: bool = False) -> bool:
+    found = _header(lines)
+    if found is None or "name" not in found[2]:
+        return False
+    return prefer or bool({"count", "set", "number"} & set(found[2]))
+
+
+def _section(value: str) -> Section | None:
+    words = {w.strip().lower() for w in re.split(r"[,;{}]", value) if w.strip()}
+    if words & {"commander", "commanders"}:
+        return Section.COMMANDER
+    excluded = sorted(words & _EXCLUDED)
+    if excluded:
+        return SECTION_WORDS.get(excluded[0], Section.MAYBEBOARD)
+    return next((SECTION_WORDS[w] for w in sorted(words) if w in SECTION_WORDS), None)
+
+
+def _row_card(row: list[str], columns: dict[str, int]) -> CardLine | LineIssue:
+    def cell(key: str) -> str | None:
+        index = columns.get(key)
+        return row[index] if index is not None and index < len(row) else None
+
+    return card_from_fields(
+        cell("count"), cell("name") or "", set_code=cell("set"), number=cell("number"),
+        foil=(cell("foil") or "").strip().lower() in _FOILS, section=_section(cell("section") or ""))
+
+
+def read(lines: list[str], deck: ParsedDeck) -> None:
+    found = _header(lines)
+    if found is None:
+        return
+    start, delimiter, columns = found
+    reader = csv.reader(lines[start + 1:], delimiter=delimiter)
+    for row in reader:
+        if not any(cell.strip() for cell in row):
+            continue
+        number = start + 1 + reader.line_num
+        deck.add(number, delimiter.join(row), _row_card(row, columns), Section.MAIN)
