@@ -43,16 +43,17 @@ def _columns(cells: list[str]) -> dict[str, int]:
 
 
 def _header(lines: list[str]) -> tuple[int, str, dict[str, int]] | None:
-    """(index of the header line, delimiter, columns) of the best reading of the first non-blank line."""
-    start = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if start is None:
+    """(index of the header line, delimiter, columns) of the best reading of the first non-blank line: the one
+    with the most known columns whose next row has as many cells."""
+    rows = [i for i, line in enumerate(lines) if line.strip()][:2]
+    if not rows:
         return None
     best: tuple[int, str, dict[str, int]] | None = None
     for delimiter in _DELIMITERS:
-        cells = next(csv.reader([lines[start]], delimiter=delimiter))
+        cells, *data = csv.reader([lines[i] for i in rows], delimiter=delimiter)
         columns = _columns(cells)
-        if len(cells) > 1 and (best is None or len(columns) > len(best[2])):
-            best = (start, delimiter, columns)
+        if all(len(row) == len(cells) for row in data) and (best is None or len(columns) > len(best[2])):
+            best = (rows[0], delimiter, columns)
     return best
 
 
