@@ -118,58 +118,54 @@ def header(text: str) -> tuple[str, Section | None] | None:
     return None
 
 
+def _star_mark(m: re.Match[str], info: dict[str, object]) -> None:
+    mark = m.group("mark").strip().lower()
+    if mark in _COMMANDER_MARKS:
+        info["commander"] = True
+    elif mark in _FOIL_MARKS or mark.startswith("f"):
+        info["foil"] = True
+
+
+def _bracket(m: re.Match[str], info: dict[str, object]) -> None:
+    """`[C21]`, `[C21:263]` is a set code (once); anything else is an Archidekt category list."""
+    inner = m.group("inner").strip()
+    set_match = _SET_BRACKET_RE.match(inner)
+    if set_match and (inner.isupper() or any(ch.isdigit() for ch in inner)) and "set" not in info:
+        _set_code(set_match, info)
+        return
+    categories = {c.strip() for c in re.split(r"[,{}]", inner.lower()) if c.strip()}
+    if "commander" in categories:
+        info["commander"] = True
+    if categories & {"nodeck", "maybeboard", "sideboard"}:
+        info["excluded"] = True
+
+
+def _set_code(m: re.Match[str], info: dict[str, object]) -> None:
+    info["set"] = m.group("set").lower()
+    if m.group("num"):
+        info["num"] = m.group("num")
+
+
+def _ignore(m: re.Match[str], info: dict[str, object]) -> None:
+    """`^tag^`, `#tag`: organisation, not part of the card."""
+
+
+_SUFFIXES = ((_STAR_MARK_RE, _star_mark), (_CARET_TAG_RE, _ignore), (_HASHTAG_RE, _ignore), (_BRACKET_RE, _bracket),
+             (_SET_PAREN_RE, _set_code))
+
+
 def strip_suffixes(rest: str) -> tuple[str, dict[str, object]]:
     """Peel set codes, collector numbers, markers and tags off the end of a card line."""
     info: dict[str, object] = {}
-    changed = True
-    while changed and rest:
-        changed = False
-        m = _STAR_MARK_RE.search(rest)
-        if m:
-            mark = m.group("mark").strip().lower()
-            if mark in _COMMANDER_MARKS:
-                info["commander"] = True
-            elif mark in _FOIL_MARKS or mark.startswith("f"):
-                info["foil"] = True
-            rest = rest[: m.start()]
-            changed = True
-            continue
-        m = _CARET_TAG_RE.search(rest)
-        if m:
-            rest = rest[: m.start()]
-            changed = True
-            continue
-        m = _HASHTAG_RE.search(rest)
-        if m:
-            rest = rest[: m.start()]
-            changed = True
-            continue
-        m = _BRACKET_RE.search(rest)
-        if m:
-            inner = m.group("inner").strip()
-            set_match = _SET_BRACKET_RE.match(inner)
-            looks_like_set = bool(set_match) and (inner.isupper() or any(ch.isdigit() for ch in inner))
-            if set_match and looks_like_set and "set" not in info:
-                info["set"] = set_match.group("set").lower()
-                if set_match.group("num"):
-                    info["num"] = set_match.group("num")
-            else:
-                low = inner.lower()
-                categories = [c.strip() for c in re.split(r"[,{}]", low) if c.strip()]
-                if "commander" in categories:
-                    info["commander"] = True
-                if "nodeck" in categories or "maybeboard" in categories or "sideboard" in categories:
-                    info["excluded"] = True
-            rest = rest[: m.start()]
-            changed = True
-            continue
-        m = _SET_PAREN_RE.search(rest)
-        if m and m.start() > 0:
-            info["set"] = m.group("set").lower()
-            if m.group("num"):
-                info["num"] = m.group("num")
-            rest = rest[: m.start()]
-            changed = True
+    peeled = True
+    while peeled and rest:
+        peeled = False
+        for pattern, take in _SUFFIXES:
+            m = pattern.search(rest)
+            if m and (m.start() > 0 or pattern is not _SET_PAREN_RE):
+                take(m, info)
+                rest, peeled = rest[: m.start()], True
+                break
     return rest.strip(), info
 
 

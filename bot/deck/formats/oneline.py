@@ -103,6 +103,10 @@ class _Splitter:
         self.t = tokens
         self.n = len(tokens)
         self.numbers_follow_sets = self._numbers_follow_sets()
+        self.starts: list[int] = [0]
+        self.phase = _Phase.START
+        self.set_slot = False
+        self.after_slash = False
 
     def _numbers_follow_sets(self) -> bool:
         """Do this paste's `(SET)` codes carry collector numbers? Decides `(SET) 12 Name` (12 = number)."""
@@ -215,90 +219,100 @@ class _Splitter:
             return None
         return k if k < self.n and (_starts_name(self.t[k]) or self.count_starts_entry(k)) else None
 
+    def begin(self, index: int) -> None:
+        if index < self.n and index != self.starts[-1]:
+            self.starts.append(index)
+
+    def boundary(self, i: int, in_set_slot: bool, slash: bool) -> int | None:
+        """When token i starts an entry (`SB:`, a header, `Commander:`, a count) or is a collector number: the
+        index of the next token to read, with the phase set; else None."""
+        tok, phase = self.t[i], self.phase
+        counting = phase in (_Phase.COUNT, _Phase.PREFIX)
+        if tok.upper() == "SB:" and not counting:
+            self.begin(i)
+            self.phase = _Phase.PREFIX
+            return i + 1
+        span = self.header_here(i, phase, slash)
+        if span is not None:
+            self.begin(i)
+            self.begin(span.end)
+            about = span.phrase == "about"
+            self.phase = _Phase.ABOUT if about else _Phase.START
+            return span.end + 1 if about and span.end < self.n and self.t[span.end].lower() == "name" else span.end
+        prose = phase in (_Phase.COMMENT, _Phase.ABOUT) and not tok[:1].isupper()
+        after = None if counting or slash or prose else self.inline_prefix(i)
+        if after is not None:
+            self.begin(i)
+            self.phase = _Phase.PREFIX
+            return after
+        if counting or slash or not _COUNT_TOKEN_RE.fullmatch(tok):
+            return None
+        if in_set_slot and tok.isdigit() and (self.numbers_follow_sets or not self.count_starts_entry(i)):
+            self.phase = _Phase.SUFFIX  # the collector number of the set code before it
+            return i + 1
+        if self.count_starts_entry(i):
+            self.begin(i)
+            self.phase = _Phase.COUNT
+            return i + 1
+        return None
+
+    def in_count(self, i: int, _: bool) -> None:
+        t = self.t
+        if not (t[i] in ("x", "X", "\u00d7") and i + 1 < self.n and _starts_name(t[i + 1])
+                and not self.count_starts_entry(i + 1)):
+            self.phase = _Phase.NAME  # `1 x Sol Ring` keeps counting; in `1 X 1 Sol Ring`, X is the card
+
+    def in_name(self, i: int, _: bool) -> None:
+        tok = self.t[i]
+        if tok.startswith("//") and self.note_follows(self.starts[-1], i):
+            self.begin(i)  # `1 Fiery Confluence // Burn and finishers 1 Comet Storm`
+            self.phase = _Phase.COMMENT
+        elif tok.startswith("//"):
+            self.after_slash = True  # `Fire // Ice`, or `Sol Ring // Staple`: the entry's reader decides
+        elif _COMMENT_MARK_RE.fullmatch(tok):
+            self.phase = _Phase.COMMENT  # `1 Sol Ring # staple`: the rest of this entry is a comment
+        elif _SET_TOKEN_RE.fullmatch(tok):
+            self.phase, self.set_slot = _Phase.SUFFIX, True
+        elif _is_marker(tok):
+            self.phase = _Phase.SUFFIX
+
+    def in_suffix(self, i: int, in_set_slot: bool) -> None:
+        tok = self.t[i]
+        if in_set_slot and _COLLECTOR_RE.fullmatch(tok):
+            return  # `(PLST) C21-263`, `(PDOM) 217p`
+        if _SET_TOKEN_RE.fullmatch(tok):
+            self.set_slot = True
+        elif _is_comment_mark(tok):
+            self.begin(i)
+            self.phase = _Phase.COMMENT
+        elif not _is_marker(tok):
+            self.begin(i)  # a name after a finished entry: a new entry without a count
+            self.phase = _Phase.NAME
+
+    def in_other(self, i: int, _: bool) -> None:
+        tok = self.t[i]
+        if self.phase is _Phase.START:
+            self.phase = _Phase.COMMENT if _is_comment_mark(tok) or tok.startswith("#") else _Phase.NAME
+        elif self.phase is _Phase.PREFIX:
+            self.phase = _Phase.COUNT if _COUNT_TOKEN_RE.fullmatch(tok) else _Phase.NAME
+        elif _is_comment_mark(tok):  # in a comment or About metadata
+            self.begin(i)
+            self.phase = _Phase.COMMENT
+
     def split(self) -> list[tuple[int, int]]:
         """Token ranges [start, end) of the entries, in order."""
-        t, n = self.t, self.n
-        starts: list[int] = [0]
-        phase = _Phase.START
-        set_slot = False  # the token right after a `(SET)` code: maybe its collector number
-        after_slash = False  # the token right after `//` inside a name: a split card's next face
-
-        def begin(index: int) -> None:
-            if index < n and index != starts[-1]:
-                starts.append(index)
-
+        steps = {_Phase.COUNT: self.in_count, _Phase.NAME: self.in_name, _Phase.SUFFIX: self.in_suffix}
         i = 0
-        while i < n:
-            tok = t[i]
-            in_set_slot, set_slot = set_slot, False
-            slash, after_slash = after_slash, False
-            if tok.upper() == "SB:" and phase not in (_Phase.COUNT, _Phase.PREFIX):
-                begin(i)
-                phase, i = _Phase.PREFIX, i + 1
+        while i < self.n:
+            in_set_slot, self.set_slot = self.set_slot, False  # the token after a `(SET)`: its number?
+            slash, self.after_slash = self.after_slash, False  # the token after `//` in a name: a next face
+            after = self.boundary(i, in_set_slot, slash)
+            if after is not None:
+                i = after
                 continue
-            span = self.header_here(i, phase, slash)
-            if span is not None:
-                begin(i)
-                begin(span.end)
-                phase = _Phase.ABOUT if span.phrase == "about" else _Phase.START
-                if span.phrase == "about" and span.end < n and t[span.end].lower() == "name":
-                    i = span.end + 1
-                else:
-                    i = span.end
-                continue
-            if phase not in (_Phase.COUNT, _Phase.PREFIX) and not slash \
-                    and ((phase is not _Phase.COMMENT and phase is not _Phase.ABOUT) or tok[:1].isupper()):
-                after = self.inline_prefix(i)
-                if after is not None:
-                    begin(i)
-                    phase, i = _Phase.PREFIX, after
-                    continue
-            if _COUNT_TOKEN_RE.fullmatch(tok) and phase not in (_Phase.COUNT, _Phase.PREFIX) and not slash:
-                if in_set_slot and tok.isdigit() and (self.numbers_follow_sets or not self.count_starts_entry(i)):
-                    i += 1  # the collector number of the set code before it
-                    phase = _Phase.SUFFIX
-                    continue
-                if self.count_starts_entry(i):
-                    begin(i)
-                    phase, i = _Phase.COUNT, i + 1
-                    continue
-            if phase is _Phase.START:
-                phase = _Phase.COMMENT if _is_comment_mark(tok) or tok.startswith("#") else _Phase.NAME
-            elif phase is _Phase.COUNT:
-                if not (tok in ("x", "X", "\u00d7") and i + 1 < n and _starts_name(t[i + 1])
-                        and not self.count_starts_entry(i + 1)):
-                    phase = _Phase.NAME  # `1 x Sol Ring` keeps counting; in `1 X 1 Sol Ring`, X is the card
-            elif phase is _Phase.PREFIX:
-                phase = _Phase.COUNT if _COUNT_TOKEN_RE.fullmatch(tok) else _Phase.NAME
-            elif phase is _Phase.NAME:
-                if tok.startswith("//") and self.note_follows(starts[-1], i):
-                    begin(i)  # `1 Fiery Confluence // Burn and finishers 1 Comet Storm`
-                    phase = _Phase.COMMENT
-                elif tok.startswith("//"):
-                    after_slash = True  # `Fire // Ice`, or `Sol Ring // Staple`: the entry's reader decides
-                elif _COMMENT_MARK_RE.fullmatch(tok):
-                    phase = _Phase.COMMENT  # `1 Sol Ring # staple`: the rest of this entry is a comment
-                elif _SET_TOKEN_RE.fullmatch(tok):
-                    phase, set_slot = _Phase.SUFFIX, True
-                elif _is_marker(tok):
-                    phase = _Phase.SUFFIX
-            elif phase is _Phase.SUFFIX:
-                if in_set_slot and _COLLECTOR_RE.fullmatch(tok):
-                    pass  # `(PLST) C21-263`, `(PDOM) 217p`
-                elif _is_comment_mark(tok):
-                    begin(i)
-                    phase = _Phase.COMMENT
-                elif _SET_TOKEN_RE.fullmatch(tok):
-                    set_slot = True
-                elif not _is_marker(tok):
-                    begin(i)  # a name after a finished entry: a new entry without a count
-                    phase = _Phase.NAME
-            elif phase in (_Phase.COMMENT, _Phase.ABOUT):
-                if _is_comment_mark(tok):
-                    begin(i)
-                    phase = _Phase.COMMENT
+            steps.get(self.phase, self.in_other)(i, in_set_slot)
             i += 1
-        return [(start, end) for start, end in zip(starts, [*starts[1:], n], strict=True)]
+        return list(zip(self.starts, [*self.starts[1:], self.n], strict=True))
 
 
 def split_entries(line: str) -> list[str]:
