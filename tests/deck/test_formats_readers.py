@@ -203,3 +203,13 @@ def test_mtgo_dek():
 def test_xml_with_a_doctype_broken_or_too_long_is_bad_input(text):
     with pytest.raises(DeckInputError):
         parse(text)
+
+
+def test_every_card_name_alone_reads_as_itself():
+    """No card name looks like a count after a name (`Island: 9`, `Sol Ring x2`) or a set code after it."""
+    from bot.deck.parser import normalize_name, parse_card_line
+    from tests.shared_data import cards_by_name
+
+    for name in (n for n in cards_by_name() if n.strip()):
+        line = parse_card_line(name)
+        assert line is not None and (line.name, line.count) == (normalize_name(name), 1), name

@@ -1,25 +1,14 @@
-"""The pieces every text reader shares: one card line (count, name, set code and collector number, foil and
-commander marks, tags and categories, comments), section and type headers, card-name tidying. Pure.
+"""What every text reader shares: one card line and the section headers around it. Pure.
 
-Understood on one line:
-
-- `1 Sol Ring`, `1x Sol Ring`, `1 x Sol Ring`, `Sol Ring` (count 1), counts after the name (`Sol Ring x2`,
-  `Island: 9`), `SB: 1 Sol Ring` (MTGO/XMage sideboard);
-- set and collector number: `1 Sol Ring (C21) 263`, `1 Sol Ring [C21]`, `1 [C21] Sol Ring`, `1 [C21:263] Sol Ring`
-  (XMage), `1 Sol Ring (C21) 263 *F*` (Moxfield foil/etched markers), `*CMDR*` (TappedOut commander marker),
-  Moxfield `#tags` and Archidekt `[Category]` / `^tag^` suffixes (`[Commander{top}]` marks the commander,
-  `{noDeck}` keeps a card out of the deck);
-- section headers (Arena / Moxfield / MTGO): `Commander`, `Deck`, `Mainboard`, `Sideboard`, `Maybeboard`,
-  `Considering`, `Companion`, `Tokens`, `About`, with optional `//` or `#` in front, a `(N)` count and a
-  trailing `:`; type group headers such as `Creatures (30)` or `Lands` are recognised and skipped;
-- comments at the end of a card line: ` # note` always; ` // note` when the right part can't be the second
-  face of a split card (see `slash_comment`). When the right part could be either (`1 Sol Ring // Staple`), the
-  entry keeps the split reading and records the left part in `alternative`; the runner uses it only when the
-  split name is not a card;
-- `Commander: Name` (also `Commanders:`, `Partner:`, `Background:`, `Companion:`, `Sideboard:`, ...) puts one
-  card in that section;
-- split names written `Fire/Ice`, `Fire / Ice` or `Fire // Ice` (all become `Fire // Ice`);
-- a count that no deck could hold (1000 or more) is part of the name: `1996 World Champion`.
+A card line: a count before the name (`1 Sol Ring`, `1x Sol Ring`, `1 x Sol Ring`; none means 1) or after it
+(`Sol Ring x2`, `Island: 9`); a set code and collector number (`(C21) 263`, `[C21]`, XMage's `[C21:263]` before
+the name); Moxfield `*F*`/`*E*`, TappedOut `*CMDR*`, Moxfield `#tags`, Archidekt `[Category]` and `^tag^`
+suffixes (`[Commander{top}]` marks the commander, `{noDeck}` keeps the card out of the deck); a prefix that puts
+the one line in a section (`SB:`, `Commander:`, `Partner:`, `Companion:`, ...); a comment after ` # ` or after
+` // ` when the rest can't be a split card's next face (`slash_comment`). Split names written `Fire/Ice`,
+`Fire / Ice` or `Fire // Ice` all become `Fire // Ice`; a leading number no deck could hold (1000 or more)
+is part of the name (`1996 World Champion`). Headers: Arena/Moxfield/MTGO section words, with `//` or `#` in
+front, a `(N)` count or a `:`, and type groups such as `Creatures (30)` (skipped).
 """
 
 from __future__ import annotations
