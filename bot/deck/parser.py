@@ -37,7 +37,7 @@ from bot.deck.entries import (
 from bot.deck.formats import forge, table, xmage, xmlfiles
 from bot.deck.formats.lines import QUOTES, normalize_name, parse_card_line
 from bot.deck.formats.oneline import split_entries
-from bot.deck.formats.text import read_lines, read_text
+from bot.deck.formats.text import read_text
 
 __all__ = [
     "MAX_BYTES", "MAX_COUNT", "MAX_LINES", "MAX_NAME_LENGTH", "CardLine", "DeckEntry", "DeckFormat",
@@ -97,7 +97,7 @@ def parse(text: str, *, max_lines: int = MAX_LINES, filename: str | None = None)
     if len(pieces) > 1:
         _check_length(len(pieces), "entries", max_lines)
         deck = ParsedDeck(lines_read=len(pieces), one_line=True, format=DeckFormat.ONE_LINE)
-        read_lines(list(enumerate(pieces, start=1)), deck)
+        (xmage.read if xmage.detect(pieces) else read_text)(pieces, deck)
     else:
         kind = detect(lines, filename)
         deck = ParsedDeck(lines_read=len(lines), format=kind)

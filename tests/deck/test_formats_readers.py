@@ -95,6 +95,12 @@ def test_forge_sections_metadata_sets_and_foils():
     assert [(p.line, p.text, p.reason) for p in deck.problems] == [(11, "0 Shock|M20", LineIssue.ZERO_COUNT)]
 
 
+def test_forge_lines_outside_a_card_section_are_not_dropped():
+    deck = parse("1 Sol Ring|C21\n[Sideboard]\n1 Pyroblast\n")
+    assert [(e.name, e.section, e.line) for e in deck.entries] == [
+        ("Sol Ring", Section.MAIN, 1), ("Pyroblast", Section.SIDEBOARD, 3)]
+
+
 # -- XMage .dck -------------------------------------------------------------------------------------------------
 
 def test_xmage_set_and_number_in_brackets_name_and_layout():
@@ -113,6 +119,13 @@ def test_xmage_commander_deck():
     assert [(e.name, e.section, e.line) for e in deck.commander_entries] == [
         ("Derevi, Empyrial Tactician", Section.COMMANDER, 72)]
     assert deck.card_count == 100
+
+
+def test_xmage_and_sb_lines_pasted_on_one_line():
+    cards = " ".join(f"1 [C13:{i}] Card {chr(65 + i % 26)}{i}" for i in range(69))
+    deck = parse(f"NAME:Derevi {cards} 30 [ZEN:235] Forest SB: 1 [C13:2] Derevi, Empyrial Tactician")
+    assert deck.one_line and deck.deck_name == "Derevi" and deck.problems == []
+    assert [e.name for e in deck.commander_entries] == ["Derevi, Empyrial Tactician"] and deck.card_count == 100
 
 
 # -- CSV ------------------------------------------------------------------------------------------------------

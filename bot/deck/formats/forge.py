@@ -56,9 +56,9 @@ def read(lines: list[str], deck: ParsedDeck) -> None:
         if is_header:
             section = new_section
             continue
-        if section is None:
-            key, sep, value = text.partition("=")
-            if sep and key.strip().lower() == "name" and value.strip():
+        key, sep, value = text.partition("=")
+        if section is None and sep:  # metadata: Name=, Comment=, Deck Type=, Tags=, ...
+            if key.strip().lower() == "name" and value.strip():
                 deck.deck_name = value.strip()
-            continue  # metadata: Name=, Comment=, Deck Type=, Tags=, ...
-        deck.add(number, raw, _card(text), section)
+            continue
+        deck.add(number, raw, _card(text), section or Section.MAIN)  # a card before any section: the deck's
