@@ -47,3 +47,11 @@ def test_one_line_paste_format():
     deck = parse("Commander 1 Kumano, Master Yamabushi Deck 1 Sol Ring 1 Shock")
     assert deck.format is DeckFormat.ONE_LINE and deck.one_line
     assert [e.section for e in deck.entries] == [Section.COMMANDER, Section.MAIN, Section.MAIN]
+
+
+def test_every_text_export_sample_reads_as_a_text_list():
+    from pathlib import Path
+
+    decks = Path(__file__).parents[1] / "data" / "decks"
+    for path in decks.glob("*.txt"):
+        assert detect(path.read_text(encoding="utf-8").split("\n"), path.name) is DeckFormat.TEXT, path.name
