@@ -1,6 +1,6 @@
 """One-line pastes: a whole decklist whose newlines became spaces (Discord text options, some chat clients).
 
-`split_entries` cuts the line into entries that each read like one line of a multi-line list (`text.read_lines`
+`split_entries` cuts the line into entries that each read like one line of a multi-line list (`text.read_text`
 then reads them). An entry starts at a count followed by a name (`1 Sol Ring`, `1x Sol Ring`), at `SB:`, at `;`
 or `|`, at a section or type header, at `Commander: Name`, at a `//` or `#` comment that follows a finished
 entry, and at a name that follows a finished entry (one that ended in a set code, collector number,
