@@ -44,7 +44,6 @@ from bot.deck.runner import NoCommander, check_decklist
 from bot.deck.sources import DeckSites
 from bot.healthcheck import healthcheck
 from bot.ops.metrics import BotMetrics
-from bot.ops.ratelimit import UserRateLimiter
 from bot.ops.server import HealthServer, gateway_check, sqlite_check
 from bot.present.deck_report import text_report
 from bot.present.embeds import stale_note
@@ -130,11 +129,10 @@ async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time
         deck_sites = DeckSites(session, archidekt_base=settings.archidekt_api_base,
                                moxfield_base=settings.moxfield_api_base, contact_url=settings.decksite_contact,
                                moxfield_user_agent=settings.moxfield_user_agent)
-        rate = settings.user_rate_limit()
         bot_options.setdefault("extensions", default_extensions())
         bot_options.setdefault("app_emojis", settings.mana_emoji_upload)
         bot = IdentityBot(settings, cards=cards, deck_sites=deck_sites, metrics=metrics,
-                          limiter=UserRateLimiter(*rate) if rate else None, emoji=settings.emoji_map(),
+                          user_rate=settings.user_rate_limit(), emoji=settings.emoji_map(),
                           **bot_options)
         refresher = BulkRefresher(cards, every_hours=settings.bulk_refresh_hours)
         health: HealthServer | None = None

@@ -23,7 +23,6 @@ cooldowns_total                             counter    - (per-user cooldown refu
 discord_reply_errors_total                  counter    status (HTTP code Discord answered)
 gateway_connected                           gauge      shard
 gateway_reconnects_total                    counter    shard, kind (resume, identify)
-guilds                                      gauge      -
 build_info                                  gauge      version
 <name> from :meth:`BotMetrics.add_callback`  gauge      key (read at scrape time)
 ==========================================  =========  ==========================================
@@ -217,7 +216,6 @@ class BotMetrics:
             "gateway_reconnects", "Gateway reconnections, by shard and kind (resume or identify).",
             ["shard", "kind"], namespace=ns, registry=r,
         )
-        self.guilds = Gauge("guilds", "Guilds this process serves.", namespace=ns, registry=r)
         self.card_lookups = Counter(
             "card_lookups", "Card lookups by how they were answered (cache, local, api, stale, negative, miss, "
             "not_found, ambiguous, unavailable, cache_error).", ["result"], namespace=ns, registry=r,
@@ -260,10 +258,6 @@ class BotMetrics:
         if cache_hit is not None:
             self.observe_cache(bool(cache_hit))
 
-    def observe_cooldown(self, command: str = "unknown", seconds: float = 0.0) -> None:
-        """A command refused by the per-user cooldown (counted as outcome ``cooldown``)."""
-        self.observe_command(command, "cooldown", seconds)
-
     def observe_cache(self, hit: bool) -> None:
         self.cache_lookups.labels(result="hit" if hit else "miss").inc()
 
@@ -295,9 +289,6 @@ class BotMetrics:
     def observe_reconnect(self, shard_id: int | None, resumed: bool) -> None:
         shard = str(0 if shard_id is None else shard_id)
         self.gateway_reconnects.labels(shard=shard, kind="resume" if resumed else "identify").inc()
-
-    def set_guilds(self, count: int) -> None:
-        self.guilds.set(max(0, int(count)))
 
     # -- card data --------------------------------------------------------------------------------
     def observe_lookup(self, result: str, count: int = 1) -> None:

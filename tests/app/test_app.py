@@ -158,10 +158,8 @@ async def test_sigint_closes_the_session_and_the_cache_cleanly(tmp_path):
 
 
 # ------------------------------------------------------------------------------------- in process
-def test_no_privileged_intents():
-    intents = bot_intents()
-    assert not intents.message_content and not intents.members and not intents.presences
-    assert intents.guilds
+def test_no_gateway_intents():
+    assert bot_intents() == discord.Intents.none()  # interactions need none
 
 
 def test_cogs_are_discovered():
@@ -243,7 +241,7 @@ async def test_unreachable_discord_is_one_error_line(tmp_path, capsys):
 
 
 def test_recent_names_are_per_server_bounded_and_filtered():
-    from bot.app.options import RecentNames
+    from bot.app.recent import RecentNames
 
     recent = RecentNames(per_scope=3, scopes=2)
     recent.add(1, "Fires of Undeath", commander=False)
@@ -278,15 +276,17 @@ def test_card_options_read_pasted_decklist_lines():
 
 
 def test_the_option_a_choice_replaces():
-    from bot.app.options import card_query_text
-    from bot.app.picks import option_of
+    from bot.app.options import CardQuery, card_query, option_for
 
-    fits = [("card", "bolt"), ("commander", "kumano"), ("partner", "tymna")]
-    assert option_of(fits, "commander", "kumano", card_query_text) == "commander"
-    assert option_of(fits, "color", "kumano", card_query_text) is None  # not an option of this command
-    assert option_of([("card", "1 Lightning Bolt (M10) 1")], None, "Lightning Bolt", card_query_text) == "card"
-    assert option_of([("card", "bolt")], None, "something else", card_query_text) == "card"  # the only one
-    assert option_of([("card", "bolt"), ("commander", "bolt")], None, "bolt", card_query_text) is None
+    fits = {"card": CardQuery("card", "bolt"), "commander": CardQuery("commander", "kumano", True),
+            "partner": CardQuery("partner", "tymna", True), "color": "R"}
+    assert option_for(fits, "commander", "kumano") == "commander"
+    assert option_for(fits, "color", "kumano") is None  # not a card option of this command
+    one = {"card": card_query(None, "1 Lightning Bolt (M10) 1")}
+    assert one["card"].text == "Lightning Bolt"
+    assert option_for(one, None, "Lightning Bolt") == "card"
+    assert option_for({"card": CardQuery(None, "bolt")}, None, "something else") == "card"  # the only one
+    assert option_for({"card": CardQuery(None, "bolt"), "commander": CardQuery(None, "bolt")}, None, "bolt") is None
 
 
 def test_installation_kinds_follow_the_application():

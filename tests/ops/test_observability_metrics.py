@@ -59,7 +59,7 @@ def test_unknown_outcomes_and_odd_commands_stay_bounded():
 
 def test_cooldowns_autocomplete_and_reply_errors():
     m = BotMetrics(process_metrics=False)
-    m.observe_cooldown("identity")
+    m.observe_command("identity", "cooldown", 0.0)
     m.observe_command("fits", "cooldown", 0.001)
     m.observe_autocomplete(0.003)
     m.observe_autocomplete(2.5, outcome="timeout")
@@ -104,18 +104,16 @@ def test_scryfall_endpoint_labels():
     assert scryfall_endpoint("") == "other"
 
 
-def test_gateway_and_guild_gauges():
+def test_gateway_gauges():
     m = BotMetrics(process_metrics=False, version="1.2.3")
     m.set_gateway(0, True)
     m.set_gateway(1, True)
     m.set_gateway(1, False)
     m.observe_reconnect(1, resumed=True)
-    m.set_guilds(42)
     s = samples(m)
     assert s[("identity_bot_gateway_connected", (("shard", "0"),))] == 1
     assert s[("identity_bot_gateway_connected", (("shard", "1"),))] == 0
     assert s[("identity_bot_gateway_reconnects_total", (("kind", "resume"), ("shard", "1")))] == 1
-    assert s[("identity_bot_guilds", ())] == 42
     assert s[("identity_bot_build_info", (("version", "1.2.3"),))] == 1
 
 
