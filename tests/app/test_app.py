@@ -162,6 +162,24 @@ def test_no_gateway_intents():
     assert bot_intents() == discord.Intents.none()  # interactions need none
 
 
+async def test_the_bot_asks_for_no_events_and_answers_in_many_servers(tmp_path):
+    """Identified with no intents: no GUILD_CREATE, no chat reaches it, nothing about the servers is cached;
+    it still answers in any of them, and the servers it is in stay 'unavailable' stubs from READY."""
+    async with FakeScryfall([card("Sol Ring")]) as scryfall, FakeDiscord() as fake:
+        servers = fake.load_servers(40)
+        settings = load_settings(discord_token=fake.token, discord_api_base=fake.api_base,
+                                 scryfall_api_base=scryfall.base_url, cache_path=tmp_path / "c.sqlite3",
+                                 bulk_refresh_hours=0, user_rate="off")
+        async with running_bot(settings, fake) as bot:
+            assert fake.identifies[0]["intents"] == 0
+            assert await fake.chat(400) == 0  # messages, reactions, typing, voice: none is sent to the bot
+            assert not [f for f in fake.shards[0].sent if f["t"] == "GUILD_CREATE"]
+            assert all(g.unavailable and not g.channels and not g.members for g in bot.guilds)
+            reply = await fake.invoke("identity", {"card": "Sol Ring"}, guild_id=servers[-1])
+            assert reply.embeds and "Sol Ring" in reply.embeds[0]["title"]
+            assert not bot.cached_messages and len(bot.users) <= 2  # the bot, and the user who asked
+
+
 def test_cogs_are_discovered():
     assert "cogs.identity" in default_extensions()
 

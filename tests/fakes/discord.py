@@ -78,8 +78,18 @@ Gateway sessions and shards, as Discord does them:
 Each IDENTIFY (op 2, with `shard: [id, count]` or none = [0, 1]) opens a session that outlives its
 socket: events dispatched while the socket is down are kept and replayed, in order and with their
 original sequence numbers, after a RESUME (op 6) with that session id, followed by RESUMED. An unknown
-session or a bad token gets Invalid Session (op 9) / close 4004. READY and GUILD_CREATE list only the
-guilds of that shard.
+session or a bad token gets Invalid Session (op 9) / close 4004. READY lists the shard's guilds as
+unavailable; GUILD_CREATE follows for each only when the client asked for the GUILDS intent.
+
+Events by intent, as Discord sends them (`tests.fakes.guilds`):
+
+    fake.load_servers(2000)                    # 2,000 servers of realistic size (before the bot connects)
+    await fake.chat(300, per_second=300)       # messages, reactions, typing, voice moves across them
+    await fake.send_event("MESSAGE_CREATE", d) # to the sessions whose intents ask for it
+
+A session receives message events only with GUILD_MESSAGES (DIRECT_MESSAGES in DMs), reactions with
+*_MESSAGE_REACTIONS, typing with *_MESSAGE_TYPING, voice states with GUILD_VOICE_STATES; without
+MESSAGE_CONTENT a message comes without content, embeds, attachments and components.
 """
 
 from __future__ import annotations
@@ -100,6 +110,7 @@ from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
+from tests.fakes.guilds import PRIVILEGED, Intent, chat_event, delivered, realistic_guild
 from tests.fakes.server import serve
 
 DEFAULT_TOKEN = "FAKE.bot-token.for-tests"
@@ -399,6 +410,7 @@ class GatewaySession:
     shard_id: int
     shard_count: int
     seq: int = 0
+    intents: int = 0  # what the client IDENTIFYed with: which events it is sent (`tests.fakes.guilds`)
     ws: web.WebSocketResponse | None = None
     sent: list[dict[str, Any]] = field(default_factory=list)  # every dispatched event, for replay
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -477,6 +489,8 @@ class FakeDiscord:
         self.shard_count: int | None = None  # from the first IDENTIFY
         self.resumes: list[dict[str, Any]] = []  # every RESUME: shard, session_id, seq, replayed
         self.invalid_sessions = 0  # op 9 sent (RESUME of an unknown session)
+        self.server_size: dict[str, int] | None = None  # `load_servers`: realistic servers of this size
+        self._guild_payloads: dict[str, dict[str, Any]] = {}
         self._runner: web.AppRunner | None = None
         self.base_url = ""
         self.api_base = ""
@@ -563,8 +577,51 @@ class FakeDiscord:
         """The text channel of a guild (the first guild keeps `channel_id`)."""
         return self.channel_id if guild_id == self.guild_id else str(int(guild_id) + 200)
 
+    def load_servers(self, count: int, **size: int) -> list[str]:
+        """Put the bot in `count` servers of realistic size (`tests.fakes.guilds.realistic_guild`; `size`:
+        channels, roles, in_voice), as GUILD_CREATE carries them to a bot. Call it before the bot connects."""
+        first = int(self.guild_id)
+        self.guild_ids = [self.guild_id] + [str(first + (i << 22) + i) for i in range(1, count)]
+        self.server_size = size
+        self._guild_payloads.clear()
+        return self.guild_ids
+
+    async def send_event(self, event: str, data: dict[str, Any]) -> int:
+        """Dispatch a gateway event the way Discord does: on the shard of its guild (shard 0 for a DM), to
+        every session whose intents ask for it, without message content unless MESSAGE_CONTENT is granted
+        (`tests.fakes.guilds.delivered`). Returns how many sessions it was sent to."""
+        guild_id = data.get("guild_id") or (data.get("id") if event == "GUILD_CREATE" else None)
+        shard = self.shard_for_guild(guild_id) if guild_id else 0
+        sent = 0
+        for session in [s for s in self.shards.values() if s.shard_id == shard]:
+            shown = delivered(event, data, session.intents, self.bot_user_id)
+            if shown is not None:
+                await self._dispatch(event, shown, session=session)
+                sent += 1
+        return sent
+
+    async def chat(self, events: int, *, per_second: float | None = None, start: int = 0) -> int:
+        """Play `events` events of the servers' chat (messages, reactions, typing, voice moves; round robin
+        over the servers), at `per_second` (None: as fast as they can be sent). Returns how many were
+        delivered to a session."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        delivered_count = 0
+        for n in range(start, start + events):
+            guild = self._guild(self.guild_ids[n % len(self.guild_ids)])
+            delivered_count += await self.send_event(*chat_event(guild, n // len(self.guild_ids)))
+            if per_second:
+                due = began + (n - start + 1) / per_second
+                if due > loop.time():
+                    await asyncio.sleep(due - loop.time())
+        return delivered_count
+
     def _guild(self, guild_id: str | None = None) -> dict[str, Any]:
         guild_id = guild_id or self.guild_id
+        if self.server_size is not None:
+            if guild_id not in self._guild_payloads:
+                self._guild_payloads[guild_id] = realistic_guild(guild_id, self.bot_user, **self.server_size)
+            return self._guild_payloads[guild_id]
         channel_id = self.channel_of(guild_id)
         everyone = {"id": guild_id, "name": "@everyone", "permissions": ALL_PERMISSIONS, "position": 0,
                     "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
@@ -1676,7 +1733,7 @@ class FakeDiscord:
             await ws.close(code=self.gateway_close_code, message=b"fault injected by the test")
             return
         intents = int(data.get("intents") or 0)
-        privileged = intents & ((1 << 1) | (1 << 8) | (1 << 15))  # members, presences, message content
+        privileged = intents & PRIVILEGED
         if privileged:
             self._violation(f"privileged intents requested: {privileged}")
             await ws.close(code=4014, message=b"Disallowed intent(s).")
@@ -1696,7 +1753,7 @@ class FakeDiscord:
         if old is not None and old.connected and old.ws is not ws:
             await old.ws.close(code=4000, message=b"superseded by a new session")  # type: ignore[union-attr]
         session = GatewaySession(session_id=secrets.token_hex(16), shard_id=shard_id, shard_count=shard_count,
-                                 ws=ws)
+                                 intents=intents, ws=ws)
         self.sessions[session.session_id] = session
         self.shards[shard_id] = session
         self.gateway_closed.clear()
@@ -1711,7 +1768,7 @@ class FakeDiscord:
             "auth": {}, "session_type": "normal",
         }
         await self._dispatch("READY", ready, session=session)
-        if self.send_guild_create:
+        if self.send_guild_create and intents & Intent.GUILDS:  # Discord sends GUILD_CREATE only with GUILDS
             for g in guilds:
                 await self._dispatch("GUILD_CREATE", self._guild(g), session=session)
         self.ready.set()
