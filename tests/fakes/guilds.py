@@ -87,7 +87,7 @@ def realistic_guild(guild_id: str, bot_user: dict[str, Any], *, channels: int = 
     """A GUILD_CREATE payload for a server of ordinary size (ids derived from `guild_id`)."""
     rng = random.Random(seed if seed is not None else int(guild_id))
     base = int(guild_id)
-    role_list = [{"id": guild_id, "name": "@everyone", "permissions": PERMISSIONS, "position": 0, "color": 0,
+    role_list: list[dict[str, Any]] = [{"id": guild_id, "name": "@everyone", "permissions": PERMISSIONS, "position": 0, "color": 0,
                   "hoist": False, "managed": False, "mentionable": False, "flags": 0, "icon": None,
                   "unicode_emoji": None}]
     role_list += [{"id": str(base + 1000 + i), "name": f"role {i}", "permissions": str(rng.getrandbits(40)),
