@@ -13,7 +13,8 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from bot.main import main, run
+from bot.cli import main
+from bot.main import run
 from bot.settings import load_settings
 from tests.app.test_app import run_bot
 from tests.fakes.discord import FakeDiscord

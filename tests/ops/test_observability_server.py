@@ -10,7 +10,7 @@ import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.main import main
+from bot.cli import main
 from bot.ops import healthcheck
 from bot.ops.metrics import BotMetrics
 from bot.ops.server import HealthServer, gateway_check, run_checks, sqlite_check
