@@ -34,7 +34,7 @@ from bot.cards.scryfall import HEADERS, LOCKOUT_SECONDS, ScryfallClient
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
 from bot.ops.metrics import BotMetrics
-from bot.ops.server import HealthServer, gateway_check, sqlite_check
+from bot.ops.server import Health, HealthServer, gateway_check, sqlite_check
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -144,7 +144,7 @@ async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time
             await deck_sites.aclose()
 
 
-def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Callable[[], dict[str, Any]]:
+def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Health:
     """What /healthz checks: the gateway, the cache file, and that there is card data to answer from."""
     cards = bot.cards
 
@@ -155,8 +155,8 @@ def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Callable[[], di
             return f"no local card data: the bulk download failed {refresher.failures} time(s), see the log"
         return "no local card data yet: the first bulk download is running"
 
-    def checks() -> dict[str, Any]:
-        cache = True if cards.cache.in_memory else sqlite_check(cards.cache.path)
+    async def checks() -> dict[str, bool | str]:
+        cache = True if cards.cache.in_memory else await sqlite_check(cards.cache.path)
         return {"gateway": gateway_check(bot), "cache": cache, "card_data": card_data()}
 
     return checks

@@ -52,14 +52,17 @@ def bot_intents() -> discord.Intents:
     return discord.Intents.none()
 
 
-class _NoVoiceWarnings(logging.Filter):
-    """The bot never joins voice: drop discord.py's "PyNaCl/davey is not installed" warnings."""
+class _ChosenWarnings(logging.Filter):
+    """Drop discord.py's warnings about what this bot does without on purpose: voice ("PyNaCl/davey is not
+    installed") and the GUILDS intent ("Guilds intent seems to be disabled")."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return "voice will NOT be supported" not in record.getMessage()
+        message = record.getMessage()
+        return "voice will NOT be supported" not in message and "Guilds intent seems to be disabled" not in message
 
 
-logging.getLogger("discord.client").addFilter(_NoVoiceWarnings())
+for _logger in ("discord.client", "discord.state"):
+    logging.getLogger(_logger).addFilter(_ChosenWarnings())
 
 
 class IdentityBot(commands.AutoShardedBot):
