@@ -51,7 +51,7 @@ from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
-__all__ = ["BotMetrics", "OUTCOMES", "Outcome", "CONTENT_TYPE_LATEST", "scryfall_endpoint"]
+__all__ = ["CONTENT_TYPE_LATEST", "OUTCOMES", "BotMetrics", "Outcome", "scryfall_endpoint"]
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from aiohttp import web
 from bot.ops.healthcheck import open_readonly
 from bot.ops.metrics import CONTENT_TYPE_LATEST, BotMetrics
 
-__all__ = ["HealthServer", "Health", "run_checks", "gateway_check", "sqlite_check"]
+__all__ = ["Health", "HealthServer", "gateway_check", "run_checks", "sqlite_check"]
 
 log = logging.getLogger(__name__)
 

@@ -49,7 +49,7 @@ async def run_bot(tmp_path: Path, *args: str, **values: str) -> asyncio.subproce
 # ------------------------------------------------------------------------------------- token errors
 async def test_missing_token_exits_2_with_one_line(tmp_path):
     proc = await run_bot(tmp_path)
-    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    _out, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 2
     lines = err.decode().strip().splitlines()
     assert len(lines) == 1, lines
@@ -58,7 +58,7 @@ async def test_missing_token_exits_2_with_one_line(tmp_path):
 
 async def test_invalid_setting_exits_2_with_one_line(tmp_path):
     proc = await run_bot(tmp_path, "run", DISCORD_TOKEN="x", SCRYFALL_RATE="5")
-    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    _out, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 2
     lines = err.decode().strip().splitlines()
     assert len(lines) == 1 and "SCRYFALL_RATE" in lines[0]
@@ -191,7 +191,7 @@ async def test_sync_commands_false_skips_syncing_and_still_answers(tmp_path):
                                  bulk_refresh_hours=0, sync_commands=False, user_rate="off")
         async with running_bot(settings, fake) as bot:
             assert bot.allowed_mentions is not None and bot.allowed_mentions.to_dict()["parse"] == []
-            assert discord.http.Route.BASE == fake.api_base  # the composition root pointed discord.py here
+            assert fake.api_base == discord.http.Route.BASE  # the composition root pointed discord.py here
             assert fake.command_syncs == []
             assert not any(method == "PUT" for method, _ in fake.requests)
             reply = await fake.invoke("identity", {"card": "Sol Ring"})

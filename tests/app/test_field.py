@@ -77,7 +77,7 @@ async def test_sigterm_during_the_connect_exits_0_without_an_error(tmp_path):
         await asyncio.sleep(2.5)  # logging in: the host took the request and says nothing
         assert proc.returncode is None
         proc.send_signal(signal.SIGTERM)
-        out, err = await asyncio.wait_for(proc.communicate(), 30)
+        _out, err = await asyncio.wait_for(proc.communicate(), 30)
     finally:
         await runner.cleanup()
     assert proc.returncode == 0, err.decode()
