@@ -186,6 +186,10 @@ async def main() -> None:
     for kind, r in results.items():
         print(f"{kind:<14} {r['rss_1']:>6.1f}MB {r[f'rss_{args.servers}']:>8.1f}MB {r['idle']:>8.1f}% "
               f"{r['busy']:>8.1f}%  {pct(r['idle_lat'], 50) * 1000:.1f} -> {pct(r['busy_lat'], 50) * 1000:.1f} ms")
+    if "identity-bot" in results:
+        r = results["identity-bot"]
+        print(f"identity-bot: RSS {r[f'rss_{args.servers}'] - r['rss_1']:+.1f} MB for {args.servers} servers "
+              f"(target within 5), CPU {r['busy'] - r['idle']:+.1f} points under chat (target within 2)")
 
 
 if __name__ == "__main__":
