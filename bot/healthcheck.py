@@ -2,7 +2,7 @@
 `bot.ops.healthcheck`), exit 0 healthy or 1 not.
 
 Docker runs it every 30 s, so it imports only the settings and the probe, never discord.py or aiohttp:
-`bot/__main__.py` calls it before importing `bot.main`, which registers the same function for the CLI's
+`bot/__main__.py` calls it before importing `bot.cli`, which registers the same function for the CLI's
 `healthcheck` command (its `--help`).
 """
 

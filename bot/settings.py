@@ -6,6 +6,8 @@ Every name here is part of the bot's public configuration (README's configuratio
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -13,10 +15,28 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.ops.ratelimit import parse_rate
 from bot.ops.sharding import parse_shard_ids
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_RATE_OFF = {"", "0", "off", "none", "false", "no", "disabled"}
+_RATE_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d+(?:\.\d+)?|\.\d+)\s*s?\s*$", re.IGNORECASE)
+
+
+def parse_rate(spec: str | None) -> tuple[int, float] | None:
+    """USER_RATE: `"5/10"` -> (5, 10.0), 5 commands per 10 s (a trailing `s` and fractional seconds are
+    fine); `"0"`, `"off"` -> None (no cooldown). Raises ValueError with a readable message otherwise."""
+    text = str(spec or "").strip()
+    if text.lower() in _RATE_OFF:
+        return None
+    match = _RATE_RE.match(text)
+    if not match:
+        raise ValueError(f"USER_RATE must look like '5/10' (commands per seconds) or 'off', not {text[:40]!r}")
+    rate, per = int(match.group(1)), float(match.group(2))
+    if rate == 0:
+        return None
+    if not (per > 0 and math.isfinite(per)):
+        raise ValueError("USER_RATE: the period (after '/') must be a positive number of seconds")
+    return rate, per
 
 
 class Settings(BaseSettings):

@@ -13,13 +13,15 @@ interaction is deferred only when the work (a download, a deck site, Scryfall) t
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
-from bot.app.decks import check_deck, deck_check_reply, slash_source
-from bot.app.options import COLOR_CHOICES, Commander, Partner
+from bot.app.decks import DeckSource, check_deck, deck_check_reply, slash_source
+from bot.app.options import COLOR_CHOICES, CardQuery, Commander, Partner
 from bot.app.replies import defer_if_slow, send_reply
 
 MAX_PASTE = 6000  # Discord's longest string option
@@ -50,10 +52,15 @@ class DeckCog(commands.Cog, name="Deck"):
         url: app_commands.Range[str, 1, 500] | None = None,
         color: app_commands.Choice[str] | None = None,
     ) -> None:
-        source = slash_source(decklist, list_text, url)
+        await self.bot.tree.run_command(interaction, self.check, source=slash_source(decklist, list_text, url),
+                                        commander=commander, partner=partner, chosen=[color.value] if color else [])
+
+    async def check(self, interaction: discord.Interaction[Any], source: DeckSource, commander: CardQuery | None,
+                    partner: CardQuery | None, chosen: list[str]) -> None:
+        """/deckcheck's work (also run by a pick that fixed a commander's name)."""
         checked = await defer_if_slow(interaction, check_deck(
             self.bot, source, commander.text if commander else None, partner.text if partner else None,
-            chosen=[color.value] if color else []))
+            chosen=chosen))
         await send_reply(interaction, deck_check_reply(interaction, self.bot, checked))
 
 

@@ -68,6 +68,10 @@ class IdentityCog(commands.Cog, name="Identity"):
     @app_commands.command(name="identity", description="Explain a card's color and its Commander color identity.")
     @app_commands.describe(card="Card name (start typing and pick one)")
     async def identity(self, interaction: discord.Interaction[IdentityBot], card: Card) -> None:
+        await self.bot.tree.run_command(interaction, self.explain, card=card)
+
+    async def explain(self, interaction: discord.Interaction[Any], card: CardQuery) -> None:
+        """/identity's work (also run by a pick that fixed the card's name)."""
         [found] = await resolve_options(interaction, [card])
         self.remember(interaction, found.card)
         await send_reply(interaction, embeds.identity_reply(analyze(found.card), found.card, emoji=self.bot.emoji,
@@ -85,11 +89,17 @@ class IdentityCog(commands.Cog, name="Identity"):
     async def fits(self, interaction: discord.Interaction[IdentityBot], card: FitCard, commander: Commander,
                    partner: Partner | None = None, color: app_commands.Choice[str] | None = None,
                    partner_color: app_commands.Choice[str] | None = None) -> None:
+        await self.bot.tree.run_command(interaction, self.check_fits, card=card, commander=commander, partner=partner,
+                                        color=color.value if color else None,
+                                        partner_color=partner_color.value if partner_color else None)
+
+    async def check_fits(self, interaction: discord.Interaction[Any], card: CardQuery, commander: CardQuery,
+                         partner: CardQuery | None, color: str | None, partner_color: str | None) -> None:
+        """/fits' work (also run by a pick that fixed a card's name)."""
         found = await resolve_options(interaction, [card, commander] + ([partner] if partner else []))
         the_card, *leaders = found
         leader_cards = [r.card for r in leaders]
-        chosen = chosen_colors([analyze(c) for c in leader_cards], color.value if color else None,
-                               partner_color.value if partner_color else None)
+        chosen = chosen_colors([analyze(c) for c in leader_cards], color, partner_color)
         result = check_fit(the_card.card, leader_cards, chosen)
         # A Background is no commander alone but is one beside a Choose a Background creature (CR 903.3).
         self.remember(interaction, the_card.card)

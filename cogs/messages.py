@@ -22,9 +22,8 @@ from discord.ext import commands
 
 from bot.app.bot import IdentityBot
 from bot.app.decks import check_parsed, deck_check_reply, message_source, read_deck
-from bot.app.observe import RETRY, record
-from bot.app.options import card_query_text
-from bot.app.picks import Rerun
+from bot.app.observe import record
+from bot.app.options import CardQuery, card_query_text
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
@@ -112,31 +111,25 @@ class MessagesCog(commands.Cog, name="Messages"):
 
     async def check_with(self, interaction: discord.Interaction[Any], deck: ParsedDeck, fetched: FetchedDeck | None,
                          commander: str | None, partner: str | None) -> None:
-        """Check `deck` with these commanders for `interaction` (the command, the submitted form, or a pick
-        that fixed a commander's name). Errors go to the tree's error table; a commander name that needs a
-        pick gets a menu whose pick runs this again. A form or a pick is observed like the command
-        (`IdentityTree.run_followup`); the command itself is observed by the tree, which answers its
-        errors."""
+        """Check `deck` with these commanders for `interaction` (the command, or the submitted form). Errors go
+        to the tree's error table; a commander name that needs a pick gets a menu whose pick runs the check
+        again with the picked name (`IdentityTree.run_command`, `run_followup` for the form)."""
+        options = {"commander": CardQuery("commander", commander, True) if commander else None,
+                   "partner": CardQuery("partner", partner, True) if partner else None}
 
-        def retry(label: str | None, query: str) -> Rerun | None:
-            if label not in ("commander", "partner"):
-                return None
+        async def check(again: discord.Interaction[Any], commander: CardQuery | None,
+                        partner: CardQuery | None) -> None:
+            checked = await defer_if_slow(again, check_parsed(self.bot, deck, fetched,
+                                                              commander.text if commander else None,
+                                                              partner.text if partner else None))
+            await send_reply(again, deck_check_reply(again, self.bot, checked))
 
-            async def rerun(again: discord.Interaction[Any], name: str) -> None:
-                await self.check_with(again, deck, fetched, name if label == "commander" else commander,
-                                      name if label == "partner" else partner)
-
-            return rerun
-
-        async def check() -> None:
-            checked = await defer_if_slow(interaction, check_parsed(self.bot, deck, fetched, commander, partner))
-            await send_reply(interaction, deck_check_reply(interaction, self.bot, checked))
-
+        tree = self.bot.tree
         if interaction.type is discord.InteractionType.application_command:
-            interaction.extras[RETRY] = retry
-            await check()
+            await tree.run_command(interaction, check, **options)
         else:
-            await self.bot.tree.run_followup(interaction, CHECK_DECKLIST, retry, check)
+            await tree.run_followup(interaction, CHECK_DECKLIST, tree.retry(CHECK_DECKLIST, check, options),
+                                    lambda: check(interaction, **options))
 
     # --------------------------------------------------------------------------- Explain card names
     async def explain_names(self, interaction: discord.Interaction[IdentityBot], message: discord.Message) -> None:

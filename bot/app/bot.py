@@ -1,8 +1,8 @@
 """`IdentityBot`: the one bot class (discord.py's `AutoShardedBot`, one shard unless `SHARD_COUNT` says more).
 
 It receives everything it uses from the composition root (`bot.main`): the card service, the deck-site
-client, the metrics and the per-user cooldown. No privileged intents: slash commands, and message commands
-(which receive the message they were used on). The cogs in `cogs/` are loaded as extensions in `setup_hook`,
+client, the metrics and the per-user cooldown (`USER_RATE`). No gateway intents (`bot_intents`), no message
+or member cache, no chunking. The cogs in `cogs/` are loaded as extensions in `setup_hook`,
 and commands are synced there (globally, or to `DEV_GUILD_ID`; not at all with `SYNC_COMMANDS=false`),
 declared for a server install and, when the application allows it, a user install (DMs, group DMs, any
 server). No message can ping anyone (`AllowedMentions.none()` bot-wide). `close()` lets the interactions
@@ -28,14 +28,13 @@ from discord.ext import commands
 from bot.app.emoji import ensure_mana_emojis
 from bot.app.endpoints import use_gateway
 from bot.app.observe import COMMAND
-from bot.app.options import RecentNames
 from bot.app.picks import PICK_TIMEOUT
+from bot.app.recent import RecentNames
 from bot.app.tree import IdentityTree
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
 from bot.ops.metrics import BotMetrics, Outcome
 from bot.ops.observer import CommandObserver
-from bot.ops.ratelimit import UserRateLimiter
 from bot.ops.sharding import shard_for_guild
 from bot.settings import Settings
 
@@ -46,14 +45,24 @@ IDENTIFY_SPACING = 5.0  # seconds between shard IDENTIFYs, as Discord asks
 
 
 def bot_intents() -> discord.Intents:
-    """Default intents minus every privileged one (slash commands need none of them)."""
-    intents = discord.Intents.default()
-    intents.message_content = False
-    intents.members = False
-    intents.presences = False
-    intents.typing = False
-    intents.dm_typing = False
-    return intents
+    """No gateway intents at all: interactions (slash commands, message commands, components, forms) reach a
+    bot whatever its intents, and carry everything the bot reads (guild_id, the user, locale, the message a
+    message command was used on). So no guild, member, message, reaction, typing or voice-state events are
+    received, parsed or cached."""
+    return discord.Intents.none()
+
+
+class _ChosenWarnings(logging.Filter):
+    """Drop discord.py's warnings about what this bot does without on purpose: voice ("PyNaCl/davey is not
+    installed") and the GUILDS intent ("Guilds intent seems to be disabled")."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return "voice will NOT be supported" not in message and "Guilds intent seems to be disabled" not in message
+
+
+for _logger in ("discord.client", "discord.state"):
+    logging.getLogger(_logger).addFilter(_ChosenWarnings())
 
 
 class IdentityBot(commands.AutoShardedBot):
@@ -68,16 +77,13 @@ class IdentityBot(commands.AutoShardedBot):
         cards: CardService,
         deck_sites: DeckSites,
         metrics: BotMetrics,
-        limiter: UserRateLimiter | None,
+        user_rate: tuple[int, float] | None,
         extensions: Sequence[str],
         emoji: Mapping[str, str] | None = None,
         app_emojis: bool = False,
         identify_spacing: float = IDENTIFY_SPACING,
         pick_timeout: float = PICK_TIMEOUT,
     ) -> None:
-        # The bot never joins voice: skip discord.py's "PyNaCl/davey is not installed" warnings.
-        discord.VoiceClient.warn_nacl = False
-        discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
@@ -94,7 +100,7 @@ class IdentityBot(commands.AutoShardedBot):
         self.cards = cards
         self.deck_sites = deck_sites
         self.metrics = metrics
-        self.limiter = limiter
+        self.tree.limit_users(user_rate)
         self.emoji_override: dict[str, str] = dict(emoji or {})
         self.emoji: Mapping[str, str] = dict(self.emoji_override)
         self.app_emojis = app_emojis
@@ -212,8 +218,7 @@ class IdentityBot(commands.AutoShardedBot):
 
     # --------------------------------------------------------------------------- gateway events
     async def on_ready(self) -> None:
-        self.metrics.set_guilds(len(self.guilds))
-        log.info("ready as %s (id %s) in %d guilds", self.user, self.user.id if self.user else "?", len(self.guilds))
+        log.info("ready as %s (id %s)", self.user, self.user.id if self.user else "?")
 
     async def on_shard_connect(self, shard_id: int) -> None:
         self.metrics.set_gateway(shard_id, True)
@@ -232,9 +237,3 @@ class IdentityBot(commands.AutoShardedBot):
         self._ready_seen.add(shard_id)
         self.metrics.set_gateway(shard_id, True)
         log.info("shard ready", extra={"shard_id": shard_id})
-
-    async def on_guild_join(self, guild: discord.Guild) -> None:
-        self.metrics.set_guilds(len(self.guilds))
-
-    async def on_guild_remove(self, guild: discord.Guild) -> None:
-        self.metrics.set_guilds(len(self.guilds))

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.app.context import App
 from bot.app.observe import record_found
 from bot.app.tree import InputProblem
 from bot.cards.model import Resolved
@@ -27,9 +28,6 @@ from bot.present import decklinks, errors
 from bot.present.deck_report import deck_reply
 from bot.present.embeds import stale_note
 from bot.present.message import Reply
-
-if TYPE_CHECKING:
-    from bot.app.bot import IdentityBot
 
 #: Attachments read as decklists: text files by type or by the extensions deck sites export.
 TEXT_SUFFIXES = (".txt", ".text", ".dek", ".dec", ".csv", ".md", ".mwdeck", ".cod")
@@ -146,7 +144,7 @@ def message_source(message: discord.Message) -> DeckSource:
     raise InputProblem(decklinks.no_decklist_in_message_text())
 
 
-async def read_deck(bot: IdentityBot, source: DeckSource) -> tuple[ParsedDeck, FetchedDeck | None]:
+async def read_deck(bot: App, source: DeckSource) -> tuple[ParsedDeck, FetchedDeck | None]:
     """The parsed list (and the fetched deck for a link). Raises DeckInputError (not a list, too long),
     InputProblem (a file that can't be downloaded) or a DeckSourceError (a link that can't be read)."""
     if source.link is not None:
@@ -170,7 +168,7 @@ class CheckedDeck:
     fetched: FetchedDeck | None = None
 
 
-async def check_deck(bot: IdentityBot, source: DeckSource, commander: str | None, partner: str | None,
+async def check_deck(bot: App, source: DeckSource, commander: str | None, partner: str | None,
                      chosen: Sequence[str] = ()) -> CheckedDeck:
     """Read the list and check it. Raises what `read_deck` and `check_decklist` raise (NoCommander,
     CommanderNotFound, DeckInputError, ScryfallUnavailable, DeckSourceError, InputProblem)."""
@@ -178,14 +176,14 @@ async def check_deck(bot: IdentityBot, source: DeckSource, commander: str | None
     return await check_parsed(bot, deck, fetched, commander, partner, chosen)
 
 
-async def check_parsed(bot: IdentityBot, deck: ParsedDeck, fetched: FetchedDeck | None, commander: str | None,
+async def check_parsed(bot: App, deck: ParsedDeck, fetched: FetchedDeck | None, commander: str | None,
                        partner: str | None, chosen: Sequence[str] = ()) -> CheckedDeck:
     """Check a list already read (`read_deck`). Raises what `check_decklist` raises."""
     report, resolved = await check_decklist(bot.cards, deck, commander, partner, chosen=chosen)
     return CheckedDeck(report, resolved, fetched)
 
 
-def deck_check_reply(interaction: discord.Interaction[Any], bot: IdentityBot, checked: CheckedDeck) -> Reply:
+def deck_check_reply(interaction: discord.Interaction[Any], bot: App, checked: CheckedDeck) -> Reply:
     """The reply for a finished check (a link's deck named first); records the outcome."""
     report, resolved = checked.report, checked.resolved
     record_found(interaction, resolved, card=" + ".join(report.commanders) or None)

@@ -15,77 +15,25 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.app.context import app_of
 from bot.app.observe import record, record_found
+from bot.app.recent import scope_of
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
-from bot.cards.names import MAX_INPUT_CHARS, choice_name, normalize
+from bot.cards.names import MAX_INPUT_CHARS, choice_name
 from bot.cards.service import CardService
 from bot.deck.parser import parse_card_line
 from bot.identity.model import WUBRG
 from bot.ops.metrics import Outcome
 from bot.present import render
 
-if TYPE_CHECKING:
-    from bot.app.bot import IdentityBot
-
 log = logging.getLogger(__name__)
-
-RECENT_FIRST = 5  # recently looked-up names shown before the card service's matches
-
-
-class RecentNames:
-    """Card names recently looked up, per server (or per user in DMs), newest first.
-
-    Autocomplete shows the ones matching what is being typed before the card service's matches, so
-    the cards a server talks about are one keystroke away. Bounded: `per_scope` names for each of at
-    most `scopes` servers.
-    """
-
-    def __init__(self, per_scope: int = 64, scopes: int = 2048) -> None:
-        self.per_scope = per_scope
-        self.scopes = scopes
-        self._by_scope: OrderedDict[int, OrderedDict[str, tuple[str, bool]]] = OrderedDict()
-
-    def add(self, scope: int, name: str, *, commander: bool) -> None:
-        names = self._by_scope.get(scope)
-        if names is None:
-            names = self._by_scope[scope] = OrderedDict()
-            if len(self._by_scope) > self.scopes:
-                self._by_scope.popitem(last=False)
-        else:
-            self._by_scope.move_to_end(scope)
-        names[name] = (normalize(name), commander)
-        names.move_to_end(name)
-        if len(names) > self.per_scope:
-            names.popitem(last=False)
-
-    def matching(self, scope: int, text: str, *, commanders_only: bool = False,
-                 limit: int = RECENT_FIRST) -> list[str]:
-        names = self._by_scope.get(scope)
-        q = normalize(text)
-        if not names or not q:
-            return []
-        out: list[str] = []
-        for name, (key, commander) in reversed(names.items()):
-            if commanders_only and not commander:
-                continue
-            if f" {q}" in f" {key}":  # the name, or one of its words, starts with the text
-                out.append(name)
-                if len(out) == limit:
-                    break
-        return out
-
-
-def scope_of(interaction: discord.Interaction[Any]) -> int:
-    return interaction.guild_id or interaction.user.id
-
 
 @dataclass(frozen=True, slots=True)
 class CardQuery:
@@ -105,6 +53,28 @@ def card_query_text(value: str) -> str:
     return line.name if line is not None else value
 
 
+def card_query(label: str | None, value: str, *, commander: bool = False) -> CardQuery:
+    """What was typed (or picked) in the card option `label`, validated; BadCardName names the option."""
+    try:
+        query, _key = CardService.check_name(card_query_text(value))
+    except BadCardName as exc:
+        raise _labelled(exc, label) from None
+    return CardQuery(label, query, commander)
+
+
+def option_for(options: Mapping[str, object], label: str | None, query: str) -> str | None:
+    """Which of a command's options (name -> value) an error about card option `label` and `query` is about:
+    the card option labelled `label`; without a label the one card option whose text is `query`, or the
+    command's only card option; None when that is not exactly one option."""
+    cards = {name: q for name, q in options.items() if isinstance(q, CardQuery)}
+    if label is not None:
+        return next((name for name, q in cards.items() if q.option == label), None)
+    matching = [name for name, q in cards.items() if " ".join(q.text.split()) == " ".join(query.split())]
+    if len(matching) == 1:
+        return matching[0]
+    return next(iter(cards)) if not matching and len(cards) == 1 else None
+
+
 class CardOption(app_commands.Transformer):
     """Validation (empty or over-long input never reaches the card service) and autocomplete of one card
     option. Errors carry `label`, so the reply can say which option was wrong.
@@ -118,27 +88,23 @@ class CardOption(app_commands.Transformer):
         self.partner_of = "commander" if label == "partner" else None
 
     async def transform(self, interaction: discord.Interaction[Any], value: str, /) -> CardQuery:
-        try:
-            query, _key = CardService.check_name(card_query_text(value))
-        except BadCardName as exc:
-            raise _labelled(exc, self.label) from None
-        return CardQuery(self.label, query, self.commander)
+        return card_query(self.label, value, commander=self.commander)
 
     def _paired_with(self, interaction: discord.Interaction[Any]) -> str | None:
         """The commander typed in the option this one pairs with, read as a card name; None when empty."""
         if self.partner_of is None:
             return None
-        typed = interaction.namespace.__dict__.get(self.partner_of)
+        typed = getattr(interaction.namespace, self.partner_of)  # a Namespace answers None for an option not typed
         if not isinstance(typed, str) or not typed.strip() or len(typed) > MAX_INPUT_CHARS:
             return None
         return card_query_text(typed).strip() or None
 
-    async def autocomplete(self, interaction: discord.Interaction[IdentityBot],  # type: ignore[override]
+    async def autocomplete(self, interaction: discord.Interaction[Any],  # type: ignore[override]
                            value: str, /) -> list[app_commands.Choice[str]]:
         """Recently looked-up names first, then the card service's matches; never raises. For a partner
         option with its commander typed, only the service's cards that can be paired with it (even before
         anything is typed: the most played of them)."""
-        bot = interaction.client
+        bot = app_of(interaction)
         if len(value) > MAX_INPUT_CHARS:
             return []
         text = card_query_text(value) if value else ""
@@ -162,12 +128,12 @@ class CardOption(app_commands.Transformer):
         return choices
 
 
-async def resolve_options(interaction: discord.Interaction[IdentityBot],
+async def resolve_options(interaction: discord.Interaction[Any],
                           queries: Sequence[CardQuery]) -> list[Resolved]:
     """The cards the options name. Answers from local data need no deferral; anything that must ask
     Scryfall defers first ("thinking…"). Raises the first lookup error (with its option's name), which
     the tree answers; records the outcome, the first card and whether the cache answered."""
-    cards = interaction.client.cards
+    cards = app_of(interaction).cards
     known: list[Resolved | None] = []
     for q in queries:
         try:

@@ -3,9 +3,9 @@ with an ephemeral select menu of the candidates, best first; picking one finishe
 that user, with the picked card in place of what was typed.
 
 The error table (`bot.app.tree`) says which errors offer a choice (`Choice`: the option, what was typed, the
-names). Re-running is the command's business: a `Retry` (noted on the interaction under `observe.RETRY`,
-or built by the tree for any slash command from its command and options) turns (option, typed text) into a
-`Rerun`, the coroutine that runs the command again for a new interaction with one card name. This module
+names). Re-running is the command's business: a `Retry` (noted on the interaction under `observe.RETRY` by
+`IdentityTree.run_command`, or by a command itself) turns (option, typed text) into a `Rerun`, the coroutine
+that runs the command's work again for a new interaction with one card name. This module
 only shows the menu and calls the `Rerun`:
 
 - only the user who asked can pick (the menu is ephemeral, and `interaction_check` says so to anyone else);
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,18 +98,3 @@ class CardPick(discord.ui.View):
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
                        item: discord.ui.Item[Any], /) -> None:
         log.error("error in a card pick", exc_info=(type(error), error, error.__traceback__))
-
-
-def option_of(values: Sequence[tuple[str, Any]], label: str | None, query: str,
-              card_text: Callable[[str], str]) -> str | None:
-    """The option an error is about, among a command's (name, value) options: `label` when the command has
-    it; otherwise the one text option whose card name (`card_text`) is `query`, or the command's only text
-    option; None when that is not exactly one option."""
-    names = [name for name, _value in values]
-    if label is not None:
-        return label if label in names else None
-    texts = [(name, value) for name, value in values if isinstance(value, str)]
-    matching = [name for name, value in texts if " ".join(card_text(value).split()) == " ".join(query.split())]
-    if len(matching) == 1:
-        return matching[0]
-    return texts[0][0] if not matching and len(texts) == 1 else None

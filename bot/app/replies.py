@@ -10,6 +10,7 @@ answered directly (an error then never flashes a public "thinking…"); only wor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
@@ -92,10 +93,8 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str, *,
                                                     view=view if view is not None else MISSING)
             return Sent(interaction)
         if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
-            try:
+            with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-            except discord.HTTPException:
-                pass
         message = await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True,
                                                   view=view if view is not None else MISSING)
         return Sent(interaction, followup=message)

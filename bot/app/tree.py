@@ -4,9 +4,13 @@ reply), the way Red-DiscordBot's tree maps errors. Cogs raise typed errors and s
 
 A reply for a card option that names several cards, or no card but close names, carries a `Choice`: the
 tree then answers with a menu of the candidates (`bot.app.picks.CardPick`) whose pick runs the command
-again with the picked card in that option (`retry_for_command`, `rerun_command`). Interactions that are not
-slash commands (a pick, a submitted form) that re-run or finish a command are observed like it, and get their
-errors answered the same way, through `run_followup`.
+again with the picked card in that option: each command runs its work through `run_command` with its options,
+and the pick calls that same work with the picked card (`retry`). Interactions that are not slash commands (a
+pick, a submitted form) that re-run or finish a command are observed like it, and get their errors answered the
+same way, through `run_followup`.
+
+The per-user cooldown (`USER_RATE`) is discord.py's own `CooldownMapping`, keyed by user: one budget across
+all commands, picks that re-run a command included; autocomplete is never limited.
 
 Every command is declared for both installation kinds (a server install, and a user install that works in
 DMs, group DMs and any server) as far as the application's settings allow (`sync_contexts`).
@@ -16,16 +20,18 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext.commands import CooldownMapping
 
+from bot.app.context import App
 from bot.app.observe import COMMAND, RECEIVED, RETRY, record
-from bot.app.options import card_query_text
-from bot.app.picks import CardPick, Choice, Rerun, Retry, option_of
+from bot.app.options import CardQuery, card_query, option_for
+from bot.app.picks import CardPick, Choice, Rerun, Retry
 from bot.app.replies import Sent, received_at, send_ephemeral
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallBusy, ScryfallUnavailable
 from bot.deck.parser import DeckInputError
@@ -36,12 +42,12 @@ from bot.present import choices, decklinks, errors
 from bot.present.message import CONTENT_LIMIT
 from bot.present.render import truncate
 
-if TYPE_CHECKING:
-    from bot.app.bot import IdentityBot
-
 __all__ = ["EXPECTED", "ErrorReply", "IdentityTree", "InputProblem", "expected_reply", "record", "unwrap"]
 
 log = logging.getLogger(__name__)
+
+#: A command's work: the interaction and the command's options (by name), as its callback received them.
+Work = Callable[..., Awaitable[None]]
 
 #: Where every command can be used: servers, the DM with the bot, group DMs and DMs between users.
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
@@ -155,12 +161,23 @@ def install_types(app: discord.AppInfo | None) -> app_commands.AppInstallationTy
     return app_commands.AppInstallationType(guild=guild, user=user)
 
 
-class IdentityTree(app_commands.CommandTree["IdentityBot"]):
+class IdentityTree(app_commands.CommandTree[Any]):
     """Observes every interaction, applies the per-user cooldown, answers expected errors."""
 
-    def __init__(self, client: IdentityBot, **options: Any) -> None:
+    def __init__(self, client: Any, **options: Any) -> None:
         options.setdefault("allowed_contexts", EVERYWHERE)
         super().__init__(client, **options)
+        self.cooldown: CooldownMapping[discord.Interaction[Any]] | None = None
+        self.clock: Callable[[], float] = time.time  # the cooldown's clock (tests pass a fake one)
+
+    @property
+    def app(self) -> App:
+        app: App = self.client
+        return app
+
+    def limit_users(self, rate: tuple[int, float] | None) -> None:
+        """At most `rate` = (commands, seconds) per user across all commands (USER_RATE); None: no limit."""
+        self.cooldown = CooldownMapping.from_cooldown(*rate, user_of) if rate else None
 
     def sync_contexts(self, app: discord.AppInfo | None) -> app_commands.AppInstallationType:
         """Declare every command for the installation kinds the application has enabled; logs how to enable
@@ -173,28 +190,24 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
                         "Developer Portal (Installation > Installation Contexts)")
         return installs
 
-    async def interaction_check(self, interaction: discord.Interaction[IdentityBot], /) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Start observing the interaction; refuse a slash command over the user's cooldown (USER_RATE) with
         discord.py's CommandOnCooldown, answered by `on_error`. Autocomplete is never limited."""
         started = time.perf_counter()
         interaction.extras[RECEIVED] = started
-        self.client.watch(interaction, started)
+        self.app.watch(interaction, started)
         self._check_cooldown(interaction)
         return True
 
-    def _check_cooldown(self, interaction: discord.Interaction[IdentityBot]) -> None:
-        limiter = self.client.limiter
-        if interaction.type is discord.InteractionType.autocomplete or limiter is None:
-            return
-        wait = limiter.hit(interaction.user.id)
-        if wait is not None:
-            raise app_commands.CommandOnCooldown(app_commands.Cooldown(limiter.rate, limiter.per), wait)
+    def _check_cooldown(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is not discord.InteractionType.autocomplete:
+            refuse_over_cooldown(self.cooldown, interaction, self.clock())
 
-    async def on_error(self, interaction: discord.Interaction[IdentityBot],
+    async def on_error(self, interaction: discord.Interaction[Any],
                        error: app_commands.AppCommandError) -> None:
         await self.answer_error(interaction, error)
 
-    async def answer_error(self, interaction: discord.Interaction[IdentityBot], error: BaseException) -> None:
+    async def answer_error(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """Answer an error of any interaction (slash or message command, pick, form): an expected error
         with its reply (a menu to pick from when it offers a choice and the command can be re-run), a
         refused reply by logging it, a bug by logging it and saying sorry."""
@@ -213,7 +226,7 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
         if isinstance(original, discord.HTTPException):
             # Discord refused our reply (or the interaction expired): log once, count, no retry loop.
             record(interaction, Outcome.REJECTED)
-            self.client.metrics.observe_reply_error(original.status)
+            self.app.metrics.observe_reply_error(original.status)
             log.warning("Discord rejected the reply to /%s (HTTP %s, code %s): %s", command, original.status,
                         original.code, str(original.text)[:200])
             if original.status not in (404, 429):  # 404: the interaction expired; 429: don't push harder
@@ -233,43 +246,44 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
         return str(interaction.extras.get(COMMAND) or "?")
 
     # ------------------------------------------------------------------------------- picking a card
-    def _pick_view(self, interaction: discord.Interaction[IdentityBot], choice: Choice) -> CardPick | None:
+    def _pick_view(self, interaction: discord.Interaction[Any], choice: Choice) -> CardPick | None:
         """A menu for `choice` when the interaction's command can be re-run with that option replaced."""
         retry: Retry | None = interaction.extras.get(RETRY)
-        if retry is None and isinstance(interaction.command, app_commands.Command) \
-                and interaction.type is discord.InteractionType.application_command:
-            retry = self.retry_for_command(interaction.command, interaction.namespace)
         rerun = retry(choice.option, choice.query) if retry is not None else None
         if rerun is None:
             return None
-        return CardPick(choice, rerun, owner_id=interaction.user.id, timeout=self.client.pick_timeout)
+        return CardPick(choice, rerun, owner_id=interaction.user.id, timeout=self.app.pick_timeout)
 
-    def retry_for_command(self, command: app_commands.Command[Any, ..., Any],
-                          namespace: app_commands.Namespace) -> Retry:
-        """How to run a slash command again with one card option replaced (its other options unchanged)."""
+    async def run_command(self, interaction: discord.Interaction[Any], work: Work, **options: Any) -> None:
+        """Run a slash command's `work` with its options, so that a card option that needs a pick can be
+        finished by the pick: the pick calls `work` again with the picked card (`retry`)."""
+        interaction.extras[RETRY] = self.retry(self._command_name(interaction), work, options)
+        await work(interaction, **options)
+
+    def retry(self, name: str, work: Work, options: Mapping[str, Any]) -> Retry:
+        """How to run the command `name` (its `work` with `options`) again with one card option replaced by a
+        picked name, under the user's cooldown (`run_followup`)."""
 
         def retry(label: str | None, query: str) -> Rerun | None:
-            option = option_of(list(namespace), label, query, card_query_text)
+            option = option_for(options, label, query)
             if option is None:
                 return None
+            typed: CardQuery = options[option]
 
-            async def rerun(interaction: discord.Interaction[Any], name: str) -> None:
-                await self.rerun_command(interaction, command, replaced_option(namespace, option, name))
+            async def rerun(again: discord.Interaction[Any], name_picked: str) -> None:
+                async def run() -> None:
+                    picked = card_query(typed.option, name_picked, commander=typed.commander)
+                    replaced = {**options, option: picked}
+                    again.extras[RETRY] = self.retry(name, work, replaced)
+                    await work(again, **replaced)
+
+                await self.run_followup(again, name, self.retry(name, work, options), run, cooldown=True)
 
             return rerun
 
         return retry
 
-    async def rerun_command(self, interaction: discord.Interaction[IdentityBot],
-                            command: app_commands.Command[Any, ..., Any], namespace: app_commands.Namespace) -> None:
-        """Run `command` with `namespace` for `interaction` (a pick), under the user's cooldown, through
-        `run_followup` (a later option that needs a pick gets its own menu)."""
-        await self.run_followup(
-            interaction, command.qualified_name, self.retry_for_command(command, namespace),
-            # discord.py's own path for a command with its options (transformers, then the callback)
-            lambda: command._invoke_with_namespace(interaction, namespace), cooldown=True)
-
-    async def run_followup(self, interaction: discord.Interaction[IdentityBot], name: str, retry: Retry,
+    async def run_followup(self, interaction: discord.Interaction[Any], name: str, retry: Retry,
                            work: Callable[[], Awaitable[object]], *, cooldown: bool = False) -> None:
         """Run `work` for an interaction that re-runs or finishes the command `name` (a pick, a submitted
         form), whose payload names no command: observed like that command, under the user's cooldown with
@@ -278,7 +292,7 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
         started = received_at(interaction)
         interaction.extras[COMMAND] = name
         interaction.extras[RETRY] = retry
-        self.client.watch(interaction, started)
+        self.app.watch(interaction, started)
         try:
             if cooldown:
                 self._check_cooldown(interaction)
@@ -287,12 +301,12 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
             interaction.command_failed = True
             await self.answer_error(interaction, exc)
 
-    async def _send(self, interaction: discord.Interaction[IdentityBot], text: str, *, quiet: bool = False,
+    async def _send(self, interaction: discord.Interaction[Any], text: str, *, quiet: bool = False,
                     view: discord.ui.View | None = None) -> Sent:
         sent = await send_ephemeral(interaction, text, view=view)
         if sent.error is not None:
             refused = sent.error
-            self.client.metrics.observe_reply_error(refused.status)
+            self.app.metrics.observe_reply_error(refused.status)
             log.log(logging.DEBUG if quiet else logging.WARNING, "could not send error reply (HTTP %s): %s",
                     refused.status, str(refused.text)[:200])
             if view is not None:
@@ -300,13 +314,19 @@ class IdentityTree(app_commands.CommandTree["IdentityBot"]):
         return sent
 
 
-def replaced_option(namespace: app_commands.Namespace, option: str, value: Any) -> app_commands.Namespace:
-    """A copy of a command's options with one replaced (a Namespace answers None for any missing attribute,
-    which `copy.copy` can't handle, so the copy is made by hand)."""
-    replaced = app_commands.Namespace.__new__(app_commands.Namespace)
-    replaced.__dict__.update(namespace.__dict__)
-    replaced.__dict__[option] = value
-    return replaced
+def user_of(interaction: discord.Interaction[Any]) -> int:
+    """The cooldown's key: the user, whatever the command."""
+    return interaction.user.id
+
+
+def refuse_over_cooldown(cooldown: CooldownMapping[discord.Interaction[Any]] | None,
+                         interaction: discord.Interaction[Any], now: float) -> None:
+    """Count one command of the interaction's user at `now` (seconds); raise discord.py's CommandOnCooldown
+    when the user is over the limit."""
+    bucket = cooldown.get_bucket(interaction, now) if cooldown is not None else None
+    wait = bucket.update_rate_limit(now) if bucket is not None else None
+    if bucket is not None and wait is not None:
+        raise app_commands.CommandOnCooldown(bucket, wait)
 
 
 def join_within(text: str, line: str) -> str:

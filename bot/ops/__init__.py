@@ -1,6 +1,6 @@
-"""Production building blocks: metrics, health server, structured logs, per-user cooldown, sharding.
+"""Production building blocks: metrics, health server, structured logs, sharding.
 
 Submodules are imported on demand (``from bot.ops.metrics import BotMetrics``) so that importing
-``bot.settings`` (which uses the small pure parsers in :mod:`bot.ops.ratelimit` and
-:mod:`bot.ops.sharding`) never pulls in aiohttp or prometheus-client.
+``bot.settings`` (which uses the small pure parser in :mod:`bot.ops.sharding`) never pulls in aiohttp or
+prometheus-client.
 """

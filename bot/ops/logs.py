@@ -25,14 +25,14 @@ from typing import IO, Any
 from pydantic import SecretStr
 
 __all__ = [
+    "COMMAND_LOGGER",
+    "REDACTED",
     "JsonFormatter",
-    "TextFormatter",
     "RedactingFilter",
-    "setup_logging",
+    "TextFormatter",
     "log_command",
     "redact",
-    "REDACTED",
-    "COMMAND_LOGGER",
+    "setup_logging",
 ]
 
 REDACTED = "[REDACTED]"

@@ -19,13 +19,11 @@ autocomplete_latency_seconds                histogram  -
 scryfall_requests_total                     counter    endpoint, status (HTTP code, timeout, error)
 scryfall_rate_limited_total                 counter    - (HTTP 429 answers)
 scryfall_retries_total                      counter    endpoint
-cooldowns_total                             counter    - (per-user cooldown refusals)
+cooldowns_total                             counter    - (commands refused by the per-user cooldown)
 discord_reply_errors_total                  counter    status (HTTP code Discord answered)
 gateway_connected                           gauge      shard
 gateway_reconnects_total                    counter    shard, kind (resume, identify)
-guilds                                      gauge      -
 build_info                                  gauge      version
-<name> from :meth:`BotMetrics.add_callback`  gauge      key (read at scrape time)
 ==========================================  =========  ==========================================
 
 plus the standard ``process_*``, ``python_gc_*`` and ``python_info`` collectors.
@@ -53,7 +51,7 @@ from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
-__all__ = ["BotMetrics", "OUTCOMES", "Outcome", "CONTENT_TYPE_LATEST", "scryfall_endpoint"]
+__all__ = ["CONTENT_TYPE_LATEST", "OUTCOMES", "BotMetrics", "Outcome", "scryfall_endpoint"]
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +77,6 @@ OUTCOMES = frozenset(o.value for o in Outcome)
 
 _COMMAND_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 _AUTOCOMPLETE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
-_NAME_RE = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 _COMMAND_RE = re.compile(r"[^a-z0-9_\- ]")
 
 # Scryfall paths -> bounded endpoint label values.
@@ -217,7 +214,6 @@ class BotMetrics:
             "gateway_reconnects", "Gateway reconnections, by shard and kind (resume or identify).",
             ["shard", "kind"], namespace=ns, registry=r,
         )
-        self.guilds = Gauge("guilds", "Guilds this process serves.", namespace=ns, registry=r)
         self.card_lookups = Counter(
             "card_lookups", "Card lookups by how they were answered (cache, local, api, stale, negative, miss, "
             "not_found, ambiguous, unavailable, cache_error).", ["result"], namespace=ns, registry=r,
@@ -260,10 +256,6 @@ class BotMetrics:
         if cache_hit is not None:
             self.observe_cache(bool(cache_hit))
 
-    def observe_cooldown(self, command: str = "unknown", seconds: float = 0.0) -> None:
-        """A command refused by the per-user cooldown (counted as outcome ``cooldown``)."""
-        self.observe_command(command, "cooldown", seconds)
-
     def observe_cache(self, hit: bool) -> None:
         self.cache_lookups.labels(result="hit" if hit else "miss").inc()
 
@@ -296,9 +288,6 @@ class BotMetrics:
         shard = str(0 if shard_id is None else shard_id)
         self.gateway_reconnects.labels(shard=shard, kind="resume" if resumed else "identify").inc()
 
-    def set_guilds(self, count: int) -> None:
-        self.guilds.set(max(0, int(count)))
-
     # -- card data --------------------------------------------------------------------------------
     def observe_lookup(self, result: str, count: int = 1) -> None:
         """`count` card lookups answered as `result` (see `card_lookups_total`)."""
@@ -310,19 +299,6 @@ class BotMetrics:
 
     def _read_card_data(self) -> Mapping[str, float]:
         return self._card_data() if self._card_data is not None else {}
-
-    # -- extension point --------------------------------------------------------------------------
-    def add_callback(
-        self, name: str, documentation: str, fn: Callable[[], float | Mapping[str, float]]
-    ) -> None:
-        """Expose ``fn()`` as gauge ``<namespace>_<name>{key=...}``, read at every scrape.
-
-        ``fn`` returns a number or a mapping of numbers, e.g. the card service's
-        ``{"cards": 31000, "hits": 1200, "misses": 40}``. Exceptions in ``fn`` are logged, not raised.
-        """
-        if not _NAME_RE.match(name):
-            raise ValueError(f"invalid metric name {name!r}")
-        self.registry.register(_CallbackCollector(f"{self.namespace}_{name}", documentation, fn))
 
     # -- exposition -------------------------------------------------------------------------------
     def render(self) -> bytes:

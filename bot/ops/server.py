@@ -3,16 +3,14 @@
 Off unless ``METRICS_PORT`` is set. Binds ``METRICS_HOST`` (default 127.0.0.1, i.e. only the same host or
 container can read it; set 0.0.0.0 to let a Prometheus on another host scrape it, behind a firewall).
 
-``/healthz`` calls the ``health`` callable (sync or async) that returns ``{check_name: result}``; a result
-of True (or None) passes, False or a string (the reason) fails. All pass -> 200
-``{"status": "ok", "checks": {...}}``; any fail, raise or time out -> 503 ``{"status": "fail",
-"checks": {...}, "failing": [...]}``.
+``/healthz`` awaits the ``health`` function, which returns ``{check_name: result}``; a result of True
+passes, False or a string (the reason) fails. All pass -> 200 ``{"status": "ok", "checks": {...}}``; any
+fail, raise or time out -> 503 ``{"status": "fail", "checks": {...}, "failing": [...]}``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import logging
 import sqlite3
@@ -26,84 +24,42 @@ from aiohttp import web
 from bot.ops.healthcheck import open_readonly
 from bot.ops.metrics import CONTENT_TYPE_LATEST, BotMetrics
 
-__all__ = ["HealthServer", "HealthCallable", "run_checks", "gateway_check", "sqlite_check"]
+__all__ = ["Health", "HealthServer", "gateway_check", "run_checks", "sqlite_check"]
 
 log = logging.getLogger(__name__)
 
-CheckResult = bool | str | None
-HealthCallable = Callable[[], Mapping[str, CheckResult] | Awaitable[Mapping[str, CheckResult]]]
+CheckResult = bool | str
+Health = Callable[[], Awaitable[Mapping[str, CheckResult]]]
 
 
-async def _evaluate(health: HealthCallable) -> dict[str, CheckResult]:
-    result = health()
-    if inspect.isawaitable(result):
-        result = await result
-    if not isinstance(result, Mapping):
-        raise TypeError(f"health() returned {type(result).__name__}, not a mapping")
-    names = [str(name) for name in result]
-    values: list[Any] = list(result.values())
-    pending = [i for i, value in enumerate(values) if inspect.isawaitable(value)]
-    try:
-        done = await asyncio.gather(*(values[i] for i in pending), return_exceptions=True)
-    finally:
-        for i in pending:  # on cancellation, don't leave never-awaited coroutines behind
-            if inspect.iscoroutine(values[i]):
-                values[i].close()
-    for i, value in zip(pending, done, strict=True):
-        values[i] = f"raised {type(value).__name__}" if isinstance(value, BaseException) else value
-    return dict(zip(names, values, strict=True))
-
-
-async def run_checks(health: HealthCallable | None, limit_s: float = 2.0) -> tuple[bool, dict[str, Any]]:
-    """Run ``health`` once within ``limit_s`` seconds; returns (healthy, JSON body).
-
-    ``health()`` may be sync or async and its values may themselves be awaitables (they run concurrently),
-    e.g. ``lambda: {"gateway": gateway_check(bot), "cache": sqlite_check(path)}``.
-    """
+async def run_checks(health: Health, limit_s: float = 2.0) -> tuple[bool, dict[str, Any]]:
+    """Run ``health`` once within ``limit_s`` seconds; returns (healthy, JSON body)."""
     checks: dict[str, str] = {}
-    failing: list[str] = []
-    if health is None:
-        return True, {"status": "ok", "checks": {}}
     try:
         async with asyncio.timeout(limit_s):
-            result = await _evaluate(health)
-        for name, value in result.items():
-            if value is True or value is None:
-                checks[name] = "ok"
-            else:
-                checks[name] = "fail" if value is False else str(value)[:200]
-                failing.append(name)
+            result = await health()
+        checks = {name: "ok" if value is True else "fail" if value is False else str(value)[:200]
+                  for name, value in result.items()}
     except TimeoutError:
         checks["health"] = f"timed out after {limit_s:g} s"
-        failing.append("health")
     except Exception as exc:  # the endpoint reports the failure instead of erroring
         log.warning("health check raised", exc_info=True)
         checks["health"] = f"raised {type(exc).__name__}"
-        failing.append("health")
-    healthy = not failing
-    body: dict[str, Any] = {"status": "ok" if healthy else "fail", "checks": checks}
+    failing = [name for name, value in checks.items() if value != "ok"]
+    body: dict[str, Any] = {"status": "fail" if failing else "ok", "checks": checks}
     if failing:
         body["failing"] = failing
-    return healthy, body
+    return not failing, body
 
 
 def gateway_check(client: Any) -> CheckResult:
-    """Health of a discord.py Client or AutoShardedClient: ready, not closed, every shard's socket open."""
+    """Health of a discord.py AutoShardedClient: ready, not closed, every shard's socket open."""
     if client.is_closed():
         return "client closed"
     if not client.is_ready():
         return "not ready (gateway not connected yet)"
-    shards = getattr(client, "shards", None)
-    if isinstance(shards, Mapping) and shards:
-        down = sorted(shard_id for shard_id, info in shards.items() if info.is_closed())
-        if down:
-            return f"shards disconnected: {down}"
-        return True
-    ws = getattr(client, "ws", None)
-    socket = getattr(ws, "socket", None)
-    if ws is None or (socket is not None and socket.closed):
-        return "gateway socket closed"
-    return True
+    down = sorted(shard_id for shard_id, info in client.shards.items() if info.is_closed())
+    return f"shards disconnected: {down}" if down else True
 
 
 def _sqlite_readable(path: str) -> CheckResult:
@@ -131,15 +87,8 @@ class HealthServer:
     ``port=0`` picks a free port (tests); :attr:`port` is the bound one after :meth:`start`.
     """
 
-    def __init__(
-        self,
-        metrics: BotMetrics | None = None,
-        health: HealthCallable | None = None,
-        *,
-        host: str = "127.0.0.1",
-        port: int = 0,
-        health_timeout: float = 2.0,
-    ) -> None:
+    def __init__(self, metrics: BotMetrics, health: Health, *, host: str = "127.0.0.1", port: int = 0,
+                 health_timeout: float = 2.0) -> None:
         self.metrics = metrics
         self.health = health
         self.host = host
@@ -195,10 +144,7 @@ class HealthServer:
         await self.stop()
 
     async def _metrics(self, request: web.Request) -> web.Response:
-        if self.metrics is None:
-            return web.Response(status=404, text="metrics disabled\n")
-        body = self.metrics.render()
-        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+        return web.Response(body=self.metrics.render(), headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def _healthz(self, request: web.Request) -> web.Response:
         healthy, body = await run_checks(self.health, self.health_timeout)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["shard_for_guild", "parse_shard_ids", "MAX_SHARD_IDS"]
+__all__ = ["MAX_SHARD_IDS", "parse_shard_ids", "shard_for_guild"]
 
 MAX_SHARD_IDS = 4096  # far beyond any single process; guards "0-999999999" typos
 _RANGE_RE = re.compile(r"^(\d+)\s*-\s*(\d+)$")

@@ -49,7 +49,7 @@ async def run_bot(tmp_path: Path, *args: str, **values: str) -> asyncio.subproce
 # ------------------------------------------------------------------------------------- token errors
 async def test_missing_token_exits_2_with_one_line(tmp_path):
     proc = await run_bot(tmp_path)
-    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    _out, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 2
     lines = err.decode().strip().splitlines()
     assert len(lines) == 1, lines
@@ -58,7 +58,7 @@ async def test_missing_token_exits_2_with_one_line(tmp_path):
 
 async def test_invalid_setting_exits_2_with_one_line(tmp_path):
     proc = await run_bot(tmp_path, "run", DISCORD_TOKEN="x", SCRYFALL_RATE="5")
-    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    _out, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 2
     lines = err.decode().strip().splitlines()
     assert len(lines) == 1 and "SCRYFALL_RATE" in lines[0]
@@ -158,10 +158,26 @@ async def test_sigint_closes_the_session_and_the_cache_cleanly(tmp_path):
 
 
 # ------------------------------------------------------------------------------------- in process
-def test_no_privileged_intents():
-    intents = bot_intents()
-    assert not intents.message_content and not intents.members and not intents.presences
-    assert intents.guilds
+def test_no_gateway_intents():
+    assert bot_intents() == discord.Intents.none()  # interactions need none
+
+
+async def test_the_bot_asks_for_no_events_and_answers_in_many_servers(tmp_path):
+    """Identified with no intents: no GUILD_CREATE, no chat reaches it, nothing about the servers is cached;
+    it still answers in any of them, and the servers it is in stay 'unavailable' stubs from READY."""
+    async with FakeScryfall([card("Sol Ring")]) as scryfall, FakeDiscord() as fake:
+        servers = fake.load_servers(40)
+        settings = load_settings(discord_token=fake.token, discord_api_base=fake.api_base,
+                                 scryfall_api_base=scryfall.base_url, cache_path=tmp_path / "c.sqlite3",
+                                 bulk_refresh_hours=0, user_rate="off")
+        async with running_bot(settings, fake) as bot:
+            assert fake.identifies[0]["intents"] == 0
+            assert await fake.chat(400) == 0  # messages, reactions, typing, voice: none is sent to the bot
+            assert not [f for f in fake.shards[0].sent if f["t"] == "GUILD_CREATE"]
+            assert all(g.unavailable and not g.channels and not g.members for g in bot.guilds)
+            reply = await fake.invoke("identity", {"card": "Sol Ring"}, guild_id=servers[-1])
+            assert reply.embeds and "Sol Ring" in reply.embeds[0]["title"]
+            assert not bot.cached_messages and len(bot.users) <= 2  # the bot, and the user who asked
 
 
 def test_cogs_are_discovered():
@@ -175,7 +191,7 @@ async def test_sync_commands_false_skips_syncing_and_still_answers(tmp_path):
                                  bulk_refresh_hours=0, sync_commands=False, user_rate="off")
         async with running_bot(settings, fake) as bot:
             assert bot.allowed_mentions is not None and bot.allowed_mentions.to_dict()["parse"] == []
-            assert discord.http.Route.BASE == fake.api_base  # the composition root pointed discord.py here
+            assert fake.api_base == discord.http.Route.BASE  # the composition root pointed discord.py here
             assert fake.command_syncs == []
             assert not any(method == "PUT" for method, _ in fake.requests)
             reply = await fake.invoke("identity", {"card": "Sol Ring"})
@@ -243,7 +259,7 @@ async def test_unreachable_discord_is_one_error_line(tmp_path, capsys):
 
 
 def test_recent_names_are_per_server_bounded_and_filtered():
-    from bot.app.options import RecentNames
+    from bot.app.recent import RecentNames
 
     recent = RecentNames(per_scope=3, scopes=2)
     recent.add(1, "Fires of Undeath", commander=False)
@@ -278,15 +294,17 @@ def test_card_options_read_pasted_decklist_lines():
 
 
 def test_the_option_a_choice_replaces():
-    from bot.app.options import card_query_text
-    from bot.app.picks import option_of
+    from bot.app.options import CardQuery, card_query, option_for
 
-    fits = [("card", "bolt"), ("commander", "kumano"), ("partner", "tymna")]
-    assert option_of(fits, "commander", "kumano", card_query_text) == "commander"
-    assert option_of(fits, "color", "kumano", card_query_text) is None  # not an option of this command
-    assert option_of([("card", "1 Lightning Bolt (M10) 1")], None, "Lightning Bolt", card_query_text) == "card"
-    assert option_of([("card", "bolt")], None, "something else", card_query_text) == "card"  # the only one
-    assert option_of([("card", "bolt"), ("commander", "bolt")], None, "bolt", card_query_text) is None
+    fits = {"card": CardQuery("card", "bolt"), "commander": CardQuery("commander", "kumano", True),
+            "partner": CardQuery("partner", "tymna", True), "color": "R"}
+    assert option_for(fits, "commander", "kumano") == "commander"
+    assert option_for(fits, "color", "kumano") is None  # not a card option of this command
+    one = {"card": card_query(None, "1 Lightning Bolt (M10) 1")}
+    assert one["card"].text == "Lightning Bolt"
+    assert option_for(one, None, "Lightning Bolt") == "card"
+    assert option_for({"card": CardQuery(None, "bolt")}, None, "something else") == "card"  # the only one
+    assert option_for({"card": CardQuery(None, "bolt"), "commander": CardQuery(None, "bolt")}, None, "bolt") is None
 
 
 def test_installation_kinds_follow_the_application():

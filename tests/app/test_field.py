@@ -13,7 +13,8 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from bot.main import main, run
+from bot.cli import main
+from bot.main import run
 from bot.settings import load_settings
 from tests.app.test_app import run_bot
 from tests.fakes.discord import FakeDiscord
@@ -76,7 +77,7 @@ async def test_sigterm_during_the_connect_exits_0_without_an_error(tmp_path):
         await asyncio.sleep(2.5)  # logging in: the host took the request and says nothing
         assert proc.returncode is None
         proc.send_signal(signal.SIGTERM)
-        out, err = await asyncio.wait_for(proc.communicate(), 30)
+        _out, err = await asyncio.wait_for(proc.communicate(), 30)
     finally:
         await runner.cleanup()
     assert proc.returncode == 0, err.decode()

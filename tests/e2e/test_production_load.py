@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
+from discord import app_commands
 
-from bot.ops.ratelimit import UserRateLimiter
+from bot.app.tree import refuse_over_cooldown
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import CARD_NAMES, bot_settings, burst, import_bulk, running_bot, settle, user
@@ -32,8 +34,12 @@ async def test_burst_of_1000_interactions_across_50_users(tmp_path):
     async with FakeScryfall([card(n) for n in CARD_NAMES]) as scryfall, FakeDiscord() as fake:
         settings = bot_settings(fake, scryfall, cache_path, user_rate="5/10", bulk_refresh_hours=24)
         async with running_bot(settings, fake) as bot:
-            assert bot.limiter is not None and (bot.limiter.rate, bot.limiter.per) == (RATE, PER)
-            bot.limiter = UserRateLimiter(RATE, PER, clock=lambda: 1000.0)  # the same limit, a frozen clock
+            cooldown = bot.tree.cooldown
+            assert cooldown is not None
+            first_user = SimpleNamespace(user=SimpleNamespace(id=int(user(0)["id"])))
+            bucket = cooldown.get_bucket(first_user, 1000.0)
+            assert bucket is not None and (bucket.rate, bucket.per) == (RATE, PER)
+            bot.tree.clock = lambda: 1000.0  # the same limit, a frozen clock
 
             calls = []
             for i in range(PER_USER):
@@ -70,7 +76,8 @@ async def test_burst_of_1000_interactions_across_50_users(tmp_path):
                   f"p99 {result.percentile(99) * 1000:.1f} ms")
 
             # Autocomplete is never limited: a user in cooldown still gets choices while typing.
-            assert bot.limiter.retry_after(int(user(0)["id"])) > 0
+            with pytest.raises(app_commands.CommandOnCooldown):  # user 0 is over the limit
+                refuse_over_cooldown(cooldown, first_user, 1000.0)
             choices = await fake.autocomplete("identity", {"card": "lightning bo"}, focused="card", user=user(0))
             assert "Lightning Bolt" in [c["name"] for c in choices]
 

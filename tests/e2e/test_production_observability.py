@@ -20,6 +20,7 @@ from bot.cards.bulk import import_file
 from bot.cards.cache import prepare_database
 from bot.ops.healthcheck import check_endpoint, check_health, probe_url
 from bot.ops.logs import setup_logging
+from bot.ops.metrics import BotMetrics
 from bot.ops.server import HealthServer
 from tests.app.test_app import REPO
 from tests.fakes.discord import FakeDiscord
@@ -114,7 +115,6 @@ async def test_metrics_health_and_one_log_line_per_command(tmp_path):
                     'identity_bot_command_latency_seconds_count{command="identity"} 2.0',
                     'identity_bot_scryfall_requests_total{endpoint="named",status="404"} 1.0',
                     'identity_bot_gateway_connected{shard="0"} 1.0',
-                    'identity_bot_guilds 1.0',
                 ):
                     assert line in metrics, line
                 assert 'identity_bot_cache_lookups_total{result="hit"}' in metrics
@@ -203,8 +203,11 @@ async def test_probe_rejects_a_metrics_port_it_cannot_ask(tmp_path, port, reason
 
 async def test_check_health_reports_the_failing_healthz_checks_in_one_line(tmp_path):
     """With a port, the probe asks /healthz (the bot's own HealthServer here) and names what fails."""
-    state: dict[str, object] = {"gateway": "gateway socket closed", "cache": True}
-    server = HealthServer(health=lambda: dict(state), host="127.0.0.1", port=0)
+    state: dict[str, bool | str] = {"gateway": "gateway socket closed", "cache": True}
+    async def health() -> dict[str, bool | str]:
+        return dict(state)
+
+    server = HealthServer(BotMetrics(process_metrics=False), health, host="127.0.0.1", port=0)
     await server.start()
     try:
         assert server.port

@@ -43,7 +43,7 @@ async def test_one_bot_class_one_shard_by_default(tmp_path, make_card_service):
 
     def bot(**overrides):
         return IdentityBot(bot_settings_stub(tmp_path, **overrides), cards=cards, deck_sites=None,  # type: ignore[arg-type]
-                           metrics=cards.metrics, limiter=None, extensions=())
+                           metrics=cards.metrics, user_rate=None, extensions=())
 
     plain = bot()
     assert isinstance(plain, commands.AutoShardedBot) and (plain.shard_count, plain.shard_ids) == (1, None)

@@ -78,8 +78,18 @@ Gateway sessions and shards, as Discord does them:
 Each IDENTIFY (op 2, with `shard: [id, count]` or none = [0, 1]) opens a session that outlives its
 socket: events dispatched while the socket is down are kept and replayed, in order and with their
 original sequence numbers, after a RESUME (op 6) with that session id, followed by RESUMED. An unknown
-session or a bad token gets Invalid Session (op 9) / close 4004. READY and GUILD_CREATE list only the
-guilds of that shard.
+session or a bad token gets Invalid Session (op 9) / close 4004. READY lists the shard's guilds as
+unavailable; GUILD_CREATE follows for each only when the client asked for the GUILDS intent.
+
+Events by intent, as Discord sends them (`tests.fakes.guilds`):
+
+    fake.load_servers(2000)                    # 2,000 servers of realistic size (before the bot connects)
+    await fake.chat(300, per_second=300)       # messages, reactions, typing, voice moves across them
+    await fake.send_event("MESSAGE_CREATE", d) # to the sessions whose intents ask for it
+
+A session receives message events only with GUILD_MESSAGES (DIRECT_MESSAGES in DMs), reactions with
+*_MESSAGE_REACTIONS, typing with *_MESSAGE_TYPING, voice states with GUILD_VOICE_STATES; without
+MESSAGE_CONTENT a message comes without content, embeds, attachments and components.
 """
 
 from __future__ import annotations
@@ -88,7 +98,6 @@ import asyncio
 import base64
 import binascii
 import copy
-import io
 import itertools
 import json
 import re
@@ -98,8 +107,45 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
+from tests.fakes.discord_rules import (
+    ACTION_ROW,
+    ALLOWED_CALLBACKS,
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    AUTOCOMPLETE_RESULT,
+    BOT_DM_CONTEXT,
+    BUTTON,
+    CHANNEL_MESSAGE,
+    CHAT_INPUT,
+    COMMAND_LIMITS,
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE,
+    GUILD_CONTEXT,
+    GUILD_INSTALL,
+    LABEL,
+    MESSAGE_COMMAND,
+    MESSAGE_COMPONENT,
+    MODAL,
+    MODAL_SUBMIT,
+    PRIVATE_CHANNEL_CONTEXT,
+    SELECT_TYPES,
+    STRING_SELECT,
+    TEXT_DISPLAY,
+    TEXT_INPUT,
+    UPDATE_MESSAGE,
+    USER_COMMAND,
+    USER_INSTALL,
+    _allowed_mentions_problems,
+    _choice_problems,
+    _command_problems,
+    _component_problems,
+    _embed_problems,
+    _image_info,
+    _modal_problems,
+)
+from tests.fakes.gateway import FakeGateway, GatewaySession
 from tests.fakes.server import serve
 
 DEFAULT_TOKEN = "FAKE.bot-token.for-tests"
@@ -108,31 +154,6 @@ LOADING = 128
 SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, IS_COMPONENTS_V2 = 4, 4096, 8192, 32768
 CALLBACK_FLAGS = SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | IS_VOICE_MESSAGE | IS_COMPONENTS_V2
 
-# Interaction types and callback types
-PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
-CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
-AUTOCOMPLETE_RESULT, MODAL = 8, 9
-ALLOWED_CALLBACKS = {
-    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},
-    AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
-    MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
-    MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
-}
-COMMAND_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
-
-# Application command types, installation contexts (integration types), interaction contexts
-CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND = 1, 2, 3
-GUILD_INSTALL, USER_INSTALL = 0, 1
-GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
-COMMAND_LIMITS = {CHAT_INPUT: 100, USER_COMMAND: 15, MESSAGE_COMMAND: 15}  # per scope, as Discord allows
-
-# Component types
-ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
-USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT = 5, 6, 7, 8
-SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR, CONTAINER = 9, 10, 11, 12, 13, 14, 17
-LABEL, FILE_UPLOAD, RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX = 18, 19, 21, 22, 23
-SELECT_TYPES = {STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT}
-LINK_STYLE, PREMIUM_STYLE = 5, 6
 
 # Permissions
 ALL_PERMISSIONS = "2248473465835073"  # the fake guilds' @everyone role, and the bot's permissions there
@@ -391,27 +412,8 @@ class InteractionRecord:
         return set(owners) == {str(USER_INSTALL)}
 
 
-@dataclass
-class GatewaySession:
-    """One gateway session (one shard of one client). It outlives its socket, so RESUME can replay."""
 
-    session_id: str
-    shard_id: int
-    shard_count: int
-    seq: int = 0
-    ws: web.WebSocketResponse | None = None
-    sent: list[dict[str, Any]] = field(default_factory=list)  # every dispatched event, for replay
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    @property
-    def connected(self) -> bool:
-        return self.ws is not None and not self.ws.closed
-
-
-MAX_REPLAY = 10_000  # events kept per session for RESUME (Discord keeps a bounded backlog too)
-
-
-class FakeDiscord:
+class FakeDiscord(FakeGateway):
     """Discord's REST API and gateway, just enough for a discord.py bot and its application commands."""
 
     def __init__(
@@ -477,6 +479,8 @@ class FakeDiscord:
         self.shard_count: int | None = None  # from the first IDENTIFY
         self.resumes: list[dict[str, Any]] = []  # every RESUME: shard, session_id, seq, replayed
         self.invalid_sessions = 0  # op 9 sent (RESUME of an unknown session)
+        self.server_size: dict[str, int] | None = None  # `load_servers`: realistic servers of this size
+        self._guild_payloads: dict[str, dict[str, Any]] = {}
         self._runner: web.AppRunner | None = None
         self.base_url = ""
         self.api_base = ""
@@ -507,47 +511,6 @@ class FakeDiscord:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def wait_ready(self, timeout: float = 15.0, *, shards: Iterable[int] | None = None) -> None:  # noqa: ASYNC109
-        """Wait until the bot has identified on the gateway and READY was sent (on every shard listed)."""
-        await asyncio.wait_for(self.ready.wait(), timeout)
-        if shards is not None:
-            wanted = set(shards)
-            async with asyncio.timeout(timeout):
-                while not all(s in self.shards and self.shards[s].connected for s in wanted):  # noqa: ASYNC110
-                    await asyncio.sleep(0.01)
-
-    async def wait_resumed(self, count: int = 1, timeout: float = 15.0) -> dict[str, Any]:  # noqa: ASYNC109
-        """Wait until `count` RESUMEs have succeeded; returns the last one."""
-        async with asyncio.timeout(timeout):
-            while sum(1 for r in self.resumes if r["ok"]) < count:  # noqa: ASYNC110
-                await asyncio.sleep(0.01)
-        return [r for r in self.resumes if r["ok"]][-1]
-
-    def shard_for_guild(self, guild_id: int | str) -> int:
-        """Discord's formula: the shard that receives a guild's events."""
-        return (int(guild_id) >> 22) % (self.shard_count or 1)
-
-    def guilds_of_shard(self, shard_id: int, shard_count: int) -> list[str]:
-        return [g for g in self.guild_ids if (int(g) >> 22) % shard_count == shard_id]
-
-    def connected_shards(self) -> list[int]:
-        return sorted(i for i, s in self.shards.items() if s.connected)
-
-    async def drop(self, shard: int = 0, code: int = 4000,
-                   missed: Iterable[dict[str, Any]] = ()) -> list[InteractionRecord]:
-        """Close shard `shard`'s gateway socket (4000 "unknown error": the client may RESUME).
-
-        `missed`: interaction payloads dispatched after the socket is detached and before it closes, so
-        they can reach the client only through a RESUME's replay. Returns their records."""
-        session = self.shards.get(shard)
-        if session is None or session.ws is None:
-            raise RuntimeError(f"shard {shard} is not connected")
-        ws, session.ws = session.ws, None
-        self.gateway_closed.set()
-        records = [await self.send_interaction(p) for p in missed]
-        await ws.close(code=code, message=b"dropped by the test")
-        return records
-
     # ------------------------------------------------------------------------------------- objects
     @property
     def bot_user(self) -> dict[str, Any]:
@@ -562,28 +525,6 @@ class FakeDiscord:
     def channel_of(self, guild_id: str) -> str:
         """The text channel of a guild (the first guild keeps `channel_id`)."""
         return self.channel_id if guild_id == self.guild_id else str(int(guild_id) + 200)
-
-    def _guild(self, guild_id: str | None = None) -> dict[str, Any]:
-        guild_id = guild_id or self.guild_id
-        channel_id = self.channel_of(guild_id)
-        everyone = {"id": guild_id, "name": "@everyone", "permissions": ALL_PERMISSIONS, "position": 0,
-                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
-        channel = {"id": channel_id, "type": 0, "guild_id": guild_id, "name": "general", "position": 0,
-                   "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
-                   "rate_limit_per_user": 0, "last_message_id": None, "flags": 0}
-        return {
-            "id": guild_id, "name": f"Test Guild {guild_id[-4:]}", "icon": None, "splash": None, "discovery_splash": None,
-            "owner_id": "1100000000000000300", "afk_channel_id": None, "afk_timeout": 300,
-            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-            "roles": [everyone], "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
-            "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
-            "rules_channel_id": None, "vanity_url_code": None, "description": None, "banner": None,
-            "premium_tier": 0, "premium_subscription_count": 0, "preferred_locale": "en-US",
-            "public_updates_channel_id": None, "nsfw_level": 0, "premium_progress_bar_enabled": False,
-            "joined_at": "2026-01-01T00:00:00.000000+00:00", "large": False, "unavailable": False,
-            "member_count": 2, "voice_states": [], "members": [], "channels": [channel], "threads": [],
-            "presences": [], "stage_instances": [], "guild_scheduled_events": [], "max_members": 500000,
-        }
 
     def _channel(self, guild_id: str | None = None) -> dict[str, Any]:
         guild_id = guild_id or self.guild_id
@@ -1618,505 +1559,3 @@ class FakeDiscord:
         data, ctype = self.files[key]
         return web.Response(body=data, headers={"Content-Type": ctype})
 
-    # ------------------------------------------------------------------------------------ gateway
-    async def _dispatch(self, event: str, data: dict[str, Any], *, shard: int = 0,
-                        session: GatewaySession | None = None) -> None:
-        """Send a DISPATCH (op 0) on a session; kept for replay, sent now only if its socket is up."""
-        session = session or self.shards.get(shard)
-        if session is None:
-            raise RuntimeError(f"no session for shard {shard}")
-        async with session.lock:
-            session.seq += 1
-            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
-            session.sent.append(frame)
-            if len(session.sent) > MAX_REPLAY:
-                del session.sent[: len(session.sent) - MAX_REPLAY]
-            if session.connected:
-                try:
-                    await session.ws.send_str(json.dumps(frame))  # type: ignore[union-attr]
-                except (ConnectionResetError, RuntimeError):
-                    pass  # the socket died under us; the event waits for a RESUME
-
-    async def _gateway(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
-        self._sockets.add(ws)
-        self.requests.append(("WS", "/gateway?" + request.query_string))
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms},
-                                      "s": None, "t": None}))
-        try:
-            async for msg in ws:
-                if msg.type != WSMsgType.TEXT:
-                    if msg.type == WSMsgType.BINARY:
-                        self._violation("binary frame from client")
-                    continue
-                payload = json.loads(msg.data)
-                op = payload.get("op")
-                if op == 1:  # heartbeat
-                    self.heartbeats += 1
-                    await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
-                elif op == 2:  # identify
-                    await self._identify(ws, payload.get("d") or {})
-                elif op == 6:  # resume
-                    await self._resume(ws, payload.get("d") or {})
-        finally:
-            self._sockets.discard(ws)
-            for session in self.sessions.values():
-                if session.ws is ws:
-                    session.ws = None
-                    self.gateway_closed.set()
-        return ws
-
-    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
-        self.identifies.append({k: v for k, v in data.items() if k != "token"})
-        if data.get("token") != self.token:
-            await ws.close(code=4004, message=b"Authentication failed.")
-            return
-        if self.gateway_close_code is not None:
-            await ws.close(code=self.gateway_close_code, message=b"fault injected by the test")
-            return
-        intents = int(data.get("intents") or 0)
-        privileged = intents & ((1 << 1) | (1 << 8) | (1 << 15))  # members, presences, message content
-        if privileged:
-            self._violation(f"privileged intents requested: {privileged}")
-            await ws.close(code=4014, message=b"Disallowed intent(s).")
-            return
-        shard = data.get("shard") or [0, 1]
-        try:
-            shard_id, shard_count = int(shard[0]), int(shard[1])
-        except (TypeError, ValueError, IndexError):
-            shard_id, shard_count = -1, 0
-        if shard_count < 1 or not 0 <= shard_id < shard_count or (
-                self.shard_count is not None and self.shard_count != shard_count and self.shards):
-            self._violation(f"invalid shard {shard!r} (shard count so far: {self.shard_count})")
-            await ws.close(code=4010, message=b"Invalid shard.")
-            return
-        self.shard_count = shard_count
-        old = self.shards.get(shard_id)
-        if old is not None and old.connected and old.ws is not ws:
-            await old.ws.close(code=4000, message=b"superseded by a new session")  # type: ignore[union-attr]
-        session = GatewaySession(session_id=secrets.token_hex(16), shard_id=shard_id, shard_count=shard_count,
-                                 ws=ws)
-        self.sessions[session.session_id] = session
-        self.shards[shard_id] = session
-        self.gateway_closed.clear()
-        self.identified.set()
-        guilds = self.guilds_of_shard(shard_id, shard_count)
-        ready = {
-            "v": 10, "user": self.bot_user, "guilds": [{"id": g, "unavailable": True} for g in guilds],
-            "session_id": session.session_id, "resume_gateway_url": self.gateway_url,
-            "shard": [shard_id, shard_count],
-            "application": {"id": self.application_id, "flags": 0}, "private_channels": [],
-            "relationships": [], "presences": [], "user_settings": {}, "geo_ordered_rtc_regions": [],
-            "auth": {}, "session_type": "normal",
-        }
-        await self._dispatch("READY", ready, session=session)
-        if self.send_guild_create:
-            for g in guilds:
-                await self._dispatch("GUILD_CREATE", self._guild(g), session=session)
-        self.ready.set()
-
-    async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
-        """RESUME (op 6): replay every event after `seq` on the new socket, then RESUMED."""
-        session = self.sessions.get(str(data.get("session_id")))
-        record: dict[str, Any] = {"session_id": data.get("session_id"), "seq": data.get("seq"), "ok": False,
-                                  "shard": session.shard_id if session else None, "replayed": 0}
-        self.resumes.append(record)
-        if data.get("token") != self.token:
-            await ws.close(code=4004, message=b"Authentication failed.")
-            return
-        if session is None or self.shards.get(session.shard_id) is not session:
-            self.invalid_sessions += 1
-            await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
-            return
-        seq = data.get("seq")
-        if not isinstance(seq, int) or seq > session.seq:
-            self._violation(f"RESUME with sequence {seq!r}; the session is at {session.seq}")
-            self.invalid_sessions += 1
-            await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
-            return
-        if session.connected and session.ws is not ws:
-            await session.ws.close(code=4000, message=b"resumed elsewhere")  # type: ignore[union-attr]
-        async with session.lock:
-            missed = [frame for frame in session.sent if frame["s"] > seq]
-            if session.sent and missed and missed[0]["s"] != seq + 1:
-                self.invalid_sessions += 1  # the backlog no longer reaches back that far
-                await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
-                return
-            session.ws = ws
-            for frame in missed:
-                await ws.send_str(json.dumps(frame))
-        record.update(ok=True, replayed=len(missed))
-        self.gateway_closed.clear()
-        await self._dispatch("RESUMED", {}, session=session)
-
-
-# ------------------------------------------------------------------------------------ validation
-def _embed_problems(embeds: list[dict[str, Any]]) -> list[str]:
-    problems: list[str] = []
-    if len(embeds) > 10:
-        problems.append(f"{len(embeds)} embeds (max 10)")
-    total = 0
-    for e in embeds:
-        title, desc = e.get("title") or "", e.get("description") or ""
-        footer = (e.get("footer") or {}).get("text") or ""
-        author = (e.get("author") or {}).get("name") or ""
-        fields = e.get("fields") or []
-        for label, text, limit in (("title", title, 256), ("description", desc, 4096), ("footer", footer, 2048),
-                                   ("author", author, 256)):
-            if len(text) > limit:
-                problems.append(f"embed {label} is {len(text)} characters (max {limit})")
-        if len(fields) > 25:
-            problems.append(f"{len(fields)} embed fields (max 25)")
-        for f in fields:
-            name, value = str(f.get("name") or ""), str(f.get("value") or "")
-            if not name.strip() or len(name) > 256:
-                problems.append(f"embed field name length {len(name)} (1-256)")
-            if not value.strip() or len(value) > 1024:
-                problems.append(f"embed field value length {len(value)} (1-1024)")
-            total += len(name) + len(value)
-        total += len(title) + len(desc) + len(footer) + len(author)
-        if e.get("url") is not None and not str(e["url"]).startswith(("http://", "https://")):
-            problems.append(f"embed url not well formed: {e['url']!r}")
-        for key in ("thumbnail", "image"):
-            url = (e.get(key) or {}).get("url")
-            if url is not None and not str(url).startswith(("http://", "https://", "attachment://")):
-                problems.append(f"embed {key}.url not well formed: {url!r}")
-        if "color" in e and e["color"] is not None and not 0 <= int(e["color"]) <= 0xFFFFFF:
-            problems.append(f"embed color out of range: {e['color']}")
-    if total > 6000:
-        problems.append(f"embeds total {total} characters (max 6000)")
-    return problems
-
-
-def _allowed_mentions_problems(mentions: Any) -> list[str]:
-    if not isinstance(mentions, dict):
-        return ["allowed_mentions is not an object"]
-    problems = []
-    parse = mentions.get("parse", [])
-    if not isinstance(parse, list) or any(p not in ("users", "roles", "everyone") for p in parse):
-        problems.append(f"allowed_mentions.parse invalid: {parse!r}")
-    for kind in ("users", "roles"):
-        ids = mentions.get(kind)
-        if ids is not None:
-            if kind in parse:
-                problems.append(f"allowed_mentions has both parse {kind} and {kind} list")
-            if len(ids) > 100:
-                problems.append(f"allowed_mentions.{kind} has more than 100 ids")
-    return problems
-
-
-def _choice_problems(choices: Any) -> list[str]:
-    if not isinstance(choices, list):
-        return ["autocomplete choices missing"]
-    problems = []
-    if len(choices) > 25:
-        problems.append(f"{len(choices)} autocomplete choices (max 25)")
-    for c in choices:
-        name, value = c.get("name"), c.get("value")
-        if not isinstance(name, str) or not 1 <= len(name) <= 100:
-            problems.append(f"choice name invalid: {name!r}")
-        if isinstance(value, str) and len(value) > 100:
-            problems.append(f"choice value longer than 100: {value!r}")
-    return problems
-
-
-def _command_problems(command: dict[str, Any], installation_types: Iterable[int] = (GUILD_INSTALL,
-                                                                                    USER_INSTALL)) -> list[str]:
-    """What Discord rejects in one command of a bulk overwrite (PUT .../commands)."""
-    problems: list[str] = []
-    name = command.get("name", "")
-    ctype = command.get("type", CHAT_INPUT)
-    if ctype not in (CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND):
-        problems.append(f"{name!r}: command type {ctype!r} not supported (1 slash, 2 user, 3 message)")
-    if ctype == CHAT_INPUT:
-        if not isinstance(name, str) or not COMMAND_NAME_RE.match(name) or name != name.lower():
-            problems.append(f"command name invalid: {name!r}")
-        if not 1 <= len(command.get("description") or "") <= 100:
-            problems.append(f"/{name} description length must be 1-100")
-    else:  # context menu commands: any case and spaces, no description, no options
-        if not isinstance(name, str) or not 1 <= len(name) <= 32 or name != name.strip():
-            problems.append(f"context menu command name invalid: {name!r} (1-32 characters)")
-        if command.get("description"):
-            problems.append(f"{name!r}: a user or message command cannot have a description")
-        if command.get("options"):
-            problems.append(f"{name!r}: a user or message command cannot have options")
-    problems += _context_problems(command, set(installation_types))
-    options = command.get("options") or []
-    if len(options) > 25:
-        problems.append(f"/{name} has more than 25 options")
-    seen_optional = False
-    for opt in options if ctype == CHAT_INPUT else []:
-        oname = opt.get("name", "")
-        if not COMMAND_NAME_RE.match(oname) or oname != oname.lower():
-            problems.append(f"/{name} option name invalid: {oname!r}")
-        if not 1 <= len(opt.get("description") or "") <= 100:
-            problems.append(f"/{name} option {oname} description length must be 1-100")
-        if opt.get("required"):
-            if seen_optional:
-                problems.append(f"/{name}: required option {oname} after an optional one")
-        else:
-            seen_optional = True
-        if opt.get("autocomplete") and opt.get("type") not in (3, 4, 10):
-            problems.append(f"/{name} option {oname}: autocomplete on type {opt.get('type')}")
-        if opt.get("autocomplete") and opt.get("choices"):
-            problems.append(f"/{name} option {oname}: autocomplete together with choices")
-    return problems
-
-
-def _context_problems(command: dict[str, Any], installation_types: set[int]) -> list[str]:
-    """`integration_types` (installation contexts) and `contexts` (interaction contexts) of a command."""
-    problems: list[str] = []
-    name = command.get("name")
-    for key, allowed in (("integration_types", {GUILD_INSTALL, USER_INSTALL}),
-                         ("contexts", {GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT})):
-        values = command.get(key)
-        if values is None:
-            continue
-        if not isinstance(values, list) or not values:
-            problems.append(f"{name!r}: {key} must be a non-empty list, not {values!r}")
-            continue
-        if any(not isinstance(v, int) or isinstance(v, bool) or v not in allowed for v in values):
-            problems.append(f"{name!r}: {key} {values!r} has values outside {sorted(allowed)}")
-        if len(set(values)) != len(values):
-            problems.append(f"{name!r}: {key} {values!r} repeats a value")
-        if key == "integration_types" and (unsupported := {v for v in values if v in allowed} - installation_types):
-            problems.append(f"{name!r}: integration_types {sorted(unsupported)} not enabled for the application "
-                            f"(it supports {sorted(installation_types)})")
-    return problems
-
-
-def _text_problem(value: Any, what: str, low: int, high: int) -> list[str]:
-    """A string field's length must be within [low, high]."""
-    if not isinstance(value, str):
-        return [f"{what} must be a string, not {value!r}"]
-    if not low <= len(value) <= high:
-        return [f"{what} is {len(value)} characters ({low}-{high})"]
-    return []
-
-
-def _button_problems(button: dict[str, Any], where: str) -> list[str]:
-    problems: list[str] = []
-    style = button.get("style")
-    if style not in (1, 2, 3, 4, LINK_STYLE, PREMIUM_STYLE):
-        problems.append(f"{where}: button style {style!r} invalid (1-6)")
-    if "label" in button and button["label"] is not None:
-        problems += _text_problem(button["label"], f"{where} button label", 0, 80)
-    if style == LINK_STYLE:
-        url = button.get("url")
-        if button.get("custom_id") is not None:
-            problems.append(f"{where}: a link button cannot have a custom_id")
-        if not isinstance(url, str) or not url.startswith(("http://", "https://", "discord://")) or len(url) > 512:
-            problems.append(f"{where}: link button url invalid: {url!r}")
-    elif style == PREMIUM_STYLE:
-        if not button.get("sku_id"):
-            problems.append(f"{where}: a premium button needs a sku_id")
-        if any(button.get(k) for k in ("custom_id", "label", "url", "emoji")):
-            problems.append(f"{where}: a premium button cannot have custom_id, label, url or emoji")
-    else:
-        if button.get("url") is not None or button.get("sku_id") is not None:
-            problems.append(f"{where}: a button of style {style} cannot have a url or sku_id")
-        if button.get("custom_id") is None:
-            problems.append(f"{where}: a button of style {style} needs a custom_id")
-    if style != PREMIUM_STYLE and not button.get("label") and not button.get("emoji"):
-        problems.append(f"{where}: a button needs a label or an emoji")
-    return problems
-
-
-def _select_problems(select: dict[str, Any], where: str, *, in_modal: bool) -> list[str]:
-    problems: list[str] = []
-    if "placeholder" in select and select["placeholder"] is not None:
-        problems += _text_problem(select["placeholder"], f"{where} placeholder", 0, 150)
-    low, high = select.get("min_values", 1), select.get("max_values", 1)
-    if not isinstance(low, int) or not 0 <= low <= 25:
-        problems.append(f"{where}: min_values {low!r} (0-25)")
-    if not isinstance(high, int) or not 1 <= high <= 25:
-        problems.append(f"{where}: max_values {high!r} (1-25)")
-    if isinstance(low, int) and isinstance(high, int) and low > high:
-        problems.append(f"{where}: min_values {low} > max_values {high}")
-    if in_modal and select.get("disabled"):
-        problems.append(f"{where}: a select in a modal cannot be disabled")
-    if in_modal and select.get("required", True) and low == 0:
-        problems.append(f"{where}: a required select in a modal needs min_values >= 1")
-    if select.get("type") != STRING_SELECT:
-        if select.get("options"):
-            problems.append(f"{where}: only string selects have options")
-        return problems
-    options = select.get("options")
-    if not isinstance(options, list) or not 1 <= len(options) <= 25:
-        problems.append(f"{where}: {len(options) if isinstance(options, list) else 'no'} options (1-25)")
-        return problems
-    values = [o.get("value") for o in options]
-    for i, option in enumerate(options):
-        problems += _text_problem(option.get("label"), f"{where} option {i} label", 1, 100)
-        problems += _text_problem(option.get("value"), f"{where} option {i} value", 1, 100)
-        if option.get("description") is not None:
-            problems += _text_problem(option["description"], f"{where} option {i} description", 0, 100)
-    if len(set(map(str, values))) != len(values):
-        problems.append(f"{where}: option values repeat: {values}")
-    if isinstance(high, int) and high > len(options):
-        problems.append(f"{where}: max_values {high} is more than its {len(options)} options")
-    defaults = sum(1 for o in options if o.get("default"))
-    if isinstance(high, int) and defaults > high:
-        problems.append(f"{where}: {defaults} default options but max_values {high}")
-    return problems
-
-
-def _component_problems(components: Any, *, v2: bool = False) -> list[str]:
-    """What Discord rejects in a message's `components` (legacy action rows, or components v2)."""
-    if not isinstance(components, list):
-        return ["components is not a list"]
-    problems: list[str] = []
-    custom_ids: list[str] = []
-    ids: list[int] = []
-    count = 0
-    text_total = 0
-    top_allowed = {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR, CONTAINER} \
-        if v2 else {ACTION_ROW}
-    if not v2 and len(components) > 5:
-        problems.append(f"{len(components)} action rows (max 5)")
-
-    def check(c: Any, where: str, allowed: set[int]) -> None:
-        nonlocal count, text_total
-        if not isinstance(c, dict):
-            problems.append(f"{where} is not an object")
-            return
-        count += 1
-        ctype = c.get("type")
-        if ctype not in allowed:
-            problems.append(f"{where}: component type {ctype!r} not allowed here (allowed {sorted(allowed)})")
-            return
-        if c.get("id"):
-            ids.append(c["id"])
-        if ctype in SELECT_TYPES or ctype == BUTTON:
-            if c.get("custom_id") is not None or ctype in SELECT_TYPES:
-                problems.extend(_text_problem(c.get("custom_id"), f"{where} custom_id", 1, 100))
-                custom_ids.append(str(c.get("custom_id")))
-        if ctype == ACTION_ROW:
-            children = c.get("components")
-            if not isinstance(children, list) or not 1 <= len(children) <= 5:
-                problems.append(f"{where}: an action row holds 1-5 components")
-                return
-            has_select = any(isinstance(ch, dict) and ch.get("type") in SELECT_TYPES for ch in children)
-            if has_select and len(children) != 1:
-                problems.append(f"{where}: a select must be alone in its action row")
-            for i, child in enumerate(children):
-                check(child, f"{where}.{i}", SELECT_TYPES | {BUTTON})
-        elif ctype == BUTTON:
-            problems.extend(_button_problems(c, where))
-        elif ctype in SELECT_TYPES:
-            problems.extend(_select_problems(c, where, in_modal=False))
-        elif ctype == TEXT_DISPLAY:
-            content = c.get("content")
-            problems.extend(_text_problem(content, f"{where} content", 1, 4000))
-            text_total += len(content) if isinstance(content, str) else 0
-        elif ctype == SECTION:
-            texts = c.get("components") or []
-            if not 1 <= len(texts) <= 3:
-                problems.append(f"{where}: a section holds 1-3 text displays")
-            for i, t in enumerate(texts):
-                check(t, f"{where}.{i}", {TEXT_DISPLAY})
-            check(c.get("accessory"), f"{where}.accessory", {BUTTON, THUMBNAIL})
-        elif ctype == CONTAINER:
-            for i, child in enumerate(c.get("components") or []):
-                check(child, f"{where}.{i}", {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE_COMPONENT,
-                                              SEPARATOR})
-
-    for i, component in enumerate(components):
-        check(component, f"components.{i}", top_allowed)
-    if v2 and count > 40:
-        problems.append(f"{count} components (max 40)")
-    if text_total > 4000:
-        problems.append(f"text displays total {text_total} characters (max 4000)")
-    if dupes := sorted({c for c in custom_ids if custom_ids.count(c) > 1}):
-        problems.append(f"custom_id used twice in one message: {dupes}")
-    if len(set(ids)) != len(ids):
-        problems.append(f"component ids repeat: {ids}")
-    return problems
-
-
-def _text_input_problems(text_input: dict[str, Any], where: str, *, in_label: bool) -> list[str]:
-    problems: list[str] = []
-    if text_input.get("style") not in (1, 2):
-        problems.append(f"{where}: text input style {text_input.get('style')!r} (1 short, 2 paragraph)")
-    if not in_label:
-        problems += _text_problem(text_input.get("label"), f"{where} label", 1, 45)
-    elif text_input.get("label") is not None:  # deprecated inside a Label, but still limited
-        problems += _text_problem(text_input["label"], f"{where} label", 1, 45)
-    low, high = text_input.get("min_length"), text_input.get("max_length")
-    if low is not None and (not isinstance(low, int) or not 0 <= low <= 4000):
-        problems.append(f"{where}: min_length {low!r} (0-4000)")
-    if high is not None and (not isinstance(high, int) or not 1 <= high <= 4000):
-        problems.append(f"{where}: max_length {high!r} (1-4000)")
-    if isinstance(low, int) and isinstance(high, int) and low > high:
-        problems.append(f"{where}: min_length {low} > max_length {high}")
-    if text_input.get("value") is not None:
-        problems += _text_problem(text_input["value"], f"{where} value", 0,
-                                  high if isinstance(high, int) and 1 <= high <= 4000 else 4000)
-    if text_input.get("placeholder") is not None:
-        problems += _text_problem(text_input["placeholder"], f"{where} placeholder", 0, 100)
-    return problems
-
-
-def _modal_problems(data: Any) -> list[str]:
-    """What Discord rejects in a MODAL callback: custom_id, title <= 45, 1-5 components, and each input."""
-    if not isinstance(data, dict):
-        return ["modal data is not an object"]
-    problems = _text_problem(data.get("custom_id"), "modal custom_id", 1, 100)
-    problems += _text_problem(data.get("title"), "modal title", 1, 45)
-    components = data.get("components")
-    if not isinstance(components, list) or not 1 <= len(components) <= 5:
-        problems.append(f"modal has {len(components) if isinstance(components, list) else 'no'} components (1-5)")
-        return problems
-    custom_ids: list[str] = []
-    inputs = {TEXT_INPUT, FILE_UPLOAD, RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX} | SELECT_TYPES
-    for i, top in enumerate(components):
-        where = f"modal components.{i}"
-        ctype = top.get("type") if isinstance(top, dict) else None
-        children: list[tuple[dict[str, Any], bool]] = []
-        if ctype == ACTION_ROW:  # deprecated, still accepted: one text input per row
-            row = top.get("components") or []
-            if len(row) != 1 or not isinstance(row[0], dict) or row[0].get("type") != TEXT_INPUT:
-                problems.append(f"{where}: an action row in a modal holds exactly one text input")
-            children = [(c, False) for c in row if isinstance(c, dict)]
-        elif ctype == LABEL:
-            problems += _text_problem(top.get("label"), f"{where} label", 1, 45)
-            if top.get("description") is not None:
-                problems += _text_problem(top["description"], f"{where} description", 0, 100)
-            child = top.get("component")
-            if not isinstance(child, dict) or child.get("type") not in inputs:
-                problems.append(f"{where}: a label wraps one input component, not {child!r}")
-            else:
-                children = [(child, True)]
-        elif ctype == TEXT_DISPLAY:
-            problems += _text_problem(top.get("content"), f"{where} content", 1, 4000)
-        else:
-            problems.append(f"{where}: component type {ctype!r} not allowed in a modal")
-        for child, in_label in children:
-            cid = child.get("custom_id")
-            problems += _text_problem(cid, f"{where} custom_id", 1, 100)
-            custom_ids.append(str(cid))
-            if child.get("type") == TEXT_INPUT:
-                problems += _text_input_problems(child, where, in_label=in_label)
-            elif child.get("type") in SELECT_TYPES:
-                problems += _select_problems(child, where, in_modal=True)
-    if dupes := sorted({c for c in custom_ids if custom_ids.count(c) > 1}):
-        problems.append(f"custom_id used twice in one modal: {dupes}")
-    return problems
-
-
-def _image_info(raw: bytes) -> dict[str, Any] | None:
-    """Decode an image with Pillow: its real format, size and whether it is animated; None if it is not
-    an image Pillow can read."""
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with Image.open(io.BytesIO(raw)) as image:
-            info = {"format": image.format, "width": image.width, "height": image.height,
-                    "animated": bool(getattr(image, "is_animated", False))}
-            image.verify()
-        with Image.open(io.BytesIO(raw)) as image:
-            image.load()  # verify() skips pixel data; a truncated image fails here
-        return info
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
-        return None

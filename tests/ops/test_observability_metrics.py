@@ -59,7 +59,7 @@ def test_unknown_outcomes_and_odd_commands_stay_bounded():
 
 def test_cooldowns_autocomplete_and_reply_errors():
     m = BotMetrics(process_metrics=False)
-    m.observe_cooldown("identity")
+    m.observe_command("identity", "cooldown", 0.0)
     m.observe_command("fits", "cooldown", 0.001)
     m.observe_autocomplete(0.003)
     m.observe_autocomplete(2.5, outcome="timeout")
@@ -104,37 +104,34 @@ def test_scryfall_endpoint_labels():
     assert scryfall_endpoint("") == "other"
 
 
-def test_gateway_and_guild_gauges():
+def test_gateway_gauges():
     m = BotMetrics(process_metrics=False, version="1.2.3")
     m.set_gateway(0, True)
     m.set_gateway(1, True)
     m.set_gateway(1, False)
     m.observe_reconnect(1, resumed=True)
-    m.set_guilds(42)
     s = samples(m)
     assert s[("identity_bot_gateway_connected", (("shard", "0"),))] == 1
     assert s[("identity_bot_gateway_connected", (("shard", "1"),))] == 0
     assert s[("identity_bot_gateway_reconnects_total", (("kind", "resume"), ("shard", "1")))] == 1
-    assert s[("identity_bot_guilds", ())] == 42
     assert s[("identity_bot_build_info", (("version", "1.2.3"),))] == 1
 
 
-def test_callback_gauges_read_at_scrape_time_and_survive_errors():
+def test_card_data_gauge_is_read_at_scrape_time_and_survives_errors():
     m = BotMetrics(process_metrics=False)
-    stats = {"cards": 10, "hits": 3, "bad": "x"}
-    m.add_callback("cache", "Card cache statistics.", lambda: stats)
-    m.add_callback("queue_depth", "A single number.", lambda: 7)
+    state = {"names": 10, "complete": 1, "bad": "x"}
+    m.set_card_data(lambda: state)
+    s = samples(m)
+    assert s[("identity_bot_card_data", (("key", "names"),))] == 10
+    assert ("identity_bot_card_data", (("key", "bad"),)) not in s
+    state["names"] = 11
+    assert samples(m)[("identity_bot_card_data", (("key", "names"),))] == 11
 
     def broken():
         raise RuntimeError("stats source down")
 
-    m.add_callback("broken", "Always fails.", broken)
-    s = samples(m)
-    assert s[("identity_bot_cache", (("key", "cards"),))] == 10
-    assert ("identity_bot_cache", (("key", "bad"),)) not in s
-    assert s[("identity_bot_queue_depth", (("key", "value"),))] == 7
-    stats["cards"] = 11
-    assert samples(m)[("identity_bot_cache", (("key", "cards"),))] == 11
+    m.set_card_data(broken)
+    assert ("identity_bot_card_data", (("key", "names"),)) not in samples(m)
 
 
 def test_process_metrics_are_included_by_default():

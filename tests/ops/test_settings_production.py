@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import load_settings
+from bot.settings import load_settings, parse_rate
 
 
 @pytest.fixture
@@ -102,3 +102,29 @@ def test_keyword_overrides(env):
 def test_existing_fields_unchanged(env):
     s = load_settings()
     assert s.log_level == "INFO" and s.cache_ttl == 86_400 and s.sync_commands is True
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ("5/10", (5, 10.0)),
+        (" 5 / 10 ", (5, 10.0)),
+        ("5/10s", (5, 10.0)),
+        ("3/1.5", (3, 1.5)),
+        ("1/.5", (1, 0.5)),
+        ("0", None),
+        ("off", None),
+        ("OFF", None),
+        ("", None),
+        (None, None),
+        ("0/10", None),
+    ],
+)
+def test_parse_rate(spec, expected):
+    assert parse_rate(spec) == expected
+
+
+@pytest.mark.parametrize("spec", ["5", "five/10", "5/0", "5/-1", "-5/10", "5/10/2", "5/inf", "5/10m"])
+def test_parse_rate_rejects(spec):
+    with pytest.raises(ValueError):
+        parse_rate(spec)
