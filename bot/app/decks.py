@@ -30,7 +30,7 @@ from bot.present.embeds import stale_note
 from bot.present.message import Reply
 
 #: Attachments read as decklists: text files by type or by the extensions deck sites export.
-TEXT_SUFFIXES = (".txt", ".text", ".dek", ".dec", ".csv", ".md", ".mwdeck", ".cod")
+TEXT_SUFFIXES = (".txt", ".text", ".dck", ".dek", ".dec", ".csv", ".md", ".mwdeck", ".cod")
 _BLOCK_RE = re.compile(r"```(?:[\w+-]*[ \t]*\n)?(.*?)```", re.DOTALL)
 _FENCE_RE = re.compile(r"^[ \t]*```[\w+-]*[ \t]*$|^[ \t]*```|```[ \t]*$", re.MULTILINE)
 _LINK_TRIM = "<>()[]{}.,;:!?\"'"
@@ -155,7 +155,7 @@ async def read_deck(bot: App, source: DeckSource) -> tuple[ParsedDeck, FetchedDe
             data = await source.attachment.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return parse(decode(data)), None
+        return parse(decode(data), filename=source.attachment.filename), None
     return parse(source.text or ""), None
 
 
