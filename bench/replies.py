@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.identity import analyze, check_fit  # noqa: E402
 from bot.present import embeds, mana_art  # noqa: E402
 from bot.present.message import Reply  # noqa: E402
+from tests.present import limits  # noqa: E402
 from tests.shared_data import all_cards, cards_by_name  # noqa: E402
 
 SHORT = 1000  # issue 13: replies about the multicolor cards stay within this many characters
@@ -46,8 +47,8 @@ def main() -> None:
         if leader is not None:
             replies["/fits"] = embeds.fits_reply(check_fit(card, [leader]), card, [leader], emoji=emoji)
         for kind, reply in replies.items():
-            kinds[kind].append((embeds.reply_length(reply), card["name"]))
-            problems = embeds.embed_problems(reply.embeds) + embeds.repeated_lines(reply)
+            kinds[kind].append((limits.reply_length(reply), card["name"]))
+            problems = limits.embed_problems(reply.embeds) + limits.repeated_lines(reply)
             if problems:
                 bad.append(f"{kind} {card['name']}: {problems}")
     seconds = time.perf_counter() - started
