@@ -251,53 +251,50 @@ def fits_reply(result: FitResult, card: Mapping[str, Any], commanders: Sequence[
     return Reply(embeds=[fits_embed(result, card, commanders, emoji=emoji, stale=stale)])
 
 
-HELP_TEXT = {
-    "what": N_(
-        "I explain a Magic: The Gathering card's **color** and its Commander **color identity**, "
-        "and whether a card can go in a deck led by a given commander. Card data comes from Scryfall."
-    ),
-    "commands": N_(
-        "`/identity card` - a card's color and color identity, and why\n"
-        "`/fits card commander [partner] [color] [partner_color]` - whether a card fits a deck led by that "
-        "commander (or pair): fits, does not fit, fits if you choose a color, or this deck can't exist (a "
-        "commander that can't lead, a pair that can't be paired, a banned card); `color` is the color a "
-        "commander such as The Prismatic Piper chose before the game\n"
-        "`/deckcheck commander [partner] [decklist] [list]` - check a whole decklist (upload a text file or "
-        "paste it): color identity, deck size, singleton, banned cards, unknown names\n"
-        "`/help` - this message"
-    ),
-    "color": N_(
-        "A card's color comes from the mana symbols in its **mana cost**, its **color indicator**, and "
-        "abilities that set its color such as Devoid or \u201cis all colors\u201d (CR 202.2, 204, 604.3). "
-        "Hybrid {W/U} is both colors; Phyrexian {B/P} is black. Lands have no mana cost, so most are "
-        "colorless. Words like \u201ca red creature\u201d never give color."
-    ),
-    "identity": N_(
-        "A card's color identity is its color plus every mana symbol in its **rules text**, on **all "
-        "its faces** (the back of a double-faced card too); reminder text in parentheses doesn't count "
-        "(CR 903.4). A card fits a Commander deck when its identity is within the commander's identity, "
-        "or the union of both commanders' identities with Partner or Background (CR 903.5c). "
-        "Fires of Undeath is red, but its flashback cost {5}{B} makes its identity black and red."
-    ),
-    "examples": N_(
-        "`/identity card:Fires of Undeath` - red, identity black and red\n"
-        "`/fits card:Dismember commander:Kumano, Master Yamabushi` - does not fit ({B/P} is black)\n"
-        "`/fits card:Sol Ring commander:Atraxa, Praetors' Voice` - fits (colorless)\n"
-        "`/fits card:Lightning Bolt commander:Tymna the Weaver partner:Kraum, Ludevic's Opus` - partners\n"
-        "`/fits card:Lightning Bolt commander:The Prismatic Piper color:red` - a color chosen before the game\n"
-        "`/deckcheck commander:Kumano, Master Yamabushi list:1 Sol Ring; 1 Lightning Bolt; ...` - a whole deck"
-    ),
-}
+HELP_WHAT = N_(
+    "I explain a Magic: The Gathering card's **color** and its Commander **color identity**, "
+    "and whether a card can go in a deck led by a given commander. Card data comes from Scryfall."
+)
+HELP_COMMANDS = N_(
+    "`/identity card` - a card's color and color identity, and why\n"
+    "`/fits card commander [partner] [color] [partner_color]` - whether a card fits a deck led by that "
+    "commander (or pair): fits, does not fit, fits if you choose a color, or this deck can't exist (a "
+    "commander that can't lead, a pair that can't be paired, a banned card); `color` is the color a "
+    "commander such as The Prismatic Piper chose before the game\n"
+    "`/deckcheck commander [partner] [decklist] [list]` - check a whole decklist (upload a text file or "
+    "paste it): color identity, deck size, singleton, banned cards, unknown names\n"
+    "`/help` - this message"
+)
+HELP_COLOR = N_(
+    "A card's color comes from the mana symbols in its **mana cost**, its **color indicator**, and "
+    "abilities that set its color such as Devoid or \u201cis all colors\u201d (CR 202.2, 204, 604.3). "
+    "Hybrid {W/U} is both colors; Phyrexian {B/P} is black. Lands have no mana cost, so most are "
+    "colorless. Words like \u201ca red creature\u201d never give color."
+)
+HELP_IDENTITY = N_(
+    "A card's color identity is its color plus every mana symbol in its **rules text**, on **all "
+    "its faces** (the back of a double-faced card too); reminder text in parentheses doesn't count "
+    "(CR 903.4). A card fits a Commander deck when its identity is within the commander's identity, "
+    "or the union of both commanders' identities with Partner or Background (CR 903.5c). "
+    "Fires of Undeath is red, but its flashback cost {5}{B} makes its identity black and red."
+)
+HELP_EXAMPLES = N_(
+    "`/identity card:Fires of Undeath` - red, identity black and red\n"
+    "`/fits card:Dismember commander:Kumano, Master Yamabushi` - does not fit ({B/P} is black)\n"
+    "`/fits card:Sol Ring commander:Atraxa, Praetors' Voice` - fits (colorless)\n"
+    "`/fits card:Lightning Bolt commander:Tymna the Weaver partner:Kraum, Ludevic's Opus` - partners\n"
+    "`/fits card:Lightning Bolt commander:The Prismatic Piper color:red` - a color chosen before the game\n"
+    "`/deckcheck commander:Kumano, Master Yamabushi list:1 Sol Ring; 1 Lightning Bolt; ...` - a whole deck"
+)
 
 
 def help_embed(emoji: Emoji = None) -> Embed:
     """The /help answer."""
-    embed = Embed(title=_("Color identity bot"), description=_(HELP_TEXT["what"]), color=render.GOLD)
-    embed.add_field(name=_("Commands"), value=_(HELP_TEXT["commands"]), inline=False)
-    embed.add_field(name=_("Color"), value=render.render_symbols(_(HELP_TEXT["color"]), emoji), inline=False)
-    embed.add_field(name=_("Color identity"), value=render.render_symbols(_(HELP_TEXT["identity"]), emoji),
-                    inline=False)
-    embed.add_field(name=_("Examples"), value=_(HELP_TEXT["examples"]), inline=False)
+    embed = Embed(title=_("Color identity bot"), description=_(HELP_WHAT), color=render.GOLD)
+    embed.add_field(name=_("Commands"), value=_(HELP_COMMANDS), inline=False)
+    embed.add_field(name=_("Color"), value=render.render_symbols(_(HELP_COLOR), emoji), inline=False)
+    embed.add_field(name=_("Color identity"), value=render.render_symbols(_(HELP_IDENTITY), emoji), inline=False)
+    embed.add_field(name=_("Examples"), value=_(HELP_EXAMPLES), inline=False)
     embed.set_footer(text=_("Start typing a card name and pick it from the suggestions."))
     return finish(embed)
 

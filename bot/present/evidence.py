@@ -36,6 +36,7 @@ _PLACES: dict[TextPlace, str] = {
     TextPlace.TEXT: N_("rules text"),
 }
 _ROLE_WORDS: dict[FaceRole, str] = {FaceRole.BACK: N_("back face")}
+_TOKEN_COLOR = N_("set by the effect that creates it")
 _WHERE: dict[ReasonKind, str] = {
     ReasonKind.MANA_COST: N_("mana cost"),
     ReasonKind.COLOR_INDICATOR: N_("color indicator"),
@@ -132,7 +133,7 @@ def _where(source: Source) -> str:
         return render.and_list(source.places) or _(_PLACES[TextPlace.TEXT])
     if kind is ReasonKind.BASIC_LAND_TYPE:
         return ngettext("basic land type (CR 903.5d)", "basic land types (CR 903.5d)", len(source.lands))
-    return _(_WHERE.get(kind, N_("set by the effect that creates it")))
+    return _(_WHERE.get(kind, _TOKEN_COLOR))
 
 
 def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True,
