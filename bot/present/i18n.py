@@ -57,11 +57,6 @@ def set_locale(discord_locale: str | None) -> None:
     _locale.set(catalog_locale(discord_locale))
 
 
-def current() -> str:
-    """The catalog replies are worded in now ("en" when none was set)."""
-    return _locale.get()
-
-
 @contextmanager
 def using(discord_locale: str | None) -> Iterator[str]:
     """Word replies in this locale inside the block (tests, previews)."""
