@@ -12,8 +12,8 @@ with `.format` after translating, so a translation may move them):
 The Discord layer sets the locale once per interaction with `set_locale(interaction.locale.value)`; each
 interaction runs in its own asyncio task, which has its own copy of the context, so concurrent interactions
 never see each other's locale. Anything that sets none (the CLI, tests) speaks English. `using(locale)`
-sets it for a block. Catalogs are read from the `.po` files and compiled in memory when first needed (no build step);
-`pybabel extract -F babel.cfg -o bot/locales/messages.pot .` regenerates the template.
+sets it for a block. Catalogs are read from the `.po` files and compiled in memory when first needed (no build
+step); `babel.cfg` says how `pybabel extract` regenerates the template (README, "Languages").
 """
 
 from __future__ import annotations
@@ -107,7 +107,8 @@ def N_(message: str) -> str:
 
 
 def and_list(items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
-    """'a, b and c' in the current locale's words (CLDR list patterns; `style="or"` for 'a, b or c')."""
+    """'a, b and c' in the current locale's words (CLDR list patterns; `style="or"` for 'a, b or c'). English
+    uses en_GB's pattern: no serial comma."""
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
