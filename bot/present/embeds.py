@@ -63,18 +63,12 @@ def card_url(card: Mapping[str, Any]) -> str:
 
 def card_image(card: Mapping[str, Any]) -> str | None:
     """Image of the card, front face for double-faced cards; None when nothing is known."""
-    uris = card.get("image_uris")
-    if isinstance(uris, Mapping):
-        url = uris.get("normal") or uris.get("large") or uris.get("small")
+    faces = card.get("card_faces")
+    for part in (card, *(faces[:1] if isinstance(faces, list) else ())):
+        uris = part.get("image_uris") if isinstance(part, Mapping) else None
+        url = (uris.get("normal") or uris.get("large") or uris.get("small")) if isinstance(uris, Mapping) else None
         if isinstance(url, str) and url.startswith("http"):
             return url
-    faces = card.get("card_faces")
-    if isinstance(faces, list) and faces and isinstance(faces[0], Mapping):
-        uris = faces[0].get("image_uris")
-        if isinstance(uris, Mapping):
-            url = uris.get("normal") or uris.get("large") or uris.get("small")
-            if isinstance(url, str) and url.startswith("http"):
-                return url
     card_id = card.get("id")
     if isinstance(card_id, str) and card_id and all(c.isalnum() or c == "-" for c in card_id):
         return SCRYFALL_IMAGE.format(id=card_id)  # Scryfall serves the front face image for this
