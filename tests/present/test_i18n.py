@@ -135,6 +135,12 @@ async def test_localized_command_names_and_descriptions_keep_discords_rules() ->
                   limit=100)
             for choice in option.get("choices", []):
                 check(f"choice {choice['name']}", choice.get("name_localizations"), name=False, slash=True, limit=100)
+    for locale in seen:  # Discord refuses two commands (of one type), or two options of a command, named alike
+        for group in [[p for p in payloads if p.get("type", 1) == kind] for kind in (1, 3)] + [
+                p.get("options", []) for p in payloads]:
+            localized = [(item.get("name_localizations") or {}).get(locale, item["name"]) for item in group]
+            if len(set(localized)) != len(localized):
+                problems.append(f"[{locale}] names repeat: {localized}")
     assert problems == []
     assert {"de", "fr", "es-ES", "es-419", "it", "pt-BR", "ja"} <= seen
     identity = next(p for p in payloads if p["name"] == "identity")
