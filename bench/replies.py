@@ -1,6 +1,6 @@
 """Benchmark: the length of the bot's card replies over the whole shared data set.
 
-Run: python bench/replies.py [--fits COMMANDER] [--emoji]
+Run: python bench/replies.py [--fits COMMANDER] [--emoji] [--locale de]
 Renders /identity for every card (and, with --fits, /fits of every card against one commander), and prints the
 longest replies (characters of text, as Discord counts them for embeds), the median, how many exceed 1,000
 characters, any reply with a repeated line or over Discord's limits, and the time per reply. `--emoji` renders
@@ -18,8 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.identity import analyze, check_fit  # noqa: E402
-from bot.present import embeds, mana_art  # noqa: E402
+from bot.present import embeds, i18n, mana_art  # noqa: E402
 from bot.present.message import Reply  # noqa: E402
+from tests.present import limits  # noqa: E402
 from tests.shared_data import all_cards, cards_by_name  # noqa: E402
 
 SHORT = 1000  # issue 13: replies about the multicolor cards stay within this many characters
@@ -30,7 +31,9 @@ def main() -> None:
     parser.add_argument("--fits", metavar="COMMANDER", help="also /fits every card against this commander")
     parser.add_argument("--emoji", action="store_true", help="render with an emoji for every mana symbol")
     parser.add_argument("--top", type=int, default=5, help="how many of the longest replies to name")
+    parser.add_argument("--locale", default="en-US", help="the Discord locale to word the replies in (de, ja, pt-BR, ...)")
     args = parser.parse_args()
+    i18n.set_locale(args.locale)
 
     emoji = mana_art.emoji_map({mana_art.emoji_name(s): 1_300_000_000_000_000_000 + i
                                 for i, s in enumerate(mana_art.SYMBOLS)}) if args.emoji else None
@@ -46,8 +49,8 @@ def main() -> None:
         if leader is not None:
             replies["/fits"] = embeds.fits_reply(check_fit(card, [leader]), card, [leader], emoji=emoji)
         for kind, reply in replies.items():
-            kinds[kind].append((embeds.reply_length(reply), card["name"]))
-            problems = embeds.embed_problems(reply.embeds) + embeds.repeated_lines(reply)
+            kinds[kind].append((limits.reply_length(reply), card["name"]))
+            problems = limits.embed_problems(reply.embeds) + limits.repeated_lines(reply)
             if problems:
                 bad.append(f"{kind} {card['name']}: {problems}")
     seconds = time.perf_counter() - started

@@ -30,6 +30,7 @@ from bot.app.endpoints import use_gateway
 from bot.app.observe import COMMAND
 from bot.app.picks import PICK_TIMEOUT
 from bot.app.recent import RecentNames
+from bot.app.translator import CatalogTranslator
 from bot.app.tree import IdentityTree
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
@@ -116,6 +117,7 @@ class IdentityBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())
         await use_gateway(self.http)
         for name in self.extensions_to_load:
             await self.load_extension(name)

@@ -38,7 +38,7 @@ from bot.deck.parser import DeckInputError
 from bot.deck.runner import CommanderNotFound, NoCommander
 from bot.deck.sources import DeckSourceError, DeckSourceErrorCode
 from bot.ops.metrics import Outcome
-from bot.present import choices, decklinks, errors
+from bot.present import choices, decklinks, errors, i18n
 from bot.present.message import CONTENT_LIMIT
 from bot.present.render import truncate
 
@@ -193,6 +193,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Start observing the interaction; refuse a slash command over the user's cooldown (USER_RATE) with
         discord.py's CommandOnCooldown, answered by `on_error`. Autocomplete is never limited."""
+        i18n.set_locale(interaction.locale.value)  # replies in the player's language (this task only)
         started = time.perf_counter()
         interaction.extras[RECEIVED] = started
         self.app.watch(interaction, started)

@@ -18,6 +18,8 @@ from typing import Any, Literal
 from bot.identity.model import Analysis
 from bot.present import render
 from bot.present.embeds import card_url
+from bot.present.errors import option_note
+from bot.present.i18n import _, ngettext, option_name
 from bot.present.message import CONTENT_LIMIT, Reply
 
 PickKind = Literal["ambiguous", "not_found"]
@@ -29,21 +31,17 @@ MENTION_LIMIT = 10  # [[names]] explained per message
 SUGGESTIONS_SHOWN = 3  # close names shown for an unknown [[name]]
 
 
-def _option(label: str | None) -> str:
-    return f" (for `{label}`)" if label else ""
-
-
 # ------------------------------------------------------------------------------------- the pick menu
 def pick_hint(kind: PickKind) -> str:
     """The line added under the error text (which names the candidates) when a menu comes with it."""
     if kind == "ambiguous":
-        return "Or pick the card you mean in the menu below, and I'll finish the command with it."
-    return "Pick the card you meant in the menu below, and I'll finish the command with it."
+        return _("Or pick the card you mean in the menu below, and I'll finish the command with it.")
+    return _("Pick the card you meant in the menu below, and I'll finish the command with it.")
 
 
 def pick_placeholder(label: str | None = None) -> str:
     """The menu's grey text before anything is picked."""
-    text = f"Pick the card for {label}" if label else "Pick the card you mean"
+    text = _("Pick the card for {option}").format(option=option_name(label)) if label else _("Pick the card you mean")
     return render.truncate(text, PLACEHOLDER_LIMIT)
 
 
@@ -55,23 +53,23 @@ def pick_label(name: str) -> str:
 
 def picked_text(name: str, label: str | None = None) -> str:
     """What the prompt says once the user picked a card (the menu is removed)."""
-    return f"Picked **{render.escape(name)}**{_option(label)}."
+    return _("Picked {card}{option}.").format(card=f"**{render.escape(name)}**", option=option_note(label))
 
 
 def pick_expired_text(query: str, label: str | None = None) -> str:
     """What the prompt says when nobody picked in time (the menu is removed)."""
-    return (f"This choice for \u201c{render.echo(query)}\u201d{_option(label)} has expired. "
-            "Run the command again to pick a card.")
+    return _("This choice for \u201c{query}\u201d{option} has expired. Run the command again to pick a card.").format(
+        query=render.echo(query), option=option_note(label))
 
 
 def not_your_pick_text() -> str:
     """Said (only to them) to someone who tries to pick in another user's menu."""
-    return "Only the person who ran the command can pick here."
+    return _("Only the person who ran the command can pick here.")
 
 
 def pick_taken_text() -> str:
     """Said when the menu was already used (a second pick arriving before the menu is removed)."""
-    return "A card was already picked here."
+    return _("A card was already picked here.")
 
 
 # ---------------------------------------------------------------------------------- explain names
@@ -89,8 +87,8 @@ class Explained:
 
 def no_card_mentions_text() -> str:
     """The message has no `[[Card Name]]` to explain."""
-    return ("That message names no card in double brackets. \"Explain card names\" explains each "
-            "`[[Card Name]]` of a message, e.g. `[[Sol Ring]]` or `[[Fires of Undeath]]`.")
+    return _("That message names no card in double brackets. \"{command}\" explains each `[[Card Name]]` of a "
+             "message, e.g. `[[Sol Ring]]` or `[[Fires of Undeath]]`.").format(command=option_name("Explain card names"))
 
 
 def _names(names: Sequence[str], limit: int) -> str:
@@ -103,19 +101,23 @@ def explained_line(item: Explained, emoji: Mapping[str, str] | None = None) -> s
     typed = f"[[{render.echo(item.query, 60)}]]"
     if item.card is not None and item.analysis is not None:
         name = render.escape(str(item.card.get("name") or item.query))
-        line = f"**[{name}](<{card_url(item.card)}>)**: color identity {render.pips(item.analysis.identity, emoji)}"
+        line = _("{card}: color identity {identity}").format(
+            card=f"**[{name}](<{card_url(item.card)}>)**", identity=render.pips(item.analysis.identity, emoji))
         if item.analysis.colors != item.analysis.identity:
-            line += f" (color: {render.color_words(item.analysis.colors)})"
+            line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
         return line
+    names = _names(item.names, SUGGESTIONS_SHOWN)
     if item.problem == "ambiguous":
-        return f"{typed}: matches several cards" + (f" ({_names(item.names, SUGGESTIONS_SHOWN)}, \u2026)"
-                                                     if item.names else "")
+        if names:
+            return _("{typed}: matches several cards ({names}, \u2026)").format(typed=typed, names=names)
+        return _("{typed}: matches several cards").format(typed=typed)
     if item.problem == "not_found":
-        return f"{typed}: no such card" + (f"; did you mean {_names(item.names, SUGGESTIONS_SHOWN)}?"
-                                           if item.names else "")
+        if names:
+            return _("{typed}: no such card; did you mean {names}?").format(typed=typed, names=names)
+        return _("{typed}: no such card").format(typed=typed)
     if item.problem == "unavailable":
-        return f"{typed}: couldn't be looked up right now (Scryfall isn't answering)"
-    return f"{typed}: not a card name"
+        return _("{typed}: couldn't be looked up right now (Scryfall isn't answering)").format(typed=typed)
+    return _("{typed}: not a card name").format(typed=typed)
 
 
 def explain_reply(items: Sequence[Explained], *, left_out: int = 0,
@@ -124,6 +126,7 @@ def explain_reply(items: Sequence[Explained], *, left_out: int = 0,
     names beyond the limit are counted at the end."""
     lines = [explained_line(item, emoji) for item in items]
     if left_out:
-        lines.append(f"\u2026and {left_out} more name{'s' if left_out != 1 else ''} (I explain at most "
-                     f"{MENTION_LIMIT} per message)")
+        lines.append(ngettext("\u2026and {n} more name (I explain at most {limit} per message)",
+                              "\u2026and {n} more names (I explain at most {limit} per message)", left_out).format(
+            n=left_out, limit=MENTION_LIMIT))
     return Reply(content=render.join_limited(lines, CONTENT_LIMIT))

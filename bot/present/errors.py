@@ -8,13 +8,15 @@ from collections.abc import Sequence
 from bot.cards.model import MAX_SUGGESTIONS
 from bot.cards.names import MAX_INPUT_CHARS
 from bot.present import render
+from bot.present.i18n import _, ngettext, option_name
 from bot.present.message import CONTENT_LIMIT
 
 CANDIDATES_SHOWN = 10
 
 
-def _option(label: str | None) -> str:
-    return f" (for `{label}`)" if label else ""
+def option_note(label: str | None) -> str:
+    """' (for `commander`)': which option a reply is about, named as the player's client shows it."""
+    return _(" (for `{option}`)").format(option=option_name(label)) if label else ""
 
 
 def _names(names: Sequence[str], limit: int) -> list[str]:
@@ -22,74 +24,82 @@ def _names(names: Sequence[str], limit: int) -> list[str]:
 
 
 def not_found_text(query: str, suggestions: Sequence[str], label: str | None = None) -> str:
-    text = f"I couldn't find a card named \u201c{render.echo(query)}\u201d{_option(label)}."
+    text = _("I couldn't find a card named \u201c{query}\u201d{option}.").format(query=render.echo(query),
+                                                                                 option=option_note(label))
     names = _names(suggestions, MAX_SUGGESTIONS)
     if names:
-        text += "\nDid you mean: " + ", ".join(f"**{n}**" for n in names) + "?"
+        text += "\n" + _("Did you mean: {names}?").format(names=", ".join(f"**{n}**" for n in names))
     else:
-        text += "\nCheck the spelling, or start typing and pick a name from the suggestions."
+        text += "\n" + _("Check the spelling, or start typing and pick a name from the suggestions.")
     return render.truncate(text, CONTENT_LIMIT)
 
 
 def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = None) -> str:
-    text = f"\u201c{render.echo(query)}\u201d{_option(label)} matches several cards"
+    text = _("\u201c{query}\u201d{option} matches several cards").format(query=render.echo(query),
+                                                                          option=option_note(label))
     names = _names(candidates, CANDIDATES_SHOWN)
     if names:
         text += ": " + ", ".join(f"**{n}**" for n in names)
         if len(candidates) > CANDIDATES_SHOWN:
-            text += f" and {len(candidates) - CANDIDATES_SHOWN} more"
-    text += ". Please type more of the name."
+            text += _(" and {n} more").format(n=len(candidates) - CANDIDATES_SHOWN)
+    text += _(". Please type more of the name.")
     return render.truncate(text, CONTENT_LIMIT)
 
 
-def _wait(retry_after: float | None, default: str = "in a minute") -> str:
+def _wait(retry_after: float | None, default: str | None = None) -> str:
     if not retry_after or retry_after <= 0:
-        return default
-    return f"in about {max(1, round(retry_after))} seconds" if retry_after < 90 else "in a few minutes"
+        return default or _("in a minute")
+    if retry_after >= 90:
+        return _("in a few minutes")
+    seconds = max(1, round(retry_after))
+    return ngettext("in about {n} second", "in about {n} seconds", seconds).format(n=seconds)
 
 
 def unavailable_text(retry_after: float | None = None) -> str:
-    return (f"Scryfall (where my card data comes from) isn't answering right now, so I can't look that "
-            f"card up. Please try again {_wait(retry_after)}.")
+    return _("Scryfall (where my card data comes from) isn't answering right now, so I can't look that card up. "
+             "Please try again {when}.").format(when=_wait(retry_after))
 
 
 def busy_text(retry_after: float | None = None) -> str:
-    return (f"I'm busy: many card lookups are waiting for Scryfall right now. Please try again "
-            f"{_wait(retry_after, 'in a few seconds')}.")
+    return _("I'm busy: many card lookups are waiting for Scryfall right now. Please try again {when}.").format(
+        when=_wait(retry_after, _("in a few seconds")))
 
 
 def too_long_text(length: int, label: str | None = None) -> str:
-    return (f"That card name{_option(label)} is {length:,} characters long; card names are at most "
-            f"{MAX_INPUT_CHARS} characters. Please check it and try again.")
+    return _("That card name{option} is {length} characters long; card names are at most {limit} characters. "
+             "Please check it and try again.").format(option=option_note(label), length=f"{length:,}",
+                                                      limit=MAX_INPUT_CHARS)
 
 
 def empty_text(label: str | None = None) -> str:
-    return f"Please give a card name{_option(label)}."
+    return _("Please give a card name{option}.").format(option=option_note(label))
 
 
 def deck_input_text(problem: str) -> str:
-    return f"I can't check that decklist: {render.echo(problem, 300)}."
+    return _("I can't check that decklist: {problem}.").format(problem=render.echo(problem, 300))
 
 
 def cooldown_text(retry_after: float) -> str:
     seconds = max(1, math.ceil(retry_after))
-    unit = "second" if seconds == 1 else "seconds"
-    return f"\u23f3 You're sending commands a little fast. Please try again in {seconds} {unit}."
+    return "\u23f3 " + ngettext("You're sending commands a little fast. Please try again in {n} second.",
+                                "You're sending commands a little fast. Please try again in {n} seconds.",
+                                seconds).format(n=seconds)
 
 
 def error_text() -> str:
-    return "Sorry, something went wrong on my side while answering. Please try again."
+    return _("Sorry, something went wrong on my side while answering. Please try again.")
 
 
 def attachment_unreadable_text() -> str:
-    return "I couldn't download the attached file; please upload it again."
+    return _("I couldn't download the attached file; please upload it again.")
 
 
 def chosen_color_text(option: str, commander: str | None) -> str:
     """Why a `color:`/`partner_color:` option can't be used: `commander` is the card it would apply to (None
     when there is no such commander, e.g. `partner_color:` without `partner:`)."""
     if commander is None:
-        return f"`{option}:` is the color your partner chooses before the game; please give the `partner:` too."
-    return (f"`{option}:` is for a commander that chooses a color before the game begins (CR 903.4b), such as "
-            f"The Prismatic Piper or Clara Oswald; {render.escape(render.truncate(commander, 150))} doesn\u2019t "
-            f"choose one.")
+        return _("`{option}:` is the color your partner chooses before the game; please give the `{partner}:` "
+                 "too.").format(option=option_name(option), partner=option_name("partner"))
+    return _("`{option}:` is for a commander that chooses a color before the game begins (CR 903.4b), such as "
+             "The Prismatic Piper or Clara Oswald; {card} doesn\u2019t choose one.").format(
+        option=option_name(option), card=render.escape(render.truncate(commander, 150)))

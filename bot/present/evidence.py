@@ -18,23 +18,31 @@ from dataclasses import dataclass
 
 from bot.identity.model import Analysis, CdaKind, FaceRole, Reason, ReasonKind, TextPlace
 from bot.present import render
+from bot.present.i18n import N_, _, ngettext
 from bot.present.render import Emoji
 from bot.present.words import alternative_part_word
 
 LINE_WIDTH = 90  # characters of a card's line shown in one piece of evidence
 
 _PLACES: dict[TextPlace, str] = {
-    TextPlace.ACTIVATED_COST: "activated ability",
-    TextPlace.MANA_ABILITY: "mana ability",
-    TextPlace.MANA_ADDED: "mana it adds",
-    TextPlace.COST_ASKED: "a cost it asks for",
-    TextPlace.COST_CHANGE: "cost change",
-    TextPlace.GRANTED_COST: "cost of an ability it grants",
-    TextPlace.GRANTED_MANA_ABILITY: "mana ability it grants",
-    TextPlace.GRANTED_ABILITY: "ability it grants",
-    TextPlace.TEXT: "rules text",
+    TextPlace.ACTIVATED_COST: N_("activated ability"),
+    TextPlace.MANA_ABILITY: N_("mana ability"),
+    TextPlace.MANA_ADDED: N_("mana it adds"),
+    TextPlace.COST_ASKED: N_("a cost it asks for"),
+    TextPlace.COST_CHANGE: N_("cost change"),
+    TextPlace.GRANTED_COST: N_("cost of an ability it grants"),
+    TextPlace.GRANTED_MANA_ABILITY: N_("mana ability it grants"),
+    TextPlace.GRANTED_ABILITY: N_("ability it grants"),
+    TextPlace.TEXT: N_("rules text"),
 }
-_ROLE_WORDS: dict[FaceRole, str] = {FaceRole.BACK: "back face"}
+_ROLE_WORDS: dict[FaceRole, str] = {FaceRole.BACK: N_("back face")}
+_TOKEN_COLOR = N_("set by the effect that creates it")
+_WHERE: dict[ReasonKind, str] = {
+    ReasonKind.MANA_COST: N_("mana cost"),
+    ReasonKind.COLOR_INDICATOR: N_("color indicator"),
+    ReasonKind.CDA: N_("characteristic-defining ability"),
+    ReasonKind.CHOSEN_COLOR: N_("color chosen before the game (CR 903.4b)"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +66,8 @@ def place_words(reason: Reason) -> str:
     """Where in a rules-text line a symbol sits: 'activated ability', 'flashback cost', 'mana ability'."""
     if reason.place is TextPlace.KEYWORD_COST and reason.keyword:
         keyword = reason.keyword
-        return f"{keyword[0].lower()}{keyword[1:]} cost"
-    return _PLACES.get(reason.place or TextPlace.TEXT, "rules text")
+        return _("{keyword} cost").format(keyword=keyword[0].lower() + keyword[1:])
+    return _(_PLACES.get(reason.place or TextPlace.TEXT, _PLACES[TextPlace.TEXT]))
 
 
 def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source]:
@@ -108,9 +116,9 @@ def face_label(analysis: Analysis, face: str) -> str:
         return ""
     if role is FaceRole.ALTERNATIVE:
         type_line = next((f.type_line for f in analysis.faces if f.name == face), "")
-        return f"{face} ({alternative_part_word(type_line)})"
+        return _("{face} ({part})").format(face=face, part=alternative_part_word(type_line))
     role_words = _ROLE_WORDS.get(role)
-    return f"{face} ({role_words})" if role_words else face
+    return _("{face} ({part})").format(face=face, part=_(role_words)) if role_words else face
 
 
 def _lead(source: Source, emoji: Emoji) -> str:
@@ -121,19 +129,11 @@ def _lead(source: Source, emoji: Emoji) -> str:
 
 def _where(source: Source) -> str:
     kind = source.kind
-    if kind is ReasonKind.MANA_COST:
-        return "mana cost"
     if kind is ReasonKind.RULES_TEXT:
-        return render.and_list(source.places) or "rules text"
-    if kind is ReasonKind.COLOR_INDICATOR:
-        return "color indicator"
+        return render.and_list(source.places) or _(_PLACES[TextPlace.TEXT])
     if kind is ReasonKind.BASIC_LAND_TYPE:
-        return f"basic land type{'s' if len(source.lands) > 1 else ''} (CR 903.5d)"
-    if kind is ReasonKind.CDA:
-        return "characteristic-defining ability"
-    if kind is ReasonKind.CHOSEN_COLOR:
-        return "color chosen before the game (CR 903.4b)"
-    return "set by the effect that creates it"
+        return ngettext("basic land type (CR 903.5d)", "basic land types (CR 903.5d)", len(source.lands))
+    return _(_WHERE.get(kind, _TOKEN_COLOR))
 
 
 def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True,
@@ -145,7 +145,7 @@ def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, ma
     label = face_label(analysis, source.face)
     where = _where(source)
     if label:
-        where = f"{render.escape(label) if markdown else label}, {where}"
+        where = _("{face}, {where}").format(face=render.escape(label) if markdown else label, where=where)
     line = f"{_lead(source, emoji)} \u2014 {where}"
     text = (source.text or "").strip()
     if not text or source.kind is ReasonKind.COLOR_INDICATOR:

@@ -15,11 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping
 
+from bot.present.i18n import N_, _
+from bot.present.i18n import and_list as and_list
+
 ELLIPSIS = "\u2026"
 MAX_ECHO = 100  # characters of user input echoed back in a reply
 
 WUBRG = "WUBRG"
-COLOR_NAMES: dict[str, str] = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+COLOR_NAMES: dict[str, str] = {"W": N_("white"), "U": N_("blue"), "B": N_("black"), "R": N_("red"), "G": N_("green")}
 SYMBOL_RE = re.compile(r"\{[^{}\n]{1,20}\}")
 
 # Embed colors: each mono color its own, gold for multicolor, grey for colorless.
@@ -52,26 +55,18 @@ def identity_color(colors: str) -> int:
 
 # ------------------------------------------------------------------------------------------ colors
 def color_name(letter: str) -> str:
-    """'B' -> 'black' (anything else is returned as it is)."""
-    return COLOR_NAMES.get(letter, letter)
+    """'B' -> 'black' in the reply's language (anything else is returned as it is)."""
+    return _(COLOR_NAMES[letter]) if letter in COLOR_NAMES else letter
 
 
 def color_words(colors: Iterable[str], *, ordered: bool = False) -> str:
     """The one way the bot names a set of colors: 'BR' -> 'black and red'; '' -> 'colorless';
     'WUBRG' -> 'white, blue, black, red and green'. WUBRG order unless `ordered` (then as given)."""
     letters = list(dict.fromkeys(colors)) if ordered else [c for c in WUBRG if c in set(colors)]
-    names = [COLOR_NAMES[c] for c in letters if c in COLOR_NAMES]
+    names = [color_name(c) for c in letters if c in COLOR_NAMES]
     if not names:
-        return "colorless"
+        return _("colorless")
     return and_list(names)
-
-
-def and_list(items: Iterable[str], word: str = "and") -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
 # ------------------------------------------------------------------------------------- mana symbols
@@ -105,7 +100,7 @@ def pips(colors: str, emoji: Emoji = None) -> str:
     """
     present = [c for c in WUBRG if c in colors]
     if not present:
-        return "colorless"
+        return _("colorless")
     return "".join(symbol(c, emoji) for c in present) + " " + color_words(colors)
 
 
@@ -202,8 +197,9 @@ def clip_line(line: str, sym: str | None, width: int = 180) -> str:
     return out
 
 
-def join_limited(lines: Iterable[str], limit: int, *, sep: str = "\n", more: str = "…and {n} more") -> str:
+def join_limited(lines: Iterable[str], limit: int, *, sep: str = "\n", more: str | None = None) -> str:
     """Join lines without exceeding `limit`; lines that don't fit are summarised as '…and N more'."""
+    more = more or _("\u2026and {n} more")
     items = list(lines)
     out: list[str] = []
     for i, line in enumerate(items):

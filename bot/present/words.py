@@ -21,31 +21,34 @@ from bot.identity.model import (
 from bot.identity.pairing import PairingKind, PairingTrait, PairingTraits
 from bot.identity.symbols import SymbolKind
 from bot.present import render
+from bot.present.i18n import N_, _, ngettext
 from bot.present.render import Emoji
 
+NAME_WIDTH = 120  # characters of a card name shown in a sentence
+
 NON_DECK_WORDS: dict[NonDeckKind, str] = {
-    NonDeckKind.TOKEN: "a token",
-    NonDeckKind.EMBLEM: "an emblem",
-    NonDeckKind.MELD_RESULT: "a meld result",
-    NonDeckKind.VANGUARD: "a Vanguard card",
-    NonDeckKind.PLANE: "a Planechase plane or phenomenon",
-    NonDeckKind.SCHEME: "an Archenemy scheme",
-    NonDeckKind.ART_CARD: "an art card",
-    NonDeckKind.FRONT_CARD: "a Jumpstart front card",
-    NonDeckKind.CHECKLIST: "a checklist, substitute or helper card",
-    NonDeckKind.DUNGEON: "a dungeon",
+    NonDeckKind.TOKEN: N_("a token"),
+    NonDeckKind.EMBLEM: N_("an emblem"),
+    NonDeckKind.MELD_RESULT: N_("a meld result"),
+    NonDeckKind.VANGUARD: N_("a Vanguard card"),
+    NonDeckKind.PLANE: N_("a Planechase plane or phenomenon"),
+    NonDeckKind.SCHEME: N_("an Archenemy scheme"),
+    NonDeckKind.ART_CARD: N_("an art card"),
+    NonDeckKind.FRONT_CARD: N_("a Jumpstart front card"),
+    NonDeckKind.CHECKLIST: N_("a checklist, substitute or helper card"),
+    NonDeckKind.DUNGEON: N_("a dungeon"),
 }
 _NON_DECK_WHY: dict[NonDeckKind, str] = {
-    NonDeckKind.TOKEN: "an effect creates it during the game (CR 111.1)",
-    NonDeckKind.EMBLEM: "an effect creates it during the game (CR 114.1)",
-    NonDeckKind.MELD_RESULT: "it is the back faces of two meld cards put together during the game",
-    NonDeckKind.VANGUARD: "it belongs to the Vanguard variant (CR 902)",
-    NonDeckKind.PLANE: "it belongs to the planar deck of Planechase (CR 901)",
-    NonDeckKind.SCHEME: "it belongs to the scheme deck of Archenemy (CR 904)",
-    NonDeckKind.ART_CARD: "it is an insert, not a game card",
-    NonDeckKind.FRONT_CARD: "it is an insert, not a game card",
-    NonDeckKind.CHECKLIST: "it stands in for other cards or helps track the game; it is not a game card",
-    NonDeckKind.DUNGEON: "it waits outside the game until you venture into the dungeon (CR 309)",
+    NonDeckKind.TOKEN: N_("an effect creates it during the game (CR 111.1)"),
+    NonDeckKind.EMBLEM: N_("an effect creates it during the game (CR 114.1)"),
+    NonDeckKind.MELD_RESULT: N_("it is the back faces of two meld cards put together during the game"),
+    NonDeckKind.VANGUARD: N_("it belongs to the Vanguard variant (CR 902)"),
+    NonDeckKind.PLANE: N_("it belongs to the planar deck of Planechase (CR 901)"),
+    NonDeckKind.SCHEME: N_("it belongs to the scheme deck of Archenemy (CR 904)"),
+    NonDeckKind.ART_CARD: N_("it is an insert, not a game card"),
+    NonDeckKind.FRONT_CARD: N_("it is an insert, not a game card"),
+    NonDeckKind.CHECKLIST: N_("it stands in for other cards or helps track the game; it is not a game card"),
+    NonDeckKind.DUNGEON: N_("it waits outside the game until you venture into the dungeon (CR 309)"),
 }
 
 
@@ -53,35 +56,65 @@ def _plain(text: str) -> str:
     return text
 
 
+def shown(name: str) -> str:
+    """A card name in a sentence: escaped, cut, bold."""
+    return f"**{render.escape(render.truncate(name, NAME_WIDTH))}**"
+
+
+def plain(name: str) -> str:
+    """A card name where bold would be noise (titles, field lines): escaped and cut."""
+    return render.escape(render.truncate(name, NAME_WIDTH))
+
+
+_POSSESSIVE = N_("{name}'s")
+
+
 def possessive(name: str) -> str:
-    """"Tymna the Weaver" -> "Tymna the Weaver's"; "Kitchen Finks" -> "Kitchen Finks'"."""
+    """The form of a name that precedes what it owns: "Tymna the Weaver's", "Kitchen Finks'"; in other
+    languages what their catalog says (the name itself where the sentence says "of")."""
+    form = _(_POSSESSIVE)
+    if form != _POSSESSIVE:
+        return form.format(name=name)
     return f"{name}'" if name.endswith("s") and not name.endswith("ss") else f"{name}'s"
+
+
+def possessive_shown(name: str) -> str:
+    """'**Kitchen Finks**\'', '**Dismember**\'s': the possessive of a bold name, the mark outside the bold."""
+    cut = render.truncate(name, NAME_WIDTH)
+    return possessive(cut).replace(cut, shown(cut), 1)
+
+
+def non_deck_words(kind: NonDeckKind) -> str:
+    """'a token', 'an emblem' in the reply's language."""
+    return _(NON_DECK_WORDS[kind])
 
 
 def not_deck_sentence(name: str, kind: NonDeckKind) -> str:
     """'Goblin is a token, not a card you put in a deck: an effect creates it during the game (CR 111.1).'"""
-    return f"{name} is {NON_DECK_WORDS[kind]}, not a card you put in a deck: {_NON_DECK_WHY[kind]}."
+    return _("{name} is {what}, not a card you put in a deck: {why}.").format(
+        name=name, what=non_deck_words(kind), why=_(_NON_DECK_WHY[kind]))
 
 
 # ----------------------------------------------------------------------------- commander verdicts
 _ELIGIBLE: dict[VerdictCode, str] = {
-    VerdictCode.LEGENDARY_CREATURE: "{name} is a legendary creature",
-    VerdictCode.SAYS_IT_CAN: "{name}\u2019s text says it can be your commander",
-    VerdictCode.CREATURE_OFF_BATTLEFIELD: "{name} is a legendary creature while it isn\u2019t on the battlefield",
-    VerdictCode.LEGENDARY_VEHICLE: "{name} is a legendary Vehicle",
-    VerdictCode.LEGENDARY_SPACECRAFT: "{name} is a legendary Spacecraft with a power/toughness box",
+    VerdictCode.LEGENDARY_CREATURE: N_("{name} is a legendary creature"),
+    VerdictCode.SAYS_IT_CAN: N_("{name}\u2019s text says it can be your commander"),
+    VerdictCode.CREATURE_OFF_BATTLEFIELD: N_("{name} is a legendary creature while it isn\u2019t on the battlefield"),
+    VerdictCode.LEGENDARY_VEHICLE: N_("{name} is a legendary Vehicle"),
+    VerdictCode.LEGENDARY_SPACECRAFT: N_("{name} is a legendary Spacecraft with a power/toughness box"),
 }
+_CAN_BE = N_("{name} can be your commander")
 _INELIGIBLE: dict[VerdictCode, str] = {
-    VerdictCode.SPACECRAFT_WITHOUT_BOX: "{name} is a legendary Spacecraft without a power/toughness box, and only a "
-                                        "Spacecraft with one can be your commander (CR 903.3).",
-    VerdictCode.BACKGROUND_ALONE: "{name} is a Background: it can be your commander only alongside a legendary "
-                                  "creature with \u201cChoose a Background\u201d (CR 702.124k).",
-    VerdictCode.LEGENDARY_NOT_CREATURE: "{name} is a legendary card but not a creature, and no text on it says it "
-                                        "can be your commander (CR 903.3).",
-    VerdictCode.CREATURE_NOT_LEGENDARY: "{name} is a creature but not legendary, and no text on it says it can be "
-                                        "your commander (CR 903.3).",
-    VerdictCode.NEITHER: "{name} is not a legendary creature, and no text on it says it can be your commander "
-                         "(CR 903.3).",
+    VerdictCode.SPACECRAFT_WITHOUT_BOX: N_("{name} is a legendary Spacecraft without a power/toughness box, and only a "
+                                        "Spacecraft with one can be your commander (CR 903.3)."),
+    VerdictCode.BACKGROUND_ALONE: N_("{name} is a Background: it can be your commander only alongside a legendary "
+                                  "creature with \u201cChoose a Background\u201d (CR 702.124k)."),
+    VerdictCode.LEGENDARY_NOT_CREATURE: N_("{name} is a legendary card but not a creature, and no text on it says it "
+                                        "can be your commander (CR 903.3)."),
+    VerdictCode.CREATURE_NOT_LEGENDARY: N_("{name} is a creature but not legendary, and no text on it says it can be "
+                                        "your commander (CR 903.3)."),
+    VerdictCode.NEITHER: N_("{name} is not a legendary creature, and no text on it says it can be your commander "
+                         "(CR 903.3)."),
 }
 
 
@@ -94,14 +127,16 @@ def verdict_sentence(verdict: Verdict, name: Callable[[str], str] = _plain) -> s
 
 
 def _eligibility_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
-    who = name(verdict.card or "This card")
+    who = name(verdict.card or _("This card"))
     if verdict.code is VerdictCode.NOT_A_DECK_CARD and verdict.not_deck_card is not None:
-        return f"{who} is {NON_DECK_WORDS[verdict.not_deck_card]}, not a card you can put in a deck."
+        return _("{name} is {what}, not a card you can put in a deck.").format(
+            name=who, what=non_deck_words(verdict.not_deck_card))
     if verdict.ok:
-        why = _ELIGIBLE.get(verdict.code, "{name} can be your commander").format(name=who)
-        tail = ", though it is banned in Commander" if verdict.banned else ""
-        return f"{why}, so it can be your commander{tail}."
-    return _INELIGIBLE.get(verdict.code, _INELIGIBLE[VerdictCode.NEITHER]).format(name=who)
+        why = _(_ELIGIBLE.get(verdict.code, _CAN_BE)).format(name=who)
+        if verdict.banned:
+            return _("{why}, so it can be your commander, though it is banned in Commander.").format(why=why)
+        return _("{why}, so it can be your commander.").format(why=why)
+    return _(_INELIGIBLE.get(verdict.code, _INELIGIBLE[VerdictCode.NEITHER])).format(name=who)
 
 
 _PAIRING_CODES = frozenset({
@@ -112,77 +147,85 @@ _PAIRING_CODES = frozenset({
 
 def _label(trait: PairingTrait) -> str:
     if trait.kind is PairingKind.PARTNER_TEXT:
-        return "Friends forever" if trait.text == "Friends forever" else f"Partner\u2014{trait.text}"
+        return _("Friends forever") if trait.text == "Friends forever" else _("Partner\u2014{text}").format(
+            text=trait.text)
     if trait.kind is PairingKind.PARTNER_WITH:
-        return f"\u201cPartner with {trait.text}\u201d"
-    return {
-        PairingKind.PARTNER: "Partner",
-        PairingKind.CHOOSE_BACKGROUND: "\u201cChoose a Background\u201d",
-        PairingKind.DOCTORS_COMPANION: "Doctor\u2019s companion",
-    }.get(trait.kind, trait.kind.value)
+        return _("\u201cPartner with {name}\u201d").format(name=trait.text)
+    label = _LABELS.get(trait.kind)
+    return _(label) if label else trait.kind.value
+
+
+_LABELS = {
+    PairingKind.PARTNER: N_("Partner"),
+    PairingKind.CHOOSE_BACKGROUND: N_("\u201cChoose a Background\u201d"),
+    PairingKind.DOCTORS_COMPANION: N_("Doctor\u2019s companion"),
+}
 
 
 def traits_words(traits: PairingTraits) -> str:
     """What lets a card share the command zone: 'has Partner', 'is a Background', 'has no ability ...'."""
     if not traits:
-        return "has no ability that lets it share the command zone"
+        return _("has no ability that lets it share the command zone")
     has: list[str] = []
     is_: list[str] = []
     for t in sorted(traits.traits):
         if t.kind is PairingKind.BACKGROUND:
-            is_.append("is a Background")
+            is_.append(_("is a Background"))
         elif t.kind is PairingKind.TIME_LORD_DOCTOR:
-            is_.append("is a Time Lord Doctor")
+            is_.append(_("is a Time Lord Doctor"))
         else:
             has.append(_label(t))
-    phrases = ([f"has {render.and_list(has)}"] if has else []) + is_
+    phrases = ([_("has {abilities}").format(abilities=render.and_list(has))] if has else []) + is_
     return render.and_list(phrases)
 
 
 def _paired_words(verdict: Verdict, a: str, b: str) -> str:
-    ta, tb = (verdict.traits + (PairingTraits(), PairingTraits()))[:2]
+    ta, tb = (*verdict.traits, PairingTraits(), PairingTraits())[:2]
     kind = verdict.pairing
     if kind is PairingKind.PARTNER:
-        return f"{a} and {b} both have Partner"
+        return _("{a} and {b} both have Partner").format(a=a, b=b)
     if kind is PairingKind.PARTNER_TEXT:
-        return f"{a} and {b} both have {_label(PairingTrait(PairingKind.PARTNER_TEXT, verdict.variant))}"
+        return _("{a} and {b} both have {ability}").format(
+            a=a, b=b, ability=_label(PairingTrait(PairingKind.PARTNER_TEXT, verdict.variant)))
     if kind is PairingKind.PARTNER_WITH:
-        return f"{a} and {b} each have \u201cPartner with\u201d naming the other"
+        return _("{a} and {b} each have \u201cPartner with\u201d naming the other").format(a=a, b=b)
     if kind is PairingKind.CHOOSE_BACKGROUND:
+        text = _("{a} has \u201cChoose a Background\u201d and {b} is a Background")
         if ta.has(PairingKind.CHOOSE_BACKGROUND) and tb.has(PairingKind.BACKGROUND):
-            return f"{a} has \u201cChoose a Background\u201d and {b} is a Background"
-        return f"{b} has \u201cChoose a Background\u201d and {a} is a Background"
+            return text.format(a=a, b=b)
+        return text.format(a=b, b=a)
+    text = _("{a} has Doctor\u2019s companion and {b} is a Time Lord Doctor")
     if ta.has(PairingKind.DOCTORS_COMPANION) and tb.has(PairingKind.TIME_LORD_DOCTOR):
-        return f"{a} has Doctor\u2019s companion and {b} is a Time Lord Doctor"
-    return f"{b} has Doctor\u2019s companion and {a} is a Time Lord Doctor"
+        return text.format(a=a, b=b)
+    return text.format(a=b, b=a)
 
 
 def _pairing_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     a, b = name(verdict.card), name(verdict.other)
     code = verdict.code
     if code is VerdictCode.PAIRED:
-        return f"{_paired_words(verdict, a, b)}, so they can be commanders together (CR 702.124)."
+        return _("{why}, so they can be commanders together (CR 702.124).").format(why=_paired_words(verdict, a, b))
     if code is VerdictCode.PAIRED_BUT_INELIGIBLE:
         cause = _eligibility_sentence(verdict.cause, name) if verdict.cause is not None else ""
-        return f"{_paired_words(verdict, a, b)}, but {cause}"
+        return _("{why}, but {cause}").format(why=_paired_words(verdict, a, b), cause=cause)
     if code is VerdictCode.SAME_CARD:
-        return f"A deck can\u2019t have two copies of {a} as its commanders."
+        return _("A deck can\u2019t have two copies of {a} as its commanders.").format(a=a)
     ty = verdict.traits[1] if len(verdict.traits) > 1 else PairingTraits()
     trait = verdict.trait
     if code is VerdictCode.PARTNER_WITH_OTHER and trait is not None:
-        partner = name(trait.text)
-        return (f"{a} has \u201cPartner with {partner}\u201d, so it can only be paired with {partner}, not {b} "
-                f"(CR 702.124j).")
+        return _("{a} has \u201cPartner with {partner}\u201d, so it can only be paired with {partner}, not {b} "
+                 "(CR 702.124j).").format(a=a, b=b, partner=name(trait.text))
     if code is VerdictCode.PARTNER_WITH_ONE_WAY:
-        return f"{b} {traits_words(ty)}, so it can\u2019t be paired through \u201cPartner with\u201d (CR 702.124j)."
+        return _("{b} {traits}, so it can\u2019t be paired through \u201cPartner with\u201d (CR 702.124j).").format(
+            b=b, traits=traits_words(ty))
     if code is VerdictCode.VARIANT_ONLY and trait is not None:
-        label = _label(trait)
-        return (f"{a} has {label}, which pairs only with another commander that has {label}; {b} "
-                f"{traits_words(ty)} (CR 702.124i).")
+        return _("{a} has {ability}, which pairs only with another commander that has {ability}; {b} {traits} "
+                 "(CR 702.124i).").format(a=a, b=b, ability=_label(trait), traits=traits_words(ty))
     ta = verdict.traits[0] if verdict.traits else PairingTraits()
-    joiner = " and " if len(ta.traits) <= 1 else ", and "
-    return (f"{a} {traits_words(ta)}{joiner}{b} {traits_words(ty)}, so they can\u2019t be commanders together "
-            f"(CR 702.124).")
+    text = _("{a} {traits_a} and {b} {traits_b}, so they can\u2019t be commanders together (CR 702.124).") \
+        if len(ta.traits) <= 1 else \
+        _("{a} {traits_a}, and {b} {traits_b}, so they can\u2019t be commanders together (CR 702.124).")
+    return text.format(a=a, b=b, traits_a=traits_words(ta), traits_b=traits_words(ty))
 
 
 def ineligible_name(verdict: Verdict) -> str:
@@ -200,9 +243,10 @@ def is_pairing(verdict: Verdict) -> bool:
 # --------------------------------------------------------------------------------- chosen colors
 def choice_words(options: Sequence[Sequence[ColorChoice]], name: Callable[[str], str] = _plain) -> str:
     """'red for Clara Oswald', 'white for A and red for B, or red for A and white for B'."""
-    phrases = [render.and_list(f"{render.color_name(c.color)} for {name(c.commander)}" for c in option)
+    phrases = [render.and_list(_("{color} for {commander}").format(color=render.color_name(c.color),
+                                                                    commander=name(c.commander)) for c in option)
                for option in options]
-    return ", or ".join(phrases) if any(" and " in p for p in phrases) else render.and_list(phrases, "or")
+    return _(", or ").join(phrases) if any(len(o) > 1 for o in options) else render.and_list(phrases, style="or")
 
 
 # ---------------------------------------------------------------------------- the /identity summary
@@ -234,82 +278,88 @@ def _face_roles(analysis: Analysis, colors: str) -> set[str]:
     return why
 
 
+_PART_WORDS = {"Adventure": N_("Adventure"), "Omen": N_("Omen")}
+
+
 def alternative_part_word(type_line: str) -> str:
     """What an alternative part (CR 715 adventurer, 720 omen cards) is called, from its type line: 'Adventure',
     'Omen', or 'other part'."""
     type_words = type_line.split()
-    return next((t for t in ("Adventure", "Omen") if t in type_words), "other part")
+    return next((_(w) for t, w in _PART_WORDS.items() if t in type_words), _("other part"))
 
 
 def _alternative_kind(analysis: Analysis) -> str:
     for f in analysis.faces:
         if f.role is FaceRole.ALTERNATIVE:
             return alternative_part_word(f.type_line)
-    return "other part"
+    return _("other part")
 
 
 def _extra_causes(analysis: Analysis, extra: str) -> str:
     why = _face_roles(analysis, extra)
     parts: list[tuple[str, str]] = []  # (what counts too, its rule)
     if "text" in why:
-        parts.append(("mana symbols in its rules text", "903.4"))
+        parts.append((_("mana symbols in its rules text"), "903.4"))
     if "back" in why:
-        parts.append(("its back face", "903.4d"))
+        parts.append((_("its back face"), "903.4d"))
     if "alternative" in why:
-        parts.append((f"its {_alternative_kind(analysis)}", "903.4"))
+        parts.append((_("its {part}").format(part=_alternative_kind(analysis)), "903.4"))
     if "indicator" in why:
-        parts.append(("the color indicator of another part", "903.4"))
+        parts.append((_("the color indicator of another part"), "903.4"))
     if "chosen" in why:
-        parts.append(("the color chosen before the game", "903.4b"))
+        parts.append((_("the color chosen before the game"), "903.4b"))
     causes: list[str] = []
     if parts:
-        rules = ", ".join(dict.fromkeys(rule for _, rule in parts))
-        verb = "counts" if len(parts) == 1 and not parts[0][0].startswith("mana symbols") else "count"
-        causes.append(f"{render.and_list(what for what, _ in parts)} {verb} too (CR {rules})")
+        rules = ", ".join(dict.fromkeys(part[1] for part in parts))
+        what = render.and_list(part[0] for part in parts)
+        plural = len(parts) > 1 or "text" in why
+        text = _("{what} count too (CR {rules})") if plural else _("{what} counts too (CR {rules})")
+        causes.append(text.format(what=what, rules=rules))
     if "land" in why:
-        causes.append("a land may only join a deck whose identity has every color its basic land types tap for "
-                      "(CR 903.5d)")
-    return "; ".join(causes) or "more of the card counts toward its identity (CR 903.4)"
+        causes.append(_("a land may only join a deck whose identity has every color its basic land types tap for "
+                        "(CR 903.5d)"))
+    return "; ".join(causes) or _("more of the card counts toward its identity (CR 903.4)")
+
+
+def _color_part(analysis: Analysis, who: str) -> tuple[str, str]:
+    """'X is red' and, when its own text removes its color, why that leaves its identity alone."""
+    removing = next((r for r in analysis.color_reasons if r.removes), None)
+    if removing is not None and removing.cda is CdaKind.DEVOID:
+        return (_("{card} is colorless because of Devoid").format(card=who),
+                _("Devoid changes its color only, not its color identity (CR 702.114a, 903.4)"))
+    if removing is not None:
+        return (_("{card} is colorless by its own text (\u201c{text}\u201d)").format(card=who, text=removing.text or ""),
+                _("that changes its color only, not its color identity (CR 604.3)"))
+    if any(r.cda is CdaKind.ALL_COLORS for r in analysis.color_reasons) and len(analysis.colors) == 5:
+        return _("{card} is all colors by its own text (CR 604.3)").format(card=who), ""
+    return _("{card} is {colors}").format(card=who, colors=render.color_words(analysis.colors)), ""
 
 
 def identity_summary(analysis: Analysis, name: Callable[[str], str] = _plain) -> str:
     """One sentence: the card's color against its color identity, and why they differ (CR 903.4)."""
-    who = name(analysis.name or "This card")
     colors, ident = analysis.colors, analysis.identity
-    removing = next((r for r in analysis.color_reasons if r.removes), None)
-    all_colors_cda = any(r.cda is CdaKind.ALL_COLORS for r in analysis.color_reasons)
-    if removing is not None and removing.cda is CdaKind.DEVOID:
-        color_part = f"{who} is colorless because of Devoid"
-        removed_why = "Devoid changes its color only, not its color identity (CR 702.114a, 903.4)"
-    elif removing is not None:
-        color_part = f"{who} is colorless by its own text (\u201c{removing.text or ''}\u201d)"
-        removed_why = "that changes its color only, not its color identity (CR 604.3)"
-    elif all_colors_cda and len(colors) == 5:
-        color_part = f"{who} is all colors by its own text (CR 604.3)"
-        removed_why = ""
-    else:
-        color_part = f"{who} is {render.color_words(colors)}"
-        removed_why = ""
+    color_part, removed_why = _color_part(analysis, name(analysis.name or _("This card")))
+    identity = render.color_words(ident)
     if Note.CDA_KEEPS_IDENTITY in analysis.notes and not set(colors) <= set(ident):
-        return (f"{color_part}, but its color identity is {render.color_words(ident)}: the same text says that "
-                f"ability doesn\u2019t affect its color identity, and a card\u2019s own text wins (CR 101.1).")
+        return _("{color_part}, but its color identity is {identity}: the same text says that ability doesn\u2019t "
+                 "affect its color identity, and a card\u2019s own text wins (CR 101.1).").format(
+            color_part=color_part, identity=identity)
     if ident == colors:
         if not ident:
-            return (f"{color_part}, and so is its color identity: it has no colored mana symbol, color indicator "
-                    f"or basic land type.")
-        return f"{color_part}, and so is its color identity."
+            return _("{color_part}, and so is its color identity: it has no colored mana symbol, color indicator "
+                     "or basic land type.").format(color_part=color_part)
+        return _("{color_part}, and so is its color identity.").format(color_part=color_part)
     extra = "".join(c for c in ident if c not in colors)
-    if removed_why:
-        return f"{color_part}, but its color identity is {render.color_words(ident)}: {removed_why}."
-    return f"{color_part}, but its color identity is {render.color_words(ident)}: {_extra_causes(analysis, extra)}."
+    return _("{color_part}, but its color identity is {identity}: {why}.").format(
+        color_part=color_part, identity=identity, why=removed_why or _extra_causes(analysis, extra))
 
 
 _SYMBOL_LESSONS: dict[SymbolKind, str] = {
-    SymbolKind.HYBRID: "Hybrid {sym} counts as both {colors}, though either can pay for it.",
-    SymbolKind.PHYREXIAN: "Phyrexian {sym} counts as {colors}, though 2 life can pay for it.",
-    SymbolKind.PHYREXIAN_HYBRID: "Phyrexian hybrid {sym} counts as {colors}, though 2 life can pay for it.",
-    SymbolKind.TWO_HYBRID: "{sym} counts as {colors}, though {two} can pay for it.",
-    SymbolKind.COLORLESS_HYBRID: "{sym} counts as {colors}, though {colorless} can pay for it.",
+    SymbolKind.HYBRID: N_("Hybrid {sym} counts as both {colors}, though either can pay for it."),
+    SymbolKind.PHYREXIAN: N_("Phyrexian {sym} counts as {colors}, though 2 life can pay for it."),
+    SymbolKind.PHYREXIAN_HYBRID: N_("Phyrexian hybrid {sym} counts as {colors}, though 2 life can pay for it."),
+    SymbolKind.TWO_HYBRID: N_("{sym} counts as {colors}, though {two} can pay for it."),
+    SymbolKind.COLORLESS_HYBRID: N_("{sym} counts as {colors}, though {colorless} can pay for it."),
 }
 
 
@@ -326,38 +376,39 @@ def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -
             continue
         seen.add(kind)
         colors = "".join(x.color for x in analysis.identity_reasons if x.symbol == r.symbol)
-        out.append(_SYMBOL_LESSONS[kind].format(sym=render.symbol(r.symbol, shown), colors=render.color_words(colors),
+        out.append(_(_SYMBOL_LESSONS[kind]).format(sym=render.symbol(r.symbol, shown), colors=render.color_words(colors),
                                                 two=render.symbol("{2}", shown), colorless=render.symbol("{C}", shown)))
     hidden = [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]
     if hidden:
         syms = render.and_list(render.symbol(s.raw, shown) for s in hidden)
-        verb = "don\u2019t" if len(hidden) > 1 else "doesn\u2019t"
-        out.append(f"The {syms} in its reminder text {verb} count: reminder text is ignored (CR 903.4c).")
+        out.append(ngettext("The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored "
+                            "(CR 903.4c).", "The {symbols} in its reminder text don\u2019t count: reminder text is "
+                            "ignored (CR 903.4c).", len(hidden)).format(symbols=syms))
     words = "".join(c for c in analysis.color_words if c not in analysis.identity)
     if words:
-        named = render.and_list(f"\u201c{render.color_name(c)}\u201d" for c in words)
-        plural = len(words) > 1
-        out.append(f"The word{'s' if plural else ''} {named} in its text {'don' if plural else 'doesn'}\u2019t count: "
-                   f"words never add to color identity, mana symbols do (CR 903.4).")
+        named = render.and_list(_("\u201c{word}\u201d").format(word=render.color_name(c)) for c in words)
+        out.append(ngettext("The word {words} in its text doesn\u2019t count: words never add to color identity, "
+                            "mana symbols do (CR 903.4).", "The words {words} in its text don\u2019t count: words "
+                            "never add to color identity, mana symbols do (CR 903.4).", len(words)).format(words=named))
     if Note.CHOOSES_COLOR in analysis.notes:
-        out.append("As your commander, it has you choose a color before the game begins; that color joins its "
-                   "color identity (CR 903.4b).")
+        out.append(_("As your commander, it has you choose a color before the game begins; that color joins its "
+                     "color identity (CR 903.4b)."))
     return out
 
 
 def deck_line(analysis: Analysis) -> str:
     """Which Commander decks the card can join."""
     if not analysis.identity:
-        return "A colorless identity fits every Commander deck."
-    return (f"It can go in a Commander deck whose commander\u2019s identity includes "
-            f"{render.color_words(analysis.identity)}.")
+        return _("A colorless identity fits every Commander deck.")
+    return _("It can go in a Commander deck whose commander\u2019s identity includes {colors}.").format(
+        colors=render.color_words(analysis.identity))
 
 
 def token_colors_sentence(analysis: Analysis) -> str:
     """What is known of a token's colors (set by the effect that creates it)."""
     if Note.TOKEN_COLORS_UNRECORDED in analysis.notes:
-        return "Its colors come from the effect that creates it, and this card data records none."
-    return f"The effect that creates it makes it {render.color_words(analysis.colors)}."
+        return _("Its colors come from the effect that creates it, and this card data records none.")
+    return _("The effect that creates it makes it {colors}.").format(colors=render.color_words(analysis.colors))
 
 
 def names_list(names: Iterable[str], name: Callable[[str], str] = _plain) -> str:

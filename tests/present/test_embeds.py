@@ -17,6 +17,7 @@ from bot.cards.model import Resolved
 from bot.identity import analyze, check_fit
 from bot.present import embeds, mana_art, render
 from bot.present.message import Embed
+from tests.present import limits
 from tests.shared_data import cards_by_name
 
 CARDS_DIR = Path(__file__).parents[1] / "data" / "cards"
@@ -64,7 +65,7 @@ def warnings_of(embed: Embed) -> list[str]:
 
 
 def text_of(embed: Embed) -> str:
-    return "\n".join(embeds.reply_lines(embed))
+    return "\n".join(limits.reply_lines(embed))
 
 
 # ------------------------------------------------------------------------------------------ /identity
@@ -81,7 +82,7 @@ def test_fires_of_undeath_shows_the_card_and_explains_the_flashback_black():
                                            "{B} \u2014 flashback cost: Flashback {5}**{B}**"]
     assert "You may cast" not in text_of(e)  # reminder text is left out of the evidence line
     assert e.color == render.GOLD  # multicolor identity
-    assert embeds.embed_problems([e]) == []
+    assert limits.embed_problems([e]) == []
 
 
 def test_phyrexian_symbols_bold_together_and_the_lesson_is_said():
@@ -120,7 +121,7 @@ def test_card_without_scryfall_uri_links_to_an_exact_search():
     e = embeds.identity_embed(analyze(c), c)
     assert e.url.startswith("https://scryfall.com/search?q=") and "Fires%20of%20Undeath" in e.url
     assert e.thumbnail is None
-    assert embeds.embed_problems([e]) == []
+    assert limits.embed_problems([e]) == []
 
 
 FULL_EMOJI = mana_art.emoji_map({mana_art.emoji_name(s): 100 + i for i, s in enumerate(mana_art.SYMBOLS)})
@@ -133,7 +134,7 @@ def test_every_mana_symbol_goes_through_the_emoji_map(name):
     anywhere in the reply (card line, summary, lessons, evidence, fields)."""
     e = identity(name, emoji=FULL_EMOJI)
     assert not re.search(r"\{[^{}]+\}", text_of(e)), text_of(e)
-    assert embeds.embed_problems([e]) == []
+    assert limits.embed_problems([e]) == []
     f = fits(name, KUMANO, emoji=FULL_EMOJI)
     assert not re.search(r"\{[^{}]+\}", text_of(f)), text_of(f)
 
@@ -231,7 +232,7 @@ def test_dismember_does_not_fit_kumano():
     assert field(e, "Commander") == "Kumano, Master Yamabushi: {R} red"
     assert field(e, "Outside: black") == "{B/P} \u2014 mana cost: {1}**{B/P}{B/P}**"
     assert "Warnings" not in field_names(e)
-    assert embeds.embed_problems([e]) == []
+    assert limits.embed_problems([e]) == []
 
 
 def test_fitting_card_and_colorless_card():
@@ -287,7 +288,7 @@ def test_a_deck_that_cant_exist_says_so_in_the_headline_with_the_reason(card_nam
     assert e.color == render.CANT_EXIST_COLOR
     assert e.description.split("\n")[0] == reason
     assert "\u2705" not in text_of(e) and "\u274c" not in text_of(e)
-    assert embeds.repeated_lines(e) == []
+    assert limits.repeated_lines(e) == []
 
 
 def test_the_identity_comparison_follows_a_deck_that_cant_exist_as_information():
@@ -341,10 +342,10 @@ MULTICOLOR = ["Transguild Courier", "Golos, Tireless Pilgrim", "General Tazri", 
 @pytest.mark.parametrize("name", MULTICOLOR)
 def test_multicolor_cards_and_their_misfits_are_short_and_never_repeat_a_line(name):
     for e in (identity(name), fits(name, KUMANO), fits(name, "Tymna the Weaver", "Thrasios, Triton Hero")):
-        assert embeds.repeated_lines(e) == [], text_of(e)
-        assert embeds.reply_length(e) <= 1000, (embeds.reply_length(e), text_of(e))
-        assert embeds.embed_problems([e]) == []
-        verdict_lines = [line for line in embeds.reply_lines(e) if re.search(r"\b(fits|does not fit)\b", line)]
+        assert limits.repeated_lines(e) == [], text_of(e)
+        assert limits.reply_length(e) <= 1000, (limits.reply_length(e), text_of(e))
+        assert limits.embed_problems([e]) == []
+        verdict_lines = [line for line in limits.reply_lines(e) if re.search(r"\b(fits|does not fit)\b", line)]
         assert len(verdict_lines) <= 1  # the verdict is said once
 
 
@@ -358,7 +359,7 @@ def test_help_explains_both_rules_with_examples():
     for command in ("/identity", "/fits", "/deckcheck", "/help"):
         assert f"`{command}" in commands
     assert "this deck can't exist" in commands
-    assert embeds.embed_problems([e]) == [] and embeds.repeated_lines(e) == []
+    assert limits.embed_problems([e]) == [] and limits.repeated_lines(e) == []
     assert embeds.help_reply().ephemeral
 
 
@@ -404,12 +405,12 @@ hostile_card = st.fixed_dictionaries({
 @given(hostile_card, hostile_card, st.one_of(st.none(), hostile_card))
 def test_any_card_data_stays_within_discord_limits(c, commander, partner):
     e = embeds.identity_embed(analyze(c), c)
-    assert embeds.embed_problems([e]) == []
-    assert embeds.repeated_lines(e) == []
+    assert limits.embed_problems([e]) == []
+    assert limits.repeated_lines(e) == []
     leaders = [commander] + ([partner] if partner else [])
     result = check_fit(c, leaders)
     f = embeds.fits_embed(result, c, leaders, stale="old data")
-    assert embeds.embed_problems([f]) == []
+    assert limits.embed_problems([f]) == []
     for text in (e.title or "", f.title or ""):
         assert "@everyone" not in text
 

@@ -8,6 +8,7 @@ import re
 
 from bot.identity import analyze
 from bot.present import embeds, mana_art
+from tests.present import limits
 from tests.shared_data import all_cards
 
 EMOJI = mana_art.emoji_map({mana_art.emoji_name(s): 900_000_000_000_000_000 + i for i, s in enumerate(mana_art.SYMBOLS)})
@@ -21,12 +22,12 @@ def test_every_identity_reply_fits_discord_and_never_repeats_a_line():
         analysis = analyze(card)
         reply = embeds.identity_reply(analysis, card)
         (embed,) = reply.embeds
-        found = embeds.embed_problems(reply.embeds) + [f"repeated: {line}" for line in embeds.repeated_lines(reply)]
+        found = limits.embed_problems(reply.embeds) + [f"repeated: {line}" for line in limits.repeated_lines(reply)]
         if not analysis.deck_card and "not a card you put in a deck" not in (embed.description or ""):
             found.append("a non-deck object described as a deck card")
         if found:
             problems[card["name"]] = found
-        longest = max(longest, (embeds.reply_length(reply), card["name"]))
+        longest = max(longest, (limits.reply_length(reply), card["name"]))
     assert problems == {}
     assert longest[0] <= 1000, longest  # every reply stays short (bench/replies.py prints the longest)
 
@@ -35,8 +36,8 @@ def test_every_symbol_shown_uses_the_emoji_map_when_it_has_one():
     leftovers: dict[str, set[str]] = {}
     for card in all_cards()[::7]:
         reply = embeds.identity_reply(analyze(card), card, emoji=EMOJI)
-        assert embeds.embed_problems(reply.embeds) == [], card["name"]
-        text = "\n".join(embeds.reply_lines(reply))
+        assert limits.embed_problems(reply.embeds) == [], card["name"]
+        text = "\n".join(limits.reply_lines(reply))
         left = {m for m in SYMBOL.findall(text) if m.upper() in EMOJI}
         if left:
             leftovers[card["name"]] = left

@@ -19,6 +19,7 @@ from bot.identity import analyze, check_fit
 from bot.present import embeds
 from bot.present.deck_report import deck_reply
 from bot.present.message import Reply
+from tests.present import limits
 from tests.present.test_embeds import KUMANO, card
 
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -40,7 +41,7 @@ def show(reply: Reply) -> str:
             out += [f"[footer] {e.footer}"]
     if reply.attachment is not None:
         out += [f"[attachment] {reply.attachment.filename}", reply.attachment.text.rstrip("\n")]
-    out.append(f"[{embeds.reply_length(reply)} characters]")
+    out.append(f"[{limits.reply_length(reply)} characters]")
     return "\n".join(out) + "\n"
 
 
@@ -106,7 +107,7 @@ def test_golden(name: str, reply: Reply) -> None:
         path.write_text(text, encoding="utf-8")
     assert path.is_file(), f"no golden file {path.name}: run with UPDATE_GOLDEN=1 and review it"
     assert text == path.read_text(encoding="utf-8")
-    assert embeds.repeated_lines(reply) == []
+    assert limits.repeated_lines(reply) == []
 
 
 def test_no_stray_golden_files() -> None:

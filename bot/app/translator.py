@@ -1,0 +1,49 @@
+"""Command names, option names, choices and descriptions in the player's Discord language: discord.py's
+`app_commands.Translator` over the presentation's message catalogs (`bot.present.i18n`).
+
+Names and choices are looked up with the gettext context "command" (`option_name` in the replies reads the
+same entries, so a reply names an option as the player's client shows it); descriptions as plain messages.
+A translation Discord would refuse (a slash command or option name that isn't 1-32 lowercase letters, digits,
+`-` or `_`; a description or choice over 100 characters; a context menu name over 32) is left out, so Discord
+shows the English one instead of rejecting the whole sync.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot.present import i18n
+
+# Discord's rule for slash command and option names (\p{L}, \p{N} and the Devanagari and Thai scripts; Python's
+# \w covers letters and digits of every script, and `_`).
+SLASH_NAME_RE = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
+_NAMES = (Where.command_name, Where.group_name, Where.parameter_name, Where.choice_name)
+_LIMITS = {Where.command_name: 32, Where.group_name: 32, Where.parameter_name: 32, Where.choice_name: 100}
+
+
+def acceptable(text: str, where: Where, *, slash: bool = True) -> bool:
+    """Whether Discord accepts `text` as a localization at this place."""
+    if where in (Where.command_name, Where.group_name, Where.parameter_name) and slash:
+        return bool(SLASH_NAME_RE.fullmatch(text)) and text == text.lower()
+    return 1 <= len(text) <= _LIMITS.get(where, 100) and text == text.strip()
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Localizes every command string that a catalog translates; English and unknown locales keep the original."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        lang = i18n.catalog_locale(locale.value)
+        if lang == i18n.ENGLISH:
+            return None
+        message = string.message
+        with i18n.using(lang):
+            text = i18n.pgettext("command", message) if context.location in _NAMES else i18n._(message)
+        slash = not isinstance(context.data, app_commands.ContextMenu)
+        if text == message or not acceptable(text, context.location, slash=slash):
+            return None
+        return text
