@@ -33,7 +33,7 @@ from bot.deck.sources import FetchedDeck
 from bot.identity import analyze
 from bot.identity.model import IdentityError
 from bot.ops.metrics import Outcome
-from bot.present import choices, decklinks
+from bot.present import choices, decklinks, i18n
 from bot.present.choices import MENTION_LIMIT, Explained
 
 CHECK_DECKLIST = "Check this decklist"
@@ -72,6 +72,7 @@ class CommanderForm(discord.ui.Modal):
         self.add_item(self.partner)
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        i18n.set_locale(interaction.locale.value)  # a submitted form is its own interaction (its own task)
         await self.cog.check_with(interaction, self.deck, self.fetched, self.commander.value.strip() or None,
                                   self.partner.value.strip() or None)
 

@@ -25,7 +25,7 @@ from typing import Any
 import discord
 
 from bot.app.replies import NO_PINGS, Sent, received_at
-from bot.present import choices
+from bot.present import choices, i18n
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,7 @@ class CardPick(discord.ui.View):
         self.names = list(dict.fromkeys(choice.names))[: choices.MENU_OPTIONS]
         self.sent: Sent | None = None
         self.picked: str | None = None
+        self.locale = i18n.current_locale()  # the expiry note is worded like the prompt
         self.select: discord.ui.Select[CardPick] = discord.ui.Select(
             custom_id=f"pick:{secrets.token_hex(8)}",
             placeholder=choices.pick_placeholder(choice.option),
@@ -71,7 +72,9 @@ class CardPick(discord.ui.View):
         self.add_item(self.select)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """Only the user who ran the command may pick, and only once."""
+        """Only the user who ran the command may pick, and only once. A pick is its own interaction (its own
+        task), so its replies are worded in its locale here."""
+        i18n.set_locale(interaction.locale.value)
         if interaction.user.id != self.owner_id:
             await interaction.response.send_message(choices.not_your_pick_text(), ephemeral=True,
                                                     allowed_mentions=NO_PINGS)
@@ -93,7 +96,8 @@ class CardPick(discord.ui.View):
 
     async def on_timeout(self) -> None:
         if self.picked is None and self.sent is not None:
-            await self.sent.edit(choices.pick_expired_text(self.choice.query, self.choice.option))
+            with i18n.using_catalog(self.locale):
+                await self.sent.edit(choices.pick_expired_text(self.choice.query, self.choice.option))
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
                        item: discord.ui.Item[Any], /) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
@@ -57,14 +57,24 @@ def set_locale(discord_locale: str | None) -> None:
     _locale.set(catalog_locale(discord_locale))
 
 
+def current_locale() -> str:
+    """The catalog locale replies are worded in now (`catalog_locale`'s form, e.g. "pt_BR")."""
+    return _locale.get()
+
+
 @contextmanager
-def using(discord_locale: str | None) -> Iterator[str]:
-    """Word replies in this locale inside the block (tests, previews)."""
-    token = _locale.set(catalog_locale(discord_locale))
+def using_catalog(locale: str) -> Iterator[str]:
+    """Word replies in a catalog locale (as `current_locale` returned it) inside the block."""
+    token = _locale.set(locale)
     try:
-        yield _locale.get()
+        yield locale
     finally:
         _locale.reset(token)
+
+
+def using(discord_locale: str | None) -> AbstractContextManager[str]:
+    """Word replies in this Discord locale inside the block (tests, previews)."""
+    return using_catalog(catalog_locale(discord_locale))
 
 
 @lru_cache(maxsize=len(SUPPORTED) + 1)
