@@ -145,7 +145,7 @@ class PrintedNames:
         if not key:
             return []
         lo, hi = bisect_left(self._keys, key), bisect_right(self._keys, key)
-        found = range(lo, hi)
+        found: Sequence[int] = range(lo, hi)
         if len({self._names[i] for i in found}) > 1:  # typed accents choose among names that differ by them
             exact = printed_key(text, accents=True)
             found = [i for i in found if printed_key(self._printed[i], accents=True) == exact] or found
