@@ -23,7 +23,7 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,14 +34,19 @@ import ijson
 
 from bot.cards.bulk import BulkFormatError, iter_cards
 from bot.cards.cache import connect_sync, prepare_database
-from bot.cards.printed import PrintedNames, printing_names
+from bot.cards.printed import KEY_VERSION, PrintedNames, printed_key, printing_names
 from bot.cards.scryfall import ScryfallClient
 
+# Made anew by every import (so an import always leaves the current schema); `key` is `printed_key(printed)`
+# as of `key_version`, stored so that loading the index folds nothing.
 SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS printed_names (lang TEXT NOT NULL, printed TEXT NOT NULL, oracle_id TEXT NOT NULL,"
-    " name TEXT NOT NULL, prints INTEGER NOT NULL, PRIMARY KEY (lang, printed, oracle_id)) WITHOUT ROWID",
-    "CREATE TABLE IF NOT EXISTS printed_languages (lang TEXT PRIMARY KEY, names INTEGER NOT NULL,"
-    " imported_at REAL NOT NULL, updated_at REAL)",
+    "DROP TABLE IF EXISTS printed_names",
+    "DROP TABLE IF EXISTS printed_languages",
+    "CREATE TABLE printed_names (lang TEXT NOT NULL, printed TEXT NOT NULL, oracle_id TEXT NOT NULL,"
+    " name TEXT NOT NULL, prints INTEGER NOT NULL, key TEXT NOT NULL, PRIMARY KEY (lang, printed, oracle_id))"
+    " WITHOUT ROWID",
+    "CREATE TABLE printed_languages (lang TEXT PRIMARY KEY, names INTEGER NOT NULL, imported_at REAL NOT NULL,"
+    " updated_at REAL, key_version INTEGER NOT NULL)",
 )
 PROGRESS_EVERY = 5000  # printings between two progress calls
 CHILD_NICENESS = 10
@@ -124,25 +129,25 @@ def import_printed_names(path: Path | str, db_path: Path | str, languages: Colle
     for lang, _printed, _oracle in counts:
         per_lang[lang] += 1
     now = clock()
+    rows = [(lang, printed, oracle, name, n, printed_key(printed))
+            for (lang, printed, oracle), (name, n) in counts.items()]
+    del counts
     conn = connect_sync(usable)
     try:
-        for statement in SCHEMA:
-            conn.execute(statement)
         conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.execute("DELETE FROM printed_names")
-            conn.execute("DELETE FROM printed_languages")
-            conn.executemany("INSERT INTO printed_names VALUES (?, ?, ?, ?, ?)",
-                             ((lang, printed, oracle, name, n) for (lang, printed, oracle), (name, n) in counts.items()))
-            conn.executemany("INSERT INTO printed_languages VALUES (?, ?, ?, ?)",
-                             ((lang, n, now, updated_at) for lang, n in per_lang.items()))
+            for statement in SCHEMA:
+                conn.execute(statement)
+            conn.executemany("INSERT INTO printed_names VALUES (?, ?, ?, ?, ?, ?)", rows)
+            conn.executemany("INSERT INTO printed_languages VALUES (?, ?, ?, ?, ?)",
+                             ((lang, n, now, updated_at, KEY_VERSION) for lang, n in per_lang.items()))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
     finally:
         conn.close()
-    return PrintedImport(printings, len(counts), time.perf_counter() - started)
+    return PrintedImport(printings, len(rows), time.perf_counter() - started)
 
 
 def _connect_existing(db_path: Path | str) -> sqlite3.Connection | None:
@@ -173,11 +178,17 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
         return None
     marks = ",".join("?" * len(languages))
     try:
-        rows: Iterator[tuple[str, str, str]] = conn.execute(
-            f"SELECT lang, printed, name FROM printed_names WHERE lang IN ({marks}) ORDER BY prints DESC",
-            tuple(languages))
-        index = PrintedNames(rows)
-    except sqlite3.OperationalError:  # no such table: never imported
+        versions = {v for (v,) in conn.execute(
+            f"SELECT key_version FROM printed_languages WHERE lang IN ({marks})", tuple(languages))}
+        if versions == {KEY_VERSION}:
+            index = PrintedNames.from_keyed(conn.execute(
+                f"SELECT key, lang, printed, name FROM printed_names WHERE lang IN ({marks})"
+                " ORDER BY key, prints DESC", tuple(languages)))
+        else:  # keys of another version (or none imported): fold them here
+            index = PrintedNames(conn.execute(
+                f"SELECT lang, printed, name FROM printed_names WHERE lang IN ({marks}) ORDER BY prints DESC",
+                tuple(languages)))
+    except sqlite3.OperationalError:  # no such table or column: never imported, or by another version
         return None
     finally:
         conn.close()

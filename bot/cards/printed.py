@@ -38,6 +38,7 @@ from bot.settings import CARD_LANGUAGES
 # Scryfall's language codes for printed names (Scryfall's `lang`); the order numbers them in the index.
 LANGUAGES = (*CARD_LANGUAGES, "en", "he", "la", "grc", "ar", "sa", "ph")
 _LANG_NUMBER = {code: i for i, code in enumerate(LANGUAGES)}
+KEY_VERSION = 1  # raise it when `printed_key` changes: stored keys of an older version are made again
 _SCAN_LIMIT = 2000  # entries `complete` reads at most for one prefix when it sorts by language
 
 _READING = re.compile(r"\([^()]*(?:\)|$)")  # an inline reading `(...)`, or one cut off at the end
@@ -100,17 +101,27 @@ class PrintedNames:
 
     `rows` are (language, printed name, English name); when one card has several printed names with one
     key in a language (`Лановарские Эльфы`, `Лановарские эльфы`), the first row given is the one shown.
+    `from_keyed` takes rows whose keys were stored (made by this `KEY_VERSION` of `printed_key`).
     """
 
     __slots__ = ("_keys", "_langs", "_names", "_printed")
 
     def __init__(self, rows: Iterable[tuple[str, str, str]]) -> None:
+        self._fill((printed_key(printed), lang, printed, name) for lang, printed, name in rows)
+
+    @classmethod
+    def from_keyed(cls, rows: Iterable[tuple[str, str, str, str]]) -> PrintedNames:
+        """The index of (key, language, printed name, English name) rows (a stored key saves the folding)."""
+        index = cls(())
+        index._fill(rows)
+        return index
+
+    def _fill(self, rows: Iterable[tuple[str, str, str, str]]) -> None:
         interned: dict[str, str] = {}
         entries: list[tuple[str, int, str, str]] = []
         seen: set[tuple[str, int, str]] = set()
-        for lang, printed, name in rows:
+        for key, lang, printed, name in rows:
             number = _LANG_NUMBER.get(lang)
-            key = printed_key(printed)
             if number is None or not key or not name:
                 continue
             name = interned.setdefault(name, name)

@@ -91,6 +91,19 @@ def test_the_most_printed_spelling_is_shown(tmp_path):
         assert dict(conn.execute("SELECT printed, prints FROM printed_names")) == {"太陽の指輪": 2, "太陽のリング": 1}
 
 
+def test_keys_of_another_version_are_folded_again(tmp_path):
+    objects = [{"object": "card", "lang": "de", "name": "Lightning Bolt", "oracle_id": "o", "printed_name": "Blitzschlag"}]
+    path, db = tmp_path / "all.json", tmp_path / "cards.sqlite3"
+    path.write_text(json.dumps(objects))
+    import_printed_names(path, db, ["de"])
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT key FROM printed_names").fetchall() == [("blitzschlag",)]
+        conn.execute("UPDATE printed_names SET key = 'stale'")
+        conn.execute("UPDATE printed_languages SET key_version = key_version - 1")
+    index = load_printed_names(db, ["de"])
+    assert index is not None and index.lookup("BLITZ SCHLAG") == ["Lightning Bolt"]
+
+
 def test_streaming_memory_is_bounded_by_the_names_kept(all_cards_file, tmp_path):
     """The file is read as a stream: peak memory stays far below the file's JSON size."""
     size = len(gzip.decompress(all_cards_file.read_bytes()))
