@@ -146,7 +146,8 @@ def test_bad_files(tmp_path):
         import_printed_names(empty, tmp_path / "c.sqlite3", ["de"])
 
 
-def test_command_line(all_cards_file, tmp_path, clean_env, capsys):
+def test_command_line(all_cards_file, tmp_path, clean_env, capsys, monkeypatch):
+    monkeypatch.delenv("CARD_LANGUAGES", raising=False)
     db = tmp_path / "cards.sqlite3"
     assert main([str(all_cards_file), "--cache", str(db), "--languages", "zht"]) == 0
     assert "names from" in capsys.readouterr().out

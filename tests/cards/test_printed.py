@@ -7,6 +7,7 @@ from collections import defaultdict
 import pytest
 
 from bot.cards.printed import PrintedNames, printed_key, printing_names
+from bot.settings import CARD_LANGUAGES, load_settings
 from tests.fakes.allcards import foreign_lines
 
 
@@ -129,3 +130,16 @@ def test_printing_names_of_single_and_multi_face_printings():
     assert printing_names(split) == ["Ocaso // Alba", "Ocaso", "Alba"]
     both = dict(split, printed_name="Ocaso // Alba")
     assert printing_names(both) == ["Ocaso // Alba", "Ocaso", "Alba"]
+
+
+def test_card_languages_setting(clean_env, monkeypatch):
+    monkeypatch.delenv("CARD_LANGUAGES", raising=False)
+    assert load_settings().card_languages == ()  # off by default
+    assert load_settings(card_languages=" DE, fr,de ").card_languages == ("de", "fr")
+    assert load_settings(card_languages="all").card_languages == CARD_LANGUAGES
+    monkeypatch.setenv("CARD_LANGUAGES", "ja,zhs")
+    assert load_settings().card_languages == ("ja", "zhs")
+    monkeypatch.setenv("CARD_LANGUAGES", "")
+    assert load_settings().card_languages == ()
+    with pytest.raises(ValueError, match="xx"):
+        load_settings(card_languages="de,xx")
