@@ -21,14 +21,19 @@ from bot.cards.allcards import (
 from bot.cards.budget import LocalBudget
 from bot.cards.bulk import BulkFormatError
 from bot.cards.scryfall import ScryfallClient, ScryfallUnavailable
-from tests.fakes.allcards import all_cards_gz
 from tests.fakes.scryfall import FakeScryfall
 
 
-@pytest.fixture(scope="module")
-def all_cards_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("allcards") / "all-cards.json.gz"
-    path.write_bytes(all_cards_gz())
+@pytest.fixture
+def small_file(tmp_path):
+    """A small all_cards file: Lightning Bolt in English, German, French and Japanese, Dusk // Dawn in German."""
+    bolt = {"object": "card", "lang": "en", "name": "Lightning Bolt", "oracle_id": "bolt"}
+    dusk = {"object": "card", "lang": "de", "name": "Dusk // Dawn", "oracle_id": "dusk", "card_faces": [
+        {"name": "Dusk", "printed_name": "Sonnenuntergang"}, {"name": "Dawn", "printed_name": "Sonnenaufgang"}]}
+    objects = [bolt, dusk, dict(bolt, lang="de", printed_name="Blitzschlag"),
+               dict(bolt, lang="fr", printed_name="Foudre"), dict(bolt, lang="ja", printed_name="稲妻")]
+    path = tmp_path / "all-cards.json.gz"
+    path.write_bytes(gzip.compress(json.dumps(objects).encode()))
     return path
 
 
@@ -65,12 +70,13 @@ async def test_sync_without_an_all_cards_file_listed(tmp_path):
     assert not (tmp_path / "cards.sqlite3").exists()
 
 
-def test_a_new_import_replaces_the_languages(all_cards_file, tmp_path):
+def test_a_new_import_replaces_the_languages(small_file, tmp_path):
     db = tmp_path / "cards.sqlite3"
-    import_printed_names(all_cards_file, db, ["de", "fr"], clock=lambda: 1000.0)
+    result = import_printed_names(small_file, db, ["de", "fr"], clock=lambda: 1000.0)
+    assert (result.printings, result.names) == (3, 5)  # Blitzschlag, Foudre, the joined and the face names
     assert _langs_in_table(db) == {"de", "fr"}
     assert imported_languages(db) == {"de": 1000.0, "fr": 1000.0}
-    import_printed_names(all_cards_file, db, ["ja"], clock=lambda: 2000.0)
+    import_printed_names(small_file, db, ["ja"], clock=lambda: 2000.0)
     assert _langs_in_table(db) == {"ja"}
     assert imported_languages(db) == {"ja": 2000.0}
     index = load_printed_names(db, ["ja"])
@@ -104,16 +110,27 @@ def test_keys_of_another_version_are_folded_again(tmp_path):
     assert index is not None and index.lookup("BLITZ SCHLAG") == ["Lightning Bolt"]
 
 
-def test_streaming_memory_is_bounded_by_the_names_kept(all_cards_file, tmp_path):
-    """The file is read as a stream: peak memory stays far below the file's JSON size."""
-    size = len(gzip.decompress(all_cards_file.read_bytes()))
+def test_streaming_memory_is_bounded_by_the_names_kept(tmp_path):
+    """The file is read as a stream: peak memory stays far below the file's size (each object here carries
+    10 KB of other fields, like Scryfall's own)."""
+    path = tmp_path / "all.json"
+    with path.open("w") as fh:
+        fh.write("[")
+        for n in range(3000):
+            lang = ("de", "fr", "en")[n % 3]
+            obj = {"object": "card", "lang": lang, "name": f"Card {n % 500}", "oracle_id": f"o{n % 500}",
+                   "printed_name": f"Karte {n % 500}", "printed_text": "x" * 10_000}
+            fh.write(("," if n else "") + json.dumps(obj))
+        fh.write("]")
+    size = path.stat().st_size
     tracemalloc.start()
     try:
-        import_printed_names(all_cards_file, tmp_path / "cards.sqlite3", ["ko"])
+        result = import_printed_names(path, tmp_path / "cards.sqlite3", ["de"])
         _current, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < size / 4, (peak, size)
+    assert (result.printings, result.names) == (1000, 500)
+    assert peak < size / 10, (peak, size)
 
 
 def test_rows_of_one_printing():
@@ -146,12 +163,12 @@ def test_bad_files(tmp_path):
         import_printed_names(empty, tmp_path / "c.sqlite3", ["de"])
 
 
-def test_command_line(all_cards_file, tmp_path, clean_env, capsys, monkeypatch):
+def test_command_line(small_file, tmp_path, clean_env, capsys, monkeypatch):
     monkeypatch.delenv("CARD_LANGUAGES", raising=False)
     db = tmp_path / "cards.sqlite3"
-    assert main([str(all_cards_file), "--cache", str(db), "--languages", "zht"]) == 0
-    assert "names from" in capsys.readouterr().out
-    assert _langs_in_table(db) == {"zht"}
-    assert main([str(all_cards_file), "--cache", str(db)]) == 2  # CARD_LANGUAGES is off
+    assert main([str(small_file), "--cache", str(db), "--languages", "ja"]) == 0
+    assert "kept 1 names from 1 printings" in capsys.readouterr().out
+    assert _langs_in_table(db) == {"ja"}
+    assert main([str(small_file), "--cache", str(db)]) == 2  # CARD_LANGUAGES is off
     assert main([str(tmp_path / "nothing.json"), "--cache", str(db), "--languages", "de"]) == 1
     assert "import failed" in capsys.readouterr().err
