@@ -182,11 +182,11 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
             f"SELECT key_version FROM printed_languages WHERE lang IN ({marks})", tuple(languages))}
         if versions == {KEY_VERSION}:
             index = PrintedNames.from_keyed(conn.execute(
-                f"SELECT key, lang, printed, name FROM printed_names WHERE lang IN ({marks})"
+                f"SELECT key, lang, printed, name, prints FROM printed_names WHERE lang IN ({marks})"
                 " ORDER BY key, prints DESC", tuple(languages)))
         else:  # keys of another version (or none imported): fold them here
             index = PrintedNames(conn.execute(
-                f"SELECT lang, printed, name FROM printed_names WHERE lang IN ({marks}) ORDER BY prints DESC",
+                f"SELECT lang, printed, name, prints FROM printed_names WHERE lang IN ({marks}) ORDER BY prints DESC",
                 tuple(languages)))
     except sqlite3.OperationalError:  # no such table or column: never imported, or by another version
         return None

@@ -99,41 +99,46 @@ def printing_names(obj: dict[str, Any]) -> list[str]:
 class PrintedNames:
     """The printed-name index: `lookup` and `complete` (see the module docstring).
 
-    `rows` are (language, printed name, English name); when one card has several printed names with one
-    key in a language (`Лановарские Эльфы`, `Лановарские эльфы`), the first row given is the one shown.
-    `from_keyed` takes rows whose keys were stored (made by this `KEY_VERSION` of `printed_key`).
+    `rows` are (language, printed name, English name[, printings]); when one card has several printed names
+    with one key in a language (`Лановарские Эльфы`, `Лановарские эльфы`), the first row given is the one
+    shown. `from_keyed` takes rows whose keys were stored (made by this `KEY_VERSION` of `printed_key`).
+    Printings (default 1) rank autocomplete: the more a name was printed, the better known it is.
     """
 
-    __slots__ = ("_keys", "_langs", "_names", "_printed")
+    __slots__ = ("_keys", "_langs", "_names", "_printed", "_weights")
 
-    def __init__(self, rows: Iterable[tuple[str, str, str]]) -> None:
-        self._fill((printed_key(printed), lang, printed, name) for lang, printed, name in rows)
+    def __init__(self, rows: Iterable[tuple[str, str, str] | tuple[str, str, str, int]]) -> None:
+        self._fill((printed_key(row[1]), row[0], row[1], row[2], row[3] if len(row) > 3 else 1)
+                   for row in rows)
 
     @classmethod
-    def from_keyed(cls, rows: Iterable[tuple[str, str, str, str]]) -> PrintedNames:
-        """The index of (key, language, printed name, English name) rows (a stored key saves the folding)."""
+    def from_keyed(cls, rows: Iterable[tuple[str, str, str, str, int]]) -> PrintedNames:
+        """The index of (key, language, printed name, English name, printings) rows (a stored key saves
+        the folding)."""
         index = cls(())
         index._fill(rows)
         return index
 
-    def _fill(self, rows: Iterable[tuple[str, str, str, str]]) -> None:
+    def _fill(self, rows: Iterable[tuple[str, str, str, str, int]]) -> None:
         interned: dict[str, str] = {}
-        entries: list[tuple[str, int, str, str]] = []
-        seen: set[tuple[str, int, str]] = set()
-        for key, lang, printed, name in rows:
+        entries: list[list[Any]] = []  # [key, language number, printed name, English name, printings]
+        where: dict[tuple[str, int, str], int] = {}
+        for key, lang, printed, name, prints in rows:
             number = _LANG_NUMBER.get(lang)
             if number is None or not key or not name:
                 continue
             name = interned.setdefault(name, name)
-            if (key, number, name) not in seen:
-                seen.add((key, number, name))
-                entries.append((key, number, printed, name))
-        del seen
+            at = where.setdefault((key, number, name), len(entries))
+            if at == len(entries):
+                entries.append([key, number, printed, name, 0])
+            entries[at][4] += max(1, prints)
+        del where
         entries.sort(key=lambda e: (e[0], e[1]))  # stable: the first row given stays first
-        self._keys = [e[0] for e in entries]
+        self._keys: list[str] = [e[0] for e in entries]
         self._langs = array("B", (e[1] for e in entries))
-        self._printed = [e[2] for e in entries]
-        self._names = [e[3] for e in entries]
+        self._printed: list[str] = [e[2] for e in entries]
+        self._names: list[str] = [e[3] for e in entries]
+        self._weights = array("I", (min(e[4], 2**32 - 1) for e in entries))
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -170,23 +175,20 @@ class PrintedNames:
         return preferred + [n for n in names if n not in preferred]
 
     def complete(self, prefix: str, limit: int = 25, prefer_langs: Sequence[str] = ()) -> list[tuple[str, str]]:
-        """Up to `limit` (printed name, English name) pairs whose key starts with `prefix`'s key, in key
-        order, those printed in `prefer_langs` first; one pair per (key, card)."""
+        """Up to `limit` (printed name, English name) pairs whose key starts with `prefix`'s key, one per
+        (key, card): those printed in `prefer_langs` first, then the exact name, then the most printed,
+        then in key order. A prefix that thousands of names share is answered from the first of them."""
         key = printed_key(prefix)
         if not key or limit <= 0:
             return []
         lo = bisect_left(self._keys, key)
-        hi = bisect_left(self._keys, key + "\U0010ffff", lo)
+        hi = min(bisect_left(self._keys, key + "\U0010ffff", lo), lo + _SCAN_LIMIT)
         wanted = {_LANG_NUMBER[c] for c in prefer_langs if c in _LANG_NUMBER}
-        first: list[tuple[str, str]] = []
-        rest: list[tuple[str, str]] = []
-        seen: set[tuple[str, str]] = set()
-        for i in range(lo, min(hi, lo + _SCAN_LIMIT) if wanted else hi):
-            pair_key = (self._keys[i], self._names[i])
-            if pair_key in seen:
-                continue
-            seen.add(pair_key)
-            (first if self._langs[i] in wanted else rest).append((self._printed[i], self._names[i]))
-            if len(first) >= limit or (not wanted and len(rest) >= limit):
-                break
-        return (first + rest)[:limit]
+        best: dict[tuple[str, str], tuple[tuple[bool, bool, int, str], str]] = {}
+        for i in range(lo, hi):
+            rank = (self._langs[i] not in wanted, self._keys[i] != key, -self._weights[i], self._keys[i])
+            pair = (self._keys[i], self._names[i])
+            if pair not in best or rank < best[pair][0]:
+                best[pair] = (rank, self._printed[i])
+        ordered = sorted(best.items(), key=lambda item: item[1])
+        return [(printed, name) for (_key, name), (_rank, printed) in ordered[:limit]]

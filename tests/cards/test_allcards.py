@@ -92,7 +92,7 @@ def test_the_most_printed_spelling_is_shown(tmp_path):
     import_printed_names(path, tmp_path / "cards.sqlite3", ["ja"])
     index = load_printed_names(tmp_path / "cards.sqlite3", ["ja"])
     assert index is not None
-    assert index.complete("太陽の", 5) == [("太陽のリング", "Sol Ring"), ("太陽の指輪", "Sol Ring")]  # key order
+    assert index.complete("太陽の", 5) == [("太陽の指輪", "Sol Ring"), ("太陽のリング", "Sol Ring")]  # most printed first
     with sqlite3.connect(tmp_path / "cards.sqlite3") as conn:
         assert dict(conn.execute("SELECT printed, prints FROM printed_names")) == {"太陽の指輪": 2, "太陽のリング": 1}
 

@@ -115,6 +115,12 @@ def test_complete_orders_the_players_language_before_others():
     assert [p for p, _ in names.complete("alb", 2)] == ["Alb", "Alba"]
 
 
+def test_complete_ranks_the_exact_name_then_the_most_printed():
+    names = PrintedNames([("de", "Blitzableitung", "Bolt Bend", 1), ("de", "Blitzschlag", "Lightning Bolt", 20),
+                          ("de", "Blitzangriff", "Lightning Blow", 2), ("de", "Blitz", "Some Blitz", 1)])
+    assert [p for p, _ in names.complete("blitz", 3)] == ["Blitz", "Blitzschlag", "Blitzangriff"]
+
+
 def test_first_row_is_the_shown_spelling_and_index_keeps_languages():
     names = PrintedNames([("ru", "Лановарские Эльфы", "Llanowar Elves"), ("ru", "Лановарские эльфы", "Llanowar Elves"),
                           ("xx", "Ignored", "Nothing"), ("de", "", "Empty")])
