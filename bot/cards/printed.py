@@ -48,6 +48,18 @@ _CYRILLIC_LOOKALIKES = str.maketrans("aceopxyk", "\u0430\u0441\u0435\u043e\u0440
 _DROP_CATEGORIES = frozenset({"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Zs", "Zl", "Zp", "Cc", "Cf", "Co", "Cn", "Sm"})
 
 
+_DISCORD_LOCALES = {"es-ES": "es", "es-419": "es", "pt-BR": "pt", "zh-CN": "zhs", "zh-TW": "zht"}
+
+
+def scryfall_language(locale: str | None) -> str | None:
+    """The Scryfall language code of a Discord locale (`de` -> de, `pt-BR` -> pt, `zh-TW` -> zht), or None
+    when Magic is not printed in it (English included)."""
+    if not locale:
+        return None
+    code = _DISCORD_LOCALES.get(locale, locale.split("-")[0].lower())
+    return code if code in CARD_LANGUAGES else None
+
+
 def _is_latin(ch: str) -> bool:
     return ch.isascii() or "\u00c0" <= ch <= "\u024f" or "\u1e00" <= ch <= "\u1eff"
 

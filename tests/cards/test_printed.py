@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import pytest
 
-from bot.cards.printed import PrintedNames, printed_key, printing_names
+from bot.cards.printed import PrintedNames, printed_key, printing_names, scryfall_language
 from bot.settings import CARD_LANGUAGES, load_settings
 from tests.fakes.allcards import foreign_lines
 
@@ -149,3 +149,11 @@ def test_card_languages_setting(clean_env, monkeypatch):
     assert load_settings().card_languages == ()
     with pytest.raises(ValueError, match="xx"):
         load_settings(card_languages="de,xx")
+
+
+@pytest.mark.parametrize(("locale", "code"), [("de", "de"), ("fr", "fr"), ("es-ES", "es"), ("es-419", "es"),
+                                              ("pt-BR", "pt"), ("ja", "ja"), ("ko", "ko"), ("ru", "ru"),
+                                              ("zh-CN", "zhs"), ("zh-TW", "zht"), ("it", "it"), ("en-US", None),
+                                              ("en-GB", None), ("pl", None), ("", None), (None, None)])
+def test_discord_locales_map_to_scryfall_languages(locale, code):
+    assert scryfall_language(locale) == code
