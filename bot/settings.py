@@ -37,6 +37,8 @@ def parse_rate(spec: str | None) -> tuple[int, float] | None:
     if not (per > 0 and math.isfinite(per)):
         raise ValueError("USER_RATE: the period (after '/') must be a positive number of seconds")
     return rate, per
+# Scryfall's codes of the languages Magic is printed in besides English (CARD_LANGUAGES=all).
+CARD_LANGUAGES = ("de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht")
 
 
 class Settings(BaseSettings):
@@ -64,6 +66,8 @@ class Settings(BaseSettings):
     cache_ttl: int = Field(default=86_400, ge=0, description="Card TTL in seconds.")
     negative_ttl: int = Field(default=600, ge=0, description="Not-found TTL in seconds.")
     bulk_refresh_hours: float = Field(default=24.0, ge=0.0)
+    card_languages: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(), description="Printed-name languages to import from Scryfall's all_cards file ('de,fr', 'all').")
 
     # Deck links (/deckcheck url:)
     archidekt_api_base: str = "https://archidekt.com/api"
@@ -130,6 +134,21 @@ class Settings(BaseSettings):
         if value is None or isinstance(value, str | list | tuple):
             return parse_shard_ids(value)
         return value
+
+    @field_validator("card_languages", mode="before")
+    @classmethod
+    def _parse_languages(cls, value: object) -> object:
+        """`de, FR` -> ("de", "fr"); `all` -> every language; blank -> () (off). Unknown codes are refused."""
+        if not isinstance(value, str):
+            return value
+        codes = [c.strip().lower() for c in value.split(",") if c.strip()]
+        if codes == ["all"]:
+            return CARD_LANGUAGES
+        unknown = [c for c in codes if c not in CARD_LANGUAGES]
+        if unknown:
+            raise ValueError(f"unknown language code(s) {', '.join(unknown)}: use some of "
+                             f"{','.join(CARD_LANGUAGES)}, or all")
+        return tuple(dict.fromkeys(codes))
 
     @field_validator("log_format", mode="before")
     @classmethod

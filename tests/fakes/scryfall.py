@@ -17,9 +17,12 @@ Every request is recorded in `requests` (method, path, query, json body, monoton
 from __future__ import annotations
 
 import asyncio
+import functools
 import gzip
 import json
+import re
 import time
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -150,6 +153,7 @@ class FakeScryfall:
         app.router.add_get("/bulk-data", self._bulk_data)
         app.router.add_get("/bulk/oracle-cards.json", self._bulk_file)
         app.router.add_get("/bulk/oracle-cards.json.gz", self._bulk_file)
+        self._add_printed_routes(app)
         self._runner, self.base_url = await serve(app, self.host)
         return self.base_url
 
@@ -240,6 +244,8 @@ class FakeScryfall:
         return web.json_response({"object": "catalog", "total_values": len(names), "data": names})
 
     async def _search(self, request: web.Request) -> web.Response:
+        if _PRINTED_TERM.search(request.query.get("q", "")):
+            return self._search_printed(request)
         terms = request.query.get("q", "").split()
         commanders = False
         words: list[str] = []
@@ -309,7 +315,7 @@ class FakeScryfall:
             "download_uri": f"{self.base_url}/bulk/oracle-cards.json.gz",
             "content_type": "application/json", "content_encoding": "gzip",
         }
-        return web.json_response({"object": "list", "has_more": False, "data": [entry]})
+        return web.json_response({"object": "list", "has_more": False, "data": [entry, *self._printed_bulk_entries()]})
 
     def serve_bulk(self, raw: bytes, gz: bytes | None = None) -> None:
         """Serve this oracle_cards file (JSON bytes, and its gzip) instead of one made from `cards`."""
@@ -325,3 +331,103 @@ class FakeScryfall:
         gz = request.path.endswith(".gz")
         return web.Response(body=self._bulk_bytes(gz),
                             content_type="application/gzip" if gz else "application/json")
+
+    # -- printed names in other languages (issue 20): all_cards and `lang:` searches ------------------
+    # Data from tests/fakes/allcards.py (the shared data set's foreign names), built on first use.
+    # `serve_all_cards()` lists Scryfall's all_cards file in /bulk-data (off by default: building it
+    # takes seconds); `lang:xx` searches (`lang:any`, `unique:prints|cards`, name words or a quoted
+    # phrase) match printed and English names of the printings in that language, as Scryfall does.
+
+    _all_cards_gz: bytes | None = None
+    _all_cards_on: bool = False
+
+    def serve_all_cards(self, gz: bytes | None = None) -> None:
+        """List an all_cards bulk file in /bulk-data: `gz` (a gzipped JSON array), else the shared data's."""
+        self._all_cards_on = True
+        self._all_cards_gz = gz
+
+    def _all_cards_bytes(self) -> bytes:
+        if self._all_cards_gz is None:
+            from tests.fakes.allcards import all_cards_gz
+
+            self._all_cards_gz = all_cards_gz()
+        return self._all_cards_gz
+
+    def _add_printed_routes(self, app: web.Application) -> None:
+        app.router.add_get("/bulk/all-cards.json.gz", self._all_cards_file)
+
+    def _printed_bulk_entries(self) -> list[dict[str, Any]]:
+        if not self._all_cards_on:
+            return []
+        return [{
+            "object": "bulk_data", "id": "922288cb-4bef-45e1-bb30-0c2bd3d3534f", "type": "all_cards",
+            "updated_at": self.bulk_updated_at, "name": "All Cards",
+            "description": "A JSON file containing every card object on Scryfall in every language.",
+            "size": len(self._all_cards_bytes()), "download_uri": f"{self.base_url}/bulk/all-cards.json.gz",
+            "content_type": "application/json", "content_encoding": "gzip",
+        }]
+
+    async def _all_cards_file(self, request: web.Request) -> web.Response:
+        if not self._all_cards_on:
+            return _error(404, "not_found", "No such bulk file.")
+        return web.Response(body=self._all_cards_bytes(), content_type="application/gzip")
+
+    def _search_printed(self, request: web.Request) -> web.Response:
+        lang, prints, words = "", False, []
+        for token in _TOKEN.findall(request.query.get("q", "")):
+            word = token.lower()
+            if word.startswith("lang:"):
+                lang = word[5:]
+            elif word in ("unique:prints", "unique:cards"):
+                prints = word == "unique:prints"
+            elif ":" in token and not token.startswith('"'):
+                return _error(400, "bad_request", f"unsupported search term {token!r} in the fake")
+            else:
+                words.append(_loose(token.strip('"')))
+        if lang != "any" and lang not in _PRINTED_LANGS:
+            return _error(400, "bad_request", f"Unknown language “{lang}”.")
+        matches, seen = [], set()
+        for obj, names in _printed_index():
+            if (lang in ("any", obj["lang"]) and all(any(w in n for n in names) for w in words)
+                    and (prints or obj["oracle_id"] not in seen)):
+                seen.add(obj["oracle_id"])
+                matches.append(obj)
+        if not matches:
+            return _error(404, "not_found", "Your query didn’t match any cards. Adjust your search terms.")
+        matches.sort(key=lambda o: o["name"])
+        chunk = [self._as_printed_card(o) for o in matches[: self.PAGE_SIZE]]
+        return web.json_response({"object": "list", "total_cards": len(matches),
+                                  "has_more": len(matches) > self.PAGE_SIZE, "data": chunk})
+
+    def _as_printed_card(self, printing: dict[str, Any]) -> dict[str, Any]:
+        """The full card object of a foreign printing: the English card with the printing's fields."""
+        card = dict(self.by_key.get(normalize(printing["name"])) or {})
+        card.update({k: v for k, v in printing.items() if k != "card_faces"})
+        if printing.get("card_faces") and card.get("card_faces"):
+            card["card_faces"] = [dict(face, printed_name=p.get("printed_name"))
+                                  for face, p in zip(card["card_faces"], printing["card_faces"], strict=False)]
+        return card
+
+
+_PRINTED_TERM = re.compile(r"(?:^|\s)lang:", re.IGNORECASE)
+_TOKEN = re.compile(r'"[^"]*"|\S+')
+_PRINTED_LANGS = frozenset({"en", "de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht"})
+
+
+def _loose(text: str) -> str:
+    """Scryfall's loose name match, roughly: case, width and accents ignored."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+@functools.lru_cache(maxsize=1)
+def _printed_index() -> tuple[tuple[dict[str, Any], tuple[str, ...]], ...]:
+    """Every foreign printing with the loose forms of its English, printed and face names."""
+    from tests.fakes.allcards import foreign_printings
+
+    out = []
+    for obj in foreign_printings():
+        names = [obj["name"], obj.get("printed_name") or ""]
+        names += [n for f in obj.get("card_faces") or () for n in (f.get("name"), f.get("printed_name")) if n]
+        out.append((obj, tuple(_loose(n) for n in names if n)))
+    return tuple(out)

@@ -1,0 +1,174 @@
+"""The all_cards importer: download through the fake Scryfall, stream, keep only the languages turned on."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+import tracemalloc
+
+import aiohttp
+import pytest
+
+from bot.cards.allcards import (
+    import_printed_names,
+    imported_languages,
+    load_printed_names,
+    main,
+    printed_rows,
+    sync_printed_names,
+)
+from bot.cards.budget import LocalBudget
+from bot.cards.bulk import BulkFormatError
+from bot.cards.scryfall import ScryfallClient, ScryfallUnavailable
+from tests.fakes.scryfall import FakeScryfall
+
+
+@pytest.fixture
+def small_file(tmp_path):
+    """A small all_cards file: Lightning Bolt in English, German, French and Japanese, Dusk // Dawn in German."""
+    bolt = {"object": "card", "lang": "en", "name": "Lightning Bolt", "oracle_id": "bolt"}
+    dusk = {"object": "card", "lang": "de", "name": "Dusk // Dawn", "oracle_id": "dusk", "card_faces": [
+        {"name": "Dusk", "printed_name": "Sonnenuntergang"}, {"name": "Dawn", "printed_name": "Sonnenaufgang"}]}
+    objects = [bolt, dusk, dict(bolt, lang="de", printed_name="Blitzschlag"),
+               dict(bolt, lang="fr", printed_name="Foudre"), dict(bolt, lang="ja", printed_name="稲妻")]
+    path = tmp_path / "all-cards.json.gz"
+    path.write_bytes(gzip.compress(json.dumps(objects).encode()))
+    return path
+
+
+def _langs_in_table(db):
+    with sqlite3.connect(db) as conn:
+        return {lang for (lang,) in conn.execute("SELECT DISTINCT lang FROM printed_names")}
+
+
+async def test_sync_downloads_all_cards_and_keeps_only_the_languages_on(tmp_path):
+    db = tmp_path / "cache" / "cards.sqlite3"
+    async with FakeScryfall() as fake, aiohttp.ClientSession() as session:
+        fake.serve_all_cards()
+        client = ScryfallClient(session, fake.base_url, budget=LocalBudget(), timeout=30)
+        result = await sync_printed_names(client, db, ["de"])
+    assert fake.count("/bulk-data") == 1 and fake.count("/bulk/all-cards.json.gz") == 1
+    assert not db.with_name(db.name + ".all-cards.json").exists()  # the download is deleted
+    assert _langs_in_table(db) == {"de"}
+    assert result.printings > 15_000
+    assert 15_000 < result.names < 25_000
+    index = load_printed_names(db, ["de"])
+    assert index is not None
+    assert index.lookup("Blitzschlag") == ["Lightning Bolt"]
+    assert index.lookup("Sonnenuntergang") == ["Dusk // Dawn"]
+    assert index.lookup("Zwang") == ["Coercion", "Duress"]
+    assert index.lookup("Foudre") == []  # French is not turned on
+    assert set(imported_languages(db)) == {"de"}
+
+
+async def test_sync_without_an_all_cards_file_listed(tmp_path):
+    async with FakeScryfall() as fake, aiohttp.ClientSession() as session:
+        client = ScryfallClient(session, fake.base_url, budget=LocalBudget(), timeout=5)
+        with pytest.raises(ScryfallUnavailable):
+            await sync_printed_names(client, tmp_path / "cards.sqlite3", ["de"])
+    assert not (tmp_path / "cards.sqlite3").exists()
+
+
+def test_a_new_import_replaces_the_languages(small_file, tmp_path):
+    db = tmp_path / "cards.sqlite3"
+    result = import_printed_names(small_file, db, ["de", "fr"], clock=lambda: 1000.0)
+    assert (result.printings, result.names) == (3, 5)  # Blitzschlag, Foudre, the joined and the face names
+    assert _langs_in_table(db) == {"de", "fr"}
+    assert imported_languages(db) == {"de": 1000.0, "fr": 1000.0}
+    import_printed_names(small_file, db, ["ja"], clock=lambda: 2000.0)
+    assert _langs_in_table(db) == {"ja"}
+    assert imported_languages(db) == {"ja": 2000.0}
+    index = load_printed_names(db, ["ja"])
+    assert index is not None and index.lookup("稲妻") == ["Lightning Bolt"]
+    assert load_printed_names(db, ["de"]) is None
+
+
+def test_the_most_printed_spelling_is_shown(tmp_path):
+    objects = [{"object": "card", "lang": "ja", "name": "Sol Ring", "oracle_id": "o1", "printed_name": n}
+               for n in ("太陽のリング", "太陽の指輪", "太陽の指輪")]
+    path = tmp_path / "all.json"
+    path.write_text(json.dumps(objects))
+    import_printed_names(path, tmp_path / "cards.sqlite3", ["ja"])
+    index = load_printed_names(tmp_path / "cards.sqlite3", ["ja"])
+    assert index is not None
+    assert index.complete("太陽の", 5) == [("太陽の指輪", "Sol Ring"), ("太陽のリング", "Sol Ring")]  # most printed first
+    with sqlite3.connect(tmp_path / "cards.sqlite3") as conn:
+        assert dict(conn.execute("SELECT printed, prints FROM printed_names")) == {"太陽の指輪": 2, "太陽のリング": 1}
+
+
+def test_keys_of_another_version_are_folded_again(tmp_path):
+    objects = [{"object": "card", "lang": "de", "name": "Lightning Bolt", "oracle_id": "o", "printed_name": "Blitzschlag"}]
+    path, db = tmp_path / "all.json", tmp_path / "cards.sqlite3"
+    path.write_text(json.dumps(objects))
+    import_printed_names(path, db, ["de"])
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT key FROM printed_names").fetchall() == [("blitzschlag",)]
+        conn.execute("UPDATE printed_names SET key = 'stale'")
+        conn.execute("UPDATE printed_languages SET key_version = key_version - 1")
+    index = load_printed_names(db, ["de"])
+    assert index is not None and index.lookup("BLITZ SCHLAG") == ["Lightning Bolt"]
+
+
+def test_streaming_memory_is_bounded_by_the_names_kept(tmp_path):
+    """The file is read as a stream: peak memory stays far below the file's size (each object here carries
+    10 KB of other fields, like Scryfall's own)."""
+    path = tmp_path / "all.json"
+    with path.open("w") as fh:
+        fh.write("[")
+        for n in range(3000):
+            lang = ("de", "fr", "en")[n % 3]
+            obj = {"object": "card", "lang": lang, "name": f"Card {n % 500}", "oracle_id": f"o{n % 500}",
+                   "printed_name": f"Karte {n % 500}", "printed_text": "x" * 10_000}
+            fh.write(("," if n else "") + json.dumps(obj))
+        fh.write("]")
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        result = import_printed_names(path, tmp_path / "cards.sqlite3", ["de"])
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (result.printings, result.names) == (1000, 500)
+    assert peak < size / 10, (peak, size)
+
+
+def test_rows_of_one_printing():
+    english = {"object": "card", "lang": "en", "name": "Lightning Bolt", "oracle_id": "o"}
+    french = dict(english, lang="fr", printed_name="Foudre")
+    assert printed_rows(english, {"en", "fr"}) == []
+    assert printed_rows(french, {"de"}) == []
+    assert printed_rows(french, {"fr"}) == [("fr", "Foudre", "o", "Lightning Bolt")]
+    reversible = {"object": "card", "lang": "de", "name": "X // X", "card_faces": [
+        {"oracle_id": "r", "printed_name": "Y"}, {"oracle_id": "r", "printed_name": "Y"}]}
+    assert printed_rows(reversible, {"de"}) == [("de", "Y // Y", "r", "X // X"), ("de", "Y", "r", "X // X")]
+    assert printed_rows({"object": "set", "lang": "de"}, {"de"}) == []
+    assert printed_rows(["not", "a", "card"], {"de"}) == []
+
+
+def test_feature_off_reads_nothing(tmp_path):
+    db = tmp_path / "cards.sqlite3"
+    assert load_printed_names(db, ["de"]) is None and imported_languages(db) == {}  # no file
+    sqlite3.connect(db).close()
+    assert load_printed_names(db, ["de"]) is None and imported_languages(db) == {}  # no table
+    assert load_printed_names(db, []) is None
+
+
+def test_bad_files(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        import_printed_names(tmp_path / "missing.json", tmp_path / "c.sqlite3", ["de"])
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    with pytest.raises(BulkFormatError):
+        import_printed_names(empty, tmp_path / "c.sqlite3", ["de"])
+
+
+def test_command_line(small_file, tmp_path, clean_env, capsys, monkeypatch):
+    monkeypatch.delenv("CARD_LANGUAGES", raising=False)
+    db = tmp_path / "cards.sqlite3"
+    assert main([str(small_file), "--cache", str(db), "--languages", "ja"]) == 0
+    assert "kept 1 names from 1 printings" in capsys.readouterr().out
+    assert _langs_in_table(db) == {"ja"}
+    assert main([str(small_file), "--cache", str(db)]) == 2  # CARD_LANGUAGES is off
+    assert main([str(tmp_path / "nothing.json"), "--cache", str(db), "--languages", "de"]) == 1
+    assert "import failed" in capsys.readouterr().err

@@ -1,0 +1,88 @@
+"""A Scryfall `all_cards` bulk file made from the shared data set, and the foreign printings it holds.
+
+Every card of `scryfall-cards.jsonl.gz` is one English printing (no `printed_name`), and every printed name
+of `foreign-names.jsonl.gz` one printing in its language, in Scryfall's shape: `object: card`, `id`,
+`oracle_id`, `lang`, English `name`, `layout`, `printed_name` — or, on multi-face cards, `card_faces[]`
+each with its English `name` and `printed_name`. Built once per test session, on first use (about
+210,000 objects).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import uuid
+from functools import lru_cache
+from typing import Any
+
+from tests.shared_data import FOREIGN_FILE, all_cards
+
+_NAMESPACE = uuid.UUID("5f0c2a55-8f1e-4c3a-9d7e-0a1b2c3d4e5f")
+
+
+@lru_cache(maxsize=1)
+def foreign_lines() -> tuple[dict[str, Any], ...]:
+    """The lines of `foreign-names.jsonl.gz` (see its README)."""
+    with gzip.open(FOREIGN_FILE, "rt", encoding="utf-8") as fh:
+        return tuple(json.loads(line) for line in fh if line.strip())
+
+
+def _english(card: dict[str, Any]) -> dict[str, Any]:
+    obj: dict[str, Any] = {"object": "card", "id": card["id"], "oracle_id": card.get("oracle_id"), "lang": "en",
+                           "name": card["name"], "layout": card.get("layout", "normal")}
+    if card.get("card_faces"):
+        obj["card_faces"] = [{"object": "card_face", "name": f.get("name")} for f in card["card_faces"]]
+    return obj
+
+
+def _face_names(line: dict[str, Any], lang: str, index: int, joined: str | None, count: int) -> list[str]:
+    """The printed face names of one multi-face printing: its joined name split, else the per-face lists."""
+    parts = joined.split(" // ") if joined else []
+    if len(parts) == count:
+        return parts
+    faces = line.get("faces") or [{}] * count
+    names = []
+    for face in faces[:count]:
+        values = face.get("printed", {}).get(lang) or [joined or line["name"]]
+        names.append(values[min(index, len(values) - 1)])
+    return names
+
+
+def _printings(line: dict[str, Any], card: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    joined_names: list[str] = line["printed"].get(lang, [])
+    faces = card.get("card_faces") or []
+    per_face = [len(f.get("printed", {}).get(lang, [])) for f in line.get("faces") or ()]
+    out = []
+    for i in range(max([len(joined_names), *per_face])):
+        joined = joined_names[i] if i < len(joined_names) else None
+        obj: dict[str, Any] = {"object": "card", "id": str(uuid.uuid5(_NAMESPACE, f"{card['id']}/{lang}/{i}")),
+                               "oracle_id": card.get("oracle_id"), "lang": lang, "name": card["name"],
+                               "layout": card.get("layout", "normal")}
+        if len(faces) > 1 and line.get("faces"):
+            printed = _face_names(line, lang, i, joined, len(faces))
+            obj["card_faces"] = [{"object": "card_face", "name": f.get("name"), "printed_name": p}
+                                 for f, p in zip(faces, printed, strict=True)]
+        else:
+            obj["printed_name"] = joined or joined_names[-1]
+        out.append(obj)
+    return out
+
+
+@lru_cache(maxsize=1)
+def foreign_printings() -> tuple[dict[str, Any], ...]:
+    """One slim printing object per (card, language, printed name) of the foreign-names file."""
+    by_key = {(c["name"], c.get("oracle_id")): c for c in all_cards()}
+    out: list[dict[str, Any]] = []
+    for line in foreign_lines():
+        card = by_key[(line["name"], line["oracle_id"])]
+        for lang in line["printed"]:
+            out.extend(_printings(line, card, lang))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def all_cards_gz() -> bytes:
+    """The whole file, a gzipped JSON array of English and foreign printings, as Scryfall serves it."""
+    objects = [_english(c) for c in all_cards()]
+    objects.extend(foreign_printings())
+    return gzip.compress(json.dumps(objects, ensure_ascii=False).encode(), compresslevel=1)
