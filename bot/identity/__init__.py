@@ -19,7 +19,6 @@ Public API:
   banned in Commander).
 - `pairing_traits(card) -> PairingTraits` (frozen; `.encode()` / `PairingTraits.decode(s)`),
   `can_pair(a, b) -> bool`: the storable partner-ability summary (CR 702.124).
-- `parse_symbols(text) -> tuple[Symbol, ...]`: the mana-symbol parser.
 """
 
 from bot.identity.commander import check_pairing, commander_eligibility, is_banned, is_commander_candidate
@@ -39,6 +38,9 @@ from bot.identity.model import (
     IdentityError,
     NonDeckKind,
     Note,
+    PairingKind,
+    PairingTrait,
+    PairingTraits,
     Reason,
     ReasonKind,
     TextPlace,
@@ -46,8 +48,8 @@ from bot.identity.model import (
     VerdictCode,
     wubrg,
 )
-from bot.identity.pairing import PairingKind, PairingTrait, PairingTraits, can_pair, pairing_traits
-from bot.identity.symbols import Symbol, SymbolKind, parse_symbols
+from bot.identity.pairing import can_pair, pairing_traits
+from bot.identity.symbols import Symbol, SymbolKind
 
 __all__ = [
     "WUBRG",
@@ -81,7 +83,6 @@ __all__ = [
     "is_banned",
     "is_commander_candidate",
     "pairing_traits",
-    "parse_symbols",
     "with_chosen_color",
     "wubrg",
 ]

@@ -41,7 +41,6 @@ from bot.identity.pairing import (
     ability_lines,
     front_type_words,
     is_background,
-    is_time_lord_doctor,
     norm_text,
     pairing_traits,
     shared_pairings,
@@ -78,16 +77,9 @@ def is_banned(card: object) -> bool:
     return isinstance(legalities, Mapping) and legalities.get("commander") == "banned"
 
 
-def _faces_of(card: dict) -> tuple[Face, ...]:
-    """The card's `card_faces`; `IdentityError` when `card` is not a card object."""
-    if not isinstance(card, dict):
-        raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
-    return card_faces(card)
-
-
 def commander_eligibility(card: dict) -> Verdict:
     """Whether `card` can be your commander (CR 903.3), with the reason as a `VerdictCode`."""
-    return _eligibility(card, _faces_of(card))
+    return _eligibility(card, card_faces(card))
 
 
 def _eligibility(card: dict, faces: tuple[Face, ...]) -> Verdict:
@@ -133,7 +125,7 @@ def is_commander_candidate(card: dict) -> bool:
     """Whether `card` may sit in a command zone at all: eligible on its own (`commander_eligibility`), or a
     legendary Background enchantment card, which leads beside a "Choose a Background" commander (702.124k).
     Commander pickers offer these."""
-    faces = _faces_of(card)
+    faces = card_faces(card)
     verdict = _eligibility(card, faces)
     if verdict.ok:
         return True
@@ -215,13 +207,3 @@ def check_pairing(a: dict, b: dict) -> Verdict:
     """Whether `a` and `b` may be your two commanders (CR 702.124), with the reason as facts."""
     return judge_pairing(a, b)[0]
 
-
-__all__ = [
-    "check_pairing",
-    "commander_eligibility",
-    "has_power_toughness_box",
-    "is_banned",
-    "is_commander_candidate",
-    "is_time_lord_doctor",
-    "judge_pairing",
-]

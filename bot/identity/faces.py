@@ -14,9 +14,9 @@ flip card (CR 709.4, 710). `non_deck_kind(card)` says whether the object is a ca
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from bot.identity.model import WUBRG, NonDeckKind
+from bot.identity.model import IdentityError, NonDeckKind, wubrg
 
 # Layouts whose faces are separate sides: the card's colors are the front face's (CR 712.8a/b).
 SIDED_LAYOUTS = frozenset(
@@ -58,14 +58,7 @@ def _str(value: object) -> str:
 
 def indicator(value: object) -> str:
     """A WUBRG string from a Scryfall `color_indicator` (list of letters); odd values give ""."""
-    if not value:
-        return ""
-    if isinstance(value, str):
-        value = list(value)
-    if not isinstance(value, list | tuple):
-        return ""
-    found = {v for v in value if isinstance(v, str) and len(v) == 1 and v in WUBRG}
-    return "".join(c for c in WUBRG if c in found)
+    return wubrg([v for v in value if isinstance(v, str)]) if isinstance(value, list | tuple | str) else ""
 
 
 def card_name(card: dict) -> str:
@@ -80,7 +73,10 @@ def card_name(card: dict) -> str:
 
 
 def card_faces(card: dict) -> tuple[Face, ...]:
-    """The card's parts as `Face` records: its `card_faces`, or the card itself as one face."""
+    """The card's parts as `Face` records: its `card_faces`, or the card itself as one face. Raises
+    `IdentityError` when `card` is not a card object (a dict) at all."""
+    if not isinstance(card, dict):
+        raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
     faces = card.get("card_faces")
     name = card_name(card)
     if isinstance(faces, list) and faces:
@@ -93,8 +89,7 @@ def card_faces(card: dict) -> tuple[Face, ...]:
         if out:
             top_indicator = indicator(card.get("color_indicator"))
             if top_indicator and not any(f.color_indicator for f in out):
-                first = out[0]
-                out[0] = Face(first.name, first.mana_cost, first.type_line, first.oracle_text, top_indicator)
+                out[0] = replace(out[0], color_indicator=top_indicator)
             return tuple(out)
     return (_face(card, name),)
 

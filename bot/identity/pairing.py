@@ -13,111 +13,24 @@ combined); a card with more than one may use either, but not both (702.124g):
 - Doctor's companion (702.124m): the other card is a legendary Time Lord Doctor creature card that has no
   other creature types.
 
-`pairing_traits(card) -> PairingTraits` reads them off the card (front face type line, rules text without
-reminder text); `can_pair(a, b)` says whether two summaries share one pairing. `PairingTraits.encode()` /
-`PairingTraits.decode(s)` turn a summary into short text and back ("" for a card with no pairing ability), so
-a cache can store it per card. Eligibility (CR 903.3) and "the same card twice" are `check_pairing`'s job.
+`pairing_traits(card) -> PairingTraits` (the storable summary, defined in `model`) reads them off the card
+(front face type line, rules text without reminder text); `can_pair(a, b)` says whether two summaries share
+one pairing. Eligibility (CR 903.3) and "the same card twice" are `check_pairing`'s job.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from enum import StrEnum
-from urllib.parse import quote, unquote
 
 from bot.identity.faces import Face, card_faces, card_names, type_words
-from bot.identity.model import IdentityError
+from bot.identity.model import PairingKind, PairingTrait, PairingTraits
 from bot.identity.text import strip_reminder
 
-
-class PairingKind(StrEnum):
-    """One partner ability (or the card type the ability looks for). Values are the one-letter codes of
-    `PairingTraits.encode()`."""
-
-    PARTNER = "P"  # CR 702.124h
-    PARTNER_TEXT = "V"  # CR 702.124i, with the variant text
-    PARTNER_WITH = "W"  # CR 702.124j, with the partner's name
-    CHOOSE_BACKGROUND = "C"  # CR 702.124k
-    BACKGROUND = "B"  # a legendary Background enchantment card (what Choose a Background looks for)
-    DOCTORS_COMPANION = "D"  # CR 702.124m
-    TIME_LORD_DOCTOR = "T"  # a legendary Time Lord Doctor creature card with no other creature types
-
-
-_WITH_TEXT = frozenset({PairingKind.PARTNER_TEXT, PairingKind.PARTNER_WITH})
 _PARTNER_WITH_RE = re.compile(r"^partner with (.+?)\.?\s*$", re.IGNORECASE)
 _PARTNER_TEXT_RE = re.compile(r"^partner\s*(?:\u2014|--|\u2013|-)\s*(.+?)\.?\s*$", re.IGNORECASE)
 _FRIENDS_FOREVER = "Friends forever"
 _COMPANION_WORDS = frozenset({"doctor\u2019s companion", "doctor's companion"})
-_SAFE = " ,'&!-./\u2019"
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class PairingTrait:
-    """One partner ability of a card: its kind, and for partner—[text] the text, for partner with the name."""
-
-    kind: PairingKind
-    text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PairingTraits:
-    """Everything about a card that decides whom it can be paired with (CR 702.124), and nothing else.
-
-    - `traits`: its partner abilities, plus BACKGROUND / TIME_LORD_DOCTOR when the card is what "Choose a
-      Background" / "Doctor's companion" look for.
-    - `names`: the names the card answers to, kept only when it has "partner with" (the other card's
-      "partner with" must name it); empty otherwise, so that equal abilities give equal summaries.
-    Frozen and hashable; `encode()`/`decode()` round-trip exactly.
-    """
-
-    traits: frozenset[PairingTrait] = field(default_factory=frozenset)
-    names: frozenset[str] = field(default_factory=frozenset)
-
-    def __bool__(self) -> bool:
-        return bool(self.traits)
-
-    def has(self, kind: PairingKind) -> bool:
-        """Whether one of the traits is of `kind`."""
-        return any(t.kind is kind for t in self.traits)
-
-    def texts(self, kind: PairingKind) -> tuple[str, ...]:
-        """The texts of the traits of `kind` (variant texts, or names after "partner with"), sorted."""
-        return tuple(sorted(t.text for t in self.traits if t.kind is kind))
-
-    def encode(self) -> str:
-        """Short text: traits then names, ";"-separated, sorted (e.g. "D;W:Rory Williams;N:Amy Pond"); ""
-        for a card with no pairing ability. ";", ":" and "%" inside texts are percent-escaped."""
-        parts = [
-            f"{t.kind.value}:{quote(t.text, safe=_SAFE)}" if t.kind in _WITH_TEXT else t.kind.value
-            for t in sorted(self.traits)
-        ]
-        parts.extend(f"N:{quote(n, safe=_SAFE)}" for n in sorted(self.names))
-        return ";".join(parts)
-
-    @classmethod
-    def decode(cls, text: str) -> PairingTraits:
-        """The summary `encode()` wrote. Raises `IdentityError` for text it could not have written."""
-        if not isinstance(text, str):
-            raise IdentityError(f"pairing traits are stored as text, got {type(text).__name__}")
-        if not text:
-            return cls()
-        traits: set[PairingTrait] = set()
-        names: set[str] = set()
-        for part in text.split(";"):
-            code, sep, value = part.partition(":")
-            if code == "N" and sep:
-                names.add(unquote(value))
-                continue
-            try:
-                kind = PairingKind(code)
-            except ValueError:
-                raise IdentityError(f"not a pairing trait: {part!r}") from None
-            if (kind in _WITH_TEXT) != bool(sep) or (sep and not value):
-                raise IdentityError(f"not a pairing trait: {part!r}")
-            traits.add(PairingTrait(kind, unquote(value)))
-        return cls(frozenset(traits), frozenset(names))
 
 
 def norm_text(text: str) -> str:
@@ -189,8 +102,6 @@ def _line_traits(line: str) -> Iterable[PairingTrait]:
 def pairing_traits(card: dict) -> PairingTraits:
     """The card's pairing summary (CR 702.124): its partner abilities from the rules text of every face,
     and whether its front face is a legendary Background enchantment or a lone Time Lord Doctor."""
-    if not isinstance(card, dict):
-        raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
     faces = card_faces(card)
     traits: set[PairingTrait] = set()
     for line in ability_lines(card, faces):

@@ -20,26 +20,17 @@ from collections import Counter
 from bot.identity.model import COLOR_WORDS, TextPlace
 from bot.identity.symbols import SYMBOL_RE as _SYMBOL_RE
 
+_INNERMOST_PARENS = re.compile(r"\([^()]*\)")
+
 
 def strip_reminder(line: str) -> str:
-    """`line` without any parenthesised text (CR 903.4c)."""
-    if "(" not in line:
-        return line
-    out: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(line):
-        if ch == "(":
-            if depth == 0:
-                out.append(line[start:i])
-            depth += 1
-        elif ch == ")" and depth:
-            depth -= 1
-            if depth == 0:
-                start = i + 1
-    if depth == 0:
-        out.append(line[start:])
-    return "".join(out)
+    """`line` without any parenthesised text (CR 903.4c): matched pairs go innermost first, and an
+    unclosed "(" takes the rest of the line with it."""
+    while "(" in line:
+        line, removed = _INNERMOST_PARENS.subn("", line)
+        if not removed:
+            return line[: line.index("(")]
+    return line
 
 
 # "Flashback {B}", "Kicker {1}{G}", "Escape—{R}{R}, Exile ...", "Level up {1}{W}", "Equip {2}", and keywords
@@ -99,7 +90,6 @@ def reminder_symbols(line: str, bare: str) -> list[str]:
         else:
             out.append(raw)
     return out
-
 
 
 def _first_colon_outside_quotes(line: str) -> int:
