@@ -24,6 +24,7 @@ effect that creates them (CR 111.3) and so cannot be derived from the object its
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import compress
 
 from bot.identity import cda
 from bot.identity.faces import (
@@ -38,7 +39,6 @@ from bot.identity.faces import (
     non_deck_kind,
 )
 from bot.identity.model import (
-    WUBRG,
     Analysis,
     Aspect,
     CdaKind,
@@ -50,15 +50,16 @@ from bot.identity.model import (
     Reason,
     ReasonKind,
     TextPlace,
-    wubrg,
 )
-from bot.identity.symbols import SYMBOL_RE, Symbol, SymbolKind, classify
+from bot.identity.symbols import SYMBOL_RE, WUBRG, Symbol, SymbolKind, classify, wubrg
 from bot.identity.text import named_colors, reminder_symbols, strip_reminder, symbol_context
 
 _NO_CHARACTERISTICS = frozenset({NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST})
 
 BASIC_LAND_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 
+# in the order `Analysis.notes` lists them
+_NOTES = (Note.TOKEN_COLORS_UNRECORDED, Note.CHOOSES_COLOR, Note.COLOR_NOT_IDENTITY, Note.CDA_KEEPS_IDENTITY)
 _COLOR = Aspect.COLOR
 _IDENTITY = Aspect.IDENTITY
 
@@ -79,18 +80,15 @@ class _Collector:
         key = (color, aspect, kind, face, symbol, text)
         if key not in self.seen:
             self.seen.add(key)
-            self.reasons.append(Reason(color, aspect, kind, face, symbol, text, removes, symbol_kind, place, keyword,
-                                       land, cda))
+            self.reasons.append(Reason(color, aspect, kind, face, symbol, text, removes, symbol_kind, place,
+                                       keyword, land, cda))
 
 
 def _land_types(type_line: str) -> list[str]:
     """The basic land types of a land's type line (CR 305.6)."""
     if "Land" not in type_line:
         return []
-    dash = type_line.find("\u2014")
-    if dash == -1:
-        return []
-    subtypes = type_line[dash + 1 :].split("//")[0].split()
+    subtypes = type_line.partition("\u2014")[2].split("//")[0].split()
     return [t for t in subtypes if t in BASIC_LAND_TYPES]
 
 
@@ -98,8 +96,9 @@ def _land_types(type_line: str) -> list[str]:
 class _FaceText:
     """What one face's rules text says, reminder text removed (CR 903.4, 903.4c, 604.3, 903.4b)."""
 
-    symbols: list[tuple[Symbol, str, str, int]] = field(default_factory=list)  # (symbol, shown line, bare line, at)
-    reminder: list[Symbol] = field(default_factory=list)  # colored symbols only in reminder text
+    # each colored symbol: (symbol, its line as shown, its line as read, where in that line)
+    symbols: list[tuple[Symbol, str, str, int]] = field(default_factory=list)
+    reminder: dict[Symbol, None] = field(default_factory=dict)  # colored symbols only in reminder text, once
     removed_by: tuple[CdaKind, str] | None = None  # Devoid / "is colorless", with its line
     all_colors_line: str | None = None  # the line of an "is all colors" CDA
     all_colors_identity: bool = True  # False when that CDA "doesn't affect its color identity" (CR 101.1)
@@ -118,10 +117,8 @@ def _read_text(text: str, names: tuple[str, ...]) -> _FaceText:
     for line in text.split("\n"):
         bare = strip_reminder(line)
         if bare is not line and "{" in line:
-            for raw in reminder_symbols(line, bare):
-                sym = classify(raw)
-                if sym.colors and sym not in facts.reminder:
-                    facts.reminder.append(sym)
+            hidden = (classify(raw) for raw in reminder_symbols(line, bare))
+            facts.reminder.update(dict.fromkeys(sym for sym in hidden if sym.colors))
         if not bare.strip():
             continue
         shown = bare if "  " not in bare and bare[0] != " " and bare[-1] != " " else " ".join(bare.split())
@@ -150,6 +147,7 @@ def _read_cdas(facts: _FaceText, bare: str, shown: str, names: tuple[str, ...]) 
 
 
 def _colored_symbols(cost: str) -> list[Symbol]:
+    """The symbols of a mana cost that carry a color (CR 202.2)."""
     return [sym for raw in SYMBOL_RE.findall(cost) if (sym := classify(raw)).colors] if "{" in cost else []
 
 
@@ -166,7 +164,8 @@ def _identity(face: Face, cost: list[Symbol], text: _FaceText, out: _Collector) 
         identity.update(sym.colors)
         place, keyword = symbol_context(bare, start)
         for c in sym.colors:
-            out.add(c, _IDENTITY, ReasonKind.RULES_TEXT, fname, sym.raw, shown, False, sym.kind, place, keyword)
+            out.add(c, _IDENTITY, ReasonKind.RULES_TEXT, fname, sym.raw, shown, False, sym.kind, place,
+                    keyword)
     identity.update(face.color_indicator)
     for c in face.color_indicator:
         out.add(c, _IDENTITY, ReasonKind.COLOR_INDICATOR, fname, None, face.type_line)
@@ -175,8 +174,9 @@ def _identity(face: Face, cost: list[Symbol], text: _FaceText, out: _Collector) 
         for c in WUBRG:
             out.add(c, _IDENTITY, ReasonKind.CDA, fname, None, text.all_colors_line, cda=CdaKind.ALL_COLORS)
     for land in _land_types(face.type_line):
-        identity.add(BASIC_LAND_TYPES[land])
-        out.add(BASIC_LAND_TYPES[land], _IDENTITY, ReasonKind.BASIC_LAND_TYPE, fname, None, face.type_line, land=land)
+        c = BASIC_LAND_TYPES[land]
+        identity.add(c)
+        out.add(c, _IDENTITY, ReasonKind.BASIC_LAND_TYPE, fname, None, face.type_line, land=land)
     return wubrg(identity)
 
 
@@ -224,9 +224,10 @@ def _token_colors(card: dict, faces: tuple[Face, ...], out: _Collector) -> tuple
     face_colors: list[str] = []
     if isinstance(raw_faces, list):
         face_colors = [indicator(f.get("colors")) if isinstance(f, dict) else "" for f in raw_faces]
-        recorded = recorded or any(isinstance(f, dict) and isinstance(f.get("colors"), list) for f in raw_faces)
+        recorded = recorded or any(isinstance(f, dict) and isinstance(f.get("colors"), list)
+                                   for f in raw_faces)
     front = front or (face_colors[0] if face_colors else "")
-    fname = faces[0].name if faces else card_name(card)
+    fname = faces[0].name
     for c in front:
         out.add(c, _COLOR, ReasonKind.TOKEN_COLOR, fname)
     for i, fc in enumerate(face_colors or [front]):
@@ -256,9 +257,9 @@ def analyze(card: dict) -> Analysis:
     colors: set[str] = set()
     identity: set[str] = set()
     words: set[str] = set()
-    reminder: list[Symbol] = []
+    reminder: dict[Symbol, None] = {}  # in order, once each
     face_results = []
-    chooses = keeps_identity = False
+    chooses = removes = keeps_identity = False
     for i, face in enumerate(faces):
         text = _read_text(face.oracle_text, (face.name, name) if face.name != name else (name,))
         cost = _colored_symbols(face.mana_cost)
@@ -267,28 +268,24 @@ def analyze(card: dict) -> Analysis:
         face_colors = _colors(face, cost, text, out if counts else None)
         if counts:
             colors.update(face_colors)
+            removes = removes or text.removed_by is not None
             keeps_identity = keeps_identity or text.keeps_identity
         identity.update(face_identity)
         chooses = chooses or text.chooses
-        if text.reminder:
-            reminder.extend(sym for sym in text.reminder if sym not in reminder)
+        reminder.update(text.reminder)
         words |= text.words
-        face_results.append(FaceAnalysis(face.name, face_colors, face_identity, face.mana_cost, face.type_line,
-                                         roles[i]))
-    notes = [Note.CHOOSES_COLOR] if chooses else []
+        face_results.append(FaceAnalysis(face.name, face_colors, face_identity, face.mana_cost,
+                                         face.type_line, roles[i]))
+    unrecorded = False
     layout = card.get("layout")
     if isinstance(layout, str) and layout in TOKEN_LAYOUTS:
         token_colors, token_identity, recorded = _token_colors(card, faces, out)
         colors.update(token_colors)
         identity.update(token_identity)
-        if not recorded and not colors:
-            notes.insert(0, Note.TOKEN_COLORS_UNRECORDED)
-    if any(r.removes for r in out.reasons):
-        notes.append(Note.COLOR_NOT_IDENTITY)
-    if keeps_identity:
-        notes.append(Note.CDA_KEEPS_IDENTITY)
+        unrecorded = not recorded and not colors
+    notes = tuple(compress(_NOTES, (unrecorded, chooses, removes, keeps_identity)))
     return Analysis(name, wubrg(colors), wubrg(identity), tuple(out.reasons), tuple(face_results), chooses,
-                    tuple(notes), kind, tuple(reminder), wubrg(words) if words else "")
+                    notes, kind, tuple(reminder), wubrg(words) if words else "")
 
 
 def with_chosen_color(analysis: Analysis, color: str) -> Analysis:
@@ -305,5 +302,5 @@ def with_chosen_color(analysis: Analysis, color: str) -> Analysis:
     face = analysis.faces[0].name if analysis.faces else analysis.name
     added = tuple(Reason(letter, aspect, ReasonKind.CHOSEN_COLOR, face) for aspect in (_COLOR, _IDENTITY))
     keep = tuple(r for r in analysis.reasons if not (r.removes and r.aspect is _COLOR))
-    return replace(analysis, colors=wubrg(analysis.colors + letter), identity=wubrg(analysis.identity + letter),
-                   reasons=keep + added)
+    return replace(analysis, colors=wubrg(analysis.colors + letter),
+                   identity=wubrg(analysis.identity + letter), reasons=keep + added)

@@ -6,21 +6,17 @@ Other parts of the bot (embeds, deck check, card cache) and outside checks rely 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import quote, unquote
 
-from bot.identity.symbols import WUBRG, Symbol, SymbolKind
+# The color order and its helper are defined in `symbols`; other layers import them from here.
+from bot.identity.symbols import WUBRG as WUBRG
+from bot.identity.symbols import Symbol, SymbolKind
+from bot.identity.symbols import wubrg as wubrg
 
 # The five colors (CR 105.1) by name, with their letters.
 COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-
-
-def wubrg(colors: object) -> str:
-    """Canonical WUBRG-ordered string for any iterable of color letters (unknown letters dropped)."""
-    found = colors if isinstance(colors, str | set) else set(colors) if isinstance(colors, Iterable) else ()
-    return "".join([c for c in WUBRG if c in found])
 
 
 class IdentityError(ValueError):
@@ -48,10 +44,10 @@ class NonDeckKind(StrEnum):
     """Why an object is not a card you put in a deck (a fact the presentation layer words).
 
     Tokens and emblems are made by effects (CR 111, 114); a meld result is the back halves of two meld
-    cards (CR 712, meld), never a card of its own; vanguards (CR 902), planes and phenomena (CR 901) and schemes
-    (CR 904) belong to their own variants; art cards, Jumpstart front cards and cards whose type line is just
-    "Card" (checklists, substitute cards for double-faced cards (CR 713), helper cards such as The Monarch)
-    are inserts, not game cards; a dungeon (CR 309) starts outside the game.
+    cards (CR 712, meld), never a card of its own; vanguards (CR 902), planes and phenomena (CR 901) and
+    schemes (CR 904) belong to their own variants; art cards, Jumpstart front cards and cards whose type line
+    is just "Card" (checklists, substitute cards for double-faced cards (CR 713), helper cards such as The
+    Monarch) are inserts, not game cards; a dungeon (CR 309) starts outside the game.
     """
 
     TOKEN = "token"
@@ -222,6 +218,7 @@ class PairingKind(StrEnum):
     TIME_LORD_DOCTOR = "T"  # a legendary Time Lord Doctor creature card with no other creature types
 
 
+_CODES = frozenset(PairingKind)  # StrEnum members are equal to their one-letter codes
 _WITH_TEXT = frozenset({PairingKind.PARTNER_TEXT, PairingKind.PARTNER_WITH})
 _SAFE = " ,'&!-./\u2019"
 
@@ -283,13 +280,9 @@ class PairingTraits:
             if code == "N" and sep:
                 names.add(unquote(value))
                 continue
-            try:
-                kind = PairingKind(code)
-            except ValueError:
-                raise IdentityError(f"not a pairing trait: {part!r}") from None
-            if (kind in _WITH_TEXT) != bool(sep) or (sep and not value):
+            if code not in _CODES or (code in _WITH_TEXT) != bool(sep) or (sep and not value):
                 raise IdentityError(f"not a pairing trait: {part!r}")
-            traits.add(PairingTrait(kind, unquote(value)))
+            traits.add(PairingTrait(PairingKind(code), unquote(value)))
         return cls(frozenset(traits), frozenset(names))
 
 
@@ -313,7 +306,7 @@ class VerdictCode(StrEnum):
     PAIRED_BUT_INELIGIBLE = "paired, but one can't be a commander"  # `cause`: the failing eligibility verdict
     SAME_CARD = "the same card twice"
     PARTNER_WITH_OTHER = "partner with names another card"  # `card` has only "Partner with <trait.text>"
-    PARTNER_WITH_ONE_WAY = "partner with, but not both ways"  # `card` names `other`, which doesn't name it back
+    PARTNER_WITH_ONE_WAY = "partner with, but not both ways"  # `card` names `other`, not named back
     VARIANT_ONLY = "partner variant without its match"  # `card` has only Partner—<trait.text>
     NO_SHARED_ABILITY = "no shared partner ability"  # `traits` shows what each card has
 

@@ -17,11 +17,18 @@ Classified symbols are interned (a bounded cache), so parsing is allocation-ligh
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-WUBRG = "WUBRG"  # the five colors in canonical order (CR 105.1; bot.identity.model exports it too)
+WUBRG = "WUBRG"  # the five colors in canonical order (CR 105.1)
+
+
+def wubrg(colors: object) -> str:
+    """Canonical WUBRG-ordered string for any iterable of color letters (unknown letters dropped)."""
+    found = colors if isinstance(colors, str | set) else set(colors) if isinstance(colors, Iterable) else ()
+    return "".join([c for c in WUBRG if c in found])
 
 
 class SymbolKind(StrEnum):
@@ -77,10 +84,6 @@ _SIMPLE: dict[str, SymbolKind] = {
     "D": SymbolKind.OTHER,
 }
 
-def _wubrg(letters: set[str]) -> str:
-    return "".join(c for c in WUBRG if c in letters)
-
-
 @lru_cache(maxsize=4096)
 def classify(raw: str) -> Symbol:
     """Classify one symbol string such as "{2/W}". Never raises; unknown → `SymbolKind.UNKNOWN`."""
@@ -104,7 +107,7 @@ def classify(raw: str) -> Symbol:
         phyrexian = "P" in others
         rest = [p for p in others if p != "P"]
         if not colors or any(not (p == "C" or _is_number(p)) for p in rest):
-            return Symbol(raw, SymbolKind.UNKNOWN, _wubrg(colors))
+            return Symbol(raw, SymbolKind.UNKNOWN, wubrg(colors))
         if phyrexian:
             kind = SymbolKind.PHYREXIAN_HYBRID if len(colors) > 1 or rest else SymbolKind.PHYREXIAN
         elif "C" in rest:
@@ -115,13 +118,11 @@ def classify(raw: str) -> Symbol:
             kind = SymbolKind.HYBRID
         else:
             kind = SymbolKind.COLORED
-        return Symbol(raw, kind, _wubrg(colors))
+        return Symbol(raw, kind, wubrg(colors))
     return Symbol(raw, SymbolKind.UNKNOWN)
 
 
 def _is_number(text: str) -> bool:
-    if not text:
-        return False
     try:
         float(text)
     except ValueError:
