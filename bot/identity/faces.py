@@ -2,13 +2,13 @@
 720 omen, 722 preparation cards).
 
 `card_faces(card)` turns any dict into a tuple of `Face` records (name, mana cost, type line, rules text,
-color indicator), tolerating missing or odd fields. It never looks at Scryfall's `colors` or
-`color_identity` answers. `colors_from_front(card)` says whether the card is two-sided (transform, modal
-double-faced and other two-sided layouts, CR 712.8), so that its back faces never give it color.
+color indicator), tolerating missing or odd fields; it never looks at Scryfall's `colors` or `color_identity`
+answers. `colors_from_front(card, faces)` says whether the card is two-sided (transform, modal double-faced
+and other two-sided layouts, CR 712.8), so that its back faces never give it color.
 `color_face_indices(card, faces)` says which parts give the card its colors: the front face of a two-sided
 card (CR 712.8a), the main part of an adventurer, omen or preparation card, whose other part holds
 alternative characteristics used only on the stack (CR 715.4, 720, 722.4), and every half of a split or
-flip card (CR 709.4, 710). `non_deck_kind(card)` says whether the object is a card you put in a deck at all.
+flip card (CR 709.4, 710). `non_deck_kind(card, faces)`: is the object a card you put in a deck at all?
 """
 
 from __future__ import annotations

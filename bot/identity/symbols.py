@@ -1,4 +1,4 @@
-"""Mana-symbol parser covering Scryfall's symbology (CR 107.4, 202.2).
+"""Mana-symbol parser covering Scryfall's symbology (CR 107.4, 202.2), and the color order (CR 105.1).
 
 `SYMBOL_RE` finds every `{...}` symbol in a string and `classify(raw)` says what it is. It never raises: a
 symbol it does not know gets kind `UNKNOWN` and no color. Which colors a symbol carries:
