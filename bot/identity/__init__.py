@@ -6,20 +6,11 @@ It returns facts only: symbol kinds, where a symbol sits (`TextPlace`), face rol
 reminder text holds (ignored, CR 903.4c), note and verdict codes (`Note`, `VerdictCode`). Every word the
 bot says about them is the presentation layer's (`bot.present`).
 
-Public API:
-- `analyze(card) -> Analysis`: `.colors`, `.identity` (WUBRG strings, "" = colorless), `.reasons`,
-  `.faces` (with `FaceRole`), `.notes`, `.reminder_symbols`, `.color_words`,
-  `.deck_card` / `.not_deck_card` (a `NonDeckKind` for tokens, emblems, meld results, planes, ...).
-- `with_chosen_color(analysis, color) -> Analysis`: a commander's analysis with its 903.4b color chosen.
-- `check_fit(card, commanders, chosen=None) -> FitResult`: fits / outside colors / evidence, and the facts
-  `verdict` (`FitVerdict`), `blockers` (`DeckBlocker`), `choice_options` (`ColorChoice`), `chosen`,
-  `commander_problems` (failing `Verdict`s), `banned_commanders`, `open_choices`.
-- `commander_eligibility(card) -> Verdict`, `check_pairing(a, b) -> Verdict` (`.ok`, `.code`, data),
-  `is_commander_candidate(card)` (eligible alone, or a Background), `is_banned(card)` (Scryfall lists it as
-  banned in Commander).
-- `pairing_traits(card) -> PairingTraits` (frozen; `.encode()` / `PairingTraits.decode(s)`),
-  `can_pair(a, b) -> bool`: the storable partner-ability summary (CR 702.124).
-- `parse_symbols(text) -> tuple[Symbol, ...]`: the mana-symbol parser.
+Entry points (each documented where it is defined): `analyze(card) -> Analysis` (`.colors`, `.identity`:
+WUBRG strings, "" = colorless; `.reasons`), `with_chosen_color`, `check_fit(card, commanders, chosen=None)
+-> FitResult`, `commander_eligibility(card)` and `check_pairing(a, b)` (-> `Verdict`),
+`is_commander_candidate`, `is_banned`, and the storable partner-ability summary `pairing_traits(card) ->
+PairingTraits` (`.encode()` / `PairingTraits.decode(s)`) with `can_pair(a, b)` (CR 702.124).
 """
 
 from bot.identity.commander import check_pairing, commander_eligibility, is_banned, is_commander_candidate
@@ -39,6 +30,9 @@ from bot.identity.model import (
     IdentityError,
     NonDeckKind,
     Note,
+    PairingKind,
+    PairingTrait,
+    PairingTraits,
     Reason,
     ReasonKind,
     TextPlace,
@@ -46,8 +40,8 @@ from bot.identity.model import (
     VerdictCode,
     wubrg,
 )
-from bot.identity.pairing import PairingKind, PairingTrait, PairingTraits, can_pair, pairing_traits
-from bot.identity.symbols import Symbol, SymbolKind, parse_symbols
+from bot.identity.pairing import can_pair, pairing_traits
+from bot.identity.symbols import Symbol, SymbolKind
 
 __all__ = [
     "WUBRG",
@@ -81,7 +75,6 @@ __all__ = [
     "is_banned",
     "is_commander_candidate",
     "pairing_traits",
-    "parse_symbols",
     "with_chosen_color",
     "wubrg",
 ]

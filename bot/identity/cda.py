@@ -25,36 +25,24 @@ CHOOSE_COLOR_RE = re.compile(r"choose a colou?r before the game", re.IGNORECASE)
 NO_IDENTITY_RE = re.compile(r"\bdoesn[\u2019']t affect (?:its|this card\u2019s|this card's) colou?r identity",
                             re.IGNORECASE)
 
-_SELF_WORDS = frozenset({"this card", "this spell", "this object", "this creature", "this permanent", "~"})
-
-
 def is_self(subject: str, names: tuple[str, ...]) -> bool:
     """Whether `subject` names the object itself: its (face) name, its short name, or "this card"."""
     subject = subject.strip()
-    low = subject.lower()
-    if low in _SELF_WORDS or low == "cardname":
+    words = subject.lower().split()
+    if words in (["~"], ["cardname"]) or (len(words) == 2 and words[0] == "this"):  # "This Vehicle is ..."
         return True
-    words = low.split()
-    if len(words) == 2 and words[0] == "this":  # "This Vehicle is all colors." (current templating)
-        return True
-    for name in names:
-        if not name:
-            continue
-        if subject == name or subject == name.split(",")[0] or subject == name.split(" of ")[0]:
-            return True
-    return False
+    # its name, or its short name: the part before a comma or before " of "
+    return any(name and subject in (name, name.split(",")[0], name.split(" of ")[0]) for name in names)
 
 
 def all_colors_cda(line: str, names: tuple[str, ...]) -> bool:
-    if "all colors" not in line:
-        return False
-    return any(is_self(m.group(1), names) for m in ALL_COLORS_RE.finditer(line))
+    """Whether the line says "<this> is all colors." (CR 604.3)."""
+    return "all colors" in line and any(is_self(m.group(1), names) for m in ALL_COLORS_RE.finditer(line))
 
 
 def colorless_cda(line: str, names: tuple[str, ...]) -> bool:
-    if "colorless" not in line:
-        return False
-    return any(is_self(m.group(1), names) for m in COLORLESS_RE.finditer(line))
+    """Whether the line says "<this> is colorless." (CR 604.3)."""
+    return "colorless" in line and any(is_self(m.group(1), names) for m in COLORLESS_RE.finditer(line))
 
 
 def devoid(line: str) -> bool:

@@ -12,15 +12,8 @@ results, vanguards, planes, schemes, inserts, see `faces.non_deck_kind`) are nev
 about the rules, not the ban list: a banned legendary creature is eligible, and the reason mentions the ban
 (`Verdict.banned`).
 
-`is_banned(card)`: Scryfall lists the card as banned in Commander (`legalities.commander == "banned"`). The
-ban list is the format's, not the Comprehensive Rules'; other `legalities` values are not trusted.
-
-A Spacecraft's power/toughness box: Scryfall gives the card (or its front face) `power` and `toughness`
-when one is printed (Inspirit, Flagship Vessel: 5/5), and none when it isn't (The Eternity Elevator). Without
-those fields, the printed rules say it: the Station reminder ends "It's an artifact creature at N+." only on
-Spacecraft with a box, and a printed station level may show the box ("8+ | Flying, 5/5").
-
-Verdicts are facts (`Verdict.code` and data); the presentation layer words them.
+`is_banned(card)` reads the format's ban list from Scryfall (not the Comprehensive Rules'). Verdicts are
+facts (`Verdict.code` and data); the presentation layer words them.
 
 `check_pairing(a, b)`: two commanders may share a deck when one partner ability pairs them (CR 702.124,
 `bot.identity.pairing`), the two are different cards, and each is eligible, except that the Background of a
@@ -33,20 +26,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from bot.identity.faces import Face, card_faces, card_name, card_names, non_deck_kind
-from bot.identity.model import IdentityError, Verdict, VerdictCode
+from bot.identity.faces import card_faces, card_name, non_deck_kind, type_words
+from bot.identity.model import IdentityError, PairingKind, PairingTraits, Verdict, VerdictCode
 from bot.identity.pairing import (
-    PairingKind,
-    PairingTraits,
     ability_lines,
-    front_type_words,
+    front_type,
     is_background,
-    is_time_lord_doctor,
     norm_text,
     pairing_traits,
     shared_pairings,
 )
 
+_ELIGIBLE = frozenset({
+    VerdictCode.LEGENDARY_CREATURE, VerdictCode.SAYS_IT_CAN, VerdictCode.CREATURE_OFF_BATTLEFIELD,
+    VerdictCode.LEGENDARY_VEHICLE, VerdictCode.LEGENDARY_SPACECRAFT,
+})
 _CAN_BE_COMMANDER_RE = re.compile(r"\bcan be your commander\b", re.IGNORECASE)
 _CREATURE_OFF_BATTLEFIELD_RE = re.compile(
     r"isn\u2019?'?t on the battlefield, (?:it\u2019?'?s|it is) an? [^.]*\bcreature\b", re.IGNORECASE
@@ -56,12 +50,16 @@ _PRINTED_BOX_RE = re.compile(r"(?:^|\|\s*|,\s*)\d+/\d+\s*$")
 
 
 def has_power_toughness_box(card: dict) -> bool:
-    """Whether the card (its front face) has a printed power/toughness box (CR 208.1, 903.3)."""
+    """Whether the card (its front face) has a printed power/toughness box (CR 208.1, 903.3). Scryfall gives
+    the card (or its front face) `power` and `toughness` when one is printed (Inspirit, Flagship Vessel: 5/5),
+    and none when it isn't (The Eternity Elevator). Without those fields, the printed rules say it: the
+    Station reminder ends "It's an artifact creature at N+." only on Spacecraft with a box, and a printed
+    station level may show the box ("8+ | Flying, 5/5")."""
     faces = card.get("card_faces")
     front = faces[0] if isinstance(faces, list) and faces and isinstance(faces[0], dict) else card
-    for obj in (front, card):
-        if obj.get("power") not in (None, "") and obj.get("toughness") not in (None, ""):
-            return True
+    if any(obj.get("power") not in (None, "") and obj.get("toughness") not in (None, "")
+           for obj in (front, card)):
+        return True
     raw_text = front.get("oracle_text")
     text = raw_text if isinstance(raw_text, str) else ""
     if _STATION_CREATURE_RE.search(text):
@@ -78,30 +76,19 @@ def is_banned(card: object) -> bool:
     return isinstance(legalities, Mapping) and legalities.get("commander") == "banned"
 
 
-def _faces_of(card: dict) -> tuple[Face, ...]:
-    """The card's `card_faces`; `IdentityError` when `card` is not a card object."""
-    if not isinstance(card, dict):
-        raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
-    return card_faces(card)
-
-
 def commander_eligibility(card: dict) -> Verdict:
-    """Whether `card` can be your commander (CR 903.3), with the reason as a `VerdictCode`."""
-    return _eligibility(card, _faces_of(card))
-
-
-def _eligibility(card: dict, faces: tuple[Face, ...]) -> Verdict:
-    """`commander_eligibility(card)`, given the card's `card_faces(card)` (CR 903.3, 903.3a)."""
+    """Whether `card` can be your commander (CR 903.3, 903.3a), with the reason as a `VerdictCode`."""
+    faces = card_faces(card)
     name = card_name(card)
     kind = non_deck_kind(card, faces)
     if kind is not None:
         return Verdict(False, VerdictCode.NOT_A_DECK_CARD, name, not_deck_card=kind)
-    front_type, front_words, subtypes = front_type_words(faces)
+    front_words, subtypes = type_words(front_type(faces))
     legendary = "Legendary" in front_words
     creature = "Creature" in front_words
     vehicle = legendary and "Vehicle" in subtypes
     spacecraft = legendary and "Spacecraft" in subtypes
-    lines = ability_lines(card, faces)
+    lines = ability_lines(faces)
     says_so = any(_CAN_BE_COMMANDER_RE.search(line) for line in lines)
     creature_elsewhere = legendary and any(_CREATURE_OFF_BATTLEFIELD_RE.search(line) for line in lines)
     banned = is_banned(card)
@@ -114,32 +101,28 @@ def _eligibility(card: dict, faces: tuple[Face, ...]) -> Verdict:
         code = VerdictCode.CREATURE_OFF_BATTLEFIELD
     elif vehicle:
         code = VerdictCode.LEGENDARY_VEHICLE
-    elif spacecraft and has_power_toughness_box(card):
-        code = VerdictCode.LEGENDARY_SPACECRAFT
     elif spacecraft:
-        return Verdict(False, VerdictCode.SPACECRAFT_WITHOUT_BOX, name, banned=banned)
-    elif legendary and is_background(front_type):
-        return Verdict(False, VerdictCode.BACKGROUND_ALONE, name, banned=banned)
+        box = has_power_toughness_box(card)
+        code = VerdictCode.LEGENDARY_SPACECRAFT if box else VerdictCode.SPACECRAFT_WITHOUT_BOX
+    elif legendary and is_background(front_type(faces)):
+        code = VerdictCode.BACKGROUND_ALONE
     elif legendary:
-        return Verdict(False, VerdictCode.LEGENDARY_NOT_CREATURE, name, banned=banned)
+        code = VerdictCode.LEGENDARY_NOT_CREATURE
     elif creature:
-        return Verdict(False, VerdictCode.CREATURE_NOT_LEGENDARY, name, banned=banned)
+        code = VerdictCode.CREATURE_NOT_LEGENDARY
     else:
-        return Verdict(False, VerdictCode.NEITHER, name, banned=banned)
-    return Verdict(True, code, name, banned=banned)
+        code = VerdictCode.NEITHER
+    return Verdict(code in _ELIGIBLE, code, name, banned=banned)
 
 
 def is_commander_candidate(card: dict) -> bool:
     """Whether `card` may sit in a command zone at all: eligible on its own (`commander_eligibility`), or a
     legendary Background enchantment card, which leads beside a "Choose a Background" commander (702.124k).
     Commander pickers offer these."""
-    faces = _faces_of(card)
-    verdict = _eligibility(card, faces)
-    if verdict.ok:
-        return True
-    if verdict.code is VerdictCode.NOT_A_DECK_CARD:  # exactly when non_deck_kind(card) is not None
+    verdict = commander_eligibility(card)
+    if verdict.code is VerdictCode.NOT_A_DECK_CARD:
         return False
-    return is_background(front_type_words(faces)[0])
+    return verdict.ok or is_background(front_type(card_faces(card)))
 
 
 def _no_pair_verdict(a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> Verdict:
@@ -167,11 +150,20 @@ def _shared_variant(ta: PairingTraits, tb: PairingTraits) -> str:
     return next((t for t in ta.texts(PairingKind.PARTNER_TEXT) if norm_text(t) in theirs), "")
 
 
-def _core_name(card: dict) -> str:
+def _core_name(name: str) -> str:
     """The card's name, or the one name of a reversible card printed with the same card on both sides."""
-    names = card_names(card)
-    parts = {part.strip() for part in card_name(card).split(" // ")}
-    return next(iter(parts)) if len(parts) == 1 and parts <= names else card_name(card)
+    parts = {part.strip() for part in name.split(" // ")}
+    return parts.pop() if len(parts) == 1 and "" not in parts else name
+
+
+def _ineligible(kind: PairingKind, card: dict, traits: PairingTraits, other: PairingTraits) -> Verdict | None:
+    """The failing eligibility verdict (CR 903.3) that keeps `card` from leading beside `other` through
+    `kind`, or None. The Background of a Choose-a-Background pair needs no eligibility of its own
+    (702.124k)."""
+    if kind is PairingKind.CHOOSE_BACKGROUND and traits.has(PairingKind.BACKGROUND) and other.has(kind):
+        return None
+    verdict = commander_eligibility(card)
+    return None if verdict.ok else verdict
 
 
 def judge_pairing(a: dict, b: dict) -> tuple[Verdict, bool]:
@@ -180,48 +172,25 @@ def judge_pairing(a: dict, b: dict) -> tuple[Verdict, bool]:
     if not isinstance(a, dict) or not isinstance(b, dict):
         raise IdentityError("check_pairing expects two Scryfall card objects (dicts)")
     name_a, name_b = card_name(a), card_name(b)
-    if name_a and _core_name(a) == _core_name(b):
+    if name_a and _core_name(name_a) == _core_name(name_b):
         return Verdict(False, VerdictCode.SAME_CARD, name_a, name_b), True
     ta, tb = pairing_traits(a), pairing_traits(b)
     kinds = shared_pairings(ta, tb)
     if not kinds:
         return _no_pair_verdict(name_a, name_b, ta, tb), True
-    first_failure: Verdict | None = None
+    failures: list[Verdict] = []
     for kind in kinds:
         variant = _shared_variant(ta, tb) if kind is PairingKind.PARTNER_TEXT else ""
-        failure: Verdict | None = None
-        for card, traits, other in ((a, ta, tb), (b, tb, ta)):
-            background_side = (
-                kind is PairingKind.CHOOSE_BACKGROUND
-                and traits.has(PairingKind.BACKGROUND)
-                and other.has(PairingKind.CHOOSE_BACKGROUND)
-            )
-            if background_side:
-                continue  # 702.124k: the Background leads only beside the Choose a Background commander
-            verdict = commander_eligibility(card)
-            if not verdict.ok:
-                failure = Verdict(False, VerdictCode.PAIRED_BUT_INELIGIBLE, name_a, name_b, pairing=kind,
-                                  variant=variant, traits=(ta, tb), cause=verdict)
-                break
-        if failure is None:
+        cause = _ineligible(kind, a, ta, tb) or _ineligible(kind, b, tb, ta)
+        if cause is None:
             return Verdict(True, VerdictCode.PAIRED, name_a, name_b, pairing=kind, variant=variant,
                            traits=(ta, tb)), True
-        first_failure = first_failure or failure
-    assert first_failure is not None
-    return first_failure, False
+        failures.append(Verdict(False, VerdictCode.PAIRED_BUT_INELIGIBLE, name_a, name_b, pairing=kind,
+                                variant=variant, traits=(ta, tb), cause=cause))
+    return failures[0], False
 
 
 def check_pairing(a: dict, b: dict) -> Verdict:
     """Whether `a` and `b` may be your two commanders (CR 702.124), with the reason as facts."""
     return judge_pairing(a, b)[0]
 
-
-__all__ = [
-    "check_pairing",
-    "commander_eligibility",
-    "has_power_toughness_box",
-    "is_banned",
-    "is_commander_candidate",
-    "is_time_lord_doctor",
-    "judge_pairing",
-]

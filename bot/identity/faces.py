@@ -2,21 +2,22 @@
 720 omen, 722 preparation cards).
 
 `card_faces(card)` turns any dict into a tuple of `Face` records (name, mana cost, type line, rules text,
-color indicator), tolerating missing or odd fields. It never looks at Scryfall's `colors` or
-`color_identity` answers. `colors_from_front(card)` says whether the card is two-sided (transform, modal
-double-faced and other two-sided layouts, CR 712.8), so that its back faces never give it color.
+color indicator), tolerating missing or odd fields; it never looks at Scryfall's `colors` or `color_identity`
+answers. `colors_from_front(card, faces)` says whether the card is two-sided (transform, modal double-faced
+and other two-sided layouts, CR 712.8), so that its back faces never give it color.
 `color_face_indices(card, faces)` says which parts give the card its colors: the front face of a two-sided
 card (CR 712.8a), the main part of an adventurer, omen or preparation card, whose other part holds
 alternative characteristics used only on the stack (CR 715.4, 720, 722.4), and every half of a split or
-flip card (CR 709.4, 710). `non_deck_kind(card)` says whether the object is a card you put in a deck at all.
+flip card (CR 709.4, 710). `non_deck_kind(card, faces)`: is the object a card you put in a deck at all?
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from bot.identity.model import WUBRG, NonDeckKind
+from bot.identity.model import IdentityError, NonDeckKind
+from bot.identity.symbols import wubrg
 
 # Layouts whose faces are separate sides: the card's colors are the front face's (CR 712.8a/b).
 SIDED_LAYOUTS = frozenset(
@@ -33,7 +34,6 @@ _ALTERNATIVE_PART_SUBTYPES = frozenset({"Adventure", "Omen"})
 _LAYOUT_KINDS = {
     "token": NonDeckKind.TOKEN,
     "double_faced_token": NonDeckKind.TOKEN,
-    "emblem": NonDeckKind.EMBLEM,
     "vanguard": NonDeckKind.VANGUARD,
     "planar": NonDeckKind.PLANE,
     "scheme": NonDeckKind.SCHEME,
@@ -58,43 +58,33 @@ def _str(value: object) -> str:
 
 def indicator(value: object) -> str:
     """A WUBRG string from a Scryfall `color_indicator` (list of letters); odd values give ""."""
-    if not value:
-        return ""
-    if isinstance(value, str):
-        value = list(value)
-    if not isinstance(value, list | tuple):
-        return ""
-    found = {v for v in value if isinstance(v, str) and len(v) == 1 and v in WUBRG}
-    return "".join(c for c in WUBRG if c in found)
+    return wubrg([v for v in value if isinstance(v, str)]) if isinstance(value, list | tuple | str) else ""
 
 
 def card_name(card: dict) -> str:
+    """The card's name; for an object without one, its faces' names joined by " // "."""
     name = _str(card.get("name"))
-    if name:
-        return name
     faces = card.get("card_faces")
-    if isinstance(faces, list):
-        names = [_str(f.get("name")) for f in faces if isinstance(f, dict)]
-        return " // ".join(n for n in names if n)
-    return ""
+    if name or not isinstance(faces, list):
+        return name
+    return " // ".join(filter(None, (_str(face.get("name")) for face in faces if isinstance(face, dict))))
 
 
 def card_faces(card: dict) -> tuple[Face, ...]:
-    """The card's parts as `Face` records: its `card_faces`, or the card itself as one face."""
+    """The card's parts as `Face` records: its `card_faces`, or the card itself as one face. Raises
+    `IdentityError` when `card` is not a card object (a dict) at all."""
+    if not isinstance(card, dict):
+        raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
     faces = card.get("card_faces")
     name = card_name(card)
-    if isinstance(faces, list) and faces:
-        out = []
-        for i, raw in enumerate(faces):
-            if not isinstance(raw, dict):
-                continue
-            face_name = _str(raw.get("name")) or (name.split(" // ")[i] if i < name.count(" // ") + 1 else name)
-            out.append(_face(raw, face_name))
+    if isinstance(faces, list):
+        parts = name.split(" // ")  # a face without a name of its own takes its part of the card's name
+        out = [_face(raw, _str(raw.get("name")) or (parts[i] if i < len(parts) else name))
+               for i, raw in enumerate(faces) if isinstance(raw, dict)]
         if out:
             top_indicator = indicator(card.get("color_indicator"))
             if top_indicator and not any(f.color_indicator for f in out):
-                first = out[0]
-                out[0] = Face(first.name, first.mana_cost, first.type_line, first.oracle_text, top_indicator)
+                out[0] = replace(out[0], color_indicator=top_indicator)
             return tuple(out)
     return (_face(card, name),)
 
@@ -116,17 +106,12 @@ def colors_from_front(card: dict, faces: tuple[Face, ...]) -> bool:
     return "mana_cost" not in card
 
 
-def card_names(card: dict, faces: tuple[Face, ...] | None = None) -> frozenset[str]:
+def card_names(card: dict, faces: tuple[Face, ...]) -> frozenset[str]:
     """Every name the card answers to: its full name and each face's name ("Fire // Ice", "Fire", "Ice";
     a reversible card printed as "Okaun, Eye of Chaos // Okaun, Eye of Chaos" also answers to the one name).
-    `faces`: the card's `card_faces(card)` when the caller has them already."""
-    if faces is None:
-        faces = card_faces(card)
+    `faces`: the card's `card_faces(card)`."""
     name = card_name(card)
-    names = {name}
-    for face in faces:
-        names.add(face.name)
-    names.update(part.strip() for part in name.split(" // "))
+    names = {name, *(face.name for face in faces), *(part.strip() for part in name.split(" // "))}
     names.discard("")
     return frozenset(names)
 
@@ -151,11 +136,9 @@ def color_face_indices(card: dict, faces: tuple[Face, ...]) -> tuple[int, ...]:
     )
 
 
-def _bare_card_type(card: dict, faces: tuple[Face, ...]) -> bool:
+def _bare_card_type(faces: tuple[Face, ...]) -> bool:
     """True when every type line is just "Card" (checklists, substitute cards, helper cards, inserts)."""
-    lines = [f.type_line for f in faces] or [_str(card.get("type_line"))]
-    parts = [p.strip() for line in lines for p in line.split("//")]
-    return bool(parts) and all(p == "Card" for p in parts)
+    return all(part.strip() == "Card" for face in faces for part in face.type_line.split("//"))
 
 
 def is_meld_result(card: dict) -> bool:
@@ -174,24 +157,20 @@ def is_meld_result(card: dict) -> bool:
     return not _str(card.get("mana_cost")) and not _MELD_WORD_RE.search(_str(card.get("oracle_text")))
 
 
-def non_deck_kind(card: dict, faces: tuple[Face, ...] | None = None) -> NonDeckKind | None:
-    """What kind of object this is when it is not a card you put in a deck, else None. `faces`: the card's
-    `card_faces(card)` when the caller has them already."""
-    if faces is None:
-        faces = card_faces(card)
-    layout = card.get("layout")
-    layout = layout if isinstance(layout, str) else ""
-    front_type = faces[0].type_line if faces else _str(card.get("type_line"))
+def non_deck_kind(card: dict, faces: tuple[Face, ...]) -> NonDeckKind | None:
+    """What kind of object this is when it is not a card you put in a deck, else None (see `NonDeckKind`).
+    `faces`: the card's `card_faces(card)`."""
+    layout = _str(card.get("layout"))
+    front_type = faces[0].type_line
     if layout == "emblem" or front_type.startswith("Emblem"):
         return NonDeckKind.EMBLEM
     if layout in ("art_series", "front_card"):
         return _LAYOUT_KINDS[layout]
-    if _bare_card_type(card, faces):
+    if _bare_card_type(faces):
         return NonDeckKind.CHECKLIST
     if layout in _LAYOUT_KINDS:
         return _LAYOUT_KINDS[layout]
-    first_word = front_type.split(" ", 1)[0]
-    if first_word == "Token":
+    if front_type.split(" ", 1)[0] == "Token":
         return NonDeckKind.TOKEN
     if front_type.split("\u2014")[0].split() == ["Dungeon"]:
         return NonDeckKind.DUNGEON

@@ -12,18 +12,11 @@ kind CHOSEN_COLOR, see `engine.with_chosen_color`); two choosing commanders each
 still open and the card's outside colors could be covered by the open choices (one color per choosing
 commander), the verdict is FITS_IF_CHOSEN and `choice_options` lists every assignment that would do it.
 
-`verdict` (a `FitVerdict`) is DECK_CANT_EXIST when no legal deck can hold this card under these commanders;
-`blockers` says why (`DeckBlocker`, in this order): a commander that can't be a commander (CR 903.3), two
-commanders that can't be paired (702.124), a commander banned in Commander, the card banned in Commander
-(Scryfall `legalities.commander == "banned"`), the card not a deck card at all (token, meld result, ...).
-
-The problems with the commanders are facts: `commander_problems` holds the failing verdict of one commander
-that can't be a commander (`commander_eligibility`) or of two that can't lead a deck together
-(`check_pairing`, which also judges each card's eligibility itself, so a Background in a valid
-Choose-a-Background pair is fine); `banned_commanders` names the commanders banned in Commander;
-`FitResult.open_choices` the commanders that choose a color (903.4b) with none given.
-Commanders given as `Analysis` objects (not card dicts) are checked for 903.4b and for being deck cards only.
-`fits`, `outside` and `deck_identity` count the colors already chosen.
+The verdict is DECK_CANT_EXIST when no legal deck can hold the card under these commanders, with
+`FitResult.blockers` saying why (`DeckBlocker`, strongest first: CR 903.3, 702.124, the ban list, not a deck
+card). One commander is judged by `commander_eligibility`, two by `check_pairing`, which judges each card's
+eligibility itself (so the Background of a valid Choose-a-Background pair is fine, 702.124k). Commanders
+given as `Analysis` objects (not card dicts) are checked for 903.4b and for being deck cards only.
 """
 
 from __future__ import annotations
@@ -34,7 +27,6 @@ from itertools import permutations
 from bot.identity.commander import commander_eligibility, is_banned, judge_pairing
 from bot.identity.engine import analyze, with_chosen_color
 from bot.identity.model import (
-    WUBRG,
     Analysis,
     Aspect,
     ColorChoice,
@@ -44,6 +36,7 @@ from bot.identity.model import (
     IdentityError,
     Verdict,
 )
+from bot.identity.symbols import WUBRG, wubrg
 
 
 def _as_analysis(obj: dict | Analysis, what: str) -> Analysis:
@@ -51,23 +44,20 @@ def _as_analysis(obj: dict | Analysis, what: str) -> Analysis:
         return obj
     if isinstance(obj, dict):
         return analyze(obj)
-    raise IdentityError(f"{what} must be a Scryfall card object (dict) or an Analysis, got {type(obj).__name__}")
+    raise IdentityError(f"{what} must be a Scryfall card object (dict) or an Analysis, "
+                        f"got {type(obj).__name__}")
 
 
-def _normalize_chosen(chosen: Sequence[str | None] | None, leaders: tuple[Analysis, ...]) -> tuple[str | None, ...]:
+def _normalize_chosen(chosen: Sequence[str | None] | None,
+                      leaders: tuple[Analysis, ...]) -> tuple[str | None, ...]:
     if chosen is None:
-        return tuple(None for _ in leaders)
+        return (None,) * len(leaders)
     if isinstance(chosen, str) or not isinstance(chosen, Sequence) or len(chosen) != len(leaders):
         raise IdentityError("chosen must hold one entry (a color letter or None) per commander")
-    out: list[str | None] = []
     for entry in chosen:
-        if entry is None:
-            out.append(None)
-        elif isinstance(entry, str) and len(entry) == 1 and entry.upper() in WUBRG:
-            out.append(entry.upper())
-        else:
+        if entry is not None and not (isinstance(entry, str) and len(entry) == 1 and entry.upper() in WUBRG):
             raise IdentityError(f"a chosen color is one of W, U, B, R, G or None; got {entry!r}")
-    return tuple(out)
+    return tuple(entry and entry.upper() for entry in chosen)
 
 
 def _blockers_and_problems(
@@ -103,19 +93,16 @@ def _blockers_and_problems(
     return sorted(dict.fromkeys(blockers), key=order.index), list(dict.fromkeys(problems)), banned
 
 
-def _choice_options(outside: str, open_choosers: list[tuple[int, Analysis]]) -> tuple[tuple[ColorChoice, ...], ...]:
+def _choice_options(outside: str,
+                    open_choosers: list[tuple[int, Analysis]]) -> tuple[tuple[ColorChoice, ...], ...]:
     """Every way the open color choices (one color each) cover all of `outside`."""
     if not outside or len(outside) > len(open_choosers):
         return ()
-    options: list[tuple[ColorChoice, ...]] = []
+    options = []
     for who in permutations(open_choosers, len(outside)):
-        option = tuple(
-            sorted((ColorChoice(leader.name, index, color) for (index, leader), color in zip(who, outside, strict=True)),
-                   key=lambda choice: choice.index)
-        )
-        if option not in options:
-            options.append(option)
-    return tuple(options)
+        picks = sorted(zip(who, outside, strict=True), key=lambda pick: pick[0][0])  # by commander index
+        options.append(tuple(ColorChoice(leader.name, index, color) for (index, leader), color in picks))
+    return tuple(dict.fromkeys(options))
 
 
 def check_fit(
@@ -145,11 +132,8 @@ def check_fit(
     open_choosers = [(i, leader) for i, (leader, pick) in enumerate(zip(base, picks, strict=True))
                      if leader.chooses_color and pick is None]
 
-    deck: set[str] = set()
-    for leader in leaders:
-        deck.update(leader.identity)
-    deck_identity = "".join(c for c in WUBRG if c in deck)
-    outside = "".join(c for c in card_analysis.identity if c not in deck)
+    deck_identity = wubrg("".join(leader.identity for leader in leaders))
+    outside = "".join(c for c in card_analysis.identity if c not in deck_identity)
     evidence = {c: card_analysis.reasons_for(c, Aspect.IDENTITY) for c in outside}
     options = _choice_options(outside, open_choosers)
     if blockers:

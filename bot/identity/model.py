@@ -1,28 +1,26 @@
-"""Result types of the identity engine. Pure data; no I/O.
+"""The identity engine's data types: colors, result types, verdicts and the partner-ability summary.
+Pure data; no I/O. Of the package it imports only `symbols` (a leaf), so every other module may import it.
 
-Other parts of the bot (embeds, deck check) and outside checks rely on these attribute names.
+Other parts of the bot (embeds, deck check, card cache) and outside checks rely on these attribute names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from urllib.parse import quote, unquote
 
-from bot.identity.symbols import WUBRG, Symbol, SymbolKind
-
-if TYPE_CHECKING:  # pairing imports this module; the annotations are only read by type checkers
-    from bot.identity.pairing import PairingKind, PairingTrait, PairingTraits
+# The color order and its helper are defined in `symbols`; other layers import them from here.
+from bot.identity.symbols import WUBRG as WUBRG
+from bot.identity.symbols import Symbol, SymbolKind
+from bot.identity.symbols import wubrg as wubrg
 
 # The five colors (CR 105.1) by name, with their letters.
 COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 
 
-def wubrg(colors: object) -> str:
-    """Canonical WUBRG-ordered string for any iterable of color letters (unknown letters dropped)."""
-    found = set(colors) if isinstance(colors, Iterable) else set()
-    return "".join(c for c in WUBRG if c in found)
+class IdentityError(ValueError):
+    """Raised by the engine for input that is not a card object at all (e.g. not a dict)."""
 
 
 class ReasonKind(StrEnum):
@@ -46,10 +44,10 @@ class NonDeckKind(StrEnum):
     """Why an object is not a card you put in a deck (a fact the presentation layer words).
 
     Tokens and emblems are made by effects (CR 111, 114); a meld result is the back halves of two meld
-    cards (CR 712, meld), never a card of its own; vanguards (CR 902), planes and phenomena (CR 901) and schemes
-    (CR 904) belong to their own variants; art cards, Jumpstart front cards and cards whose type line is just
-    "Card" (checklists, substitute cards for double-faced cards (CR 713), helper cards such as The Monarch)
-    are inserts, not game cards; a dungeon (CR 309) starts outside the game.
+    cards (CR 712, meld), never a card of its own; vanguards (CR 902), planes and phenomena (CR 901) and
+    schemes (CR 904) belong to their own variants; art cards, Jumpstart front cards and cards whose type line
+    is just "Card" (checklists, substitute cards for double-faced cards (CR 713), helper cards such as The
+    Monarch) are inserts, not game cards; a dungeon (CR 309) starts outside the game.
     """
 
     TOKEN = "token"
@@ -207,6 +205,87 @@ class Analysis:
         return tuple(r for r in self.reasons if r.aspect is Aspect.IDENTITY)
 
 
+class PairingKind(StrEnum):
+    """One partner ability (CR 702.124a) or the card type the ability looks for. Values are the one-letter
+    codes of `PairingTraits.encode()`."""
+
+    PARTNER = "P"  # CR 702.124h
+    PARTNER_TEXT = "V"  # CR 702.124i, with the variant text
+    PARTNER_WITH = "W"  # CR 702.124j, with the partner's name
+    CHOOSE_BACKGROUND = "C"  # CR 702.124k
+    BACKGROUND = "B"  # a legendary Background enchantment card (what Choose a Background looks for)
+    DOCTORS_COMPANION = "D"  # CR 702.124m
+    TIME_LORD_DOCTOR = "T"  # a legendary Time Lord Doctor creature card with no other creature types
+
+
+_CODES = frozenset(PairingKind)  # StrEnum members are equal to their one-letter codes
+_WITH_TEXT = frozenset({PairingKind.PARTNER_TEXT, PairingKind.PARTNER_WITH})
+_SAFE = " ,'&!-./\u2019"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class PairingTrait:
+    """One partner ability of a card: its kind, and for partner—[text] the text, for partner with the name."""
+
+    kind: PairingKind
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PairingTraits:
+    """Everything about a card that decides whom it can be paired with (CR 702.124), and nothing else.
+
+    - `traits`: its partner abilities, plus BACKGROUND / TIME_LORD_DOCTOR when the card is what "Choose a
+      Background" / "Doctor's companion" look for.
+    - `names`: the names the card answers to, kept only when it has "partner with" (the other card's
+      "partner with" must name it); empty otherwise, so that equal abilities give equal summaries.
+    Frozen and hashable; `encode()`/`decode()` round-trip exactly, so a cache can store it per card.
+    """
+
+    traits: frozenset[PairingTrait] = field(default_factory=frozenset)
+    names: frozenset[str] = field(default_factory=frozenset)
+
+    def __bool__(self) -> bool:
+        return bool(self.traits)
+
+    def has(self, kind: PairingKind) -> bool:
+        """Whether one of the traits is of `kind`."""
+        return any(t.kind is kind for t in self.traits)
+
+    def texts(self, kind: PairingKind) -> tuple[str, ...]:
+        """The texts of the traits of `kind` (variant texts, or names after "partner with"), sorted."""
+        return tuple(sorted(t.text for t in self.traits if t.kind is kind))
+
+    def encode(self) -> str:
+        """Short text: traits then names, ";"-separated, sorted (e.g. "D;W:Rory Williams;N:Amy Pond"); ""
+        for a card with no pairing ability. ";", ":" and "%" inside texts are percent-escaped."""
+        parts = [
+            f"{t.kind.value}:{quote(t.text, safe=_SAFE)}" if t.kind in _WITH_TEXT else t.kind.value
+            for t in sorted(self.traits)
+        ]
+        parts.extend(f"N:{quote(n, safe=_SAFE)}" for n in sorted(self.names))
+        return ";".join(parts)
+
+    @classmethod
+    def decode(cls, text: str) -> PairingTraits:
+        """The summary `encode()` wrote. Raises `IdentityError` for text it could not have written."""
+        if not isinstance(text, str):
+            raise IdentityError(f"pairing traits are stored as text, got {type(text).__name__}")
+        if not text:
+            return cls()
+        traits: set[PairingTrait] = set()
+        names: set[str] = set()
+        for part in text.split(";"):
+            code, sep, value = part.partition(":")
+            if code == "N" and sep:
+                names.add(unquote(value))
+                continue
+            if code not in _CODES or (code in _WITH_TEXT) != bool(sep) or (sep and not value):
+                raise IdentityError(f"not a pairing trait: {part!r}")
+            traits.add(PairingTrait(PairingKind(code), unquote(value)))
+        return cls(frozenset(traits), frozenset(names))
+
+
 class VerdictCode(StrEnum):
     """Why a commander verdict (`commander_eligibility`, `check_pairing`) came out as it did."""
 
@@ -227,7 +306,7 @@ class VerdictCode(StrEnum):
     PAIRED_BUT_INELIGIBLE = "paired, but one can't be a commander"  # `cause`: the failing eligibility verdict
     SAME_CARD = "the same card twice"
     PARTNER_WITH_OTHER = "partner with names another card"  # `card` has only "Partner with <trait.text>"
-    PARTNER_WITH_ONE_WAY = "partner with, but not both ways"  # `card` names `other`, which doesn't name it back
+    PARTNER_WITH_ONE_WAY = "partner with, but not both ways"  # `card` names `other`, not named back
     VARIANT_ONLY = "partner variant without its match"  # `card` has only Partner—<trait.text>
     NO_SHARED_ABILITY = "no shared partner ability"  # `traits` shows what each card has
 
@@ -301,7 +380,3 @@ class FitResult:
         """Indices of the commanders that choose a color before the game (CR 903.4b) and weren't given one."""
         return tuple(i for i, leader in enumerate(self.commanders)
                      if leader.chooses_color and (i >= len(self.chosen) or self.chosen[i] is None))
-
-
-class IdentityError(ValueError):
-    """Raised by the engine for input that is not a card object at all (e.g. not a dict)."""

@@ -7,117 +7,35 @@ combined); a card with more than one may use either, but not both (702.124g):
 
 - Partner (702.124h): both cards have partner.
 - Partner—[text] (702.124i): both have the same partner—[text] (Friends forever, Survivors, Father & son,
-  Character select, ...). Older Oracle text prints "Friends forever" without "Partner—"; it is the same ability.
+  Character select, ...). Older Oracle text prints "Friends forever" without "Partner—"; the same ability.
 - Partner with [name] (702.124j): each names the other.
 - Choose a Background (702.124k): the other card is a legendary Background enchantment card.
 - Doctor's companion (702.124m): the other card is a legendary Time Lord Doctor creature card that has no
   other creature types.
 
-`pairing_traits(card) -> PairingTraits` reads them off the card (front face type line, rules text without
-reminder text); `can_pair(a, b)` says whether two summaries share one pairing. `PairingTraits.encode()` /
-`PairingTraits.decode(s)` turn a summary into short text and back ("" for a card with no pairing ability), so
-a cache can store it per card. Eligibility (CR 903.3) and "the same card twice" are `check_pairing`'s job.
+`pairing_traits(card) -> PairingTraits` (the storable summary, defined in `model`) reads them off the card
+(front face type line, rules text without reminder text); `can_pair(a, b)` says whether two summaries share
+one pairing. Eligibility (CR 903.3) and "the same card twice" are `check_pairing`'s job.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from enum import StrEnum
-from urllib.parse import quote, unquote
 
 from bot.identity.faces import Face, card_faces, card_names, type_words
-from bot.identity.model import IdentityError
+from bot.identity.model import PairingKind, PairingTrait, PairingTraits
 from bot.identity.text import strip_reminder
 
-
-class PairingKind(StrEnum):
-    """One partner ability (or the card type the ability looks for). Values are the one-letter codes of
-    `PairingTraits.encode()`."""
-
-    PARTNER = "P"  # CR 702.124h
-    PARTNER_TEXT = "V"  # CR 702.124i, with the variant text
-    PARTNER_WITH = "W"  # CR 702.124j, with the partner's name
-    CHOOSE_BACKGROUND = "C"  # CR 702.124k
-    BACKGROUND = "B"  # a legendary Background enchantment card (what Choose a Background looks for)
-    DOCTORS_COMPANION = "D"  # CR 702.124m
-    TIME_LORD_DOCTOR = "T"  # a legendary Time Lord Doctor creature card with no other creature types
-
-
-_WITH_TEXT = frozenset({PairingKind.PARTNER_TEXT, PairingKind.PARTNER_WITH})
 _PARTNER_WITH_RE = re.compile(r"^partner with (.+?)\.?\s*$", re.IGNORECASE)
 _PARTNER_TEXT_RE = re.compile(r"^partner\s*(?:\u2014|--|\u2013|-)\s*(.+?)\.?\s*$", re.IGNORECASE)
 _FRIENDS_FOREVER = "Friends forever"
-_COMPANION_WORDS = frozenset({"doctor\u2019s companion", "doctor's companion"})
-_SAFE = " ,'&!-./\u2019"
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class PairingTrait:
-    """One partner ability of a card: its kind, and for partner—[text] the text, for partner with the name."""
-
-    kind: PairingKind
-    text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PairingTraits:
-    """Everything about a card that decides whom it can be paired with (CR 702.124), and nothing else.
-
-    - `traits`: its partner abilities, plus BACKGROUND / TIME_LORD_DOCTOR when the card is what "Choose a
-      Background" / "Doctor's companion" look for.
-    - `names`: the names the card answers to, kept only when it has "partner with" (the other card's
-      "partner with" must name it); empty otherwise, so that equal abilities give equal summaries.
-    Frozen and hashable; `encode()`/`decode()` round-trip exactly.
-    """
-
-    traits: frozenset[PairingTrait] = field(default_factory=frozenset)
-    names: frozenset[str] = field(default_factory=frozenset)
-
-    def __bool__(self) -> bool:
-        return bool(self.traits)
-
-    def has(self, kind: PairingKind) -> bool:
-        """Whether one of the traits is of `kind`."""
-        return any(t.kind is kind for t in self.traits)
-
-    def texts(self, kind: PairingKind) -> tuple[str, ...]:
-        """The texts of the traits of `kind` (variant texts, or names after "partner with"), sorted."""
-        return tuple(sorted(t.text for t in self.traits if t.kind is kind))
-
-    def encode(self) -> str:
-        """Short text: traits then names, ";"-separated, sorted (e.g. "D;W:Rory Williams;N:Amy Pond"); ""
-        for a card with no pairing ability. ";", ":" and "%" inside texts are percent-escaped."""
-        parts = [
-            f"{t.kind.value}:{quote(t.text, safe=_SAFE)}" if t.kind in _WITH_TEXT else t.kind.value
-            for t in sorted(self.traits)
-        ]
-        parts.extend(f"N:{quote(n, safe=_SAFE)}" for n in sorted(self.names))
-        return ";".join(parts)
-
-    @classmethod
-    def decode(cls, text: str) -> PairingTraits:
-        """The summary `encode()` wrote. Raises `IdentityError` for text it could not have written."""
-        if not isinstance(text, str):
-            raise IdentityError(f"pairing traits are stored as text, got {type(text).__name__}")
-        if not text:
-            return cls()
-        traits: set[PairingTrait] = set()
-        names: set[str] = set()
-        for part in text.split(";"):
-            code, sep, value = part.partition(":")
-            if code == "N" and sep:
-                names.add(unquote(value))
-                continue
-            try:
-                kind = PairingKind(code)
-            except ValueError:
-                raise IdentityError(f"not a pairing trait: {part!r}") from None
-            if (kind in _WITH_TEXT) != bool(sep) or (sep and not value):
-                raise IdentityError(f"not a pairing trait: {part!r}")
-            traits.add(PairingTrait(kind, unquote(value)))
-        return cls(frozenset(traits), frozenset(names))
+_KEYWORD_TRAITS = {  # keywords as `norm_text` gives them
+    "partner": PairingTrait(PairingKind.PARTNER),
+    "friends forever": PairingTrait(PairingKind.PARTNER_TEXT, _FRIENDS_FOREVER),
+    "choose a background": PairingTrait(PairingKind.CHOOSE_BACKGROUND),
+    "doctor's companion": PairingTrait(PairingKind.DOCTORS_COMPANION),
+}
 
 
 def norm_text(text: str) -> str:
@@ -125,12 +43,9 @@ def norm_text(text: str) -> str:
     return " ".join(text.replace("\u2019", "'").split()).casefold()
 
 
-def front_type_words(faces: tuple[Face, ...]) -> tuple[str, list[str], list[str]]:
-    """(front type line, its supertypes and types, its subtypes): the front face's (CR 712.8a) or the main
-    part's, from the card's `card_faces(card)`."""
-    front_type = faces[0].type_line.split(" // ")[0] if faces else ""
-    words, subtypes = type_words(front_type)
-    return front_type, words, subtypes
+def front_type(faces: tuple[Face, ...]) -> str:
+    """The type line of the front face (CR 712.8a) or main part, from the card's `card_faces(card)`."""
+    return faces[0].type_line.split(" // ")[0]
 
 
 def is_background(type_line: str) -> bool:
@@ -143,93 +58,71 @@ def is_time_lord_doctor(type_line: str) -> bool:
     """A legendary Time Lord Doctor creature card that has no other creature types (CR 702.124m).
     "Time Lord" is one creature type of two words."""
     words, subtypes = type_words(type_line)
-    if "Legendary" not in words or "Creature" not in words:
-        return False
-    return sorted(subtypes) == ["Doctor", "Lord", "Time"]
+    return "Legendary" in words and "Creature" in words and sorted(subtypes) == ["Doctor", "Lord", "Time"]
 
 
-def ability_lines(card: dict, faces: tuple[Face, ...] | None = None) -> list[str]:
-    """Every rules-text line of every face, reminder text removed (CR 702.124 abilities are keyword-like).
-    `faces`: the card's `card_faces(card)` when the caller has them already."""
-    lines = []
-    for face in card_faces(card) if faces is None else faces:
-        for line in face.oracle_text.split("\n"):
-            bare = strip_reminder(line).strip()
-            if bare:
-                lines.append(bare)
-    return lines
+def ability_lines(faces: tuple[Face, ...]) -> list[str]:
+    """Every rules-text line of every face (the card's `card_faces(card)`), reminder text removed."""
+    bare = (strip_reminder(line).strip() for face in faces for line in face.oracle_text.split("\n"))
+    return [line for line in bare if line]
 
 
 def _line_traits(line: str) -> Iterable[PairingTrait]:
     # Keyword lines may list several keywords ("Flying, partner"); a "partner with" name may hold a comma.
     parts = [line] if "with" in line.lower() else [p.strip() for p in line.split(",")]
     for part in parts:
-        low = norm_text(part).rstrip(".")
-        if low == "partner":
-            yield PairingTrait(PairingKind.PARTNER)
-        elif low == norm_text(_FRIENDS_FOREVER):
-            yield PairingTrait(PairingKind.PARTNER_TEXT, _FRIENDS_FOREVER)
-        elif low == "choose a background":
-            yield PairingTrait(PairingKind.CHOOSE_BACKGROUND)
-        elif low in _COMPANION_WORDS:
-            yield PairingTrait(PairingKind.DOCTORS_COMPANION)
-        else:
-            m = _PARTNER_WITH_RE.match(part)
-            if m:
-                yield PairingTrait(PairingKind.PARTNER_WITH, m.group(1).strip())
-                continue
-            m = _PARTNER_TEXT_RE.match(part)
-            if m:
-                variant = m.group(1).strip()
-                if norm_text(variant) == norm_text(_FRIENDS_FOREVER):
-                    variant = _FRIENDS_FOREVER
-                yield PairingTrait(PairingKind.PARTNER_TEXT, variant)
+        trait = _KEYWORD_TRAITS.get(norm_text(part).rstrip("."))
+        if trait is not None:
+            yield trait
+        elif m := _PARTNER_WITH_RE.match(part):
+            yield PairingTrait(PairingKind.PARTNER_WITH, m.group(1).strip())
+        elif m := _PARTNER_TEXT_RE.match(part):
+            variant = m.group(1).strip()
+            same = norm_text(variant) == norm_text(_FRIENDS_FOREVER)
+            yield PairingTrait(PairingKind.PARTNER_TEXT, _FRIENDS_FOREVER if same else variant)
 
 
 def pairing_traits(card: dict) -> PairingTraits:
     """The card's pairing summary (CR 702.124): its partner abilities from the rules text of every face,
     and whether its front face is a legendary Background enchantment or a lone Time Lord Doctor."""
-    if not isinstance(card, dict):
-        raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
     faces = card_faces(card)
     traits: set[PairingTrait] = set()
-    for line in ability_lines(card, faces):
+    for line in ability_lines(faces):
         traits.update(_line_traits(line))
-    front_type = front_type_words(faces)[0]
-    if is_background(front_type):
+    if is_background(front_type(faces)):
         traits.add(PairingTrait(PairingKind.BACKGROUND))
-    if is_time_lord_doctor(front_type):
+    if is_time_lord_doctor(front_type(faces)):
         traits.add(PairingTrait(PairingKind.TIME_LORD_DOCTOR))
     has_with = any(t.kind is PairingKind.PARTNER_WITH for t in traits)
     return PairingTraits(frozenset(traits), card_names(card, faces) if has_with else frozenset())
 
 
-def _names_either(names: frozenset[str], wanted: tuple[str, ...]) -> bool:
-    have = {norm_text(n) for n in names}
-    return any(norm_text(w) in have for w in wanted)
+def _normed(texts: Iterable[str]) -> set[str]:
+    return {norm_text(t) for t in texts}
+
+
+def _names_other(a: PairingTraits, b: PairingTraits) -> bool:
+    """`a` has "partner with" naming `b` (CR 702.124j)."""
+    return bool(_normed(a.texts(PairingKind.PARTNER_WITH)) & _normed(b.names))
+
+
+def _either_way(a: PairingTraits, b: PairingTraits, ability: PairingKind, wanted: PairingKind) -> bool:
+    """One of the two has `ability` and the other is the `wanted` kind of card (CR 702.124k, 702.124m)."""
+    return (a.has(ability) and b.has(wanted)) or (b.has(ability) and a.has(wanted))
 
 
 def shared_pairings(a: PairingTraits, b: PairingTraits) -> tuple[PairingKind, ...]:
     """Every partner ability through which `a` and `b` pair (CR 702.124h-m), in the order of CR 702.124a.
     For the one-sided kinds the value names the ability (CHOOSE_BACKGROUND, DOCTORS_COMPANION)."""
-    out: list[PairingKind] = []
-    if a.has(PairingKind.PARTNER) and b.has(PairingKind.PARTNER):
-        out.append(PairingKind.PARTNER)
-    a_texts = {norm_text(t) for t in a.texts(PairingKind.PARTNER_TEXT)}
-    if a_texts & {norm_text(t) for t in b.texts(PairingKind.PARTNER_TEXT)}:
-        out.append(PairingKind.PARTNER_TEXT)
-    a_with, b_with = a.texts(PairingKind.PARTNER_WITH), b.texts(PairingKind.PARTNER_WITH)
-    if a_with and b_with and _names_either(b.names, a_with) and _names_either(a.names, b_with):
-        out.append(PairingKind.PARTNER_WITH)
-    if (a.has(PairingKind.CHOOSE_BACKGROUND) and b.has(PairingKind.BACKGROUND)) or (
-        b.has(PairingKind.CHOOSE_BACKGROUND) and a.has(PairingKind.BACKGROUND)
-    ):
-        out.append(PairingKind.CHOOSE_BACKGROUND)
-    if (a.has(PairingKind.DOCTORS_COMPANION) and b.has(PairingKind.TIME_LORD_DOCTOR)) or (
-        b.has(PairingKind.DOCTORS_COMPANION) and a.has(PairingKind.TIME_LORD_DOCTOR)
-    ):
-        out.append(PairingKind.DOCTORS_COMPANION)
-    return tuple(out)
+    K = PairingKind
+    pairs = {
+        K.PARTNER: a.has(K.PARTNER) and b.has(K.PARTNER),
+        K.PARTNER_TEXT: bool(_normed(a.texts(K.PARTNER_TEXT)) & _normed(b.texts(K.PARTNER_TEXT))),
+        K.PARTNER_WITH: _names_other(a, b) and _names_other(b, a),
+        K.CHOOSE_BACKGROUND: _either_way(a, b, K.CHOOSE_BACKGROUND, K.BACKGROUND),
+        K.DOCTORS_COMPANION: _either_way(a, b, K.DOCTORS_COMPANION, K.TIME_LORD_DOCTOR),
+    }
+    return tuple(k for k, shared in pairs.items() if shared)
 
 
 def can_pair(a: PairingTraits, b: PairingTraits) -> bool:

@@ -1,7 +1,7 @@
-"""Mana-symbol parser covering Scryfall's symbology (CR 107.4, 202.2).
+"""Mana-symbol parser covering Scryfall's symbology (CR 107.4, 202.2), and the color order (CR 105.1).
 
-`parse_symbols(text)` finds every `{...}` symbol in a string and classifies it. It never raises: a
-symbol it does not know is kept with kind `UNKNOWN` and no color. Which colors a symbol carries:
+`SYMBOL_RE` finds every `{...}` symbol in a string and `classify(raw)` says what it is. It never raises: a
+symbol it does not know gets kind `UNKNOWN` and no color. Which colors a symbol carries:
 
 - `{W}{U}{B}{R}{G}`: that color (CR 202.2a, 107.4a).
 - hybrid `{W/U}`: both colors (CR 107.4e, 202.2d); two-generic hybrid `{2/W}`: white (CR 107.4e);
@@ -11,16 +11,24 @@ symbol it does not know is kept with kind `UNKNOWN` and no color. Which colors a
 - `{C}` (CR 107.4c), `{S}` (107.4h), `{X}{Y}{Z}` (107.3), numbers `{0}`..`{1000000}`, `{½}`, `{∞}`,
   `{T}` `{Q}` (107.5, 107.6), `{E}` (107.14), `{P}` (generic Phyrexian), `{CHAOS}`, `{A}` ... : no color.
 
-Parsed symbols are interned (a bounded cache), so parsing is allocation-light.
+Classified symbols are interned (a bounded cache), so parsing is allocation-light.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
-WUBRG = "WUBRG"  # the five colors in canonical order (CR 105.1; bot.identity.model exports it too)
+WUBRG = "WUBRG"  # the five colors in canonical order (CR 105.1)
+
+
+def wubrg(colors: object) -> str:
+    """Canonical WUBRG-ordered string for any iterable of color letters (unknown letters dropped)."""
+    found = colors if isinstance(colors, str | set) else set(colors) if isinstance(colors, Iterable) else ()
+    return "".join([c for c in WUBRG if c in found])
 
 
 class SymbolKind(StrEnum):
@@ -52,10 +60,6 @@ class Symbol:
     kind: SymbolKind
     colors: str = ""
 
-    @property
-    def is_colored(self) -> bool:
-        return bool(self.colors)
-
 
 SYMBOL_RE = re.compile(r"\{[^{}\n]{0,20}\}")
 
@@ -80,26 +84,9 @@ _SIMPLE: dict[str, SymbolKind] = {
     "D": SymbolKind.OTHER,
 }
 
-_CACHE: dict[str, Symbol] = {}
-_CACHE_MAX = 4096
-
-
-def _wubrg(letters: set[str]) -> str:
-    return "".join(c for c in WUBRG if c in letters)
-
-
+@lru_cache(maxsize=4096)
 def classify(raw: str) -> Symbol:
     """Classify one symbol string such as "{2/W}". Never raises; unknown → `SymbolKind.UNKNOWN`."""
-    sym = _CACHE.get(raw)
-    if sym is not None:
-        return sym
-    sym = _classify(raw)
-    if len(_CACHE) < _CACHE_MAX:
-        _CACHE[raw] = sym
-    return sym
-
-
-def _classify(raw: str) -> Symbol:
     inner = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw
     inner = inner.strip().upper()
     if not inner:
@@ -120,7 +107,7 @@ def _classify(raw: str) -> Symbol:
         phyrexian = "P" in others
         rest = [p for p in others if p != "P"]
         if not colors or any(not (p == "C" or _is_number(p)) for p in rest):
-            return Symbol(raw, SymbolKind.UNKNOWN, _wubrg(colors))
+            return Symbol(raw, SymbolKind.UNKNOWN, wubrg(colors))
         if phyrexian:
             kind = SymbolKind.PHYREXIAN_HYBRID if len(colors) > 1 or rest else SymbolKind.PHYREXIAN
         elif "C" in rest:
@@ -131,44 +118,14 @@ def _classify(raw: str) -> Symbol:
             kind = SymbolKind.HYBRID
         else:
             kind = SymbolKind.COLORED
-        return Symbol(raw, kind, _wubrg(colors))
+        return Symbol(raw, kind, wubrg(colors))
     return Symbol(raw, SymbolKind.UNKNOWN)
 
 
 def _is_number(text: str) -> bool:
-    if not text:
-        return False
     try:
         float(text)
     except ValueError:
         return False
     return text.replace(".", "", 1).isdigit()
 
-
-def parse_symbols(text: object) -> tuple[Symbol, ...]:
-    """Every `{...}` symbol in `text`, in order. Non-strings and empty strings give `()`."""
-    if not isinstance(text, str) or "{" not in text:
-        return ()
-    return tuple(classify(m) for m in SYMBOL_RE.findall(text))
-
-
-def colored_symbols(text: str) -> list[Symbol]:
-    """Only the symbols of `text` that carry a color (fast path used by the engine)."""
-    if "{" not in text:
-        return []
-    out = []
-    for raw in SYMBOL_RE.findall(text):
-        sym = _CACHE.get(raw) or classify(raw)
-        if sym.colors:
-            out.append(sym)
-    return out
-
-
-def symbol_colors(text: object) -> str:
-    """Union of the colors of every symbol in `text`, WUBRG order."""
-    if not isinstance(text, str):
-        return ""
-    found: set[str] = set()
-    for sym in parse_symbols(text):
-        found.update(sym.colors)
-    return _wubrg(found)

@@ -1,15 +1,6 @@
-"""Rules-text helpers: reminder-text removal (CR 903.4c) and where a symbol sits in a line.
-
-- `strip_reminder(line)`: removes parenthesised reminder text, nested parentheses included and
-  whether or not the parentheses sit inside a quoted ability ("has "{T}: Add {G}. (...)""). An
-  unclosed "(" removes the rest of the line (reminder text never spans lines).
-- `symbol_context(line, start)`: what part of the ability a symbol at position `start` belongs to, as a
-  fact: a `TextPlace` (an activated ability's cost, a keyword's cost, a mana ability, ...) and, for a
-  keyword's cost, the keyword as printed ("Flashback").
-- `reminder_symbols(line, bare)`: the symbols of `line` that sit only in its reminder text.
-- `named_colors(line, names)`: the colors a line names in words ("black Rat creature tokens",
-  "nonwhite"), the card's own names left out ("Black Lotus"). Words never count toward color identity
-  (CR 903.4); explanations point that out.
+"""Rules-text helpers: reminder text (CR 903.4c), where a symbol sits in a line (a `TextPlace`: an
+activated ability's cost (CR 602.1), a keyword's cost, a mana ability (CR 605), ...), and the colors a line
+names in words, which never count toward color identity (CR 903.4; explanations point them out).
 """
 
 from __future__ import annotations
@@ -20,49 +11,43 @@ from collections import Counter
 from bot.identity.model import COLOR_WORDS, TextPlace
 from bot.identity.symbols import SYMBOL_RE as _SYMBOL_RE
 
+_INNERMOST_PARENS = re.compile(r"\([^()]*\)")
+
 
 def strip_reminder(line: str) -> str:
-    """`line` without any parenthesised text (CR 903.4c)."""
-    if "(" not in line:
-        return line
-    out: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(line):
-        if ch == "(":
-            if depth == 0:
-                out.append(line[start:i])
-            depth += 1
-        elif ch == ")" and depth:
-            depth -= 1
-            if depth == 0:
-                start = i + 1
-    if depth == 0:
-        out.append(line[start:])
-    return "".join(out)
+    """`line` without any parenthesised text (CR 903.4c), nested parentheses included and whether or not
+    they sit inside a quoted ability ("has "{T}: Add {G}. (...)""). An unclosed "(" takes the rest of the line
+    with it (reminder text never spans lines)."""
+    while "(" in line:
+        line, removed = _INNERMOST_PARENS.subn("", line)
+        if not removed:
+            return line[: line.index("(")]
+    return line
 
 
 # "Flashback {B}", "Kicker {1}{G}", "Escape—{R}{R}, Exile ...", "Level up {1}{W}", "Equip {2}", and keywords
-# with a number before the cost: "Suspend 4—{1}{R}", "Suspend X—{X}{B}{B}{B}", "Awaken 3—{5}{W}", "Reinforce 1—{1}{W}"
+# with a number before the cost: "Suspend 4—{1}{R}", "Suspend X—{X}{B}{B}{B}", "Awaken 3—{5}{W}"
 _KEYWORD_COST_RE = re.compile(r"^([A-Z][A-Za-z' ]{1,30}?)(?: (?:\d+|X))?(?: ?\u2014 ?| )(?=\{)")
 _ADD_RE = re.compile(r"\badd\b[^.:]*$", re.IGNORECASE)
 _PAY_RE = re.compile(r"\bpays?\b[^.:]*$", re.IGNORECASE)
 _COST_CHANGE_RE = re.compile(r"\bcosts?\b[^.:]*$", re.IGNORECASE)
 _NOT_KEYWORD_WORDS = frozenset(
-    {"add", "pay", "pays", "as", "when", "whenever", "at", "if", "you", "each", "spend", "for", "cost", "costs",
-     "spells", "spell", "this", "that", "and", "or", "the", "a", "an", "may", "it"}
+    {"add", "pay", "pays", "as", "when", "whenever", "at", "if", "you", "each", "spend", "for", "cost",
+     "costs", "spells", "spell", "this", "that", "and", "or", "the", "a", "an", "may", "it"}
 )
 
 
 def symbol_context(line: str, start: int) -> tuple[TextPlace, str | None]:
-    """Where the symbol at `line[start]` sits: (place, keyword); keyword only for KEYWORD_COST."""
+    """Where the symbol at `line[start]` sits: (place, keyword); keyword only for KEYWORD_COST, as printed
+    ("Flashback")."""
     before = line[:start]
     quoted = before.count("\u201c") > before.count("\u201d") or before.count('"') % 2 == 1
     if quoted:
         # inside a quoted ability that the card grants: describe it relative to that ability
         q = max(before.rfind("\u201c"), before.rfind('"'))
         inner_before = before[q + 1 :]
-        close = min((i for i in (line.find('"', start), line.find("\u201d", start)) if i != -1), default=len(line))
+        ends = (line.find('"', start), line.find("\u201d", start))
+        close = min((i for i in ends if i != -1), default=len(line))
         inner_after = line[start:close]
         if ":" not in inner_before and ":" in inner_after:
             return TextPlace.GRANTED_COST, None
@@ -73,10 +58,10 @@ def symbol_context(line: str, start: int) -> tuple[TextPlace, str | None]:
     m = _KEYWORD_COST_RE.match(line)
     if m and m.end() <= start and ":" not in before:
         keyword = m.group(1).strip()
-        words = keyword.lower().split()
-        if not _NOT_KEYWORD_WORDS.intersection(words):
+        if _NOT_KEYWORD_WORDS.isdisjoint(keyword.lower().split()):
             if colon != -1 and "\u2014" in line[: m.end()]:
-                return TextPlace.ACTIVATED_COST, None  # ability word: "Channel \u2014 {X}{G}{G}, Discard ...: ..."
+                # an ability word: "Channel \u2014 {X}{G}{G}, Discard ...: ..."
+                return TextPlace.ACTIVATED_COST, None
             return TextPlace.KEYWORD_COST, keyword.split(" with ")[0]
     if colon != -1 and start < colon:
         return TextPlace.ACTIVATED_COST, None
@@ -101,7 +86,6 @@ def reminder_symbols(line: str, bare: str) -> list[str]:
     return out
 
 
-
 def _first_colon_outside_quotes(line: str) -> int:
     if ":" not in line:
         return -1
@@ -121,8 +105,7 @@ def _words_in(low: str) -> set[str]:
         at = low.find(word)
         while at != -1:
             end = at + len(word)
-            before = low[at - 1] if at else " "
-            after = low[end] if end < len(low) else " "
+            before, after = low[at - 1 : at], low[end : end + 1]  # "" at either end of the text
             if not after.isalpha() and (not before.isalpha() or low.endswith("non", 0, at)
                                         or low.endswith("non-", 0, at)):
                 found.add(letter)
@@ -137,8 +120,7 @@ def named_colors(line: str, names: tuple[str, ...] = ()) -> set[str]:
     low = line.lower()
     found = _words_in(low)
     if found and any(name and name.lower() in low for name in names):
-        for name in names:
-            if name:
-                low = low.replace(name.lower(), " ")
+        for name in filter(None, names):
+            low = low.replace(name.lower(), " ")
         found = _words_in(low)
     return found

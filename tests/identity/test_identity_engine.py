@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grimp
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -403,3 +404,12 @@ def test_identity_package_imports_no_io_modules():
         source = path.read_text(encoding="utf-8")
         for mod in FORBIDDEN:
             assert f"import {mod}" not in source and f"from {mod}" not in source, (path.name, mod)
+
+
+def test_engine_modules_import_no_cycle():
+    """No import cycle among the engine's modules, `TYPE_CHECKING` imports included (grimp counts them)."""
+    graph = grimp.build_graph("bot", cache_dir=None)
+    engine = {m for m in graph.modules if m.startswith("bot.identity.")}
+    cycles = [(a, b) for a in sorted(engine) for b in sorted(graph.find_modules_directly_imported_by(a) & engine)
+              if graph.find_shortest_chain(importer=b, imported=a)]
+    assert not cycles, f"import cycles through these imports: {cycles}"

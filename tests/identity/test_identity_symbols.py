@@ -6,8 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.identity import SymbolKind, parse_symbols
-from bot.identity.symbols import classify, symbol_colors
+from bot.identity import Symbol, SymbolKind, wubrg
+from bot.identity.symbols import SYMBOL_RE, classify
+
+
+def parse_symbols(text: str) -> tuple[Symbol, ...]:
+    """Every `{...}` symbol of `text`, classified, in order: how the engine reads costs and rules text."""
+    return tuple(classify(raw) for raw in SYMBOL_RE.findall(text))
+
+
+def symbol_colors(text: str) -> str:
+    return wubrg("".join(s.colors for s in parse_symbols(text)))
 
 
 @pytest.mark.parametrize(
@@ -69,13 +78,12 @@ def test_parse_split_cost_and_text():
     assert symbol_colors("a red creature") == ""
 
 
-@pytest.mark.parametrize("value", [None, 3, b"{W}", ["{W}"], "", "no symbols", "{unclosed", "}{", "{{W}}"])
-def test_odd_input_never_raises(value):
+@pytest.mark.parametrize("value", ["", "no symbols", "{unclosed", "}{", "{{W}}"])
+def test_odd_text(value):
     result = parse_symbols(value)
-    assert isinstance(result, tuple)
     if value == "{{W}}":
         assert [s.colors for s in result] == ["W"]
-    elif not isinstance(value, str) or "{W}" not in value:
+    else:
         assert all(not s.colors for s in result)
 
 
