@@ -21,7 +21,7 @@ from bot.app.tree import InputProblem
 from bot.cards.model import Resolved
 from bot.deck.check import DeckReport
 from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
-from bot.deck.runner import check_decklist
+from bot.deck.runner import check_decklist, read_list
 from bot.deck.sources import DeckLink, DeckLinkError, FetchedDeck, parse_deck_url
 from bot.present import decklinks, errors
 from bot.present.deck_report import deck_reply
@@ -157,8 +157,8 @@ async def read_deck(bot: IdentityBot, source: DeckSource) -> tuple[ParsedDeck, F
             data = await source.attachment.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return parse(decode(data)), None
-    return parse(source.text or ""), None
+        return read_list(decode(data), source.attachment.filename), None
+    return read_list(source.text or ""), None
 
 
 @dataclass(frozen=True, slots=True)
