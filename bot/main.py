@@ -38,8 +38,8 @@ from bot.cards.model import ScryfallUnavailable
 from bot.cards.refresh import BulkRefresher
 from bot.cards.scryfall import HEADERS, LOCKOUT_SECONDS, ScryfallClient
 from bot.cards.service import CardService
-from bot.deck.check import DeckReport, ProblemKind
 from bot.deck.parser import DeckInputError, ParsedDeck, decode
+from bot.deck.report import DeckReport, ProblemKind
 from bot.deck.runner import check_decklist, read_list
 from bot.deck.sources import DeckSites
 from bot.healthcheck import healthcheck

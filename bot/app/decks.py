@@ -19,8 +19,8 @@ import discord
 from bot.app.observe import record_found
 from bot.app.tree import InputProblem
 from bot.cards.model import Resolved
-from bot.deck.check import DeckReport
 from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
+from bot.deck.report import DeckReport
 from bot.deck.runner import check_decklist, read_list
 from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, parse_deck_url
 from bot.present import decklinks, errors

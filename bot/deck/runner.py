@@ -35,19 +35,10 @@ from typing import Any, Protocol, cast
 
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import normalize
-from bot.deck.check import (
-    NOT_IN_LOCAL_DATA,
-    DeckInput,
-    DeckReport,
-    Reading,
-    Unchecked,
-    UncheckedCommander,
-    card_key,
-    check_deck,
-    color_letter,
-)
+from bot.deck.check import DeckInput, card_key, check_deck, color_letter
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
 from bot.deck.parser import DeckEntry, ParsedDeck, Section, parse
+from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, Reading, Unchecked, UncheckedCommander
 from bot.identity import analyze, check_pairing
 from bot.identity.model import IdentityError
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from bot.deck.check import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
 from bot.deck.parser import Section
+from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
 from bot.identity.model import WUBRG
 from bot.present import embeds, evidence, render, words
 from bot.present.message import FIELD_VALUE_LIMIT, TITLE_LIMIT, Attachment, Embed, Reply

@@ -7,18 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.deck.check import (
-    CommanderIssue,
-    DeckInput,
-    ProblemKind,
-    Unchecked,
-    UncheckedCommander,
-    check_deck,
-    color_letter,
-    copy_limit,
-    is_basic_land,
-)
+from bot.deck.check import DeckInput, check_deck, color_letter, copy_limit, is_basic_land
 from bot.deck.parser import DeckInputError, Section, parse
+from bot.deck.report import CommanderIssue, ProblemKind, Unchecked, UncheckedCommander
 from bot.identity.model import NonDeckKind, ReasonKind, VerdictCode
 from bot.present import deck_errors, embeds
 from bot.present.deck_report import (

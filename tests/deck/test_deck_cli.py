@@ -216,7 +216,7 @@ async def test_mistyped_commander_with_scryfall_down_is_exit_2_with_local_sugges
 async def fake_with_piper(shared_fake_cards):
     from tests.deck.test_deck_check import PIPER
 
-    async with FakeScryfall(list(shared_fake_cards) + [PIPER]) as server:
+    async with FakeScryfall([*shared_fake_cards, PIPER]) as server:
         yield server
 
 

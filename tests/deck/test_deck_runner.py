@@ -13,9 +13,9 @@ import pytest_asyncio
 
 from bot.cards.bulk import import_file
 from bot.cards.model import ScryfallUnavailable
-from bot.deck.check import ProblemKind
 from bot.deck.errors import CommanderNotFound, NoCommander
 from bot.deck.parser import DeckInputError
+from bot.deck.report import ProblemKind
 from bot.deck.runner import check_decklist
 from bot.main import open_cards
 from bot.present import deck_errors
@@ -55,9 +55,9 @@ def paths(scryfall: FakeScryfall) -> list[str]:
 
 async def test_capitalised_comment_after_double_slash_falls_back_to_the_left_part(service, scryfall):
     assert SOL_RING in KUMANO_DECK
-    report, _ = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Staple\n"), "Kumano")
+    report, resolved = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Staple\n"), "Kumano")
     assert report.legal, text_report(report)
-    assert "Sol Ring" in [c.name for c in report.cards]
+    assert "Sol Ring" in [r.name for r in resolved]
     line = KUMANO_DECK.split("\n").index(SOL_RING.strip()) + 1
     assert notes_text(report) == [f"line {line}: 'Sol Ring // Staple' was read as Sol Ring; the text after the last "
                             "\u201c//\u201d was taken for a comment"]
@@ -75,8 +75,8 @@ async def test_lower_case_comment_costs_nothing_extra(service, scryfall):
 
 @pytest.mark.parametrize("line", ["1 Fire // Ice", "1 Fire // Ice (UMA) 225", "Fire // Ice // counter or ping"])
 async def test_split_cards_stay_split_cards(service, scryfall, line):
-    report, _ = await check_decklist(service, f"1 Kumano, Master Yamabushi\n{line}\n1 Sol Ring\n", KUMANO)
-    assert [c.name for c in report.cards][1:2] == ["Fire // Ice"]
+    report, resolved = await check_decklist(service, f"1 Kumano, Master Yamabushi\n{line}\n1 Sol Ring\n", KUMANO)
+    assert [r.name for r in resolved] == [KUMANO, "Fire // Ice", "Sol Ring"]
     assert [p.card for p in report.of_kind(ProblemKind.COLOR)] == ["Fire // Ice"]  # blue half, mono-red deck
     assert notes_text(report) == []
     assert paths(scryfall) == ["/cards/collection"]  # the list, in one request: no second reading tried
@@ -286,6 +286,6 @@ async def test_one_line_paste_gives_the_same_report(service, scryfall):
     single, _ = await check_decklist(service, " ".join(text.split("\n")))
     assert [(p.kind, p.card) for p in single.problems] == [(p.kind, p.card) for p in multi.problems] != []
     assert single.card_count == multi.card_count == 100 and single.commanders == multi.commanders
-    assert notes_text(single) == notes_text(multi) + [
-        f"The list was pasted on one line; it was read as {len([x for x in text.split(chr(10)) if x.strip()])} "
-        f"separate lines, numbered in the order pasted"]
+    pasted = len([x for x in text.split("\n") if x.strip()])
+    assert notes_text(single) == [*notes_text(multi), f"The list was pasted on one line; it was read as {pasted} "
+                                  f"separate lines, numbered in the order pasted"]

@@ -28,11 +28,6 @@ from bot.deck.sources.result import (
 )
 
 SITE = Site.ARCHIDEKT
-# Archidekt deckFormat numbers (as the site's own API client libraries list them).
-FORMATS = {
-    1: "standard", 2: "modern", 3: "commander", 4: "legacy", 5: "vintage", 6: "pauper", 7: "custom",
-    8: "frontier", 9: "futurestandard", 10: "penny", 11: "1v1commander", 12: "duelcommander", 13: "brawl",
-}
 
 
 def _section(item: Mapping[str, Any], included: Mapping[str, bool]) -> Section:
@@ -79,6 +74,4 @@ def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
     included = {c["name"].casefold(): c.get("includedInDeck") is not False for c in payload.get("categories") or ()
                 if isinstance(c, Mapping) and isinstance(c.get("name"), str)}
     raws = [raw for item in payload["cards"] if (raw := _entry(item, included)) is not None]
-    fmt = payload.get("deckFormat")
-    fmt_name = FORMATS.get(fmt) if isinstance(fmt, int) and not isinstance(fmt, bool) else None
-    return build(SITE, deck_id, payload.get("name"), fmt_name, raws)
+    return build(SITE, deck_id, payload.get("name"), raws)

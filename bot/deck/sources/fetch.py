@@ -62,10 +62,10 @@ class _Answer:
     body: bytes
 
 
-def _copy(fetched: FetchedDeck, *, from_cache: bool) -> FetchedDeck:
+def _copy(fetched: FetchedDeck) -> FetchedDeck:
     """A copy whose ParsedDeck lists belong to the caller (the cached one stays untouched)."""
     deck = dataclasses.replace(fetched.deck, entries=list(fetched.deck.entries), problems=list(fetched.deck.problems))
-    return dataclasses.replace(fetched, deck=deck, from_cache=from_cache)
+    return dataclasses.replace(fetched, deck=deck)
 
 
 class DeckSites:
@@ -119,19 +119,14 @@ class DeckSites:
             return f"{self.bases[Site.ARCHIDEKT]}/decks/{link.deck_id}/"
         return f"{self.bases[Site.MOXFIELD]}/v3/decks/all/{link.deck_id}"
 
-    def locked_for(self, site: Site) -> float:
-        """Seconds left in a site's 429 lockout (0 when not locked)."""
-        return max(0.0, self._locked_until[site] - self.clock())
-
     async def fetch(self, link: DeckLink) -> FetchedDeck:
         """The deck behind `link`, from the cache when fetched less than `cache_ttl` seconds ago. Raises a
         `DeckSourceError`; concurrent calls for one deck share one request."""
         key = (link.site, link.deck_id)
-        hit = self.cache.get(key)
-        if hit is not None:
-            return _copy(hit, from_cache=True)
-        fetched: FetchedDeck = await self._flight.run(key, lambda: self._fetch_and_store(link))
-        return _copy(fetched, from_cache=False)
+        fetched: FetchedDeck | None = self.cache.get(key)
+        if fetched is None:
+            fetched = await self._flight.run(key, lambda: self._fetch_and_store(link))
+        return _copy(fetched)
 
     async def aclose(self) -> None:
         """Cancel fetches still in flight (the session is the caller's to close)."""
@@ -140,7 +135,7 @@ class DeckSites:
     async def _turn(self, site: Site) -> None:
         """Wait for the site's next request slot; fails at once while the site is locked (429), and with BUSY
         when the slot is more than `max_wait` seconds away."""
-        if (left := self.locked_for(site)) > 0:
+        if (left := self._locked_until[site] - self.clock()) > 0:
             raise DeckSourceError(DeckSourceErrorCode.RATE_LIMITED, site, retry_after=left)
         limiter = self._limiters.get(site)
         if limiter is None or limiter.has_capacity():

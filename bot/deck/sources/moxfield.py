@@ -89,5 +89,4 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
     check_size(SITE, sum(len(cards) for cards in boards.values()), max_entries)
     v3 = "boards" in payload
     raws = [_entry(board, key, item, v3) for board, cards in boards.items() for key, item in cards.items()]
-    fmt = payload.get("format")
-    return build(SITE, deck_id, payload.get("name"), fmt if isinstance(fmt, str) and fmt else None, raws)
+    return build(SITE, deck_id, payload.get("name"), raws)

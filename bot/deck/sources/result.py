@@ -25,24 +25,17 @@ _SECTION_ORDER = {Section.COMMANDER: 0, Section.COMPANION: 1, Section.MAIN: 2, S
 
 @dataclass(frozen=True, slots=True)
 class FetchedDeck:
-    """A deck read from a site. `deck` holds every entry (any section) with `deck_name` set; `format` is
-    the site's format name ("commander", ...) or None; `from_cache` is True when no request was made."""
+    """A deck read from a site: `deck` holds every entry (any section; the site's commanders marked) with
+    `deck_name` set."""
 
     deck: ParsedDeck
     site: Site
     deck_id: str
-    format: str | None = None
-    from_cache: bool = False
 
     @property
     def name(self) -> str | None:
         """The deck's name on the site (`deck.deck_name`)."""
         return self.deck.deck_name
-
-    @property
-    def commanders(self) -> tuple[str, ...]:
-        """The names the site marks as commanders, each once."""
-        return tuple(dict.fromkeys(e.name for e in self.deck.entries if e.section is Section.COMMANDER))
 
     @property
     def url(self) -> str:
@@ -113,7 +106,7 @@ def _count_problem(count: Any) -> str | None:
     return None if 1 <= count <= MAX_COUNT else f"quantity {count} is outside 1-{MAX_COUNT}"
 
 
-def build(site: Site, deck_id: str, name: Any, fmt: str | None, raws: list[RawEntry]) -> FetchedDeck:
+def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedDeck:
     """Number the entries (commanders first, alphabetical within a section) and build the result."""
     ordered = sorted(raws, key=lambda r: (_SECTION_ORDER.get(r.section, 9), (r.name or "").casefold()))
     entries: list[DeckEntry] = []
@@ -130,4 +123,4 @@ def build(site: Site, deck_id: str, name: Any, fmt: str | None, raws: list[RawEn
     if raws and not entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
     parsed = ParsedDeck(entries=entries, problems=problems, deck_name=tidy_name(name), lines_read=len(ordered))
-    return FetchedDeck(deck=parsed, site=site, deck_id=deck_id, format=fmt)
+    return FetchedDeck(deck=parsed, site=site, deck_id=deck_id)
