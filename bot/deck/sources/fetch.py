@@ -48,7 +48,6 @@ DEFAULT_LOCKOUT = 30.0  # pause after a 429 without (or with a shorter) Retry-Af
 DEFAULT_CACHE_TTL = 300.0
 DEFAULT_CACHE_SIZE = 256
 ERROR_BODY_LIMIT = 64 * 1024  # bytes read from a non-200 answer (enough to tell JSON from an HTML page)
-_CHUNK = 64 * 1024
 _READERS = {Site.ARCHIDEKT: read_archidekt, Site.MOXFIELD: read_moxfield}
 _UNAVAILABLE = DeckSourceErrorCode.UNAVAILABLE
 
@@ -189,15 +188,13 @@ class DeckSites:
 
     @staticmethod
     async def _read(resp: aiohttp.ClientResponse, limit: int) -> tuple[bytes, int]:
-        """Read the body, stopping as soon as it passes `limit` bytes: (body kept, bytes read)."""
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in resp.content.iter_chunked(_CHUNK):
-            size += len(chunk)
-            if size > limit:
-                break
-            chunks.append(chunk)
-        return b"".join(chunks), size
+        """Read the body, stopping as soon as it passes `limit` bytes: (body, bytes read); the body is
+        complete when bytes read <= limit."""
+        try:
+            body = await resp.content.readexactly(limit + 1)
+        except asyncio.IncompleteReadError as end:  # the body ended first: all of it
+            return end.partial, len(end.partial)
+        return body, len(body)
 
     def _interpret(self, link: DeckLink, answer: _Answer) -> FetchedDeck:
         site, status = link.site, answer.status
