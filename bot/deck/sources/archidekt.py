@@ -23,7 +23,6 @@ from bot.deck.sources.result import (
     face_name,
     not_a_deck,
     obj,
-    text,
     tidy_name,
 )
 
@@ -52,11 +51,7 @@ def _entry(item: Any, included: Mapping[str, bool]) -> RawEntry | None:
     card = obj(item.get("card"))
     oracle = obj(card.get("oracleCard"))
     name = tidy_name(oracle.get("name")) or face_name(oracle, "faces")
-    modifier = item.get("modifier")
     return RawEntry(_section(item, included), name, item.get("quantity"),
-                    set_code=text(obj(card.get("edition")).get("editioncode"), 8),
-                    collector_number=text(card.get("collectorNumber"), 12),
-                    foil=isinstance(modifier, str) and modifier.casefold() in ("foil", "etched"),
                     problem=None if name else "the entry has no card name")
 
 

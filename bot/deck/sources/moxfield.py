@@ -22,7 +22,6 @@ from bot.deck.sources.result import (
     face_name,
     not_a_deck,
     obj,
-    text,
     tidy_name,
 )
 
@@ -63,11 +62,7 @@ def _entry(board: str, map_key: Any, item: Any, v3: bool) -> RawEntry:
         return RawEntry(section, None, None, problem="the entry is not an object")
     card = obj(item.get("card"))
     name = tidy_name(card.get("name")) or face_name(card, "card_faces") or (None if v3 else tidy_name(map_key))
-    finish = item.get("finish")
-    foil = item.get("isFoil") is True or (isinstance(finish, str) and finish.casefold() in ("foil", "etched"))
-    return RawEntry(section, name, item.get("quantity"), set_code=text(card.get("set"), 8),
-                    collector_number=text(card.get("cn"), 12), foil=foil,
-                    problem=None if name else "the entry has no card name")
+    return RawEntry(section, name, item.get("quantity"), problem=None if name else "the entry has no card name")
 
 
 def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:

@@ -45,15 +45,13 @@ class FetchedDeck:
 
 @dataclass(frozen=True, slots=True)
 class RawEntry:
-    """One entry as read from a site, before numbering. `problem` says why it can't be read (its name or
-    count is unusable); `label` names it in that problem when it has no usable name."""
+    """One entry as read from a site, before numbering (only what the check uses: printings don't matter).
+    `problem` says why it can't be read (its name or count is unusable); `label` names it in that problem
+    when it has no usable name."""
 
     section: Section
     name: str | None
     count: Any
-    set_code: str | None = None
-    collector_number: str | None = None
-    foil: bool = False
     problem: str | None = None
     label: str | None = None
 
@@ -91,15 +89,6 @@ def obj(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def text(value: Any, limit: int = 40) -> str | None:
-    """A short string field (set code, collector number), or None."""
-    if isinstance(value, str) and value.strip():
-        return value.strip()[:limit]
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return None
-
-
 def _count_problem(count: Any) -> str | None:
     if isinstance(count, bool) or not isinstance(count, int):
         return "quantity is not a whole number"
@@ -118,7 +107,6 @@ def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedD
                                          problem or "the entry has no card name"))
             continue
         entries.append(DeckEntry(name=raw.name, count=raw.count, line=position, section=raw.section,
-                                 set_code=raw.set_code, collector_number=raw.collector_number, foil=raw.foil,
                                  commander_marker=raw.section is Section.COMMANDER))
     if raws and not entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
