@@ -69,9 +69,10 @@ def read_list(text: str, filename: str | None = None) -> ParsedDeck:
 
 
 def card_names(card: Mapping[str, Any]) -> set[str]:
-    """The folded names a card answers to exactly: its name and its faces' names."""
-    names = [str(card.get("name") or "")] + [str(f.get("name") or "") for f in card.get("card_faces") or ()]
-    return {normalize(n) for n in names if n}
+    """The folded names a card answers to exactly: its name, its faces' names and the names printed on it in
+    place of them (`flavor_name`: Godzilla series, Secret Lair)."""
+    parts = [card, *(f for f in card.get("card_faces") or () if isinstance(f, Mapping))]
+    return {normalize(str(p[key])) for p in parts for key in ("name", "flavor_name") if p.get(key)}
 
 
 def names_card(typed: str, card: Mapping[str, Any]) -> bool:

@@ -101,6 +101,9 @@ def test_names_are_read_exactly_folded():
     assert names_card("lim-dul's vault", card("Lim-Dûl's Vault"))
     assert not names_card("Fire Ice Storm", fire_ice)
     assert not names_card("Samite Healer", card("Orim, Samite Healer"))
+    # the name printed in place of the card's own (Scryfall's `flavor_name`) names it too
+    zilortha = {**card("Zilortha, Strength Incarnate"), "flavor_name": "Godzilla, King of the Monsters"}
+    assert names_card("Godzilla, King of the Monsters", zilortha) and names_card("zilortha strength incarnate", zilortha)
 
 
 async def test_offline_not_in_local_data_and_no_such_card_are_told_apart(tmp_path):
