@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from bot.deck.parser import Section
+from bot.deck.parser import MAX_COUNT, Section
 from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
+from bot.deck.sources.result import EntryProblem
 from bot.identity.model import WUBRG
 from bot.present import embeds, evidence, render, words
 from bot.present.message import FIELD_VALUE_LIMIT, TITLE_LIMIT, Attachment, Embed, Reply
@@ -50,6 +51,14 @@ _LABELS = {
     ProblemKind.SIZE: ("deck size problem", "deck size problems"),
     ProblemKind.BANNED: ("banned card", "banned cards"),
     ProblemKind.NOT_A_CARD: ("non-deck card", "non-deck cards"),
+}
+#: Why a deck site's entry could not be read (`bot.deck.sources.result.EntryProblem`).
+ENTRY_PROBLEMS: dict[str, str] = {
+    EntryProblem.NOT_AN_OBJECT: "the site\u2019s entry is not a card",
+    EntryProblem.NO_NAME: "the site\u2019s entry has no card name",
+    EntryProblem.COUNT_NOT_WHOLE: "the quantity is not a whole number",
+    EntryProblem.COUNT_OUT_OF_RANGE: f"the quantity is outside 1-{MAX_COUNT}",
+    EntryProblem.UNKNOWN_BOARD: "it is on a board of the deck the bot does not read",
 }
 #: How a section that is not the deck is called in "3 in the sideboard, 2 in tokens not counted".
 SECTION_WORDS = {Section.SIDEBOARD: "the sideboard", Section.MAYBEBOARD: "the maybeboard", Section.TOKENS: "tokens"}
@@ -89,7 +98,8 @@ def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
     kind = problem.kind
     if kind is ProblemKind.UNREADABLE:
         shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
-        return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(problem.why)}"
+        why = ENTRY_PROBLEMS.get(problem.why, problem.why)  # a site's code, or the parser's reason
+        return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(why)}"
     if kind is ProblemKind.UNKNOWN:
         return f"{_lines(problem.lines)}: no card named {name(repr(problem.card or ''))}{_did_you_mean(problem, name)}"
     if kind is ProblemKind.UNCHECKED:

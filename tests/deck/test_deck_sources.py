@@ -14,11 +14,15 @@ import aiohttp
 import pytest
 
 from bot import __version__
+from bot.deck.check import DeckInput, check_deck
 from bot.deck.parser import Section
+from bot.deck.report import ProblemKind
 from bot.deck.sources import DeckLink, DeckSites, DeckSourceError, FetchedDeck, Site, parse_deck_url
 from bot.deck.sources import DeckSourceErrorCode as Code
 from bot.deck.sources.archidekt import read_archidekt
 from bot.deck.sources.moxfield import read_moxfield
+from bot.deck.sources.result import EntryProblem
+from bot.present.deck_report import problem_text
 from tests.fakes.decksites import FakeArchidekt, FakeMoxfield, load_sample, to_v3
 
 CONTACT = "https://example.test/identitybot"
@@ -268,7 +272,7 @@ def test_unknown_moxfield_board_is_reported_not_dropped() -> None:
     deck["boards"]["dungeons"] = {"count": 1, "cards": {"zz": extra}}
     fetched = read_moxfield(deck, MOXFIELD_ID)
     (problem,) = fetched.deck.problems
-    assert "dungeons" in problem.reason and problem.text == extra["card"]["name"]
+    assert problem.reason == EntryProblem.UNKNOWN_BOARD and problem.text == extra["card"]["name"]
     assert fetched.deck.card_count == 100
 
 
@@ -278,8 +282,10 @@ def test_unreadable_entries_become_problems_with_positions() -> None:
     deck["cards"][1]["card"]["oracleCard"] = {"id": 1}
     fetched = read_archidekt(deck, str(deck["id"]))
     assert len(fetched.deck.problems) == 2
-    reasons = sorted(p.reason for p in fetched.deck.problems)
-    assert reasons == ["quantity is not a whole number", "the entry has no card name"]
+    assert sorted(p.reason for p in fetched.deck.problems) == [EntryProblem.COUNT_NOT_WHOLE, EntryProblem.NO_NAME]
+    report = check_deck(DeckInput(fetched.deck))
+    words = {problem_text(p).rsplit(": ", 1)[1] for p in report.of_kind(ProblemKind.UNREADABLE)}
+    assert words == {"the quantity is not a whole number", "the site\u2019s entry has no card name"}
     lines = {e.line for e in fetched.deck.entries} | {p.line for p in fetched.deck.problems}
     assert lines == set(range(1, len(deck["cards"]) + 1))
 
@@ -608,7 +614,6 @@ async def test_fetched_deck_goes_through_the_deck_check(session: aiohttp.ClientS
 async def test_sideboard_card_moved_into_the_deck_is_checked(session: aiohttp.ClientSession,
                                                              archidekt: FakeArchidekt, card_service: Any) -> None:
     """Fire // Ice leaves the sideboard for the deck: its red half is outside Tymna + Thrasios (WUBG)."""
-    from bot.deck.report import ProblemKind
     from bot.deck.runner import check_decklist
 
     item = next(c for c in archidekt.decks[ARCHIDEKT_ID]["cards"]

@@ -16,6 +16,7 @@ from bot.deck.parser import Section
 from bot.deck.sources.links import DeckSourceError, DeckSourceErrorCode, Site
 from bot.deck.sources.result import (
     DEFAULT_MAX_ENTRIES,
+    EntryProblem,
     FetchedDeck,
     RawEntry,
     build,
@@ -45,14 +46,14 @@ def _section(item: Mapping[str, Any], included: Mapping[str, bool]) -> Section:
 
 def _entry(item: Any, included: Mapping[str, bool]) -> RawEntry | None:
     if not isinstance(item, Mapping):
-        return RawEntry(Section.MAIN, None, None, problem="the entry is not an object")
+        return RawEntry(Section.MAIN, None, None, problem=EntryProblem.NOT_AN_OBJECT)
     if item.get("deletedAt"):
         return None  # removed from the deck; kept by the site for its history
     card = obj(item.get("card"))
     oracle = obj(card.get("oracleCard"))
     name = tidy_name(oracle.get("name")) or face_name(oracle, "faces")
     return RawEntry(_section(item, included), name, item.get("quantity"),
-                    problem=None if name else "the entry has no card name")
+                    problem=None if name else EntryProblem.NO_NAME)
 
 
 def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:

@@ -15,6 +15,7 @@ from bot.deck.parser import Section
 from bot.deck.sources.links import DeckSourceError, DeckSourceErrorCode, Site
 from bot.deck.sources.result import (
     DEFAULT_MAX_ENTRIES,
+    EntryProblem,
     FetchedDeck,
     RawEntry,
     build,
@@ -57,12 +58,12 @@ def _entry(board: str, map_key: Any, item: Any, v3: bool) -> RawEntry:
     section = BOARDS.get(board)
     if section is None:
         label = tidy_name(obj(obj(item).get("card")).get("name")) or tidy_name(map_key)
-        return RawEntry(Section.TOKENS, None, None, problem=f"the board {board!r} is not read", label=label)
+        return RawEntry(Section.TOKENS, None, None, problem=EntryProblem.UNKNOWN_BOARD, label=label)
     if not isinstance(item, Mapping):
-        return RawEntry(section, None, None, problem="the entry is not an object")
+        return RawEntry(section, None, None, problem=EntryProblem.NOT_AN_OBJECT)
     card = obj(item.get("card"))
     name = tidy_name(card.get("name")) or face_name(card, "card_faces") or (None if v3 else tidy_name(map_key))
-    return RawEntry(section, name, item.get("quantity"), problem=None if name else "the entry has no card name")
+    return RawEntry(section, name, item.get("quantity"), problem=None if name else EntryProblem.NO_NAME)
 
 
 def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:

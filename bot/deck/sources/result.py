@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from bot.deck.parser import MAX_COUNT, MAX_NAME_LENGTH, DeckEntry, ParsedDeck, ParseProblem, Section
@@ -21,6 +22,16 @@ DEFAULT_MAX_ENTRIES = 1000  # distinct card entries in one deck answer, all boar
 
 _SECTION_ORDER = {Section.COMMANDER: 0, Section.COMPANION: 1, Section.MAIN: 2, Section.SIDEBOARD: 3,
                   Section.MAYBEBOARD: 4, Section.TOKENS: 5, Section.ABOUT: 6}
+
+
+class EntryProblem(StrEnum):
+    """Why a site's entry can't be read (`ParseProblem.reason`; worded by `bot.present.deck_report`)."""
+
+    NOT_AN_OBJECT = "site_entry_not_an_object"
+    NO_NAME = "site_entry_without_name"
+    COUNT_NOT_WHOLE = "site_count_not_whole"
+    COUNT_OUT_OF_RANGE = "site_count_out_of_range"  # outside 1..MAX_COUNT
+    UNKNOWN_BOARD = "site_board_not_read"  # a board (Moxfield) the bot does not know
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +63,7 @@ class RawEntry:
     section: Section
     name: str | None
     count: Any
-    problem: str | None = None
+    problem: EntryProblem | None = None
     label: str | None = None
 
 
@@ -89,10 +100,10 @@ def obj(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _count_problem(count: Any) -> str | None:
+def _count_problem(count: Any) -> EntryProblem | None:
     if isinstance(count, bool) or not isinstance(count, int):
-        return "quantity is not a whole number"
-    return None if 1 <= count <= MAX_COUNT else f"quantity {count} is outside 1-{MAX_COUNT}"
+        return EntryProblem.COUNT_NOT_WHOLE
+    return None if 1 <= count <= MAX_COUNT else EntryProblem.COUNT_OUT_OF_RANGE
 
 
 def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedDeck:
@@ -104,7 +115,7 @@ def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedD
         problem = raw.problem or _count_problem(raw.count)
         if problem is not None or raw.name is None:
             problems.append(ParseProblem(position, raw.name or raw.label or f"{raw.section.value} entry",
-                                         problem or "the entry has no card name"))
+                                         problem or EntryProblem.NO_NAME))
             continue
         entries.append(DeckEntry(name=raw.name, count=raw.count, line=position, section=raw.section,
                                  commander_marker=raw.section is Section.COMMANDER))
