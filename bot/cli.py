@@ -21,11 +21,12 @@ from bot import __version__
 from bot.cards.bulk import ImportResult, import_file, sync_from_scryfall
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS
-from bot.deck.check import DeckReport, ProblemKind
-from bot.deck.parser import DeckInputError, decode
-from bot.deck.runner import NoCommander, check_decklist
+from bot.deck.parser import DeckInputError, ParsedDeck, decode
+from bot.deck.report import DeckReport, ProblemKind
+from bot.deck.runner import check_decklist, read_list
 from bot.healthcheck import healthcheck
 from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, host_budget, open_cards, run, scryfall_client
+from bot.present import deck_errors
 from bot.present.deck_report import text_report
 from bot.present.embeds import stale_note
 from bot.settings import Settings, load_settings, settings_problem
@@ -138,7 +139,7 @@ def deck_exit_code(report: DeckReport) -> int:
     return DECK_PROBLEMS if report.findings else DECK_UNAVAILABLE
 
 
-async def _check_deck(settings: Settings, text: str, commander: str | None, partner: str | None,
+async def _check_deck(settings: Settings, text: str | ParsedDeck, commander: str | None, partner: str | None,
                       colors: Sequence[str]) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) of one check."""
     async with open_cards(settings) as cards:
@@ -154,8 +155,8 @@ async def _check_deck(settings: Settings, text: str, commander: str | None, part
     err = ""
     if not report.complete:
         unchecked = report.of_kind(ProblemKind.UNCHECKED)
-        err = (f"warning: {len(unchecked)} name{'s' if len(unchecked) != 1 else ''} could not be checked "
-               f"(Scryfall unreachable); the report lists them\n")
+        err = (f"warning: {len(unchecked)} name{'s' if len(unchecked) != 1 else ''} could not be checked; the "
+               f"report lists them\n")
     return deck_exit_code(report), text_report(report), err
 
 
@@ -165,13 +166,10 @@ def _check_deck_command(args: argparse.Namespace) -> int:
         return settings
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     try:
-        text = _read_deck(args.file)
-        code, out, err = asyncio.run(_check_deck(settings, text, args.commander, args.partner, args.color))
-    except NoCommander:
-        print(f"error: {NoCommander('give it with --commander NAME')}", file=sys.stderr)
-        return DECK_BAD_INPUT
+        deck = read_list(_read_deck(args.file), None if args.file == "-" else args.file)
+        code, out, err = asyncio.run(_check_deck(settings, deck, args.commander, args.partner, args.color))
     except DeckInputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(deck_errors.cli_text(exc), file=sys.stderr)
         return DECK_BAD_INPUT
     sys.stdout.write(out)
     sys.stderr.write(err)

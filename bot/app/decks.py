@@ -20,10 +20,10 @@ from bot.app.context import App
 from bot.app.observe import record_found
 from bot.app.tree import InputProblem
 from bot.cards.model import Resolved
-from bot.deck.check import DeckReport
 from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
-from bot.deck.runner import check_decklist
-from bot.deck.sources import DeckLink, DeckLinkError, FetchedDeck, parse_deck_url
+from bot.deck.report import DeckReport
+from bot.deck.runner import check_decklist, read_list
+from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, parse_deck_url
 from bot.present import decklinks, errors
 from bot.present.deck_report import deck_reply
 from bot.present.embeds import stale_note
@@ -54,7 +54,7 @@ def _check_size(attachment: discord.Attachment) -> None:
 
 
 def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: str | None) -> DeckSource:
-    """The one list the /deckcheck options give; InputProblem (or DeckLinkError for a site URL without a deck
+    """The one list the /deckcheck options give; InputProblem (or DeckSourceError for a site URL without a deck
     id) when there is none, more than one, a file too big or a URL that is not a deck link."""
     pasted = pasted if pasted and pasted.strip() else None
     url = url.strip() if url and url.strip() else None
@@ -79,10 +79,10 @@ def _is_text_file(attachment: discord.Attachment) -> bool:
     return kind.startswith("text/") or attachment.filename.lower().endswith(TEXT_SUFFIXES)
 
 
-def links_in(text: str) -> tuple[DeckLink | None, DeckLinkError | None, str]:
+def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
     """The first Archidekt or Moxfield deck link in a message's text, the refusal of the first site URL that
     names no deck, and the text without any site URL."""
-    refused: DeckLinkError | None = None
+    refused: DeckSourceError | None = None
     found: DeckLink | None = None
     parts = _SPACE_RE.split(text)  # words at even places, the spaces and line breaks between them kept
     for i in range(0, len(parts), 2):
@@ -91,7 +91,7 @@ def links_in(text: str) -> tuple[DeckLink | None, DeckLinkError | None, str]:
             continue
         try:
             link = parse_deck_url(token)
-        except DeckLinkError as exc:
+        except DeckSourceError as exc:
             refused = refused or exc
             parts[i] = ""
             continue
@@ -155,8 +155,8 @@ async def read_deck(bot: App, source: DeckSource) -> tuple[ParsedDeck, FetchedDe
             data = await source.attachment.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return parse(decode(data), filename=source.attachment.filename), None
-    return parse(source.text or ""), None
+        return read_list(decode(data), source.attachment.filename), None
+    return read_list(source.text or ""), None
 
 
 @dataclass(frozen=True, slots=True)

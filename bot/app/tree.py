@@ -34,11 +34,11 @@ from bot.app.options import CardQuery, card_query, option_for
 from bot.app.picks import CardPick, Choice, Rerun, Retry
 from bot.app.replies import Sent, received_at, send_ephemeral
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallBusy, ScryfallUnavailable
+from bot.deck.errors import CommanderNotFound, NoCommander
 from bot.deck.parser import DeckInputError
-from bot.deck.runner import CommanderNotFound, NoCommander
 from bot.deck.sources import DeckSourceError, DeckSourceErrorCode
 from bot.ops.metrics import Outcome
-from bot.present import choices, decklinks, errors, i18n
+from bot.present import choices, deck_errors, decklinks, errors, i18n
 from bot.present.message import CONTENT_LIMIT
 from bot.present.render import truncate
 
@@ -128,7 +128,7 @@ EXPECTED: tuple[tuple[type[Exception], Callable[[Any], ErrorReply]], ...] = (
     (ScryfallUnavailable, lambda e: ErrorReply(Outcome.SCRYFALL_UNAVAILABLE, errors.unavailable_text(e.retry_after))),
     (CommanderNotFound, _commander),
     (NoCommander, lambda e: ErrorReply(Outcome.INVALID, decklinks.no_commander_text())),
-    (DeckInputError, lambda e: ErrorReply(Outcome.INVALID, errors.deck_input_text(str(e)))),
+    (DeckInputError, lambda e: ErrorReply(Outcome.INVALID, deck_errors.deck_input_text(e))),
     (DeckSourceError, _deck_source),
     (app_commands.CommandOnCooldown, lambda e: ErrorReply(Outcome.COOLDOWN, errors.cooldown_text(e.retry_after))),
 )

@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from bot.deck.check import CommanderIssue, DeckReport, Problem, ProblemKind
+from bot.deck.parser import MAX_COUNT, Section
+from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
+from bot.deck.sources.result import EntryProblem
 from bot.identity.model import WUBRG
 from bot.present import embeds, evidence, render, words
+from bot.present.deck_lines import line_reason
 from bot.present.message import FIELD_VALUE_LIMIT, TITLE_LIMIT, Attachment, Embed, Reply
 from bot.present.render import Emoji
 
@@ -24,6 +27,54 @@ FIELD_ITEMS = 8  # problems listed per kind in the embed before "…and N more"
 FILE_NAME = "deck-check.txt"
 UNCHECKED_COLOR = 0xF1C40F  # amber: nothing wrong found, but not every name could be looked up
 EVIDENCE_WIDTH = 90  # characters of a card's line in the embed's evidence
+
+
+TITLES = {
+    ProblemKind.UNREADABLE: "Unreadable lines",
+    ProblemKind.UNKNOWN: "Unknown cards",
+    ProblemKind.UNCHECKED: "Couldn't check",
+    ProblemKind.COMMANDER: "Commander",
+    ProblemKind.COMPANION: "Companion outside the color identity",
+    ProblemKind.COLOR: "Outside the color identity",
+    ProblemKind.SINGLETON: "More than one copy",
+    ProblemKind.SIZE: "Deck size",
+    ProblemKind.BANNED: "Banned in Commander",
+    ProblemKind.NOT_A_CARD: "Not deck cards",
+}
+_LABELS = {
+    ProblemKind.UNREADABLE: ("unreadable line", "unreadable lines"),
+    ProblemKind.UNKNOWN: ("unknown card", "unknown cards"),
+    ProblemKind.UNCHECKED: ("card not checked", "cards not checked"),
+    ProblemKind.COMMANDER: ("commander problem", "commander problems"),
+    ProblemKind.COMPANION: ("off-color companion", "off-color companions"),
+    ProblemKind.COLOR: ("off-color card", "off-color cards"),
+    ProblemKind.SINGLETON: ("duplicate", "duplicates"),
+    ProblemKind.SIZE: ("deck size problem", "deck size problems"),
+    ProblemKind.BANNED: ("banned card", "banned cards"),
+    ProblemKind.NOT_A_CARD: ("non-deck card", "non-deck cards"),
+}
+#: Why a deck site's entry could not be read (`bot.deck.sources.result.EntryProblem`).
+ENTRY_PROBLEMS: dict[str, str] = {
+    EntryProblem.NOT_AN_OBJECT: "the site\u2019s entry is not a card",
+    EntryProblem.NO_NAME: "the site\u2019s entry has no card name",
+    EntryProblem.COUNT_NOT_WHOLE: "the quantity is not a whole number",
+    EntryProblem.COUNT_OUT_OF_RANGE: f"the quantity is outside 1-{MAX_COUNT}",
+    EntryProblem.UNKNOWN_BOARD: "it is on a board of the deck the bot does not read",
+}
+#: How a section that is not the deck is called in "3 in the sideboard, 2 in tokens not counted".
+SECTION_WORDS = {Section.SIDEBOARD: "the sideboard", Section.MAYBEBOARD: "the maybeboard", Section.TOKENS: "tokens"}
+
+
+def kind_label(kind: ProblemKind, n: int) -> str:
+    """'1 off-color card', '3 off-color cards'."""
+    singular, plural = _LABELS[kind]
+    return f"{n} {singular if n == 1 else plural}"
+
+
+def excluded_text(report: DeckReport) -> str:
+    """'3 in the sideboard, 2 in tokens not counted', or '' when every section was the deck."""
+    parts = [f"{n} in {SECTION_WORDS.get(section, section.value)}" for section, n in report.excluded.items() if n]
+    return ", ".join(parts) + " not counted" if parts else ""
 
 
 def _plain(text: str) -> str:
@@ -48,17 +99,21 @@ def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
     kind = problem.kind
     if kind is ProblemKind.UNREADABLE:
         shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
-        return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(problem.why)}"
+        why = ENTRY_PROBLEMS.get(problem.why) or line_reason(problem.why)  # a site's code, or the parser's
+        return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(why)}"
     if kind is ProblemKind.UNKNOWN:
-        hint = f" (did you mean {', '.join(name(s) for s in problem.suggestions)}?)" if problem.suggestions else ""
-        return f"{_lines(problem.lines)}: no card named {name(repr(problem.card or ''))}{hint}"
+        return f"{_lines(problem.lines)}: no card named {name(repr(problem.card or ''))}{_did_you_mean(problem, name)}"
     if kind is ProblemKind.UNCHECKED:
         where = "commander" if problem.commander else _lines(problem.lines)
-        return f"{card} ({where}): couldn\u2019t look it up ({name(problem.why)})"
+        why = "not in the local card data" if problem.why == NOT_IN_LOCAL_DATA else problem.why
+        return f"{card} ({where}): couldn\u2019t look it up ({name(why)}){_did_you_mean(problem, name)}"
     if kind is ProblemKind.COMMANDER:
         return _commander_text(problem, name)
     if kind is ProblemKind.COLOR:
         return f"{_with_lines(card, problem.lines)}: {render.color_words(problem.outside)}"
+    if kind is ProblemKind.COMPANION:
+        return (f"{_with_lines(card, problem.lines)}: the companion is {render.color_words(problem.outside)}, outside "
+                f"the commanders\u2019 color identity")
     if kind is ProblemKind.SINGLETON:
         allowed = "one copy" if problem.limit == 1 else f"up to {problem.limit} copies"
         return f"{card}: {problem.count} copies ({_lines(problem.lines)}); a deck may hold {allowed}"
@@ -68,10 +123,15 @@ def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
         return (f"{problem.count} cards counting the commander{'s' if len(problem.others) > 1 else ''}; a Commander "
                 f"deck has exactly {problem.limit} ({how})")
     if kind is ProblemKind.BANNED:
-        where = " (a commander)" if problem.commander else (f" ({_lines(problem.lines)})" if problem.lines else "")
+        where = " (a commander)" if problem.commander else " (the companion)" if problem.companion else \
+            (f" ({_lines(problem.lines)})" if problem.lines else "")
         return f"{card} is banned in Commander{where}"
     what = words.NON_DECK_WORDS[problem.not_deck_card] if problem.not_deck_card else "not a card"
     return f"{card} is {what}, not a card a deck can hold ({_lines(problem.lines)})"
+
+
+def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
+    return f" (did you mean {', '.join(name(s) for s in problem.suggestions)}?)" if problem.suggestions else ""
 
 
 def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
@@ -99,21 +159,20 @@ def headline(report: DeckReport) -> str:
     """'100 cards, every one inside the red color identity; ...' or '3 problems: 2 off-color cards, ...'."""
     if not report.legal and not report.findings:  # only names that could not be looked up
         n = len(report.problems)
-        return (f"{n} card{'s' if n != 1 else ''} could not be checked (Scryfall unreachable); nothing else is "
-                f"wrong.")
+        return f"{n} card{'s' if n != 1 else ''} could not be checked; nothing else is wrong."
     if report.legal:
         return (f"{report.card_count} cards, every one inside the {render.color_words(report.deck_identity)} color "
                 f"identity; no duplicates, nothing banned.")
     counts = report.counts()
     unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
     total = sum(counts.values())
-    parts = ", ".join(kind.label(n) for kind, n in counts.items())
+    parts = ", ".join(kind_label(kind, n) for kind, n in counts.items())
     return f"{total} problem{'s' if total != 1 else ''}: {parts}{_unchecked_tail(unchecked)}."
 
 
 def _unchecked_tail(n: int) -> str:
-    """'; 2 cards not checked (Scryfall unreachable)' after the problems found, or ''."""
-    return f"; {ProblemKind.UNCHECKED.label(n)} (Scryfall unreachable)" if n else ""
+    """'; 2 cards not checked' after the problems found, or ''."""
+    return f"; {kind_label(ProblemKind.UNCHECKED, n)}" if n else ""
 
 
 def _commander_line(report: DeckReport) -> str:
@@ -170,11 +229,8 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[
     if report.pasted_lines:
         out.append(f"The list was pasted on one line; it was read as {report.pasted_lines} separate lines, numbered "
                    f"in the order pasted")
-    for r in report.readings:
-        text = f"line {r.line}: {name(repr(r.typed))} was read as {name(r.read_as)}"
-        if r.comment:
-            text += "; the text after the last \u201c//\u201d was taken for a comment"
-        out.append(text)
+    out.extend(f"line {r.line}: {name(repr(r.typed))} was read as {name(r.read_as)}; the text after the last "
+               f"\u201c//\u201d was taken for a comment" for r in report.readings)
     return out
 
 
@@ -184,15 +240,16 @@ def text_report(report: DeckReport) -> str:
     out.append(f"Deck check for {_commander_line(report)}")
     if report.deck_name:
         out.append(f"Deck: {report.deck_name}")
-    extra = f"; {report.excluded} in sideboard/maybeboard not counted" if report.excluded else ""
-    out.append(f"Cards: {report.card_count} counting the commander{'s' if len(report.commanders) > 1 else ''}{extra}")
+    out.append(f"Cards: {_cards_text(report)}")
+    if report.companions:
+        out.append(f"Companion: {words.names_list(report.companions, _plain)} (not counted)")
     out.append("")
     verdict = "LEGAL. " if report.legal else "NOT LEGAL. " if report.findings else "NOT FULLY CHECKED. "
     out.append(verdict + headline(report))
     for kind in report.counts():
         problems = report.of_kind(kind)
         out.append("")
-        out.append(f"{kind.title} ({len(problems)})")
+        out.append(f"{TITLES[kind]} ({len(problems)})")
         for p in problems:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
@@ -203,6 +260,17 @@ def text_report(report: DeckReport) -> str:
             out.append(title)
             out.extend(f"  - {item}" for item in items)
     return "\n".join(out) + "\n"
+
+
+def _card_notes(report: DeckReport) -> list[str]:
+    """'2 not checked', '3 in the sideboard not counted': what the count leaves open or out."""
+    notes = [f"{report.unverified} of them not checked"] if report.unverified else []
+    return notes + ([excluded] if (excluded := excluded_text(report)) else [])
+
+
+def _cards_text(report: DeckReport) -> str:
+    counted = f"{report.card_count} counting the commander{'s' if len(report.commanders) > 1 else ''}"
+    return "; ".join([counted, *_card_notes(report)])
 
 
 def _escaped(text: str) -> str:
@@ -245,20 +313,20 @@ def summary_embed(
         unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
         total = sum(counts.values())
         description = (f"\u274c **{total} problem{'s' if total != 1 else ''}**: "
-                       + ", ".join(kind.label(n) for kind, n in counts.items()) + _unchecked_tail(unchecked) + ".")
+                       + ", ".join(kind_label(kind, n) for kind, n in counts.items()) + _unchecked_tail(unchecked) + ".")
     embed = Embed(title=render.truncate(render.escape(title), TITLE_LIMIT), description=description, color=color)
     identity = render.pips(report.deck_identity, emoji) if report.identity_checked else "not checked"
     embed.add_field(name="Color identity", value=identity, inline=True)
-    cards = f"{report.card_count} / 100"
-    if report.excluded:
-        cards += f" ({report.excluded} in sideboard/maybeboard not counted)"
+    cards = f"{report.card_count} / 100" + "".join(f" ({part})" for part in _card_notes(report))
     embed.add_field(name="Cards", value=cards, inline=True)
+    if report.companions:
+        embed.add_field(name="Companion", value=words.names_list(report.companions, _escaped), inline=True)
     for kind, n in report.counts().items():
         shown = _field_lines(report, kind, emoji, FIELD_ITEMS)
         if n > FIELD_ITEMS:
-            shown.append(f"\u2026and {kind.label(n - FIELD_ITEMS)} more in the full report")
-        value = render.join_limited(shown, FIELD_VALUE_LIMIT, more="\u2026and {n} more " + kind.label(2).split(" ", 1)[1])
-        embed.add_field(name=f"{kind.title} ({n})", value=value, inline=False)
+            shown.append(f"\u2026and {kind_label(kind, n - FIELD_ITEMS)} more in the full report")
+        value = render.join_limited(shown, FIELD_VALUE_LIMIT, more="\u2026and {n} more " + kind_label(kind, 2).split(" ", 1)[1])
+        embed.add_field(name=f"{TITLES[kind]} ({n})", value=value, inline=False)
     warnings = warnings_text(report, _escaped) + ([stale] if stale else [])
     if warnings:
         embed.add_field(name="Warnings",

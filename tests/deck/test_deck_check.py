@@ -7,18 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.deck.check import (
-    CommanderIssue,
-    ProblemKind,
-    UncheckedCommander,
-    check_deck,
-    color_letter,
-    copy_limit,
-    is_basic_land,
-)
-from bot.deck.parser import DeckInputError, parse
+from bot.deck.check import DeckInput, check_deck, color_letter, copy_limit, is_basic_land
+from bot.deck.parser import DeckInputError, Section, parse
+from bot.deck.report import CommanderIssue, ProblemKind, Unchecked, UncheckedCommander
 from bot.identity.model import NonDeckKind, ReasonKind, VerdictCode
-from bot.present import embeds
+from bot.present import deck_errors
 from bot.present.deck_report import (
     needs_attachment,
     notes_text,
@@ -27,6 +20,7 @@ from bot.present.deck_report import (
     text_report,
     warnings_text,
 )
+from tests.present import limits
 from tests.shared_data import card, cards_by_name
 
 DECKS = Path(__file__).parents[1] / "data" / "decks"
@@ -41,7 +35,7 @@ def run(text: str, *commanders: str, unknown: dict | None = None):
     deck = parse(text)
     known = cards_by_name()
     resolved = {n: card(n) for n in deck.names() if n in known}
-    return deck, check_deck(deck, [card(c) for c in commanders], resolved, unknown or {})
+    return deck, check_deck(DeckInput(deck, [card(c) for c in commanders], resolved, unknown or {}))
 
 
 def swap(text: str, old: str, new: str) -> str:
@@ -59,7 +53,8 @@ def test_legal_100_card_deck():
     assert report.problems == []
     assert report.card_count == 100
     assert report.deck_identity == "R"
-    assert report.excluded == 5  # sideboard and maybeboard are not checked
+    assert report.excluded == {Section.SIDEBOARD: 2, Section.MAYBEBOARD: 3}  # not checked, counted by section
+    assert "Cards: 100 counting the commander; 2 in the sideboard, 3 in the maybeboard not counted" in text_report(report)
     assert report.commanders == (KUMANO,)
     assert "LEGAL" in text_report(report) and "NOT LEGAL" not in text_report(report)
 
@@ -210,7 +205,7 @@ def test_tokens_are_not_deck_cards_and_unreadable_lines_are_problems():
 def test_summary_embed_legal_and_with_problems_stays_within_discord_limits():
     _, legal = run(kumano_text(), KUMANO)
     e = summary_embed(legal)
-    assert e.description.startswith("✅") and embeds.embed_problems([e]) == []
+    assert e.description.startswith("✅") and limits.embed_problems([e]) == []
     assert not needs_attachment(legal)
 
     # a deck where almost everything is wrong: 76 off-color cards and many duplicates
@@ -219,7 +214,7 @@ def test_summary_embed_legal_and_with_problems_stays_within_discord_limits():
     lines = [f"1 {KUMANO}"] + [f"2 {c['name']}" for c in known] + ["1 " + "Q" * 190]
     _, bad = run("\n".join(lines), KUMANO)
     e = summary_embed(bad, attached=True)
-    assert embeds.embed_problems([e]) == []
+    assert limits.embed_problems([e]) == []
     assert e.description.startswith("❌")
     assert "off-color" in e.description and "duplicates" in e.description
     assert needs_attachment(bad)
@@ -251,7 +246,7 @@ def run_with_backgrounds(text: str, *commanders: str):
     known = {**cards_by_name(), **extra}
     deck = parse(text)
     resolved = {n: known[n] for n in deck.names() if n in known}
-    return check_deck(deck, [known[c] for c in commanders], resolved, {})
+    return check_deck(DeckInput(deck, [known[c] for c in commanders], resolved))
 
 
 WILSON_DECK = (f"Commander\n1 {WILSON}\n1 {GIANTS}\nDeck\n1 Llanowar Elves\n1 Cultivate\n1 Sol Ring\n"
@@ -304,8 +299,8 @@ def run_partly_unavailable(text: str, commanders: list[str], down: set[str], **k
     deck = parse(text)
     known = cards_by_name()
     resolved = {n: card(n) for n in deck.names() if n in known and n not in down}
-    unavailable = {n: "Scryfall answered 500" for n in down}
-    return deck, check_deck(deck, [card(c) for c in commanders], resolved, {}, unavailable=unavailable, **kwargs)
+    unavailable = {n: Unchecked("Scryfall answered 500") for n in down}
+    return deck, check_deck(DeckInput(deck, [card(c) for c in commanders], resolved, unavailable=unavailable, **kwargs))
 
 
 def test_unavailable_names_are_listed_once_and_everything_else_is_still_checked():
@@ -325,11 +320,11 @@ def test_unavailable_names_are_listed_once_and_everything_else_is_still_checked(
     assert not report.of_kind(ProblemKind.UNKNOWN) and report.card_count == 100
     assert not report.complete and report.findings and not report.legal
     out = text_report(report)
-    assert "NOT LEGAL. 2 problems: 1 off-color card, 1 duplicate; 2 cards not checked (Scryfall unreachable)." \
+    assert "NOT LEGAL. 2 problems: 1 off-color card, 1 duplicate; 2 cards not checked." \
         in out
-    assert "Couldn't check (Scryfall unreachable) (2)" in out
+    assert "Couldn't check (2)" in out
     assert summary_embed(report).description == ("❌ **2 problems**: 1 off-color card, 1 duplicate; 2 cards not "
-                                                 "checked (Scryfall unreachable).")
+                                                 "checked.")
     assert out.count("Guttersnipe") == 1
 
 
@@ -337,11 +332,11 @@ def test_only_unavailable_names_is_not_fully_checked_rather_than_not_legal():
     _, report = run_partly_unavailable(kumano_text(), [KUMANO], {"Sol Ring"})
     assert kinds(report) == {"unchecked": 1} and report.findings == [] and not report.complete
     out = text_report(report)
-    assert "NOT FULLY CHECKED. 1 card could not be checked (Scryfall unreachable); nothing else is wrong." in out
+    assert "NOT FULLY CHECKED. 1 card could not be checked; nothing else is wrong." in out
     assert "NOT LEGAL" not in out
     e = summary_embed(report)
-    assert e.description.startswith("⚠️ **Not fully checked.**") and embeds.embed_problems([e]) == []
-    assert any(f.name == "Couldn't check (Scryfall unreachable) (1)" and "Sol Ring" in f.value for f in e.fields)
+    assert e.description.startswith("⚠️ **Not fully checked.**") and limits.embed_problems([e]) == []
+    assert any(f.name == "Couldn't check (1)" and "Sol Ring" in f.value for f in e.fields)
 
 
 def test_a_commander_that_could_not_be_looked_up():
@@ -350,8 +345,8 @@ def test_a_commander_that_could_not_be_looked_up():
     deck = parse(text)
     resolved = {n: card(n) for n in deck.names() if n != KUMANO}
     missing = UncheckedCommander(KUMANO, listed=True, reason="Scryfall answered 503")
-    report = check_deck(deck, [], resolved, {}, unavailable={KUMANO: "Scryfall answered 503"},
-                        unchecked_commanders=[missing])
+    report = check_deck(DeckInput(deck, [], resolved, unavailable={KUMANO: Unchecked("Scryfall answered 503")},
+                                  unchecked_commanders=[missing]))
     # no color identity without the commander: Dismember is not judged; the rest still is
     assert kinds(report) == {"unchecked": 1, "size": 1}
     assert not report.identity_checked and report.commanders == (KUMANO,)
@@ -363,7 +358,7 @@ def test_a_commander_that_could_not_be_looked_up():
     # a commander given as an option (not in the list) counts toward the deck size and is listed once
     option = UncheckedCommander("Kumano", listed=False, reason="Scryfall answered 503")
     deck = parse(kumano_text().replace("Commander\n1 Kumano, Master Yamabushi (CHK) 179\n", ""))
-    report = check_deck(deck, [], {n: card(n) for n in deck.names()}, {}, unchecked_commanders=[option])
+    report = check_deck(DeckInput(deck, [], {n: card(n) for n in deck.names()}, unchecked_commanders=[option]))
     assert kinds(report) == {"unchecked": 1} and report.card_count == 100
     assert problem_text(report.of_kind(ProblemKind.UNCHECKED)[0]).startswith("Kumano (commander): couldn\u2019t look it up")
 
@@ -385,13 +380,13 @@ def test_chosen_color_joins_the_deck_identity():
     text = "1 The Prismatic Piper\n1 Counterspell\n1 Brainstorm\n1 Lightning Bolt\n1 Sol Ring\n95 Island\n"
     deck = parse(text)
     resolved = {n: (PIPER if n == "The Prismatic Piper" else card(n)) for n in deck.names()}
-    unchosen = check_deck(deck, [PIPER], resolved, {})
+    unchosen = check_deck(DeckInput(deck, [PIPER], resolved))
     assert {p.card for p in unchosen.of_kind(ProblemKind.COLOR)} == {"Counterspell", "Brainstorm", "Lightning Bolt",
                                                                     "Island"}
     assert unchosen.open_choices == ("The Prismatic Piper",) and unchosen.deck_identity == ""
     (open_choice,) = warnings_text(unchosen)
     assert "903.4b" in open_choice and "choosing blue would bring in 3 of the 4 off-color cards" in open_choice
-    blue = check_deck(deck, [PIPER], resolved, {}, chosen=["U"])
+    blue = check_deck(DeckInput(deck, [PIPER], resolved, chosen=["U"]))
     assert [p.card for p in blue.of_kind(ProblemKind.COLOR)] == ["Lightning Bolt"]
     assert blue.deck_identity == "U" and blue.chosen == {"The Prismatic Piper": "U"}
     assert blue.open_choices == () and warnings_text(blue) == []
@@ -399,8 +394,8 @@ def test_chosen_color_joins_the_deck_identity():
         in notes_text(blue)
     assert "chosen color blue" in text_report(blue)
     # a color given for a commander that does not choose one changes nothing
-    kumano = check_deck(parse(f"1 {KUMANO}\n1 Counterspell\n"), [card(KUMANO)],
-                        {KUMANO: card(KUMANO), "Counterspell": card("Counterspell")}, {}, chosen=["U"])
+    kumano = check_deck(DeckInput(parse(f"1 {KUMANO}\n1 Counterspell\n"), [card(KUMANO)],
+                                  {KUMANO: card(KUMANO), "Counterspell": card("Counterspell")}, chosen=["U"]))
     assert [p.card for p in kumano.of_kind(ProblemKind.COLOR)] == ["Counterspell"] and kumano.chosen == {}
 
 
@@ -412,5 +407,6 @@ def test_color_letter(text, letter):
 
 @pytest.mark.parametrize("text", ["purple", "", "C", "colorless", "WU", "x"])
 def test_color_letter_refuses_what_is_not_a_color(text):
-    with pytest.raises(DeckInputError, match="not a color"):
+    with pytest.raises(DeckInputError) as caught:
         color_letter(text)
+    assert "is not a color; use W, U, B, R, G" in deck_errors.deck_input_text(caught.value)

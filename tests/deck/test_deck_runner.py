@@ -13,10 +13,12 @@ import pytest_asyncio
 
 from bot.cards.bulk import import_file
 from bot.cards.model import ScryfallUnavailable
-from bot.deck.check import ProblemKind
+from bot.deck.errors import CommanderNotFound, NoCommander
 from bot.deck.parser import DeckInputError
-from bot.deck.runner import CommanderNotFound, NoCommander, check_decklist
+from bot.deck.report import ProblemKind
+from bot.deck.runner import check_decklist
 from bot.main import open_cards
+from bot.present import deck_errors
 from bot.present.deck_report import notes_text, text_report, warnings_text
 from tests.deck.test_deck_check import PIPER
 from tests.fakes.fixtures import fake_settings
@@ -26,6 +28,7 @@ from tests.shared_data import all_cards, card
 DATA = Path(__file__).parents[1] / "data"
 KUMANO_DECK = (DATA / "decks" / "kumano-moxfield.txt").read_text(encoding="utf-8")
 SOL_RING = "1 Sol Ring (C19) 214\n"
+KUMANO = "Kumano, Master Yamabushi"
 BACKGROUNDS = json.loads((DATA / "backgrounds.json").read_text(encoding="utf-8"))
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -52,9 +55,9 @@ def paths(scryfall: FakeScryfall) -> list[str]:
 
 async def test_capitalised_comment_after_double_slash_falls_back_to_the_left_part(service, scryfall):
     assert SOL_RING in KUMANO_DECK
-    report, _ = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Staple\n"), "Kumano")
+    report, resolved = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Staple\n"), "Kumano")
     assert report.legal, text_report(report)
-    assert "Sol Ring" in [c.name for c in report.cards]
+    assert "Sol Ring" in [r.name for r in resolved]
     line = KUMANO_DECK.split("\n").index(SOL_RING.strip()) + 1
     assert notes_text(report) == [f"line {line}: 'Sol Ring // Staple' was read as Sol Ring; the text after the last "
                             "\u201c//\u201d was taken for a comment"]
@@ -65,15 +68,15 @@ async def test_capitalised_comment_after_double_slash_falls_back_to_the_left_par
 
 async def test_lower_case_comment_costs_nothing_extra(service, scryfall):
     report, _ = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // ramp, turn one\n"),
-                                     "Kumano")
+                                     KUMANO)
     assert report.legal and notes_text(report) == [], text_report(report)
     assert paths(scryfall) == ["/cards/collection", "/cards/collection"]
 
 
 @pytest.mark.parametrize("line", ["1 Fire // Ice", "1 Fire // Ice (UMA) 225", "Fire // Ice // counter or ping"])
 async def test_split_cards_stay_split_cards(service, scryfall, line):
-    report, _ = await check_decklist(service, f"1 Kumano, Master Yamabushi\n{line}\n1 Sol Ring\n", "Kumano")
-    assert [c.name for c in report.cards][1:2] == ["Fire // Ice"]
+    report, resolved = await check_decklist(service, f"1 Kumano, Master Yamabushi\n{line}\n1 Sol Ring\n", KUMANO)
+    assert [r.name for r in resolved] == [KUMANO, "Fire // Ice", "Sol Ring"]
     assert [p.card for p in report.of_kind(ProblemKind.COLOR)] == ["Fire // Ice"]  # blue half, mono-red deck
     assert notes_text(report) == []
     assert paths(scryfall) == ["/cards/collection"]  # the list, in one request: no second reading tried
@@ -87,7 +90,7 @@ async def test_split_name_that_is_not_a_card_and_has_no_card_on_the_left_stays_u
 async def test_commander_line_and_background_pair_through_the_service(service, scryfall):
     deck = ("Commander: Wilson, Refined Grizzly\nCommander: Raised by Giants\n1 Llanowar Elves\n"
             "1 Cultivate // ramp\n1 Sol Ring # staple\n95 Forest\n")
-    report, _ = await check_decklist(service, deck, "Wilson", "Raised by Giants")
+    report, _ = await check_decklist(service, deck, "wilson, refined grizzly", "Raised by Giants")
     assert report.problems == [], text_report(report)
     assert report.commanders == ("Wilson, Refined Grizzly", "Raised by Giants")
     assert report.card_count == 100 and report.deck_identity == "G"
@@ -159,22 +162,25 @@ async def test_options_win_over_the_list(service, scryfall):
 
 
 async def test_no_commander_anywhere_is_bad_input_before_any_lookup(service, scryfall):
-    with pytest.raises(NoCommander, match="no commander named"):
+    with pytest.raises(NoCommander) as err:
         await check_decklist(service, "1 Sol Ring\n1 Arcane Signet\n")
+    assert "no commander named: give it with --commander NAME" in deck_errors.cli_text(err.value)
     assert isinstance(NoCommander(), DeckInputError)
     assert scryfall.requests == []
 
 
 async def test_more_than_two_marked_commanders_is_bad_input(service, scryfall):
     deck = "Commander\n1 Thrasios, Triton Hero\n1 Tymna the Weaver\n1 Kumano, Master Yamabushi\n"
-    with pytest.raises(DeckInputError, match="the list marks 3 cards as commanders"):
+    with pytest.raises(DeckInputError) as err:
         await check_decklist(service, deck)
+    assert "the list marks 3 cards as commanders" in deck_errors.cli_text(err.value)
 
 
 async def test_listed_commander_that_is_not_a_card(service, scryfall):
     with pytest.raises(CommanderNotFound) as err:
         await check_decklist(service, "Commander: Qwxzzy Frobnicator\n1 Sol Ring\n")
-    assert err.value.option == "the list's commander" and err.value.query == "Qwxzzy Frobnicator"
+    assert err.value.option is None and err.value.query == "Qwxzzy Frobnicator"
+    assert "the list's commander 'Qwxzzy Frobnicator' is not a card I know" in deck_errors.cli_text(err.value)
 
 
 # -- Scryfall unreachable -------------------------------------------------------------------------------------------
@@ -262,13 +268,14 @@ async def test_chosen_color_through_the_runner(service, scryfall):
 
 
 async def test_bad_chosen_colors_are_bad_input(service, scryfall):
-    with pytest.raises(DeckInputError, match="not a color"):
-        await check_decklist(service, PIPER_DECK, chosen=["purple"])
-    assert scryfall.requests == []  # refused before any lookup
-    with pytest.raises(DeckInputError, match="2 chosen colors were given, but only 1"):
-        await check_decklist(service, PIPER_DECK, chosen=["U", "R"])
-    with pytest.raises(DeckInputError, match="no commander of this deck chooses a color"):
-        await check_decklist(service, KUMANO_DECK, chosen=["U"])
+    for chosen, deck, words in ((["purple"], PIPER_DECK, "not a color"),
+                                (["U", "R"], PIPER_DECK, "2 chosen colors were given, but only 1"),
+                                (["U"], KUMANO_DECK, "no commander of this deck chooses a color")):
+        with pytest.raises(DeckInputError) as err:
+            await check_decklist(service, deck, chosen=chosen)
+        assert words in deck_errors.deck_input_text(err.value)
+        if words == "not a color":
+            assert scryfall.requests == []  # refused before any lookup
 
 
 # -- one-line pastes --------------------------------------------------------------------------------------------------
@@ -279,6 +286,6 @@ async def test_one_line_paste_gives_the_same_report(service, scryfall):
     single, _ = await check_decklist(service, " ".join(text.split("\n")))
     assert [(p.kind, p.card) for p in single.problems] == [(p.kind, p.card) for p in multi.problems] != []
     assert single.card_count == multi.card_count == 100 and single.commanders == multi.commanders
-    assert notes_text(single) == notes_text(multi) + [
-        f"The list was pasted on one line; it was read as {len([x for x in text.split(chr(10)) if x.strip()])} "
-        f"separate lines, numbered in the order pasted"]
+    pasted = len([x for x in text.split("\n") if x.strip()])
+    assert notes_text(single) == [*notes_text(multi), f"The list was pasted on one line; it was read as {pasted} "
+                                  f"separate lines, numbered in the order pasted"]

@@ -59,7 +59,7 @@ async def world(tmp_path_factory):
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def w(world):
-    world.bot.deck_sites.clear_cache()
+    world.bot.deck_sites.cache.clear()
     for site in (world.archidekt, world.moxfield):
         site.requests.clear()
         site.private.clear()

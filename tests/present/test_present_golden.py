@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.deck.check import check_deck
+from bot.deck.check import DeckInput, check_deck
 from bot.deck.parser import parse
 from bot.identity import analyze, check_fit
 from bot.present import embeds
@@ -90,7 +90,7 @@ def cases() -> list[tuple[str, Reply]]:
         tail = f"-color-{''.join(c or '-' for c in chosen)}" if chosen else ""
         out.append((f"fits-{slug(name)}--{slug('-'.join(leaders))}{tail}", fits(name, *leaders, chosen=chosen)))
     parsed = parse(DECK)
-    report = check_deck(parsed, [card(KUMANO)], {n: card(n) for n in parsed.names()})
+    report = check_deck(DeckInput(parsed, [card(KUMANO)], {n: card(n) for n in parsed.names()}))
     out.append(("deckcheck-kumano-with-problems", deck_reply(report)))
     return out
 

@@ -1,0 +1,126 @@
+"""Deck links: which site a URL names, its deck id, and every way reading a deck link can fail.
+
+`parse_deck_url(text)` recognises a deck URL of a known site and returns a `DeckLink` (site, deck id,
+canonical URL); anything that is not a URL of a known site is None; a URL of a known site without a deck id
+raises `DeckSourceError(MALFORMED_URL)`. The user's URL is never fetched: the client builds the API URL
+itself from the configured API base and the deck id, so no other host can be reached through it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+from urllib.parse import urlsplit
+
+
+class Site(StrEnum):
+    """A deck-building site the bot can read decks from."""
+
+    ARCHIDEKT = "archidekt"
+    MOXFIELD = "moxfield"
+
+    @property
+    def label(self) -> str:
+        """The site's name as it writes it (a proper name, not a sentence)."""
+        return "Archidekt" if self is Site.ARCHIDEKT else "Moxfield"
+
+
+_HOSTS = {
+    "archidekt.com": Site.ARCHIDEKT,
+    "www.archidekt.com": Site.ARCHIDEKT,
+    "moxfield.com": Site.MOXFIELD,
+    "www.moxfield.com": Site.MOXFIELD,
+}
+_ARCHIDEKT_ID_RE = re.compile(r"^[0-9]{1,12}$")
+# Moxfield public ids are 22 URL-safe base64 characters; allow some slack, but not `personal`/`public`
+# (the "my decks" and "browse" pages also live under /decks/).
+_MOXFIELD_ID_RE = re.compile(r"^[A-Za-z0-9_-]{10,40}$")
+_BARE_HOST_RE = re.compile(r"^(?:www\.)?(?:archidekt|moxfield)\.com(?:[/?#]|$)", re.IGNORECASE)
+_MAX_URL_LENGTH = 2048
+
+
+class DeckSourceErrorCode(StrEnum):
+    """What went wrong, for the presentation layer to word."""
+
+    MALFORMED_URL = "malformed_url"  # a known site's URL without a deck id. data: reason, host, path
+    PRIVATE = "private"  # the deck exists but is not public. data: status
+    NOT_FOUND = "not_found"  # no such deck (or one the site hides completely). data: status
+    NOT_A_DECK = "not_a_deck"  # the answer is not a deck. data: reason (malformed_json, shape, ...), detail
+    TOO_LARGE = "too_large"  # the answer passed a cap. data: limit, unit ("bytes"/"entries"), size
+    UNAVAILABLE = "unavailable"  # data: reason (timeout, unreachable, server_error, refused, redirect, ...)
+    RATE_LIMITED = "rate_limited"  # the site answered 429 (or did recently); `retry_after` says when
+    BUSY = "busy"  # the bot's own per-site limit: too many deck links at once; `retry_after` says when
+
+
+class DeckSourceError(Exception):
+    """Every deck-link failure: `code`, `site`, `url`, `retry_after` (seconds, or None) and `data` (details for
+    wording and logs) carry everything; `str()` is a short developer-facing summary for logs."""
+
+    def __init__(self, code: DeckSourceErrorCode, site: Site | None, *, url: str | None = None,
+                 retry_after: float | None = None, **data: Any) -> None:
+        self.code = code
+        self.site = site
+        self.url = url
+        self.retry_after = retry_after
+        self.data: dict[str, Any] = data
+        details = ", ".join(f"{k}={v!r}" for k, v in data.items())
+        super().__init__(f"{site.value if site else 'deck link'}: {code.value}" + (f" ({details})" if details else "")
+                         + (f", retry in {retry_after:.1f} s" if retry_after is not None else ""))
+
+    @property
+    def retry_after_seconds(self) -> int | None:
+        """`retry_after` rounded up to whole seconds (at least 1), for "try again in N s"."""
+        return None if self.retry_after is None else max(1, math.ceil(self.retry_after))
+
+
+@dataclass(frozen=True, slots=True)
+class DeckLink:
+    """A recognised deck URL: the site, its deck id and the deck's canonical web address."""
+
+    site: Site
+    deck_id: str
+
+    @property
+    def url(self) -> str:
+        """The canonical web address of the deck (what the reply links to)."""
+        if self.site is Site.ARCHIDEKT:
+            return f"https://archidekt.com/decks/{self.deck_id}"
+        return f"https://www.moxfield.com/decks/{self.deck_id}"
+
+
+def parse_deck_url(text: str) -> DeckLink | None:
+    """Recognise an Archidekt or Moxfield deck URL.
+
+    Accepted: `https://archidekt.com/decks/<id>[/<slug>]` (also `www.`, `http:`, no scheme, `/api/decks/<id>/`)
+    and `https://moxfield.com/decks/<publicId>[/...]` (also `www.`), with any query or fragment, optionally
+    wrapped in `<...>` (Discord's no-embed form). Returns None for anything else (other hosts, plain text);
+    raises `DeckSourceError(MALFORMED_URL)` for an Archidekt or Moxfield URL that has no deck id.
+    """
+    value = text.strip()
+    if value.startswith("<") and value.endswith(">"):
+        value = value[1:-1].strip()
+    if not value or len(value) > _MAX_URL_LENGTH or any(ch.isspace() for ch in value):
+        return None
+    if "://" not in value:
+        if not _BARE_HOST_RE.match(value):
+            return None
+        value = "https://" + value
+    try:
+        parts = urlsplit(value)
+        host = (parts.hostname or "").lower().rstrip(".")
+    except ValueError:
+        return None
+    site = _HOSTS.get(host)
+    if site is None or parts.scheme.lower() not in ("http", "https"):
+        return None
+    segments = [s for s in parts.path.split("/") if s]
+    if site is Site.ARCHIDEKT and segments[:1] == ["api"]:
+        segments = segments[1:]
+    id_re = _ARCHIDEKT_ID_RE if site is Site.ARCHIDEKT else _MOXFIELD_ID_RE
+    if len(segments) >= 2 and segments[0] == "decks" and id_re.match(segments[1]):
+        return DeckLink(site, str(int(segments[1])) if site is Site.ARCHIDEKT else segments[1])
+    raise DeckSourceError(DeckSourceErrorCode.MALFORMED_URL, site, url=value, reason="no_deck_id", host=host,
+                          path=parts.path or "/")

@@ -1,0 +1,88 @@
+"""Moxfield's deck answer (`GET {MOXFIELD_API_BASE}/v3/decks/all/<publicId>`) as a `FetchedDeck`.
+
+`boards.{commanders, companions, mainboard, sideboard, maybeboard, ...}.cards.<id>.{quantity, card.name}`;
+the older v2 shape (the same boards as top-level maps keyed by card name) is read too.
+`visibility: "private"` is private, `"deleted"` not found; `"unlisted"` decks are readable by link, as on
+the site. Boards the bot does not know are reported as problems, not dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.deck.parser import Section
+from bot.deck.sources.links import DeckSourceError, DeckSourceErrorCode, Site
+from bot.deck.sources.result import (
+    DEFAULT_MAX_ENTRIES,
+    EntryProblem,
+    FetchedDeck,
+    RawEntry,
+    build,
+    check_size,
+    face_name,
+    not_a_deck,
+    obj,
+    tidy_name,
+)
+
+SITE = Site.MOXFIELD
+# Moxfield boards -> sections. signatureSpells (Oathbreaker) are part of the deck.
+BOARDS: dict[str, Section] = {
+    "commanders": Section.COMMANDER,
+    "companions": Section.COMPANION,
+    "mainboard": Section.MAIN,
+    "signatureSpells": Section.MAIN,
+    "sideboard": Section.SIDEBOARD,
+    "maybeboard": Section.MAYBEBOARD,
+    **dict.fromkeys(("tokens", "attractions", "stickers", "contraptions", "planes", "schemes"), Section.TOKENS),
+}
+
+
+def _boards(payload: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """board name -> its cards map, from the v3 shape (`boards.<board>.cards`) or the v2 one."""
+    if isinstance(payload.get("boards"), Mapping):
+        boards: dict[str, Mapping[str, Any]] = {}
+        for key, board in payload["boards"].items():
+            if not isinstance(board, Mapping) or not isinstance(board.get("cards", {}), Mapping):
+                raise not_a_deck(SITE, "shape", f"board {key!r} has no cards map")
+            boards[str(key)] = board.get("cards", {})
+        return boards
+    boards = {key: payload[key] for key in BOARDS if isinstance(payload.get(key), Mapping)}
+    if not boards:
+        raise not_a_deck(SITE, "shape", "no boards")
+    return boards
+
+
+def _entry(board: str, map_key: Any, item: Any, v3: bool) -> RawEntry:
+    section = BOARDS.get(board)
+    if section is None:
+        label = tidy_name(obj(obj(item).get("card")).get("name")) or tidy_name(map_key)
+        return RawEntry(Section.TOKENS, None, None, problem=EntryProblem.UNKNOWN_BOARD, label=label)
+    if not isinstance(item, Mapping):
+        return RawEntry(section, None, None, problem=EntryProblem.NOT_AN_OBJECT)
+    card = obj(item.get("card"))
+    name = tidy_name(card.get("name")) or face_name(card, "card_faces") or (None if v3 else tidy_name(map_key))
+    return RawEntry(section, name, item.get("quantity"), problem=None if name else EntryProblem.NO_NAME)
+
+
+def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
+    """Build a `FetchedDeck` from a Moxfield answer (already JSON-decoded). `DeckSourceError`: PRIVATE for
+    `visibility: "private"`, NOT_FOUND for `"deleted"`, NOT_A_DECK for a wrong shape, TOO_LARGE past
+    `max_entries`."""
+    if not isinstance(payload, dict):
+        raise not_a_deck(SITE, "shape", f"a {type(payload).__name__}, not an object")
+    visibility = payload.get("visibility")
+    visibility = visibility.casefold() if isinstance(visibility, str) else None
+    if visibility == "private":
+        raise DeckSourceError(DeckSourceErrorCode.PRIVATE, SITE, status=200)
+    if visibility == "deleted":
+        raise DeckSourceError(DeckSourceErrorCode.NOT_FOUND, SITE, status=200)
+    answered_id = payload.get("publicId")
+    if isinstance(answered_id, str) and answered_id != deck_id:
+        raise not_a_deck(SITE, "mismatched_id", f"asked for {deck_id}, got {answered_id}")
+    boards = _boards(payload)
+    check_size(SITE, sum(len(cards) for cards in boards.values()), max_entries)
+    v3 = "boards" in payload
+    raws = [_entry(board, key, item, v3) for board, cards in boards.items() for key, item in cards.items()]
+    return build(SITE, deck_id, payload.get("name"), raws)
