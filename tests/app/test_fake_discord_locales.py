@@ -198,6 +198,8 @@ async def test_interactions_carry_the_clients_locale_and_the_guilds(synced: Fake
         synced.interaction_payload("help", locale="de-DE")
     reply = await synced.invoke("help", locale="de")
     assert synced.interactions[reply.interaction_id].payload["locale"] == "de"
+    await synced.autocomplete("identity", {"card": "fire"}, focused="card", locale="it")
+    assert [r.payload["locale"] for r in synced.interactions.values() if r.type == 4] == ["it"]
     assert synced.violations == []
 
 

@@ -18,10 +18,14 @@ What it enforces, as Discord does: the token (401 otherwise), the first interact
 <= 2,000 characters, at most 10 embeds and Discord's embed limits, URLs in embeds, at most 25
 autocomplete choices with names/values of 1-100 characters, `allowed_mentions` present on every
 message and valid, message flags, message components and modals (below), and the shape of synced
-application commands. A violation answers with Discord's error status and body, and is recorded in
+application commands with their localizations (`tests.fakes.command_rules`). A violation answers with Discord's error status and body, and is recorded in
 `.violations`. A test that asks the fake user to do what Discord's client would not let them do
 (use a command where it is not available, pick a value a select does not offer, act on someone
 else's ephemeral message...) gets `UserCannotDoThat` (an AssertionError) at once.
+
+Languages: every way of sending an interaction (`invoke`, `autocomplete`, `select`, `click`,
+`submit_modal`...) takes `locale=` (the client's language, default "en-US"); `FakeDiscord(guild_locale=...)`
+or `fake.guild_locales[guild_id]` sets a guild's `guild_locale` (and `preferred_locale`).
 
 Fault knobs: `gateway_close_code` (close instead of READY), `reject_callbacks = N` (the next N interaction
 callbacks answer HTTP 400, recorded in `rejected_callbacks`, not as violations), `drop(shard)` below.
