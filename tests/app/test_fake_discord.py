@@ -413,6 +413,19 @@ async def test_modal_from_a_button_updates_the_message(env: Env) -> None:
     assert env.fake.interactions[answer.interaction_id].payload["message"]["id"] == reply.message_id
 
 
+async def test_each_interaction_carries_the_locale_of_its_client(env: Env) -> None:
+    def locale_of(reply: Reply) -> str:
+        return str(env.fake.interactions[reply.interaction_id].payload["locale"])
+
+    reply = await env.fake.invoke("pick", locale="ja")
+    more = await env.fake.click(reply, "more", locale="fr")
+    picked = await env.fake.select(reply, "pick", [CANDIDATES[0]], locale="de")
+    modal = await env.fake.invoke_message_command("Count lines", env.fake.message("1 Sol Ring"), locale="pt-BR")
+    answer = await env.fake.submit_modal(modal, {"commander": "Kumano"}, locale="es-419")
+    assert [locale_of(r) for r in (reply, more, picked, modal, answer)] == ["ja", "fr", "de", "pt-BR", "es-419"]
+    assert locale_of(await env.fake.invoke("pick")) == "en-US"  # Discord's default client language
+
+
 # -------------------------------------------------------------------------------- message command
 @pytest.mark.parametrize("where", ["guild", "bot_dm", "group_dm", "user_guild"])
 async def test_message_command_reads_the_message_and_its_attachment(env: Env, where: str) -> None:

@@ -18,10 +18,14 @@ What it enforces, as Discord does: the token (401 otherwise), the first interact
 <= 2,000 characters, at most 10 embeds and Discord's embed limits, URLs in embeds, at most 25
 autocomplete choices with names/values of 1-100 characters, `allowed_mentions` present on every
 message and valid, message flags, message components and modals (below), and the shape of synced
-application commands. A violation answers with Discord's error status and body, and is recorded in
+application commands with their localizations (`tests.fakes.command_rules`). A violation answers with Discord's error status and body, and is recorded in
 `.violations`. A test that asks the fake user to do what Discord's client would not let them do
 (use a command where it is not available, pick a value a select does not offer, act on someone
 else's ephemeral message...) gets `UserCannotDoThat` (an AssertionError) at once.
+
+Languages: every way of sending an interaction (`invoke`, `autocomplete`, `select`, `click`,
+`submit_modal`...) takes `locale=` (the client's language, default "en-US"); `FakeDiscord(guild_locale=...)`
+or `fake.guild_locales[guild_id]` sets a guild's `guild_locale` (and `preferred_locale`).
 
 Fault knobs: `gateway_close_code` (close instead of READY), `reject_callbacks = N` (the next N interaction
 callbacks answer HTTP 400, recorded in `rejected_callbacks`, not as violations), `drop(shard)` below.
@@ -109,6 +113,7 @@ from typing import Any, Literal
 
 from aiohttp import web
 
+from tests.fakes.command_rules import LOCALES, form_errors, sync_problems
 from tests.fakes.discord_rules import (
     ACTION_ROW,
     ALLOWED_CALLBACKS,
@@ -119,7 +124,6 @@ from tests.fakes.discord_rules import (
     BUTTON,
     CHANNEL_MESSAGE,
     CHAT_INPUT,
-    COMMAND_LIMITS,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
     GUILD_CONTEXT,
@@ -139,7 +143,6 @@ from tests.fakes.discord_rules import (
     USER_INSTALL,
     _allowed_mentions_problems,
     _choice_problems,
-    _command_problems,
     _component_problems,
     _embed_problems,
     _image_info,
@@ -213,6 +216,13 @@ def _error(status: int, code: int, message: str, errors: Any = None) -> web.Resp
 def _field_error(field_name: str, code: str, message: str) -> dict[str, Any]:
     """Discord's nested form-error shape: {field: {"_errors": [{code, message}]}}."""
     return {field_name: {"_errors": [{"code": code, "message": message}]}}
+
+
+def _locale(locale: str) -> str:
+    """A Discord locale code (what a client sends as `locale`); anything else is a mistake in the test."""
+    if locale not in LOCALES:
+        raise ValueError(f"{locale!r} is not a Discord locale; one of {sorted(LOCALES)}")
+    return locale
 
 
 class UserCannotDoThat(AssertionError):
@@ -431,6 +441,7 @@ class FakeDiscord(FakeGateway):
         recommended_shards: int = 1,
         installation_types: Iterable[int] = (GUILD_INSTALL, USER_INSTALL),
         foreign_guild_id: int = 1_100_000_000_000_009_100,
+        guild_locale: str = "en-US",
     ) -> None:
         self.token = token
         self.application_id = str(application_id)
@@ -447,6 +458,8 @@ class FakeDiscord(FakeGateway):
         self.installation_types = sorted(set(installation_types))
         # a guild the bot is not in, where the test user has the app installed to their account
         self.foreign_guild_id = str(foreign_guild_id)
+        # each guild's preferred locale (`guild_locale` of its interactions, `preferred_locale` of the guild)
+        self.guild_locales = {g: _locale(guild_locale) for g in [*self.guild_ids, self.foreign_guild_id]}
         self.gateway_close_code: int | None = None  # fault knob: answer IDENTIFY by closing with this code
         self.reject_callbacks = 0  # fault knob: answer the next N interaction callbacks with HTTP 400
         self.rejected_callbacks: list[str] = []  # interaction ids whose callback was rejected by that knob
@@ -574,8 +587,9 @@ class FakeDiscord(FakeGateway):
                 # an app without a bot in the guild gets @everyone's permissions, limited to those
                 # an interaction response can use
                 app_permissions = str(int(ALL_PERMISSIONS) & BOT_DM_APP_PERMISSIONS)
-            fields |= {"guild_id": gid, "guild": {"id": gid, "locale": "en-US", "features": []},
-                       "guild_locale": "en-US", "channel_id": channel["id"], "channel": channel,
+            guild_locale = self.guild_locales.get(gid, "en-US")
+            fields |= {"guild_id": gid, "guild": {"id": gid, "locale": guild_locale, "features": []},
+                       "guild_locale": guild_locale, "channel_id": channel["id"], "channel": channel,
                        "member": self._member(member_user), "app_permissions": app_permissions}
             return fields
         if where == "bot_dm":
@@ -778,7 +792,7 @@ class FakeDiscord(FakeGateway):
         return out, resolved
 
     def _base_payload(self, type: int, data: dict[str, Any], fields: dict[str, Any],
-                      owners: dict[str, str]) -> dict[str, Any]:
+                      owners: dict[str, str], locale: str) -> dict[str, Any]:
         return {
             "id": snowflake(),
             "application_id": self.application_id,
@@ -787,7 +801,7 @@ class FakeDiscord(FakeGateway):
             **fields,
             "token": "itok_" + secrets.token_urlsafe(24),
             "version": 1,
-            "locale": "en-US",
+            "locale": _locale(locale),
             "entitlements": [],
             "authorizing_integration_owners": owners,
             "attachment_size_limit": 26_214_400,
@@ -795,14 +809,14 @@ class FakeDiscord(FakeGateway):
 
     def _command_payload(self, name: str, command_type: int, data: dict[str, Any], *, type: int,
                          user: dict[str, Any] | None, guild_id: int | str | None, where: Where,
-                         user_install: bool | None) -> dict[str, Any]:
+                         user_install: bool | None, locale: str) -> dict[str, Any]:
         fields = self.place(where, user=user, guild_id=guild_id)
         command, guild_scope = self._find_command(name, command_type, fields.get("guild_id"))
         owners = self._authorize(name, command, guild_scope, where, fields, user_install, command_type)
         data = {"id": command["id"] if command else snowflake(), "name": name, "type": command_type, **data}
         if guild_scope is not None:
             data["guild_id"] = guild_scope
-        return self._base_payload(type, data, fields, owners)
+        return self._base_payload(type, data, fields, owners, locale)
 
     def interaction_payload(
         self,
@@ -815,9 +829,10 @@ class FakeDiscord(FakeGateway):
         guild_id: int | str | None = None,
         where: Where = "guild",
         user_install: bool | None = None,
+        locale: str = "en-US",
     ) -> dict[str, Any]:
         """A realistic INTERACTION_CREATE payload for slash command `name` (or its autocomplete),
-        used at `where` (default: in guild `guild_id`, default the first guild).
+        used at `where` (default: in guild `guild_id`, default the first guild) by a client in `locale`.
 
         `user_install`: whether the user installed the app to their account (default: yes everywhere
         but "guild"). Raises UserCannotDoThat where Discord would not offer the synced command."""
@@ -826,11 +841,11 @@ class FakeDiscord(FakeGateway):
         if resolved:
             data["resolved"] = resolved
         return self._command_payload(name, CHAT_INPUT, data, type=type, user=user, guild_id=guild_id,
-                                     where=where, user_install=user_install)
+                                     where=where, user_install=user_install, locale=locale)
 
     def message_command_payload(self, name: str, message: dict[str, Any], *, user: dict[str, Any] | None = None,
                                 guild_id: int | str | None = None, where: Where = "guild",
-                                user_install: bool | None = None) -> dict[str, Any]:
+                                user_install: bool | None = None, locale: str = "en-US") -> dict[str, Any]:
         """The payload of message command `name` used on `message` (see `message()`), which is moved to
         the channel where the command is used."""
         fields = self.place(where, user=user, guild_id=guild_id)
@@ -840,11 +855,12 @@ class FakeDiscord(FakeGateway):
             target["guild_id"] = fields["guild_id"]
         data = {"target_id": target["id"], "resolved": {"messages": {target["id"]: target}}}
         return self._command_payload(name, MESSAGE_COMMAND, data, type=APPLICATION_COMMAND, user=user,
-                                     guild_id=guild_id, where=where, user_install=user_install)
+                                     guild_id=guild_id, where=where, user_install=user_install,
+                                     locale=locale)
 
     def user_command_payload(self, name: str, target: dict[str, Any], *, user: dict[str, Any] | None = None,
                              guild_id: int | str | None = None, where: Where = "guild",
-                             user_install: bool | None = None) -> dict[str, Any]:
+                             user_install: bool | None = None, locale: str = "en-US") -> dict[str, Any]:
         """The payload of user command `name` used on user `target` (see `user()`)."""
         resolved: dict[str, Any] = {"users": {target["id"]: target}}
         if where in ("guild", "user_guild"):
@@ -853,7 +869,8 @@ class FakeDiscord(FakeGateway):
                                                   if k not in ("user", "deaf", "mute")}}
         data = {"target_id": target["id"], "resolved": resolved}
         return self._command_payload(name, USER_COMMAND, data, type=APPLICATION_COMMAND, user=user,
-                                     guild_id=guild_id, where=where, user_install=user_install)
+                                     guild_id=guild_id, where=where, user_install=user_install,
+                                     locale=locale)
 
     # ------------------------------------------------------------------------------- interactions
     async def send_interaction(self, payload: dict[str, Any]) -> InteractionRecord:
@@ -924,38 +941,41 @@ class FakeDiscord(FakeGateway):
 
     async def invoke(self, name: str, options: dict[str, Any] | None = None, *, timeout: float = 15.0,  # noqa: ASYNC109
                      user: dict[str, Any] | None = None, guild_id: int | str | None = None,
-                     where: Where = "guild", user_install: bool | None = None) -> Reply:
-        """Run slash command `name` with `options` at `where` and return the reply."""
+                     where: Where = "guild", user_install: bool | None = None, locale: str = "en-US") -> Reply:
+        """Run slash command `name` with `options` at `where` from a client in `locale`; return the reply."""
         payload = self.interaction_payload(name, options, user=user, guild_id=guild_id, where=where,
-                                           user_install=user_install)
+                                           user_install=user_install, locale=locale)
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
     async def invoke_message_command(self, name: str, message: dict[str, Any], *, timeout: float = 15.0,  # noqa: ASYNC109
                                      user: dict[str, Any] | None = None, guild_id: int | str | None = None,
-                                     where: Where = "guild", user_install: bool | None = None) -> Reply:
+                                     where: Where = "guild", user_install: bool | None = None,
+                                     locale: str = "en-US") -> Reply:
         """Use message command `name` ("Apps" menu of a message) on `message` and return the reply."""
         payload = self.message_command_payload(name, message, user=user, guild_id=guild_id, where=where,
-                                               user_install=user_install)
+                                               user_install=user_install, locale=locale)
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
     async def invoke_user_command(self, name: str, target: dict[str, Any], *, timeout: float = 15.0,  # noqa: ASYNC109
                                   user: dict[str, Any] | None = None, guild_id: int | str | None = None,
-                                  where: Where = "guild", user_install: bool | None = None) -> Reply:
+                                  where: Where = "guild", user_install: bool | None = None,
+                                  locale: str = "en-US") -> Reply:
         """Use user command `name` ("Apps" menu of a user) on user `target` and return the reply."""
         payload = self.user_command_payload(name, target, user=user, guild_id=guild_id, where=where,
-                                            user_install=user_install)
+                                            user_install=user_install, locale=locale)
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
     async def autocomplete(self, name: str, options: dict[str, Any], focused: str,
                            timeout: float = 10.0, *, user: dict[str, Any] | None = None,  # noqa: ASYNC109
                            guild_id: int | str | None = None, where: Where = "guild",
-                           user_install: bool | None = None) -> list[dict[str, Any]]:
+                           user_install: bool | None = None, locale: str = "en-US") -> list[dict[str, Any]]:
         """Send an autocomplete interaction (option `focused` being typed); return the choices."""
         payload = self.interaction_payload(name, options, type=AUTOCOMPLETE, focused=focused, user=user,
-                                           guild_id=guild_id, where=where, user_install=user_install)
+                                           guild_id=guild_id, where=where, user_install=user_install,
+                                           locale=locale)
         await self.send_interaction(payload)
         reply = await self.wait_for_reply(payload["id"], timeout)
         return reply.choices
@@ -989,8 +1009,8 @@ class FakeDiscord(FakeGateway):
         return actor
 
     def _follow_on_payload(self, type: int, data: dict[str, Any], origin: InteractionRecord,
-                           actor: dict[str, Any], message: BotMessage | None) -> dict[str, Any]:
-        """A component or modal-submit interaction at the same place as `origin`, by `actor`."""
+                           actor: dict[str, Any], message: BotMessage | None, locale: str) -> dict[str, Any]:
+        """A component or modal-submit interaction at the same place as `origin`, by `actor` in `locale`."""
         p = origin.payload
         fields: dict[str, Any] = {k: copy.deepcopy(p[k]) for k in ("guild_id", "guild", "guild_locale", "channel_id", "channel",
                                                     "app_permissions", "context") if k in p}
@@ -1001,13 +1021,14 @@ class FakeDiscord(FakeGateway):
         owners = dict(p.get("authorizing_integration_owners") or {})
         if str(USER_INSTALL) in owners and str(actor.get("id")) != str(origin.user.get("id")):
             owners[str(USER_INSTALL)] = str(origin.user.get("id"))  # the installing user stays the owner
-        payload = self._base_payload(type, data, fields, owners)
+        payload = self._base_payload(type, data, fields, owners, locale)
         if message is not None:
             payload["message"] = self._message_object(message)
         return payload
 
     async def select(self, target: Reply | str | dict[str, Any], custom_id: str, values: Iterable[str], *,
-                     user: dict[str, Any] | None = None, timeout: float = 15.0) -> Reply:  # noqa: ASYNC109
+                     user: dict[str, Any] | None = None, timeout: float = 15.0,  # noqa: ASYNC109
+                     locale: str = "en-US") -> Reply:
         """Pick `values` in string select `custom_id` of a message (a Reply, a message id or object) and
         return what the user sees next. Raises UserCannotDoThat for a select or values the message
         does not offer, a disabled select, or someone else's ephemeral message."""
@@ -1031,10 +1052,11 @@ class FakeDiscord(FakeGateway):
         data = {"custom_id": custom_id, "component_type": STRING_SELECT, "values": picked}
         if component.get("id") is not None:
             data["id"] = component["id"]
-        return await self._act(message, actor, data, timeout)
+        return await self._act(message, actor, data, timeout, locale)
 
     async def click(self, target: Reply | str | dict[str, Any], custom_id: str, *,
-                    user: dict[str, Any] | None = None, timeout: float = 15.0) -> Reply:  # noqa: ASYNC109
+                    user: dict[str, Any] | None = None, timeout: float = 15.0,  # noqa: ASYNC109
+                    locale: str = "en-US") -> Reply:
         """Press button `custom_id` of a message and return what the user sees next."""
         message = self._target_message(target)
         actor = self._acting_user(message, user)
@@ -1044,7 +1066,7 @@ class FakeDiscord(FakeGateway):
         data = {"custom_id": custom_id, "component_type": BUTTON}
         if component.get("id") is not None:
             data["id"] = component["id"]
-        return await self._act(message, actor, data, timeout)
+        return await self._act(message, actor, data, timeout, locale)
 
     def _find_component(self, message: BotMessage, custom_id: str) -> dict[str, Any]:
         for component in walk_components(message.components):
@@ -1056,14 +1078,15 @@ class FakeDiscord(FakeGateway):
         raise UserCannotDoThat(f"message {message.id} has no component {custom_id!r} (it has {present})")
 
     async def _act(self, message: BotMessage, actor: dict[str, Any], data: dict[str, Any],
-                   timeout: float) -> Reply:  # noqa: ASYNC109
+                   timeout: float, locale: str) -> Reply:  # noqa: ASYNC109
         origin = self.interactions[message.interaction_id]
-        payload = self._follow_on_payload(MESSAGE_COMPONENT, data, origin, actor, message)
+        payload = self._follow_on_payload(MESSAGE_COMPONENT, data, origin, actor, message, locale)
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
     async def submit_modal(self, reply: Reply, values: Mapping[str, str | list[str]], *,
-                           user: dict[str, Any] | None = None, timeout: float = 15.0) -> Reply:  # noqa: ASYNC109
+                           user: dict[str, Any] | None = None, timeout: float = 15.0,  # noqa: ASYNC109
+                           locale: str = "en-US") -> Reply:
         """Fill in and submit the modal `reply` showed (callback type 9): `values` maps each input's
         custom_id to its text (or, for a select in a Label, a list of values). Returns the reply.
 
@@ -1083,7 +1106,7 @@ class FakeDiscord(FakeGateway):
         record.modal_submitted = True
         message = self.messages.get(record.source_message_id or "")
         data = {"custom_id": modal.get("custom_id"), "components": components}
-        payload = self._follow_on_payload(MODAL_SUBMIT, data, record, actor, message)
+        payload = self._follow_on_payload(MODAL_SUBMIT, data, record, actor, message, locale)
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
@@ -1228,17 +1251,10 @@ class FakeDiscord(FakeGateway):
         if not isinstance(commands, list):
             self._violation(f"command sync body is not a list: {commands!r}")
             return _error(400, 50035, "Invalid Form Body")
-        problems = [p for c in commands for p in _command_problems(c, self.installation_types)]
-        by_type: dict[int, list[str]] = {}
-        for c in commands:
-            by_type.setdefault(c.get("type", CHAT_INPUT), []).append(c.get("name"))
-        for ctype, names in by_type.items():
-            if len(names) != len(set(names)):
-                problems.append(f"duplicate command names {sorted(names)} (type {ctype})")
-            if len(names) > COMMAND_LIMITS.get(ctype, 0):
-                problems.append(f"{len(names)} commands of type {ctype} (max {COMMAND_LIMITS.get(ctype, 0)})")
-        if problems:
-            return self._reject(400, 50035, "Invalid Form Body", problems, "command sync")
+        if problems := sync_problems(commands, self.installation_types):
+            for path, code, message in problems:
+                self._violation(f"command sync: {'.'.join(path) or 'body'}: {code}: {message}")
+            return _error(400, 50035, "Invalid Form Body", form_errors(problems))
         registered = []
         for c in commands:
             item = {"id": snowflake(), "application_id": self.application_id, "version": snowflake(),

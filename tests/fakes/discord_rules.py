@@ -1,12 +1,10 @@
-"""Discord's rules the fake Discord enforces: interaction, command, component, message, embed, modal and
-emoji shapes and limits. Each `_..._problems` function returns what is wrong with one payload (empty when it is
+"""Discord's rules the fake Discord enforces: interaction, component, message, embed, modal and emoji shapes and
+limits (application commands: `tests.fakes.command_rules`). Each `_..._problems` function returns what is wrong with one payload (empty when it is
 fine), worded like Discord's own errors."""
 
 from __future__ import annotations
 
 import io
-import re
-from collections.abc import Iterable
 from typing import Any
 
 # Interaction types and callback types
@@ -19,7 +17,6 @@ ALLOWED_CALLBACKS = {
     MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
     MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
 }
-COMMAND_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
 
 # Application command types, installation contexts (integration types), interaction contexts
 CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND = 1, 2, 3
@@ -103,71 +100,6 @@ def _choice_problems(choices: Any) -> list[str]:
             problems.append(f"choice name invalid: {name!r}")
         if isinstance(value, str) and len(value) > 100:
             problems.append(f"choice value longer than 100: {value!r}")
-    return problems
-
-
-def _command_problems(command: dict[str, Any], installation_types: Iterable[int] = (GUILD_INSTALL,
-                                                                                    USER_INSTALL)) -> list[str]:
-    """What Discord rejects in one command of a bulk overwrite (PUT .../commands)."""
-    problems: list[str] = []
-    name = command.get("name", "")
-    ctype = command.get("type", CHAT_INPUT)
-    if ctype not in (CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND):
-        problems.append(f"{name!r}: command type {ctype!r} not supported (1 slash, 2 user, 3 message)")
-    if ctype == CHAT_INPUT:
-        if not isinstance(name, str) or not COMMAND_NAME_RE.match(name) or name != name.lower():
-            problems.append(f"command name invalid: {name!r}")
-        if not 1 <= len(command.get("description") or "") <= 100:
-            problems.append(f"/{name} description length must be 1-100")
-    else:  # context menu commands: any case and spaces, no description, no options
-        if not isinstance(name, str) or not 1 <= len(name) <= 32 or name != name.strip():
-            problems.append(f"context menu command name invalid: {name!r} (1-32 characters)")
-        if command.get("description"):
-            problems.append(f"{name!r}: a user or message command cannot have a description")
-        if command.get("options"):
-            problems.append(f"{name!r}: a user or message command cannot have options")
-    problems += _context_problems(command, set(installation_types))
-    options = command.get("options") or []
-    if len(options) > 25:
-        problems.append(f"/{name} has more than 25 options")
-    seen_optional = False
-    for opt in options if ctype == CHAT_INPUT else []:
-        oname = opt.get("name", "")
-        if not COMMAND_NAME_RE.match(oname) or oname != oname.lower():
-            problems.append(f"/{name} option name invalid: {oname!r}")
-        if not 1 <= len(opt.get("description") or "") <= 100:
-            problems.append(f"/{name} option {oname} description length must be 1-100")
-        if opt.get("required"):
-            if seen_optional:
-                problems.append(f"/{name}: required option {oname} after an optional one")
-        else:
-            seen_optional = True
-        if opt.get("autocomplete") and opt.get("type") not in (3, 4, 10):
-            problems.append(f"/{name} option {oname}: autocomplete on type {opt.get('type')}")
-        if opt.get("autocomplete") and opt.get("choices"):
-            problems.append(f"/{name} option {oname}: autocomplete together with choices")
-    return problems
-
-
-def _context_problems(command: dict[str, Any], installation_types: set[int]) -> list[str]:
-    """`integration_types` (installation contexts) and `contexts` (interaction contexts) of a command."""
-    problems: list[str] = []
-    name = command.get("name")
-    for key, allowed in (("integration_types", {GUILD_INSTALL, USER_INSTALL}),
-                         ("contexts", {GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT})):
-        values = command.get(key)
-        if values is None:
-            continue
-        if not isinstance(values, list) or not values:
-            problems.append(f"{name!r}: {key} must be a non-empty list, not {values!r}")
-            continue
-        if any(not isinstance(v, int) or isinstance(v, bool) or v not in allowed for v in values):
-            problems.append(f"{name!r}: {key} {values!r} has values outside {sorted(allowed)}")
-        if len(set(values)) != len(values):
-            problems.append(f"{name!r}: {key} {values!r} repeats a value")
-        if key == "integration_types" and (unsupported := {v for v in values if v in allowed} - installation_types):
-            problems.append(f"{name!r}: integration_types {sorted(unsupported)} not enabled for the application "
-                            f"(it supports {sorted(installation_types)})")
     return problems
 
 

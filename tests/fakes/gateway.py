@@ -48,6 +48,7 @@ class FakeGateway:
     bot_user_id: str
     guild_id: str
     guild_ids: list[str]
+    guild_locales: dict[str, str]  # guild id -> its preferred locale (default en-US)
     heartbeat_interval_ms: int
     send_guild_create: bool
     gateway_close_code: int | None
@@ -159,7 +160,7 @@ class FakeGateway:
         if self.server_size is not None:
             if guild_id not in self._guild_payloads:
                 self._guild_payloads[guild_id] = realistic_guild(guild_id, self.bot_user, **self.server_size)
-            return self._guild_payloads[guild_id]
+            return self._guild_payloads[guild_id] | {"preferred_locale": self.guild_locales.get(guild_id, "en-US")}
         channel_id = self.channel_of(guild_id)
         everyone = {"id": guild_id, "name": "@everyone", "permissions": PERMISSIONS, "position": 0,
                     "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
@@ -173,7 +174,8 @@ class FakeGateway:
             "roles": [everyone], "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
             "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
             "rules_channel_id": None, "vanity_url_code": None, "description": None, "banner": None,
-            "premium_tier": 0, "premium_subscription_count": 0, "preferred_locale": "en-US",
+            "premium_tier": 0, "premium_subscription_count": 0,
+            "preferred_locale": self.guild_locales.get(guild_id, "en-US"),
             "public_updates_channel_id": None, "nsfw_level": 0, "premium_progress_bar_enabled": False,
             "joined_at": "2026-01-01T00:00:00.000000+00:00", "large": False, "unavailable": False,
             "member_count": 2, "voice_states": [], "members": [], "channels": [channel], "threads": [],

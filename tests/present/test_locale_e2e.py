@@ -43,10 +43,7 @@ async def world(tmp_path_factory):
 
 
 async def ask(fake: FakeDiscord, locale: str, name: str, options: dict[str, str]) -> Reply:
-    payload = fake.interaction_payload(name, options)
-    payload["locale"] = locale
-    await fake.send_interaction(payload)
-    return await fake.wait_for_reply(payload["id"])
+    return await fake.invoke(name, options, locale=locale)
 
 
 def text(reply: Reply) -> str:
