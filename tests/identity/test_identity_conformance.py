@@ -47,12 +47,17 @@ def got(analysis) -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def results():
+def bare_analyses():
+    """`analyze(without_answers(card))` for every card of the data set, in its order (one pass over the
+    data set, shared by the tests of this module)."""
+    return [analyze(without_answers(card)) for card in all_cards()]
+
+
+@pytest.fixture(scope="module")
+def results(bare_analyses):
     """(card, expected, from-full-object, from-card-without-answers) for every card."""
-    out = []
-    for card in all_cards():
-        out.append((card, expected(card), got(analyze(card)), got(analyze(without_answers(card)))))
-    return out
+    return [(card, expected(card), got(analyze(card)), got(bare))
+            for card, bare in zip(all_cards(), bare_analyses, strict=True)]
 
 
 def _fmt(card, exp, res) -> str:
@@ -69,6 +74,7 @@ def test_allowlist_is_small_and_well_formed():
         assert len(reason) > 20 and "\n" not in reason
 
 
+@pytest.mark.slow
 def test_conformance_without_answers(results):
     allow = load_allowlist()
     n = agree_colors = agree_identity = 0
@@ -91,6 +97,7 @@ def test_conformance_without_answers(results):
     assert not disagreements, f"{len(disagreements)} disagreements; first: " + "; ".join(disagreements[:15])
 
 
+@pytest.mark.slow
 def test_conformance_full_objects(results):
     """Every object, tokens included (their colors come from Scryfall's record of the creating effect)."""
     allow = load_allowlist()
@@ -105,12 +112,14 @@ def test_conformance_full_objects(results):
     assert not disagreements, f"{len(disagreements)} disagreements; first: " + "; ".join(disagreements[:15])
 
 
+@pytest.mark.slow
 def test_allowlist_not_stale(results):
     allow = load_allowlist()
     agreeing = [c["name"] for c, exp, full, bare in results if c["id"] in allow and full == exp and bare == exp]
     assert not agreeing, f"allow-listed cards that now agree (remove them): {agreeing}"
 
 
+@pytest.mark.slow
 def test_tokens_without_answers_show_only_what_the_object_shows(results):
     for card, exp, _full, bare in results:
         if card["layout"] not in TOKEN_LAYOUTS:
@@ -120,9 +129,9 @@ def test_tokens_without_answers_show_only_what_the_object_shows(results):
             assert Note.TOKEN_COLORS_UNRECORDED in analyze(without_answers(card)).notes
 
 
-def test_every_color_has_evidence_and_no_stray_evidence():
-    for card in all_cards():
-        a = analyze(without_answers(card))
+@pytest.mark.slow
+def test_every_color_has_evidence_and_no_stray_evidence(bare_analyses):
+    for a in bare_analyses:
         for aspect, colors in ((Aspect.COLOR, a.colors), (Aspect.IDENTITY, a.identity)):
             explained = {r.color for r in a.reasons if r.aspect is aspect and not r.removes}
             assert explained == set(colors), f"{a.name}: {aspect} {colors!r} explained by {explained}"
