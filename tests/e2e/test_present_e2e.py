@@ -67,7 +67,7 @@ async def world(tmp_path_factory, card_cache_copy):
     settings = load_settings(
         discord_token=fake.token, discord_api_base=api_base, scryfall_api_base=scryfall.base_url,
         cache_path=cache_path, bulk_refresh_hours=24, sync_commands=True, dev_guild_id=None,
-        scryfall_timeout=3.0, user_rate="off", mana_emoji="",
+        scryfall_timeout=3.0, user_rate="off", mana_emoji="", mana_emoji_upload=False,  # text symbols, as asserted
     )
     async with running_bot(settings, fake) as bot:
         yield World(bot, fake, scryfall)
