@@ -5,10 +5,11 @@ the fakes, a bot started through its normal `start()` on the fake gateway, burst
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import statistics
 import time
 from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,11 +52,21 @@ def bot_settings(fake: FakeDiscord, scryfall: FakeScryfall | str, cache_path: Pa
 
 
 def import_bulk(cache_path: Path) -> None:
-    """Fill the cache with the shared data set, as `python -m bot sync-cards` would."""
+    """Fill the cache with the shared data set, as `python -m bot sync-cards` would. Tests take a copy of
+    one such import instead (the `imported_cache` fixture, `tests/fakes/fixtures.py`)."""
     from tests.shared_data import CARDS_FILE
 
     cache_path.parent.mkdir(parents=True, exist_ok=True)
     import_file(CARDS_FILE, cache_path, updated_at=time.time())
+
+
+def copy_database(source: Path, target: Path) -> Path:
+    """Copy the SQLite database `source` to `target` (SQLite's online backup: a consistent copy, WAL
+    content included); returns `target`."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
+    return target
 
 
 @asynccontextmanager

@@ -12,7 +12,6 @@ import pytest
 import pytest_asyncio
 
 from bot.app.bot import IdentityBot
-from bot.cards.bulk import import_file
 from bot.cards.service import CardService
 from bot.main import open_cards
 from bot.present.deck_report import FILE_NAME
@@ -21,7 +20,7 @@ from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import running_bot
-from tests.shared_data import CARDS_FILE, all_cards
+from tests.shared_data import all_cards
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -156,12 +155,10 @@ async def test_unknown_name_without_suggestion(w):
     assert set(paths) <= {"/cards/collection", "/cards/named", "/cards/autocomplete"}
 
 
-async def test_unknown_name_with_suggestion(w):
+async def test_unknown_name_with_suggestion(w, card_cache_copy):
     """A typo too far off for Scryfall's fuzzy match: the reply names the card the user meant. As in
     production, the bot has the bulk data, whose name index supplies the suggestions."""
-    path = w.tmp / "local" / "cards.sqlite3"
-    path.parent.mkdir(exist_ok=True)
-    import_file(CARDS_FILE, path)
+    path = card_cache_copy(w.tmp / "local" / "cards.sqlite3")
     await w.use_cards(fake_settings(w.scryfall, w.tmp, cache_path=path))
     w.scryfall.requests.clear()
     assert "\n1 Pyroclasm\n" in KUMANO_DECK

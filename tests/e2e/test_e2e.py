@@ -11,20 +11,16 @@ recorded command sync and interaction callbacks, exactly what Discord would have
 
 from __future__ import annotations
 
-import asyncio
-import time
 from dataclasses import dataclass
 
 import pytest
 import pytest_asyncio
 
 from bot.app.bot import IdentityBot
-from bot.cards.bulk import import_file
 from bot.settings import load_settings
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import running_bot
-from tests.shared_data import CARDS_FILE
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(60)]
 
@@ -39,13 +35,12 @@ class Env:
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def env(tmp_path_factory):
+async def env(tmp_path_factory, card_cache_copy):
     scryfall = FakeScryfall.with_shared_data()
     await scryfall.start()
     fake = FakeDiscord()
     api_base = await fake.start()
-    cache_path = tmp_path_factory.mktemp("e2e") / "cache.sqlite3"
-    await asyncio.to_thread(import_file, CARDS_FILE, cache_path, updated_at=time.time())
+    cache_path = card_cache_copy(tmp_path_factory.mktemp("e2e") / "cache.sqlite3")
     settings = load_settings(
         discord_token=fake.token,
         discord_api_base=api_base,

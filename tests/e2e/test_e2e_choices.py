@@ -25,7 +25,7 @@ from bot.main import open_cards
 from tests.fakes.discord import FakeDiscord, Reply, UserCannotDoThat
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import bot_settings, import_bulk, running
+from tests.production_world import bot_settings, running
 from tests.shared_data import card, cards_by_name
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -47,10 +47,10 @@ class World:
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def world(tmp_path_factory):
+async def world(tmp_path_factory, card_cache_copy):
     tmp = tmp_path_factory.mktemp("choices")
     cache = tmp / "cards.sqlite3"
-    await asyncio.to_thread(import_bulk, cache)
+    card_cache_copy(cache)
     async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord, \
             contextlib.AsyncExitStack() as stack:
         runtime = await stack.enter_async_context(running(bot_settings(discord, scryfall, cache), discord))

@@ -6,7 +6,6 @@ and slow sites get a clear ephemeral message.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from bot.deck.sources import DeckSites
 from tests.fakes.decksites import FakeArchidekt, FakeMoxfield, load_sample
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import bot_settings, import_bulk, running
+from tests.production_world import bot_settings, running
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -43,10 +42,10 @@ class World:
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def world(tmp_path_factory):
+async def world(tmp_path_factory, card_cache_copy):
     tmp: Path = tmp_path_factory.mktemp("decklinks")
     cache = tmp / "cards.sqlite3"
-    await asyncio.to_thread(import_bulk, cache)
+    card_cache_copy(cache)
     archidekt_decks = [load_sample("archidekt_partners.json"), load_sample("archidekt_commander.json")]
     moxfield_decks = [load_sample("moxfield_commander.json"), load_sample("moxfield_partners_v2.json")]
     async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord, \

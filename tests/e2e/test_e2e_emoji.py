@@ -50,6 +50,7 @@ def own_emoji(discord: FakeDiscord, name: str) -> dict[str, Any]:
     return emoji
 
 
+@pytest.mark.slow
 async def test_first_start_uploads_every_symbol_and_uses_them(tmp_path):
     async with FakeScryfall([card(n) for n in CARDS]) as scryfall, FakeDiscord() as discord:
         async with started(discord, scryfall, tmp_path) as runtime:
@@ -79,6 +80,7 @@ async def test_first_start_uploads_every_symbol_and_uses_them(tmp_path):
         assert discord.violations == []
 
 
+@pytest.mark.slow
 async def test_new_art_replaces_the_old_emojis(tmp_path):
     async with FakeScryfall([card("Sol Ring")]) as scryfall, FakeDiscord() as discord:
         old_marker = own_emoji(discord, "mana_art_v0")
@@ -109,6 +111,7 @@ async def test_refused_uploads_leave_text_symbols(tmp_path):
         assert len(discord.violations) == 1 and "emojis" in discord.violations[0]
 
 
+@pytest.mark.slow
 async def test_mana_emoji_setting_overrides_symbol_by_symbol(tmp_path):
     async with FakeScryfall([card("Fires of Undeath")]) as scryfall, FakeDiscord() as discord:
         custom = own_emoji(discord, "my_red")

@@ -6,7 +6,6 @@ server install (and its sync is still accepted).
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from bot.app.bot import IdentityBot
 from bot.cards.model import AmbiguousCard
 from tests.fakes.discord import GUILD_INSTALL, USER_INSTALL, FakeDiscord, UserCannotDoThat
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import bot_settings, import_bulk, running
+from tests.production_world import bot_settings, running
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -33,10 +32,10 @@ class World:
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def world(tmp_path_factory):
+async def world(tmp_path_factory, card_cache_copy):
     tmp: Path = tmp_path_factory.mktemp("installs")
     cache = tmp / "cards.sqlite3"
-    await asyncio.to_thread(import_bulk, cache)
+    card_cache_copy(cache)
     async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord:
         async with running(bot_settings(discord, scryfall, cache), discord) as runtime:
             yield World(discord, scryfall, runtime.bot, cache)

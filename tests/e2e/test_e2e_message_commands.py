@@ -5,7 +5,6 @@ an attached file, or behind a deck link; a form asks for the commander when the 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from bot.cards.model import AmbiguousCard
 from tests.fakes.decksites import FakeArchidekt, FakeMoxfield, load_sample
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import bot_settings, import_bulk, running
+from tests.production_world import bot_settings, running
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -41,10 +40,10 @@ class World:
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def world(tmp_path_factory):
+async def world(tmp_path_factory, card_cache_copy):
     tmp: Path = tmp_path_factory.mktemp("message-commands")
     cache = tmp / "cards.sqlite3"
-    await asyncio.to_thread(import_bulk, cache)
+    card_cache_copy(cache)
     async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord, \
             FakeArchidekt() as archidekt, FakeMoxfield([load_sample("moxfield_commander.json")]) as moxfield:
         settings = bot_settings(discord, scryfall, cache, archidekt_api_base=archidekt.base_url,

@@ -25,7 +25,7 @@ from bot.settings import load_settings
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import running_bot
-from tests.shared_data import CARDS_FILE, all_cards
+from tests.shared_data import all_cards
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(60)]
 
@@ -52,23 +52,22 @@ class World:
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def world(tmp_path_factory):
+async def world(tmp_path_factory, card_cache_copy):
     extra = recent_cards()
     scryfall = FakeScryfall(list(all_cards()) + extra)
     await scryfall.start()
     fake = FakeDiscord()
     api_base = await fake.start()
     folder = tmp_path_factory.mktemp("present-e2e")
-    cache_path = folder / "cache.sqlite3"
+    cache_path = card_cache_copy(folder / "cache.sqlite3")
     extra_file = folder / "recent-cards.json"
     extra_file.write_text(json.dumps(extra), encoding="utf-8")
     now = time.time()
-    await asyncio.to_thread(import_file, CARDS_FILE, cache_path, updated_at=now)
     await asyncio.to_thread(import_file, extra_file, cache_path, updated_at=now)
     settings = load_settings(
         discord_token=fake.token, discord_api_base=api_base, scryfall_api_base=scryfall.base_url,
         cache_path=cache_path, bulk_refresh_hours=24, sync_commands=True, dev_guild_id=None,
-        scryfall_timeout=3.0, user_rate="off", mana_emoji="",
+        scryfall_timeout=3.0, user_rate="off", mana_emoji="", mana_emoji_upload=False,  # text symbols, as asserted
     )
     async with running_bot(settings, fake) as bot:
         yield World(bot, fake, scryfall)

@@ -15,7 +15,7 @@ from tests.app.test_app import run_bot as run_bot_process
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import FakeClock
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import CARD_NAMES, bot_settings, burst, import_bulk, running_bot, settle, user
+from tests.production_world import CARD_NAMES, bot_settings, burst, running_bot, settle, user
 from tests.shared_data import card
 
 pytestmark = pytest.mark.timeout(90)
@@ -29,6 +29,7 @@ def metric(bot, name: str, **labels: str) -> float:
 
 
 # --------------------------------------------------------------------------------- Scryfall down
+@pytest.mark.slow
 async def test_scryfall_down_for_the_whole_run_serves_stale_cache_and_clear_errors(tmp_path):
     clock = FakeClock()
     async with FakeScryfall([card(n) for n in CARD_NAMES]) as scryfall, FakeDiscord() as fake:
@@ -73,9 +74,8 @@ async def test_scryfall_down_for_the_whole_run_serves_stale_cache_and_clear_erro
 
 
 # ------------------------------------------------------------------------------ gateway dropped
-async def test_gateway_drop_mid_run_resumes_replays_and_keeps_answering(tmp_path):
-    cache_path = tmp_path / "cache.sqlite3"
-    await asyncio.to_thread(import_bulk, cache_path)
+async def test_gateway_drop_mid_run_resumes_replays_and_keeps_answering(imported_cache):
+    cache_path = imported_cache
     async with FakeScryfall([]) as scryfall, FakeDiscord() as fake:
         settings = bot_settings(fake, scryfall, cache_path, bulk_refresh_hours=24)
         async with running_bot(settings, fake) as bot:

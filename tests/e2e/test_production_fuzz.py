@@ -32,7 +32,7 @@ from bot.cards.model import ScryfallUnavailable
 from bot.present import errors
 from tests.fakes.discord import AUTOCOMPLETE, FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import bot_settings, import_bulk, running_bot, settle, user
+from tests.production_world import bot_settings, running_bot, settle, user
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -98,8 +98,9 @@ class ErrorRecords(logging.Handler):
 class World:
     """Fakes and bot on their own event loop in a background thread."""
 
-    def __init__(self, tmp_path) -> None:
+    def __init__(self, tmp_path, card_cache_copy) -> None:
         self.tmp_path = tmp_path
+        self.card_cache_copy = card_cache_copy
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="fuzz-bot", daemon=True)
         self.stack = AsyncExitStack()
@@ -110,8 +111,7 @@ class World:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     async def start(self) -> None:
-        cache_path = self.tmp_path / "cache.sqlite3"
-        await asyncio.to_thread(import_bulk, cache_path)
+        cache_path = self.card_cache_copy(self.tmp_path / "cache.sqlite3")
         self.scryfall = await self.stack.enter_async_context(FakeScryfall([]))
         self.fake = await self.stack.enter_async_context(FakeDiscord())
         settings = bot_settings(self.fake, self.scryfall, cache_path, bulk_refresh_hours=24)
@@ -157,8 +157,8 @@ class World:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    w = World(tmp_path_factory.mktemp("fuzz"))
+def world(tmp_path_factory, card_cache_copy):
+    w = World(tmp_path_factory.mktemp("fuzz"), card_cache_copy)
     logging.getLogger().addHandler(w.errors)
     w.thread.start()
     try:
@@ -178,6 +178,7 @@ FUZZ = settings(max_examples=IN_PROCESS_BATCHES, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 
 
+@pytest.mark.slow
 def test_fuzz_through_the_tree_in_process(world):
     @FUZZ
     @given(batches)
@@ -188,6 +189,7 @@ def test_fuzz_through_the_tree_in_process(world):
     world.check_no_errors()
 
 
+@pytest.mark.slow
 def test_fuzz_through_the_real_gateway(world):
     @settings(FUZZ, max_examples=GATEWAY_BATCHES)
     @given(batches)
@@ -198,6 +200,7 @@ def test_fuzz_through_the_real_gateway(world):
     world.check_no_errors()
 
 
+@pytest.mark.slow
 def test_the_fuzz_really_ran(world):
     """Both fuzz tests above ran their 10,000 values and reached every kind of reply."""
     fake = world.fake

@@ -7,7 +7,6 @@ The cooldown's clock is frozen for the burst so the 5-per-user split does not de
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from types import SimpleNamespace
 
@@ -17,7 +16,7 @@ from discord import app_commands
 from bot.app.tree import refuse_over_cooldown
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import CARD_NAMES, bot_settings, burst, import_bulk, running_bot, settle, user
+from tests.production_world import CARD_NAMES, bot_settings, burst, running_bot, settle, user
 from tests.shared_data import card
 
 pytestmark = pytest.mark.timeout(120)
@@ -28,9 +27,9 @@ RATE, PER = 5, 10.0
 COOLDOWN_TEXT = "You're sending commands a little fast"
 
 
-async def test_burst_of_1000_interactions_across_50_users(tmp_path):
-    cache_path = tmp_path / "cache.sqlite3"
-    await asyncio.to_thread(import_bulk, cache_path)
+@pytest.mark.slow
+async def test_burst_of_1000_interactions_across_50_users(imported_cache):
+    cache_path = imported_cache
     async with FakeScryfall([card(n) for n in CARD_NAMES]) as scryfall, FakeDiscord() as fake:
         settings = bot_settings(fake, scryfall, cache_path, user_rate="5/10", bulk_refresh_hours=24)
         async with running_bot(settings, fake) as bot:

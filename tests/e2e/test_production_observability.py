@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
@@ -18,6 +19,7 @@ from aiohttp import web
 
 from bot.cards.bulk import import_file
 from bot.cards.cache import prepare_database
+from bot.healthcheck import healthcheck
 from bot.ops.healthcheck import check_endpoint, check_health, probe_url
 from bot.ops.logs import setup_logging
 from bot.ops.metrics import BotMetrics
@@ -25,7 +27,7 @@ from bot.ops.server import HealthServer
 from tests.app.test_app import REPO
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import bot_settings, import_bulk, running, settle, user
+from tests.production_world import bot_settings, running, settle, user
 from tests.shared_data import card
 
 pytestmark = pytest.mark.timeout(60)
@@ -49,11 +51,22 @@ async def probe(env: dict[str, str], cwd: Path = REPO) -> tuple[int, str]:
     return proc.returncode, out.decode() + err.decode()
 
 
-def probe_env(**values: str) -> dict[str, str]:
-    """The test process's environment without any bot settings, plus `values`."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("METRICS_", "DISCORD_", "CACHE_", "SCRYFALL_"))}
-    return env | {"PYTHONPATH": str(REPO)} | values
+@pytest.fixture
+def probe_here(clean_env, monkeypatch, capsys) -> Callable[..., tuple[int, str]]:
+    """`probe_here(**env)`: the probe's entry (`bot.healthcheck.healthcheck`) in this process, in an empty
+    working directory, with no bot settings but `env`; (exit code, output). The process Docker runs is
+    tested above, in the test of the running bot."""
+    earlier: list[str] = []
+
+    def run(**values: str) -> tuple[int, str]:
+        for key in earlier:
+            monkeypatch.delenv(key, raising=False)
+        earlier[:] = values
+        for key, value in values.items():
+            monkeypatch.setenv(key, value)
+        code = healthcheck()
+        return code, capsys.readouterr().out
+    return run
 
 
 def assert_one_line(text: str) -> str:
@@ -64,9 +77,9 @@ def assert_one_line(text: str) -> str:
     return lines[0]
 
 
-async def test_metrics_health_and_one_log_line_per_command(tmp_path):
-    cache_path = tmp_path / "cache.sqlite3"
-    await asyncio.to_thread(import_bulk, cache_path)
+@pytest.mark.slow
+async def test_metrics_health_and_one_log_line_per_command(imported_cache):
+    cache_path = imported_cache
     stream = io.StringIO()
     root = logging.getLogger()
     old_level = root.level
@@ -152,42 +165,42 @@ async def test_metrics_health_and_one_log_line_per_command(tmp_path):
 # -- the HEALTHCHECK probe on its own -------------------------------------------------------------------
 
 
-async def test_probe_without_metrics_port_checks_the_card_cache(tmp_path):
+async def test_probe_without_metrics_port_checks_the_card_cache(tmp_path, probe_here):
     """No METRICS_PORT: healthy only when the cache file opens read-only and holds cards; each failure is
     one line saying why (exit 1), never a traceback."""
     cache = tmp_path / "cache.sqlite3"
 
-    code, text = await probe(probe_env(CACHE_PATH=str(cache)))
+    code, text = probe_here(CACHE_PATH=str(cache))
     assert code == 1 and "no cache file at " + str(cache) in assert_one_line(text)
 
     cache.write_bytes(b"this is not a database, " * 200)
-    code, text = await probe(probe_env(CACHE_PATH=str(cache), METRICS_PORT=""))  # empty = unset
+    code, text = probe_here(CACHE_PATH=str(cache), METRICS_PORT="")  # empty = unset
     assert code == 1 and "unreadable" in assert_one_line(text) and "not a database" in text
     cache.unlink()
 
     await asyncio.to_thread(prepare_database, cache)  # what the bot does on start: schema, no cards
-    code, text = await probe(probe_env(CACHE_PATH=str(cache)))
+    code, text = probe_here(CACHE_PATH=str(cache))
     assert code == 1 and "holds no card data" in assert_one_line(text)
 
     names = ["Lightning Bolt", "Fire // Ice", "Kumano, Master Yamabushi"]
     bulk = tmp_path / "three.jsonl"
     bulk.write_text("".join(json.dumps(card(name)) + "\n" for name in names), encoding="utf-8")
     await asyncio.to_thread(import_file, bulk, cache)
-    code, text = await probe(probe_env(CACHE_PATH=str(cache)))
+    code, text = probe_here(CACHE_PATH=str(cache))
     assert code == 0 and assert_one_line(text) == f"ok: cache {cache} holds 3 cards"
 
 
-async def test_probe_empty_cache_path_means_the_default_relative_to_the_working_dir(tmp_path):
+async def test_probe_empty_cache_path_means_the_default_relative_to_the_working_dir(tmp_path, probe_here):
     """`--env-file` passes `CACHE_PATH=` as an empty value: the probe then uses the bot's default,
     data/cache.sqlite3 under the working directory (in the image, /app/data is the /data volume)."""
     default = tmp_path / "data" / "cache.sqlite3"
-    code, text = await probe(probe_env(CACHE_PATH=""), cwd=tmp_path)
+    code, text = probe_here(CACHE_PATH="")
     assert code == 1 and f"no cache file at data/cache.sqlite3 (in {tmp_path})" in assert_one_line(text)
 
     bulk = tmp_path / "one.jsonl"
     bulk.write_text(json.dumps(card("Sol Ring")) + "\n", encoding="utf-8")
     await asyncio.to_thread(import_file, bulk, default)
-    code, text = await probe(probe_env(CACHE_PATH="  "), cwd=tmp_path)
+    code, text = probe_here(CACHE_PATH="  ")
     assert code == 0 and assert_one_line(text) == f"ok: cache data/cache.sqlite3 (in {tmp_path}) holds 1 cards"
 
 
@@ -196,8 +209,8 @@ async def test_probe_empty_cache_path_means_the_default_relative_to_the_working_
     ("70000", "invalid configuration: METRICS_PORT: Input should be less than or equal to 65535"),
     ("0", "METRICS_PORT=0 binds a random port"),
 ])
-async def test_probe_rejects_a_metrics_port_it_cannot_ask(tmp_path, port, reason):
-    code, text = await probe(probe_env(METRICS_PORT=port, CACHE_PATH=str(tmp_path / "x.sqlite3")))
+async def test_probe_rejects_a_metrics_port_it_cannot_ask(tmp_path, port, reason, probe_here):
+    code, text = probe_here(METRICS_PORT=port, CACHE_PATH=str(tmp_path / "x.sqlite3"))
     assert code == 1 and assert_one_line(text).startswith(reason)
 
 

@@ -16,7 +16,6 @@ from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import (
     CARD_NAMES,
     bot_settings,
-    import_bulk,
     running_bot,
     settle,
     user,
@@ -61,10 +60,10 @@ def bot_settings_stub(tmp_path, **overrides):
                          shard_ids=overrides.pop("shard_ids", None), **overrides)
 
 
-async def test_two_shards_in_one_process_answer_on_both_shards(tmp_path, caplog):
+@pytest.mark.slow
+async def test_two_shards_in_one_process_answer_on_both_shards(imported_cache, caplog):
     caplog.set_level(logging.INFO, logger="bot.commands")
-    cache_path = tmp_path / "cache.sqlite3"
-    await asyncio.to_thread(import_bulk, cache_path)
+    cache_path = imported_cache
     async with FakeScryfall([]) as scryfall, FakeDiscord(guild_ids=GUILDS, recommended_shards=2) as fake:
         assert [fake.guilds_of_shard(s, 2) for s in (0, 1)] == [[str(g) for g in ON_SHARD[s]] for s in (0, 1)]
         settings = bot_settings(fake, scryfall, cache_path, shard_count=2, bulk_refresh_hours=24)

@@ -1,12 +1,12 @@
-"""Pytest fixtures around the fake Scryfall; import them into a test module or conftest:
-
-    from tests.fakes.fixtures import fake_scryfall, card_service, make_card_service  # noqa: F401
+"""Pytest fixtures around the fake Scryfall and the card cache (a plugin of tests/conftest.py):
+fake_scryfall, make_card_service, card_service, imported_cache, card_cache_copy.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +16,7 @@ from bot.cards.service import CardService
 from bot.main import open_cards
 from bot.settings import Settings, load_settings
 from tests.fakes.scryfall import FakeScryfall
+from tests.production_world import copy_database, import_bulk
 
 
 class FakeClock:
@@ -78,3 +79,19 @@ async def make_card_service(fake_scryfall: FakeScryfall, tmp_path: Any
 async def card_service(make_card_service: Callable[..., Awaitable[CardService]]) -> CardService:
     """A CardService with an empty cache talking to `fake_scryfall`."""
     return await make_card_service()
+
+
+@pytest.fixture(scope="session")
+def card_cache_copy(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """`card_cache_copy(path)`: a card cache at `path` holding the shared data set, as `python -m bot
+    sync-cards` imports it. The import runs once per session (per pytest-xdist worker); every call copies
+    that database, so each test (or module) owns its file."""
+    template = tmp_path_factory.mktemp("imported") / "cards.sqlite3"
+    import_bulk(template)
+    return lambda path: copy_database(template, path)
+
+
+@pytest.fixture
+def imported_cache(card_cache_copy: Callable[[Path], Path], tmp_path: Path) -> Path:
+    """This test's own card cache, `tmp_path / "cache.sqlite3"`, holding the imported shared data set."""
+    return card_cache_copy(tmp_path / "cache.sqlite3")

@@ -23,8 +23,9 @@ import json
 import re
 import time
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from aiohttp import web
@@ -57,6 +58,70 @@ def _error(status: int, code: str, details: str, **extra: Any) -> web.Response:
     return web.json_response(body, status=status)
 
 
+def _order(card: dict[str, Any]) -> tuple[bool, str]:
+    """Which card a shared name key points at: real cards before tokens, then by name."""
+    return card.get("layout") == "token", card["name"]
+
+
+@dataclass(frozen=True)
+class _CardIndex:
+    """The fake's lookups over a card list: by id, by every name key (the first card in `_order` wins),
+    the full-name keys in order (for word search and fuzzy matching), and which cards can be commanders.
+
+    Indexing the 24,249 shared cards takes about half a second, so their index is built once per process
+    (per pytest-xdist worker) and a card list that starts with the shared card objects extends it instead.
+    An index is never changed in place, and the shared card objects are read-only for every test."""
+
+    by_id: dict[str, dict[str, Any]]
+    by_key: dict[str, dict[str, Any]]
+    full: list[tuple[str, dict[str, Any]]]
+    keys: list[str]
+    commanders: frozenset[int]
+
+    @classmethod
+    def of(cls, cards: Sequence[dict[str, Any]]) -> _CardIndex:
+        shared = _shared_cards() if len(cards) >= _SHARED_AT_LEAST else ()
+        if shared and len(cards) >= len(shared) and all(a is b for a, b in zip(shared, cards, strict=False)):
+            return _shared_index().extended(cards[len(shared):])
+        return _EMPTY.extended(cards)
+
+    def extended(self, cards: Sequence[dict[str, Any]]) -> _CardIndex:
+        """A new index over this one's cards followed by `cards` (this one is left as it was)."""
+        if not cards:
+            return self
+        by_id = self.by_id | {c["id"]: c for c in cards}
+        by_key = dict(self.by_key)
+        full = list(self.full)
+        for card in sorted(cards, key=_order):
+            for key, kind in name_keys(card):
+                held = by_key.get(key)
+                if held is None or _order(card) < _order(held):
+                    by_key[key] = card
+                if kind == 0:
+                    full.append((key, card))
+        full.sort(key=lambda kc: (kc[0], *_order(kc[1])))
+        commanders = self.commanders | {id(c) for c in cards if can_be_commander(c)}
+        return _CardIndex(by_id, by_key, full, [k for k, _c in full], commanders)
+
+
+_SHARED_AT_LEAST = 1000  # a smaller list is not the shared data set, and indexes in milliseconds anyway
+_EMPTY = _CardIndex({}, {}, [], [], frozenset())
+
+
+def _shared_cards() -> tuple[dict[str, Any], ...]:
+    """The shared data set (loaded once per process), or () where it is absent."""
+    from tests.shared_data import all_cards
+
+    try:
+        return all_cards()
+    except FileNotFoundError:
+        return ()
+
+
+@lru_cache(maxsize=1)
+def _shared_index() -> _CardIndex:
+    return _EMPTY.extended(_shared_cards())
+
 class FakeScryfall:
     """Serve `cards` (Scryfall card objects) the way api.scryfall.com would."""
 
@@ -86,17 +151,12 @@ class FakeScryfall:
     # -- data --------------------------------------------------------------------------------------
 
     def _build_index(self) -> None:
-        self.by_id = {c["id"]: c for c in self.cards}
-        self.by_key: dict[str, dict[str, Any]] = {}
-        self._full: list[tuple[str, dict[str, Any]]] = []
-        for card in sorted(self.cards, key=lambda c: (c.get("layout") == "token", c["name"])):
-            for key, kind in name_keys(card):
-                self.by_key.setdefault(key, card)
-                if kind == 0:
-                    self._full.append((key, card))
-        self._full.sort(key=lambda kc: kc[0])
-        self._keys = [k for k, _c in self._full]
-        self._commander = {id(c) for c in self.cards if can_be_commander(c)}
+        index = _CardIndex.of(self.cards)
+        self.by_id = index.by_id
+        self.by_key = index.by_key
+        self._full = index.full
+        self._keys = index.keys
+        self._commander = index.commanders
 
     def add_cards(self, cards: Iterable[dict[str, Any]]) -> None:
         self.cards.extend(cards)

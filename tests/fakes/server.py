@@ -11,5 +11,5 @@ async def serve(app: web.Application, host: str, port: int = 0) -> tuple[web.App
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    bound = runner.addresses[0][1]  # (host, port) of the one socket, the port the system chose
     return runner, f"http://{host}:{bound}"

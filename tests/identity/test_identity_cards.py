@@ -293,6 +293,7 @@ def _commanders() -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_check_pairing_agrees_with_can_pair_on_real_commanders():
     commanders = _commanders()
     traits = [pairing_traits(c) for c in commanders]

@@ -73,6 +73,7 @@ def test_allowlist_is_small_and_well_formed():
         assert len(reason) > 20 and "\n" not in reason
 
 
+@pytest.mark.slow
 def test_conformance_without_answers(results):
     allow = load_allowlist()
     n = agree_colors = agree_identity = 0
@@ -95,6 +96,7 @@ def test_conformance_without_answers(results):
     assert not disagreements, f"{len(disagreements)} disagreements; first: " + "; ".join(disagreements[:15])
 
 
+@pytest.mark.slow
 def test_conformance_full_objects(results):
     """Every object, tokens included (their colors come from Scryfall's record of the creating effect)."""
     allow = load_allowlist()
@@ -109,12 +111,14 @@ def test_conformance_full_objects(results):
     assert not disagreements, f"{len(disagreements)} disagreements; first: " + "; ".join(disagreements[:15])
 
 
+@pytest.mark.slow
 def test_allowlist_not_stale(results):
     allow = load_allowlist()
     agreeing = [c["name"] for c, exp, full, bare in results if c["id"] in allow and full == exp and bare == exp]
     assert not agreeing, f"allow-listed cards that now agree (remove them): {agreeing}"
 
 
+@pytest.mark.slow
 def test_tokens_without_answers_show_only_what_the_object_shows(results):
     for card, exp, _full, bare in results:
         if card["layout"] not in TOKEN_LAYOUTS:
@@ -124,6 +128,7 @@ def test_tokens_without_answers_show_only_what_the_object_shows(results):
             assert Note.TOKEN_COLORS_UNRECORDED in analyze(without_answers(card)).notes
 
 
+@pytest.mark.slow
 def test_every_color_has_evidence_and_no_stray_evidence(bare_analyses):
     for a in bare_analyses:
         for aspect, colors in ((Aspect.COLOR, a.colors), (Aspect.IDENTITY, a.identity)):

@@ -371,6 +371,7 @@ _card = st.dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_card)
 @example({"colors": "B", "layout": "token", "type_line": "", "card_faces": [""]})  # token color, odd faces
