@@ -20,7 +20,7 @@ The match cost depends on how the name matches:
     whole words ("bolt" in Bolt Bend, Lightning Bolt) ... 2
       ... plus a plural or possessive s ................. 2.75 ("fire" in Fires of Yavimaya,
                                                                 "kumano" in Kumano's Pupils)
-    prefix (the last typed word starts a longer word) ... 4
+    prefix (the last typed word starts a longer word) ... 3.5
     typo-tolerant prefix ................................ 10 (3+ letters, first letter right, one letter
                                                                 missing, extra, wrong, or two swapped)
     inside a word (3+ letters) .......................... 12
@@ -33,9 +33,11 @@ three times the popularity to pass a start-of-name match of the same kind.
 Why these numbers:
 - Within one kind of match, the more played card comes first. Lightning Bolt (rank 185) comes before
   the unranked Bolt Bend.
-- Neighbouring kinds are 2 decades apart. A card played 100 times more passes an obscure card of the
-  next better kind. Solemn Simulacrum (rank 34, a prefix of "sol") comes before the unranked whole-word
-  match Sol Talisman. Hydroid Krasis comes before the unranked Krasis Incubation.
+- A whole-word match and a prefix are 1.5 decades apart: a card played about 30 times more passes an
+  obscure whole-word match. Rhystic Study (rank 37, a prefix of "rhys") comes before Rhys the Redeemed
+  (rank 2,282); Solemn Simulacrum (rank 34) before the unranked Sol Talisman; Hydroid Krasis before the
+  unranked Krasis Incubation. A match as popular within that factor keeps its better kind (Lightning
+  Bolt, rank 185, before Boltwing Marauder, rank 50, for "bolt").
 - Typo, inside-a-word and fuzzy matches sit more than the whole popularity range (4.7 decades) below
   word-start matches. So they never pass a name with a word that starts with what was typed: `atr`
   gives Atraxa, Praetors' Voice, not the far more played Arcane Signet ("ar" plus a slip).
@@ -91,7 +93,7 @@ UNRANKED = 50_000  # popularity rank assumed for cards EDHREC does not rank
 EXACT = -10.0
 WHOLE = 2.0
 PLURAL = WHOLE + 0.75
-PREFIX = 4.0
+PREFIX = 3.5
 TYPO = 10.0
 INFIX = 12.0
 FUZZY = 16.0
