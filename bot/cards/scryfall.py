@@ -16,12 +16,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,14 +36,14 @@ from tenacity import (
 
 from bot import BOT_NAME, __version__
 from bot.cards.budget import Budget, BudgetExceeded
-from bot.cards.model import ScryfallBusy, ScryfallUnavailable
+from bot.cards.flight import SingleFlight
+from bot.cards.model import MAX_COLLECTION, ScryfallBusy, ScryfallUnavailable
 from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
 
 SLOW_ENDPOINTS = frozenset({"/cards/search", "/cards/named", "/cards/random", "/cards/collection"})
 LOCKOUT_SECONDS = 30.0
-MAX_COLLECTION = 75
 HEADERS = {"User-Agent": f"{BOT_NAME}/{__version__}", "Accept": "application/json"}
 
 
@@ -82,43 +80,6 @@ class ScryfallBadRequest(ScryfallError):
 def endpoint_group(path: str) -> str:
     """"slow" for Scryfall's 2/s endpoints, "fast" for the 10/s ones."""
     return "slow" if path.rstrip("/") in SLOW_ENDPOINTS else "fast"
-
-
-class SingleFlight:
-    """Concurrent calls with the same key share one execution of the coroutine."""
-
-    def __init__(self) -> None:
-        self._tasks: dict[Any, asyncio.Task[Any]] = {}
-
-    async def run(self, key: Any, factory: Callable[[], Awaitable[Any]]) -> Any:
-        task = self._tasks.get(key)
-        if task is None:
-            task = asyncio.ensure_future(factory())
-            self._tasks[key] = task
-            task.add_done_callback(functools.partial(self._done, key))
-        return await asyncio.shield(task)
-
-    def _done(self, key: Any, task: asyncio.Task[Any]) -> None:
-        if self._tasks.get(key) is task:
-            del self._tasks[key]
-        if not task.cancelled():
-            task.exception()  # mark as retrieved; every waiter gets it re-raised
-
-    def running(self, key: Any) -> bool:
-        """Whether a call with `key` is under way (a caller now would share it)."""
-        return key in self._tasks
-
-    def cancel_all(self) -> None:
-        for task in list(self._tasks.values()):
-            task.cancel()
-
-    async def aclose(self) -> None:
-        """Cancel every call under way and wait until they have ended."""
-        tasks = list(self._tasks.values())
-        self.cancel_all()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):  # nobody is waiting any more
-                await task
 
 
 def _is_card_object(obj: Any) -> bool:

@@ -15,10 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.cards.cache import can_be_commander, card_rank, popularity
+from bot.cards.index import NameIndex
 from bot.cards.names import (
-    IndexEntry,
-    NameIndex,
-    _gentle_sorted,
     completion_rank,
     match_cost,
     normalize,
@@ -26,6 +24,7 @@ from bot.cards.names import (
     typo_prefix,
     word_match,
 )
+from bot.cards.search import IndexEntry, _gentle_sorted
 from tests.shared_data import all_cards
 
 
