@@ -101,10 +101,6 @@ class NameIndex:
     def __len__(self) -> int:
         return len(self.entries)
 
-    def is_commander(self, name: str) -> bool:
-        entry = self.entries.get(name)
-        return bool(entry and entry.commander)
-
     def popularity(self, name: str) -> int | None:
         """The EDHREC rank of a card name in the index (None when unranked or unknown)."""
         entry = self.entries.get(name)

@@ -81,19 +81,13 @@ INDEX_SWITCH_INTERVAL = 0.001  # seconds: how soon the event loop gets the GIL b
 def _build_index(rows: list[tuple[Any, ...]]) -> NameIndex:
     """The name index from the cache's name rows, built on a worker thread. Python hands the GIL between
     threads every "switch interval" (5 ms by default); while the build runs, a shorter one lets the event
-    loop thread take it back sooner, so replies wait less. The cyclic garbage collector is off meanwhile:
-    the build's hundreds of thousands of new objects would otherwise set off full collections, each
-    holding the GIL (and so the event loop) for a long moment; `load_index` freezes them afterwards.
-    Both process-wide settings are restored after."""
-    before, collecting = sys.getswitchinterval(), gc.isenabled()
+    loop thread take it back sooner, so replies wait less (the process-wide setting is restored after)."""
+    before = sys.getswitchinterval()
     sys.setswitchinterval(min(before, INDEX_SWITCH_INTERVAL))
-    gc.disable()
     try:
         return NameIndex(index_entries(rows))
     finally:
         sys.setswitchinterval(before)
-        if collecting:
-            gc.enable()
 
 
 def _edhrec_ranks(cards: list[dict[str, Any]]) -> dict[str, int | None]:
@@ -143,7 +137,21 @@ class CardLookups:
         except sqlite3.Error as exc:
             log.error("card cache unreadable while loading the name index: %s", exc)
             return
-        index = await asyncio.to_thread(_build_index, rows)
+        # The cyclic garbage collector is off from the build to the freeze below: the build's hundreds of
+        # thousands of new objects would otherwise set off full collections, each holding the GIL (and so
+        # the event loop) for a long moment.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            index = await asyncio.to_thread(_build_index, rows)
+            self._swap(index, meta)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _swap(self, index: NameIndex, meta: dict[str, str]) -> None:
+        """Put a new index and its data stamps in place at once."""
+        complete, partial = meta.get("bulk_complete"), meta.get("bulk_partial")
         updated, imported = meta.get("bulk_updated_at"), meta.get("bulk_imported_at")
         self.index = index
         self.index_complete = bool(complete) and len(index) > 0

@@ -109,16 +109,6 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", folded).strip()
 
 
-def completion_rank(key: str, q: str) -> int:
-    """How many characters the word being typed still needs: 0 when `q` already ends a word of `key`.
-
-    `q` is taken as a prefix of `key`. Among equally popular names, the shortest completions of the
-    typed word come first, so `fire` offers `Fire ...` before `Fires ...`, `Fireball` or `Firemane Angel`.
-    """
-    end = key.find(" ", len(q))
-    return (len(key) if end == -1 else end) - len(q)
-
-
 def choice_name(name: str) -> str:
     """A name shortened to Discord's 100-character limit for choices (a prefix, so it still resolves)."""
     return name if len(name) <= MAX_CHOICE_CHARS else name[:MAX_CHOICE_CHARS].rstrip()

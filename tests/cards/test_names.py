@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from bot.cards.cache import can_be_commander, card_rank, popularity
 from bot.cards.index import NameIndex
 from bot.cards.names import (
-    completion_rank,
     match_cost,
     normalize,
     rank_candidates,
@@ -51,13 +50,6 @@ def small(*cards: tuple[str, int | None] | tuple[str, int | None, bool]) -> Name
 ])
 def test_normalize_folds_case_accents_punctuation(text, key):
     assert normalize(text) == key
-
-
-def test_completion_rank_counts_missing_letters_of_the_typed_word():
-    assert completion_rank("fire ice", "fire") == 0
-    assert completion_rank("fires of undeath", "fire") == 1
-    assert completion_rank("fireball", "fire") == 4
-    assert completion_rank("fires of undeath", "fires of") == 0
 
 
 def test_word_match_kinds():
@@ -122,7 +114,7 @@ def test_the_card_players_mean_comes_first(index, typed, meant, top, commanders)
 
 def test_commander_lists_offer_only_commanders_by_popularity(index):
     names = index.complete("ati", commanders_only=True)
-    assert len(names) == 25 and all(index.is_commander(n) for n in names)
+    assert len(names) == 25 and all(index.entries[n].commander for n in names)
     # "ati" inside a word is a correct match, but a weaker guess than a slip at the start of a name
     assert index.candidates("ati", commanders_only=True)[0] == "Padeem, Consul of Innovation"
     ranks = [index.popularity(n) for n in names[:3]]

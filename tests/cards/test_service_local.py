@@ -73,7 +73,7 @@ async def test_autocomplete_is_local_and_discord_sized(local, fake_scryfall):
     commanders = await local.autocomplete("kum", commanders_only=True)
     assert commanders[:2] == ["Kumena, Tyrant of Orazca", "Kumano, Master Yamabushi"]
     assert not {"Kumano's Pupils", "Kumano Faces Kakkazan // Etching of Kumano"} & set(commanders)
-    assert all(local.index.is_commander(n) for n in commanders)
+    assert all(local.index.entries[n].commander for n in commanders)
     assert "Kumano, Master Yamabushi" in await local.autocomplete("yamab")
     assert "Lightning Bolt" in await local.autocomplete("lightnig bolt")
     many = await local.autocomplete("a")
