@@ -174,12 +174,14 @@ async def test_unknown_name_with_suggestion(w):
     assert w.paths() == ["/cards/collection", "/cards/named"]
 
 
-async def test_misspelt_name_is_read_and_noted_in_the_report(w):
+async def test_misspelt_name_is_unknown_with_suggestions_never_read_as_another_card(w):
+    """Issue 19: a deck check states no fact about a card the list doesn't name."""
     deck = KUMANO_DECK.replace(SHOCK, "1 Shokc\n").replace("1 Sol Ring (C19) 214\n", "1 Sol Rnig\n")
     reply = await deckcheck(w, deck, commander="Kumano")
-    assert reply.embeds[0]["description"].startswith("✅")
-    notes = next(f for f in reply.embeds[0]["fields"] if f["name"] == "Read as")["value"]
-    assert "'Shokc' was read as Shock" in notes and "'Sol Rnig' was read as Sol Ring" in notes
+    assert reply.embeds[0]["description"].startswith("❌")
+    text = reply.text()
+    assert "Shokc" in text and "Shock" in text and "Sol Rnig" in text and "Sol Ring" in text
+    assert "read as" not in text
     assert w.paths().count("/cards/named") == 2
 
 
