@@ -41,7 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import pct  # noqa: E402
 from bot.cards.cache import can_be_commander, card_rank, popularity  # noqa: E402
-from bot.cards.names import IndexEntry, NameIndex, normalize  # noqa: E402
+from bot.cards.index import NameIndex  # noqa: E402
+from bot.cards.names import normalize  # noqa: E402
+from bot.cards.search import IndexEntry  # noqa: E402
 from tests.shared_data import all_cards  # noqa: E402
 
 SCRYFALL_SIZE = 36_000

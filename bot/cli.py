@@ -25,7 +25,7 @@ from bot.deck.parser import DeckInputError, ParsedDeck, decode
 from bot.deck.report import DeckReport, ProblemKind
 from bot.deck.runner import check_decklist, read_list
 from bot.healthcheck import healthcheck
-from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, host_budget, open_cards, run, scryfall_client
+from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, open_cards, run, scryfall_client
 from bot.present import deck_errors
 from bot.present.deck_report import text_report
 from bot.present.embeds import stale_note
@@ -103,8 +103,8 @@ async def _download(settings: Settings, cache_path: Path, batch_size: int, impor
         last[0] = done
 
     try:
-        async with aiohttp.ClientSession(headers=HEADERS) as session, await host_budget(settings, cache_path) as budget:
-            return await sync_from_scryfall(scryfall_client(settings, session, budget), cache_path,
+        async with aiohttp.ClientSession(headers=HEADERS) as session:
+            return await sync_from_scryfall(scryfall_client(settings, session), cache_path,
                                             batch_size=batch_size, download_progress=on_bytes,
                                             import_progress=imported)
     finally:

@@ -18,7 +18,6 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -27,7 +26,7 @@ import discord
 from bot import __version__
 from bot.app.bot import IdentityBot
 from bot.app.endpoints import use_api_base
-from bot.cards.budget import Budget, open_budget
+from bot.cards.budget import Budget
 from bot.cards.cache import CardCache
 from bot.cards.refresh import BulkRefresher
 from bot.cards.scryfall import HEADERS, LOCKOUT_SECONDS, ScryfallClient
@@ -44,33 +43,24 @@ EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
 
 
 # ------------------------------------------------------------------------------- composition root
-def scryfall_client(settings: Settings, session: aiohttp.ClientSession, budget: Budget, *,
-                    metrics: BotMetrics | None = None, monotonic: Callable[[], float] = time.monotonic,
-                    lockout_seconds: float = LOCKOUT_SECONDS) -> ScryfallClient:
-    """The Scryfall client for these settings, on `budget` (Scryfall's limits, one per host)."""
-    return ScryfallClient(session, settings.scryfall_api_base, budget=budget, metrics=metrics,
-                          timeout=settings.scryfall_timeout, lockout_seconds=lockout_seconds, clock=monotonic)
-
-
-async def host_budget(settings: Settings, cache_path: Path | str | None = None) -> Budget:
-    """Scryfall's request budget shared by every process using this cache file (`<cache>.budget`)."""
-    return await open_budget(cache_path if cache_path is not None else settings.cache_path,
-                             scale=settings.scryfall_rate)
+def scryfall_client(settings: Settings, session: aiohttp.ClientSession, budget: Budget | None = None, *,
+                    metrics: BotMetrics | None = None, lockout_seconds: float = LOCKOUT_SECONDS) -> ScryfallClient:
+    """The Scryfall client for these settings, on `budget` (Scryfall's limits for this process, scaled by
+    `SCRYFALL_RATE`; a new one by default)."""
+    return ScryfallClient(session, settings.scryfall_api_base, budget=budget or Budget(scale=settings.scryfall_rate),
+                          metrics=metrics, timeout=settings.scryfall_timeout, lockout_seconds=lockout_seconds)
 
 
 @asynccontextmanager
 async def open_cards(settings: Settings, *, metrics: BotMetrics | None = None, budget: Budget | None = None,
-                     clock: Callable[[], float] = time.time, monotonic: Callable[[], float] = time.monotonic,
+                     clock: Callable[[], float] = time.time,
                      lockout_seconds: float = LOCKOUT_SECONDS) -> AsyncIterator[CardService]:
-    """The card service on its own HTTP session, cache and request budget, closed on exit. `budget`
-    (default: the host's, next to the cache file), `clock` (wall time, for TTLs), `monotonic` and
-    `lockout_seconds` are for tests."""
+    """The card service on its own HTTP session and cache, closed on exit. `budget` (default: a new one for
+    this process), `clock` (wall time, for TTLs) and `lockout_seconds` are for tests."""
     metrics = metrics or BotMetrics(version=__version__, process_metrics=False)
     async with aiohttp.ClientSession(headers=HEADERS) as session, \
-            await CardCache.open(settings.cache_path, clock=clock) as cache, \
-            budget or await host_budget(settings, None if cache.in_memory else cache.path) as shared:
-        client = scryfall_client(settings, session, shared, metrics=metrics, monotonic=monotonic,
-                                 lockout_seconds=lockout_seconds)
+            await CardCache.open(settings.cache_path, clock=clock) as cache:
+        client = scryfall_client(settings, session, budget, metrics=metrics, lockout_seconds=lockout_seconds)
         cards = CardService(cache, client, metrics=metrics, cache_ttl=settings.cache_ttl,
                             negative_ttl=settings.negative_ttl, clock=clock)
         await cards.load_index()
@@ -103,14 +93,14 @@ class MetricsPortError(OSError):
 
 @asynccontextmanager
 async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time,
-                   monotonic: Callable[[], float] = time.monotonic, lockout_seconds: float = LOCKOUT_SECONDS,
+                   lockout_seconds: float = LOCKOUT_SECONDS,
                    **bot_options: Any) -> AsyncIterator[Runtime]:
     """The bot with everything it uses, the bulk refresher running beside it; all closed on exit.
     `bot_options` go to `IdentityBot` (tests: `extensions`, `identify_spacing`); the clocks and
     `lockout_seconds` to `open_cards`."""
     use_api_base(settings.discord_api_base)
     metrics = BotMetrics(version=__version__, process_metrics=settings.metrics_port is not None)
-    async with open_cards(settings, metrics=metrics, clock=clock, monotonic=monotonic,
+    async with open_cards(settings, metrics=metrics, clock=clock,
                           lockout_seconds=lockout_seconds) as cards, \
             aiohttp.ClientSession() as session:
         deck_sites = DeckSites(session, archidekt_base=settings.archidekt_api_base,

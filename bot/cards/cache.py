@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import Any, cast
 
 import aiosqlite
+from cachetools import LRUCache
 
-from bot.cards.names import IndexEntry, Lru, normalize
+from bot.cards.names import normalize
+from bot.cards.search import IndexEntry
 from bot.identity import IdentityError, is_commander_candidate, pairing_traits
 
 log = logging.getLogger(__name__)
@@ -332,7 +334,7 @@ class CardCache:
         self._db = db
         self.path = path
         self._clock = clock
-        self._parsed: Lru[str, dict[str, Any]] = Lru(4096)
+        self._parsed: LRUCache[str, dict[str, Any]] = LRUCache(4096)
         self._closed = False
         # One connection serves every coroutine: a write transaction must not interleave with another.
         self._writing = asyncio.Lock()
@@ -374,7 +376,7 @@ class CardCache:
         card = self._parsed.get(key)
         if card is None:
             card = row.card()
-            self._parsed.put(key, card)
+            self._parsed[key] = card
         return card
 
     async def lookup_name(self, norm: str) -> list[CardRow]:

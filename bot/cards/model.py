@@ -8,6 +8,7 @@ from typing import Any, Literal
 Source = Literal["cache", "local", "api", "stale"]
 
 MAX_SUGGESTIONS = 5  # "did you mean" names a not-found answer carries
+MAX_COLLECTION = 75  # identifiers one Scryfall /cards/collection request takes
 MAX_CHOICES = 25  # names one autocomplete answer offers (Discord shows at most 25)
 STALE_DAYS = 3.0  # local bulk data older than this is called out in replies and no longer says "no such card"
 
@@ -39,15 +40,20 @@ class Resolved:
 class Batch:
     """What `CardService.resolve_many` made of a list of typed names; each name is in exactly one mapping.
 
-    - `found`: typed name -> the card.
-    - `missing`: typed name -> close card names (or, for an ambiguous name, its candidates), best first:
-      Scryfall (or complete local data) says no card has that name.
-    - `unavailable`: typed name -> why it could not be looked up (Scryfall unreachable, busy, ...).
+    - `found`: typed name -> the card whose full or face name it is (case, accents, punctuation and `//`
+      or `/` folded), never a look-alike.
+    - `missing`: typed name -> close card names, best first: Scryfall says no card has that name (a 404, or
+      it names another card), now or within NEGATIVE_TTL.
+    - `unavailable`: typed name -> why it could not be looked up (Scryfall unreachable, busy, ...) while
+      the local data lacks it: not decided, it may be a card newer than the data.
+    - `suggestions`: for every name in `missing` or `unavailable`, its closest card names, best first
+      (never used in its place).
     """
 
     found: dict[str, Resolved] = field(default_factory=dict)
     missing: dict[str, list[str]] = field(default_factory=dict)
     unavailable: dict[str, str] = field(default_factory=dict)
+    suggestions: dict[str, list[str]] = field(default_factory=dict)
 
 
 class CardLookupError(Exception):

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
+
 from bot.cards.bulk import ImportResult, download_oracle_cards, import_file
 from bot.cards.service import CardService
 
@@ -108,19 +110,21 @@ class BulkRefresher:
         last = self.cards.bulk_imported_at if self.cards.index_complete else None
         return 0.0 if last is None else max(0.0, last + self.period - self._clock())
 
+    def _failed(self, state: RetryCallState) -> None:
+        self.failures = state.attempt_number
+        wait = state.next_action.sleep if state.next_action is not None else 0.0
+        failure = state.outcome.exception() if state.outcome is not None else None
+        log.warning("bulk data refresh failed (%s); next try in %.0f s", failure, wait)
+
     async def _refresh_loop(self) -> None:
         while True:
             await asyncio.sleep(self._due_in())
-            try:
-                await self.refresh_now()
-                self.failures = 0
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                self.failures += 1
-                retry = min(FIRST_RETRY * 2 ** (self.failures - 1), self.period, MAX_RETRY)
-                log.warning("bulk data refresh failed (%s); next try in %.0f s", exc, retry)
-                await asyncio.sleep(retry)
+            retrying = AsyncRetrying(wait=wait_exponential(multiplier=FIRST_RETRY, max=min(self.period, MAX_RETRY)),
+                                     retry=retry_if_exception_type(Exception), before_sleep=self._failed)
+            async for attempt in retrying:  # retried after 1, 2, 4, ... minutes; cancellation ends it
+                with attempt:
+                    await self.refresh_now()
+            self.failures = 0
 
     async def _watch(self) -> None:
         while True:

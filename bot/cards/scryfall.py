@@ -16,30 +16,34 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import json
 import logging
-import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import aiohttp
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_random_exponential,
+)
 
 from bot import BOT_NAME, __version__
 from bot.cards.budget import Budget, BudgetExceeded
-from bot.cards.model import ScryfallBusy, ScryfallUnavailable
+from bot.cards.flight import SingleFlight
+from bot.cards.model import MAX_COLLECTION, ScryfallBusy, ScryfallUnavailable
 from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
 
 SLOW_ENDPOINTS = frozenset({"/cards/search", "/cards/named", "/cards/random", "/cards/collection"})
 LOCKOUT_SECONDS = 30.0
-MAX_COLLECTION = 75
 HEADERS = {"User-Agent": f"{BOT_NAME}/{__version__}", "Accept": "application/json"}
 
 
@@ -78,43 +82,6 @@ def endpoint_group(path: str) -> str:
     return "slow" if path.rstrip("/") in SLOW_ENDPOINTS else "fast"
 
 
-class SingleFlight:
-    """Concurrent calls with the same key share one execution of the coroutine."""
-
-    def __init__(self) -> None:
-        self._tasks: dict[Any, asyncio.Task[Any]] = {}
-
-    async def run(self, key: Any, factory: Callable[[], Awaitable[Any]]) -> Any:
-        task = self._tasks.get(key)
-        if task is None:
-            task = asyncio.ensure_future(factory())
-            self._tasks[key] = task
-            task.add_done_callback(functools.partial(self._done, key))
-        return await asyncio.shield(task)
-
-    def _done(self, key: Any, task: asyncio.Task[Any]) -> None:
-        if self._tasks.get(key) is task:
-            del self._tasks[key]
-        if not task.cancelled():
-            task.exception()  # mark as retrieved; every waiter gets it re-raised
-
-    def running(self, key: Any) -> bool:
-        """Whether a call with `key` is under way (a caller now would share it)."""
-        return key in self._tasks
-
-    def cancel_all(self) -> None:
-        for task in list(self._tasks.values()):
-            task.cancel()
-
-    async def aclose(self) -> None:
-        """Cancel every call under way and wait until they have ended."""
-        tasks = list(self._tasks.values())
-        self.cancel_all()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):  # nobody is waiting any more
-                await task
-
-
 def _is_card_object(obj: Any) -> bool:
     """Whether Scryfall sent a card object with a string id and name (what `_card` and `collection` keep)."""
     return (isinstance(obj, dict) and obj.get("object") == "card" and isinstance(obj.get("id"), str)
@@ -136,12 +103,22 @@ def retry_after_seconds(value: str | None) -> float:
             return 0.0
 
 
+class _Retry(Exception):
+    """One attempt failed in a way worth another (5xx, timeout, connection error, 429)."""
+
+    def __init__(self, reason: str, *, retry_after: float | None = None, back_off: bool = True) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+        self.back_off = back_off  # False after a 429: the budget's lockout is the pause
+
+
 class ScryfallClient:
     """Scryfall API client on a session the caller owns (the composition root opens and closes it).
 
-    `budget` holds Scryfall's request limits and the 429 lockout (shared by every client and process the
-    caller lets share it); `metrics` counts requests, retries and 429s; `lockout_seconds` is the shortest
-    pause after a 429.
+    `budget` holds Scryfall's request limits and the 429 lockout (shared by every client of this process
+    that the caller lets share it); `metrics` counts requests, retries and 429s; `lockout_seconds` is the
+    shortest pause after a 429. Time is the event loop's clock, like the budget's.
     """
 
     def __init__(
@@ -156,7 +133,6 @@ class ScryfallClient:
         max_retries: int = 2,
         backoff: float = 0.25,
         lockout_seconds: float = LOCKOUT_SECONDS,
-        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session = session
         self.base_url = base_url.rstrip("/")
@@ -165,9 +141,8 @@ class ScryfallClient:
         self.timeout = timeout
         self.attempt_timeout = attempt_timeout or max(timeout / 2, 0.05)
         self.max_retries = max_retries
-        self.backoff = backoff
         self.lockout_seconds = lockout_seconds
-        self.clock = clock
+        self._backoff = wait_random_exponential(multiplier=backoff, max=backoff * 8)  # full jitter
         self._flight = SingleFlight()
 
     def _observe(self, status: int | str, path: str) -> None:
@@ -180,7 +155,11 @@ class ScryfallClient:
 
     async def locked_for(self) -> float:
         """Seconds left in a 429 lockout (0 when not locked)."""
-        return await self.budget.locked_for()
+        return self.budget.locked_for()
+
+    def can_go_now(self, path: str) -> bool:
+        """Whether a request to `path` would be sent at once (no queue, no lockout)."""
+        return self.budget.can_go_now(endpoint_group(path))
 
     async def _take_slot(self, path: str, deadline: float) -> None:
         try:
@@ -189,6 +168,12 @@ class ScryfallClient:
             if exc.locked:
                 raise ScryfallUnavailable("Scryfall asked us to slow down (429)", retry_after=exc.retry_after) from None
             raise ScryfallBusy("too many card lookups are waiting for Scryfall", retry_after=exc.retry_after) from None
+
+    def _lock_out(self, header: str | None) -> float:
+        wait = max(retry_after_seconds(header), self.lockout_seconds)
+        self.budget.lock_out(wait)
+        log.warning("Scryfall answered 429; pausing all requests for %.0f s", wait)
+        return wait
 
     async def _request(self, method: str, path: str, *, params: dict[str, str] | None = None,
                        body: Any = None) -> Any:
@@ -204,53 +189,53 @@ class ScryfallClient:
             self._observe("timeout", path)
             raise ScryfallUnavailable(f"Scryfall did not answer within {self.timeout:g} s") from None
 
+    def _wait(self, state: RetryCallState) -> float:
+        """Jittered exponential backoff after a 5xx or timeout; none after a 429 (the lockout is the pause)."""
+        failed = state.outcome.exception() if state.outcome is not None else None
+        return self._backoff(state) if isinstance(failed, _Retry) and failed.back_off else 0.0
+
     async def _request_loop(self, method: str, path: str, params: dict[str, str] | None,
                             make_body: Callable[[], Any]) -> Any:
-        """Up to `max_retries + 1` attempts, each after taking a budget slot. `make_body` is called once,
-        when the first slot is granted (so a batch can take in everything that arrived meanwhile)."""
-        deadline = self.clock() + self.timeout
-        url = self.base_url + path
-        reason = "no attempt made"
-        retry_after: float | None = None
-        body: Any = None
-        for attempt in range(self.max_retries + 1):
-            if attempt and self.metrics is not None:
-                self.metrics.observe_scryfall_retry(path)
-            await self._take_slot(path, deadline)
-            if attempt == 0:
-                body = make_body()
-            try:
-                async with self.session.request(
-                    method, url, params=params, json=body, headers=HEADERS,
-                    timeout=aiohttp.ClientTimeout(total=self.attempt_timeout),
-                ) as resp:
-                    status = resp.status
-                    header_retry = resp.headers.get("Retry-After")
-                    payload_bytes = await resp.read()
-            except (aiohttp.ClientError, TimeoutError) as exc:
-                is_timeout = isinstance(exc, TimeoutError)
-                self._observe("timeout" if is_timeout else "error", path)
-                reason = "timed out" if is_timeout else f"cannot reach Scryfall ({type(exc).__name__})"
-                if attempt < self.max_retries:
-                    await self._sleep_backoff(attempt)
-                continue
-            self._observe(status, path)
-            if status == 429:
-                wait = max(retry_after_seconds(header_retry), self.lockout_seconds)
-                await self.budget.lock_out(wait)
-                log.warning("Scryfall answered 429; pausing all requests for %.0f s", wait)
-                reason, retry_after = "Scryfall asked us to slow down (429)", wait
-                continue
-            if status >= 500:
-                reason = f"Scryfall answered HTTP {status}"
-                if attempt < self.max_retries:
-                    await self._sleep_backoff(attempt)
-                continue
-            return self._decode(status, payload_bytes)
-        raise ScryfallUnavailable(reason, retry_after=retry_after)
+        """Up to `max_retries + 1` attempts, each after taking a budget turn. `make_body` is called once,
+        when the first turn comes (so a batch can take in everything that arrived meanwhile)."""
+        deadline = asyncio.get_running_loop().time() + self.timeout
+        body: list[Any] = []
+        retrying = AsyncRetrying(stop=stop_after_attempt(self.max_retries + 1), wait=self._wait,
+                                 retry=retry_if_exception_type(_Retry), reraise=True)
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    if attempt.retry_state.attempt_number > 1 and self.metrics is not None:
+                        self.metrics.observe_scryfall_retry(path)
+                    await self._take_slot(path, deadline)
+                    if not body:
+                        body.append(make_body())
+                    return await self._attempt(method, path, params, body[0])
+        except _Retry as exc:
+            raise ScryfallUnavailable(exc.reason, retry_after=exc.retry_after) from None
+        raise AssertionError("unreachable: tenacity re-raises the last failure")  # pragma: no cover
 
-    async def _sleep_backoff(self, attempt: int) -> None:
-        await asyncio.sleep(self.backoff * (2 ** attempt) * random.uniform(0.5, 1.5))
+    async def _attempt(self, method: str, path: str, params: dict[str, str] | None, body: Any) -> Any:
+        """One request: the decoded answer, or `_Retry` for what is worth another attempt."""
+        try:
+            async with self.session.request(
+                method, self.base_url + path, params=params, json=body, headers=HEADERS,
+                timeout=aiohttp.ClientTimeout(total=self.attempt_timeout),
+            ) as resp:
+                status = resp.status
+                header_retry = resp.headers.get("Retry-After")
+                payload_bytes = await resp.read()
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            is_timeout = isinstance(exc, TimeoutError)
+            self._observe("timeout" if is_timeout else "error", path)
+            raise _Retry("timed out" if is_timeout else f"cannot reach Scryfall ({type(exc).__name__})") from None
+        self._observe(status, path)
+        if status == 429:
+            wait = self._lock_out(header_retry)
+            raise _Retry("Scryfall asked us to slow down (429)", retry_after=wait, back_off=False)
+        if status >= 500:
+            raise _Retry(f"Scryfall answered HTTP {status}")
+        return self._decode(status, payload_bytes)
 
     def _decode(self, status: int, data: bytes) -> Any:
         try:
@@ -334,7 +319,7 @@ class ScryfallClient:
                        progress: Callable[[int, int | None], None] | None = None) -> int:
         """Stream `uri` to `dest` (via a temporary file). Returns bytes written. No total timeout: a stalled
         transfer fails after 60 s without data."""
-        await self._take_slot("/bulk", self.clock() + self.timeout)
+        await self._take_slot("/bulk", asyncio.get_running_loop().time() + self.timeout)
         tmp = dest.with_name(dest.name + ".part")
         written = 0
         try:
@@ -344,8 +329,7 @@ class ScryfallClient:
             ) as resp:
                 self._observe(resp.status, "/bulk-data")
                 if resp.status == 429:
-                    wait = max(retry_after_seconds(resp.headers.get("Retry-After")), self.lockout_seconds)
-                    await self.budget.lock_out(wait)
+                    wait = self._lock_out(resp.headers.get("Retry-After"))
                     raise ScryfallUnavailable("Scryfall asked us to slow down (429)", retry_after=wait)
                 if resp.status != 200:
                     raise ScryfallUnavailable(f"bulk download answered HTTP {resp.status}")

@@ -244,3 +244,19 @@ async def test_every_process_sees_an_import_done_by_another(fake_scryfall, make_
     finally:
         await refresher.stop()
     assert len(service.index) == len({c["name"] for c in all_cards()[:500]})
+
+
+@pytest.mark.looptime
+async def test_failed_downloads_are_retried_after_1_2_4_minutes(fake_scryfall, make_card_service):
+    """On looptime's fake loop clock: the minutes pass at once."""
+    service = await make_card_service()
+    fake_scryfall.mode = "down"
+    refresher = BulkRefresher(service, every_hours=24)
+    refresher.start()
+    await asyncio.sleep(60 + 120 + 240 + 30)
+    await refresher.stop()
+    times = fake_scryfall.times("/bulk-data")
+    attempts = [t for i, t in enumerate(times) if i == 0 or t - times[i - 1] > 30]  # each with its own 5xx retries
+    gaps = [b - a for a, b in zip(attempts, attempts[1:], strict=False)]
+    assert len(attempts) == 4 and refresher.failures == 4
+    assert [round(g / 60) for g in gaps] == [1, 2, 4]

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.cards.cache import MIGRATIONS, SCHEMA_VERSION, CardCache, can_be_commander, name_keys
-from bot.cards.names import NameIndex, clean_input, normalize, rank_candidates
+from bot.cards.index import NameIndex
+from bot.cards.names import clean_input, normalize, rank_candidates
 from tests.shared_data import card
 
 
@@ -48,7 +49,7 @@ def test_commander_detection():
 
 
 def test_name_index_candidates_rank_whole_words_first():
-    from bot.cards.names import IndexEntry
+    from bot.cards.search import IndexEntry
 
     names = ["Kumano's Pupils", "Kumano, Master Yamabushi", "Kumano Faces Kakkazan // Etching of Kumano"]
     index = NameIndex(IndexEntry(n, normalize(n), str(i), n.startswith("Kumano,"), 0) for i, n in enumerate(names))

@@ -1,16 +1,17 @@
-"""ScryfallClient against the fake Scryfall: headers, typed errors, retries, timeouts, single-flight."""
+"""ScryfallClient against the fake Scryfall: headers, typed errors, retries, timeouts, single-flight.
+
+On looptime's fake event-loop clock: turns, backoff and the fake's delays pass at once."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
-import time
 
 import aiohttp
 import pytest
 
 from bot import BOT_NAME, __version__
-from bot.cards.budget import LocalBudget
+from bot.cards.budget import Budget
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import (
     HEADERS,
@@ -22,6 +23,8 @@ from bot.cards.scryfall import (
 )
 from bot.ops.metrics import BotMetrics
 from tests.fakes.scryfall import FakeScryfall
+
+pytestmark = pytest.mark.looptime
 
 
 @pytest.fixture
@@ -37,7 +40,7 @@ async def session():
 
 
 def make_client(session: aiohttp.ClientSession, base_url: str, **options) -> ScryfallClient:
-    return ScryfallClient(session, base_url, budget=LocalBudget(), metrics=BotMetrics(process_metrics=False),
+    return ScryfallClient(session, base_url, budget=Budget(), metrics=BotMetrics(process_metrics=False),
                           **options)
 
 
@@ -141,10 +144,10 @@ async def test_malformed_json_is_unavailable_and_not_retried(fake, client):
 async def test_slow_answers_hit_the_total_timeout(fake, session):
     fake.delay = 5.0
     client = make_client(session, fake.base_url, timeout=0.6, backoff=0.01)
-    started = time.monotonic()
+    started = asyncio.get_running_loop().time()
     with pytest.raises(ScryfallUnavailable):
         await client.named_fuzzy("Sol Ring")
-    assert time.monotonic() - started < 1.5
+    assert asyncio.get_running_loop().time() - started < 1.5
 
 
 async def test_connection_refused_is_unavailable(session):
@@ -178,4 +181,4 @@ def test_endpoint_groups():
 
 def test_rate_must_scale_down():
     with pytest.raises(ValueError):
-        LocalBudget(scale=1.5)
+        Budget(scale=1.5)

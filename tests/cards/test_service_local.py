@@ -73,7 +73,7 @@ async def test_autocomplete_is_local_and_discord_sized(local, fake_scryfall):
     commanders = await local.autocomplete("kum", commanders_only=True)
     assert commanders[:2] == ["Kumena, Tyrant of Orazca", "Kumano, Master Yamabushi"]
     assert not {"Kumano's Pupils", "Kumano Faces Kakkazan // Etching of Kumano"} & set(commanders)
-    assert all(local.index.is_commander(n) for n in commanders)
+    assert all(local.index.entries[n].commander for n in commanders)
     assert "Kumano, Master Yamabushi" in await local.autocomplete("yamab")
     assert "Lightning Bolt" in await local.autocomplete("lightnig bolt")
     many = await local.autocomplete("a")
@@ -92,3 +92,30 @@ async def test_resolve_many_is_local(local, fake_scryfall):
         "Homicidal Brute": "Civilized Scholar // Homicidal Brute", "Command Tower": "Command Tower"}
     assert missing == {}
     assert fake_scryfall.count() == 0
+
+
+NEWER = {"object": "card", "id": "00000000-0000-4000-8000-0000000c0de1", "oracle_id": "00000000-0000-4000-8000-0000000c0de2",
+         "name": "Kitchen Finks Reborn", "layout": "normal", "mana_cost": "{1}{G/W}{G/W}", "cmc": 3.0,
+         "type_line": "Creature — Ouphe", "oracle_text": "Persist", "colors": ["G", "W"],
+         "color_identity": ["G", "W"], "legalities": {"commander": "legal"}, "games": ["paper"]}  # not in the data
+
+
+async def test_a_deck_list_is_read_exactly_and_never_guessed(local, fake_scryfall):
+    """Evidence of issue 19: offline, a real card the local data lacks was read as a look-alike."""
+    fake_scryfall.add_cards([NEWER])
+    typed = ["Fire/Ice", "Fire / Ice", "homicidal brute", "LIGHTNING BOLT", "Kitchen Fink", "Kitchen Finks Reborn"]
+    fake_scryfall.mode = "down"
+    offline = await local.resolve_many(typed)
+    assert {t: r.name for t, r in offline.found.items()} == {
+        "Fire/Ice": "Fire // Ice", "Fire / Ice": "Fire // Ice", "LIGHTNING BOLT": "Lightning Bolt",
+        "homicidal brute": "Civilized Scholar // Homicidal Brute"}
+    assert offline.missing == {}  # offline nothing is said not to exist: it may be newer than the data
+    assert set(offline.unavailable) == {"Kitchen Fink", "Kitchen Finks Reborn"}
+    assert offline.suggestions["Kitchen Fink"][0] == "Kitchen Finks"
+    assert offline.suggestions["Kitchen Finks Reborn"][0] == "Kitchen Finks"  # a suggestion, never the card
+
+    fake_scryfall.mode = "ok"
+    online = await local.resolve_many(typed)
+    assert online.found["Kitchen Finks Reborn"].name == "Kitchen Finks Reborn"  # Scryfall knows it exactly
+    assert "Kitchen Fink" not in online.found and online.missing["Kitchen Fink"][0] == "Kitchen Finks"
+    assert online.suggestions["Kitchen Fink"] == online.missing["Kitchen Fink"]

@@ -17,6 +17,7 @@ from bot.cards.bulk import import_file
 from bot.cards.cache import MIGRATIONS, CardCache
 from bot.cards.model import CardNotFound
 from bot.identity import can_pair, pairing_traits
+from tests.rates import turn
 from tests.shared_data import CARDS_FILE, all_cards, card
 
 NEW_CARDS = json.loads((Path(__file__).parents[1] / "data" / "cards" / "commanders.json").read_text(encoding="utf-8"))
@@ -71,19 +72,35 @@ async def test_background_doctor_and_two_partner_abilities(local):
     assert await local.autocomplete("", partner_of="Kumano, Master Yamabushi") == []  # no partner ability
 
 
+@pytest.mark.looptime
 async def test_partner_option_without_local_data_uses_scryfalls_search(fake_scryfall, make_card_service):
     service = await make_card_service()
     await service.resolve_commander("Tymna the Weaver")  # the commander option was answered: cached
+    await turn(service, "/cards/search")
     names = await service.autocomplete("th", partner_of="Tymna the Weaver")
     assert "Thrasios, Triton Hero" in names[:3] and all(pairs("Tymna the Weaver", n) for n in names)
     assert "Tymna the Weaver" not in names
     searched = [r.query for r in fake_scryfall.requests if r.path == "/cards/search"]
     assert searched[-1] == {"q": "th is:commander", "order": "edhrec"}  # the most played first
+    await turn(service, "/cards/search")
     thr = await service.autocomplete("thr", partner_of="Tymna the Weaver")
     assert thr == ["Thrasios, Triton Hero"]
     sent = fake_scryfall.count("/cards/search")
     assert await service.autocomplete("thras", partner_of="Tymna the Weaver") == thr
     assert fake_scryfall.count("/cards/search") == sent  # "thras" filtered "thr"'s complete first page
+
+
+async def test_autocomplete_never_waits_for_scryfalls_pace_and_reuses_its_answers(fake_scryfall,
+                                                                                  make_card_service):
+    service = await make_card_service()
+    await service.resolve_commander("Tymna the Weaver")  # takes the /cards/search turn
+    started = time.perf_counter()
+    assert await service.autocomplete("th", partner_of="Tymna the Weaver") == []  # no free turn: nothing, at once
+    assert time.perf_counter() - started < 0.3 and fake_scryfall.count("/cards/search") == 1
+    light = await service.autocomplete("light")  # /cards/autocomplete has a free turn
+    assert "Light of Day" in light and fake_scryfall.count("/cards/autocomplete") == 1
+    assert await service.autocomplete("Light") == light  # Scryfall's answer, kept a while
+    assert fake_scryfall.count("/cards/autocomplete") == 1
 
 
 async def test_commander_option_without_local_data_offers_only_commanders(fake_scryfall, make_card_service):

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from bot.cards.budget import LocalBudget
 from bot.cards.service import CardService
 from bot.main import open_cards
 from bot.settings import Settings, load_settings
@@ -59,14 +58,11 @@ async def make_card_service(fake_scryfall: FakeScryfall, tmp_path: Any
     composition root (`bot.main.open_cards`). Services share the fake and `tmp_path`; all close at the end."""
     async with AsyncExitStack() as stack:
 
-        async def make(*, clock: Any = None, monotonic: Any = None, lockout_seconds: float | None = None,
+        async def make(*, clock: Any = None, lockout_seconds: float | None = None,
                        **overrides: Any) -> CardService:
             kwargs: dict[str, Any] = {}
             if clock is not None:
                 kwargs["clock"] = clock
-            if monotonic is not None:  # the 429 lockout and request slots run on the test's clock too
-                kwargs["monotonic"] = monotonic
-                kwargs["budget"] = LocalBudget(clock=monotonic, monotonic=monotonic)
             if lockout_seconds is not None:
                 kwargs["lockout_seconds"] = lockout_seconds
             settings = fake_settings(fake_scryfall, tmp_path, **overrides)

@@ -11,7 +11,7 @@ Endpoints: /cards/named?exact=|fuzzy=, /cards/autocomplete?q=, /cards/search?q= 
 
 Fault knobs: `fail_next(status, times, retry_after=None)`, `delay` (seconds before answering),
 `malformed_json` (answer 200 with broken JSON), `mode = "down"` (every request answers 500).
-Every request is recorded in `requests` (method, path, query, json body, monotonic time, headers).
+Every request is recorded in `requests` (method, path, query, json body, event-loop time, headers).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import functools
 import gzip
 import json
 import re
-import time
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -241,7 +240,7 @@ class FakeScryfall:
             except ValueError:
                 body = None
         self.requests.append(RecordedRequest(request.method, request.path, dict(request.query), body,
-                                             time.monotonic(), dict(request.headers)))
+                                             asyncio.get_running_loop().time(), dict(request.headers)))
         if self.delay:
             try:  # a slow answer, cut short when the fake shuts down
                 await asyncio.wait_for(self._closing.wait(), self.delay)

@@ -1,0 +1,158 @@
+"""Reading a decklist's names exactly (`CardService.resolve_many`): a name is a card only when it IS that card's
+name, never when it merely looks like one.
+
+A typed name matches a card when its key (`normalize`: case, accents, punctuation, `//` and `/` folded, so
+`Fire/Ice`, `Fire / Ice` and `fire // ice` are one key) equals the key of the card's full name or of one of
+its face names. Each name goes through:
+
+1. the cache (bulk data and API cards) by that key; a remembered "no such card" from Scryfall;
+2. Scryfall's `/cards/collection` (75 names a request) for the rest;
+3. for what the collection did not return (its name match is stricter than ours about punctuation),
+   `/cards/named?fuzzy`, kept only when the card it names has that exact key.
+
+Outcomes (`Batch`): found; missing ("no such card": only Scryfall says so, by a 404 or by naming a
+different card, or a remembered 404 — local data never does, since a card may be newer than it);
+unavailable (Scryfall could not be asked and the local data lacks the name: can't decide). Every name not
+found gets its closest names in `Batch.suggestions`, best first (local index, else Scryfall's autocomplete
+when a request can go at once); they are never used in its place.
+"""
+
+from __future__ import annotations
+
+from bot.cards.cache import CardRow
+from bot.cards.flight import by_name_key
+from bot.cards.lookup import CardLookups, Mode
+from bot.cards.model import MAX_COLLECTION, MAX_SUGGESTIONS, BadCardName, Batch, Resolved, ScryfallUnavailable
+from bot.cards.scryfall import ScryfallAmbiguous, ScryfallError, ScryfallNotFound
+
+
+class ExactReader:
+    """One `resolve_many` call: the names typed, grouped by key, and what became of each key."""
+
+    def __init__(self, service: CardLookups) -> None:
+        self.service = service
+        self.result = Batch()
+        self.wanted: dict[str, list[str]] = {}  # key -> every typed spelling of it
+        self.query_of: dict[str, str] = {}
+        self.stale: dict[str, CardRow] = {}
+
+    async def read(self, names: list[str]) -> Batch:
+        for name in names:
+            try:
+                q, n = self.service.check_name(name)
+            except BadCardName:
+                self.result.missing.setdefault(name, [])
+                self.result.suggestions.setdefault(name, [])
+                continue
+            if name not in self.wanted.setdefault(n, []):
+                self.wanted[n].append(name)
+            self.query_of.setdefault(n, q)
+        ask = [n for n in self.wanted if not await self._local(n)]
+        for start in range(0, len(ask), MAX_COLLECTION):
+            for n in await self._collection(ask[start:start + MAX_COLLECTION]):
+                await self._named(n)
+        return self.result
+
+    # -- outcomes ------------------------------------------------------------------------------------
+
+    def _found(self, n: str, resolved: Resolved) -> None:
+        for typed in self.wanted[n]:
+            self.result.found[typed] = resolved
+
+    async def _not_found(self, n: str, first: list[str] | None = None, *, more: bool = True) -> None:
+        """`n` is no card: say so with `first` and (when `more`) the closest names."""
+        close = await self.service.close_names(self.query_of[n], n) if more else []
+        names = list(dict.fromkeys((first or []) + close))
+        for typed in self.wanted[n]:
+            self.result.missing[typed] = names[:MAX_SUGGESTIONS]
+            self.result.suggestions[typed] = names[:MAX_SUGGESTIONS]
+
+    async def _unavailable(self, n: str, exc: ScryfallUnavailable) -> None:
+        row = self.stale.get(n)
+        if row is not None:  # the exact card, only older than CACHE_TTL
+            self._found(n, self.service.serve_stale(row))
+            return
+        self.service.metrics.observe_lookup("unavailable")
+        names = await self.service.close_names(self.query_of[n], n, remote=False)
+        for typed in self.wanted[n]:
+            self.result.unavailable[typed] = exc.reason
+            self.result.suggestions[typed] = names[:MAX_SUGGESTIONS]
+
+    # -- the steps -----------------------------------------------------------------------------------
+
+    async def _local(self, n: str) -> bool:
+        """Settle `n` from the cache if it can; False when Scryfall must be asked."""
+        service = self.service
+        rows: list[CardRow] = await service.db(service.cache.lookup_name(n), [])
+        if rows:
+            found = service.fresh(rows[0])
+            if found is not None:
+                self._found(n, found)
+                return True
+            self.stale[n] = rows[0]
+            return False
+        remembered = await service.db(service.cache.get_negative(Mode.CARD.value, n), None)
+        if remembered is not None:  # Scryfall said 404 within NEGATIVE_TTL
+            service.metrics.observe_lookup("negative")
+            await self._not_found(n, remembered, more=False)
+            return True
+        mapped = await service.db(service.cache.get_query(Mode.CARD.value, n), None)
+        other = await service.db(service.cache.get_card(mapped[0]), None) if mapped else None
+        if mapped and other and service.fresh(other, query_time=mapped[1]):  # Scryfall named another card
+            service.metrics.observe_lookup("not_found")
+            await self._not_found(n, [other.name])
+            return True
+        return False
+
+    async def _collection(self, chunk: list[str]) -> list[str]:
+        """Ask /cards/collection for `chunk`; returns the keys it did not settle."""
+        service = self.service
+        service.metrics.observe_lookup("miss", len(chunk))
+        try:
+            cards = await service.slow(service.client.collection([{"name": self.query_of[n]} for n in chunk]))
+        except ScryfallUnavailable as exc:
+            for n in chunk:
+                await self._unavailable(n, exc)
+            return []
+        except ScryfallError:
+            return chunk
+        await service.store(cards)
+        by_key = by_name_key(cards)
+        left = []
+        for n in chunk:
+            card = by_key.get(n)
+            if card is None:
+                left.append(n)
+            else:
+                service.metrics.observe_lookup("api")
+                self._found(n, Resolved(card, "api"))
+        return left
+
+    async def _named(self, n: str) -> None:
+        """Scryfall's fuzzy match for a name the collection lacks, kept only when it is that exact name."""
+        service = self.service
+        q = self.query_of[n]
+        try:
+            card = await service.slow(service.client.named_fuzzy(q))
+        except ScryfallUnavailable as exc:
+            await self._unavailable(n, exc)
+            return
+        except ScryfallNotFound:
+            service.metrics.observe_lookup("not_found")
+            close = await service.close_names(q, n)
+            await service.forget(n, close)
+            await self._not_found(n, close, more=False)
+            return
+        except (ScryfallAmbiguous, ScryfallError):
+            service.metrics.observe_lookup("not_found")
+            await self._not_found(n)
+            return
+        await service.store([card], Mode.CARD, n, str(card["id"]))
+        if n in by_name_key([card]):
+            service.metrics.observe_lookup("api")
+            self._found(n, Resolved(card, "api"))
+        elif n in self.stale:
+            self._found(n, service.serve_stale(self.stale[n]))
+        else:  # Scryfall names another card: a suggestion, never the answer
+            service.metrics.observe_lookup("not_found")
+            await self._not_found(n, [str(card["name"])])

@@ -1,0 +1,129 @@
+"""Sharing Scryfall requests between lookups that arrive together: identical calls share one execution
+(`SingleFlight`), and exact names that need Scryfall while another slow request waits travel together in one
+`/cards/collection` request (`CollectionBatcher`).
+
+Written here rather than taken from a library: asyncio has no single-flight, and a cache library that
+deduplicates concurrent calls (async-lru) would also keep the answers, which the client must not (the
+card cache decides what is kept, and errors never are).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from bot.cards.cache import name_keys
+from bot.cards.model import MAX_COLLECTION
+
+Card = dict[str, Any]
+Collect = Callable[[Callable[[], list[dict[str, str]]]], Awaitable[list[Card]]]
+
+
+class SingleFlight:
+    """Concurrent calls with the same key share one execution of the coroutine."""
+
+    def __init__(self) -> None:
+        self._tasks: dict[Any, asyncio.Task[Any]] = {}
+
+    async def run(self, key: Any, factory: Callable[[], Awaitable[Any]]) -> Any:
+        task = self._tasks.get(key)
+        if task is None:
+            task = asyncio.ensure_future(factory())
+            self._tasks[key] = task
+            task.add_done_callback(functools.partial(self._done, key))
+        return await asyncio.shield(task)
+
+    def _done(self, key: Any, task: asyncio.Task[Any]) -> None:
+        if self._tasks.get(key) is task:
+            del self._tasks[key]
+        if not task.cancelled():
+            task.exception()  # mark as retrieved; every waiter gets it re-raised
+
+    def running(self, key: Any) -> bool:
+        """Whether a call with `key` is under way (a caller now would share it)."""
+        return key in self._tasks
+
+    def cancel_all(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+
+    async def aclose(self) -> None:
+        """Cancel every call under way and wait until they have ended."""
+        tasks = list(self._tasks.values())
+        self.cancel_all()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # nobody is waiting any more
+                await task
+
+
+def by_name_key(cards: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Cards by each normalised full and face name (`name_keys`); the first card with a key keeps it."""
+    by_key: dict[str, dict[str, Any]] = {}
+    for card in cards:
+        for key, _kind in name_keys(card):
+            by_key.setdefault(key, card)
+    return by_key
+
+
+class CollectionBatcher:
+    """Exact names that need Scryfall while another slow request is waiting or in flight travel together
+    in one `/cards/collection` request (up to 75 names; the batch is taken when its request slot comes).
+
+    `find(query, key)` returns the card whose name or face name normalises to `key`, or None when the
+    collection has no card of that exact name (the caller then asks the fuzzy endpoint).
+    """
+
+    def __init__(self, collect: Collect) -> None:
+        """`collect`: `ScryfallClient.collection`, which calls its argument once the request's turn comes."""
+        self.collect = collect
+        self._pending: dict[str, tuple[str, list[asyncio.Future[dict[str, Any] | None]]]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def find(self, query: str, key: str) -> dict[str, Any] | None:
+        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self._pending.setdefault(key, (query, []))[1].append(future)
+        if not self.busy:
+            self._task = asyncio.create_task(self._run(), name="scryfall-collection-batch")
+        return await asyncio.shield(future)
+
+    async def _run(self) -> None:
+        while self._pending:
+            await self._send_one()
+
+    async def _send_one(self) -> None:
+        taken: dict[str, tuple[str, list[asyncio.Future[dict[str, Any] | None]]]] = {}
+
+        def take() -> list[dict[str, str]]:
+            for key in list(self._pending)[:MAX_COLLECTION]:
+                taken[key] = self._pending.pop(key)
+            return [{"name": query} for query, _futures in taken.values()]
+
+        try:
+            cards = await self.collect(take)
+        except BaseException as exc:
+            waiting = taken or dict(self._pending)  # failed before its slot came: everyone waiting
+            if not taken:
+                self._pending.clear()
+            for _query, futures in waiting.values():
+                for future in futures:
+                    if not future.done():
+                        future.set_exception(exc)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            return
+        by_key = by_name_key(cards)
+        for key, (_query, futures) in taken.items():
+            for future in futures:
+                if not future.done():
+                    future.set_result(by_key.get(key))
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()

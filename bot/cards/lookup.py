@@ -1,0 +1,441 @@
+"""CardLookups: everything between "a user typed a card name" and "here is the Scryfall card object".
+
+One lookup pipeline serves every entry point (`resolve`, `resolve_commander`, `peek`, and the exact
+reading of `CardService.resolve_many` in `bot.cards.exact`):
+
+1. local (no network, `_local`): the cache by normalised name (full and face names; bulk cards never
+   expire, API cards live `cache_ttl` seconds), a remembered answer to the same query, the negative cache
+   (`negative_ttl`), then, with complete local bulk data, the local name index (partial names, typos);
+2. remote (`_remote`), only for what step 1 could not answer: exact names that need Scryfall at the same
+   moment share one `/cards/collection` request (`CollectionBatcher`), the rest ask `/cards/named?fuzzy`
+   (or, for commander options, `/cards/search` with `is:commander`);
+3. when Scryfall fails and an expired entry exists it is served with `source="stale"`.
+
+Concurrent lookups of one key share one execution (single-flight). Nothing from an error response is ever
+written to the cache. Counters go to the bot's metrics (`BotMetrics.observe_lookup`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import re
+import sqlite3
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from bot.cards.cache import CardCache, CardRow, index_entries, name_keys, popularity
+from bot.cards.flight import CollectionBatcher, SingleFlight
+from bot.cards.index import NameIndex
+from bot.cards.model import (
+    MAX_SUGGESTIONS,
+    STALE_DAYS,
+    AmbiguousCard,
+    BadCardName,
+    CardNotFound,
+    Resolved,
+    ScryfallUnavailable,
+)
+from bot.cards.names import MAX_INPUT_CHARS, clean_input, normalize, rank_candidates
+from bot.cards.scryfall import (
+    ScryfallAmbiguous,
+    ScryfallBadRequest,
+    ScryfallClient,
+    ScryfallError,
+    ScryfallNotFound,
+)
+from bot.ops.metrics import BotMetrics
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+D = TypeVar("D")
+
+MAX_CANDIDATES = 10  # names an ambiguity reply offers
+_SEARCH_OPERATORS = {"or", "and", "not"}
+
+
+class Mode(StrEnum):
+    """What a lookup is for; the value is the key under which answers are remembered in the cache."""
+
+    CARD = "fuzzy"
+    COMMANDER = "commander"
+
+
+@dataclass(slots=True)
+class _Miss:
+    """What the local steps learnt about a name they could not answer."""
+
+    stale: CardRow | None = None
+    suggestions: list[str] = field(default_factory=list)
+
+
+INDEX_SWITCH_INTERVAL = 0.001  # seconds: how soon the event loop gets the GIL back while an index is built
+
+
+def _build_index(rows: list[tuple[Any, ...]]) -> NameIndex:
+    """The name index from the cache's name rows, built on a worker thread. Python hands the GIL between
+    threads every "switch interval" (5 ms by default); while the build runs, a shorter one lets the event
+    loop thread take it back sooner, so replies wait less (the process-wide setting is restored after)."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(min(before, INDEX_SWITCH_INTERVAL))
+    try:
+        return NameIndex(index_entries(rows))
+    finally:
+        sys.setswitchinterval(before)
+
+
+def _edhrec_ranks(cards: list[dict[str, Any]]) -> dict[str, int | None]:
+    """Scryfall's `edhrec_rank` of each card, by name (the popularity `rank_candidates` orders by)."""
+    return {c["name"]: popularity(c) for c in cards}
+
+
+class CardLookups:
+    """Card lookups for the bot, on a cache and a Scryfall client the composition root built."""
+
+    def __init__(self, cache: CardCache, client: ScryfallClient, *, metrics: BotMetrics,
+                 cache_ttl: float = 86_400, negative_ttl: float = 600,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.cache = cache
+        self.client = client
+        self.metrics = metrics
+        self.cache_ttl = cache_ttl
+        self.negative_ttl = negative_ttl
+        self._clock = clock
+        self.index = NameIndex()
+        self.index_complete = False
+        self.bulk_updated_at: float | None = None
+        self.bulk_imported_at: float | None = None
+        self._flight = SingleFlight()
+        self._batcher = CollectionBatcher(client.collection)
+        self._slow_in_flight = 0
+        metrics.set_card_data(self.data_state)
+
+    def close(self) -> None:
+        """Cancel lookups still in flight (the cache and client belong to the caller)."""
+        self._flight.cancel_all()
+        self._batcher.cancel()
+        self.client.close()
+
+    # -- local data --------------------------------------------------------------------------------
+
+    async def load_index(self) -> None:
+        """Rebuild the in-memory name index and the bulk-data dates from the cache (off the event loop
+        for large data), then swap them in at once."""
+        # The stamps first, then the names: the rows read are never older than the stamps, so an import that
+        # commits in between leaves an older `bulk_imported_at` here, and the refresher's watch reloads.
+        try:
+            meta = await self.cache.get_metas(
+                ("bulk_complete", "bulk_updated_at", "bulk_imported_at", "bulk_partial"))
+            complete, partial = meta.get("bulk_complete"), meta.get("bulk_partial")
+            rows = await self.cache.name_rows() if (complete or partial) else []
+        except sqlite3.Error as exc:
+            log.error("card cache unreadable while loading the name index: %s", exc)
+            return
+        # The cyclic garbage collector is off from the build to the freeze below: the build's hundreds of
+        # thousands of new objects would otherwise set off full collections, each holding the GIL (and so
+        # the event loop) for a long moment.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            index = await asyncio.to_thread(_build_index, rows)
+            self._swap(index, meta)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _swap(self, index: NameIndex, meta: dict[str, str]) -> None:
+        """Put a new index and its data stamps in place at once."""
+        complete, partial = meta.get("bulk_complete"), meta.get("bulk_partial")
+        updated, imported = meta.get("bulk_updated_at"), meta.get("bulk_imported_at")
+        self.index = index
+        self.index_complete = bool(complete) and len(index) > 0
+        self.bulk_updated_at = float(updated) if updated else (float(partial) if partial else None)
+        self.bulk_imported_at = float(imported) if imported else None
+        # The index (and everything loaded at start) lives until the next reload: move it out of the cyclic
+        # garbage collector's generations, whose full scans would otherwise pause replies for 100+ ms.
+        gc.freeze()
+
+    def data_age_days(self) -> float | None:
+        """Age in days of the local bulk data (None when there is none)."""
+        if self.bulk_updated_at is None:
+            return None
+        return max(0.0, (self._clock() - self.bulk_updated_at) / 86_400)
+
+    def data_state(self) -> dict[str, float]:
+        """Numbers for the metrics endpoint: names in the local index, data age (-1 without data)."""
+        age = self.data_age_days()
+        return {"names": float(len(self.index)), "complete": float(self.index_complete),
+                "age_days": -1.0 if age is None else round(age, 3)}
+
+    @property
+    def has_local_data(self) -> bool:
+        return len(self.index) > 0
+
+    @property
+    def data_fresh(self) -> bool:
+        """Complete local data at most `STALE_DAYS` old: it knows every card, so it can say "no such card"."""
+        age = self.data_age_days()
+        return self.index_complete and age is not None and age <= STALE_DAYS
+
+    # -- plumbing ----------------------------------------------------------------------------------
+
+    async def db(self, awaitable: Awaitable[T], default: D) -> T | D:
+        """Run a cache operation; a broken cache degrades to a miss instead of failing the lookup."""
+        try:
+            return await awaitable
+        except sqlite3.Error as exc:
+            self.metrics.observe_lookup("cache_error")
+            log.error("card cache error (treated as a miss): %s", exc)
+            return default
+
+    @staticmethod
+    def check_name(name: object) -> tuple[str, str]:
+        """(cleaned input, normalised key) of a typed card name; BadCardName when it is empty or longer
+        than a card name can be. No request is sent for such input."""
+        if not isinstance(name, str):
+            raise BadCardName(str(name)[:MAX_INPUT_CHARS], "empty")
+        q = clean_input(name[: MAX_INPUT_CHARS * 4])
+        if len(name) > MAX_INPUT_CHARS * 4 or len(q) > MAX_INPUT_CHARS:
+            raise BadCardName(q[:MAX_INPUT_CHARS], "too_long", len(name))
+        n = normalize(q)
+        if not q or not n:
+            raise BadCardName(q, "empty")
+        return q, n
+
+    def fresh(self, row: CardRow, *, query_time: float | None = None) -> Resolved | None:
+        """Resolved for a cached row, or None when it is an expired API entry."""
+        if row.source == "bulk":
+            self.metrics.observe_lookup("local")
+            return Resolved(self.cache.parse(row), "local", self.data_age_days())
+        fetched = min(row.fetched_at, query_time) if query_time is not None else row.fetched_at
+        if self._clock() - fetched < self.cache_ttl:
+            self.metrics.observe_lookup("cache")
+            return Resolved(self.cache.parse(row), "cache")
+        return None
+
+    def serve_stale(self, row: CardRow) -> Resolved:
+        self.metrics.observe_lookup("stale")
+        log.warning("Scryfall unavailable; serving the expired cache entry for %r", row.name)
+        return Resolved(self.cache.parse(row), "stale")
+
+    async def store(self, cards: Iterable[dict[str, Any]], mode: Mode | None = None, key: str | None = None,
+                     card_id: str | None = None) -> None:
+        await self.db(self.cache.put_cards(cards, source="api"), 0)
+        if mode is not None and key and card_id:
+            await self.db(self.cache.put_query(mode.value, key, card_id), None)
+
+    async def forget(self, key: str, suggestions: list[str]) -> None:
+        await self.db(self.cache.put_negative(Mode.CARD.value, key, self.negative_ttl,
+                                               suggestions[:MAX_SUGGESTIONS]), None)
+
+    # -- step 1: local -----------------------------------------------------------------------------
+
+    async def _local(self, q: str, n: str, mode: Mode, *, decide: bool = True,
+                     rows: list[CardRow] | None = None) -> Resolved | _Miss:
+        """Answer from the cache and local data alone. Raises CardNotFound (a remembered "no such card", or,
+        with `decide` and complete local data at most `STALE_DAYS` old, a near miss of names it knows: a
+        misspelling, answered without asking Scryfall) or AmbiguousCard (several local names match equally);
+        returns what it learnt otherwise (a name unlike any it knows may be a card newer than the data).
+        `rows`: the cache's rows for `n` when the caller has read them already."""
+        miss = _Miss()
+        if rows is None:
+            rows = await self.db(self.cache.lookup_name(n), [])
+        if rows:
+            row = rows[0]
+            if mode is Mode.COMMANDER:
+                row = next((r for r in rows if r.commander and r.kind == rows[0].kind), rows[0])
+            found = self.fresh(row)
+            if found:
+                return found
+            miss.stale = row
+        mapped = await self.db(self.cache.get_query(mode.value, n), None)
+        if mapped:
+            remembered_row = await self.db(self.cache.get_card(mapped[0]), None)
+            if remembered_row:
+                found = self.fresh(remembered_row, query_time=mapped[1])
+                if found:
+                    return found
+                miss.stale = miss.stale or remembered_row
+        if mode is Mode.CARD:
+            remembered = await self.db(self.cache.get_negative(Mode.CARD.value, n), None)
+            if remembered is not None:
+                self.metrics.observe_lookup("negative")
+                raise CardNotFound(q, remembered[:MAX_SUGGESTIONS])
+        if self.index_complete:
+            match = self.index.match(n, commanders_only=mode is Mode.COMMANDER)
+            if match.kind == "ambiguous":
+                self.metrics.observe_lookup("ambiguous")
+                raise AmbiguousCard(q, match.names[:MAX_CANDIDATES])
+            if match.kind == "unique":
+                entry = self.index.entries.get(match.names[0])
+                local_row = await self.db(self.cache.get_card(entry.card_id), None) if entry else None
+                if local_row:
+                    found = self.fresh(local_row)
+                    if found:
+                        return found
+                    miss.stale = miss.stale or local_row
+            miss.suggestions = match.suggestions
+            if mode is Mode.COMMANDER and not miss.stale:
+                # not a commander by that name: the card itself (no cached rows for `n`, or one would be stale)
+                return await self._local(q, n, Mode.CARD, decide=decide, rows=[])
+            if decide and match.close and miss.stale is None and self.data_fresh:
+                self.metrics.observe_lookup("not_found")
+                raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
+        return miss
+
+    # -- step 2: remote ----------------------------------------------------------------------------
+
+    async def _remote(self, q: str, n: str, mode: Mode, miss: _Miss) -> Resolved:
+        """Ask Scryfall for what `_local` could not answer; serve the stale entry if Scryfall fails."""
+        self.metrics.observe_lookup("miss")
+        try:
+            if mode is Mode.COMMANDER:
+                return await self._remote_commander(q, n, miss)
+            return await self._remote_card(q, n, miss)
+        except ScryfallUnavailable:
+            if miss.stale is not None:
+                return self.serve_stale(miss.stale)
+            self.metrics.observe_lookup("unavailable")
+            raise
+
+    async def slow(self, call: Awaitable[T]) -> T:
+        """Run a request on one of Scryfall's 2/s endpoints, counted so later exact names join a batch."""
+        self._slow_in_flight += 1
+        try:
+            return await call
+        finally:
+            self._slow_in_flight -= 1
+
+    async def _remote_card(self, q: str, n: str, miss: _Miss) -> Resolved:
+        card: dict[str, Any] | None = None
+        if miss.stale is None and (self._slow_in_flight or self._batcher.busy
+                                   or not self.client.can_go_now("/cards/named")):
+            card = await self._batcher.find(q, n)  # others are waiting: share their collection request
+        try:
+            if card is None:
+                card = await self.slow(self.client.card(miss.stale.id) if miss.stale is not None
+                                        else self.client.named_fuzzy(q))
+        except ScryfallNotFound:
+            if miss.stale is not None:  # the id is gone (a reprint merged?): ask by name
+                return await self._remote_card(q, n, _Miss(None, miss.suggestions))
+            suggestions = miss.suggestions or self.index.rank_candidates(q, await self._remote_names(q))
+            await self.forget(n, suggestions)
+            self.metrics.observe_lookup("not_found")
+            raise CardNotFound(q, suggestions[:MAX_SUGGESTIONS]) from None
+        except ScryfallAmbiguous:
+            self.metrics.observe_lookup("ambiguous")
+            candidates = self.index.candidates(n) if self.has_local_data else []
+            if not candidates:
+                candidates = await self._remote_names(q)
+            raise AmbiguousCard(q, self.index.rank_candidates(q, candidates)[:MAX_CANDIDATES]) from None
+        except ScryfallBadRequest:
+            self.metrics.observe_lookup("not_found")
+            raise CardNotFound(q, miss.suggestions[:MAX_SUGGESTIONS]) from None
+        await self.store([card], Mode.CARD, n, card["id"])
+        self.metrics.observe_lookup("api")
+        return Resolved(card, "api")
+
+    async def _remote_commander(self, q: str, n: str, miss: _Miss) -> Resolved:
+        if miss.stale is not None or await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None:
+            return await self._lookup_local_then_remote(q, n, Mode.CARD)
+        try:
+            cards = (await self.slow(self.client.search(self.commander_query(q), order="edhrec"))).cards
+        except (ScryfallNotFound, ScryfallBadRequest):
+            await self.db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
+            return await self._lookup_local_then_remote(q, n, Mode.CARD)
+        await self.store(cards)
+        chosen, ranked = self._pick(q, n, cards)
+        if chosen is None:
+            self.metrics.observe_lookup("ambiguous")
+            raise AmbiguousCard(q, ranked[:MAX_CANDIDATES])
+        await self.db(self.cache.put_query(Mode.COMMANDER.value, n, chosen["id"]), None)
+        self.metrics.observe_lookup("api")
+        return Resolved(chosen, "api")
+
+    async def _lookup_local_then_remote(self, q: str, n: str, mode: Mode) -> Resolved:
+        found = await self._local(q, n, mode)
+        if isinstance(found, Resolved):
+            return found
+        return await self._remote(q, n, mode, found)
+
+    @staticmethod
+    def commander_query(q: str) -> str:
+        words = [w.strip("-'") for w in re.sub(r"[^\w'\- ]+", " ", q).split()]
+        words = [f'"{w}"' if w.lower() in _SEARCH_OPERATORS else w for w in words if w]
+        return " ".join(words + ["is:commander"])
+
+    @staticmethod
+    def _pick(q: str, n: str, cards: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
+        """The one card a search result means (None when several fit equally), and the names ranked for `q`
+        when it took ranking to decide ([] otherwise): the candidates of the ambiguous answer."""
+        if len(cards) == 1:
+            return cards[0], []
+        exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
+        if exact:
+            return exact[0], []
+        ranked = rank_candidates(q, [c["name"] for c in cards], _edhrec_ranks(cards))
+        by_name = {c["name"]: c for c in cards}
+        first = normalize(ranked[0])
+        if first.startswith(n + " "):
+            rivals = [r for r in ranked[1:] if normalize(r).startswith(n + " ")]
+            if not rivals:
+                return by_name[ranked[0]], ranked
+        return None, ranked
+
+    async def _remote_names(self, q: str) -> list[str]:
+        """Scryfall's autocomplete for `q`, or [] when that fails (only used for suggestions)."""
+        try:
+            return await self.client.autocomplete(q)
+        except (ScryfallUnavailable, ScryfallError):
+            return []
+
+    async def close_names(self, q: str, n: str, *, remote: bool = True) -> list[str]:
+        """Up to `MAX_SUGGESTIONS` card names close to typed `q` (key `n`), best first, for a name that is no
+        card: the local index's correct partial matches, else its typo and fuzzy suggestions; without local
+        data, Scryfall's autocomplete when `remote` and a request can go at once (never waiting its turn)."""
+        names: list[str] = []
+        if self.has_local_data:
+            names = self.index.candidates(n, limit=MAX_SUGGESTIONS) or self.index.match(n).suggestions
+        elif remote and self.client.can_go_now("/cards/autocomplete"):
+            names = self.index.rank_candidates(q, await self._remote_names(q))
+        return names[:MAX_SUGGESTIONS]
+
+    # -- entry points ------------------------------------------------------------------------------
+
+    async def resolve(self, name: str) -> Resolved:
+        """The card the user meant. Raises BadCardName, CardNotFound, AmbiguousCard or ScryfallUnavailable
+        (ScryfallBusy when too many lookups wait for Scryfall)."""
+        return await self._lookup(Mode.CARD, name)
+
+    async def resolve_commander(self, name: str) -> Resolved:
+        """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
+        return await self._lookup(Mode.COMMANDER, name)
+
+    async def _lookup(self, mode: Mode, name: str) -> Resolved:
+        """Validate `name`, then run the pipeline once for all concurrent callers of the same key.
+
+        Errors name each caller's own query, not the one that happened to start the shared lookup.
+        """
+        q, n = self.check_name(name)
+        try:
+            result: Resolved = await self._flight.run(
+                (mode, n), lambda: self._lookup_local_then_remote(q, n, mode))
+            return result
+        except CardNotFound as exc:
+            raise CardNotFound(q, exc.suggestions) from None
+        except AmbiguousCard as exc:
+            raise AmbiguousCard(q, exc.candidates) from None
+
+    async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
+        """The card if the cache or local data can answer right now; never touches the network. Raises
+        what the local data knows for sure (BadCardName, CardNotFound from the negative cache,
+        AmbiguousCard from the local index); None means "ask Scryfall"."""
+        q, n = self.check_name(name)
+        found = await self._local(q, n, Mode.COMMANDER if commander else Mode.CARD)
+        return found if isinstance(found, Resolved) else None
