@@ -18,7 +18,7 @@ from bot.cards.allcards import (
     printed_rows,
     sync_printed_names,
 )
-from bot.cards.budget import LocalBudget
+from bot.cards.budget import Budget
 from bot.cards.bulk import BulkFormatError
 from bot.cards.scryfall import ScryfallClient, ScryfallUnavailable
 from tests.fakes.scryfall import FakeScryfall
@@ -46,7 +46,7 @@ async def test_sync_downloads_all_cards_and_keeps_only_the_languages_on(tmp_path
     db = tmp_path / "cache" / "cards.sqlite3"
     async with FakeScryfall() as fake, aiohttp.ClientSession() as session:
         fake.serve_all_cards()
-        client = ScryfallClient(session, fake.base_url, budget=LocalBudget(), timeout=30)
+        client = ScryfallClient(session, fake.base_url, budget=Budget(), timeout=30)
         result = await sync_printed_names(client, db, ["de"])
     assert fake.count("/bulk-data") == 1 and fake.count("/bulk/all-cards.json.gz") == 1
     assert not db.with_name(db.name + ".all-cards.json").exists()  # the download is deleted
@@ -64,7 +64,7 @@ async def test_sync_downloads_all_cards_and_keeps_only_the_languages_on(tmp_path
 
 async def test_sync_without_an_all_cards_file_listed(tmp_path):
     async with FakeScryfall() as fake, aiohttp.ClientSession() as session:
-        client = ScryfallClient(session, fake.base_url, budget=LocalBudget(), timeout=5)
+        client = ScryfallClient(session, fake.base_url, budget=Budget(), timeout=5)
         with pytest.raises(ScryfallUnavailable):
             await sync_printed_names(client, tmp_path / "cards.sqlite3", ["de"])
     assert not (tmp_path / "cards.sqlite3").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from bot.cards.budget import LocalBudget
+from bot.cards.budget import Budget
 from bot.cards.printed_search import PrintedSearch, printed_query, search_printed
 from bot.cards.scryfall import ScryfallClient, ScryfallUnavailable
 from tests.fakes.allcards import foreign_printings
@@ -16,7 +16,7 @@ from tests.fakes.fixtures import FakeClock
 async def client(fake_scryfall):
     foreign_printings()  # built once per session, before the fake's first `lang:` answer needs it
     async with aiohttp.ClientSession() as session:
-        yield ScryfallClient(session, fake_scryfall.base_url, budget=LocalBudget(), timeout=30, max_retries=0)
+        yield ScryfallClient(session, fake_scryfall.base_url, budget=Budget(), timeout=30, max_retries=0)
 
 
 @pytest.mark.parametrize(("text", "lang"), [("Foudre", "fr"), ("Blitzschlag", "de"), ("稲妻", "ja"),
