@@ -93,9 +93,10 @@ class _Lookup:
                 self.missing[typed] = [res.name]
             else:  # the local data lacks the name (and may be older than the card)
                 self.unavailable[typed] = Unchecked(NOT_IN_LOCAL_DATA, (res.name,))
-        self.missing.update(batch.missing)
+        for typed, close in batch.missing.items():
+            self.missing[typed] = close or batch.suggestions.get(typed, [])
         for typed, reason in batch.unavailable.items():
-            self.unavailable[typed] = Unchecked(reason)
+            self.unavailable[typed] = Unchecked(reason, tuple(batch.suggestions.get(typed, ())))
             self.offline = self.offline or reason
 
     def settle(self, typed: str, found: Resolved, alt: str) -> None:
