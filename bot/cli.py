@@ -21,7 +21,7 @@ from bot import __version__
 from bot.cards.bulk import ImportResult, import_file, sync_from_scryfall
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS
-from bot.deck.parser import DeckInputError, ParsedDeck, decode
+from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode
 from bot.deck.report import DeckReport, ProblemKind
 from bot.deck.runner import check_decklist, read_list
 from bot.healthcheck import healthcheck
@@ -128,7 +128,7 @@ def _read_deck(path: str) -> str:
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
-            raise DeckInputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+            raise DeckInputError(InputIssue.UNREADABLE_FILE, path=path, reason=exc.strerror or str(exc)) from exc
     return decode(data)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 MAX_LINES = 300  # non-blank lines (or card elements/rows); a Commander list with sideboard and maybeboard fits
 MAX_BYTES = 64 * 1024
@@ -143,8 +144,34 @@ class ParsedDeck:
         ))
 
 
+class InputIssue(StrEnum):
+    """Why an input is not a decklist the check can read; `bot.present.deck_errors` words it."""
+
+    TOO_BIG = "too_big"  # data: limit, size (bytes; size None when only "longer than" is known)
+    NOT_TEXT = "not_text"  # binary, or no text encoding reads it
+    TOO_LONG = "too_long"  # data: count, unit (a `ListUnit`), limit
+    NO_CARDS = "no_cards"
+    DOCTYPE = "doctype"  # an XML deck file that declares a document type
+    NOT_XML = "not_xml"  # data: detail (the XML parser's own words)
+    UNREADABLE_FILE = "unreadable_file"  # data: path, reason (the operating system's words)
+
+
+class ListUnit(StrEnum):
+    """What a too-long list counts (`InputIssue.TOO_LONG`)."""
+
+    LINES = "lines"  # non-blank lines
+    ENTRIES = "entries"  # entries of a list pasted on one line
+    CARD_ENTRIES = "card_entries"  # card elements of an XML deck file
+
+
 class DeckInputError(ValueError):
-    """The input is not a decklist we can check (empty, too long, not text)."""
+    """The input is not a decklist we can check: `code` (an `InputIssue`, or a `bot.deck.errors.DeckCheckCode`)
+    and `data` say why; `str()` is a developer-facing summary for logs."""
+
+    def __init__(self, code: StrEnum, **data: Any) -> None:
+        self.code = code
+        self.data: dict[str, Any] = data
+        super().__init__(f"{code.value} {data}" if data else code.value)
 
 
 def commanders_from_sideboard(deck: ParsedDeck) -> None:

@@ -26,10 +26,10 @@ class DeckCheckCode(StrEnum):
 class DeckCheckError(DeckInputError):
     """A decklist or option the deck check can't use: `code` and `data` say why."""
 
+    code: DeckCheckCode
+
     def __init__(self, code: DeckCheckCode, **data: Any) -> None:
-        self.code = code
-        self.data: dict[str, Any] = data
-        super().__init__(f"{code.value} {data}" if data else code.value)
+        super().__init__(code, **data)
 
 
 class NoCommander(DeckCheckError):

@@ -29,7 +29,9 @@ from bot.deck.entries import (
     DeckEntry,
     DeckFormat,
     DeckInputError,
+    InputIssue,
     LineIssue,
+    ListUnit,
     ParsedDeck,
     ParseProblem,
     Section,
@@ -41,7 +43,7 @@ from bot.deck.formats.text import read_text
 
 __all__ = [
     "MAX_BYTES", "MAX_COUNT", "MAX_LINES", "MAX_NAME_LENGTH", "CardLine", "DeckEntry", "DeckFormat",
-    "DeckInputError", "LineIssue", "ParseProblem", "ParsedDeck", "Section", "decode", "detect", "normalize_name",
+    "DeckInputError", "InputIssue", "LineIssue", "ListUnit", "ParseProblem", "ParsedDeck", "Section", "decode", "detect", "normalize_name",
     "parse", "parse_card_line",
 ]
 
@@ -49,14 +51,14 @@ __all__ = [
 def decode(data: bytes) -> str:
     """Decode an uploaded decklist; raise DeckInputError for binary or oversized input."""
     if len(data) > MAX_BYTES:
-        raise DeckInputError(f"the decklist is {len(data):,} bytes; the limit is {MAX_BYTES:,}")
+        raise DeckInputError(InputIssue.TOO_BIG, size=len(data), limit=MAX_BYTES)
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark (Windows Notepad)
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise DeckInputError("the file is not a text decklist") from exc
+            raise DeckInputError(InputIssue.NOT_TEXT) from exc
     if b"\x00" in data:
-        raise DeckInputError("the file is not a text decklist")
+        raise DeckInputError(InputIssue.NOT_TEXT)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -64,7 +66,7 @@ def decode(data: bytes) -> str:
     try:
         return data.decode("cp1252")
     except UnicodeDecodeError as exc:
-        raise DeckInputError("the file is not a text decklist") from exc
+        raise DeckInputError(InputIssue.NOT_TEXT) from exc
 
 
 def detect(lines: list[str], filename: str | None = None) -> DeckFormat:
@@ -81,21 +83,21 @@ def detect(lines: list[str], filename: str | None = None) -> DeckFormat:
     return DeckFormat.TEXT
 
 
-def _check_length(count: int, what: str, max_lines: int) -> None:
+def _check_length(count: int, unit: ListUnit, max_lines: int) -> None:
     if count > max_lines:
-        raise DeckInputError(f"the decklist has {count} {what}; the limit is {max_lines}")
+        raise DeckInputError(InputIssue.TOO_LONG, count=count, unit=unit, limit=max_lines)
 
 
 def parse(text: str, *, max_lines: int = MAX_LINES, filename: str | None = None) -> ParsedDeck:
     """Read a decklist in any format above, multi-line or pasted on one line. Raises DeckInputError when it is
     too long (more than `max_lines` non-blank lines, entries or cards) or holds no card at all."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise DeckInputError(f"the decklist is longer than {MAX_BYTES:,} bytes")
+        raise DeckInputError(InputIssue.TOO_BIG, size=None, limit=MAX_BYTES)
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     non_blank = [(number, raw) for number, raw in enumerate(lines, start=1) if raw.strip()]
     pieces = split_entries(non_blank[0][1].translate(QUOTES)) if len(non_blank) == 1 else []
     if len(pieces) > 1:
-        _check_length(len(pieces), "entries", max_lines)
+        _check_length(len(pieces), ListUnit.ENTRIES, max_lines)
         deck = ParsedDeck(lines_read=len(pieces), one_line=True, format=DeckFormat.ONE_LINE)
         (xmage.read if xmage.detect(pieces) else read_text)(pieces, deck)
     else:
@@ -104,9 +106,9 @@ def parse(text: str, *, max_lines: int = MAX_LINES, filename: str | None = None)
         if kind in (DeckFormat.COCKATRICE, DeckFormat.MTGO_DEK):
             xmlfiles.read(lines, deck, max_lines)
         else:
-            _check_length(len(non_blank), "non-blank lines", max_lines)
+            _check_length(len(non_blank), ListUnit.LINES, max_lines)
             reader = {DeckFormat.FORGE: forge.read, DeckFormat.XMAGE: xmage.read, DeckFormat.CSV: table.read}
             reader.get(kind, read_text)(lines, deck)
     if not deck.entries and not deck.problems:
-        raise DeckInputError("the decklist holds no cards")
+        raise DeckInputError(InputIssue.NO_CARDS)
     return deck

@@ -1,53 +1,135 @@
-"""Why a decklist or a deck-check option can't be used, in words (`bot.deck.errors.DeckCheckError` codes).
+"""Why a decklist or a deck-check option can't be used, in words: the codes of `bot.deck.entries.InputIssue`
+(the list itself) and `bot.deck.errors.DeckCheckCode` (the commander and color options).
 
-`deck_input_text(error)` is the Discord reply; `cli_text(error)` the `check-deck` error line. Errors of the
-parser that carry no code yet are shown as their message.
+`deck_input_text(error)` is the Discord reply; `cli_text(error)` the `check-deck` error line. Both are worded in
+the current reply locale (`bot.present.i18n`); the CLI runs in English.
 """
 
 from __future__ import annotations
 
-from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from babel.numbers import format_decimal
+
+from bot.deck.entries import InputIssue, ListUnit
+from bot.deck.errors import CommanderNotFound, DeckCheckCode
 from bot.deck.parser import DeckInputError
+from bot.present import i18n
 from bot.present.errors import deck_input_text as _reply
+from bot.present.i18n import _, ngettext
 
-MARKS = "a Commander section, a `Commander: Name` line or `*CMDR*`"
+
+def number(n: int) -> str:
+    """A whole number with the current locale's digit grouping ('65,536', '65.536')."""
+    locale = i18n.current_locale()
+    return format_decimal(n, locale="en" if locale == i18n.ENGLISH else locale)
 
 
-def problem_text(error: DeckInputError, *, how: str = "give the commander") -> str:
+def _marks() -> str:
+    return _("a Commander section, a `Commander: Name` line or `*CMDR*`")
+
+
+def _too_long(data: Mapping[str, Any]) -> str:
+    count, limit = int(data.get("count", 0)), number(int(data.get("limit", 0)))
+    unit = data.get("unit")
+    if unit == ListUnit.ENTRIES:
+        text = ngettext("the decklist has {count} entry; the limit is {limit}",
+                        "the decklist has {count} entries; the limit is {limit}", count)
+    elif unit == ListUnit.CARD_ENTRIES:
+        text = ngettext("the decklist has {count} card entry; the limit is {limit}",
+                        "the decklist has {count} card entries; the limit is {limit}", count)
+    else:
+        text = ngettext("the decklist has {count} non-blank line; the limit is {limit}",
+                        "the decklist has {count} non-blank lines; the limit is {limit}", count)
+    return text.format(count=count, limit=limit)
+
+
+def _too_big(data: Mapping[str, Any]) -> str:
+    limit = number(int(data.get("limit", 0)))
+    if data.get("size") is None:
+        return _("the decklist is longer than {limit} bytes").format(limit=limit)
+    return _("the decklist is {size} bytes; the limit is {limit}").format(size=number(int(data["size"])), limit=limit)
+
+
+_INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
+    InputIssue.TOO_BIG: _too_big,
+    InputIssue.TOO_LONG: _too_long,
+    InputIssue.NOT_TEXT: lambda _d: _("the file is not a text decklist"),
+    InputIssue.NO_CARDS: lambda _d: _("the decklist holds no cards"),
+    InputIssue.DOCTYPE: lambda _d: _("the deck file declares a document type; deck files don't"),
+    InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format(detail=d.get("detail")),
+    InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format(path=d.get("path"),
+                                                                                 reason=d.get("reason")),
+}
+
+
+def _commander_not_found(error: CommanderNotFound) -> str:
+    if error.option:
+        who = i18n.option_name(error.option)
+        text = (_("{option} {query} matches several cards") if error.ambiguous
+                else _("{option} {query} is not a card I know"))
+    else:
+        who = ""
+        text = (_("the list's commander {query} matches several cards") if error.ambiguous
+                else _("the list's commander {query} is not a card I know"))
+    text = text.format(option=who, query=repr(error.query))
+    if error.suggestions:
+        text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
+    return text
+
+
+def _too_many_commanders(data: Mapping[str, Any]) -> str:
+    names = list(data.get("names", ()))
+    shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+    count = int(data.get("count", 0))
+    return ngettext("the list marks {count} card as commanders ({names}); a deck has one or two: name the commander",
+                    "the list marks {count} cards as commanders ({names}); a deck has one or two: name the commander",
+                    count).format(count=count, names=shown)
+
+
+def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
+    if code is DeckCheckCode.NO_COMMANDER:
+        return _("no commander named: {how}, or mark it in the list ({marks})").format(how=how, marks=_marks())
+    if code is DeckCheckCode.OPTION_TOO_LONG:
+        return _("the {option} name is {length} characters long; card names are at most {limit}").format(
+            option=i18n.option_name(str(data.get("option"))), length=number(int(data.get("length", 0))),
+            limit=data.get("limit"))
+    if code is DeckCheckCode.NOT_A_COLOR:
+        return _("{text} is not a color; use W, U, B, R, G or white, blue, black, red, green").format(
+            text=repr(data.get("text")))
+    if code is DeckCheckCode.NO_CHOOSER:
+        return _("a chosen color was given, but no commander of this deck chooses a color before the game "
+                 "(CR 903.4b)")
+    if code is DeckCheckCode.TOO_MANY_COLORS:
+        given = int(data.get("given", 0))
+        return ngettext("{given} chosen color was given, but only {choosers} of the commanders chooses a color "
+                        "(CR 903.4b)",
+                        "{given} chosen colors were given, but only {choosers} of the commanders chooses a color "
+                        "(CR 903.4b)", given).format(given=given, choosers=data.get("choosers"))
+    if code is DeckCheckCode.TOO_MANY_COMMANDERS:
+        return _too_many_commanders(data)
+    return code.value
+
+
+def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
     """The problem in a few words, without "I can't check"; `how` says how to name a commander where the
     words are read (a command-line option or a slash-command option)."""
-    if not isinstance(error, DeckCheckError):
-        return str(error)
-    data, code = error.data, error.code
     if isinstance(error, CommanderNotFound):
-        what = "matches several cards" if error.ambiguous else "is not a card I know"
-        who = error.option or "the list's commander"
-        hint = f"; did you mean {', '.join(error.suggestions[:5])}?" if error.suggestions else ""
-        return f"{who} {error.query!r} {what}{hint}"
-    texts = {
-        DeckCheckCode.NO_COMMANDER: f"no commander named: {how}, or mark it in the list ({MARKS})",
-        DeckCheckCode.OPTION_TOO_LONG: f"the {data.get('option')} name is {data.get('length', 0):,} characters "
-                                       f"long; card names are at most {data.get('limit')}",
-        DeckCheckCode.NOT_A_COLOR: f"{data.get('text')!r} is not a color; use W, U, B, R, G or white, blue, black, "
-                                   f"red, green",
-        DeckCheckCode.NO_CHOOSER: "a chosen color was given, but no commander of this deck chooses a color before the "
-                                  "game (CR 903.4b)",
-        DeckCheckCode.TOO_MANY_COLORS: f"{data.get('given')} chosen colors were given, but only {data.get('choosers')} "
-                                       f"of the commanders chooses a color (CR 903.4b)",
-    }
-    if code is DeckCheckCode.TOO_MANY_COMMANDERS:
-        names = list(data.get("names", ()))
-        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
-        return f"the list marks {data.get('count')} cards as commanders ({shown}); a deck has one or two: name the commander"
-    return texts.get(code, code.value)
+        return _commander_not_found(error)
+    if isinstance(error.code, InputIssue):
+        return _INPUT[error.code](error.data)
+    if isinstance(error.code, DeckCheckCode):
+        return _check(error.code, error.data, how or _("give the commander"))
+    return str(error)
 
 
 def deck_input_text(error: DeckInputError) -> str:
     """The reply to a decklist or option the check can't use."""
-    return _reply(problem_text(error, how="give it with `commander:`"))
+    how = _("give it with `{option}:`").format(option=i18n.option_name("commander"))
+    return _reply(problem_text(error, how=how))
 
 
 def cli_text(error: DeckInputError) -> str:
-    """The `check-deck` error line."""
-    return f"error: {problem_text(error, how='give it with --commander NAME')}"
-
+    """The `check-deck` error line (English: the CLI sets no locale)."""
+    return "error: " + problem_text(error, how=_("give it with --commander NAME"))

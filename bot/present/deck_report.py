@@ -19,6 +19,7 @@ from bot.deck.sources.result import EntryProblem
 from bot.identity.model import WUBRG
 from bot.present import embeds, evidence, render, words
 from bot.present.deck_lines import line_reason
+from bot.present.i18n import N_, _, ngettext
 from bot.present.message import FIELD_VALUE_LIMIT, TITLE_LIMIT, Attachment, Embed, Reply
 from bot.present.render import Emoji
 
@@ -30,51 +31,62 @@ EVIDENCE_WIDTH = 90  # characters of a card's line in the embed's evidence
 
 
 TITLES = {
-    ProblemKind.UNREADABLE: "Unreadable lines",
-    ProblemKind.UNKNOWN: "Unknown cards",
-    ProblemKind.UNCHECKED: "Couldn't check",
-    ProblemKind.COMMANDER: "Commander",
-    ProblemKind.COMPANION: "Companion outside the color identity",
-    ProblemKind.COLOR: "Outside the color identity",
-    ProblemKind.SINGLETON: "More than one copy",
-    ProblemKind.SIZE: "Deck size",
-    ProblemKind.BANNED: "Banned in Commander",
-    ProblemKind.NOT_A_CARD: "Not deck cards",
+    ProblemKind.UNREADABLE: N_("Unreadable lines"),
+    ProblemKind.UNKNOWN: N_("Unknown cards"),
+    ProblemKind.UNCHECKED: N_("Couldn't check"),
+    ProblemKind.COMMANDER: N_("Commander"),
+    ProblemKind.COMPANION: N_("Companion outside the color identity"),
+    ProblemKind.COLOR: N_("Outside the color identity"),
+    ProblemKind.SINGLETON: N_("More than one copy"),
+    ProblemKind.SIZE: N_("Deck size"),
+    ProblemKind.BANNED: N_("Banned in Commander"),
+    ProblemKind.NOT_A_CARD: N_("Not deck cards"),
 }
-_LABELS = {
-    ProblemKind.UNREADABLE: ("unreadable line", "unreadable lines"),
-    ProblemKind.UNKNOWN: ("unknown card", "unknown cards"),
-    ProblemKind.UNCHECKED: ("card not checked", "cards not checked"),
-    ProblemKind.COMMANDER: ("commander problem", "commander problems"),
-    ProblemKind.COMPANION: ("off-color companion", "off-color companions"),
-    ProblemKind.COLOR: ("off-color card", "off-color cards"),
-    ProblemKind.SINGLETON: ("duplicate", "duplicates"),
-    ProblemKind.SIZE: ("deck size problem", "deck size problems"),
-    ProblemKind.BANNED: ("banned card", "banned cards"),
-    ProblemKind.NOT_A_CARD: ("non-deck card", "non-deck cards"),
+_LABELS: dict[ProblemKind, Callable[[int], str]] = {
+    ProblemKind.UNREADABLE: lambda n: ngettext("{n} unreadable line", "{n} unreadable lines", n),
+    ProblemKind.UNKNOWN: lambda n: ngettext("{n} unknown card", "{n} unknown cards", n),
+    ProblemKind.UNCHECKED: lambda n: ngettext("{n} card not checked", "{n} cards not checked", n),
+    ProblemKind.COMMANDER: lambda n: ngettext("{n} commander problem", "{n} commander problems", n),
+    ProblemKind.COMPANION: lambda n: ngettext("{n} off-color companion", "{n} off-color companions", n),
+    ProblemKind.COLOR: lambda n: ngettext("{n} off-color card", "{n} off-color cards", n),
+    ProblemKind.SINGLETON: lambda n: ngettext("{n} duplicate", "{n} duplicates", n),
+    ProblemKind.SIZE: lambda n: ngettext("{n} deck size problem", "{n} deck size problems", n),
+    ProblemKind.BANNED: lambda n: ngettext("{n} banned card", "{n} banned cards", n),
+    ProblemKind.NOT_A_CARD: lambda n: ngettext("{n} non-deck card", "{n} non-deck cards", n),
 }
 #: Why a deck site's entry could not be read (`bot.deck.sources.result.EntryProblem`).
 ENTRY_PROBLEMS: dict[str, str] = {
-    EntryProblem.NOT_AN_OBJECT: "the site\u2019s entry is not a card",
-    EntryProblem.NO_NAME: "the site\u2019s entry has no card name",
-    EntryProblem.COUNT_NOT_WHOLE: "the quantity is not a whole number",
-    EntryProblem.COUNT_OUT_OF_RANGE: f"the quantity is outside 1-{MAX_COUNT}",
-    EntryProblem.UNKNOWN_BOARD: "it is on a board of the deck the bot does not read",
+    EntryProblem.NOT_AN_OBJECT: N_("the site\u2019s entry is not a card"),
+    EntryProblem.NO_NAME: N_("the site\u2019s entry has no card name"),
+    EntryProblem.COUNT_NOT_WHOLE: N_("the quantity is not a whole number"),
+    EntryProblem.COUNT_OUT_OF_RANGE: N_("the quantity is outside 1-{max_count}"),
+    EntryProblem.UNKNOWN_BOARD: N_("it is on a board of the deck the bot does not read"),
 }
 #: How a section that is not the deck is called in "3 in the sideboard, 2 in tokens not counted".
-SECTION_WORDS = {Section.SIDEBOARD: "the sideboard", Section.MAYBEBOARD: "the maybeboard", Section.TOKENS: "tokens"}
+SECTION_WORDS = {Section.SIDEBOARD: N_("{n} in the sideboard"), Section.MAYBEBOARD: N_("{n} in the maybeboard"),
+                 Section.TOKENS: N_("{n} in tokens"), Section.ABOUT: N_("{n} in the About section")}
 
 
 def kind_label(kind: ProblemKind, n: int) -> str:
     """'1 off-color card', '3 off-color cards'."""
-    singular, plural = _LABELS[kind]
-    return f"{n} {singular if n == 1 else plural}"
+    return _LABELS[kind](n).format(n=n)
+
+
+def title(kind: ProblemKind) -> str:
+    """The heading of a kind of problem ('Outside the color identity')."""
+    return _(TITLES[kind])
 
 
 def excluded_text(report: DeckReport) -> str:
     """'3 in the sideboard, 2 in tokens not counted', or '' when every section was the deck."""
-    parts = [f"{n} in {SECTION_WORDS.get(section, section.value)}" for section, n in report.excluded.items() if n]
-    return ", ".join(parts) + " not counted" if parts else ""
+    parts = [_(SECTION_WORDS[section]).format(n=n) if section in SECTION_WORDS else f"{n} in {section.value}"
+             for section, n in report.excluded.items() if n]
+    return _("{sections} not counted").format(sections=", ".join(parts)) if parts else ""
+
+
+def _entry_problem(why: str) -> str | None:
+    words = ENTRY_PROBLEMS.get(why)
+    return _(words).format(max_count=MAX_COUNT) if words else None
 
 
 def _plain(text: str) -> str:
@@ -84,12 +96,39 @@ def _plain(text: str) -> str:
 def _lines(lines: Sequence[int]) -> str:
     if not lines:
         return ""
-    return ("line " if len(lines) == 1 else "lines ") + ", ".join(str(n) for n in lines)
+    return ngettext("line {lines}", "lines {lines}", len(lines)).format(lines=", ".join(str(n) for n in lines))
 
 
 def _with_lines(card: str, lines: Sequence[int]) -> str:
     where = _lines(lines)
     return f"{card} ({where})" if where else card
+
+
+def _size_text(problem: Problem) -> str:
+    diff = problem.count - (problem.limit or 100)
+    how = _("{n} too many").format(n=diff) if diff > 0 else _("{n} short").format(n=-diff)
+    text = (_("{count} cards counting the commanders; a Commander deck has exactly {limit} ({how})")
+            if len(problem.others) > 1 else
+            _("{count} cards counting the commander; a Commander deck has exactly {limit} ({how})"))
+    return text.format(count=problem.count, limit=problem.limit, how=how)
+
+
+def _banned_text(problem: Problem, card: str) -> str:
+    if problem.commander:
+        return _("{card} is banned in Commander (a commander)").format(card=card)
+    if problem.companion:
+        return _("{card} is banned in Commander (the companion)").format(card=card)
+    if problem.lines:
+        return _("{card} is banned in Commander ({lines})").format(card=card, lines=_lines(problem.lines))
+    return _("{card} is banned in Commander").format(card=card)
+
+
+def _singleton_text(problem: Problem, card: str) -> str:
+    if problem.limit == 1:
+        text = _("{card}: {count} copies ({lines}); a deck may hold one copy")
+    else:
+        text = _("{card}: {count} copies ({lines}); a deck may hold up to {limit} copies")
+    return text.format(card=card, count=problem.count, lines=_lines(problem.lines), limit=problem.limit)
 
 
 def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
@@ -99,50 +138,50 @@ def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
     kind = problem.kind
     if kind is ProblemKind.UNREADABLE:
         shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
-        why = ENTRY_PROBLEMS.get(problem.why) or line_reason(problem.why)  # a site's code, or the parser's
+        why = _entry_problem(problem.why) or line_reason(problem.why)  # a site's code, or the parser's
         return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(why)}"
     if kind is ProblemKind.UNKNOWN:
-        return f"{_lines(problem.lines)}: no card named {name(repr(problem.card or ''))}{_did_you_mean(problem, name)}"
+        return _("{lines}: no card named {card}").format(
+            lines=_lines(problem.lines), card=name(repr(problem.card or ""))) + _did_you_mean(problem, name)
     if kind is ProblemKind.UNCHECKED:
-        where = "commander" if problem.commander else _lines(problem.lines)
-        why = "not in the local card data" if problem.why == NOT_IN_LOCAL_DATA else problem.why
-        return f"{card} ({where}): couldn\u2019t look it up ({name(why)}){_did_you_mean(problem, name)}"
+        where = _("commander") if problem.commander else _lines(problem.lines)
+        why = _("not in the local card data") if problem.why == NOT_IN_LOCAL_DATA else problem.why
+        return _("{card} ({where}): couldn\u2019t look it up ({why})").format(
+            card=card, where=where, why=name(why)) + _did_you_mean(problem, name)
     if kind is ProblemKind.COMMANDER:
         return _commander_text(problem, name)
     if kind is ProblemKind.COLOR:
         return f"{_with_lines(card, problem.lines)}: {render.color_words(problem.outside)}"
     if kind is ProblemKind.COMPANION:
-        return (f"{_with_lines(card, problem.lines)}: the companion is {render.color_words(problem.outside)}, outside "
-                f"the commanders\u2019 color identity")
+        return _("{card}: the companion is {colors}, outside the commanders\u2019 color identity").format(
+            card=_with_lines(card, problem.lines), colors=render.color_words(problem.outside))
     if kind is ProblemKind.SINGLETON:
-        allowed = "one copy" if problem.limit == 1 else f"up to {problem.limit} copies"
-        return f"{card}: {problem.count} copies ({_lines(problem.lines)}); a deck may hold {allowed}"
+        return _singleton_text(problem, card)
     if kind is ProblemKind.SIZE:
-        diff = problem.count - (problem.limit or 100)
-        how = f"{diff} too many" if diff > 0 else f"{-diff} short"
-        return (f"{problem.count} cards counting the commander{'s' if len(problem.others) > 1 else ''}; a Commander "
-                f"deck has exactly {problem.limit} ({how})")
+        return _size_text(problem)
     if kind is ProblemKind.BANNED:
-        where = " (a commander)" if problem.commander else " (the companion)" if problem.companion else \
-            (f" ({_lines(problem.lines)})" if problem.lines else "")
-        return f"{card} is banned in Commander{where}"
-    what = words.NON_DECK_WORDS[problem.not_deck_card] if problem.not_deck_card else "not a card"
-    return f"{card} is {what}, not a card a deck can hold ({_lines(problem.lines)})"
+        return _banned_text(problem, card)
+    what = words.non_deck_words(problem.not_deck_card) if problem.not_deck_card else _("not a card")
+    return _("{card} is {what}, not a card a deck can hold ({lines})").format(
+        card=card, what=what, lines=_lines(problem.lines))
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
-    return f" (did you mean {', '.join(name(s) for s in problem.suggestions)}?)" if problem.suggestions else ""
+    if not problem.suggestions:
+        return ""
+    return _(" (did you mean {names}?)").format(names=", ".join(name(s) for s in problem.suggestions))
 
 
 def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
     if problem.issue is CommanderIssue.NAMED_TWICE:
-        return f"{name(problem.card or '')} is named twice; a deck has one copy of each commander"
+        return _("{card} is named twice; a deck has one copy of each commander").format(card=name(problem.card or ""))
     if problem.issue is CommanderIssue.LIST_NAMES_OTHER:
-        return (f"{_lines(problem.lines)}: the list names {name(problem.card or '')} as a commander, but the deck "
-                f"is being checked against {words.names_list(problem.others, name)}")
+        return _("{lines}: the list names {card} as a commander, but the deck is being checked against "
+                 "{commanders}").format(lines=_lines(problem.lines), card=name(problem.card or ""),
+                                        commanders=words.names_list(problem.others, name))
     if problem.verdict is not None:
-        return words.verdict_sentence(problem.verdict, name).removesuffix(".")
-    return f"{name(problem.card or '')} can\u2019t lead this deck"
+        return words.verdict_sentence(problem.verdict, name).removesuffix(".").removesuffix("\u3002")
+    return _("{card} can\u2019t lead this deck").format(card=name(problem.card or ""))
 
 
 def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = False,
@@ -159,26 +198,31 @@ def headline(report: DeckReport) -> str:
     """'100 cards, every one inside the red color identity; ...' or '3 problems: 2 off-color cards, ...'."""
     if not report.legal and not report.findings:  # only names that could not be looked up
         n = len(report.problems)
-        return f"{n} card{'s' if n != 1 else ''} could not be checked; nothing else is wrong."
+        return ngettext("{n} card could not be checked; nothing else is wrong.",
+                        "{n} cards could not be checked; nothing else is wrong.", n).format(n=n)
     if report.legal:
-        return (f"{report.card_count} cards, every one inside the {render.color_words(report.deck_identity)} color "
-                f"identity; no duplicates, nothing banned.")
+        return _("{count} cards, every one inside the {colors} color identity; no duplicates, nothing banned.").format(
+            count=report.card_count, colors=render.color_words(report.deck_identity))
+    return _problems_sentence(report, bold=False)
+
+
+def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
+    """'3 problems: 2 off-color cards, 1 duplicate; 1 card not checked.' (the count in bold for the embed)."""
     counts = report.counts()
     unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
     total = sum(counts.values())
+    problems = ngettext("{n} problem", "{n} problems", total).format(n=total)
     parts = ", ".join(kind_label(kind, n) for kind, n in counts.items())
-    return f"{total} problem{'s' if total != 1 else ''}: {parts}{_unchecked_tail(unchecked)}."
-
-
-def _unchecked_tail(n: int) -> str:
-    """'; 2 cards not checked' after the problems found, or ''."""
-    return f"; {kind_label(ProblemKind.UNCHECKED, n)}" if n else ""
+    if unchecked:
+        parts = _("{problems}; {unchecked}").format(problems=parts,
+                                                    unchecked=kind_label(ProblemKind.UNCHECKED, unchecked))
+    return _("{problems}: {kinds}.").format(problems=f"**{problems}**" if bold else problems, kinds=parts)
 
 
 def _commander_line(report: DeckReport) -> str:
-    names = " + ".join(report.commanders) or "(none)"
+    names = " + ".join(report.commanders) or _("(none)")
     if not report.identity_checked:
-        return f"{names} (color identity not checked)"
+        return _("{names} (color identity not checked)").format(names=names)
     return f"{names} ({render.color_words(report.deck_identity)})"
 
 
@@ -192,7 +236,9 @@ def _best_choice(report: DeckReport) -> str | None:
         return None
     color, n = max(helped.items(), key=lambda item: (item[1], -WUBRG.index(item[0])))
     total = len(report.of_kind(ProblemKind.COLOR))
-    return f"choosing {render.color_name(color)} would bring in {n} of the {total} off-color card{'s' if total > 1 else ''}"
+    return ngettext("choosing {color} would bring in {n} of the {total} off-color card",
+                    "choosing {color} would bring in {n} of the {total} off-color cards", total).format(
+        color=render.color_name(color), n=n, total=total)
 
 
 def warnings_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[str]:
@@ -201,15 +247,17 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = _plain) -> li
     out: list[str] = []
     if report.unchecked_commanders:
         names = words.names_list((u.name for u in report.unchecked_commanders), name)
-        out.append(f"Color identity, commander eligibility and pairing were not checked: {names} could not be "
-                   f"looked up (Scryfall unreachable).")
+        out.append(_("Color identity, commander eligibility and pairing were not checked: {names} could not be "
+                     "looked up (Scryfall unreachable).").format(names=names))
     for leader in report.open_choices:
         tip = _best_choice(report)
-        out.append(f"{name(leader)} has you choose a color before the game begins, and that color joins the deck\u2019s "
-                   f"color identity (CR 903.4b); none was given, so it isn\u2019t counted"
-                   + (f": {tip}." if tip else "."))
+        choice = _("{card} has you choose a color before the game begins, and that color joins the deck\u2019s "
+                   "color identity (CR 903.4b); none was given, so it isn\u2019t counted").format(card=name(leader))
+        out.append(_("{sentence}: {tip}.").format(sentence=choice, tip=tip) if tip else
+                   _("{sentence}.").format(sentence=choice))
     if report.unjudged:
-        out.append(f"Could not work out the color identity of {words.names_list(report.unjudged, name)}.")
+        out.append(_("Could not work out the color identity of {names}.").format(
+            names=words.names_list(report.unjudged, name)))
     out.extend(name(w) for w in report.warnings)
     return list(dict.fromkeys(out))
 
@@ -220,56 +268,59 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[
     if report.from_list:
         listed = words.names_list(report.from_list, name)
         if report.second_from_list:
-            out.append(f"Second commander taken from the list: {listed}")
+            out.append(_("Second commander taken from the list: {names}").format(names=listed))
         else:
-            out.append(f"Commander{'s' if len(report.from_list) > 1 else ''} taken from the list: {listed}")
+            out.append(ngettext("Commander taken from the list: {names}", "Commanders taken from the list: {names}",
+                                len(report.from_list)).format(names=listed))
     for leader, color in report.chosen.items():
-        out.append(f"{name(leader)}: chosen color {render.color_name(color)} (CR 903.4b); it counts in the "
-                   f"deck\u2019s color identity")
+        out.append(_("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity").format(
+            card=name(leader), color=render.color_name(color)))
     if report.pasted_lines:
-        out.append(f"The list was pasted on one line; it was read as {report.pasted_lines} separate lines, numbered "
-                   f"in the order pasted")
-    out.extend(f"line {r.line}: {name(repr(r.typed))} was read as {name(r.read_as)}; the text after the last "
-               f"\u201c//\u201d was taken for a comment" for r in report.readings)
+        out.append(_("The list was pasted on one line; it was read as {n} separate lines, numbered in the order "
+                     "pasted").format(n=report.pasted_lines))
+    out.extend(_("line {line}: {typed} was read as {card}; the text after the last \u201c//\u201d was taken for a "
+                 "comment").format(line=r.line, typed=name(repr(r.typed)), card=name(r.read_as))
+               for r in report.readings)
     return out
 
 
 def text_report(report: DeckReport) -> str:
     """The full plain-text report (no markdown), as printed by the CLI and attached by the bot."""
     out: list[str] = []
-    out.append(f"Deck check for {_commander_line(report)}")
+    out.append(_("Deck check for {commanders}").format(commanders=_commander_line(report)))
     if report.deck_name:
-        out.append(f"Deck: {report.deck_name}")
-    out.append(f"Cards: {_cards_text(report)}")
+        out.append(_("Deck: {name}").format(name=report.deck_name))
+    out.append(_("Cards: {cards}").format(cards=_cards_text(report)))
     if report.companions:
-        out.append(f"Companion: {words.names_list(report.companions, _plain)} (not counted)")
+        out.append(_("Companion: {names} (not counted)").format(names=words.names_list(report.companions, _plain)))
     out.append("")
-    verdict = "LEGAL. " if report.legal else "NOT LEGAL. " if report.findings else "NOT FULLY CHECKED. "
-    out.append(verdict + headline(report))
+    verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
+    out.append(f"{verdict} {headline(report)}")
     for kind in report.counts():
         problems = report.of_kind(kind)
         out.append("")
-        out.append(f"{TITLES[kind]} ({len(problems)})")
+        out.append(f"{title(kind)} ({len(problems)})")
         for p in problems:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
                 out.extend(f"      {line}" for line in evidence_text(p))
-    for title, items in (("Warnings", warnings_text(report)), ("Read as", notes_text(report))):
+    for heading, items in ((_("Warnings"), warnings_text(report)), (_("Read as"), notes_text(report))):
         if items:
             out.append("")
-            out.append(title)
+            out.append(heading)
             out.extend(f"  - {item}" for item in items)
     return "\n".join(out) + "\n"
 
 
 def _card_notes(report: DeckReport) -> list[str]:
     """'2 not checked', '3 in the sideboard not counted': what the count leaves open or out."""
-    notes = [f"{report.unverified} of them not checked"] if report.unverified else []
+    notes = [_("{n} of them not checked").format(n=report.unverified)] if report.unverified else []
     return notes + ([excluded] if (excluded := excluded_text(report)) else [])
 
 
 def _cards_text(report: DeckReport) -> str:
-    counted = f"{report.card_count} counting the commander{'s' if len(report.commanders) > 1 else ''}"
+    counted = (_("{n} counting the commanders") if len(report.commanders) > 1
+               else _("{n} counting the commander")).format(n=report.card_count)
     return "; ".join([counted, *_card_notes(report)])
 
 
@@ -286,7 +337,7 @@ def _field_lines(report: DeckReport, kind: ProblemKind, emoji: Emoji, limit: int
         if kind is ProblemKind.COLOR:
             found = evidence_text(p, emoji, markdown=True, width=EVIDENCE_WIDTH)
             if found:
-                text += f" \u00b7 {found[0]}" + (f" (+{len(found) - 1} more)" if len(found) > 1 else "")
+                text += f" \u00b7 {found[0]}" + (_(" (+{n} more)").format(n=len(found) - 1) if len(found) > 1 else "")
         lines.append(f"\u2022 {text}")
     return lines
 
@@ -299,47 +350,42 @@ def summary_embed(
     stale: str | None = None,
 ) -> Embed:
     """The reply embed: verdict, commanders and identity, then one field per kind of problem."""
-    title = "Deck check: " + " + ".join(report.commanders)
+    heading = _("Deck check: {commanders}").format(commanders=" + ".join(report.commanders))
     if report.legal:
         color = render.FITS_COLOR
-        description = (f"\u2705 **Legal.** {report.card_count} cards, all inside "
-                       f"{render.pips(report.deck_identity, emoji)}; no duplicates, nothing banned.")
+        description = "\u2705 " + _("**Legal.** {count} cards, all inside {colors}; no duplicates, nothing "
+                                    "banned.").format(count=report.card_count,
+                                                      colors=render.pips(report.deck_identity, emoji))
     elif not report.findings:  # only names that could not be looked up
         color = UNCHECKED_COLOR
-        description = f"\u26a0\ufe0f **Not fully checked.** {headline(report)}"
+        description = "\u26a0\ufe0f " + _("**Not fully checked.** {headline}").format(headline=headline(report))
     else:
         color = render.MISFIT_COLOR
-        counts = report.counts()
-        unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
-        total = sum(counts.values())
-        description = (f"\u274c **{total} problem{'s' if total != 1 else ''}**: "
-                       + ", ".join(kind_label(kind, n) for kind, n in counts.items()) + _unchecked_tail(unchecked) + ".")
-    embed = Embed(title=render.truncate(render.escape(title), TITLE_LIMIT), description=description, color=color)
-    identity = render.pips(report.deck_identity, emoji) if report.identity_checked else "not checked"
-    embed.add_field(name="Color identity", value=identity, inline=True)
+        description = "\u274c " + _problems_sentence(report, bold=True)
+    embed = Embed(title=render.truncate(render.escape(heading), TITLE_LIMIT), description=description, color=color)
+    identity = render.pips(report.deck_identity, emoji) if report.identity_checked else _("not checked")
+    embed.add_field(name=_("Color identity"), value=identity, inline=True)
     cards = f"{report.card_count} / 100" + "".join(f" ({part})" for part in _card_notes(report))
-    embed.add_field(name="Cards", value=cards, inline=True)
+    embed.add_field(name=_("Cards"), value=cards, inline=True)
     if report.companions:
-        embed.add_field(name="Companion", value=words.names_list(report.companions, _escaped), inline=True)
+        embed.add_field(name=_("Companion"), value=words.names_list(report.companions, _escaped), inline=True)
     for kind, n in report.counts().items():
         shown = _field_lines(report, kind, emoji, FIELD_ITEMS)
         if n > FIELD_ITEMS:
-            shown.append(f"\u2026and {kind_label(kind, n - FIELD_ITEMS)} more in the full report")
-        value = render.join_limited(shown, FIELD_VALUE_LIMIT, more="\u2026and {n} more " + kind_label(kind, 2).split(" ", 1)[1])
-        embed.add_field(name=f"{TITLES[kind]} ({n})", value=value, inline=False)
+            shown.append(_("\u2026and {more} more in the full report").format(more=kind_label(kind, n - FIELD_ITEMS)))
+        value = render.join_limited(shown, FIELD_VALUE_LIMIT)
+        embed.add_field(name=f"{title(kind)} ({n})", value=value, inline=False)
     warnings = warnings_text(report, _escaped) + ([stale] if stale else [])
     if warnings:
-        embed.add_field(name="Warnings",
+        embed.add_field(name=_("Warnings"),
                         value=render.join_limited((f"\u26a0\ufe0f {w}" for w in dict.fromkeys(warnings)),
-                                                  FIELD_VALUE_LIMIT, more="\u2026and {n} more warnings"),
+                                                  FIELD_VALUE_LIMIT),
                         inline=False)
     notes = notes_text(report, _escaped)
     if notes:
-        embed.add_field(name="Read as",
-                        value=render.join_limited(notes, FIELD_VALUE_LIMIT, more="\u2026and {n} more readings"),
-                        inline=False)
+        embed.add_field(name=_("Read as"), value=render.join_limited(notes, FIELD_VALUE_LIMIT), inline=False)
     if attached:
-        embed.set_footer(text=f"The full report is attached as {FILE_NAME}.")
+        embed.set_footer(text=_("The full report is attached as {file}.").format(file=FILE_NAME))
     return embeds.finish(embed)
 
 

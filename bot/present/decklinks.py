@@ -8,49 +8,61 @@ Deck-link failures arrive as `bot.deck.sources.DeckSourceError` codes (`malforme
 from __future__ import annotations
 
 from bot.present import render
+from bot.present.deck_errors import number
+from bot.present.i18n import _, ngettext, option_name
 
-SITES = "Archidekt or Moxfield"
 MODAL_TITLE_LIMIT = 45  # Discord's limit of a modal title
 INPUT_LABEL_LIMIT = 45  # Discord's limit of a text input label
 
 
+def _sites() -> str:
+    return _("{first} or {second}").format(first="Archidekt", second="Moxfield")
+
+
 def _site(site: str | None) -> str:
-    return site or "The deck site"
+    return site or _("The deck site")
 
 
-def _again(retry_after: int | None, default: str = "in a minute") -> str:
+def _again(retry_after: int | None, default: str | None = None) -> str:
     if not retry_after:
-        return default
+        return default or _("in a minute")
     if retry_after < 90:
-        return f"in {retry_after} second{'s' if retry_after != 1 else ''}"
-    return "in a few minutes"
+        return ngettext("in {n} second", "in {n} seconds", retry_after).format(n=retry_after)
+    return _("in a few minutes")
+
+
+def _paste() -> str:
+    return _("or paste the list with `{list}:` (or attach it as a file with `{decklist}:`)").format(
+        list=option_name("list"), decklist=option_name("decklist"))
 
 
 def deck_link_error_text(code: str, site: str | None = None, retry_after: int | None = None) -> str:
     """Why a deck link could not be read, and what to do. `code` is a `DeckSourceErrorCode` value, `site` the
     site's name ("Moxfield"), `retry_after` whole seconds when the site or the bot said when to retry."""
-    name = _site(site)
-    paste = "or paste the list with `list:` (or attach it as a file with `decklist:`)"
+    name, paste = _site(site), _paste()
+    when = _again(retry_after, _("in a few seconds") if code == "busy" else None)
     if code == "malformed_url":
-        return (f"That {name} link doesn't point at a deck. Open the deck on {name} and copy the address from "
-                f"your browser (it looks like {example_url(site)}).")
-    if code == "private":
-        return (f"That {name} deck is private, so I can't read it. Make it public (or unlisted) on {name}, "
-                f"{paste}.")
-    if code == "not_found":
-        return (f"I couldn't find that deck on {name}. Check the link; a deleted deck, or a private one "
-                f"{name} hides completely, looks like this too.")
-    if code == "not_a_deck":
-        return f"{name} answered, but not with a deck I can read. Please try again later, {paste}."
-    if code == "too_large":
-        return f"That {name} deck is too large for me to read. Please {paste.removeprefix('or ')}."
-    if code == "rate_limited":
-        return f"{name} asked me to slow down. Please try again {_again(retry_after)}, {paste}."
-    if code == "busy":
-        return (f"I'm reading many deck links right now. Please try again {_again(retry_after, 'in a few seconds')}, "
-                f"{paste}.")
-    return (f"{name} isn't answering right now (or took too long). Please try again {_again(retry_after)}, "
-            f"{paste}.")
+        text = _("That {site} link doesn't point at a deck. Open the deck on {site} and copy the address from "
+                 "your browser (it looks like {example}).")
+    elif code == "private":
+        text = _("That {site} deck is private, so I can't read it. Make it public (or unlisted) on {site}, "
+                 "{paste}.")
+    elif code == "not_found":
+        text = _("I couldn't find that deck on {site}. Check the link; a deleted deck, or a private one "
+                 "{site} hides completely, looks like this too.")
+    elif code == "not_a_deck":
+        text = _("{site} answered, but not with a deck I can read. Please try again later, {paste}.")
+    elif code == "too_large":
+        text = _("That {site} deck is too large for me to read. Please paste the list with `{list}:` (or attach "
+                 "it as a file with `{decklist}:`).")
+    elif code == "rate_limited":
+        text = _("{site} asked me to slow down. Please try again {when}, {paste}.")
+    elif code == "busy":
+        text = _("I'm reading many deck links right now. Please try again {when}, {paste}.")
+    else:
+        text = _("{site} isn't answering right now (or took too long). Please try again {when}, {paste}.")
+    return text.format(site=name, paste=paste, example=example_url(site), when=when,
+                       list=option_name("list"), decklist=option_name("decklist"))
 
 
 def example_url(site: str | None) -> str:
@@ -61,62 +73,67 @@ def example_url(site: str | None) -> str:
 
 def not_a_deck_link_text(text: str) -> str:
     """`url:` holds something that is not an Archidekt or Moxfield deck address."""
-    return (f"\u201c{render.echo(text, 80)}\u201d isn't a deck link I can read. `url:` takes the address of a "
-            f"public {SITES} deck, e.g. https://archidekt.com/decks/123456 or "
-            "https://www.moxfield.com/decks/<id>.")
+    return _("\u201c{text}\u201d isn't a deck link I can read. `{url}:` takes the address of a public {sites} "
+             "deck, e.g. https://archidekt.com/decks/123456 or https://www.moxfield.com/decks/<id>.").format(
+        text=render.echo(text, 80), url=option_name("url"), sites=_sites())
 
 
 def deck_source_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
     """Why the list options of /deckcheck can't be used: "none" (no list given), "several" (more than one of
     `decklist:`, `list:` and `url:`), or "file_too_big"."""
+    options = {"decklist": option_name("decklist"), "list": option_name("list"), "url": option_name("url")}
     if problem == "several":
-        return ("Please give the decklist one way only: a file (`decklist:`), pasted text (`list:`) or a deck "
-                "link (`url:`).")
+        return _("Please give the decklist one way only: a file (`{decklist}:`), pasted text (`{list}:`) or a deck "
+                 "link (`{url}:`).").format(**options)
     if problem == "file_too_big":
-        return (f"That file is {size:,} bytes; a decklist file can be at most {limit // 1024} KB. "
-                "Please upload just the list.")
-    return ("Please give the decklist: attach it as a text file (`decklist:`), paste it (`list:`) or give a "
-            f"public {SITES} deck link (`url:`). Exports from Moxfield, Archidekt, Arena or MTGO work as they "
-            "are.")
+        return _("That file is {size} bytes; a decklist file can be at most {limit} KB. "
+                 "Please upload just the list.").format(size=number(size), limit=limit // 1024)
+    return _("Please give the decklist: attach it as a text file (`{decklist}:`), paste it (`{list}:`) or give a "
+             "public {sites} deck link (`{url}:`). Exports from Moxfield, Archidekt, Arena or MTGO work as they "
+             "are.").format(sites=_sites(), **options)
 
 
 def no_commander_text(*, from_message: bool = False) -> str:
     """Neither the options nor the list name a commander."""
-    marks = "a `Commander` section, a `Commander: Name` line or `*CMDR*` after the card"
+    marks = _("a `Commander` section, a `Commander: Name` line or `*CMDR*` after the card")
+    commander = option_name("commander")
     if from_message:
-        return (f"That list doesn't say who its commander is. Mark it in the list ({marks}), or use "
-                "`/deckcheck` with `commander:`.")
-    return f"That list doesn't say who its commander is: give it with `commander:`, or mark it in the list ({marks})."
+        return _("That list doesn't say who its commander is. Mark it in the list ({marks}), or use "
+                 "`/{command}` with `{commander}:`.").format(marks=marks, command=option_name("deckcheck"),
+                                                              commander=commander)
+    return _("That list doesn't say who its commander is: give it with `{commander}:`, or mark it in the list "
+             "({marks}).").format(marks=marks, commander=commander)
 
 
 def deck_from_link_line(name: str | None, site: str, url: str) -> str:
     """The first line of a deck check read from a link: which deck, where."""
-    title = render.escape(render.truncate(" ".join(name.split()), 100)) if name and name.strip() else "A deck"
-    return f"**{title}** on {site}: <{url}>"
+    title = render.escape(render.truncate(" ".join(name.split()), 100)) if name and name.strip() else _("A deck")
+    return _("**{title}** on {site}: <{url}>").format(title=title, site=site, url=url)
 
 
 # ----------------------------------------------------------------------------- "Check this decklist"
 def no_decklist_in_message_text() -> str:
     """The message has neither a decklist (text or a text file) nor a deck link."""
-    return ("I found no decklist in that message. \"Check this decklist\" reads a list posted as text "
-            f"(one card per line), an attached text file, or a public {SITES} deck link.")
+    return _("I found no decklist in that message. \"{menu}\" reads a list posted as text (one card per line), "
+             "an attached text file, or a public {sites} deck link.").format(menu=option_name("Check this decklist"),
+                                                                              sites=_sites())
 
 
 def commander_modal_title() -> str:
-    return render.truncate("Who is the commander?", MODAL_TITLE_LIMIT)
+    return render.truncate(_("Who is the commander?"), MODAL_TITLE_LIMIT)
 
 
 def commander_input_label() -> str:
-    return render.truncate("Commander", INPUT_LABEL_LIMIT)
+    return render.truncate(_("Commander"), INPUT_LABEL_LIMIT)
 
 
 def commander_input_placeholder() -> str:
-    return "e.g. Kumano, Master Yamabushi (a part of the name works)"
+    return _("e.g. Kumano, Master Yamabushi (a part of the name works)")
 
 
 def partner_input_label() -> str:
-    return render.truncate("Second commander (optional)", INPUT_LABEL_LIMIT)
+    return render.truncate(_("Second commander (optional)"), INPUT_LABEL_LIMIT)
 
 
 def partner_input_placeholder() -> str:
-    return "Partner, Background, Doctor's companion..."
+    return _("Partner, Background, Doctor's companion...")

@@ -17,13 +17,16 @@ from bot.deck.formats.oneline import NAME_ENDING_SECTION_WORDS, split_entries
 from bot.deck.parser import (
     MAX_LINES,
     DeckInputError,
+    InputIssue,
     LineIssue,
+    ListUnit,
     Section,
     decode,
     normalize_name,
     parse,
     parse_card_line,
 )
+from bot.present import deck_errors
 from tests.shared_data import cards_by_name
 
 DECKS = Path(__file__).parents[1] / "data" / "decks"
@@ -532,8 +535,11 @@ def test_one_line_unreadable_entries_are_numbered_in_order():
 
 def test_one_line_entry_cap():
     too_many = " ".join(f"1 Card {chr(65 + i % 26)}{i}" for i in range(MAX_LINES + 1))
-    with pytest.raises(DeckInputError, match=f"{MAX_LINES + 1} entries; the limit is {MAX_LINES}"):
+    with pytest.raises(DeckInputError) as caught:
         parse(too_many)
+    assert caught.value.code is InputIssue.TOO_LONG
+    assert caught.value.data == {"count": MAX_LINES + 1, "unit": ListUnit.ENTRIES, "limit": MAX_LINES}
+    assert deck_errors.problem_text(caught.value) == f"the decklist has {MAX_LINES + 1} entries; the limit is {MAX_LINES}"
     assert len(parse(" ".join(f"1 Card {chr(65 + i % 26)}{i}" for i in range(MAX_LINES))).entries) == MAX_LINES
 
 

@@ -15,7 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
-from bot.deck.entries import DeckFormat, DeckInputError, ParsedDeck, Section, commanders_from_sideboard
+from bot.deck.entries import (
+    DeckFormat,
+    DeckInputError,
+    InputIssue,
+    ListUnit,
+    ParsedDeck,
+    Section,
+    commanders_from_sideboard,
+)
 from bot.deck.formats.lines import SECTION_WORDS, card_from_fields
 
 _ROOTS = {"cockatrice_deck": DeckFormat.COCKATRICE, "Deck": DeckFormat.MTGO_DEK}
@@ -43,7 +51,7 @@ def detect(lines: list[str]) -> DeckFormat | None:
 
 
 def _refuse_doctype(*_: object) -> None:
-    raise DeckInputError("the deck file declares a document type; deck files don't")
+    raise DeckInputError(InputIssue.DOCTYPE)
 
 
 def _elements(text: str) -> list[_Element]:
@@ -76,7 +84,7 @@ def _elements(text: str) -> list[_Element]:
     try:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
-        raise DeckInputError(f"the deck file is not well-formed XML ({expat.errors.messages[exc.code]})") from exc
+        raise DeckInputError(InputIssue.NOT_XML, detail=expat.errors.messages[exc.code]) from exc
     return out
 
 
@@ -93,7 +101,7 @@ def read(lines: list[str], deck: ParsedDeck, max_cards: int) -> None:
     elements = _elements("\n".join(lines))
     cards = [e for e in elements if e.tag == _CARD_TAGS[kind]]
     if len(cards) > max_cards:
-        raise DeckInputError(f"the decklist has {len(cards)} card entries; the limit is {max_cards}")
+        raise DeckInputError(InputIssue.TOO_LONG, count=len(cards), unit=ListUnit.CARD_ENTRIES, limit=max_cards)
     name = next(("".join(e.text).strip() for e in elements if e.tag == "deckname"), "")
     deck.deck_name = name or None
     for e in cards:
