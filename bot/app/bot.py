@@ -137,7 +137,7 @@ class IdentityBot(commands.AutoShardedBot):
     async def load_mana_emojis(self) -> None:
         """Make sure the application has its mana emojis, then use them (MANA_EMOJI still wins per symbol)."""
         try:
-            uploaded = await ensure_mana_emojis(self)
+            uploaded = await ensure_mana_emojis(self, self.cards.client)
             self.emoji = {**uploaded, **self.emoji_override}
             log.info("mana symbols: %d application emojis, %d from MANA_EMOJI", len(uploaded),
                      len(self.emoji_override))

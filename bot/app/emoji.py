@@ -1,16 +1,20 @@
 """Mana symbols as the application's own emojis (Discord's application emojis), made on start.
 
-`ensure_mana_emojis(client)` makes sure the application has one emoji per symbol of
-`bot.present.mana_art.SYMBOLS`, drawn by the project (`mana_art.draw`, run off the event loop), and returns
-the {symbol: `<:name:id>`} map the presentation layer takes:
+`ensure_mana_emojis(client, scryfall)` makes sure the application has one emoji per symbol of
+`bot.present.mana_art.SYMBOLS`, made from Scryfall's official symbol images (`bot.cards.symbology`,
+rendered to PNG by `mana_art.png` off the event loop), and returns the {symbol: `<:name:id>`} map the
+presentation layer takes:
 
-- the art's version is remembered in a marker emoji, `mana_art_v<ART_VERSION>`, beside the symbols. When the
-  marker names another version (the drawings changed), the mana emojis are deleted and drawn again: first the
-  symbols, then the old marker, then the new marker is uploaded, then the symbols, so a start interrupted at
-  any point leaves a state the next start completes;
-- only missing symbols are uploaded (a restart with a complete set makes one request);
+- the images' version is remembered in a marker emoji, `mana_art_v<ART_VERSION>`, beside the symbols. When
+  the marker names another version, the mana emojis are replaced once the new images are in hand: first the
+  old symbols are deleted, then the old marker, then the new marker is uploaded, then the symbols, so a start
+  interrupted at any point leaves a state the next start completes;
+- only missing symbols are fetched and uploaded (a restart with a complete set makes one Discord request and
+  none to Scryfall);
+- when Scryfall cannot be read, the emojis that exist are used (one log line); a symbol Scryfall lacks, or
+  whose image does not render, stays text (`{B}`);
 - when Discord refuses (no permission, the application's emoji limit, an outage) the first refusal ends the
-  uploads with one log line; the symbols that exist are used and the others stay text (`{B}`).
+  uploads with one log line; the symbols that exist are used and the others stay text.
 
 Emojis whose names do not start with `mana_` are never touched.
 """
@@ -20,11 +24,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import discord
 
+from bot.cards.model import ScryfallUnavailable
+from bot.cards.scryfall import ScryfallClient, ScryfallError
+from bot.cards.symbology import symbol_svgs
 from bot.present import mana_art
 
 log = logging.getLogger(__name__)
@@ -45,15 +52,22 @@ class EmojiClient(Protocol):
     async def create_application_emoji(self, *, name: str, image: bytes) -> discord.Emoji: ...
 
 
-def _draw_all(symbols: Sequence[str], draw: Callable[[str], bytes]) -> dict[str, bytes]:
-    return {symbol: draw(symbol) for symbol in symbols}
+def render_all(svgs: Mapping[str, bytes]) -> dict[str, bytes]:
+    """{symbol: PNG} for every SVG that renders; the others are left out, with one log line."""
+    images: dict[str, bytes] = {}
+    for symbol, svg in svgs.items():
+        try:
+            images[symbol] = mana_art.png(svg)
+        except ValueError as exc:
+            log.warning("Scryfall's image of {%s} does not render (%s): it stays text", symbol, exc)
+    return images
 
 
-async def ensure_mana_emojis(client: EmojiClient, *, draw: Callable[[str], bytes] = mana_art.draw,
+async def ensure_mana_emojis(client: EmojiClient, scryfall: ScryfallClient, *,
                              symbols: Sequence[str] = mana_art.SYMBOLS,
                              version: str = mana_art.ART_VERSION) -> dict[str, str]:
     """Make sure the application has the mana emojis of this art `version`; returns {symbol: emoji markup}
-    for every symbol that has one (possibly none). Never raises for Discord's refusals."""
+    for every symbol that has one (possibly none). Never raises for Scryfall's or Discord's refusals."""
     try:
         existing = await client.fetch_application_emojis()
     except discord.HTTPException as exc:
@@ -61,19 +75,23 @@ async def ensure_mana_emojis(client: EmojiClient, *, draw: Callable[[str], bytes
         return {}
     ours = {e.name: e for e in existing if e.name.startswith(mana_art.EMOJI_PREFIX)}
     marker = marker_name(version)
+    missing = [s for s in symbols if marker not in ours or mana_art.emoji_name(s) not in ours]
+    if not missing:
+        return mana_art.emoji_map({name: e.id for name, e in ours.items()})
     try:
-        if marker not in ours:
+        images = await asyncio.to_thread(render_all, await symbol_svgs(scryfall, missing))
+    except (ScryfallUnavailable, ScryfallError) as exc:
+        log.warning("cannot get the mana symbols from Scryfall (%s): symbols without an emoji stay text", exc)
+        images = {}
+    try:
+        if images and marker not in ours:
             await _replace_old_art(ours, marker)
-            image = await asyncio.to_thread(draw, "C")
-            ours[marker] = await client.create_application_emoji(name=marker, image=image)
-        wanted = {mana_art.emoji_name(s): s for s in symbols}
-        missing = [s for name, s in wanted.items() if name not in ours]
-        if missing:
-            images = await asyncio.to_thread(_draw_all, missing, draw)
-            for symbol in missing:
-                name = mana_art.emoji_name(symbol)
-                ours[name] = await client.create_application_emoji(name=name, image=images[symbol])
-            log.info("uploaded %d mana emojis (art version %s)", len(missing), version)
+            ours[marker] = await client.create_application_emoji(name=marker, image=next(iter(images.values())))
+        for symbol, image in images.items():
+            name = mana_art.emoji_name(symbol)
+            ours[name] = await client.create_application_emoji(name=name, image=image)
+        if images:
+            log.info("uploaded %d mana emojis (art version %s)", len(images), version)
     except discord.HTTPException as exc:
         log.warning("Discord refused a mana emoji change (HTTP %s, code %s): %s; symbols without an emoji "
                     "stay text", exc.status, exc.code, str(exc.text)[:200])

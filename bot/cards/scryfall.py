@@ -315,6 +315,29 @@ class ScryfallClient:
                 return entry
         raise ScryfallUnavailable(f"Scryfall lists no {kind} bulk file")
 
+    async def symbology(self) -> list[dict[str, Any]]:
+        """GET /symbology: every card symbol object (`symbol` like "{G/U/P}", `svg_uri`, `english`, ...)."""
+        return [s for s in self._list(await self._request("GET", "/symbology"))["data"] if isinstance(s, dict)]
+
+    async def file(self, uri: str, *, max_bytes: int = 1 << 20) -> bytes:
+        """A small file Scryfall links to (a symbol's SVG on svgs.scryfall.io): one GET with our User-Agent,
+        bounded by `timeout`. Scryfall's file origins (*.scryfall.io) have no rate limits, so no budget turn
+        is taken. Raises ScryfallUnavailable when it cannot be had or is over `max_bytes`."""
+        try:
+            async with self.session.get(uri, headers={**HEADERS, "Accept": "*/*"},
+                                        timeout=aiohttp.ClientTimeout(total=self.timeout)) as resp:
+                self._observe(resp.status, "/file")
+                if resp.status != 200:
+                    raise ScryfallUnavailable(f"{uri} answered HTTP {resp.status}")
+                data = bytearray()
+                async for chunk in resp.content.iter_chunked(1 << 16):
+                    data += chunk
+                    if len(data) > max_bytes:
+                        raise ScryfallUnavailable(f"{uri} is larger than {max_bytes} bytes")
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            raise ScryfallUnavailable(f"cannot download {uri} ({type(exc).__name__})") from None
+        return bytes(data)
+
     async def download(self, uri: str, dest: Path, *,
                        progress: Callable[[int, int | None], None] | None = None) -> int:
         """Stream `uri` to `dest` (via a temporary file). Returns bytes written. No total timeout: a stalled

@@ -1,13 +1,15 @@
 """Real mana symbols out of the box: on start the bot makes sure its application has one emoji per mana
-symbol (drawn by the project), uploads only the missing ones, replaces them when the art's version changes,
-and uses them in replies; MANA_EMOJI still overrides; when Discord refuses the uploads the bot still starts
-and answers with text symbols. Against the fake Discord's application emojis.
+symbol (Scryfall's official symbol images, rendered to PNG), uploads only the missing ones, replaces them when
+the art's version changes, and uses them in replies; MANA_EMOJI still overrides; when Discord refuses the
+uploads or Scryfall's symbols cannot be had, the bot still starts and answers with text symbols. Against the
+fake Discord's application emojis and the fake Scryfall's /symbology.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,10 @@ def names(discord: FakeDiscord) -> set[str]:
     return {e["name"] for e in discord.app_emojis.values()}
 
 
+def svg_downloads(scryfall: FakeScryfall) -> int:
+    return scryfall.count("/card-symbols/", prefix=True)
+
+
 def own_emoji(discord: FakeDiscord, name: str) -> dict[str, Any]:
     """An emoji the application already has (made in the Developer Portal, or by an earlier art version)."""
     emoji = {"id": snowflake(), "name": name, "roles": [], "require_colons": True, "managed": False,
@@ -57,6 +63,7 @@ async def test_first_start_uploads_every_symbol_and_uses_them(tmp_path):
             bot = runtime.bot
             await ready(bot)
             assert len(discord.emoji_uploads) == SYMBOL_COUNT + 1  # every symbol, and the version marker
+            assert scryfall.count("/symbology") == 1 and svg_downloads(scryfall) == SYMBOL_COUNT
             assert names(discord) == {mana_art.emoji_name(s) for s in mana_art.SYMBOLS} | {marker_name()}
             assert all(u["format"] == "PNG" for u in discord.emoji_uploads)
             assert set(bot.emoji) == set(mana_art.SYMBOLS)
@@ -72,10 +79,11 @@ async def test_first_start_uploads_every_symbol_and_uses_them(tmp_path):
             assert discord.emoji_uses and discord.unknown_emojis == []
         uploads = len(discord.emoji_uploads)
 
-        # a restart finds a complete set: nothing is uploaded again
+        # a restart finds a complete set: nothing is uploaded again, nothing asked of Scryfall
         async with started(discord, scryfall, tmp_path) as runtime:
             await ready(runtime.bot)
             assert len(discord.emoji_uploads) == uploads
+            assert scryfall.count("/symbology") == 1 and svg_downloads(scryfall) == SYMBOL_COUNT
             assert set(runtime.bot.emoji) == set(mana_art.SYMBOLS)
         assert discord.violations == []
 
@@ -132,3 +140,39 @@ async def test_without_app_emojis_symbols_are_text_and_nothing_is_uploaded(tmp_p
             reply = await discord.invoke("identity", {"card": "Fires of Undeath"})
             assert "{B}{R}" in reply.text()
         assert discord.emoji_uploads == [] and not any("emojis" in path for _m, path in discord.requests)
+
+
+async def test_symbols_scryfall_lacks_stay_text_and_are_asked_for_again(tmp_path):
+    async with FakeScryfall([card("Fires of Undeath")]) as scryfall, FakeDiscord() as discord:
+        scryfall.symbology_lacks = frozenset({"B", "HU"})
+        async with started(discord, scryfall, tmp_path) as runtime:
+            await ready(runtime.bot)
+            assert set(runtime.bot.emoji) == set(mana_art.SYMBOLS) - {"B", "HU"}
+            assert svg_downloads(scryfall) == SYMBOL_COUNT - 2
+            reply = await discord.invoke("identity", {"card": "Fires of Undeath"}, timeout=30)
+            assert "{B}<:mana_R:" in reply.text()
+        scryfall.symbology_lacks = frozenset({"HU"})  # Scryfall now has {B}: the next start uploads it alone
+        uploads = len(discord.emoji_uploads)
+        async with started(discord, scryfall, tmp_path) as runtime:
+            await ready(runtime.bot)
+            assert set(runtime.bot.emoji) == set(mana_art.SYMBOLS) - {"HU"}
+            assert [u["name"] for u in discord.emoji_uploads[uploads:]] == ["mana_B"]
+        assert discord.violations == []
+
+
+async def test_without_scryfall_symbols_the_bot_starts_with_text_and_keeps_old_art(tmp_path, caplog):
+    async with FakeScryfall([card("Fires of Undeath")]) as scryfall, FakeDiscord() as discord:
+        scryfall.symbology_status = 404
+        old_marker = own_emoji(discord, "mana_art_v1")
+        old_black = own_emoji(discord, "mana_B")
+        with caplog.at_level(logging.WARNING, logger="bot.app.emoji"):
+            async with started(discord, scryfall, tmp_path) as runtime:
+                await ready(runtime.bot)
+                assert runtime.bot.emoji == {"B": f"<:mana_B:{old_black['id']}>"}  # the old art stays in use
+                reply = await discord.invoke("identity", {"card": "Fires of Undeath"}, timeout=30)
+                assert f"<:mana_B:{old_black['id']}>{{R}}" in reply.text()
+        assert [r.getMessage() for r in caplog.records if r.name == "bot.app.emoji"] == [
+            "cannot get the mana symbols from Scryfall (404 server_error: fake /symbology fault): symbols without "
+            "an emoji stay text"]
+        assert old_marker["id"] in discord.app_emojis and discord.emoji_uploads == []
+        assert svg_downloads(scryfall) == 0 and discord.violations == []

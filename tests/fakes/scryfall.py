@@ -26,12 +26,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+from xml.sax.saxutils import escape
 
 from aiohttp import web
 from rapidfuzz import fuzz, process
 
 from bot.cards.cache import can_be_commander, name_keys
 from bot.cards.names import normalize
+from bot.present.mana_art import SYMBOLS
 from tests.fakes.server import serve
 
 
@@ -213,6 +215,7 @@ class FakeScryfall:
         app.router.add_get("/bulk/oracle-cards.json", self._bulk_file)
         app.router.add_get("/bulk/oracle-cards.json.gz", self._bulk_file)
         self._add_printed_routes(app)
+        self._add_symbology_routes(app)
         self._runner, self.base_url = await serve(app, self.host)
         return self.base_url
 
@@ -466,6 +469,59 @@ class FakeScryfall:
             card["card_faces"] = [dict(face, printed_name=p.get("printed_name"))
                                   for face, p in zip(card["card_faces"], printing["card_faces"], strict=False)]
         return card
+
+
+    # -- card symbols (GET /symbology and the SVG each entry points to) -----------------------------
+    # Every symbol of `mana_art.SYMBOLS`, in Scryfall's card-symbol shape, each with a small SVG (a
+    # colored circle with the symbol's text) served by the fake at `svg_uri`. `symbology_lacks` leaves
+    # symbols out of the list; `symbology_status` makes /symbology answer that error instead.
+
+    symbology_lacks: frozenset[str] = frozenset()
+    symbology_status: int = 200
+
+    def _add_symbology_routes(self, app: web.Application) -> None:
+        app.router.add_get("/symbology", self._symbology)
+        app.router.add_get("/card-symbols/{file}", self._symbol_svg)
+
+    async def _symbology(self, request: web.Request) -> web.Response:
+        if self.symbology_status != 200:
+            return _error(self.symbology_status, "server_error", "fake /symbology fault")
+        data = [_card_symbol(s, f"{self.base_url}/card-symbols/{_svg_file(s)}")
+                for s in SYMBOLS if s not in self.symbology_lacks]
+        return web.json_response({"object": "list", "has_more": False, "data": data})
+
+    async def _symbol_svg(self, request: web.Request) -> web.Response:
+        symbol = {_svg_file(s): s for s in SYMBOLS}.get(request.match_info["file"])
+        if symbol is None:
+            return web.Response(status=404, text="Not Found")
+        return web.Response(body=symbol_svg(symbol), content_type="image/svg+xml")
+
+
+_SYMBOL_FILL = {"W": "#f8f6d8", "U": "#c1d7e9", "B": "#bab1ab", "R": "#e49977", "G": "#a3c095"}
+
+
+def _svg_file(symbol: str) -> str:
+    """The SVG's file name, as Scryfall names them (`{W/U}` -> `WU.svg`)."""
+    return {"½": "HALF", "∞": "INFINITY"}.get(symbol, symbol.replace("/", "")) + ".svg"
+
+
+def symbol_svg(symbol: str) -> bytes:
+    """A small valid SVG for a symbol: a circle in its first color (grey when none) with the symbol's text."""
+    fill = next((_SYMBOL_FILL[c] for c in symbol if c in _SYMBOL_FILL), "#cac5c0")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle cx="50" cy="50" r="48" '
+            f'fill="{fill}"/><text x="50" y="62" font-size="32" text-anchor="middle">{escape(symbol)}</text>'
+            f'</svg>').encode()
+
+
+def _card_symbol(symbol: str, svg_uri: str) -> dict[str, Any]:
+    """A card-symbol object in Scryfall's shape."""
+    colors = [c for c in symbol.replace("H", "") if c in "WUBRG"] if symbol != "CHAOS" else []
+    mana = symbol not in ("T", "Q", "E", "CHAOS")
+    return {"object": "card_symbol", "symbol": "{" + symbol + "}", "svg_uri": svg_uri, "loose_variant": None,
+            "english": f"the symbol {symbol}", "transposable": False, "represents_mana": mana,
+            "appears_in_mana_costs": mana, "mana_value": 1.0 if mana else None, "hybrid": "/" in symbol,
+            "phyrexian": "P" in symbol.split("/"), "funny": symbol in ("½", "∞", "CHAOS"), "colors": colors,
+            "gatherer_alternates": None}
 
 
 _PRINTED_TERM = re.compile(r"(?:^|\s)lang:", re.IGNORECASE)
