@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ import pytest_asyncio
 
 from bot.cards.bulk import import_file
 from bot.cards.model import ScryfallUnavailable
+from bot.cards.service import CardService
 from bot.deck.errors import CommanderNotFound, NoCommander
 from bot.deck.parser import DeckInputError
 from bot.deck.report import ProblemKind
@@ -191,41 +194,53 @@ async def warm(service, names: list[str]) -> None:
     assert set(batch.found) == set(names)
 
 
-async def test_unreachable_scryfall_reports_every_name_it_could_not_check(service, scryfall):
+DOWN_TIMEOUT = 0.05  # seconds: SCRYFALL_TIMEOUT once the fake Scryfall answers every request with 500
+
+
+@asynccontextmanager
+async def scryfall_down(scryfall: FakeScryfall, tmp_path: Path) -> AsyncIterator[CardService]:
+    """The fake Scryfall goes down; yields a card service on the same cache whose short SCRYFALL_TIMEOUT
+    ends each failing lookup (with its retries) at once instead of after the client's real backoff."""
+    scryfall.mode = "down"
+    async with open_cards(fake_settings(scryfall, tmp_path, scryfall_timeout=DOWN_TIMEOUT)) as cards:
+        yield cards
+
+
+async def test_unreachable_scryfall_reports_every_name_it_could_not_check(service, scryfall, tmp_path):
     deck = "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n2 Sol Ring\n1 Lightning Greaves\n" \
            "1 Guttersnipe\n1 Lightning Greaves\n93 Mountain\n"
     await warm(service, ["Kumano, Master Yamabushi", "Dismember", "Sol Ring", "Mountain"])
-    scryfall.mode = "down"
-    report, _ = await check_decklist(service, deck)
+    async with scryfall_down(scryfall, tmp_path) as down:
+        report, _ = await check_decklist(down, deck)
     assert kinds(report) == {"unchecked": 2, "color": 1, "singleton": 1}
     assert [(p.card, p.lines) for p in report.of_kind(ProblemKind.UNCHECKED)] == [
         ("Lightning Greaves", (6, 8)), ("Guttersnipe", (7,))]
     assert report.card_count == 100 and not report.complete and report.findings
 
 
-async def test_unreachable_scryfall_for_the_listed_commander(service, scryfall):
+async def test_unreachable_scryfall_for_the_listed_commander(service, scryfall, tmp_path):
     await warm(service, ["Dismember", "Sol Ring", "Mountain"])
-    scryfall.mode = "down"
-    report, _ = await check_decklist(service, "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n"
-                                              "2 Sol Ring\n96 Mountain\n")
+    async with scryfall_down(scryfall, tmp_path) as down:
+        report, _ = await check_decklist(down, "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n"
+                                               "2 Sol Ring\n96 Mountain\n")
     assert not report.identity_checked and report.commanders == ("Kumano, Master Yamabushi",)
     assert kinds(report) == {"unchecked": 1, "singleton": 1}  # Dismember can't be judged without Kumano
     assert report.card_count == 100
     assert any("were not checked" in w for w in warnings_text(report))
 
 
-async def test_unreachable_scryfall_for_a_commander_option(service, scryfall):
+async def test_unreachable_scryfall_for_a_commander_option(service, scryfall, tmp_path):
     await warm(service, ["Sol Ring", "Mountain"])
-    scryfall.mode = "down"
-    report, _ = await check_decklist(service, "1 Sol Ring\n98 Mountain\n", "Kumano")
+    async with scryfall_down(scryfall, tmp_path) as down:
+        report, _ = await check_decklist(down, "1 Sol Ring\n98 Mountain\n", "Kumano")
     assert [(p.card, p.lines) for p in report.of_kind(ProblemKind.UNCHECKED)] == [("Kumano", ())]
     assert report.card_count == 100 and kinds(report) == {"unchecked": 1}
 
 
-async def test_nothing_could_be_looked_up_is_an_error(service, scryfall):
-    scryfall.mode = "down"
-    with pytest.raises(ScryfallUnavailable):
-        await check_decklist(service, KUMANO_DECK)
+async def test_nothing_could_be_looked_up_is_an_error(service, scryfall, tmp_path):
+    async with scryfall_down(scryfall, tmp_path) as down:
+        with pytest.raises(ScryfallUnavailable):
+            await check_decklist(down, KUMANO_DECK)
 
 
 async def test_mistyped_commander_with_scryfall_down_gets_local_suggestions(scryfall, tmp_path):
@@ -236,8 +251,7 @@ async def test_mistyped_commander_with_scryfall_down_gets_local_suggestions(scry
     import_file(tmp_path / "cards.json", tmp_path / "cache" / "cards.sqlite3", updated_at=time.time())
     scryfall.reset()
     try:
-        async with open_cards(fake_settings(scryfall, tmp_path)) as local:
-            scryfall.mode = "down"
+        async with scryfall_down(scryfall, tmp_path) as local:
             # one slip in a name the local data knows: read as that commander, no network needed
             report, _ = await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumanno")
             assert report.commanders == ("Kumano, Master Yamabushi",)
