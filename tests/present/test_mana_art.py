@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import pytest
 from PIL import Image
@@ -36,6 +37,19 @@ def _open(data: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     image.load()
     return image
+
+
+@pytest.fixture(scope="module")
+def png() -> Callable[[str], bytes]:
+    """`png(symbol)`: `draw(symbol)` at the emoji size, each symbol drawn once per module (drawing is
+    deterministic: test_draw_is_deterministic_and_scales calls `draw` itself)."""
+    return functools.cache(draw)
+
+
+@pytest.fixture(scope="module")
+def image(png: Callable[[str], bytes]) -> Callable[[str], Image.Image]:
+    """`image(symbol)`: the decoded `png(symbol)`, once per module (tests only read it)."""
+    return functools.cache(lambda symbol: _open(png(symbol)))
 
 
 def _close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 8) -> bool:
@@ -82,8 +96,8 @@ LEFT = [a / 2 for a in range(2 * 110, 2 * 250)]
 
 
 @pytest.mark.parametrize("symbol", SYMBOLS)
-def test_every_symbol_draws_a_valid_transparent_png(symbol: str) -> None:
-    data = draw(symbol)
+def test_every_symbol_draws_a_valid_transparent_png(symbol: str, png: Callable[[str], bytes]) -> None:
+    data = png(symbol)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) < mana_art.MAX_EMOJI_BYTES == 256 * 1024
     image = _open(data)
@@ -97,26 +111,26 @@ def test_every_symbol_draws_a_valid_transparent_png(symbol: str) -> None:
 
 
 @pytest.mark.parametrize("symbol", SYMBOLS)
-def test_pip_colors_sit_where_the_symbol_says(symbol: str) -> None:
-    image = _open(draw(symbol))
+def test_pip_colors_sit_where_the_symbol_says(symbol: str, image: Callable[[str], Image.Image]) -> None:
+    drawn = image(symbol)
     first, second = _expected_regions(symbol)
     if symbol.startswith("H") and symbol[1:] in COLORS:
-        assert _share_of(_ring(image, LEFT, 0.83), first) > 0.6, symbol
-        right = image.crop((int(SIZE * 0.56), 0, SIZE, SIZE)).getchannel("A")
+        assert _share_of(_ring(drawn, LEFT, 0.83), first) > 0.6, symbol
+        right = drawn.crop((int(SIZE * 0.56), 0, SIZE, SIZE)).getchannel("A")
         assert right.getextrema() == (0, 0), f"{symbol}: half mana shows its right half"
         return
-    assert _share_of(_ring(image, UPPER_LEFT, 0.83), first) > 0.6, f"{symbol}: upper-left is not {first}"
-    assert _share_of(_ring(image, LOWER_RIGHT, 0.83), second) > 0.6, f"{symbol}: lower-right is not {second}"
+    assert _share_of(_ring(drawn, UPPER_LEFT, 0.83), first) > 0.6, f"{symbol}: upper-left is not {first}"
+    assert _share_of(_ring(drawn, LOWER_RIGHT, 0.83), second) > 0.6, f"{symbol}: lower-right is not {second}"
 
 
 @pytest.mark.parametrize("symbol", SYMBOLS)
-def test_every_pip_has_a_rim_that_contrasts_with_its_fill(symbol: str) -> None:
+def test_every_pip_has_a_rim_that_contrasts_with_its_fill(symbol: str, image: Callable[[str], Image.Image]) -> None:
     """A dark rim around light pips (visible on the light theme), a light one around dark pips."""
-    image = _open(draw(symbol))
+    drawn = image(symbol)
     angles = [180.0] if symbol.startswith("H") else [0.0, 90.0, 180.0, 270.0]
     fill, _ = _expected_regions(symbol)
     fill_light = sum(fill) / 3
-    for pixel in _ring(image, angles, 0.93):
+    for pixel in _ring(drawn, angles, 0.93):
         assert pixel[3] == 255
         assert abs(sum(pixel[:3]) / 3 - fill_light) > 90, f"{symbol}: rim {pixel} does not stand out from {fill}"
 
@@ -128,33 +142,33 @@ def _ink_share(image: Image.Image, box: tuple[int, int, int, int], ink: tuple[in
 
 
 @pytest.mark.parametrize("symbol", SYMBOLS)
-def test_every_pip_carries_a_glyph(symbol: str) -> None:
-    image = _open(draw(symbol))
+def test_every_pip_carries_a_glyph(symbol: str, image: Callable[[str], Image.Image]) -> None:
+    drawn = image(symbol)
     ink = mana_art.LIGHT_INK if symbol in ("Q", "E") else mana_art.INK
     q = SIZE // 4
     if "/" in symbol and _expected_regions(symbol)[0] != _expected_regions(symbol)[1] and not symbol.endswith("/P"):
         # A hybrid shows one glyph in each half.
-        assert _ink_share(image, (q // 2, q // 2, 2 * q, 2 * q), ink) > 0.05, f"{symbol}: no glyph upper-left"
-        assert _ink_share(image, (2 * q, 2 * q, 4 * q - q // 2, 4 * q - q // 2), ink) > 0.05, f"{symbol}: no glyph lower-right"
+        assert _ink_share(drawn, (q // 2, q // 2, 2 * q, 2 * q), ink) > 0.05, f"{symbol}: no glyph upper-left"
+        assert _ink_share(drawn, (2 * q, 2 * q, 4 * q - q // 2, 4 * q - q // 2), ink) > 0.05, f"{symbol}: no glyph lower-right"
     else:
         left = q
         right = 3 * q if not symbol.startswith("H") else 2 * q
-        assert _ink_share(image, (left, q, right, 3 * q), ink) > 0.06, f"{symbol}: no glyph"
+        assert _ink_share(drawn, (left, q, right, 3 * q), ink) > 0.06, f"{symbol}: no glyph"
 
 
-def test_all_symbols_look_different() -> None:
-    images = {symbol: draw(symbol) for symbol in SYMBOLS}
+@pytest.mark.slow
+def test_all_symbols_look_different(png: Callable[[str], bytes]) -> None:
+    images = {symbol: png(symbol) for symbol in SYMBOLS}
     assert len(set(images.values())) == len(SYMBOLS)
 
 
-def _ink_mask(symbol: str) -> list[bool]:
-    image = _open(draw(symbol))
-    return [p[3] == 255 and _close(p, mana_art.INK, 60) for p in _pixels(image)]
+def _ink_mask(drawn: Image.Image) -> list[bool]:
+    return [p[3] == 255 and _close(p, mana_art.INK, 60) for p in _pixels(drawn)]
 
 
-def test_the_five_color_glyphs_are_different_shapes() -> None:
+def test_the_five_color_glyphs_are_different_shapes(image: Callable[[str], Image.Image]) -> None:
     """Sun, drop, skull, flame and tree: not one shape recolored."""
-    masks = {c: _ink_mask(c) for c in "WUBRG"}
+    masks = {c: _ink_mask(image(c)) for c in "WUBRG"}
     for a in "WUBRG":
         for b in "WUBRG":
             if a < b:
@@ -162,12 +176,12 @@ def test_the_five_color_glyphs_are_different_shapes() -> None:
                 assert differing > 0.04 * SIZE * SIZE, f"{a} and {b} glyphs are nearly the same shape"
 
 
-def test_phyrexian_symbols_share_the_phi_mark_and_differ_from_plain_pips() -> None:
-    phi = [_ink_mask(s) for s in ("W/P", "U/P", "B/P", "R/P", "G/P", "P")]
+def test_phyrexian_symbols_share_the_phi_mark_and_differ_from_plain_pips(image: Callable[[str], Image.Image]) -> None:
+    phi = [_ink_mask(image(s)) for s in ("W/P", "U/P", "B/P", "R/P", "G/P", "P")]
     for mask in phi[1:]:
         differing = sum(x != y for x, y in zip(mask, phi[0], strict=True))
         assert differing < 0.01 * SIZE * SIZE, "the phi mark should be the same on every Phyrexian pip"
-    plain = _ink_mask("W")
+    plain = _ink_mask(image("W"))
     assert sum(x != y for x, y in zip(plain, phi[0], strict=True)) > 0.04 * SIZE * SIZE
 
 
@@ -191,9 +205,9 @@ def test_draw_is_deterministic_and_scales(symbol: str) -> None:
     assert len(draw(symbol, 256)) < mana_art.MAX_EMOJI_BYTES
 
 
-def test_spellings_are_normalized() -> None:
-    assert draw("{w/u}") == draw("W/U")
-    assert draw(" {2/g} ") == draw("2/G")
+def test_spellings_are_normalized(png: Callable[[str], bytes]) -> None:
+    assert draw("{w/u}") == png("W/U")
+    assert draw(" {2/g} ") == png("2/G")
     assert emoji_name("{g/u/p}") == emoji_name("G/U/P") == "mana_GUP"
 
 
