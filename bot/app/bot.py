@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -37,6 +37,7 @@ from bot.deck.sources import DeckSites
 from bot.ops.metrics import BotMetrics, Outcome
 from bot.ops.observer import CommandObserver
 from bot.ops.sharding import shard_for_guild
+from bot.present import mana_art
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,7 @@ class IdentityBot(commands.AutoShardedBot):
         extensions: Sequence[str],
         emoji: Mapping[str, str] | None = None,
         app_emojis: bool = False,
+        draw_emoji: Callable[[str], bytes] = mana_art.draw,
         identify_spacing: float = IDENTIFY_SPACING,
         pick_timeout: float = PICK_TIMEOUT,
     ) -> None:
@@ -105,6 +107,7 @@ class IdentityBot(commands.AutoShardedBot):
         self.emoji_override: dict[str, str] = dict(emoji or {})
         self.emoji: Mapping[str, str] = dict(self.emoji_override)
         self.app_emojis = app_emojis
+        self.draw_emoji = draw_emoji  # a symbol's PNG (tests pass a cached drawing)
         self.emoji_ready = asyncio.Event()  # set once the application's mana emojis are settled (or not wanted)
         self._emoji_task: asyncio.Task[None] | None = None
         self.pick_timeout = pick_timeout
@@ -137,7 +140,7 @@ class IdentityBot(commands.AutoShardedBot):
     async def load_mana_emojis(self) -> None:
         """Make sure the application has its mana emojis, then use them (MANA_EMOJI still wins per symbol)."""
         try:
-            uploaded = await ensure_mana_emojis(self)
+            uploaded = await ensure_mana_emojis(self, draw=self.draw_emoji)
             self.emoji = {**uploaded, **self.emoji_override}
             log.info("mana symbols: %d application emojis, %d from MANA_EMOJI", len(uploaded),
                      len(self.emoji_override))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,15 @@ pytestmark = pytest.mark.timeout(120)
 
 CARDS = ("Fires of Undeath", "Kitchen Finks", "Sol Ring")
 SYMBOL_COUNT = len(mana_art.SYMBOLS)
+# The project's drawings, each drawn once per test process: drawing every symbol takes seconds, and the bot
+# would otherwise draw them again on each start that uploads (tests/present/test_mana_art.py checks `draw`).
+DRAW = functools.cache(mana_art.draw)
 
 
 def started(discord: FakeDiscord, scryfall: FakeScryfall, tmp: Path, **settings: Any) -> Any:
     """The bot's runtime context, with application emojis on (as the composition root will run it)."""
-    return running(bot_settings(discord, scryfall, tmp / "cards.sqlite3", **settings), discord, app_emojis=True)
+    return running(bot_settings(discord, scryfall, tmp / "cards.sqlite3", **settings), discord, app_emojis=True,
+                   draw_emoji=DRAW)
 
 
 async def ready(bot: IdentityBot) -> None:
