@@ -587,7 +587,9 @@ async def test_aclose_cancels_fetches_in_flight(session: aiohttp.ClientSession, 
     archidekt.delay = 5.0
     sites = make_sites(session, archidekt)
     waiter = asyncio.ensure_future(sites.fetch(archidekt_link()))
-    await asyncio.sleep(0.1)
+    async with asyncio.timeout(10):
+        while archidekt.count() == 0:  # until the request is in flight: the fake holds it
+            await asyncio.sleep(0.01)
     await sites.aclose()
     with pytest.raises(asyncio.CancelledError):
         await waiter
