@@ -587,9 +587,7 @@ async def test_aclose_cancels_fetches_in_flight(session: aiohttp.ClientSession, 
     archidekt.delay = 5.0
     sites = make_sites(session, archidekt)
     waiter = asyncio.ensure_future(sites.fetch(archidekt_link()))
-    async with asyncio.timeout(10):
-        while archidekt.count() == 0:  # until the request is in flight: the fake holds it
-            await asyncio.sleep(0.01)
+    await asyncio.wait_for(archidekt.received.wait(), 10)  # the request is in flight: the fake holds it
     await sites.aclose()
     with pytest.raises(asyncio.CancelledError):
         await waiter
