@@ -4,15 +4,18 @@ taken from the list, names Scryfall could not answer, chosen colors, one-line pa
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
+from bot.cards.budget import LocalBudget
 from bot.cards.bulk import import_file
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.service import CardService
@@ -24,7 +27,7 @@ from bot.main import open_cards
 from bot.present import deck_errors
 from bot.present.deck_report import notes_text, text_report, warnings_text
 from tests.deck.test_deck_check import PIPER
-from tests.fakes.fixtures import fake_settings
+from tests.fakes.fixtures import FakeClock, fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards, card
 
@@ -43,10 +46,26 @@ async def scryfall():
         yield fake
 
 
+class SteppingClock(FakeClock):
+    """A fake monotonic clock whose `sleep` moves it instead of waiting: the request budget keeps Scryfall's
+    spacing on this clock (tests/cards checks the budget on real time) while no test waits for a slot."""
+
+    async def sleep(self, seconds: float) -> None:
+        self.advance(seconds)
+        await asyncio.sleep(0)
+
+
+def paced_cards(scryfall: FakeScryfall, tmp_path: Path, **settings: Any) -> Any:
+    """`open_cards` for these tests: Scryfall's request budget on a `SteppingClock`."""
+    clock = SteppingClock()
+    return open_cards(fake_settings(scryfall, tmp_path, **settings), monotonic=clock,
+                      budget=LocalBudget(clock=clock, monotonic=clock, sleep=clock.sleep))
+
+
 @pytest_asyncio.fixture(loop_scope="module")
 async def service(scryfall, tmp_path):
     scryfall.reset()
-    async with open_cards(fake_settings(scryfall, tmp_path)) as cards:
+    async with paced_cards(scryfall, tmp_path) as cards:
         scryfall.requests.clear()
         yield cards
     scryfall.reset()
@@ -202,7 +221,7 @@ async def scryfall_down(scryfall: FakeScryfall, tmp_path: Path) -> AsyncIterator
     """The fake Scryfall goes down; yields a card service on the same cache whose short SCRYFALL_TIMEOUT
     ends each failing lookup (with its retries) at once instead of after the client's real backoff."""
     scryfall.mode = "down"
-    async with open_cards(fake_settings(scryfall, tmp_path, scryfall_timeout=DOWN_TIMEOUT)) as cards:
+    async with paced_cards(scryfall, tmp_path, scryfall_timeout=DOWN_TIMEOUT) as cards:
         yield cards
 
 
