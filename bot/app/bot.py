@@ -91,6 +91,9 @@ class IdentityBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,
             chunk_guilds_at_startup=False,
+            # no GUILDS intent, so no GUILD_CREATE stream follows READY: don't hold READY (and the health
+            # check's gateway status) back waiting for one (discord.py's default: 2 s per shard)
+            guild_ready_timeout=0.0,
             member_cache_flags=discord.MemberCacheFlags.none(),
             help_command=None,
             tree_cls=IdentityTree,

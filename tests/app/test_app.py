@@ -1,5 +1,6 @@
 """The bot process: `python -m bot` as a subprocess (token errors, a full run against the fakes,
-SIGTERM), plus in-process checks of intents, extensions and SYNC_COMMANDS / DEV_GUILD_ID."""
+SIGTERM and SIGINT), plus in-process checks: a bad setting through `bot.cli.main`, intents, extensions and
+SYNC_COMMANDS / DEV_GUILD_ID."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 
 from bot.app.bot import bot_intents
 from bot.app.endpoints import DISCORD_API_BASE
+from bot.cli import main as cli_main
 from bot.main import default_extensions
 from bot.main import run as run_in_process
 from bot.settings import load_settings
@@ -56,12 +58,15 @@ async def test_missing_token_exits_2_with_one_line(tmp_path):
     assert "DISCORD_TOKEN" in lines[0] and lines[0].startswith("error:")
 
 
-async def test_invalid_setting_exits_2_with_one_line(tmp_path):
-    proc = await run_bot(tmp_path, "run", DISCORD_TOKEN="x", SCRYFALL_RATE="5")
-    _out, err = await asyncio.wait_for(proc.communicate(), 30)
-    assert proc.returncode == 2
-    lines = err.decode().strip().splitlines()
-    assert len(lines) == 1 and "SCRYFALL_RATE" in lines[0]
+def test_invalid_setting_exits_2_with_one_line(clean_env, monkeypatch, capsys):
+    """In process: the command line's settings check, before any connection (`bot.cli.main`)."""
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("SCRYFALL_RATE", "5")
+    assert cli_main(["run"]) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "SCRYFALL_RATE" in lines[0] and lines[0].startswith("error:")
+    assert out == ""
 
 
 async def test_rejected_token_exits_2_and_never_shows_the_token(tmp_path):

@@ -8,6 +8,8 @@ import asyncio
 import json
 import signal
 import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import aiohttp
 import pytest
@@ -19,37 +21,48 @@ from bot.settings import load_settings
 from tests.app.test_app import run_bot
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
+from tests.fakes.server import serve
 from tests.production_world import bot_settings, running
 
 pytestmark = pytest.mark.timeout(90)
 
 
-async def silent_server() -> tuple[web.AppRunner, str]:
-    """An HTTP server that accepts every request and never answers (a stuck proxy or firewall)."""
-    async def hang(request: web.Request) -> web.Response:
-        await asyncio.sleep(3600)
-        return web.Response()
+class SilentServer:
+    """An HTTP server that accepts every request and never answers (a stuck proxy or firewall) until the
+    test releases it; `asked` is set once a request has come in."""
 
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", hang)
-    runner = web.AppRunner(app, handle_signals=False)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    return runner, f"http://127.0.0.1:{port}/api/v10"
+    def __init__(self) -> None:
+        self.asked = asyncio.Event()
+        self.release = asyncio.Event()
+        self.paths: list[str] = []
+
+    async def hang(self, request: web.Request) -> web.Response:
+        self.paths.append(request.path)
+        self.asked.set()
+        await self.release.wait()
+        return web.Response(status=503)
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[str]:
+        """Serve; yield the API base. On exit the held requests are let go, so shutdown need not wait."""
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self.hang)
+        runner, url = await serve(app, "127.0.0.1")
+        try:
+            yield url + "/api/v10"
+        finally:
+            self.release.set()
+            await runner.cleanup()
 
 
 async def test_a_discord_host_that_never_answers_is_one_clear_error(tmp_path, capsys):
-    runner, base = await silent_server()
-    try:
+    silent = SilentServer()
+    async with silent.running() as base:
         settings = load_settings(_env_file=None, discord_token="abc.def.ghi", discord_api_base=base,
                                  scryfall_api_base="http://127.0.0.1:9", bulk_refresh_hours=0,
                                  cache_path=tmp_path / "cache.sqlite3", mana_emoji_upload=False)
         code = await asyncio.wait_for(run(settings, connect_timeout=1.5), 30)
-    finally:
-        await runner.cleanup()
-    assert code == 1
+    assert code == 1 and silent.paths == ["/api/v10/users/@me"]  # it asked, and gave up waiting
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: Discord did not answer within 2 s at " + base)
 
@@ -70,16 +83,20 @@ async def test_a_metrics_port_in_use_is_named_as_such(tmp_path, capsys):
 
 
 async def test_sigterm_during_the_connect_exits_0_without_an_error(tmp_path):
-    runner, base = await silent_server()
-    try:
+    silent = SilentServer()
+    async with silent.running() as base:
         proc = await run_bot(tmp_path, "run", DISCORD_TOKEN="abc.def.ghi", DISCORD_API_BASE=base,
                              SCRYFALL_API_BASE="http://127.0.0.1:9", BULK_REFRESH_HOURS="0")
-        await asyncio.sleep(2.5)  # logging in: the host took the request and says nothing
-        assert proc.returncode is None
-        proc.send_signal(signal.SIGTERM)
-        _out, err = await asyncio.wait_for(proc.communicate(), 30)
-    finally:
-        await runner.cleanup()
+        try:
+            # logging in: the host took the request and says nothing
+            await asyncio.wait_for(silent.asked.wait(), 30)
+            assert proc.returncode is None
+            proc.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.wait_for(proc.communicate(), 30)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
     assert proc.returncode == 0, err.decode()
     assert "error" not in err.decode().lower()
 

@@ -1,4 +1,5 @@
-"""`python -m bot check-deck` against the fake Scryfall: exit codes, reports and request counts."""
+"""`python -m bot check-deck` against the fake Scryfall: exit codes, reports and request counts. The command
+runs in this process (`bot.__main__.main`); one test starts the real process."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ import pytest
 import pytest_asyncio
 
 from bot.__main__ import main
+from tests.app.test_app import bot_env
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards
 
 DECKS = Path(__file__).parents[1] / "data" / "decks"
 KUMANO_DECK = (DECKS / "kumano-moxfield.txt").read_text(encoding="utf-8")
+DOWN_TIMEOUT = "0.05"  # seconds: SCRYFALL_TIMEOUT while the fake Scryfall answers every request with 500
 
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -46,11 +49,14 @@ def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str])
 
     async def run(fake: FakeScryfall, tmp_path: Path, *args: str, stdin: bytes | None = None,
                   cache: str = "cache.sqlite3") -> tuple[int, str, str]:
+        # Scryfall down: SCRYFALL_TIMEOUT bounds each lookup with its retries, so a short one ends the
+        # backoff at once (the client's retry timing is tests/cards' business, not the command's)
+        timeout = DOWN_TIMEOUT if fake.mode == "down" else "3"
         for key in list(os.environ):
             if key.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "DEV_GUILD", "SYNC_COMMANDS")):
                 monkeypatch.delenv(key)
         for key, value in {"SCRYFALL_API_BASE": fake.base_url, "CACHE_PATH": str(tmp_path / cache),
-                           "BULK_REFRESH_HOURS": "0", "SCRYFALL_TIMEOUT": "3"}.items():
+                           "BULK_REFRESH_HOURS": "0", "SCRYFALL_TIMEOUT": timeout}.items():
             monkeypatch.setenv(key, value)
         monkeypatch.chdir(tmp_path)
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin or b"")))
@@ -67,6 +73,22 @@ def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str])
         return code, out, err
 
     return run
+
+
+@pytest.mark.slow
+async def test_the_real_command_reads_stdin_and_exits_with_the_report_code(fake, tmp_path):
+    """One real `python -m bot check-deck -` process: the entry point, stdin bytes, stdout and the exit code."""
+    text = KUMANO_DECK.replace("1 Shock (M20) 8\n", "1 Dismember\n").encode("utf-8")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "check-deck", "-", cwd=tmp_path,
+        env=bot_env(tmp_path, SCRYFALL_API_BASE=fake.base_url, BULK_REFRESH_HOURS="0", SCRYFALL_TIMEOUT="10"),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(text), 60)
+    assert proc.returncode == 1, err.decode()
+    report = out.decode("utf-8")
+    assert "Deck check for Kumano, Master Yamabushi (red)" in report and "NOT LEGAL" in report
+    assert "Dismember (line" in report and "{B/P}" in report
+    assert err.decode() == ""
 
 
 def write(tmp_path: Path, text: str | bytes, name: str = "deck.txt") -> str:

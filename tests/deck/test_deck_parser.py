@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -553,8 +554,10 @@ def test_a_single_entry_line_is_not_a_paste():
 
 # -- the rules the splitter relies on, checked against every card name of the shared data set ---------------
 
-def _all_names() -> list[str]:
-    return sorted(cards_by_name())
+@functools.cache
+def _all_names() -> tuple[str, ...]:
+    """Every card name of the shared data set, sorted (read once per module)."""
+    return tuple(sorted(cards_by_name()))
 
 
 def test_section_words_that_end_card_names_are_known():
@@ -572,6 +575,7 @@ def test_no_card_face_is_named_like_a_header_or_holds_a_prose_word():
             assert not _prose_word(face), name
 
 
+@pytest.mark.slow
 def test_every_card_name_survives_a_one_line_paste():
     names = [n for n in _all_names() if n.strip()]
     for start in range(0, len(names), 250):

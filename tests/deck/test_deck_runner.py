@@ -4,15 +4,21 @@ taken from the list, names Scryfall could not answer, chosen colors, one-line pa
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
+from bot.cards.budget import LocalBudget
 from bot.cards.bulk import import_file
 from bot.cards.model import ScryfallUnavailable
+from bot.cards.service import CardService
 from bot.deck.errors import CommanderNotFound, NoCommander
 from bot.deck.parser import DeckInputError
 from bot.deck.report import ProblemKind
@@ -21,7 +27,7 @@ from bot.main import open_cards
 from bot.present import deck_errors
 from bot.present.deck_report import notes_text, text_report, warnings_text
 from tests.deck.test_deck_check import PIPER
-from tests.fakes.fixtures import fake_settings
+from tests.fakes.fixtures import FakeClock, fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards, card
 
@@ -40,10 +46,26 @@ async def scryfall():
         yield fake
 
 
+class SteppingClock(FakeClock):
+    """A fake monotonic clock whose `sleep` moves it instead of waiting: the request budget keeps Scryfall's
+    spacing on this clock (tests/cards checks the budget on real time) while no test waits for a slot."""
+
+    async def sleep(self, seconds: float) -> None:
+        self.advance(seconds)
+        await asyncio.sleep(0)
+
+
+def paced_cards(scryfall: FakeScryfall, tmp_path: Path, **settings: Any) -> Any:
+    """`open_cards` for these tests: Scryfall's request budget on a `SteppingClock`."""
+    clock = SteppingClock()
+    return open_cards(fake_settings(scryfall, tmp_path, **settings), monotonic=clock,
+                      budget=LocalBudget(clock=clock, monotonic=clock, sleep=clock.sleep))
+
+
 @pytest_asyncio.fixture(loop_scope="module")
 async def service(scryfall, tmp_path):
     scryfall.reset()
-    async with open_cards(fake_settings(scryfall, tmp_path)) as cards:
+    async with paced_cards(scryfall, tmp_path) as cards:
         scryfall.requests.clear()
         yield cards
     scryfall.reset()
@@ -191,41 +213,53 @@ async def warm(service, names: list[str]) -> None:
     assert set(batch.found) == set(names)
 
 
-async def test_unreachable_scryfall_reports_every_name_it_could_not_check(service, scryfall):
+DOWN_TIMEOUT = 0.05  # seconds: SCRYFALL_TIMEOUT once the fake Scryfall answers every request with 500
+
+
+@asynccontextmanager
+async def scryfall_down(scryfall: FakeScryfall, tmp_path: Path) -> AsyncIterator[CardService]:
+    """The fake Scryfall goes down; yields a card service on the same cache whose short SCRYFALL_TIMEOUT
+    ends each failing lookup (with its retries) at once instead of after the client's real backoff."""
+    scryfall.mode = "down"
+    async with paced_cards(scryfall, tmp_path, scryfall_timeout=DOWN_TIMEOUT) as cards:
+        yield cards
+
+
+async def test_unreachable_scryfall_reports_every_name_it_could_not_check(service, scryfall, tmp_path):
     deck = "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n2 Sol Ring\n1 Lightning Greaves\n" \
            "1 Guttersnipe\n1 Lightning Greaves\n93 Mountain\n"
     await warm(service, ["Kumano, Master Yamabushi", "Dismember", "Sol Ring", "Mountain"])
-    scryfall.mode = "down"
-    report, _ = await check_decklist(service, deck)
+    async with scryfall_down(scryfall, tmp_path) as down:
+        report, _ = await check_decklist(down, deck)
     assert kinds(report) == {"unchecked": 2, "color": 1, "singleton": 1}
     assert [(p.card, p.lines) for p in report.of_kind(ProblemKind.UNCHECKED)] == [
         ("Lightning Greaves", (6, 8)), ("Guttersnipe", (7,))]
     assert report.card_count == 100 and not report.complete and report.findings
 
 
-async def test_unreachable_scryfall_for_the_listed_commander(service, scryfall):
+async def test_unreachable_scryfall_for_the_listed_commander(service, scryfall, tmp_path):
     await warm(service, ["Dismember", "Sol Ring", "Mountain"])
-    scryfall.mode = "down"
-    report, _ = await check_decklist(service, "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n"
-                                              "2 Sol Ring\n96 Mountain\n")
+    async with scryfall_down(scryfall, tmp_path) as down:
+        report, _ = await check_decklist(down, "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n"
+                                               "2 Sol Ring\n96 Mountain\n")
     assert not report.identity_checked and report.commanders == ("Kumano, Master Yamabushi",)
     assert kinds(report) == {"unchecked": 1, "singleton": 1}  # Dismember can't be judged without Kumano
     assert report.card_count == 100
     assert any("were not checked" in w for w in warnings_text(report))
 
 
-async def test_unreachable_scryfall_for_a_commander_option(service, scryfall):
+async def test_unreachable_scryfall_for_a_commander_option(service, scryfall, tmp_path):
     await warm(service, ["Sol Ring", "Mountain"])
-    scryfall.mode = "down"
-    report, _ = await check_decklist(service, "1 Sol Ring\n98 Mountain\n", "Kumano")
+    async with scryfall_down(scryfall, tmp_path) as down:
+        report, _ = await check_decklist(down, "1 Sol Ring\n98 Mountain\n", "Kumano")
     assert [(p.card, p.lines) for p in report.of_kind(ProblemKind.UNCHECKED)] == [("Kumano", ())]
     assert report.card_count == 100 and kinds(report) == {"unchecked": 1}
 
 
-async def test_nothing_could_be_looked_up_is_an_error(service, scryfall):
-    scryfall.mode = "down"
-    with pytest.raises(ScryfallUnavailable):
-        await check_decklist(service, KUMANO_DECK)
+async def test_nothing_could_be_looked_up_is_an_error(service, scryfall, tmp_path):
+    async with scryfall_down(scryfall, tmp_path) as down:
+        with pytest.raises(ScryfallUnavailable):
+            await check_decklist(down, KUMANO_DECK)
 
 
 async def test_mistyped_commander_with_scryfall_down_gets_local_suggestions(scryfall, tmp_path):
@@ -236,8 +270,7 @@ async def test_mistyped_commander_with_scryfall_down_gets_local_suggestions(scry
     import_file(tmp_path / "cards.json", tmp_path / "cache" / "cards.sqlite3", updated_at=time.time())
     scryfall.reset()
     try:
-        async with open_cards(fake_settings(scryfall, tmp_path)) as local:
-            scryfall.mode = "down"
+        async with scryfall_down(scryfall, tmp_path) as local:
             # one slip in a name the local data knows: read as that commander, no network needed
             report, _ = await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumanno")
             assert report.commanders == ("Kumano, Master Yamabushi",)

@@ -8,12 +8,14 @@ import copy
 import socket
 import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
 from bot import __version__
+from bot.cards.service import CardService
 from bot.deck.check import DeckInput, check_deck
 from bot.deck.parser import Section
 from bot.deck.report import ProblemKind
@@ -23,7 +25,9 @@ from bot.deck.sources.archidekt import read_archidekt
 from bot.deck.sources.moxfield import read_moxfield
 from bot.deck.sources.result import EntryProblem
 from bot.present.deck_report import problem_text
+from tests.deck.test_deck_runner import paced_cards
 from tests.fakes.decksites import FakeArchidekt, FakeMoxfield, load_sample, to_v3
+from tests.fakes.scryfall import FakeScryfall
 
 CONTACT = "https://example.test/identitybot"
 ARCHIDEKT_PARTNERS = load_sample("archidekt_partners.json")
@@ -78,6 +82,13 @@ async def session() -> AsyncIterator[aiohttp.ClientSession]:
 async def archidekt() -> AsyncIterator[FakeArchidekt]:
     async with FakeArchidekt([copy.deepcopy(ARCHIDEKT_PARTNERS), copy.deepcopy(ARCHIDEKT_SINGLE)]) as fake:
         yield fake
+
+
+@pytest.fixture
+async def card_service(fake_scryfall: FakeScryfall, tmp_path: Path) -> AsyncIterator[CardService]:
+    """The card service on the fake Scryfall, its request budget on a stepping fake clock (no real waits)."""
+    async with paced_cards(fake_scryfall, tmp_path) as cards:
+        yield cards
 
 
 @pytest.fixture
@@ -587,7 +598,7 @@ async def test_aclose_cancels_fetches_in_flight(session: aiohttp.ClientSession, 
     archidekt.delay = 5.0
     sites = make_sites(session, archidekt)
     waiter = asyncio.ensure_future(sites.fetch(archidekt_link()))
-    await asyncio.sleep(0.1)
+    await asyncio.wait_for(archidekt.received.wait(), 10)  # the request is in flight: the fake holds it
     await sites.aclose()
     with pytest.raises(asyncio.CancelledError):
         await waiter

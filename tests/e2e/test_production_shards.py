@@ -86,7 +86,7 @@ async def test_two_shards_in_one_process_answer_on_both_shards(imported_cache, c
             await settle(bot)
             lines = [r for r in caplog.records if r.name == "bot.commands"]
             assert sorted(r.shard_id for r in lines) == [0, 0, 1, 1]
-            await asyncio.wait_for(bot.wait_until_ready(), 10)  # discord.py waits ~2 s for GUILD_CREATEs
+            await asyncio.wait_for(bot.wait_until_ready(), 10)  # READY once every shard is up
             assert gateway_check(bot) is True
 
             # Shard 1 loses its socket: it alone RESUMEs; shard 0 is untouched.

@@ -76,6 +76,7 @@ class _Base:
     oversize: int | None = None
     declare_length: bool = False
     requests: list[RecordedRequest] = field(default_factory=list)
+    received: asyncio.Event = field(default_factory=asyncio.Event)  # set once a request has come in
     aborted: int = 0
     streamed: int = 0
     host: str = "127.0.0.1"
@@ -132,6 +133,7 @@ class _Base:
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
         self.requests.append(RecordedRequest(request.path, dict(request.headers), asyncio.get_running_loop().time()))
+        self.received.set()
         agent = request.headers.get("User-Agent", "")
         if not agent.startswith(self.required_agent):
             return web.Response(status=403, body=_BLOCK_PAGE, content_type="text/html")

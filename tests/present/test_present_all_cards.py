@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot.identity import analyze
 from bot.present import embeds, mana_art
 from tests.present import limits
@@ -15,6 +17,7 @@ EMOJI = mana_art.emoji_map({mana_art.emoji_name(s): 900_000_000_000_000_000 + i 
 SYMBOL = re.compile(r"\{([^{}]+)\}")
 
 
+@pytest.mark.slow
 def test_every_identity_reply_fits_discord_and_never_repeats_a_line():
     problems: dict[str, list[str]] = {}
     longest = (0, "")
