@@ -36,14 +36,13 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
+from urllib.parse import urlsplit
 
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
     Histogram,
-    generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.gc_collector import GCCollector
@@ -51,7 +50,7 @@ from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
-__all__ = ["CONTENT_TYPE_LATEST", "OUTCOMES", "BotMetrics", "Outcome", "scryfall_endpoint"]
+__all__ = ["OUTCOMES", "BotMetrics", "Outcome", "scryfall_endpoint"]
 
 log = logging.getLogger(__name__)
 
@@ -79,37 +78,20 @@ _COMMAND_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0
 _AUTOCOMPLETE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
 _COMMAND_RE = re.compile(r"[^a-z0-9_\- ]")
 
-# Scryfall paths -> bounded endpoint label values.
-_ENDPOINTS = (
-    ("/cards/named", "named"),
-    ("/cards/autocomplete", "autocomplete"),
-    ("/cards/search", "search"),
-    ("/cards/collection", "collection"),
-    ("/cards/random", "random"),
-    ("/bulk-data", "bulk-data"),
-    ("/cards/", "card"),
-)
+# Scryfall paths -> bounded endpoint label values: /cards/<name>[/...], /bulk-data[/...], /cards/<id>[/...].
+_ENDPOINT_RE = re.compile(r"^/(?:cards/(named|autocomplete|search|collection|random)|(bulk-data)|cards/[^/]+)(?:/|$)")
+_ENDPOINTS = frozenset({"named", "autocomplete", "search", "collection", "random", "bulk-data", "card"})
 
 
 def scryfall_endpoint(path_or_name: str) -> str:
-    """Map a Scryfall URL path (``/cards/named?...``) or an endpoint name to a bounded label value."""
+    """Map a Scryfall URL or path (``/cards/named?...``) or an endpoint name to a bounded label value."""
     text = (path_or_name or "").strip()
-    if not text:
+    if text.lower() in _ENDPOINTS:
+        return text.lower()
+    match = _ENDPOINT_RE.match(urlsplit(text).path)
+    if match is None:
         return "other"
-    if "://" in text:
-        text = "/" + text.split("://", 1)[1].partition("/")[2]
-    path = text.split("?", 1)[0]
-    if not path.startswith("/"):
-        name = path.strip().lower()
-        known = {label for _, label in _ENDPOINTS}
-        return name if name in known else "other"
-    for prefix, label in _ENDPOINTS:
-        if prefix.endswith("/"):
-            if path.startswith(prefix) and len(path) > len(prefix):
-                return label
-        elif path == prefix or path.startswith(prefix + "/"):
-            return label
-    return "other"
+    return match.group(1) or match.group(2) or "card"
 
 
 def _status_label(status: int | str | None) -> str:
@@ -300,11 +282,7 @@ class BotMetrics:
     def _read_card_data(self) -> Mapping[str, float]:
         return self._card_data() if self._card_data is not None else {}
 
-    # -- exposition -------------------------------------------------------------------------------
-    def render(self) -> bytes:
-        """The registry in Prometheus text format (what ``/metrics`` serves)."""
-        return generate_latest(self.registry)
-
+    # -- reading ----------------------------------------------------------------------------------
     def value(self, name: str, labels: Mapping[str, str] | None = None) -> float | None:
         """Current value of one sample (full sample name, e.g. ``identity_bot_commands_total``)."""
         return self.registry.get_sample_value(name, dict(labels or {}))
