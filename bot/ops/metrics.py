@@ -1,32 +1,8 @@
 """Prometheus metrics for the bot, in a registry of its own (no clashes between bots or tests).
 
-Metric names (prefix ``identity_bot_``):
-
-==========================================  =========  ==========================================
-name                                        type       labels
-==========================================  =========  ==========================================
-commands_total                              counter    command, outcome
-command_latency_seconds                     histogram  command
-cache_lookups_total                         counter    result (hit, miss)
-card_lookups_total                          counter    result (how a lookup was answered: cache, local,
-                                                       api, stale, negative, miss, not_found, ambiguous,
-                                                       unavailable, cache_error)
-card_data                                   gauge      key: names (in the index), complete (1 when the
-                                                       bulk import finished), age_days (-1: no data);
-                                                       read at scrape time
-autocomplete_total                          counter    outcome (ok, error, timeout)
-autocomplete_latency_seconds                histogram  -
-scryfall_requests_total                     counter    endpoint, status (HTTP code, timeout, error)
-scryfall_rate_limited_total                 counter    - (HTTP 429 answers)
-scryfall_retries_total                      counter    endpoint
-cooldowns_total                             counter    - (commands refused by the per-user cooldown)
-discord_reply_errors_total                  counter    status (HTTP code Discord answered)
-gateway_connected                           gauge      shard
-gateway_reconnects_total                    counter    shard, kind (resume, identify)
-build_info                                  gauge      version
-==========================================  =========  ==========================================
-
-plus the standard ``process_*``, ``python_gc_*`` and ``python_info`` collectors.
+Every metric is named ``identity_bot_<name>`` and defined once in :class:`BotMetrics` with its labels and help
+text (README, *Health and metrics*, lists them for operators), plus the standard ``process_*``,
+``python_gc_*`` and ``python_info`` collectors.
 """
 
 from __future__ import annotations
@@ -236,10 +212,7 @@ class BotMetrics:
         if outcome == "cooldown":
             self.cooldowns.inc()
         if cache_hit is not None:
-            self.observe_cache(bool(cache_hit))
-
-    def observe_cache(self, hit: bool) -> None:
-        self.cache_lookups.labels(result="hit" if hit else "miss").inc()
+            self.cache_lookups.labels(result="hit" if cache_hit else "miss").inc()
 
     def observe_autocomplete(self, seconds: float, outcome: str = "ok") -> None:
         outcome = outcome if outcome in {"ok", "error", "timeout"} else "error"
