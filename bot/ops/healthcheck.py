@@ -49,18 +49,12 @@ def probe_url(host: str, port: int) -> str:
 def _describe_unhealthy(status: int, body: str) -> str:
     """One line for a non-200 ``/healthz`` answer: its failing checks when the body is the bot's JSON."""
     try:
-        data = json.loads(body)
-    except ValueError:
-        data = None
-    if isinstance(data, Mapping):
-        checks = data.get("checks")
-        failing = data.get("failing")
-        if isinstance(checks, Mapping):
-            bad = {name: result for name, result in checks.items() if result != "ok"}
-            if bad:
-                return "; ".join(f"{name}: {result}" for name, result in bad.items())
-        if isinstance(failing, list | tuple) and failing:
-            return "failing: " + ", ".join(str(name) for name in failing)
+        checks = json.loads(body).get("checks")
+    except (ValueError, AttributeError):
+        checks = None
+    bad = {name: result for name, result in checks.items() if result != "ok"} if isinstance(checks, Mapping) else {}
+    if bad:
+        return "; ".join(f"{name}: {result}" for name, result in bad.items())
     return f"HTTP {status}" + (f": {body}" if body.strip() else "")
 
 

@@ -81,29 +81,23 @@ def _status_label(status: int | str | None) -> str:
     return text if text in {"timeout", "error", "connection"} else "error"
 
 
-class _CallbackCollector(Collector):
-    """A gauge whose values are read from a callable at scrape time (e.g. the card service's stats)."""
+class _CardData(Collector):
+    """``card_data{key}``: the local card data's state (a mapping of numbers), read at scrape time."""
 
-    def __init__(self, name: str, documentation: str, fn: Callable[[], float | Mapping[str, float]]) -> None:
-        self._name = name
-        self._documentation = documentation
-        self._fn = fn
-
-    def describe(self) -> Iterable[GaugeMetricFamily]:
-        return [GaugeMetricFamily(self._name, self._documentation, labels=["key"])]
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.state: Callable[[], Mapping[str, float]] = dict
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
-        family = GaugeMetricFamily(self._name, self._documentation, labels=["key"])
+        family = GaugeMetricFamily(self.name, "Local card data: names in the index, whether the bulk import is "
+                                   "complete, its age in days (-1: none).", labels=["key"])
         try:
-            value = self._fn()
+            state = self.state()
         except Exception:  # a broken stats source must not break /metrics
-            log.warning("metrics callback %s failed", self._name, exc_info=True)
-            return [family]
-        items = value.items() if isinstance(value, Mapping) else [("value", value)]
-        for key, number in items:
-            if isinstance(number, bool) or not isinstance(number, int | float):
-                continue
-            if math.isfinite(float(number)):
+            log.warning("reading the card data state for /metrics failed", exc_info=True)
+            state = {}
+        for key, number in state.items():
+            if isinstance(number, int | float) and not isinstance(number, bool) and math.isfinite(number):
                 family.add_metric([str(key)], float(number))
         return [family]
 
@@ -176,9 +170,8 @@ class BotMetrics:
             "card_lookups", "Card lookups by how they were answered (cache, local, api, stale, negative, miss, "
             "not_found, ambiguous, unavailable, cache_error).", ["result"], namespace=ns, registry=r,
         )
-        self._card_data: Callable[[], Mapping[str, float]] | None = None
-        r.register(_CallbackCollector(f"{ns}_card_data", "Local card data: names in the index, whether the bulk "
-                                      "import is complete, its age in days (-1: none).", self._read_card_data))
+        self._card_data = _CardData(f"{ns}_card_data")
+        r.register(self._card_data)
         self.build_info = Gauge("build_info", "Bot version.", ["version"], namespace=ns, registry=r)
         self.build_info.labels(version=version or "unknown").set(1)
         # Pre-create the common series so dashboards see zeros instead of gaps.
@@ -250,10 +243,7 @@ class BotMetrics:
 
     def set_card_data(self, state: Callable[[], Mapping[str, float]]) -> None:
         """Where `card_data{key}` reads the local card data's state at scrape time."""
-        self._card_data = state
-
-    def _read_card_data(self) -> Mapping[str, float]:
-        return self._card_data() if self._card_data is not None else {}
+        self._card_data.state = state
 
     # -- reading ----------------------------------------------------------------------------------
     def value(self, name: str, labels: Mapping[str, str] | None = None) -> float | None:
