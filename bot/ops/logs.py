@@ -198,13 +198,9 @@ def setup_logging(
         if not any(isinstance(f, RedactingFilter) for f in other.filters):
             other.addFilter(redactor)
     root.addHandler(handler)
-    if isinstance(level, str):
-        resolved = logging.getLevelName(level.strip().upper())
-        level = resolved if isinstance(resolved, int) else logging.INFO
-    root.setLevel(level)
-    # Quiet the noisiest third-party loggers at INFO; our own command lines stay.
-    for name in ("aiohttp.access",):
-        logging.getLogger(name).setLevel(max(level, logging.WARNING))
+    root.setLevel(level.strip().upper() if isinstance(level, str) else level)  # a name Settings checked, or a number
+    # Quiet aiohttp's access log at INFO; our own command lines stay.
+    logging.getLogger("aiohttp.access").setLevel(max(root.level, logging.WARNING))
     return handler
 
 
