@@ -147,16 +147,9 @@ class JsonFormatter(_UtcFormatter):
 
 
 def _kv(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
+    """A value as key=value text: bare when it is one simple word (numbers, true, null), else JSON-quoted."""
     text = value if isinstance(value, str) else _json.dumps(_jsonable(value), ensure_ascii=False)
-    if text and _BARE.match(text):
-        return text
-    return _json.dumps(text, ensure_ascii=False)
+    return text if text and _BARE.match(text) else _json.dumps(text, ensure_ascii=False)
 
 
 class TextFormatter(_UtcFormatter):
