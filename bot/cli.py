@@ -34,17 +34,7 @@ from bot.settings import Settings, load_settings, settings_problem
 DECK_LEGAL, DECK_PROBLEMS, DECK_BAD_INPUT, DECK_UNAVAILABLE = 0, 1, 2, 3
 
 
-def _load_settings() -> Settings | int:
-    try:
-        return load_settings()
-    except ValidationError as exc:
-        return fail(settings_problem(exc), EXIT_CONFIG)
-
-
-def _run_command(args: argparse.Namespace) -> int:
-    settings = _load_settings()
-    if isinstance(settings, int):
-        return settings
+def _run_command(args: argparse.Namespace, settings: Settings) -> int:
     if settings.discord_token is None:
         return fail("DISCORD_TOKEN is not set; put the bot token in the environment or in .env "
                      "(see .env.example).", EXIT_CONFIG)
@@ -59,10 +49,7 @@ def _run_command(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------------------- sync-cards
-def _sync_cards(args: argparse.Namespace) -> int:
-    settings = _load_settings()
-    if isinstance(settings, int):
-        return settings
+def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     if not logging.getLogger().handlers:
         logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
     cache_path: Path = args.cache or settings.cache_path
@@ -160,10 +147,7 @@ async def _check_deck(settings: Settings, text: str | ParsedDeck, commander: str
     return deck_exit_code(report), text_report(report), err
 
 
-def _check_deck_command(args: argparse.Namespace) -> int:
-    settings = _load_settings()
-    if isinstance(settings, int):
-        return settings
+def _check_deck_command(args: argparse.Namespace, settings: Settings) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     try:
         deck = read_list(_read_deck(args.file), None if args.file == "-" else args.file)
@@ -232,6 +216,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line; load the settings (one line and exit code 2 when they are wrong) for every
+    command but `healthcheck`, which reports bad settings as unhealthy itself."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    handler: Callable[[argparse.Namespace], int] = args.handler
-    return handler(args)
+    if args.handler is healthcheck:
+        return healthcheck(args)
+    try:
+        settings = load_settings()
+    except ValidationError as exc:
+        return fail(settings_problem(exc), EXIT_CONFIG)
+    handler: Callable[[argparse.Namespace, Settings], int] = args.handler
+    return handler(args, settings)

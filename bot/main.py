@@ -172,7 +172,8 @@ async def run(settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT, *
             loop.add_signal_handler(sig, stop.set)
             installed.append(sig)
     try:
-        async with assemble(settings, **bot_options) as runtime:
+        # `async with` the bot: discord.py's own set-up, so `wait_until_ready` works before the login.
+        async with assemble(settings, **bot_options) as runtime, runtime.bot:
             return await _serve(runtime.bot, settings, stop, connect_timeout)
     except MetricsPortError as exc:
         return fail(exc.strerror or str(exc), EXIT_ERROR)
@@ -187,7 +188,7 @@ async def _serve(bot: IdentityBot, settings: Settings, stop: asyncio.Event, conn
     assert settings.discord_token is not None
     runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()), name="discord")
     stopper = asyncio.create_task(stop.wait(), name="stop-signal")
-    ready = asyncio.create_task(_until_ready(bot), name="ready")
+    ready = asyncio.create_task(bot.wait_until_ready(), name="ready")
     try:
         done, _ = await asyncio.wait({runner, stopper, ready}, timeout=connect_timeout,
                                      return_when=asyncio.FIRST_COMPLETED)
@@ -209,11 +210,6 @@ async def _serve(bot: IdentityBot, settings: Settings, stop: asyncio.Event, conn
     finally:
         for task in (stopper, ready):
             task.cancel()
-
-
-async def _until_ready(bot: IdentityBot) -> None:
-    while not bot.is_ready():  # noqa: ASYNC110 - discord.py's wait_until_ready needs a logged-in client
-        await asyncio.sleep(0.05)
 
 
 def _discord_exit(runner: asyncio.Task[None], settings: Settings) -> int:

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import Field, SecretStr, StringConstraints, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -87,7 +87,8 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(
         default=None, ge=0, le=65535, description="Serve /metrics and /healthz on this port; unset = off."
     )
-    metrics_host: str = Field(default="127.0.0.1", description="Bind address of the metrics server.")
+    metrics_host: Annotated[str, StringConstraints(strip_whitespace=True)] = Field(
+        default="127.0.0.1", description="Bind address of the metrics server.")
     user_rate: str = Field(default="5/10", description="Per-user cooldown 'N/SECONDS'; '0' or 'off' disables.")
     shard_count: int | None = Field(default=None, ge=1, description="Total shards; unset = one connection.")
     shard_ids: Annotated[list[int] | None, NoDecode] = Field(
@@ -116,11 +117,6 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)} (any case), not {value!r}")
         return level
-
-    @field_validator("metrics_host")
-    @classmethod
-    def _host(cls, value: str) -> str:
-        return value.strip()
 
     @field_validator("user_rate")
     @classmethod

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -34,8 +35,8 @@ from bot.app.translator import CatalogTranslator
 from bot.app.tree import IdentityTree
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
+from bot.ops.logs import log_command
 from bot.ops.metrics import BotMetrics, Outcome
-from bot.ops.observer import CommandObserver
 from bot.ops.sharding import shard_for_guild
 from bot.settings import Settings
 
@@ -112,7 +113,6 @@ class IdentityBot(commands.AutoShardedBot):
         self._emoji_task: asyncio.Task[None] | None = None
         self.pick_timeout = pick_timeout
         self.recent = RecentNames()
-        self.observer = CommandObserver(metrics)
         self.extensions_to_load = tuple(extensions)
         self.identify_spacing = identify_spacing
         self.inflight: set[asyncio.Task[Any]] = set()
@@ -207,19 +207,19 @@ class IdentityBot(commands.AutoShardedBot):
     def _finished(self, task: asyncio.Task[Any], interaction: discord.Interaction[Any], started: float) -> None:
         self.inflight.discard(task)
         extras = interaction.extras
-        if interaction.type is discord.InteractionType.autocomplete:
-            self.observer.autocomplete(started, str(extras.get("outcome") or "ok"))
+        seconds = max(time.perf_counter() - started, 0.0)
+        if interaction.type is discord.InteractionType.autocomplete:  # counted, not logged per call
+            self.metrics.observe_autocomplete(seconds, str(extras.get("outcome") or "ok"))
             return
         if interaction.type is not discord.InteractionType.application_command and COMMAND not in extras:
             return  # a component or form that finished no command
         failed = task.cancelled() or task.exception() is not None or interaction.command_failed
-        outcome = extras.get("outcome") or (Outcome.ERROR if failed else Outcome.OK)
+        outcome = str(extras.get("outcome") or (Outcome.ERROR if failed else Outcome.OK))
         data: Mapping[str, Any] = interaction.data or {}
-        self.observer.finish(
-            command=str(extras.get(COMMAND) or data.get("name") or "unknown"), outcome=str(outcome), started=started,
-            cache_hit=extras.get("cache_hit"), guild_id=interaction.guild_id, card=extras.get("card"),
-            shard_id=self.shard_of(interaction.guild_id),
-        )
+        command = str(extras.get(COMMAND) or data.get("name") or "unknown")
+        self.metrics.observe_command(command, outcome, seconds, extras.get("cache_hit"))
+        log_command(command=command, outcome=outcome, latency_ms=seconds * 1000.0, cache_hit=extras.get("cache_hit"),
+                    guild_id=interaction.guild_id, card=extras.get("card"), shard_id=self.shard_of(interaction.guild_id))
 
     # --------------------------------------------------------------------------- gateway events
     async def on_ready(self) -> None:

@@ -1,5 +1,6 @@
-"""What the Discord layer notes on an interaction while handling it (`interaction.extras`), read by the bot's
-observer once the interaction's task ends (`IdentityBot.watch`), and by the error replies.
+"""What the Discord layer notes on an interaction while handling it (`interaction.extras`), read by the bot
+once the interaction's task ends (`IdentityBot.watch`: metrics and the command's log line), and by the error
+replies.
 
 - `record(...)`: how a command went (outcome, first card, whether the cache answered); `record_found` for a
   command that found its cards;
@@ -27,7 +28,7 @@ RETRY = "retry"
 
 def record(interaction: discord.Interaction[Any], outcome: Outcome | None = None, *, card: str | None = None,
            cache_hit: bool | None = None) -> None:
-    """Tell the observer how a command went (read once the interaction's task ends)."""
+    """Tell the bot how a command went (read once the interaction's task ends)."""
     extras = interaction.extras
     if outcome is not None:
         extras["outcome"] = outcome
@@ -39,7 +40,7 @@ def record(interaction: discord.Interaction[Any], outcome: Outcome | None = None
 
 def record_found(interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *,
                  card: str | None) -> None:
-    """Tell the observer a command found its cards: STALE when any answer came from stale data, else OK, and
+    """Tell the bot a command found its cards: STALE when any answer came from stale data, else OK, and
     whether the cache or local data answered them all (unknown when no card was looked up)."""
     record(interaction, Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK, card=card,
            cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None)

@@ -119,13 +119,8 @@ class CardOption(app_commands.Transformer):
         except Exception as exc:  # a failing lookup must not break typing
             record(interaction, Outcome.ERROR)
             log.warning("autocomplete failed: %s", type(exc).__name__)
-        choices: list[app_commands.Choice[str]] = []
-        for name in dict.fromkeys(choice_name(n) for n in names):
-            if name:
-                choices.append(app_commands.Choice(name=name, value=name))
-            if len(choices) == MAX_CHOICES:
-                break
-        return choices
+        shown = [name for name in dict.fromkeys(choice_name(n) for n in names) if name][:MAX_CHOICES]
+        return [app_commands.Choice(name=name, value=name) for name in shown]
 
 
 async def resolve_options(interaction: discord.Interaction[Any],

@@ -31,21 +31,12 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
-def discord_embeds(reply: Reply) -> list[discord.Embed]:
-    return [discord.Embed.from_dict(embed.to_dict()) for embed in reply.embeds]
-
-
-def discord_file(reply: Reply) -> discord.File | None:
-    if reply.attachment is None:
-        return None
-    return discord.File(io.BytesIO(reply.attachment.text.encode("utf-8")), filename=reply.attachment.filename)
-
-
 async def send_reply(interaction: discord.Interaction[Any], reply: Reply, *,
                      view: discord.ui.View | None = None) -> None:
     """Answer with `reply`: directly, or by editing the deferred placeholder."""
-    embeds = discord_embeds(reply)
-    file = discord_file(reply)
+    embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in reply.embeds]
+    attached = reply.attachment
+    file = discord.File(io.BytesIO(attached.text.encode("utf-8")), filename=attached.filename) if attached else None
     if interaction.response.is_done():
         await interaction.edit_original_response(
             content=reply.content, embeds=embeds, attachments=[file] if file else MISSING,

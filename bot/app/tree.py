@@ -77,30 +77,13 @@ def _bad_name(e: BadCardName) -> ErrorReply:
     return ErrorReply(Outcome.INVALID, errors.empty_text(e.option))
 
 
-def _pick(kind: choices.PickKind, query: str, option: str | None, names: list[str]) -> Choice | None:
-    return Choice(kind, query, option, tuple(names)) if names else None
-
-
 def _card_reply(query: str, option: str | None, names: list[str], *, ambiguous: bool) -> ErrorReply:
     """The reply for a card option that names several cards (`ambiguous`) or none: the candidates or the
     close names, offered as a `Choice` when there are any."""
-    if ambiguous:
-        return ErrorReply(Outcome.AMBIGUOUS, errors.ambiguous_text(query, names, option),
-                          _pick("ambiguous", query, option, names))
-    return ErrorReply(Outcome.NOT_FOUND, errors.not_found_text(query, names, option),
-                      _pick("not_found", query, option, names))
-
-
-def _not_found(e: CardNotFound) -> ErrorReply:
-    return _card_reply(e.query, e.option, e.suggestions, ambiguous=False)
-
-
-def _ambiguous(e: AmbiguousCard) -> ErrorReply:
-    return _card_reply(e.query, e.option, e.candidates, ambiguous=True)
-
-
-def _commander(e: CommanderNotFound) -> ErrorReply:
-    return _card_reply(e.query, e.option, e.suggestions, ambiguous=e.ambiguous)
+    kind: choices.PickKind = "ambiguous" if ambiguous else "not_found"
+    text = (errors.ambiguous_text if ambiguous else errors.not_found_text)(query, names, option)
+    choice = Choice(kind, query, option, tuple(names)) if names else None
+    return ErrorReply(Outcome.AMBIGUOUS if ambiguous else Outcome.NOT_FOUND, text, choice)
 
 
 _DECK_SOURCE_OUTCOMES = {
@@ -122,11 +105,11 @@ def _deck_source(e: DeckSourceError) -> ErrorReply:
 EXPECTED: tuple[tuple[type[Exception], Callable[[Any], ErrorReply]], ...] = (
     (InputProblem, lambda e: ErrorReply(Outcome.INVALID, e.text)),
     (BadCardName, _bad_name),
-    (CardNotFound, _not_found),
-    (AmbiguousCard, _ambiguous),
+    (CardNotFound, lambda e: _card_reply(e.query, e.option, e.suggestions, ambiguous=False)),
+    (AmbiguousCard, lambda e: _card_reply(e.query, e.option, e.candidates, ambiguous=True)),
     (ScryfallBusy, lambda e: ErrorReply(Outcome.BUSY, errors.busy_text(e.retry_after))),
     (ScryfallUnavailable, lambda e: ErrorReply(Outcome.SCRYFALL_UNAVAILABLE, errors.unavailable_text(e.retry_after))),
-    (CommanderNotFound, _commander),
+    (CommanderNotFound, lambda e: _card_reply(e.query, e.option, e.suggestions, ambiguous=e.ambiguous)),
     (NoCommander, lambda e: ErrorReply(Outcome.INVALID, decklinks.no_commander_text())),
     (DeckInputError, lambda e: ErrorReply(Outcome.INVALID, deck_errors.deck_input_text(e))),
     (DeckSourceError, _deck_source),

@@ -31,30 +31,30 @@ def one_line(text: str, limit: int = MAX_REASON) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def probe_url(host: str, port: int) -> str:
-    """The ``/healthz`` URL to probe: a wildcard bind address is reached over loopback; IPv6 is bracketed."""
+def base_url(host: str, port: int) -> str:
+    """``http://host:port`` as a client on this host reaches it: a wildcard bind address over loopback, IPv6
+    bracketed."""
     host = host.strip()
     target = "127.0.0.1" if host in {"", "0.0.0.0"} else ("::1" if host == "::" else host)
     if ":" in target and not target.startswith("["):
         target = f"[{target}]"
-    return f"http://{target}:{port}/healthz"
+    return f"http://{target}:{port}"
+
+
+def probe_url(host: str, port: int) -> str:
+    """The ``/healthz`` URL to probe."""
+    return base_url(host, port) + "/healthz"
 
 
 def _describe_unhealthy(status: int, body: str) -> str:
     """One line for a non-200 ``/healthz`` answer: its failing checks when the body is the bot's JSON."""
     try:
-        data = json.loads(body)
-    except ValueError:
-        data = None
-    if isinstance(data, Mapping):
-        checks = data.get("checks")
-        failing = data.get("failing")
-        if isinstance(checks, Mapping):
-            bad = {name: result for name, result in checks.items() if result != "ok"}
-            if bad:
-                return "; ".join(f"{name}: {result}" for name, result in bad.items())
-        if isinstance(failing, list | tuple) and failing:
-            return "failing: " + ", ".join(str(name) for name in failing)
+        checks = json.loads(body).get("checks")
+    except (ValueError, AttributeError):
+        checks = None
+    bad = {name: result for name, result in checks.items() if result != "ok"} if isinstance(checks, Mapping) else {}
+    if bad:
+        return "; ".join(f"{name}: {result}" for name, result in bad.items())
     return f"HTTP {status}" + (f": {body}" if body.strip() else "")
 
 

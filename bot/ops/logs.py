@@ -14,11 +14,11 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import json as _json
 import logging
 import re
 import sys
+import time
 from collections.abc import Iterable
 from typing import IO, Any
 
@@ -107,11 +107,6 @@ def _extras(record: logging.LogRecord) -> dict[str, Any]:
     }
 
 
-def _timestamp(record: logging.LogRecord) -> str:
-    moment = _dt.datetime.fromtimestamp(record.created, tz=_dt.UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(record.msecs):03d}Z"
-
-
 def _jsonable(value: Any) -> Any:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
@@ -122,12 +117,20 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-class JsonFormatter(logging.Formatter):
+class _UtcFormatter(logging.Formatter):
+    """ISO 8601 UTC timestamps with milliseconds (``2026-01-01T00:00:00.000Z``)."""
+
+    converter = staticmethod(time.gmtime)
+    default_time_format = "%Y-%m-%dT%H:%M:%S"
+    default_msec_format = "%s.%03dZ"
+
+
+class JsonFormatter(_UtcFormatter):
     """One JSON object per line."""
 
     def format(self, record: logging.LogRecord) -> str:
         payload: dict[str, Any] = {
-            "ts": _timestamp(record),
+            "ts": self.formatTime(record),
             "level": record.levelname,
             "logger": record.name,
             "msg": record.getMessage(),
@@ -144,33 +147,21 @@ class JsonFormatter(logging.Formatter):
 
 
 def _kv(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
+    """A value as key=value text: bare when it is one simple word (numbers, true, null), else JSON-quoted."""
     text = value if isinstance(value, str) else _json.dumps(_jsonable(value), ensure_ascii=False)
-    if text and _BARE.match(text):
-        return text
-    return _json.dumps(text, ensure_ascii=False)
+    return text if text and _BARE.match(text) else _json.dumps(text, ensure_ascii=False)
 
 
-class TextFormatter(logging.Formatter):
+class TextFormatter(_UtcFormatter):
     """``<ts> <LEVEL> <logger>: <message> key=value ...`` on one line (tracebacks follow, escaped)."""
 
-    def format(self, record: logging.LogRecord) -> str:
-        message = _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], record.getMessage())
-        parts = [f"{_timestamp(record)} {record.levelname} {record.name}: {message}"]
-        parts.extend(f"{key}={_kv(value)}" for key, value in _extras(record).items())
-        line = " ".join(parts)
-        if record.exc_info and not record.exc_text:
-            record.exc_text = self.formatException(record.exc_info)
-        if record.exc_text:
-            line += "\n" + record.exc_text
-        if record.stack_info:
-            line += "\n" + record.stack_info
-        return line
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], record.message)
+        fields = "".join(f" {key}={_kv(value)}" for key, value in _extras(record).items())
+        return super().formatMessage(record) + fields
 
 
 def setup_logging(
@@ -200,13 +191,9 @@ def setup_logging(
         if not any(isinstance(f, RedactingFilter) for f in other.filters):
             other.addFilter(redactor)
     root.addHandler(handler)
-    if isinstance(level, str):
-        resolved = logging.getLevelName(level.strip().upper())
-        level = resolved if isinstance(resolved, int) else logging.INFO
-    root.setLevel(level)
-    # Quiet the noisiest third-party loggers at INFO; our own command lines stay.
-    for name in ("aiohttp.access",):
-        logging.getLogger(name).setLevel(max(level, logging.WARNING))
+    root.setLevel(level.strip().upper() if isinstance(level, str) else level)  # a name Settings checked, or a number
+    # Quiet aiohttp's access log at INFO; our own command lines stay.
+    logging.getLogger("aiohttp.access").setLevel(max(root.level, logging.WARNING))
     return handler
 
 

@@ -1,32 +1,8 @@
 """Prometheus metrics for the bot, in a registry of its own (no clashes between bots or tests).
 
-Metric names (prefix ``identity_bot_``):
-
-==========================================  =========  ==========================================
-name                                        type       labels
-==========================================  =========  ==========================================
-commands_total                              counter    command, outcome
-command_latency_seconds                     histogram  command
-cache_lookups_total                         counter    result (hit, miss)
-card_lookups_total                          counter    result (how a lookup was answered: cache, local,
-                                                       api, stale, negative, miss, not_found, ambiguous,
-                                                       unavailable, cache_error)
-card_data                                   gauge      key: names (in the index), complete (1 when the
-                                                       bulk import finished), age_days (-1: no data);
-                                                       read at scrape time
-autocomplete_total                          counter    outcome (ok, error, timeout)
-autocomplete_latency_seconds                histogram  -
-scryfall_requests_total                     counter    endpoint, status (HTTP code, timeout, error)
-scryfall_rate_limited_total                 counter    - (HTTP 429 answers)
-scryfall_retries_total                      counter    endpoint
-cooldowns_total                             counter    - (commands refused by the per-user cooldown)
-discord_reply_errors_total                  counter    status (HTTP code Discord answered)
-gateway_connected                           gauge      shard
-gateway_reconnects_total                    counter    shard, kind (resume, identify)
-build_info                                  gauge      version
-==========================================  =========  ==========================================
-
-plus the standard ``process_*``, ``python_gc_*`` and ``python_info`` collectors.
+Every metric is named ``identity_bot_<name>`` and defined once in :class:`BotMetrics` with its labels and help
+text (README, *Health and metrics*, lists them for operators), plus the standard ``process_*``,
+``python_gc_*`` and ``python_info`` collectors.
 """
 
 from __future__ import annotations
@@ -36,14 +12,13 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
+from urllib.parse import urlsplit
 
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
     Histogram,
-    generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.gc_collector import GCCollector
@@ -51,7 +26,7 @@ from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
-__all__ = ["CONTENT_TYPE_LATEST", "OUTCOMES", "BotMetrics", "Outcome", "scryfall_endpoint"]
+__all__ = ["OUTCOMES", "BotMetrics", "Outcome", "scryfall_endpoint"]
 
 log = logging.getLogger(__name__)
 
@@ -79,37 +54,20 @@ _COMMAND_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0
 _AUTOCOMPLETE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
 _COMMAND_RE = re.compile(r"[^a-z0-9_\- ]")
 
-# Scryfall paths -> bounded endpoint label values.
-_ENDPOINTS = (
-    ("/cards/named", "named"),
-    ("/cards/autocomplete", "autocomplete"),
-    ("/cards/search", "search"),
-    ("/cards/collection", "collection"),
-    ("/cards/random", "random"),
-    ("/bulk-data", "bulk-data"),
-    ("/cards/", "card"),
-)
+# Scryfall paths -> bounded endpoint label values: /cards/<name>[/...], /bulk-data[/...], /cards/<id>[/...].
+_ENDPOINT_RE = re.compile(r"^/(?:cards/(named|autocomplete|search|collection|random)|(bulk-data)|cards/[^/]+)(?:/|$)")
+_ENDPOINTS = frozenset({"named", "autocomplete", "search", "collection", "random", "bulk-data", "card"})
 
 
 def scryfall_endpoint(path_or_name: str) -> str:
-    """Map a Scryfall URL path (``/cards/named?...``) or an endpoint name to a bounded label value."""
+    """Map a Scryfall URL or path (``/cards/named?...``) or an endpoint name to a bounded label value."""
     text = (path_or_name or "").strip()
-    if not text:
+    if text.lower() in _ENDPOINTS:
+        return text.lower()
+    match = _ENDPOINT_RE.match(urlsplit(text).path)
+    if match is None:
         return "other"
-    if "://" in text:
-        text = "/" + text.split("://", 1)[1].partition("/")[2]
-    path = text.split("?", 1)[0]
-    if not path.startswith("/"):
-        name = path.strip().lower()
-        known = {label for _, label in _ENDPOINTS}
-        return name if name in known else "other"
-    for prefix, label in _ENDPOINTS:
-        if prefix.endswith("/"):
-            if path.startswith(prefix) and len(path) > len(prefix):
-                return label
-        elif path == prefix or path.startswith(prefix + "/"):
-            return label
-    return "other"
+    return match.group(1) or match.group(2) or "card"
 
 
 def _status_label(status: int | str | None) -> str:
@@ -123,29 +81,23 @@ def _status_label(status: int | str | None) -> str:
     return text if text in {"timeout", "error", "connection"} else "error"
 
 
-class _CallbackCollector(Collector):
-    """A gauge whose values are read from a callable at scrape time (e.g. the card service's stats)."""
+class _CardData(Collector):
+    """``card_data{key}``: the local card data's state (a mapping of numbers), read at scrape time."""
 
-    def __init__(self, name: str, documentation: str, fn: Callable[[], float | Mapping[str, float]]) -> None:
-        self._name = name
-        self._documentation = documentation
-        self._fn = fn
-
-    def describe(self) -> Iterable[GaugeMetricFamily]:
-        return [GaugeMetricFamily(self._name, self._documentation, labels=["key"])]
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.state: Callable[[], Mapping[str, float]] = dict
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
-        family = GaugeMetricFamily(self._name, self._documentation, labels=["key"])
+        family = GaugeMetricFamily(self.name, "Local card data: names in the index, whether the bulk import is "
+                                   "complete, its age in days (-1: none).", labels=["key"])
         try:
-            value = self._fn()
+            state = self.state()
         except Exception:  # a broken stats source must not break /metrics
-            log.warning("metrics callback %s failed", self._name, exc_info=True)
-            return [family]
-        items = value.items() if isinstance(value, Mapping) else [("value", value)]
-        for key, number in items:
-            if isinstance(number, bool) or not isinstance(number, int | float):
-                continue
-            if math.isfinite(float(number)):
+            log.warning("reading the card data state for /metrics failed", exc_info=True)
+            state = {}
+        for key, number in state.items():
+            if isinstance(number, int | float) and not isinstance(number, bool) and math.isfinite(number):
                 family.add_metric([str(key)], float(number))
         return [family]
 
@@ -218,9 +170,8 @@ class BotMetrics:
             "card_lookups", "Card lookups by how they were answered (cache, local, api, stale, negative, miss, "
             "not_found, ambiguous, unavailable, cache_error).", ["result"], namespace=ns, registry=r,
         )
-        self._card_data: Callable[[], Mapping[str, float]] | None = None
-        r.register(_CallbackCollector(f"{ns}_card_data", "Local card data: names in the index, whether the bulk "
-                                      "import is complete, its age in days (-1: none).", self._read_card_data))
+        self._card_data = _CardData(f"{ns}_card_data")
+        r.register(self._card_data)
         self.build_info = Gauge("build_info", "Bot version.", ["version"], namespace=ns, registry=r)
         self.build_info.labels(version=version or "unknown").set(1)
         # Pre-create the common series so dashboards see zeros instead of gaps.
@@ -254,10 +205,7 @@ class BotMetrics:
         if outcome == "cooldown":
             self.cooldowns.inc()
         if cache_hit is not None:
-            self.observe_cache(bool(cache_hit))
-
-    def observe_cache(self, hit: bool) -> None:
-        self.cache_lookups.labels(result="hit" if hit else "miss").inc()
+            self.cache_lookups.labels(result="hit" if cache_hit else "miss").inc()
 
     def observe_autocomplete(self, seconds: float, outcome: str = "ok") -> None:
         outcome = outcome if outcome in {"ok", "error", "timeout"} else "error"
@@ -295,16 +243,9 @@ class BotMetrics:
 
     def set_card_data(self, state: Callable[[], Mapping[str, float]]) -> None:
         """Where `card_data{key}` reads the local card data's state at scrape time."""
-        self._card_data = state
+        self._card_data.state = state
 
-    def _read_card_data(self) -> Mapping[str, float]:
-        return self._card_data() if self._card_data is not None else {}
-
-    # -- exposition -------------------------------------------------------------------------------
-    def render(self) -> bytes:
-        """The registry in Prometheus text format (what ``/metrics`` serves)."""
-        return generate_latest(self.registry)
-
+    # -- reading ----------------------------------------------------------------------------------
     def value(self, name: str, labels: Mapping[str, str] | None = None) -> float | None:
         """Current value of one sample (full sample name, e.g. ``identity_bot_commands_total``)."""
         return self.registry.get_sample_value(name, dict(labels or {}))

@@ -11,7 +11,6 @@ fail, raise or time out -> 503 ``{"status": "fail", "checks": {...}, "failing": 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
 import time
@@ -20,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from prometheus_client.aiohttp import make_aiohttp_handler
 
-from bot.ops.healthcheck import open_readonly
-from bot.ops.metrics import CONTENT_TYPE_LATEST, BotMetrics
+from bot.ops.healthcheck import base_url, open_readonly
+from bot.ops.metrics import BotMetrics
 
 __all__ = ["Health", "HealthServer", "gateway_check", "run_checks", "sqlite_check"]
 
@@ -82,53 +82,43 @@ async def sqlite_check(path: str | Path) -> CheckResult:
 
 
 class HealthServer:
-    """aiohttp server for ``/metrics`` and ``/healthz``; ``await start()`` then ``await stop()``.
+    """aiohttp server for ``/metrics`` (prometheus-client's own aiohttp handler) and ``/healthz``;
+    ``async with`` it, or ``await start()`` then ``await stop()``.
 
     ``port=0`` picks a free port (tests); :attr:`port` is the bound one after :meth:`start`.
     """
 
     def __init__(self, metrics: BotMetrics, health: Health, *, host: str = "127.0.0.1", port: int = 0,
                  health_timeout: float = 2.0) -> None:
-        self.metrics = metrics
         self.health = health
         self.host = host
-        self._requested_port = port
+        self.port = port
         self.health_timeout = health_timeout
+        self.app = web.Application()
+        self.app.router.add_get("/metrics", make_aiohttp_handler(metrics.registry))
+        self.app.router.add_get("/healthz", self._healthz)
+        self.app.router.add_get("/", self._index)
         self._runner: web.AppRunner | None = None
-        self.port: int | None = None
-        self.started_at: float | None = None
+        self._started_at = time.monotonic()
 
     @property
     def url(self) -> str:
-        if self.port is None:
-            raise RuntimeError("server not started")
-        host = "127.0.0.1" if self.host in {"", "0.0.0.0", "::"} else self.host
-        if ":" in host:
-            host = f"[{host}]"
-        return f"http://{host}:{self.port}"
-
-    def make_app(self) -> web.Application:
-        app = web.Application()
-        app.router.add_get("/metrics", self._metrics)
-        app.router.add_get("/healthz", self._healthz)
-        app.router.add_get("/", self._index)
-        return app
+        """Where a client on this host reaches the server (after :meth:`start`)."""
+        return base_url(self.host, self.port)
 
     async def start(self) -> None:
         if self._runner is not None:
             return
-        runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False)
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self._requested_port, reuse_address=True)
         try:
-            await site.start()
+            await web.TCPSite(runner, self.host, self.port, reuse_address=True).start()
         except BaseException:
             await runner.cleanup()
             raise
         self._runner = runner
-        sockets = [s for s in (runner.addresses or [])]
-        self.port = sockets[0][1] if sockets else self._requested_port
-        self.started_at = time.monotonic()
+        self.port = runner.addresses[0][1]
+        self._started_at = time.monotonic()
         log.info("metrics server listening", extra={"host": self.host, "port": self.port})
 
     async def stop(self) -> None:
@@ -143,19 +133,10 @@ class HealthServer:
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
 
-    async def _metrics(self, request: web.Request) -> web.Response:
-        return web.Response(body=self.metrics.render(), headers={"Content-Type": CONTENT_TYPE_LATEST})
-
     async def _healthz(self, request: web.Request) -> web.Response:
         healthy, body = await run_checks(self.health, self.health_timeout)
-        if self.started_at is not None:
-            body["uptime_s"] = round(time.monotonic() - self.started_at, 1)
-        return web.Response(
-            status=200 if healthy else 503,
-            text=json.dumps(body),
-            content_type="application/json",
-            headers={"Cache-Control": "no-store"},
-        )
+        body["uptime_s"] = round(time.monotonic() - self._started_at, 1)
+        return web.json_response(body, status=200 if healthy else 503, headers={"Cache-Control": "no-store"})
 
     async def _index(self, request: web.Request) -> web.Response:
         return web.Response(text="identity-bot: see /metrics and /healthz\n")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry
+from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.ops.metrics import BotMetrics, scryfall_endpoint
@@ -11,7 +11,7 @@ from bot.ops.metrics import BotMetrics, scryfall_endpoint
 def samples(metrics: BotMetrics) -> dict[tuple[str, tuple], float]:
     """Parse the served text format back (also proves it is valid Prometheus exposition)."""
     out = {}
-    for family in text_string_to_metric_families(metrics.render().decode()):
+    for family in text_string_to_metric_families(generate_latest(metrics.registry).decode()):
         for sample in family.samples:
             out[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
     return out
@@ -135,6 +135,6 @@ def test_card_data_gauge_is_read_at_scrape_time_and_survives_errors():
 
 
 def test_process_metrics_are_included_by_default():
-    text = BotMetrics().render().decode()
+    text = generate_latest(BotMetrics().registry).decode()
     assert "process_resident_memory_bytes" in text
     assert "python_info" in text
