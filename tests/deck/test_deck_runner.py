@@ -4,7 +4,6 @@ taken from the list, names Scryfall could not answer, chosen colors, one-line pa
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.cards.budget import LocalBudget
+from bot.cards.budget import DEFAULT_RATES, Budget
 from bot.cards.bulk import import_file
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.service import CardService
@@ -27,7 +26,7 @@ from bot.main import open_cards
 from bot.present import deck_errors
 from bot.present.deck_report import notes_text, text_report, warnings_text
 from tests.deck.test_deck_check import PIPER
-from tests.fakes.fixtures import FakeClock, fake_settings
+from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards, card
 
@@ -46,20 +45,14 @@ async def scryfall():
         yield fake
 
 
-class SteppingClock(FakeClock):
-    """A fake monotonic clock whose `sleep` moves it instead of waiting: the request budget keeps Scryfall's
-    spacing on this clock (tests/cards checks the budget on real time) while no test waits for a slot."""
-
-    async def sleep(self, seconds: float) -> None:
-        self.advance(seconds)
-        await asyncio.sleep(0)
+#: Scryfall's published request rates, a thousand times over: these tests check what the deck check asks for,
+#: not its pacing (tests/cards checks the budget keeps Scryfall's spacing), so no test waits for a slot.
+UNPACED = {group: rate * 1000 for group, rate in DEFAULT_RATES.items()}
 
 
 def paced_cards(scryfall: FakeScryfall, tmp_path: Path, **settings: Any) -> Any:
-    """`open_cards` for these tests: Scryfall's request budget on a `SteppingClock`."""
-    clock = SteppingClock()
-    return open_cards(fake_settings(scryfall, tmp_path, **settings), monotonic=clock,
-                      budget=LocalBudget(clock=clock, monotonic=clock, sleep=clock.sleep))
+    """`open_cards` for these tests, on a request budget that never makes a lookup wait for its turn."""
+    return open_cards(fake_settings(scryfall, tmp_path, **settings), budget=Budget(rates=UNPACED))
 
 
 @pytest_asyncio.fixture(loop_scope="module")
