@@ -80,7 +80,7 @@ class Settings(BaseSettings):
     # Presentation and logging
     mana_emoji: str = Field(default="", description="Custom emoji for pips, e.g. 'W=<:w:1>,U=<:u:2>'.")
     mana_emoji_upload: bool = Field(
-        default=True, description="Upload the bot's own mana symbols as application emojis on start and use them.")
+        default=True, description="Upload Scryfall's official mana symbols as application emojis on start and use them.")
     log_level: str = "INFO"
 
     # Production: observability, abuse limits, sharding (issue 6)
