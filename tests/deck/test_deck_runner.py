@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.cards.budget import LocalBudget
+from bot.cards.budget import Budget
 from bot.cards.bulk import import_file
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.service import CardService
@@ -27,7 +27,7 @@ from bot.main import open_cards
 from bot.present import deck_errors
 from bot.present.deck_report import notes_text, text_report, warnings_text
 from tests.deck.test_deck_check import PIPER
-from tests.fakes.fixtures import FakeClock, fake_settings
+from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards, card
 
@@ -36,6 +36,7 @@ KUMANO_DECK = (DATA / "decks" / "kumano-moxfield.txt").read_text(encoding="utf-8
 SOL_RING = "1 Sol Ring (C19) 214\n"
 KUMANO = "Kumano, Master Yamabushi"
 BACKGROUNDS = json.loads((DATA / "backgrounds.json").read_text(encoding="utf-8"))
+FAST_RATES = {"slow": 1000.0, "fast": 1000.0}  # requests/s: the runner's tests never wait for a turn
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -46,20 +47,10 @@ async def scryfall():
         yield fake
 
 
-class SteppingClock(FakeClock):
-    """A fake monotonic clock whose `sleep` moves it instead of waiting: the request budget keeps Scryfall's
-    spacing on this clock (tests/cards checks the budget on real time) while no test waits for a slot."""
-
-    async def sleep(self, seconds: float) -> None:
-        self.advance(seconds)
-        await asyncio.sleep(0)
-
-
 def paced_cards(scryfall: FakeScryfall, tmp_path: Path, **settings: Any) -> Any:
-    """`open_cards` for these tests: Scryfall's request budget on a `SteppingClock`."""
-    clock = SteppingClock()
-    return open_cards(fake_settings(scryfall, tmp_path, **settings), monotonic=clock,
-                      budget=LocalBudget(clock=clock, monotonic=clock, sleep=clock.sleep))
+    """`open_cards` for these tests, with a request budget fast enough that no test waits for a slot (the
+    budget itself is tests/cards')."""
+    return open_cards(fake_settings(scryfall, tmp_path, **settings), budget=Budget(rates=FAST_RATES))
 
 
 @pytest_asyncio.fixture(loop_scope="module")

@@ -98,7 +98,7 @@ def header(text: str) -> tuple[str, Section | None] | None:
     m = _HEADER_RE.match(text)
     if not m:
         return None
-    word = _SPACES_RE.sub(" ", m.group("word").strip().lower())
+    word = _section_word(m.group("word"))
     if word in SECTION_WORDS:
         return ("section", SECTION_WORDS[word])
     if word in GROUP_WORDS:
@@ -257,9 +257,7 @@ def _read_card(text: str) -> tuple[int, str, dict[str, object]] | LineIssue:
     info: dict[str, object] = {}
     m = _LEADING_SET_RE.match(rest)
     if m:
-        info["set"] = m.group("set").lower()
-        if m.group("num"):
-            info["num"] = m.group("num")
+        _set_code(m, info)
         rest = rest[m.end():]
     rest, alternative = slash_comment(rest)
     rest, more = strip_suffixes(rest)
