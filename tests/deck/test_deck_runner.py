@@ -4,7 +4,6 @@ taken from the list, names Scryfall could not answer, chosen colors, one-line pa
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
