@@ -137,9 +137,7 @@ class DeckSites:
         if (left := self._locked_until[site] - self.clock()) > 0:
             raise DeckSourceError(DeckSourceErrorCode.RATE_LIMITED, site, retry_after=left)
         limiter = self._limiters.get(site)
-        if limiter is None or limiter.has_capacity():
-            if limiter is not None:
-                await limiter.acquire()
+        if limiter is None:
             return
         try:
             async with asyncio.timeout(min(self.max_wait, self.timeout)):
