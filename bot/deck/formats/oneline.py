@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.deck.formats.lines import (
+    COLLECTOR,
     GROUP_WORDS,
     INLINE_SECTION_WORDS,
     SECTION_WORDS,
@@ -44,9 +45,9 @@ _TOKEN_RE = re.compile(
 )
 _COUNT_TOKEN_RE = re.compile(r"\d{1,3}[xX\u00d7]?")
 _SET_TOKEN_RE = re.compile(r"\(" + SET_CODE + r"\)")
-_SET_BRACKET_TOKEN_RE = re.compile(r"\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{2,6}(?::[A-Za-z0-9★†\-]{1,10})?\]")
+_SET_BRACKET_TOKEN_RE = re.compile(r"\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{2,6}(?::" + COLLECTOR + r")?\]")
 _DIGITS_PAREN_RE = re.compile(r"\(\s*\d+\s*\)")
-_COLLECTOR_RE = re.compile(r"(?=.*[0-9★†])[A-Za-z0-9★†\-]{1,10}")
+_COLLECTOR_RE = re.compile(r"(?=.*[0-9★†])" + COLLECTOR)
 _COMMENT_MARK_RE = re.compile(r"(?://|#)+")
 _PASTE_SEPARATOR_RE = re.compile(r"\s*[;|]\s*")
 
