@@ -71,10 +71,6 @@ class _HeaderSpan:
     capitalised: bool
     marked: bool  # written as a comment: `// Lands`, `# Sideboard`
 
-    @property
-    def is_section(self) -> bool:
-        return self.phrase in SECTION_WORDS
-
 
 def _is_comment_mark(token: str) -> bool:
     return token.startswith("//") or bool(_COMMENT_MARK_RE.fullmatch(token))
@@ -175,11 +171,11 @@ class _Splitter:
         if phase is _Phase.NAME:
             if span.colon or span.counted or span.marked:
                 return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
-            if span.is_section and span.capitalised and span.phrase not in NAME_ENDING_SECTION_WORDS:
+            if span.phrase in SECTION_WORDS and span.capitalised and span.phrase not in NAME_ENDING_SECTION_WORDS:
                 return span
             return None
         # inside a comment or About metadata: only capitalised section words
-        return span if span.is_section and span.capitalised else None
+        return span if span.phrase in SECTION_WORDS and span.capitalised else None
 
     def count_starts_entry(self, i: int) -> bool:
         """Token i is a count followed by a card name (`1 Sol`, `1x Sol`, `1 x Sol`, `1 1996 World ...`)."""
