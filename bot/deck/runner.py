@@ -34,7 +34,7 @@ from typing import Any, Protocol
 
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import normalize
-from bot.deck.check import DeckInput, card_key, check_deck, color_letter
+from bot.deck.check import MAX_SUGGESTIONS, DeckInput, card_key, check_deck, color_letter
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
 from bot.deck.parser import DeckEntry, ParsedDeck, Section, parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, Reading, Unchecked, UncheckedCommander
@@ -43,7 +43,6 @@ from bot.identity.model import IdentityError
 
 MAX_OPTION = 200
 MAX_ALTERNATIVE_LOOKUPS = 25  # `A // B` lines whose `A` is looked up when `A // B` is not a card
-MAX_SUGGESTIONS = 5
 
 
 class CardSource(Protocol):

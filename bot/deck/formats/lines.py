@@ -61,10 +61,12 @@ _HASHTAG_RE = re.compile(r"\s+#!?[^\s#]+\s*$")
 _CARET_TAG_RE = re.compile(r"\s*\^[^^]*\^\s*$")
 # A set code has a letter and one case (`(C21)`, `(c21)`), so `Hazmat Suit (Used)` and `Bio (1999)` keep theirs.
 SET_CODE = r"(?=[A-Za-z0-9]*[A-Za-z])(?:[A-Z0-9]{2,6}|[a-z0-9]{2,6})"
-_SET_PAREN_RE = re.compile(r"\s*\((?P<set>" + SET_CODE + r")\)(?:\s+(?P<num>[A-Za-z0-9★†\-]{1,10}))?\s*$")
+COLLECTOR = r"[A-Za-z0-9★†\-]{1,10}"  # a collector number: `263`, `217p`, `C21-263`, `1★`
+_SET_PAREN_RE = re.compile(r"\s*\((?P<set>" + SET_CODE + r")\)(?:\s+(?P<num>" + COLLECTOR + r"))?\s*$")
 _BRACKET_RE = re.compile(r"\s*\[(?P<inner>[^\[\]]{1,60})\]\s*$")
-_SET_BRACKET_RE = re.compile(r"^(?P<set>[A-Za-z0-9]{2,6})(?::(?P<num>[A-Za-z0-9★†\-]{1,10}))?$")
-_LEADING_SET_RE = re.compile(r"^\[(?P<set>[A-Za-z0-9]{2,6})(?::(?P<num>[A-Za-z0-9★†\-]{1,10}))?\]\s+")  # XMage
+_SET_NUMBER = r"(?P<set>[A-Za-z0-9]{2,6})(?::(?P<num>" + COLLECTOR + r"))?"  # `C21`, `C21:263`
+_SET_BRACKET_RE = re.compile("^" + _SET_NUMBER + "$")
+_LEADING_SET_RE = re.compile(r"^\[" + _SET_NUMBER + r"\]\s+")  # XMage
 _SPLIT_RE = re.compile(r"\s*/{1,2}\s*")
 _HASH_COMMENT_RE = re.compile(r"\s#(?:\s|$)")  # ` # note`; Moxfield tags (`#Ramp`) have no space after `#`
 _SLASH_SEPARATOR_RE = re.compile(r"\s//")  # ` //`: a split-card separator or the start of a comment
@@ -98,7 +100,7 @@ def header(text: str) -> tuple[str, Section | None] | None:
     m = _HEADER_RE.match(text)
     if not m:
         return None
-    word = _SPACES_RE.sub(" ", m.group("word").strip().lower())
+    word = _section_word(m.group("word"))
     if word in SECTION_WORDS:
         return ("section", SECTION_WORDS[word])
     if word in GROUP_WORDS:
@@ -257,9 +259,7 @@ def _read_card(text: str) -> tuple[int, str, dict[str, object]] | LineIssue:
     info: dict[str, object] = {}
     m = _LEADING_SET_RE.match(rest)
     if m:
-        info["set"] = m.group("set").lower()
-        if m.group("num"):
-            info["num"] = m.group("num")
+        _set_code(m, info)
         rest = rest[m.end():]
     rest, alternative = slash_comment(rest)
     rest, more = strip_suffixes(rest)

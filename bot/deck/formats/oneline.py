@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.deck.formats.lines import (
+    COLLECTOR,
     GROUP_WORDS,
     INLINE_SECTION_WORDS,
     SECTION_WORDS,
@@ -44,9 +45,9 @@ _TOKEN_RE = re.compile(
 )
 _COUNT_TOKEN_RE = re.compile(r"\d{1,3}[xX\u00d7]?")
 _SET_TOKEN_RE = re.compile(r"\(" + SET_CODE + r"\)")
-_SET_BRACKET_TOKEN_RE = re.compile(r"\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{2,6}(?::[A-Za-z0-9★†\-]{1,10})?\]")
+_SET_BRACKET_TOKEN_RE = re.compile(r"\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{2,6}(?::" + COLLECTOR + r")?\]")
 _DIGITS_PAREN_RE = re.compile(r"\(\s*\d+\s*\)")
-_COLLECTOR_RE = re.compile(r"(?=.*[0-9★†])[A-Za-z0-9★†\-]{1,10}")
+_COLLECTOR_RE = re.compile(r"(?=.*[0-9★†])" + COLLECTOR)
 _COMMENT_MARK_RE = re.compile(r"(?://|#)+")
 _PASTE_SEPARATOR_RE = re.compile(r"\s*[;|]\s*")
 
@@ -69,10 +70,6 @@ class _HeaderSpan:
     counted: bool  # a `(N)` count follows the word
     capitalised: bool
     marked: bool  # written as a comment: `// Lands`, `# Sideboard`
-
-    @property
-    def is_section(self) -> bool:
-        return self.phrase in SECTION_WORDS
 
 
 def _is_comment_mark(token: str) -> bool:
@@ -174,11 +171,11 @@ class _Splitter:
         if phase is _Phase.NAME:
             if span.colon or span.counted or span.marked:
                 return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
-            if span.is_section and span.capitalised and span.phrase not in NAME_ENDING_SECTION_WORDS:
+            if span.phrase in SECTION_WORDS and span.capitalised and span.phrase not in NAME_ENDING_SECTION_WORDS:
                 return span
             return None
         # inside a comment or About metadata: only capitalised section words
-        return span if span.is_section and span.capitalised else None
+        return span if span.phrase in SECTION_WORDS and span.capitalised else None
 
     def count_starts_entry(self, i: int) -> bool:
         """Token i is a count followed by a card name (`1 Sol`, `1x Sol`, `1 x Sol`, `1 1996 World ...`)."""

@@ -33,13 +33,9 @@ _EXCLUDED = {"nodeck", "maybeboard", "maybe", "sideboard", "considering", "token
 
 def _columns(cells: list[str]) -> dict[str, int]:
     """Known column -> its index, from a header row."""
-    found: dict[str, int] = {}
-    for index, cell in enumerate(cells):
-        label = cell.strip().strip('"').lower()
-        for key, names in _COLUMNS.items():
-            if label in names and key not in found:
-                found[key] = index
-    return found
+    labels = [cell.strip().strip('"').lower() for cell in cells]
+    hits = {key: [i for i, label in enumerate(labels) if label in names] for key, names in _COLUMNS.items()}
+    return {key: indexes[0] for key, indexes in hits.items() if indexes}
 
 
 def _header(lines: list[str]) -> tuple[int, str, dict[str, int]] | None:

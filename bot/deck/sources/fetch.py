@@ -40,13 +40,6 @@ from bot.deck.sources.result import DEFAULT_MAX_ENTRIES, FetchedDeck, not_a_deck
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TIMEOUT = 8.0
-DEFAULT_MAX_BYTES = 2 * 1024 * 1024
-DEFAULT_MIN_INTERVAL = 1.0  # seconds between two requests to one site
-DEFAULT_MAX_WAIT = 3.0  # longest wait for a turn before answering "busy"
-DEFAULT_LOCKOUT = 30.0  # pause after a 429 without (or with a shorter) Retry-After
-DEFAULT_CACHE_TTL = 300.0
-DEFAULT_CACHE_SIZE = 256
 ERROR_BODY_LIMIT = 64 * 1024  # bytes read from a non-200 answer (enough to tell JSON from an HTML page)
 _READERS = {Site.ARCHIDEKT: read_archidekt, Site.MOXFIELD: read_moxfield}
 _UNAVAILABLE = DeckSourceErrorCode.UNAVAILABLE
@@ -86,14 +79,14 @@ class DeckSites:
         moxfield_base: str,
         contact_url: str,
         moxfield_user_agent: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_bytes: int = DEFAULT_MAX_BYTES,
+        timeout: float = 8.0,
+        max_bytes: int = 2 * 1024 * 1024,
         max_entries: int = DEFAULT_MAX_ENTRIES,
-        min_interval: float = DEFAULT_MIN_INTERVAL,
-        max_wait: float = DEFAULT_MAX_WAIT,
-        lockout_seconds: float = DEFAULT_LOCKOUT,
-        cache_ttl: float = DEFAULT_CACHE_TTL,
-        cache_size: int = DEFAULT_CACHE_SIZE,
+        min_interval: float = 1.0,
+        max_wait: float = 3.0,
+        lockout_seconds: float = 30.0,
+        cache_ttl: float = 300.0,
+        cache_size: int = 256,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if timeout <= 0 or max_bytes <= 0 or max_entries <= 0 or min_interval < 0 or max_wait < 0:
@@ -137,9 +130,7 @@ class DeckSites:
         if (left := self._locked_until[site] - self.clock()) > 0:
             raise DeckSourceError(DeckSourceErrorCode.RATE_LIMITED, site, retry_after=left)
         limiter = self._limiters.get(site)
-        if limiter is None or limiter.has_capacity():
-            if limiter is not None:
-                await limiter.acquire()
+        if limiter is None:
             return
         try:
             async with asyncio.timeout(min(self.max_wait, self.timeout)):

@@ -28,12 +28,7 @@ class Site(StrEnum):
         return "Archidekt" if self is Site.ARCHIDEKT else "Moxfield"
 
 
-_HOSTS = {
-    "archidekt.com": Site.ARCHIDEKT,
-    "www.archidekt.com": Site.ARCHIDEKT,
-    "moxfield.com": Site.MOXFIELD,
-    "www.moxfield.com": Site.MOXFIELD,
-}
+_HOSTS = {host: site for site in Site for host in (f"{site.value}.com", f"www.{site.value}.com")}
 _ARCHIDEKT_ID_RE = re.compile(r"^[0-9]{1,12}$")
 # Moxfield public ids are 22 URL-safe base64 characters; allow some slack, but not `personal`/`public`
 # (the "my decks" and "browse" pages also live under /decks/).
