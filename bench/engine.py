@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.identity import analyze  # noqa: E402
-from tests.shared_data import all_cards, without_answers  # noqa: E402
+from bot.identity import analyze
+from tests.shared_data import all_cards, without_answers
 
 
 def main() -> None:

@@ -39,12 +39,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import pct  # noqa: E402
-from bot.cards.cache import can_be_commander, card_rank, popularity  # noqa: E402
-from bot.cards.index import NameIndex  # noqa: E402
-from bot.cards.names import normalize  # noqa: E402
-from bot.cards.search import IndexEntry  # noqa: E402
-from tests.shared_data import all_cards  # noqa: E402
+from bench.common import pct
+from bot.cards.cache import can_be_commander, card_rank, popularity
+from bot.cards.index import NameIndex
+from bot.cards.names import normalize
+from bot.cards.search import IndexEntry
+from tests.shared_data import all_cards
 
 SCRYFALL_SIZE = 36_000
 SEED = 2026

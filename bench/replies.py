@@ -17,11 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.identity import analyze, check_fit  # noqa: E402
-from bot.present import embeds, i18n, mana_art  # noqa: E402
-from bot.present.message import Reply  # noqa: E402
-from tests.present import limits  # noqa: E402
-from tests.shared_data import all_cards, cards_by_name  # noqa: E402
+from bot.identity import analyze, check_fit
+from bot.present import embeds, i18n, mana_art
+from bot.present.message import Reply
+from tests.present import limits
+from tests.shared_data import all_cards, cards_by_name
 
 SHORT = 1000  # issue 13: replies about the multicolor cards stay within this many characters
 

@@ -106,7 +106,7 @@ async def bot_running(kind: str, fake: FakeDiscord, scryfall: FakeScryfall, cach
     proc = await asyncio.create_subprocess_exec(*args, cwd=tmp, env=env, stdout=asyncio.subprocess.DEVNULL)
     try:
         async with asyncio.timeout(120):
-            while not (fake.ready.is_set() and "global" in fake.commands):  # noqa: ASYNC110
+            while not (fake.ready.is_set() and "global" in fake.commands):
                 if proc.returncode is not None:
                     raise SystemExit(f"{kind} exited with {proc.returncode}")
                 await asyncio.sleep(0.05)

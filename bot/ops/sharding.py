@@ -29,32 +29,33 @@ def parse_shard_ids(spec: str | list[int] | tuple[int, ...] | None) -> list[int]
     if spec is None:
         return None
     if isinstance(spec, list | tuple):
-        items: set[int] = set()
         for value in spec:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"SHARD_IDS entries must be non-negative integers, not {value!r}")
-            items.add(value)
-        return sorted(items) or None
+        return sorted(set(spec)) or None
     text = str(spec).strip()
     if not text:
         return None
     ids: set[int] = set()
     for raw in text.split(","):
-        part = raw.strip()
-        if not part:
-            raise ValueError(f"SHARD_IDS has an empty entry: {text[:60]!r}")
-        match = _RANGE_RE.match(part)
-        if match:
-            low, high = int(match.group(1)), int(match.group(2))
-            if high < low:
-                raise ValueError(f"SHARD_IDS range {part!r} runs backwards")
-            if high - low + 1 > MAX_SHARD_IDS:
-                raise ValueError(f"SHARD_IDS range {part!r} is too large")
-            ids.update(range(low, high + 1))
-        elif part.isdigit():
-            ids.add(int(part))
-        else:
-            raise ValueError(f"SHARD_IDS must be numbers and ranges like '0,1' or '0-3', not {part[:20]!r}")
+        ids.update(_shard_part(raw.strip(), text))
         if len(ids) > MAX_SHARD_IDS:
             raise ValueError("SHARD_IDS lists too many shards")
     return sorted(ids)
+
+
+def _shard_part(part: str, text: str) -> range:
+    """One comma-separated part of ``SHARD_IDS``: a number or a range ``low-high``."""
+    if not part:
+        raise ValueError(f"SHARD_IDS has an empty entry: {text[:60]!r}")
+    if part.isdigit():
+        return range(int(part), int(part) + 1)
+    match = _RANGE_RE.match(part)
+    if not match:
+        raise ValueError(f"SHARD_IDS must be numbers and ranges like '0,1' or '0-3', not {part[:20]!r}")
+    low, high = int(match.group(1)), int(match.group(2))
+    if high < low:
+        raise ValueError(f"SHARD_IDS range {part!r} runs backwards")
+    if high - low + 1 > MAX_SHARD_IDS:
+        raise ValueError(f"SHARD_IDS range {part!r} is too large")
+    return range(low, high + 1)

@@ -65,7 +65,7 @@ async def test_errors_are_not_cached(client, fake_scryfall):
 
 def test_the_query_is_quoted_and_the_language_checked():
     assert printed_query('Le "Foudre"', "fr") == 'lang:fr unique:prints "Le Foudre"'
-    assert printed_query("職業：野蠻人", "zht") == 'lang:zht unique:prints "職業：野蠻人"'  # noqa: RUF001
+    assert printed_query("職業：野蠻人", "zht") == 'lang:zht unique:prints "職業：野蠻人"'
     assert printed_query("x", "xx").startswith("lang:any ")
 
 

@@ -105,12 +105,11 @@ async def test_collection_limits_and_not_found(fake, client):
         await client.collection([{"name": "Sol Ring"}] * 76)
     assert fake.count("/cards/collection") == 2  # the oversized batch was never sent
     # ...and the fake itself refuses more than 75, like Scryfall
-    async with aiohttp.ClientSession() as raw:
-        async with raw.post(fake.base_url + "/cards/collection",
-                            json={"identifiers": [{"name": "Sol Ring"}] * 76}) as resp:
-            assert resp.status == 422
-            assert resp.content_type == "application/json"
-            assert (await resp.json())["object"] == "error"
+    async with aiohttp.ClientSession() as raw, raw.post(fake.base_url + "/cards/collection",
+                        json={"identifiers": [{"name": "Sol Ring"}] * 76}) as resp:
+        assert resp.status == 422
+        assert resp.content_type == "application/json"
+        assert (await resp.json())["object"] == "error"
     with pytest.raises(ScryfallBadRequest):
         await client._request("POST", "/cards/collection", body={"identifiers": [{"name": "x"}] * 76})
 

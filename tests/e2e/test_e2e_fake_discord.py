@@ -142,7 +142,7 @@ async def test_deferred_reply_and_webhook_rules(world):
 
 
 async def test_rest_needs_the_token_and_commands_are_validated(world):
-    fake, session, ws = world
+    fake, session, _ws = world
     async with session.get(f"{fake.api_base}/users/@me", headers={"Authorization": "Bot nope"}) as resp:
         assert resp.status == 401
     auth = {"Authorization": f"Bot {fake.token}"}

@@ -36,9 +36,9 @@ async def world(tmp_path_factory, card_cache_copy):
     tmp: Path = tmp_path_factory.mktemp("installs")
     cache = tmp / "cards.sqlite3"
     card_cache_copy(cache)
-    async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord:
-        async with running(bot_settings(discord, scryfall, cache), discord) as runtime:
-            yield World(discord, scryfall, runtime.bot, cache)
+    async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord, \
+            running(bot_settings(discord, scryfall, cache), discord) as runtime:
+        yield World(discord, scryfall, runtime.bot, cache)
 
 
 @pytest_asyncio.fixture(loop_scope="module")

@@ -107,7 +107,7 @@ class World:
         self.errors = ErrorRecords()
         self.sent = 0
 
-    def run(self, coro: Any, timeout: float = 120) -> Any:  # noqa: ASYNC109
+    def run(self, coro: Any, timeout: float = 120) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     async def start(self) -> None:

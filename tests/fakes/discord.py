@@ -1184,10 +1184,10 @@ class FakeDiscord(FakeGateway):
         if ctype.startswith("multipart/"):
             form = await request.post()
             body = json.loads(_form_bytes(form.get("payload_json")) or b"{}")
-            body.setdefault("_files", [k for k in form.keys() if k.startswith("files[")])
+            body.setdefault("_files", [k for k in form if k.startswith("files[")])
             # uploaded files by filename (used by the deck-check tests to read the attached report)
             body.setdefault("_file_data", {getattr(form[k], "filename", k): _form_bytes(form[k])
-                                           for k in form.keys() if k.startswith("files[")})
+                                           for k in form if k.startswith("files[")})
             return body
         if not request.can_read_body:
             return {}

@@ -205,10 +205,9 @@ def _component_problems(components: Any, *, v2: bool = False) -> list[str]:
             return
         if c.get("id"):
             ids.append(c["id"])
-        if ctype in SELECT_TYPES or ctype == BUTTON:
-            if c.get("custom_id") is not None or ctype in SELECT_TYPES:
-                problems.extend(_text_problem(c.get("custom_id"), f"{where} custom_id", 1, 100))
-                custom_ids.append(str(c.get("custom_id")))
+        if ctype in SELECT_TYPES or (ctype == BUTTON and c.get("custom_id") is not None):
+            problems.extend(_text_problem(c.get("custom_id"), f"{where} custom_id", 1, 100))
+            custom_ids.append(str(c.get("custom_id")))
         if ctype == ACTION_ROW:
             children = c.get("components")
             if not isinstance(children, list) or not 1 <= len(children) <= 5:

@@ -5,6 +5,7 @@ speaks the websocket; the REST side, the interactions and the rules live there."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 from collections.abc import Iterable
@@ -195,10 +196,9 @@ class FakeGateway:
             if len(session.sent) > MAX_REPLAY:
                 del session.sent[: len(session.sent) - MAX_REPLAY]
             if session.connected:
-                try:
+                # the socket may die under us; the event then waits for a RESUME
+                with contextlib.suppress(ConnectionResetError, RuntimeError):
                     await session.ws.send_str(json.dumps(frame))  # type: ignore[union-attr]
-                except (ConnectionResetError, RuntimeError):
-                    pass  # the socket died under us; the event waits for a RESUME
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0)

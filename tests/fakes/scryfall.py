@@ -17,6 +17,7 @@ Every request is recorded in `requests` (method, path, query, json body, event-l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import gzip
 import json
@@ -245,10 +246,8 @@ class FakeScryfall:
         self.requests.append(RecordedRequest(request.method, request.path, dict(request.query), body,
                                              asyncio.get_running_loop().time(), dict(request.headers)))
         if self.delay:
-            try:  # a slow answer, cut short when the fake shuts down
+            with contextlib.suppress(TimeoutError):  # a slow answer, cut short when the fake shuts down
                 await asyncio.wait_for(self._closing.wait(), self.delay)
-            except TimeoutError:
-                pass
         if self._faults:
             fault = self._faults[0]
             fault.times -= 1
