@@ -40,9 +40,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import pct
-from bot.cards.cache import can_be_commander, card_rank, popularity
 from bot.cards.index import NameIndex
 from bot.cards.names import normalize
+from bot.cards.rows import can_be_commander, card_rank, popularity
 from bot.cards.search import IndexEntry
 from tests.shared_data import all_cards
 

@@ -33,8 +33,8 @@ from typing import Any
 import ijson
 
 from bot.cards.bulk import BulkFormatError, iter_cards
-from bot.cards.cache import connect_sync, prepare_database
 from bot.cards.printed import KEY_VERSION, PrintedNames, printed_key, printing_names
+from bot.cards.schema import connect_sync, prepare_database
 from bot.cards.scryfall import ScryfallClient
 
 # Made anew by every import (so an import always leaves the current schema); `key` is `printed_key(printed)`

@@ -22,7 +22,8 @@ from typing import IO, Any
 
 import ijson
 
-from bot.cards.cache import INSERT_CARD, INSERT_NAME, card_rows, connect_sync, is_card, prepare_database
+from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, is_card
+from bot.cards.schema import connect_sync, prepare_database
 from bot.cards.scryfall import ScryfallClient
 
 log = logging.getLogger(__name__)

@@ -7,9 +7,8 @@ Tables:
 - `negative`: queries Scryfall said do not exist, until `expires_at`.
 - `meta`: bulk data date, import bookkeeping.
 
-A file that is not a readable cache (garbage, truncated, from a newer version) is logged once, moved
-aside to `<name>.corrupt-<timestamp>` and replaced by a new empty cache; if even that fails the cache
-lives in memory for this run. Nothing is ever cached from an error response.
+Opening, checking and migrating the file: `bot.cards.schema`; a card's rows: `bot.cards.rows`. Nothing is
+ever cached from an error response.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -27,285 +25,11 @@ from typing import Any, cast
 import aiosqlite
 from cachetools import LRUCache
 
-from bot.cards.names import normalize
+from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, index_entries, is_card
+from bot.cards.schema import MIGRATIONS, SCHEMA_VERSION, prepare_database
 from bot.cards.search import IndexEntry
-from bot.identity import IdentityError, is_commander_candidate, pairing_traits
 
 log = logging.getLogger(__name__)
-
-SCHEMA_VERSION = 4
-
-# Each entry upgrades the schema from version N-1 to N. Never edit a released step; add a new one.
-MIGRATIONS: dict[int, str] = {
-    1: """
-        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS cards (
-            id TEXT PRIMARY KEY,
-            oracle_id TEXT,
-            name TEXT NOT NULL,
-            source TEXT NOT NULL,
-            fetched_at REAL NOT NULL,
-            rank INTEGER NOT NULL DEFAULT 0,
-            commander INTEGER NOT NULL DEFAULT 0,
-            json TEXT NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS cards_oracle ON cards (oracle_id);
-        CREATE TABLE IF NOT EXISTS names (
-            norm TEXT NOT NULL,
-            card_id TEXT NOT NULL,
-            kind INTEGER NOT NULL,
-            PRIMARY KEY (norm, card_id)
-        ) WITHOUT ROWID;
-    """,
-    2: """
-        CREATE TABLE IF NOT EXISTS queries (
-            kind TEXT NOT NULL,
-            norm TEXT NOT NULL,
-            card_id TEXT NOT NULL,
-            fetched_at REAL NOT NULL,
-            PRIMARY KEY (kind, norm)
-        ) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS negative (
-            kind TEXT NOT NULL,
-            norm TEXT NOT NULL,
-            expires_at REAL NOT NULL,
-            suggestions TEXT NOT NULL DEFAULT '[]',
-            PRIMARY KEY (kind, norm)
-        ) WITHOUT ROWID;
-    """,
-    3: """
-        ALTER TABLE cards ADD COLUMN popularity INTEGER;
-    """,
-    4: """
-        ALTER TABLE cards ADD COLUMN pairing TEXT NOT NULL DEFAULT '';
-    """,
-}
-# Columns a migration adds whose values come from the card itself: filled in Python right after it.
-BACKFILLS: dict[int, str] = {4: "pairing"}
-
-NON_GAME_LAYOUTS = frozenset({
-    "token", "double_faced_token", "emblem", "art_series", "vanguard", "planar", "scheme", "augment", "host",
-})
-_CORRUPT_WORDS = ("not a database", "malformed", "corrupt", "disk image", "unsupported file format")
-
-
-class CacheCorrupt(Exception):
-    """The cache file cannot be used (raised internally; the cache is then rebuilt)."""
-
-
-# ----------------------------------------------------------------------------------------------
-# Card -> rows
-
-
-def card_rank(card: dict[str, Any]) -> int:
-    """Lower is better when several cards share a name (real cards before tokens and Alchemy copies)."""
-    rank = 0
-    if card.get("layout") in NON_GAME_LAYOUTS:
-        rank += 10
-    if str(card.get("name", "")).startswith("A-"):
-        rank += 5
-    games = card.get("games")
-    if games and "paper" not in games:
-        rank += 1
-    return rank
-
-
-def popularity(card: dict[str, Any]) -> int | None:
-    """Scryfall's `edhrec_rank` (1 = the card most played in Commander), or None when EDHREC ranks it not."""
-    value = card.get("edhrec_rank")
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
-
-
-def pairing_code(card: dict[str, Any]) -> str:
-    """The engine's pairing summary of a card (its partner abilities, Background, Time Lord Doctor), stored
-    so the partner option's autocomplete can offer only cards that pair with the chosen commander."""
-    try:
-        return pairing_traits(card).encode()
-    except IdentityError:
-        return ""
-
-
-def can_be_commander(card: dict[str, Any]) -> bool:
-    """Whether commander pickers should offer the card (the engine's rule: eligible alone, or a Background)."""
-    try:
-        return is_commander_candidate(card)
-    except IdentityError:
-        return False
-
-
-def name_keys(card: dict[str, Any]) -> list[tuple[str, int]]:
-    """(normalised name, kind) pairs: the full name (kind 0) and each face name (kind 1)."""
-    name = str(card.get("name", ""))
-    full = normalize(name)
-    keys = [(full, 0)]
-    seen = {full}
-    for face in card.get("card_faces") or ():
-        face_name = face.get("name") if isinstance(face, dict) else None
-        if face_name:
-            key = normalize(str(face_name))
-            if key and key not in seen:
-                seen.add(key)
-                keys.append((key, 1))
-    return keys
-
-
-def is_card(obj: Any) -> bool:
-    return (isinstance(obj, dict) and isinstance(obj.get("id"), str) and isinstance(obj.get("name"), str)
-            and bool(obj["name"]) and obj.get("object", "card") == "card")
-
-
-def card_rows(card: dict[str, Any], source: str, now: float, raw: str | None = None
-              ) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
-    """The `cards` row and `names` rows for one card object."""
-    commander = can_be_commander(card)
-    row = (card["id"], card.get("oracle_id"), card["name"], source, now, card_rank(card),
-           1 if commander else 0, popularity(card), pairing_code(card) if commander else "",
-           raw if raw is not None else json.dumps(card, separators=(",", ":")))
-    return row, [(key, card["id"], kind) for key, kind in name_keys(card)]
-
-
-def index_entries(rows: Iterable[tuple[Any, ...]]) -> list[IndexEntry]:
-    """`IndexEntry`s from `CardCache.name_rows()`."""
-    return [IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5],
-                       pairing=r[6]) for r in rows]
-
-
-INSERT_CARD = "INSERT OR REPLACE INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, " \
-              "popularity, pairing, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-INSERT_NAME = "INSERT OR IGNORE INTO names (norm, card_id, kind) VALUES (?, ?, ?)"
-
-
-# ----------------------------------------------------------------------------------------------
-# Opening, checking, migrating (synchronous; shared with the bulk importer)
-
-
-def connect_sync(path: Path | str, *, timeout: float = 30.0) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-    return conn
-
-
-def _is_corruption(exc: BaseException) -> bool:
-    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError) \
-        or any(word in str(exc).lower() for word in _CORRUPT_WORDS)
-
-
-def schema_version(conn: sqlite3.Connection) -> int:
-    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'").fetchone()
-    if not exists:
-        tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
-        if tables:
-            raise CacheCorrupt("tables but no schema_version table")
-        return 0
-    row = conn.execute("SELECT version FROM schema_version").fetchone()
-    if row is None:
-        raise CacheCorrupt("empty schema_version table")
-    return int(row[0])
-
-
-def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
-    """Bring the schema up to `target`, one transaction per step. Returns the version it started at."""
-    start = schema_version(conn)
-    if start > SCHEMA_VERSION:
-        raise CacheCorrupt(f"schema version {start} is newer than this bot knows ({SCHEMA_VERSION})")
-    for version in range(start + 1, target + 1):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            current = schema_version(conn)
-            if current >= version:  # another process migrated meanwhile
-                conn.execute("COMMIT")
-                continue
-            for statement in MIGRATIONS[version].split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            if version in BACKFILLS:
-                _backfill(conn, BACKFILLS[version])
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            conn.execute("DELETE FROM schema_version")
-            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-    return start
-
-
-def _backfill(conn: sqlite3.Connection, column: str) -> None:
-    """Fill a column a migration just added from each cached card (only `pairing` so far: the commanders'
-    partner abilities; other cards can't be partners, and their rows keep the default)."""
-    rows = conn.execute("SELECT id, json FROM cards WHERE commander = 1").fetchall()
-    conn.executemany(f"UPDATE cards SET {column} = ? WHERE id = ?",  # noqa: S608 - a column name of ours
-                     [(pairing_code(json.loads(raw)), card_id) for card_id, raw in rows])
-
-
-def _check_and_migrate(path: Path) -> None:
-    conn = connect_sync(path)
-    try:
-        conn.execute("PRAGMA journal_mode = WAL").fetchone()
-        result = conn.execute("PRAGMA quick_check").fetchone()
-        if not result or result[0] != "ok":
-            raise CacheCorrupt(f"integrity check failed: {result[0] if result else 'no result'}")
-        migrate(conn)
-    finally:
-        conn.close()
-
-
-def _move_aside(path: Path) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-        n += 1
-    path.rename(target)
-    for suffix in ("-wal", "-shm", "-journal"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            try:
-                side.rename(target.with_name(target.name + suffix))
-            except OSError:
-                side.unlink(missing_ok=True)
-    return target
-
-
-def prepare_database(path: Path | str) -> Path | str:
-    """Make `path` a usable, current cache. Returns the path to open (":memory:" as the last resort).
-
-    Corrupt/unreadable/newer files are moved aside with one clear log line and rebuilt. A locked
-    database (another process is writing) is not corruption and is left alone.
-    """
-    if str(path) == ":memory:":
-        return path
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        log.error("card cache: cannot create directory %s (%s); using an in-memory cache", path.parent, exc)
-        return ":memory:"
-    try:
-        _check_and_migrate(path)
-        return path
-    except (CacheCorrupt, sqlite3.DatabaseError) as exc:
-        if isinstance(exc, sqlite3.OperationalError) and not _is_corruption(exc):
-            if "locked" in str(exc).lower() or "busy" in str(exc).lower():
-                raise
-            reason = f"unreadable ({exc})"
-        else:
-            reason = f"corrupt ({exc})"
-    try:
-        moved = _move_aside(path) if path.exists() else None
-        log.error("card cache %s is %s; moved it to %s and started a new cache", path, reason,
-                  moved.name if moved else "nowhere (it vanished)")
-        _check_and_migrate(path)
-        return path
-    except (OSError, CacheCorrupt, sqlite3.DatabaseError) as exc:
-        log.error("card cache %s cannot be rebuilt (%s); using an in-memory cache for this run", path, exc)
-        return ":memory:"
-
-
-# ----------------------------------------------------------------------------------------------
-# The async cache
-
 
 @dataclass(slots=True)
 class CardRow:
@@ -431,13 +155,13 @@ class CardCache:
             rows = await self._db.execute_fetchall("SELECT count(*) FROM cards")
         else:
             rows = await self._db.execute_fetchall("SELECT count(*) FROM cards WHERE source = ?", (source,))
-        return int(list(rows)[0][0])
+        return int(next(iter(rows))[0])
 
     async def counts(self) -> dict[str, int]:
         out = {}
         for table in ("cards", "names", "queries", "negative"):
             rows = await self._db.execute_fetchall(f"SELECT count(*) FROM {table}")
-            out[table] = int(list(rows)[0][0])
+            out[table] = int(next(iter(rows))[0])
         return out
 
     async def get_meta(self, key: str) -> str | None:
@@ -452,7 +176,7 @@ class CardCache:
         if not wanted:
             return {}
         rows = await self._db.execute_fetchall(
-            f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(wanted))})",  # noqa: S608 - placeholders only
+            f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(wanted))})",
             wanted)
         return {str(r[0]): str(r[1]) for r in rows}
 

@@ -15,8 +15,8 @@ import functools
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from bot.cards.cache import name_keys
 from bot.cards.model import MAX_COLLECTION
+from bot.cards.rows import name_keys
 
 Card = dict[str, Any]
 Collect = Callable[[Callable[[], list[dict[str, str]]]], Awaitable[list[Card]]]

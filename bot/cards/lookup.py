@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from bot.cards.cache import CardCache, CardRow, index_entries, name_keys, popularity
+from bot.cards.cache import CardCache, CardRow
 from bot.cards.flight import CollectionBatcher, SingleFlight
 from bot.cards.index import NameIndex
 from bot.cards.model import (
@@ -42,6 +42,7 @@ from bot.cards.model import (
     ScryfallUnavailable,
 )
 from bot.cards.names import MAX_INPUT_CHARS, clean_input, normalize, rank_candidates
+from bot.cards.rows import index_entries, name_keys, popularity
 from bot.cards.scryfall import (
     ScryfallAmbiguous,
     ScryfallBadRequest,

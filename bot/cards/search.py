@@ -93,8 +93,18 @@ class Lists:
     - `by_letter`: keys and ids by first letter, for the fuzzy last resort.
     """
 
-    __slots__ = ("names", "keys", "costs", "start_keys", "start_ids", "later_keys", "later_ids",
-                 "blob", "line_starts", "by_letter")
+    __slots__ = (
+        "blob",
+        "by_letter",
+        "costs",
+        "keys",
+        "later_ids",
+        "later_keys",
+        "line_starts",
+        "names",
+        "start_ids",
+        "start_keys",
+    )
 
     def __init__(self, entries: list[IndexEntry]) -> None:
         # Positions and parallel lists rather than tuples: the build keeps few objects for the garbage

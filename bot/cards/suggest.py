@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from cachetools import TTLCache
 
-from bot.cards.cache import pairing_code, popularity
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
 from bot.cards.names import MAX_INPUT_CHARS, choice_name, clean_input, normalize, rank_candidates
+from bot.cards.rows import pairing_code, popularity
 from bot.cards.scryfall import ScryfallError, ScryfallNotFound
 from bot.identity import PairingTraits, can_pair
 

@@ -9,9 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.cards.cache import MIGRATIONS, SCHEMA_VERSION, CardCache, can_be_commander, name_keys
+from bot.cards.cache import CardCache
 from bot.cards.index import NameIndex
 from bot.cards.names import clean_input, normalize, rank_candidates
+from bot.cards.rows import can_be_commander, name_keys
+from bot.cards.schema import MIGRATIONS, SCHEMA_VERSION
 from tests.shared_data import card
 
 
@@ -113,9 +115,9 @@ async def test_corrupt_cache_is_moved_aside_and_rebuilt(fake_scryfall, make_card
             conn.execute("UPDATE schema_version SET version = 99")
             conn.commit()
             conn.close()
-    with caplog.at_level(logging.ERROR, logger="bot.cards.cache"):
+    with caplog.at_level(logging.ERROR, logger="bot.cards.schema"):
         service = await make_card_service()
-    lines = [r.getMessage() for r in caplog.records if r.name == "bot.cards.cache"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.cards.schema"]
     assert len(lines) == 1 and "moved it to" in lines[0], lines
     assert list(path.parent.glob("cards.sqlite3.corrupt-*"))
     assert not service.cache.in_memory
@@ -123,9 +125,9 @@ async def test_corrupt_cache_is_moved_aside_and_rebuilt(fake_scryfall, make_card
     assert resolved.name == "Sol Ring" and resolved.source == "api"
     # A second start opens the rebuilt cache without complaint (no crash loop) and remembers the card.
     caplog.clear()
-    with caplog.at_level(logging.ERROR, logger="bot.cards.cache"):
+    with caplog.at_level(logging.ERROR, logger="bot.cards.schema"):
         again = await make_card_service()
-    assert not [r for r in caplog.records if r.name == "bot.cards.cache"]
+    assert not [r for r in caplog.records if r.name == "bot.cards.schema"]
     assert (await again.peek("Sol Ring")).source == "cache"
     assert fake_scryfall.count() == 1
 
@@ -133,7 +135,7 @@ async def test_corrupt_cache_is_moved_aside_and_rebuilt(fake_scryfall, make_card
 async def test_unusable_location_falls_back_to_memory(tmp_path, caplog):
     blocker = tmp_path / "file"
     blocker.write_text("a file where a directory should be")
-    with caplog.at_level(logging.ERROR, logger="bot.cards.cache"):
+    with caplog.at_level(logging.ERROR, logger="bot.cards.schema"):
         cache = await CardCache.open(blocker / "cards.sqlite3")
     assert cache.in_memory
     assert await cache.put_cards([card("Sol Ring")]) == 1

@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.cards.cache import can_be_commander, card_rank, popularity
 from bot.cards.index import NameIndex
 from bot.cards.names import (
     match_cost,
@@ -23,6 +22,7 @@ from bot.cards.names import (
     typo_prefix,
     word_match,
 )
+from bot.cards.rows import can_be_commander, card_rank, popularity
 from bot.cards.search import IndexEntry, _gentle_sorted
 from tests.shared_data import all_cards
 

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from bot.cards.bulk import import_file
-from bot.cards.cache import MIGRATIONS, CardCache
+from bot.cards.cache import CardCache
 from bot.cards.model import CardNotFound
+from bot.cards.schema import MIGRATIONS
 from bot.identity import can_pair, pairing_traits
 from tests.rates import turn
 from tests.shared_data import CARDS_FILE, all_cards, card

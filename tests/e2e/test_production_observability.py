@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 
 from bot.cards.bulk import import_file
-from bot.cards.cache import prepare_database
+from bot.cards.schema import prepare_database
 from bot.healthcheck import healthcheck
 from bot.ops.healthcheck import check_endpoint, check_health, probe_url
 from bot.ops.logs import setup_logging

@@ -32,8 +32,8 @@ from xml.sax.saxutils import escape
 from aiohttp import web
 from rapidfuzz import fuzz, process
 
-from bot.cards.cache import can_be_commander, name_keys
 from bot.cards.names import normalize
+from bot.cards.rows import can_be_commander, name_keys
 from bot.present.mana_art import SYMBOLS
 from tests.fakes.server import serve
 

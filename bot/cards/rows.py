@@ -1,0 +1,95 @@
+"""A Scryfall card object as the card cache stores it: its rank among cards of the same name, popularity,
+commander and partner facts, the name keys it answers to, and the rows written for it (shared by the cache
+and the bulk importer)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from bot.cards.names import normalize
+from bot.cards.search import IndexEntry
+from bot.identity import IdentityError, is_commander_candidate, pairing_traits
+
+NON_GAME_LAYOUTS = frozenset({
+    "token", "double_faced_token", "emblem", "art_series", "vanguard", "planar", "scheme", "augment", "host",
+})
+
+
+def card_rank(card: dict[str, Any]) -> int:
+    """Lower is better when several cards share a name (real cards before tokens and Alchemy copies)."""
+    rank = 0
+    if card.get("layout") in NON_GAME_LAYOUTS:
+        rank += 10
+    if str(card.get("name", "")).startswith("A-"):
+        rank += 5
+    games = card.get("games")
+    if games and "paper" not in games:
+        rank += 1
+    return rank
+
+
+def popularity(card: dict[str, Any]) -> int | None:
+    """Scryfall's `edhrec_rank` (1 = the card most played in Commander), or None when EDHREC ranks it not."""
+    value = card.get("edhrec_rank")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def pairing_code(card: dict[str, Any]) -> str:
+    """The engine's pairing summary of a card (its partner abilities, Background, Time Lord Doctor), stored
+    so the partner option's autocomplete can offer only cards that pair with the chosen commander."""
+    try:
+        return pairing_traits(card).encode()
+    except IdentityError:
+        return ""
+
+
+def can_be_commander(card: dict[str, Any]) -> bool:
+    """Whether commander pickers should offer the card (the engine's rule: eligible alone, or a Background)."""
+    try:
+        return is_commander_candidate(card)
+    except IdentityError:
+        return False
+
+
+def name_keys(card: dict[str, Any]) -> list[tuple[str, int]]:
+    """(normalised name, kind) pairs: the full name (kind 0) and each face name (kind 1)."""
+    name = str(card.get("name", ""))
+    full = normalize(name)
+    keys = [(full, 0)]
+    seen = {full}
+    for face in card.get("card_faces") or ():
+        face_name = face.get("name") if isinstance(face, dict) else None
+        if face_name:
+            key = normalize(str(face_name))
+            if key and key not in seen:
+                seen.add(key)
+                keys.append((key, 1))
+    return keys
+
+
+def is_card(obj: Any) -> bool:
+    return (isinstance(obj, dict) and isinstance(obj.get("id"), str) and isinstance(obj.get("name"), str)
+            and bool(obj["name"]) and obj.get("object", "card") == "card")
+
+
+def card_rows(card: dict[str, Any], source: str, now: float, raw: str | None = None
+              ) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
+    """The `cards` row and `names` rows for one card object."""
+    commander = can_be_commander(card)
+    row = (card["id"], card.get("oracle_id"), card["name"], source, now, card_rank(card),
+           1 if commander else 0, popularity(card), pairing_code(card) if commander else "",
+           raw if raw is not None else json.dumps(card, separators=(",", ":")))
+    return row, [(key, card["id"], kind) for key, kind in name_keys(card)]
+
+
+def index_entries(rows: Iterable[tuple[Any, ...]]) -> list[IndexEntry]:
+    """`IndexEntry`s from `CardCache.name_rows()`."""
+    return [IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5],
+                       pairing=r[6]) for r in rows]
+
+
+INSERT_CARD = "INSERT OR REPLACE INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, " \
+              "popularity, pairing, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_NAME = "INSERT OR IGNORE INTO names (norm, card_id, kind) VALUES (?, ?, ?)"

@@ -1,0 +1,198 @@
+"""The card cache file: its schema (versioned, with migrations), opening it, checking it and moving a
+corrupt one aside (synchronous; shared by the cache and the bulk importer).
+
+A file that is not a readable cache (garbage, truncated, from a newer version) is logged once, moved aside to
+`<name>.corrupt-<timestamp>` and replaced by a new empty cache; if even that fails the cache lives in memory
+for this run.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from pathlib import Path
+
+from bot.cards.rows import pairing_code
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 4
+
+# Each entry upgrades the schema from version N-1 to N. Never edit a released step; add a new one.
+MIGRATIONS: dict[int, str] = {
+    1: """
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS cards (
+            id TEXT PRIMARY KEY,
+            oracle_id TEXT,
+            name TEXT NOT NULL,
+            source TEXT NOT NULL,
+            fetched_at REAL NOT NULL,
+            rank INTEGER NOT NULL DEFAULT 0,
+            commander INTEGER NOT NULL DEFAULT 0,
+            json TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS cards_oracle ON cards (oracle_id);
+        CREATE TABLE IF NOT EXISTS names (
+            norm TEXT NOT NULL,
+            card_id TEXT NOT NULL,
+            kind INTEGER NOT NULL,
+            PRIMARY KEY (norm, card_id)
+        ) WITHOUT ROWID;
+    """,
+    2: """
+        CREATE TABLE IF NOT EXISTS queries (
+            kind TEXT NOT NULL,
+            norm TEXT NOT NULL,
+            card_id TEXT NOT NULL,
+            fetched_at REAL NOT NULL,
+            PRIMARY KEY (kind, norm)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS negative (
+            kind TEXT NOT NULL,
+            norm TEXT NOT NULL,
+            expires_at REAL NOT NULL,
+            suggestions TEXT NOT NULL DEFAULT '[]',
+            PRIMARY KEY (kind, norm)
+        ) WITHOUT ROWID;
+    """,
+    3: """
+        ALTER TABLE cards ADD COLUMN popularity INTEGER;
+    """,
+    4: """
+        ALTER TABLE cards ADD COLUMN pairing TEXT NOT NULL DEFAULT '';
+    """,
+}
+# Columns a migration adds whose values come from the card itself: filled in Python right after it.
+BACKFILLS: dict[int, str] = {4: "pairing"}
+_CORRUPT_WORDS = ("not a database", "malformed", "corrupt", "disk image", "unsupported file format")
+
+
+class CacheCorrupt(Exception):
+    """The cache file cannot be used (raised internally; the cache is then rebuilt)."""
+
+
+def connect_sync(path: Path | str, *, timeout: float = 30.0) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+    return conn
+
+
+def _is_corruption(exc: BaseException) -> bool:
+    return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)) \
+        or any(word in str(exc).lower() for word in _CORRUPT_WORDS)
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'").fetchone()
+    if not exists:
+        tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
+        if tables:
+            raise CacheCorrupt("tables but no schema_version table")
+        return 0
+    row = conn.execute("SELECT version FROM schema_version").fetchone()
+    if row is None:
+        raise CacheCorrupt("empty schema_version table")
+    return int(row[0])
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Bring the schema up to `target`, one transaction per step. Returns the version it started at."""
+    start = schema_version(conn)
+    if start > SCHEMA_VERSION:
+        raise CacheCorrupt(f"schema version {start} is newer than this bot knows ({SCHEMA_VERSION})")
+    for version in range(start + 1, target + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = schema_version(conn)
+            if current >= version:  # another process migrated meanwhile
+                conn.execute("COMMIT")
+                continue
+            for statement in MIGRATIONS[version].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            if version in BACKFILLS:
+                _backfill(conn, BACKFILLS[version])
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            conn.execute("DELETE FROM schema_version")
+            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return start
+
+
+def _backfill(conn: sqlite3.Connection, column: str) -> None:
+    """Fill a column a migration just added from each cached card (only `pairing` so far: the commanders'
+    partner abilities; other cards can't be partners, and their rows keep the default)."""
+    rows = conn.execute("SELECT id, json FROM cards WHERE commander = 1").fetchall()
+    conn.executemany(f"UPDATE cards SET {column} = ? WHERE id = ?",
+                     [(pairing_code(json.loads(raw)), card_id) for card_id, raw in rows])
+
+
+def _check_and_migrate(path: Path) -> None:
+    conn = connect_sync(path)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        result = conn.execute("PRAGMA quick_check").fetchone()
+        if not result or result[0] != "ok":
+            raise CacheCorrupt(f"integrity check failed: {result[0] if result else 'no result'}")
+        migrate(conn)
+    finally:
+        conn.close()
+
+
+def _move_aside(path: Path) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        n += 1
+    path.rename(target)
+    for suffix in ("-wal", "-shm", "-journal"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            try:
+                side.rename(target.with_name(target.name + suffix))
+            except OSError:
+                side.unlink(missing_ok=True)
+    return target
+
+
+def prepare_database(path: Path | str) -> Path | str:
+    """Make `path` a usable, current cache. Returns the path to open (":memory:" as the last resort).
+
+    Corrupt/unreadable/newer files are moved aside with one clear log line and rebuilt. A locked
+    database (another process is writing) is not corruption and is left alone.
+    """
+    if str(path) == ":memory:":
+        return path
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        log.error("card cache: cannot create directory %s (%s); using an in-memory cache", path.parent, exc)
+        return ":memory:"
+    try:
+        _check_and_migrate(path)
+        return path
+    except (CacheCorrupt, sqlite3.DatabaseError) as exc:
+        if isinstance(exc, sqlite3.OperationalError) and not _is_corruption(exc):
+            if "locked" in str(exc).lower() or "busy" in str(exc).lower():
+                raise
+            reason = f"unreadable ({exc})"
+        else:
+            reason = f"corrupt ({exc})"
+    try:
+        moved = _move_aside(path) if path.exists() else None
+        log.error("card cache %s is %s; moved it to %s and started a new cache", path, reason,
+                  moved.name if moved else "nowhere (it vanished)")
+        _check_and_migrate(path)
+        return path
+    except (OSError, CacheCorrupt, sqlite3.DatabaseError) as exc:
+        log.error("card cache %s cannot be rebuilt (%s); using an in-memory cache for this run", path, exc)
+        return ":memory:"
