@@ -18,19 +18,21 @@ written to the cache. Counters go to the bot's metrics (`BotMetrics.observe_look
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import logging
 import re
 import sqlite3
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
 from bot.cards.cache import CardCache, CardRow, index_entries, name_keys, popularity
 from bot.cards.flight import CollectionBatcher, SingleFlight
+from bot.cards.foreign import ForeignNames
 from bot.cards.index import NameIndex
 from bot.cards.model import (
     MAX_SUGGESTIONS,
@@ -73,6 +75,7 @@ class _Miss:
 
     stale: CardRow | None = None
     suggestions: list[str] = field(default_factory=list)
+    printed: str | None = None  # the English name of the one card the text names in another language
 
 
 INDEX_SWITCH_INTERVAL = 0.001  # seconds: how soon the event loop gets the GIL back while an index is built
@@ -100,8 +103,9 @@ class CardLookups:
 
     def __init__(self, cache: CardCache, client: ScryfallClient, *, metrics: BotMetrics,
                  cache_ttl: float = 86_400, negative_ttl: float = 600,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, foreign: ForeignNames | None = None) -> None:
         self.cache = cache
+        self.foreign = foreign or ForeignNames()
         self.client = client
         self.metrics = metrics
         self.cache_ttl = cache_ttl
@@ -236,16 +240,27 @@ class CardLookups:
 
     # -- step 1: local -----------------------------------------------------------------------------
 
-    async def _local(self, q: str, n: str, mode: Mode, *, decide: bool = True,
-                     rows: list[CardRow] | None = None) -> Resolved | _Miss:
+    async def _local(self, q: str, n: str, mode: Mode, *, decide: bool = True, rows: list[CardRow] | None = None,
+                     langs: Sequence[str] = (), printed: bool = True, exact_only: bool = False) -> Resolved | _Miss:
         """Answer from the cache and local data alone. Raises CardNotFound (a remembered "no such card", or,
         with `decide` and complete local data at most `STALE_DAYS` old, a near miss of names it knows: a
         misspelling, answered without asking Scryfall) or AmbiguousCard (several local names match equally);
         returns what it learnt otherwise (a name unlike any it knows may be a card newer than the data).
-        `rows`: the cache's rows for `n` when the caller has read them already."""
+        `rows`: the cache's rows for `n` when the caller has read them already.
+
+        With `printed`, a name printed in another language (`bot.cards.foreign`, the local index, the
+        player's languages `langs` first) comes right after the exact English name: one card is returned as
+        `_Miss.printed`, several raise AmbiguousCard. `exact_only` stops after the exact names (the caller
+        asks Scryfall's search for printed names before any partial or fuzzy match)."""
         miss = _Miss()
         if rows is None:
             rows = await self.db(self.cache.lookup_name(n), [])
+        meant = self.foreign.local(q, n, langs, rows[0].name if rows else None) if printed else []
+        if len(meant) > 1:
+            self.metrics.observe_lookup("ambiguous")
+            raise AmbiguousCard(q, meant[:MAX_CANDIDATES])
+        if meant:
+            return _Miss(printed=meant[0])
         if rows:
             row = rows[0]
             if mode is Mode.COMMANDER:
@@ -254,6 +269,8 @@ class CardLookups:
             if found:
                 return found
             miss.stale = row
+        if exact_only:
+            return miss
         mapped = await self.db(self.cache.get_query(mode.value, n), None)
         if mapped:
             remembered_row = await self.db(self.cache.get_card(mapped[0]), None)
@@ -283,7 +300,7 @@ class CardLookups:
             miss.suggestions = match.suggestions
             if mode is Mode.COMMANDER and not miss.stale:
                 # not a commander by that name: the card itself (no cached rows for `n`, or one would be stale)
-                return await self._local(q, n, Mode.CARD, decide=decide, rows=[])
+                return await self._local(q, n, Mode.CARD, decide=decide, rows=[], printed=False)
             if decide and match.close and miss.stale is None and self.data_fresh:
                 self.metrics.observe_lookup("not_found")
                 raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
@@ -343,12 +360,12 @@ class CardLookups:
 
     async def _remote_commander(self, q: str, n: str, miss: _Miss) -> Resolved:
         if miss.stale is not None or await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None:
-            return await self._lookup_local_then_remote(q, n, Mode.CARD)
+            return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
         try:
             cards = (await self.slow(self.client.search(self.commander_query(q), order="edhrec"))).cards
         except (ScryfallNotFound, ScryfallBadRequest):
             await self.db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
-            return await self._lookup_local_then_remote(q, n, Mode.CARD)
+            return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
         await self.store(cards)
         chosen, ranked = self._pick(q, n, cards)
         if chosen is None:
@@ -358,10 +375,22 @@ class CardLookups:
         self.metrics.observe_lookup("api")
         return Resolved(chosen, "api")
 
-    async def _lookup_local_then_remote(self, q: str, n: str, mode: Mode) -> Resolved:
-        found = await self._local(q, n, mode)
+    async def _lookup_local_then_remote(self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *,
+                                        printed: bool = True) -> Resolved:
+        searching = printed and self.foreign.wants_search(q, langs)
+        found = await self._local(q, n, mode, langs=langs, printed=printed, exact_only=searching)
+        if searching and isinstance(found, _Miss) and found.stale is None:
+            meant = await self.foreign.searched(q, n, langs)
+            if len(meant) > 1:
+                self.metrics.observe_lookup("ambiguous")
+                raise AmbiguousCard(q, meant[:MAX_CANDIDATES])
+            found = _Miss(printed=meant[0]) if meant else await self._local(q, n, mode, printed=False)
         if isinstance(found, Resolved):
             return found
+        if found.printed is not None:  # a name in another language: the English name's own lookup
+            english = await self._lookup_local_then_remote(found.printed, normalize(found.printed), mode,
+                                                           printed=False)
+            return dataclasses.replace(english, printed=q)
         return await self._remote(q, n, mode, found)
 
     @staticmethod
@@ -408,16 +437,18 @@ class CardLookups:
 
     # -- entry points ------------------------------------------------------------------------------
 
-    async def resolve(self, name: str) -> Resolved:
-        """The card the user meant. Raises BadCardName, CardNotFound, AmbiguousCard or ScryfallUnavailable
-        (ScryfallBusy when too many lookups wait for Scryfall)."""
-        return await self._lookup(Mode.CARD, name)
+    async def resolve(self, name: str, *, langs: Sequence[str] = ()) -> Resolved:
+        """The card the user meant: its exact English name, a name printed in another language (the
+        player's languages `langs`, Scryfall codes, first), else a partial name or typo. Raises BadCardName,
+        CardNotFound, AmbiguousCard or ScryfallUnavailable (ScryfallBusy when too many lookups wait for
+        Scryfall)."""
+        return await self._lookup(Mode.CARD, name, tuple(langs))
 
-    async def resolve_commander(self, name: str) -> Resolved:
+    async def resolve_commander(self, name: str, *, langs: Sequence[str] = ()) -> Resolved:
         """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
-        return await self._lookup(Mode.COMMANDER, name)
+        return await self._lookup(Mode.COMMANDER, name, tuple(langs))
 
-    async def _lookup(self, mode: Mode, name: str) -> Resolved:
+    async def _lookup(self, mode: Mode, name: str, langs: tuple[str, ...] = ()) -> Resolved:
         """Validate `name`, then run the pipeline once for all concurrent callers of the same key.
 
         Errors name each caller's own query, not the one that happened to start the shared lookup.
@@ -425,17 +456,21 @@ class CardLookups:
         q, n = self.check_name(name)
         try:
             result: Resolved = await self._flight.run(
-                (mode, n), lambda: self._lookup_local_then_remote(q, n, mode))
+                (mode, n, langs), lambda: self._lookup_local_then_remote(q, n, mode, langs))
             return result
         except CardNotFound as exc:
             raise CardNotFound(q, exc.suggestions) from None
         except AmbiguousCard as exc:
             raise AmbiguousCard(q, exc.candidates) from None
 
-    async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
+    async def peek(self, name: str, *, commander: bool = False, langs: Sequence[str] = ()) -> Resolved | None:
         """The card if the cache or local data can answer right now; never touches the network. Raises
         what the local data knows for sure (BadCardName, CardNotFound from the negative cache,
         AmbiguousCard from the local index); None means "ask Scryfall"."""
         q, n = self.check_name(name)
-        found = await self._local(q, n, Mode.COMMANDER if commander else Mode.CARD)
+        mode = Mode.COMMANDER if commander else Mode.CARD
+        found = await self._local(q, n, mode, langs=langs, exact_only=self.foreign.wants_search(q, langs))
+        if isinstance(found, _Miss) and found.printed is not None:
+            found = await self._local(found.printed, normalize(found.printed), mode, printed=False)
+            return dataclasses.replace(found, printed=q) if isinstance(found, Resolved) else None
         return found if isinstance(found, Resolved) else None
