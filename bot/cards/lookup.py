@@ -255,12 +255,8 @@ class CardLookups:
         miss = _Miss()
         if rows is None:
             rows = await self.db(self.cache.lookup_name(n), [])
-        meant = self.foreign.local(q, n, langs, rows[0].name if rows else None) if printed else []
-        if len(meant) > 1:
-            self.metrics.observe_lookup("ambiguous")
-            raise AmbiguousCard(q, meant[:MAX_CANDIDATES])
-        if meant:
-            return _Miss(printed=meant[0])
+        if printed and (meant := self._printed(q, self.foreign.local(q, n, langs, rows[0].name if rows else None))):
+            return meant
         if rows:
             row = rows[0]
             if mode is Mode.COMMANDER:
@@ -305,6 +301,14 @@ class CardLookups:
                 self.metrics.observe_lookup("not_found")
                 raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
         return miss
+
+    def _printed(self, q: str, meant: list[str]) -> _Miss | None:
+        """What the English names a printed name means (`bot.cards.foreign`) make of `q`: one card is
+        `_Miss.printed`, several raise AmbiguousCard (the pick menu offers them), none is None."""
+        if len(meant) > 1:
+            self.metrics.observe_lookup("ambiguous")
+            raise AmbiguousCard(q, meant[:MAX_CANDIDATES])
+        return _Miss(printed=meant[0]) if meant else None
 
     # -- step 2: remote ----------------------------------------------------------------------------
 
@@ -377,21 +381,29 @@ class CardLookups:
 
     async def _lookup_local_then_remote(self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *,
                                         printed: bool = True) -> Resolved:
+        """The pipeline for one name. Without the local printed index, Scryfall's search for printed names
+        (`ForeignNames.wants_search`) comes before any partial or fuzzy match when complete local data
+        knows every English name (so no request is spent on an English one), else only before "no such
+        card"."""
         searching = printed and self.foreign.wants_search(q, langs)
-        found = await self._local(q, n, mode, langs=langs, printed=printed, exact_only=searching)
-        if searching and isinstance(found, _Miss) and found.stale is None:
-            meant = await self.foreign.searched(q, n, langs)
-            if len(meant) > 1:
-                self.metrics.observe_lookup("ambiguous")
-                raise AmbiguousCard(q, meant[:MAX_CANDIDATES])
-            found = _Miss(printed=meant[0]) if meant else await self._local(q, n, mode, printed=False)
+        early = searching and self.index_complete
+        try:
+            found = await self._local(q, n, mode, langs=langs, printed=printed, exact_only=early)
+            if early and isinstance(found, _Miss) and found.stale is None:
+                found = self._printed(q, await self.foreign.searched(q, n, langs)) \
+                    or await self._local(q, n, mode, printed=False)
+            if isinstance(found, _Miss) and found.printed is None:
+                return await self._remote(q, n, mode, found)
+        except CardNotFound:
+            meant = self._printed(q, await self.foreign.searched(q, n, langs)) if searching and not early else None
+            if meant is None:
+                raise
+            found = meant
         if isinstance(found, Resolved):
             return found
-        if found.printed is not None:  # a name in another language: the English name's own lookup
-            english = await self._lookup_local_then_remote(found.printed, normalize(found.printed), mode,
-                                                           printed=False)
-            return dataclasses.replace(english, printed=q)
-        return await self._remote(q, n, mode, found)
+        assert found.printed is not None  # a name in another language: the English name's own lookup
+        english = await self._lookup_local_then_remote(found.printed, normalize(found.printed), mode, printed=False)
+        return dataclasses.replace(english, printed=q)
 
     @staticmethod
     def commander_query(q: str) -> str:
@@ -469,7 +481,13 @@ class CardLookups:
         AmbiguousCard from the local index); None means "ask Scryfall"."""
         q, n = self.check_name(name)
         mode = Mode.COMMANDER if commander else Mode.CARD
-        found = await self._local(q, n, mode, langs=langs, exact_only=self.foreign.wants_search(q, langs))
+        searching = self.foreign.wants_search(q, langs)
+        try:
+            found = await self._local(q, n, mode, langs=langs, exact_only=searching and self.index_complete)
+        except CardNotFound:
+            if searching:  # Scryfall's search for printed names comes before "no such card"
+                return None
+            raise
         if isinstance(found, _Miss) and found.printed is not None:
             found = await self._local(found.printed, normalize(found.printed), mode, printed=False)
             return dataclasses.replace(found, printed=q) if isinstance(found, Resolved) else None

@@ -7,6 +7,7 @@ import pytest
 
 from bot.cards.foreign import choice_label
 from bot.cards.model import AmbiguousCard, CardNotFound
+from tests.fakes.allcards import foreign_printings
 from tests.fakes.fixtures import FakeClock
 from tests.production_world import copy_database
 
@@ -129,3 +130,18 @@ def test_choice_labels_fit_discord():
     assert choice_label("Atog", "Atog") == "Atog"
     label = choice_label("x" * 90, "Lightning Bolt")
     assert len(label) == 100 and label.endswith(" — Lightning Bolt")
+
+
+async def test_without_any_local_data_the_search_comes_before_no_such_card(card_service, fake_scryfall):
+    """No local data at all: English names cost no search (Scryfall's own lookup first); a printed name is
+    searched once Scryfall's lookup finds no card, and the card is then that English name's."""
+    foreign_printings()  # the fake's `lang:` answers are built once, before the client's timeout runs
+    assert (await card_service.resolve("Lightning Bolt", langs=("fr",))).name == "Lightning Bolt"
+    assert searches(fake_scryfall) == 0
+    found = await card_service.resolve("Blitzschlag", langs=("de",))
+    assert (found.name, found.printed) == ("Lightning Bolt", "Blitzschlag")
+    assert searches(fake_scryfall) == 1
+    assert (await card_service.resolve("Blitzschlag", langs=("de",))).name == "Lightning Bolt"
+    assert searches(fake_scryfall) == 1  # cached
+    with pytest.raises(CardNotFound):
+        await card_service.resolve("Blitzschlag")  # an English client typing ASCII: no search, no guess
