@@ -41,6 +41,8 @@ class ExactReader:
         self.service = service
         self.langs = tuple(langs)
         self.english: dict[str, str] = {}  # key of a printed name -> the English name it is
+        # without the local printed index, Scryfall's search is asked before a name is said to be no card
+        self.searching = service.foreign.search is not None and service.foreign.index is None
         self.result = Batch()
         self.wanted: dict[str, list[str]] = {}  # key -> every typed spelling of it
         self.query_of: dict[str, str] = {}
@@ -58,10 +60,9 @@ class ExactReader:
                 self.wanted[n].append(name)
             self.query_of.setdefault(n, q)
         ask = [n for n in self.wanted if not await self._local(n)]
-        searching = self.service.foreign.search is not None and self.service.foreign.index is None
         for start in range(0, len(ask), MAX_COLLECTION):
             for n in await self._collection(ask[start:start + MAX_COLLECTION]):
-                if not (searching and n not in self.stale and await self._printed(n, search=True)):
+                if not (self.searching and n not in self.stale and await self._printed(n, search=True)):
                     await self._named(n)
         await self._read_english()
         return self.result
@@ -137,6 +138,8 @@ class ExactReader:
             return True
         remembered = await service.db(service.cache.get_negative(Mode.CARD.value, n), None)
         if remembered is not None:  # Scryfall said 404 within NEGATIVE_TTL
+            if self.searching and await self._printed(n, search=True):  # no English name: a printed one?
+                return True
             service.metrics.observe_lookup("negative")
             await self._not_found(n, remembered, more=False)
             return True

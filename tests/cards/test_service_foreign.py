@@ -145,3 +145,19 @@ async def test_without_any_local_data_the_search_comes_before_no_such_card(card_
     assert searches(fake_scryfall) == 1  # cached
     with pytest.raises(CardNotFound):
         await card_service.resolve("Blitzschlag")  # an English client typing ASCII: no search, no guess
+
+
+async def test_a_remembered_no_such_card_does_not_hide_a_printed_name(language_data, make_card_service):
+    """An English client's "no such card" for `Blitzschlag` (remembered for NEGATIVE_TTL) never hides it
+    from a decklist or a German client."""
+    mode, settings = language_data
+    cards = await make_card_service(**settings)
+    if mode == "index":  # the local index knows it whatever the client's language
+        assert (await cards.resolve("Blitzschlag")).name == "Lightning Bolt"
+    else:  # an English client typing ASCII: no search
+        with pytest.raises(CardNotFound):
+            await cards.resolve("Blitzschlag")
+        await cards.forget("blitzschlag", [])  # as Scryfall's 404 would have it remembered
+    batch = await cards.resolve_many(["Blitzschlag"])
+    assert batch.found["Blitzschlag"].name == "Lightning Bolt"
+    assert (await cards.resolve("Blitzschlag", langs=("de",))).name == "Lightning Bolt"
