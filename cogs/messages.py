@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.app.bot import IdentityBot
 from bot.app.decks import check_parsed, deck_check_reply, message_source, read_deck
 from bot.app.observe import record
-from bot.app.options import CardQuery, card_query_text, player_langs
+from bot.app.options import CardQuery, card_query_text, player_langs, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
@@ -120,6 +120,7 @@ class MessagesCog(commands.Cog, name="Messages"):
 
         async def check(again: discord.Interaction[Any], commander: CardQuery | None,
                         partner: CardQuery | None) -> None:
+            read_names_in_players_language(again)
             checked = await defer_if_slow(again, check_parsed(self.bot, deck, fetched,
                                                               commander.text if commander else None,
                                                               partner.text if partner else None))

@@ -25,6 +25,7 @@ from discord import app_commands
 from bot.app.context import app_of
 from bot.app.observe import record, record_found
 from bot.app.recent import scope_of
+from bot.cards.foreign import use_player_langs
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
 from bot.cards.names import MAX_INPUT_CHARS, choice_name
 from bot.cards.printed import scryfall_language
@@ -51,6 +52,12 @@ def player_langs(interaction: discord.Interaction[Any]) -> tuple[str, ...]:
     it are read first (`de` -> ("de",)); () for English and locales Magic is not printed in."""
     lang = scryfall_language(interaction.locale.value)
     return (lang,) if lang else ()
+
+
+def read_names_in_players_language(interaction: discord.Interaction[Any]) -> None:
+    """Card lookups that name no language (a deck check's names and commanders) read printed names in the
+    player's language first, for the rest of this interaction's task."""
+    use_player_langs(player_langs(interaction))
 
 
 def card_query_text(value: str) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 
 from bot.cards.allcards import load_printed_names
@@ -28,8 +29,22 @@ from bot.cards.printed import PrintedNames
 from bot.cards.printed_search import PrintedSearch
 from bot.cards.scryfall import ScryfallError
 
+_PLAYER_LANGS: ContextVar[tuple[str, ...]] = ContextVar("player_langs", default=())
+
 SEPARATOR = " — "  # between the printed and the English name in an autocomplete choice
 MAX_CHOICE_CHARS = 100  # Discord's limit for a choice's name
+
+
+def use_player_langs(langs: Sequence[str]) -> None:
+    """The player's languages (Scryfall codes) for the lookups of the current task (one interaction) that
+    name none themselves: a deck check's names and commanders. The app layer sets them from the Discord
+    locale; each interaction runs in its own task, so they never leak into another player's lookups."""
+    _PLAYER_LANGS.set(tuple(langs))
+
+
+def langs_or_players(langs: Sequence[str]) -> tuple[str, ...]:
+    """`langs` when given, else the current task's player languages (`use_player_langs`)."""
+    return tuple(langs) or _PLAYER_LANGS.get()
 
 
 def meaning(names: Sequence[str], mine: Sequence[str], n: str, english: str | None = None) -> list[str]:

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from bot.cards.cache import CardCache, CardRow, index_entries, name_keys, popularity
 from bot.cards.flight import CollectionBatcher, SingleFlight
-from bot.cards.foreign import ForeignNames
+from bot.cards.foreign import ForeignNames, langs_or_players
 from bot.cards.index import NameIndex
 from bot.cards.model import (
     MAX_SUGGESTIONS,
@@ -454,11 +454,11 @@ class CardLookups:
         player's languages `langs`, Scryfall codes, first), else a partial name or typo. Raises BadCardName,
         CardNotFound, AmbiguousCard or ScryfallUnavailable (ScryfallBusy when too many lookups wait for
         Scryfall)."""
-        return await self._lookup(Mode.CARD, name, tuple(langs))
+        return await self._lookup(Mode.CARD, name, langs_or_players(langs))
 
     async def resolve_commander(self, name: str, *, langs: Sequence[str] = ()) -> Resolved:
         """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
-        return await self._lookup(Mode.COMMANDER, name, tuple(langs))
+        return await self._lookup(Mode.COMMANDER, name, langs_or_players(langs))
 
     async def _lookup(self, mode: Mode, name: str, langs: tuple[str, ...] = ()) -> Resolved:
         """Validate `name`, then run the pipeline once for all concurrent callers of the same key.
@@ -481,6 +481,7 @@ class CardLookups:
         AmbiguousCard from the local index); None means "ask Scryfall"."""
         q, n = self.check_name(name)
         mode = Mode.COMMANDER if commander else Mode.CARD
+        langs = langs_or_players(langs)
         searching = self.foreign.wants_search(q, langs)
         try:
             found = await self._local(q, n, mode, langs=langs, exact_only=searching and self.index_complete)

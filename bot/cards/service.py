@@ -7,7 +7,8 @@
   names printed in other languages for it (`bot.cards.foreign`).
 
 Names printed in other languages resolve everywhere (`ForeignNames`): the callers pass the player's
-languages (Scryfall codes, `bot.cards.printed.scryfall_language` of the Discord locale) as `langs`.
+languages (Scryfall codes, `bot.cards.printed.scryfall_language` of the Discord locale) as `langs`, or
+set them for the whole interaction (`bot.cards.foreign.use_player_langs`) where another layer calls.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from bot.cards.cache import CardCache
 from bot.cards.exact import ExactReader
-from bot.cards.foreign import ForeignNames
+from bot.cards.foreign import ForeignNames, langs_or_players
 from bot.cards.lookup import CardLookups
 from bot.cards.model import MAX_CHOICES, Batch
 from bot.cards.scryfall import ScryfallClient
@@ -44,7 +45,7 @@ class CardService(CardLookups):
         name), missing (no card has that name, or a printed name several cards share; with suggestions) or
         unavailable (Scryfall could not be asked and the local data lacks it); see `Batch` and
         `bot.cards.exact`. Never raises for Scryfall trouble."""
-        return await ExactReader(self, langs).read(names)
+        return await ExactReader(self, langs_or_players(langs)).read(names)
 
     async def autocomplete(self, prefix: str, *, commanders_only: bool = False,
                            partner_of: str | None = None) -> list[str]:

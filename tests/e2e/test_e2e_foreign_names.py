@@ -118,3 +118,12 @@ async def test_a_german_decklist(w):
     text = reply.text()
     assert "Krenko, Mob Boss" in text and "Counterspell" in text  # the report names the cards in English
     asked(w, 5)  # one search per German name
+
+
+async def test_deckcheck_with_a_german_commander_option(w):
+    deck = "1 Gedankenwirbel\n1 Schwarzer Ritus\n"
+    reply = await w.discord.invoke("deckcheck", {"commander": "Zur der Verzauberer", "list": deck}, locale="de",
+                                   timeout=30)
+    text = reply.text()
+    assert "Zur the Enchanter" in text and "unbekannt" not in text.lower(), text
+    asked(w, 3)
