@@ -136,7 +136,7 @@ class CardOption(app_commands.Transformer):
         except Exception as exc:  # a failing lookup must not break typing
             record(interaction, Outcome.ERROR)
             log.warning("autocomplete failed: %s", type(exc).__name__)
-        pairs = printed + [(choice_name(n), choice_name(n)) for n in names]
+        pairs = [(label, choice_name(name)) for label, name in printed] + [(choice_name(n), choice_name(n)) for n in names]
         choices: list[app_commands.Choice[str]] = []
         for label, value in dict.fromkeys(pairs):
             if label and value not in {c.value for c in choices}:

@@ -305,7 +305,7 @@ class FakeScryfall:
     async def _search(self, request: web.Request) -> web.Response:
         if _PRINTED_TERM.search(request.query.get("q", "")):
             await self.prepare_printed()  # built once, off the loop the bot under test shares
-            return self._search_printed(request)
+            return await asyncio.to_thread(self._search_printed, request)  # a scan of every printing: off it too
         terms = request.query.get("q", "").split()
         commanders = False
         words: list[str] = []
