@@ -127,3 +127,11 @@ async def test_deckcheck_with_a_german_commander_option(w):
     text = reply.text()
     assert "Zur the Enchanter" in text and "unbekannt" not in text.lower(), text
     asked(w, 3)
+
+
+async def test_check_this_decklist_in_french(w):
+    message = w.discord.message("1 Krenko le caïd *CMDR*\n1 Contresort\n1 Anneau solaire\n1 Tour de commandement\n")
+    reply = await w.discord.invoke_message_command("Check this decklist", message, locale="fr", timeout=30)
+    text = reply.text()
+    assert "Krenko, Mob Boss" in text and "Counterspell" in text and "inconnu" not in text.lower(), text
+    asked(w, 4)
