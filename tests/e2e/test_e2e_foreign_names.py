@@ -113,10 +113,12 @@ async def test_message_names_in_japanese(w):
 
 
 async def test_a_german_decklist(w):
-    deck = "1 Krenko der Boss *CMDR*\n1 Blitzschlag\n1 Sonnenring\n1 Befehlsturm\n1 Gegenzauber\n"
+    deck = ("1 Derevi, Himmlische Taktikerin *CMDR*\n1 Llanowarelfen\n1 Zorn Gottes\n1 Fakt oder Fiktion\n"
+            "1 Feuermasse\n")  # names no other test of this module looks up
     reply = await w.discord.invoke("deckcheck", {"list": deck}, locale="de", timeout=30)
     text = reply.text()
-    assert "Krenko, Mob Boss" in text and "Counterspell" in text  # the report names the cards in English
+    assert "Derevi, Empyrial Tactician" in text and "Pyroclasm" in text  # the report names the cards in English
+    assert "unbekannt" not in text.lower(), text
     asked(w, 5)  # one search per German name
 
 
