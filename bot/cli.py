@@ -18,6 +18,7 @@ import aiohttp
 from pydantic import ValidationError
 
 from bot import __version__
+from bot.cards.allcards import PrintedImport, sync_printed_names
 from bot.cards.bulk import ImportResult, import_file, sync_from_scryfall
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS
@@ -73,6 +74,37 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     bar.close()
     print(f"imported {result.cards} cards in {result.seconds:.1f} s ({result.rate:,.0f} cards/s) "
           f"into {cache_path}" + (f"; skipped {result.skipped} non-card objects" if result.skipped else ""))
+    if settings.card_languages and not args.file:
+        return _sync_printed(settings, cache_path, show)
+    return EXIT_OK
+
+
+def _sync_printed(settings: Settings, cache_path: Path, show: bool) -> int:
+    """With CARD_LANGUAGES on: Scryfall's all_cards, downloaded (with a progress bar) and its printed names
+    imported (`bot.cards.allcards`)."""
+    from tqdm import tqdm
+
+    down = tqdm(unit="B", unit_scale=True, desc="downloading all_cards", disable=not show, file=sys.stderr)
+
+    def on_bytes(done: int, total: int | None) -> None:
+        if total and down.total != total:
+            down.total = total
+        down.update(done - down.n)
+
+    async def sync() -> PrintedImport:
+        async with aiohttp.ClientSession(headers=HEADERS) as session:
+            return await sync_printed_names(scryfall_client(settings, session), cache_path, settings.card_languages,
+                                            download_progress=on_bytes)
+
+    try:
+        printed = asyncio.run(sync())
+    except Exception as exc:  # one clear line, no traceback; the oracle data is imported already
+        print(f"sync-cards failed importing printed names: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    finally:
+        down.close()
+    print(f"imported {printed.names:,} printed names ({','.join(settings.card_languages)}) from "
+          f"{printed.printings:,} printings in {printed.seconds:.1f} s")
     return EXIT_OK
 
 

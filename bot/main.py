@@ -28,6 +28,8 @@ from bot.app.bot import IdentityBot
 from bot.app.endpoints import use_api_base
 from bot.cards.budget import Budget
 from bot.cards.cache import CardCache
+from bot.cards.foreign import ForeignNames
+from bot.cards.printed_search import PrintedSearch
 from bot.cards.refresh import BulkRefresher
 from bot.cards.scryfall import HEADERS, LOCKOUT_SECONDS, ScryfallClient
 from bot.cards.service import CardService
@@ -61,9 +63,15 @@ async def open_cards(settings: Settings, *, metrics: BotMetrics | None = None, b
     async with aiohttp.ClientSession(headers=HEADERS) as session, \
             await CardCache.open(settings.cache_path, clock=clock) as cache:
         client = scryfall_client(settings, session, budget, metrics=metrics, lockout_seconds=lockout_seconds)
+        # Names printed in other languages: the local index when CARD_LANGUAGES is on and imported, else
+        # Scryfall's search (cached like card lookups).
+        foreign = ForeignNames(PrintedSearch(client, ttl=settings.cache_ttl, negative_ttl=settings.negative_ttl,
+                                             timer=clock))
         cards = CardService(cache, client, metrics=metrics, cache_ttl=settings.cache_ttl,
-                            negative_ttl=settings.negative_ttl, clock=clock)
+                            negative_ttl=settings.negative_ttl, clock=clock, foreign=foreign)
         await cards.load_index()
+        if settings.card_languages:
+            await foreign.load(settings.cache_path, settings.card_languages)
         try:
             yield cards
         finally:
@@ -111,7 +119,7 @@ async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time
         bot = IdentityBot(settings, cards=cards, deck_sites=deck_sites, metrics=metrics,
                           user_rate=settings.user_rate_limit(), emoji=settings.emoji_map(),
                           **bot_options)
-        refresher = BulkRefresher(cards, every_hours=settings.bulk_refresh_hours)
+        refresher = BulkRefresher(cards, every_hours=settings.bulk_refresh_hours, languages=settings.card_languages)
         health: HealthServer | None = None
         if settings.metrics_port is not None:
             health = HealthServer(metrics, health_checks(bot, refresher), host=settings.metrics_host,

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.app.bot import IdentityBot
 from bot.app.decks import DeckSource, check_deck, deck_check_reply, slash_source
-from bot.app.options import COLOR_CHOICES, CardQuery, Commander, Partner
+from bot.app.options import COLOR_CHOICES, CardQuery, Commander, Partner, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 
 MAX_PASTE = 6000  # Discord's longest string option
@@ -58,6 +58,7 @@ class DeckCog(commands.Cog, name="Deck"):
     async def check(self, interaction: discord.Interaction[Any], source: DeckSource, commander: CardQuery | None,
                     partner: CardQuery | None, chosen: list[str]) -> None:
         """/deckcheck's work (also run by a pick that fixed a commander's name)."""
+        read_names_in_players_language(interaction)
         checked = await defer_if_slow(interaction, check_deck(
             self.bot, source, commander.text if commander else None, partner.text if partner else None,
             chosen=chosen))

@@ -75,7 +75,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         [found] = await resolve_options(interaction, [card])
         self.remember(interaction, found.card)
         await send_reply(interaction, embeds.identity_reply(analyze(found.card), found.card, emoji=self.bot.emoji,
-                                                            stale=embeds.stale_note([found])))
+                                                            stale=embeds.stale_note([found]), typed=found.printed))
 
     @app_commands.command(name="fits", description="Check whether a card fits a Commander deck led by a commander.")
     @app_commands.describe(
@@ -106,8 +106,9 @@ class IdentityCog(commands.Cog, name="Identity"):
         for leader in leader_cards:
             self.remember(interaction, leader, commander=not result.commander_problems
                           or commander_eligibility(leader).ok)
+        typed = [(r.printed, r.name) for r in found if r.printed]
         await send_reply(interaction, embeds.fits_reply(result, the_card.card, leader_cards, emoji=self.bot.emoji,
-                                                        stale=embeds.stale_note(found)))
+                                                        stale=embeds.stale_note(found), typed=typed))
 
     @app_commands.command(name="help", description="What this bot does: color, color identity, and examples.")
     async def help_command(self, interaction: discord.Interaction[IdentityBot]) -> None:

@@ -25,8 +25,10 @@ from discord import app_commands
 from bot.app.context import app_of
 from bot.app.observe import record, record_found
 from bot.app.recent import scope_of
+from bot.cards.foreign import use_player_langs
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
 from bot.cards.names import MAX_INPUT_CHARS, choice_name
+from bot.cards.printed import scryfall_language
 from bot.cards.service import CardService
 from bot.deck.parser import parse_card_line
 from bot.identity.model import WUBRG
@@ -43,6 +45,19 @@ class CardQuery:
     option: str | None
     text: str
     commander: bool = False
+
+
+def player_langs(interaction: discord.Interaction[Any]) -> tuple[str, ...]:
+    """The languages (Scryfall codes) the player's cards are printed in, by their Discord locale: names in
+    it are read first (`de` -> ("de",)); () for English and locales Magic is not printed in."""
+    lang = scryfall_language(interaction.locale.value)
+    return (lang,) if lang else ()
+
+
+def read_names_in_players_language(interaction: discord.Interaction[Any]) -> None:
+    """Card lookups that name no language (a deck check's names and commanders) read printed names in the
+    player's language first, for the rest of this interaction's task."""
+    use_player_langs(player_langs(interaction))
 
 
 def card_query_text(value: str) -> str:
@@ -112,15 +127,23 @@ class CardOption(app_commands.Transformer):
         if not text.strip() and partner_of is None:
             return []
         names: list[str] = []
+        printed: list[tuple[str, str]] = []  # (label, English name): names printed in the player's language
         if partner_of is None:
             names += bot.recent.matching(scope_of(interaction), text, commanders_only=self.commander)
+            printed = bot.cards.printed_choices(text, player_langs(interaction), commanders_only=self.commander)
         try:
             names += await bot.cards.autocomplete(text, commanders_only=self.commander, partner_of=partner_of)
         except Exception as exc:  # a failing lookup must not break typing
             record(interaction, Outcome.ERROR)
             log.warning("autocomplete failed: %s", type(exc).__name__)
-        shown = [name for name in dict.fromkeys(choice_name(n) for n in names) if name][:MAX_CHOICES]
-        return [app_commands.Choice(name=name, value=name) for name in shown]
+        pairs = [(label, choice_name(name)) for label, name in printed] + [(choice_name(n), choice_name(n)) for n in names]
+        choices: list[app_commands.Choice[str]] = []
+        for label, value in dict.fromkeys(pairs):
+            if label and value not in {c.value for c in choices}:
+                choices.append(app_commands.Choice(name=label, value=value))
+            if len(choices) == MAX_CHOICES:
+                break
+        return choices
 
 
 async def resolve_options(interaction: discord.Interaction[Any],
@@ -129,10 +152,11 @@ async def resolve_options(interaction: discord.Interaction[Any],
     Scryfall defers first ("thinking…"). Raises the first lookup error (with its option's name), which
     the tree answers; records the outcome, the first card and whether the cache answered."""
     cards = app_of(interaction).cards
+    langs = player_langs(interaction)
     known: list[Resolved | None] = []
     for q in queries:
         try:
-            known.append(await cards.peek(q.text, commander=q.commander))
+            known.append(await cards.peek(q.text, commander=q.commander, langs=langs))
         except CardLookupError as exc:
             raise _labelled(exc, q.option) from None
     if any(k is None for k in known):
@@ -141,7 +165,9 @@ async def resolve_options(interaction: discord.Interaction[Any],
     async def one(q: CardQuery, hit: Resolved | None) -> Resolved:
         if hit is not None:
             return hit
-        return await (cards.resolve_commander(q.text) if q.commander else cards.resolve(q.text))
+        if q.commander:
+            return await cards.resolve_commander(q.text, langs=langs)
+        return await cards.resolve(q.text, langs=langs)
 
     results = await asyncio.gather(*(one(q, k) for q, k in zip(queries, known, strict=True)),
                                    return_exceptions=True)

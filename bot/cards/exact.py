@@ -10,6 +10,11 @@ its face names. Each name goes through:
 3. for what the collection did not return (its name match is stricter than ours about punctuation),
    `/cards/named?fuzzy`, kept only when the card it names has that exact key.
 
+A name printed in another language is an exact name too (`bot.cards.foreign`): after the English name, from
+the local printed index (before step 2), or without it from Scryfall's search (before step 3), and only
+the printed name's exact key counts. It is then read as its English name; a printed name several cards
+share is missing with those cards as its suggestions, never one of them.
+
 Outcomes (`Batch`): found; missing ("no such card": only Scryfall says so, by a 404 or by naming a
 different card, or a remembered 404 — local data never does, since a card may be newer than it);
 unavailable (Scryfall could not be asked and the local data lacks the name: can't decide). Every name not
@@ -18,6 +23,9 @@ when a request can go at once); they are never used in its place.
 """
 
 from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
 
 from bot.cards.cache import CardRow
 from bot.cards.flight import by_name_key
@@ -29,8 +37,12 @@ from bot.cards.scryfall import ScryfallAmbiguous, ScryfallError, ScryfallNotFoun
 class ExactReader:
     """One `resolve_many` call: the names typed, grouped by key, and what became of each key."""
 
-    def __init__(self, service: CardLookups) -> None:
+    def __init__(self, service: CardLookups, langs: Sequence[str] = ()) -> None:
         self.service = service
+        self.langs = tuple(langs)
+        self.english: dict[str, str] = {}  # key of a printed name -> the English name it is
+        # without the local printed index, Scryfall's search is asked before a name is said to be no card
+        self.searching = service.foreign.search is not None and service.foreign.index is None
         self.result = Batch()
         self.wanted: dict[str, list[str]] = {}  # key -> every typed spelling of it
         self.query_of: dict[str, str] = {}
@@ -50,8 +62,39 @@ class ExactReader:
         ask = [n for n in self.wanted if not await self._local(n)]
         for start in range(0, len(ask), MAX_COLLECTION):
             for n in await self._collection(ask[start:start + MAX_COLLECTION]):
-                await self._named(n)
+                if not (self.searching and n not in self.stale and await self._printed(n, search=True)):
+                    await self._named(n)
+        await self._read_english()
         return self.result
+
+    async def _printed(self, n: str, *, search: bool = False) -> bool:
+        """Settle `n` when it is a name printed in another language (the local index, or with `search`
+        Scryfall's): one card is read as its English name (`_read_english`), several are missing with
+        those cards as suggestions. False when it is no printed name (or the exact English name exists)."""
+        foreign, q = self.service.foreign, self.query_of[n]
+        meant = await foreign.searched(q, n, self.langs) if search else foreign.local(q, n, self.langs)
+        if len(meant) > 1:
+            self.service.metrics.observe_lookup("ambiguous")
+            await self._not_found(n, meant, more=False)
+        elif meant:
+            self.english[n] = meant[0]
+        return bool(meant)
+
+    async def _read_english(self) -> None:
+        """Read the English names of the printed names found, and give each typed name its card's outcome."""
+        if not self.english:
+            return
+        batch = await ExactReader(self.service).read(list(dict.fromkeys(self.english.values())))
+        for n, name in self.english.items():
+            for typed in self.wanted[n]:
+                if name in batch.found:
+                    self.result.found[typed] = dataclasses.replace(batch.found[name], printed=typed)
+                    continue
+                if name in batch.unavailable:
+                    self.result.unavailable[typed] = batch.unavailable[name]
+                else:
+                    self.result.missing[typed] = batch.missing.get(name, [])
+                self.result.suggestions[typed] = batch.suggestions.get(name, [])
 
     # -- outcomes ------------------------------------------------------------------------------------
 
@@ -91,8 +134,12 @@ class ExactReader:
                 return True
             self.stale[n] = rows[0]
             return False
+        if await self._printed(n):
+            return True
         remembered = await service.db(service.cache.get_negative(Mode.CARD.value, n), None)
         if remembered is not None:  # Scryfall said 404 within NEGATIVE_TTL
+            if self.searching and await self._printed(n, search=True):  # no English name: a printed one?
+                return True
             service.metrics.observe_lookup("negative")
             await self._not_found(n, remembered, more=False)
             return True

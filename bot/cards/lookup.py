@@ -18,19 +18,21 @@ written to the cache. Counters go to the bot's metrics (`BotMetrics.observe_look
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import logging
 import re
 import sqlite3
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
 from bot.cards.cache import CardCache, CardRow
 from bot.cards.flight import CollectionBatcher, SingleFlight
+from bot.cards.foreign import ForeignNames, langs_or_players
 from bot.cards.index import NameIndex
 from bot.cards.model import (
     MAX_SUGGESTIONS,
@@ -74,6 +76,7 @@ class _Miss:
 
     stale: CardRow | None = None
     suggestions: list[str] = field(default_factory=list)
+    printed: str | None = None  # the English name of the one card the text names in another language
 
 
 INDEX_SWITCH_INTERVAL = 0.001  # seconds: how soon the event loop gets the GIL back while an index is built
@@ -101,8 +104,9 @@ class CardLookups:
 
     def __init__(self, cache: CardCache, client: ScryfallClient, *, metrics: BotMetrics,
                  cache_ttl: float = 86_400, negative_ttl: float = 600,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, foreign: ForeignNames | None = None) -> None:
         self.cache = cache
+        self.foreign = foreign or ForeignNames()
         self.client = client
         self.metrics = metrics
         self.cache_ttl = cache_ttl
@@ -237,16 +241,23 @@ class CardLookups:
 
     # -- step 1: local -----------------------------------------------------------------------------
 
-    async def _local(self, q: str, n: str, mode: Mode, *, decide: bool = True,
-                     rows: list[CardRow] | None = None) -> Resolved | _Miss:
+    async def _local(self, q: str, n: str, mode: Mode, *, decide: bool = True, rows: list[CardRow] | None = None,
+                     langs: Sequence[str] = (), printed: bool = True, exact_only: bool = False) -> Resolved | _Miss:
         """Answer from the cache and local data alone. Raises CardNotFound (a remembered "no such card", or,
         with `decide` and complete local data at most `STALE_DAYS` old, a near miss of names it knows: a
         misspelling, answered without asking Scryfall) or AmbiguousCard (several local names match equally);
         returns what it learnt otherwise (a name unlike any it knows may be a card newer than the data).
-        `rows`: the cache's rows for `n` when the caller has read them already."""
+        `rows`: the cache's rows for `n` when the caller has read them already.
+
+        With `printed`, a name printed in another language (`bot.cards.foreign`, the local index, the
+        player's languages `langs` first) comes right after the exact English name: one card is returned as
+        `_Miss.printed`, several raise AmbiguousCard. `exact_only` stops after the exact names (the caller
+        asks Scryfall's search for printed names before any partial or fuzzy match)."""
         miss = _Miss()
         if rows is None:
             rows = await self.db(self.cache.lookup_name(n), [])
+        if printed and (meant := self._printed(q, self.foreign.local(q, n, langs, rows[0].name if rows else None))):
+            return meant
         if rows:
             row = rows[0]
             if mode is Mode.COMMANDER:
@@ -255,6 +266,8 @@ class CardLookups:
             if found:
                 return found
             miss.stale = row
+        if exact_only:
+            return miss
         mapped = await self.db(self.cache.get_query(mode.value, n), None)
         if mapped:
             remembered_row = await self.db(self.cache.get_card(mapped[0]), None)
@@ -284,11 +297,19 @@ class CardLookups:
             miss.suggestions = match.suggestions
             if mode is Mode.COMMANDER and not miss.stale:
                 # not a commander by that name: the card itself (no cached rows for `n`, or one would be stale)
-                return await self._local(q, n, Mode.CARD, decide=decide, rows=[])
+                return await self._local(q, n, Mode.CARD, decide=decide, rows=[], printed=False)
             if decide and match.close and miss.stale is None and self.data_fresh:
                 self.metrics.observe_lookup("not_found")
                 raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
         return miss
+
+    def _printed(self, q: str, meant: list[str]) -> _Miss | None:
+        """What the English names a printed name means (`bot.cards.foreign`) make of `q`: one card is
+        `_Miss.printed`, several raise AmbiguousCard (the pick menu offers them), none is None."""
+        if len(meant) > 1:
+            self.metrics.observe_lookup("ambiguous")
+            raise AmbiguousCard(q, meant[:MAX_CANDIDATES])
+        return _Miss(printed=meant[0]) if meant else None
 
     # -- step 2: remote ----------------------------------------------------------------------------
 
@@ -344,12 +365,12 @@ class CardLookups:
 
     async def _remote_commander(self, q: str, n: str, miss: _Miss) -> Resolved:
         if miss.stale is not None or await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None:
-            return await self._lookup_local_then_remote(q, n, Mode.CARD)
+            return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
         try:
             cards = (await self.slow(self.client.search(self.commander_query(q), order="edhrec"))).cards
         except (ScryfallNotFound, ScryfallBadRequest):
             await self.db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
-            return await self._lookup_local_then_remote(q, n, Mode.CARD)
+            return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
         await self.store(cards)
         chosen, ranked = self._pick(q, n, cards)
         if chosen is None:
@@ -359,11 +380,31 @@ class CardLookups:
         self.metrics.observe_lookup("api")
         return Resolved(chosen, "api")
 
-    async def _lookup_local_then_remote(self, q: str, n: str, mode: Mode) -> Resolved:
-        found = await self._local(q, n, mode)
+    async def _lookup_local_then_remote(self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *,
+                                        printed: bool = True) -> Resolved:
+        """The pipeline for one name. Without the local printed index, Scryfall's search for printed names
+        (`ForeignNames.wants_search`) comes before any partial or fuzzy match when complete local data
+        knows every English name (so no request is spent on an English one), else only before "no such
+        card"."""
+        searching = printed and self.foreign.wants_search(q, langs)
+        early = searching and self.index_complete
+        try:
+            found = await self._local(q, n, mode, langs=langs, printed=printed, exact_only=early)
+            if early and isinstance(found, _Miss) and found.stale is None:
+                found = self._printed(q, await self.foreign.searched(q, n, langs)) \
+                    or await self._local(q, n, mode, printed=False)
+            if isinstance(found, _Miss) and found.printed is None:
+                return await self._remote(q, n, mode, found)
+        except CardNotFound:
+            meant = self._printed(q, await self.foreign.searched(q, n, langs)) if searching and not early else None
+            if meant is None:
+                raise
+            found = meant
         if isinstance(found, Resolved):
             return found
-        return await self._remote(q, n, mode, found)
+        assert found.printed is not None  # a name in another language: the English name's own lookup
+        english = await self._lookup_local_then_remote(found.printed, normalize(found.printed), mode, printed=False)
+        return dataclasses.replace(english, printed=q)
 
     @staticmethod
     def commander_query(q: str) -> str:
@@ -409,16 +450,18 @@ class CardLookups:
 
     # -- entry points ------------------------------------------------------------------------------
 
-    async def resolve(self, name: str) -> Resolved:
-        """The card the user meant. Raises BadCardName, CardNotFound, AmbiguousCard or ScryfallUnavailable
-        (ScryfallBusy when too many lookups wait for Scryfall)."""
-        return await self._lookup(Mode.CARD, name)
+    async def resolve(self, name: str, *, langs: Sequence[str] = ()) -> Resolved:
+        """The card the user meant: its exact English name, a name printed in another language (the
+        player's languages `langs`, Scryfall codes, first), else a partial name or typo. Raises BadCardName,
+        CardNotFound, AmbiguousCard or ScryfallUnavailable (ScryfallBusy when too many lookups wait for
+        Scryfall)."""
+        return await self._lookup(Mode.CARD, name, langs_or_players(langs))
 
-    async def resolve_commander(self, name: str) -> Resolved:
+    async def resolve_commander(self, name: str, *, langs: Sequence[str] = ()) -> Resolved:
         """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
-        return await self._lookup(Mode.COMMANDER, name)
+        return await self._lookup(Mode.COMMANDER, name, langs_or_players(langs))
 
-    async def _lookup(self, mode: Mode, name: str) -> Resolved:
+    async def _lookup(self, mode: Mode, name: str, langs: tuple[str, ...] = ()) -> Resolved:
         """Validate `name`, then run the pipeline once for all concurrent callers of the same key.
 
         Errors name each caller's own query, not the one that happened to start the shared lookup.
@@ -426,17 +469,28 @@ class CardLookups:
         q, n = self.check_name(name)
         try:
             result: Resolved = await self._flight.run(
-                (mode, n), lambda: self._lookup_local_then_remote(q, n, mode))
+                (mode, n, langs), lambda: self._lookup_local_then_remote(q, n, mode, langs))
             return result
         except CardNotFound as exc:
             raise CardNotFound(q, exc.suggestions) from None
         except AmbiguousCard as exc:
             raise AmbiguousCard(q, exc.candidates) from None
 
-    async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
+    async def peek(self, name: str, *, commander: bool = False, langs: Sequence[str] = ()) -> Resolved | None:
         """The card if the cache or local data can answer right now; never touches the network. Raises
         what the local data knows for sure (BadCardName, CardNotFound from the negative cache,
         AmbiguousCard from the local index); None means "ask Scryfall"."""
         q, n = self.check_name(name)
-        found = await self._local(q, n, Mode.COMMANDER if commander else Mode.CARD)
+        mode = Mode.COMMANDER if commander else Mode.CARD
+        langs = langs_or_players(langs)
+        searching = self.foreign.wants_search(q, langs)
+        try:
+            found = await self._local(q, n, mode, langs=langs, exact_only=searching and self.index_complete)
+        except CardNotFound:
+            if searching:  # Scryfall's search for printed names comes before "no such card"
+                return None
+            raise
+        if isinstance(found, _Miss) and found.printed is not None:
+            found = await self._local(found.printed, normalize(found.printed), mode, printed=False)
+            return dataclasses.replace(found, printed=q) if isinstance(found, Resolved) else None
         return found if isinstance(found, Resolved) else None

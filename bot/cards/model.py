@@ -21,11 +21,14 @@ class Resolved:
     - `source`: where it came from: "cache"/"local" (no network), "api" (fresh from Scryfall),
       "stale" (Scryfall failed; an expired cache entry was served).
     - `data_age_days`: age of the local bulk data when it answered from it (None otherwise).
+    - `printed`: the name printed in another language it was found by, as typed (`Foudre`); None when
+      it was found by its English name.
     """
 
     card: dict[str, Any]
     source: Source
     data_age_days: float | None = None
+    printed: str | None = None
 
     @property
     def stale(self) -> bool:

@@ -186,6 +186,15 @@ class PrintedNames:
             return preferred
         return preferred + [n for n in names if n not in preferred]
 
+    def printed_in(self, text: str, langs: Sequence[str]) -> list[str]:
+        """The distinct English names (alphabetical) of the cards printed as `text` in one of `langs`."""
+        key = printed_key(text)
+        wanted = {_LANG_NUMBER[c] for c in langs if c in _LANG_NUMBER}
+        if not key or not wanted:
+            return []
+        lo, hi = bisect_left(self._keys, key), bisect_right(self._keys, key)
+        return sorted({self._names[i] for i in range(lo, hi) if self._langs[i] in wanted})
+
     def complete(self, prefix: str, limit: int = 25, prefer_langs: Sequence[str] = ()) -> list[tuple[str, str]]:
         """Up to `limit` (printed name, English name) pairs whose key starts with `prefix`'s key, one per
         (key, card): those printed in `prefer_langs` first, then the exact name, then the most printed,

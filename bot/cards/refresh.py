@@ -8,6 +8,10 @@
 - Watch (always, for a file cache): every `watch_seconds` the cache's import stamp is read; when another
   process imported newer data (`python -m bot sync-cards` by hand, or the shard process that refreshes), the
   index is reloaded, so every process sharing a cache file sees an import within a minute.
+- Printed names (`languages`, the `CARD_LANGUAGES` setting; nothing happens without it): after the oracle
+  data, when the cache holds no names for a language turned on or they are older than the period, Scryfall's
+  `all_cards` is downloaded and imported in a child process (`bot.cards.allcards.sync_printed_names`), then
+  the printed-name index is loaded off the loop and swapped in (`ForeignNames.load`).
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
+from bot.cards.allcards import imported_languages, sync_printed_names
 from bot.cards.bulk import ImportResult, download_oracle_cards, import_file
 from bot.cards.service import CardService
 
@@ -63,8 +68,9 @@ class BulkRefresher:
     """The background refresh and watch of one card service (start with `start()`, end with `stop()`)."""
 
     def __init__(self, cards: CardService, *, every_hours: float, watch_seconds: float = WATCH_SECONDS,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, languages: Sequence[str] = ()) -> None:
         self.cards = cards
+        self.languages = tuple(languages)
         self.period = every_hours * 3600
         self.watch_seconds = watch_seconds
         self._clock = clock
@@ -106,6 +112,30 @@ class BulkRefresher:
             log.info("bulk data: imported %d cards in %.1f s", result.cards, result.seconds)
             return result
 
+    async def refresh_printed(self, *, force: bool = False) -> bool:
+        """Import the printed names of `languages` when the cache lacks one of them or they are older than
+        the period (or `force`), then (re)load the printed-name index; False when nothing was imported."""
+        if not self.languages:
+            return False
+        db_path = Path(self.cards.cache.path)
+        imported = await asyncio.to_thread(imported_languages, db_path)
+        due = force or not set(self.languages) <= set(imported) or \
+            min(imported[lang] for lang in self.languages) + self.period <= self._clock()
+        if due:
+            async with self._lock:
+                result = await sync_printed_names(self.cards.client, db_path, self.languages)
+            log.info("printed names: kept %d names from %d printings in %.1f s", result.names, result.printings,
+                     result.seconds)
+        if due or self.cards.foreign.index is None:
+            await self.cards.foreign.load(db_path, self.languages)
+        return due
+
+    async def refresh_due(self) -> None:
+        """The oracle data when it is due, then the printed names when they are."""
+        if self._due_in() <= 0:
+            await self.refresh_now()
+        await self.refresh_printed()
+
     def _due_in(self) -> float:
         last = self.cards.bulk_imported_at if self.cards.index_complete else None
         return 0.0 if last is None else max(0.0, last + self.period - self._clock())
@@ -118,13 +148,13 @@ class BulkRefresher:
 
     async def _refresh_loop(self) -> None:
         while True:
-            await asyncio.sleep(self._due_in())
             retrying = AsyncRetrying(wait=wait_exponential(multiplier=FIRST_RETRY, max=min(self.period, MAX_RETRY)),
                                      retry=retry_if_exception_type(Exception), before_sleep=self._failed)
             async for attempt in retrying:  # retried after 1, 2, 4, ... minutes; cancellation ends it
                 with attempt:
-                    await self.refresh_now()
+                    await self.refresh_due()
             self.failures = 0
+            await asyncio.sleep(self._due_in())
 
     async def _watch(self) -> None:
         while True:
@@ -137,3 +167,5 @@ class BulkRefresher:
             if stamp is not None and float(stamp) != self.cards.bulk_imported_at and not self._lock.locked():
                 log.info("newer bulk data in the cache (imported by another process); reloading the name index")
                 await self.cards.load_index()
+                if self.languages:
+                    await self.cards.foreign.load(self.cards.cache.path, self.languages)

@@ -3,18 +3,24 @@
 - `resolve`, `resolve_commander`, `peek`: one typed name, partial names and typos allowed
   (`bot.cards.lookup`);
 - `resolve_many`: a decklist's names, read exactly, never replaced by a look-alike (`bot.cards.exact`);
-- `autocomplete`: names for a partial name, answered at once (`bot.cards.suggest`).
+- `autocomplete`: names for a partial name, answered at once (`bot.cards.suggest`); `printed_choices`:
+  names printed in other languages for it (`bot.cards.foreign`).
+
+Names printed in other languages resolve everywhere (`ForeignNames`): the callers pass the player's
+languages (Scryfall codes, `bot.cards.printed.scryfall_language` of the Discord locale) as `langs`, or
+set them for the whole interaction (`bot.cards.foreign.use_player_langs`) where another layer calls.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bot.cards.cache import CardCache
 from bot.cards.exact import ExactReader
+from bot.cards.foreign import ForeignNames, langs_or_players
 from bot.cards.lookup import CardLookups
-from bot.cards.model import Batch
+from bot.cards.model import MAX_CHOICES, Batch
 from bot.cards.scryfall import ScryfallClient
 from bot.cards.suggest import Autocomplete
 from bot.ops.metrics import BotMetrics
@@ -25,22 +31,35 @@ class CardService(CardLookups):
 
     def __init__(self, cache: CardCache, client: ScryfallClient, *, metrics: BotMetrics,
                  cache_ttl: float = 86_400, negative_ttl: float = 600,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, foreign: ForeignNames | None = None) -> None:
         super().__init__(cache, client, metrics=metrics, cache_ttl=cache_ttl, negative_ttl=negative_ttl,
-                         clock=clock)
+                         clock=clock, foreign=foreign)
         self._autocomplete = Autocomplete(self, clock=clock)
 
     async def load_index(self) -> None:
         await super().load_index()
         self._autocomplete.clear()
 
-    async def resolve_many(self, names: list[str]) -> Batch:
-        """Resolve a decklist: every typed name ends up found (that exact card), missing (Scryfall says no
-        card has that name; with suggestions) or unavailable (Scryfall could not be asked and the local data
-        lacks it); see `Batch` and `bot.cards.exact`. Never raises for Scryfall trouble."""
-        return await ExactReader(self).read(names)
+    async def resolve_many(self, names: list[str], *, langs: Sequence[str] = ()) -> Batch:
+        """Resolve a decklist: every typed name ends up found (that exact card, by its English or printed
+        name), missing (no card has that name, or a printed name several cards share; with suggestions) or
+        unavailable (Scryfall could not be asked and the local data lacks it); see `Batch` and
+        `bot.cards.exact`. Never raises for Scryfall trouble."""
+        return await ExactReader(self, langs_or_players(langs)).read(names)
 
     async def autocomplete(self, prefix: str, *, commanders_only: bool = False,
                            partner_of: str | None = None) -> list[str]:
         """Up to 25 names for a partial name, best first (see `Autocomplete.complete`)."""
         return await self._autocomplete.complete(prefix, commanders_only=commanders_only, partner_of=partner_of)
+
+    def printed_choices(self, prefix: str, langs: Sequence[str] = (), *, commanders_only: bool = False,
+                        limit: int = MAX_CHOICES) -> list[tuple[str, str]]:
+        """(choice label `Foudre — Lightning Bolt`, English name) for names printed in other languages that
+        start with `prefix`, the player's languages `langs` first; only from the local index, and only when
+        `langs` is set or the prefix is not ASCII. `commanders_only` keeps the cards the local English index
+        knows as commanders."""
+        found = self.foreign.choices(prefix, langs, limit * 2 if commanders_only else limit)
+        if commanders_only and self.has_local_data:
+            found = [(label, name) for label, name in found
+                     if (entry := self.index.entries.get(name)) is not None and entry.commander]
+        return found[:limit]

@@ -86,7 +86,7 @@ class _Lookup:
 
     def add(self, batch: Batch) -> None:
         for typed, res in batch.found.items():
-            if names_card(typed, res.card):
+            if names_card(typed, res.card) or res.printed == typed:  # its name, or printed so in another language
                 self.found[typed] = res
             elif res.source == "api":  # Scryfall has no card of that name: it answered a close one
                 self.missing[typed] = [res.name]

@@ -83,6 +83,7 @@ class Explained:
     analysis: Analysis | None = None
     problem: Literal["not_found", "ambiguous", "bad_name", "unavailable"] | None = None
     names: Sequence[str] = ()
+    printed: str | None = None  # the name printed in another language the card was found by, as typed
 
 
 def no_card_mentions_text() -> str:
@@ -101,8 +102,10 @@ def explained_line(item: Explained, emoji: Mapping[str, str] | None = None) -> s
     typed = f"[[{render.echo(item.query, 60)}]]"
     if item.card is not None and item.analysis is not None:
         name = render.escape(str(item.card.get("name") or item.query))
-        line = _("{card}: color identity {identity}").format(
-            card=f"**[{name}](<{card_url(item.card)}>)**", identity=render.pips(item.analysis.identity, emoji))
+        card = f"**[{name}](<{card_url(item.card)}>)**"
+        if item.printed:  # typed in another language: the English name first, then what was typed
+            card += f" ({render.echo(item.printed, 60)})"
+        line = _("{card}: color identity {identity}").format(card=card, identity=render.pips(item.analysis.identity, emoji))
         if item.analysis.colors != item.analysis.identity:
             line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
         return line

@@ -87,6 +87,17 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
     return None
 
 
+def typed_line(typed: Sequence[tuple[str, str]], *, with_names: bool = True) -> str | None:
+    """The names the player typed in another language, beside the cards' English names: `You typed:
+    Blitzschlag (Lightning Bolt)` (`typed`: (printed name as typed, English name) pairs; without
+    `with_names` only the typed names, when the title already names the card). None when there are none."""
+    if not typed:
+        return None
+    shown_names = [render.echo(printed, 80) + (f" ({render.escape(name)})" if with_names else "")
+                   for printed, name in typed]
+    return _("You typed: {names}").format(names=", ".join(shown_names))
+
+
 def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
     """The card like a card: mana cost and type line; each face's for a card of several parts
     ("Fire {1}{R} · Instant // Ice {1}{U} · Instant")."""
@@ -132,12 +143,14 @@ def identity_embed(
     *,
     emoji: Emoji = None,
     stale: str | None = None,
+    typed: str | None = None,
 ) -> Embed:
     """The /identity answer: the card line, its color against its color identity and why (one line per source
-    of color), the lessons it teaches; for objects that are not deck cards, what they are instead."""
+    of color), the lessons it teaches; for objects that are not deck cards, what they are instead. `typed`:
+    the name printed in another language the card was asked by (shown first)."""
     name = analysis.name or card_name(card)
     embed = _base_embed(render.escape(name), card_url(card), render.identity_color(analysis.identity), card)
-    lines = [card_line(analysis, emoji)]
+    lines = [typed_line([(typed, name)], with_names=False) if typed else None, card_line(analysis, emoji)]
     if analysis.not_deck_card is not None:
         lines.extend(_not_deck_lines(analysis, card))
         if analysis.colors or analysis.color_reasons:
@@ -186,9 +199,9 @@ def _not_deck_lines(analysis: Analysis, card: Mapping[str, Any]) -> list[str]:
 
 
 def identity_reply(analysis: Analysis, card: Mapping[str, Any], *, emoji: Emoji = None,
-                   stale: str | None = None) -> Reply:
+                   stale: str | None = None, typed: str | None = None) -> Reply:
     """The /identity reply (one public embed)."""
-    return Reply(embeds=[identity_embed(analysis, card, emoji=emoji, stale=stale)])
+    return Reply(embeds=[identity_embed(analysis, card, emoji=emoji, stale=stale, typed=typed)])
 
 
 # ---------------------------------------------------------------------------------------------- /fits
@@ -219,6 +232,7 @@ def fits_embed(
     *,
     emoji: Emoji = None,
     stale: str | None = None,
+    typed: Sequence[tuple[str, str]] = (),
 ) -> Embed:
     """The /fits answer: the headline says the verdict once (with the reason when no legal deck can hold the
     card); then why, both identities, and for colors outside the deck the evidence, one line per source."""
@@ -227,7 +241,8 @@ def fits_embed(
     leaders = _leader_names(result, commanders)
     title = fit_words.headline(result, render.truncate(name, NAME_WIDTH), [render.truncate(n, 80) for n in leaders])
     embed = _base_embed(render.escape(title), card_url(card), _VERDICT_COLORS[result.verdict], card)
-    embed.description = render.truncate("\n".join(fit_words.fits_lines(result, name)), DESCRIPTION_LIMIT)
+    lines = [typed_line(typed), *fit_words.fits_lines(result, name)]
+    embed.description = render.truncate("\n".join(line for line in lines if line), DESCRIPTION_LIMIT)
     _identities_fields(embed, result, name, emoji)
     if result.outside:
         found = evidence.identity_sources(analysis, result.outside)
@@ -240,9 +255,9 @@ def fits_embed(
 
 
 def fits_reply(result: FitResult, card: Mapping[str, Any], commanders: Sequence[Mapping[str, Any]], *,
-               emoji: Emoji = None, stale: str | None = None) -> Reply:
-    """The /fits reply (one public embed)."""
-    return Reply(embeds=[fits_embed(result, card, commanders, emoji=emoji, stale=stale)])
+               emoji: Emoji = None, stale: str | None = None, typed: Sequence[tuple[str, str]] = ()) -> Reply:
+    """The /fits reply (one public embed); `typed`: see `typed_line`."""
+    return Reply(embeds=[fits_embed(result, card, commanders, emoji=emoji, stale=stale, typed=typed)])
 
 
 HELP_WHAT = N_(

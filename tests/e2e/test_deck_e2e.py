@@ -144,6 +144,8 @@ async def test_duplicate_in_a_one_line_paste(w):
 
 
 async def test_unknown_name_without_suggestion(w):
+    await w.scryfall.prepare_printed()
+    w.scryfall.requests.clear()
     reply = await deckcheck(w, KUMANO_DECK.replace(SHOCK, "1 Qwxzzy Frobnicator\n"), commander=KUMANO)
     embed = reply.embeds[0]
     assert embed["description"] == "❌ **1 problem**: 1 unknown card."
@@ -152,7 +154,8 @@ async def test_unknown_name_without_suggestion(w):
     paths = w.paths()
     assert paths.count("/cards/collection") == 2
     assert paths.count("/cards/named") == 1  # one fuzzy retry, only for the name the collection missed
-    assert set(paths) <= {"/cards/collection", "/cards/named", "/cards/autocomplete"}
+    assert paths.count("/cards/search") == 1  # and one `lang:` search: is it a name printed in another language?
+    assert set(paths) <= {"/cards/collection", "/cards/named", "/cards/autocomplete", "/cards/search"}
 
 
 async def test_unknown_name_with_suggestion(w, card_cache_copy):
@@ -160,6 +163,7 @@ async def test_unknown_name_with_suggestion(w, card_cache_copy):
     production, the bot has the bulk data, whose name index supplies the suggestions."""
     path = card_cache_copy(w.tmp / "local" / "cards.sqlite3")
     await w.use_cards(fake_settings(w.scryfall, w.tmp, cache_path=path))
+    await w.scryfall.prepare_printed()
     w.scryfall.requests.clear()
     assert "\n1 Pyroclasm\n" in KUMANO_DECK
     reply = await deckcheck(w, KUMANO_DECK.replace("\n1 Pyroclasm\n", "\n1 Pyrocalms\n"), commander="Kumano")
@@ -168,8 +172,9 @@ async def test_unknown_name_with_suggestion(w, card_cache_copy):
     field = next(f for f in embed["fields"] if f["name"].startswith("Unknown"))
     assert "'Pyrocalms'" in field["value"]
     assert "did you mean Pyroclasm" in field["value"]
-    # everything else came from the local data: one collection request and one fuzzy retry for the typo
-    assert w.paths() == ["/cards/collection", "/cards/named"]
+    # everything else came from the local data: one collection request, one `lang:` search (is it a name
+    # printed in another language?) and one fuzzy retry for the typo
+    assert w.paths() == ["/cards/collection", "/cards/search", "/cards/named"]
 
 
 async def test_misspelt_name_is_unknown_with_its_card_as_suggestion(w):

@@ -279,10 +279,10 @@ async def test_unexpected_error_is_answered_once(env, monkeypatch):
 
 
 async def test_unexpected_error_after_deferring(env, monkeypatch):
-    async def nothing(name, commander=False):
+    async def nothing(name, commander=False, langs=()):
         return None
 
-    async def broken_resolve(name):
+    async def broken_resolve(name, langs=()):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(env.bot.cards, "peek", nothing)

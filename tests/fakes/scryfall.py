@@ -306,7 +306,8 @@ class FakeScryfall:
 
     async def _search(self, request: web.Request) -> web.Response:
         if _PRINTED_TERM.search(request.query.get("q", "")):
-            return self._search_printed(request)
+            await self.prepare_printed()  # built once, off the loop the bot under test shares
+            return await asyncio.to_thread(self._search_printed, request)  # a scan of every printing: off it too
         terms = request.query.get("q", "").split()
         commanders = False
         words: list[str] = []
@@ -401,6 +402,11 @@ class FakeScryfall:
 
     _all_cards_gz: bytes | None = None
     _all_cards_on: bool = False
+
+    async def prepare_printed(self) -> None:
+        """Build the `lang:` search index now (seconds, once per process, off the loop), so that a test's
+        first search answers within the client's timeout."""
+        await asyncio.to_thread(_printed_index)
 
     def serve_all_cards(self, gz: bytes | None = None) -> None:
         """List an all_cards bulk file in /bulk-data: `gz` (a gzipped JSON array), else the shared data's."""

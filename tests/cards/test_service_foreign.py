@@ -1,0 +1,163 @@
+"""Card names printed in other languages through the card service (issue 20), with the printed names
+imported (the local index) and without them (Scryfall's `lang:` search, one request a name, cached)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cards.foreign import choice_label
+from bot.cards.model import AmbiguousCard, CardNotFound
+from tests.fakes.allcards import foreign_printings
+from tests.fakes.fixtures import FakeClock
+from tests.production_world import copy_database
+
+pytest_plugins = ("tests.fakes.printed_cache",)
+
+GERMAN_DECK = ["Blitzschlag", "Sonnenring", "Gegenzauber", "Schwarzer Ritus", "Llanowarelfen", "Zorn Gottes",
+               "Befehlsturm", "Sonnenuntergang"]
+ENGLISH_DECK = ["Lightning Bolt", "Sol Ring", "Counterspell", "Dark Ritual", "Llanowar Elves", "Wrath of God",
+                "Command Tower", "Dusk // Dawn"]
+
+
+def searches(fake) -> int:
+    return fake.count("/cards/search")
+
+
+@pytest.mark.parametrize(("typed", "langs", "name"), [
+    ("Foudre", ("fr",), "Lightning Bolt"), ("Blitzschlag", ("de",), "Lightning Bolt"),
+    ("稲妻", ("ja",), "Lightning Bolt"), ("稲妻", (), "Lightning Bolt"), ("BLITZSCHLAG", ("de",), "Lightning Bolt"),
+    ("Sonnenuntergang", ("de",), "Dusk // Dawn"), ("Relámpago", ("es",), "Lightning Bolt")])
+async def test_a_printed_name_is_the_card(language_data, make_card_service, fake_scryfall, typed, langs, name):
+    mode, settings = language_data
+    cards = await make_card_service(clock=FakeClock(), **settings)
+    found = await cards.resolve(typed, langs=langs)
+    assert found.name == name and found.printed == typed
+    if mode == "index":
+        assert fake_scryfall.count() == 0
+    else:  # one polite search, then the cache
+        assert searches(fake_scryfall) == 1
+        assert (await cards.resolve(typed, langs=langs)).name == name
+        assert searches(fake_scryfall) == 1
+
+
+async def test_english_names_stay_english(language_data, make_card_service, fake_scryfall):
+    _mode, settings = language_data
+    cards = await make_card_service(**settings)
+    found = await cards.resolve("Lightning Bolt", langs=("de",))
+    assert found.name == "Lightning Bolt" and found.printed is None
+    assert (await cards.resolve("Contemplation")).name == "Contemplation"  # English client: English first
+    assert fake_scryfall.count() == 0
+
+
+async def test_a_shared_translation_is_a_choice(language_data, make_card_service, fake_scryfall):
+    _mode, settings = language_data
+    cards = await make_card_service(**settings)
+    with pytest.raises(AmbiguousCard) as err:
+        await cards.resolve("Zwang", langs=("de",))
+    assert sorted(err.value.candidates) == ["Coercion", "Duress"] and err.value.query == "Zwang"
+
+
+async def test_another_cards_english_name_in_the_players_language(make_card_service, printed_cache_template,
+                                                                   tmp_path):
+    """With the index only: without it an exact English name is never searched (no request per name)."""
+    path = copy_database(printed_cache_template, tmp_path / "cards.sqlite3")
+    cards = await make_card_service(cache_path=path, card_languages="fr")
+    with pytest.raises(AmbiguousCard) as err:
+        await cards.resolve("Contemplation", langs=("fr",))
+    assert sorted(err.value.candidates) == ["Contemplation", "Ponder"]
+
+
+async def test_a_german_commander(language_data, make_card_service):
+    _mode, settings = language_data
+    cards = await make_card_service(**settings)
+    found = await cards.resolve_commander("Atraxa, Stimme der Prätoren", langs=("de",))
+    assert found.name == "Atraxa, Praetors' Voice" and found.printed == "Atraxa, Stimme der Prätoren"
+    assert (await cards.resolve_commander("krenko der boss", langs=("de",))).name == "Krenko, Mob Boss"
+
+
+async def test_peek_answers_printed_names_locally_only(language_data, make_card_service, fake_scryfall):
+    mode, settings = language_data
+    cards = await make_card_service(**settings)
+    peeked = await cards.peek("Foudre", langs=("fr",))
+    assert fake_scryfall.count() == 0
+    assert (peeked is not None and peeked.name == "Lightning Bolt") if mode == "index" else peeked is None
+
+
+async def test_no_such_name_in_any_language(language_data, make_card_service, fake_scryfall):
+    mode, settings = language_data
+    cards = await make_card_service(**settings)
+    with pytest.raises(CardNotFound):
+        await cards.resolve("Gibtsnichtkarte", langs=("de",))
+    assert searches(fake_scryfall) == (0 if mode == "index" else 1)
+
+
+async def test_a_german_decklist_reads_exactly(language_data, make_card_service, fake_scryfall):
+    mode, settings = language_data
+    cards = await make_card_service(clock=FakeClock(), **settings)
+    batch = await cards.resolve_many([*GERMAN_DECK, "Zwang", "Blitzschlagg"])
+    assert [batch.found[n].name for n in GERMAN_DECK] == ENGLISH_DECK
+    assert all(batch.found[n].printed == n for n in GERMAN_DECK)
+    assert sorted(batch.suggestions["Zwang"])[:2] == ["Coercion", "Duress"] and "Zwang" in batch.missing
+    assert "Blitzschlagg" in batch.missing  # a look-alike is never read as the card
+    if mode == "index":
+        assert searches(fake_scryfall) == 0
+    else:
+        assert searches(fake_scryfall) == len(GERMAN_DECK) + 2
+        fake_scryfall.reset()
+        again = await cards.resolve_many(GERMAN_DECK)
+        assert [again.found[n].name for n in GERMAN_DECK] == ENGLISH_DECK
+        assert searches(fake_scryfall) == 0  # every answer cached
+
+
+async def test_autocomplete_offers_printed_names(language_data, make_card_service, fake_scryfall):
+    mode, settings = language_data
+    cards = await make_card_service(**settings)
+    german = cards.printed_choices("blitz", ("de",))
+    japanese = cards.printed_choices("稲妻", ())
+    if mode == "search":  # autocomplete never waits for Scryfall
+        assert german == [] and japanese == [] and fake_scryfall.count() == 0
+        return
+    assert ("Blitzschlag — Lightning Bolt", "Lightning Bolt") in german
+    assert japanese[0] == ("稲妻 — Lightning Bolt", "Lightning Bolt")
+    assert cards.printed_choices("blitz", ()) == []  # an English client typing ASCII: English names only
+    commanders = cards.printed_choices("atraxa", ("de",), commanders_only=True)
+    assert ("Atraxa, Stimme der Prätoren — Atraxa, Praetors' Voice", "Atraxa, Praetors' Voice") in commanders
+    assert all(len(label) <= 100 for label, _name in cards.printed_choices("a", ("de",)))
+
+
+def test_choice_labels_fit_discord():
+    assert choice_label("Foudre", "Lightning Bolt") == "Foudre — Lightning Bolt"
+    assert choice_label("Atog", "Atog") == "Atog"
+    label = choice_label("x" * 90, "Lightning Bolt")
+    assert len(label) == 100 and label.endswith(" — Lightning Bolt")
+
+
+async def test_without_any_local_data_the_search_comes_before_no_such_card(card_service, fake_scryfall):
+    """No local data at all: English names cost no search (Scryfall's own lookup first); a printed name is
+    searched once Scryfall's lookup finds no card, and the card is then that English name's."""
+    foreign_printings()  # the fake's `lang:` answers are built once, before the client's timeout runs
+    assert (await card_service.resolve("Lightning Bolt", langs=("fr",))).name == "Lightning Bolt"
+    assert searches(fake_scryfall) == 0
+    found = await card_service.resolve("Blitzschlag", langs=("de",))
+    assert (found.name, found.printed) == ("Lightning Bolt", "Blitzschlag")
+    assert searches(fake_scryfall) == 1
+    assert (await card_service.resolve("Blitzschlag", langs=("de",))).name == "Lightning Bolt"
+    assert searches(fake_scryfall) == 1  # cached
+    with pytest.raises(CardNotFound):
+        await card_service.resolve("Blitzschlag")  # an English client typing ASCII: no search, no guess
+
+
+async def test_a_remembered_no_such_card_does_not_hide_a_printed_name(language_data, make_card_service):
+    """An English client's "no such card" for `Blitzschlag` (remembered for NEGATIVE_TTL) never hides it
+    from a decklist or a German client."""
+    mode, settings = language_data
+    cards = await make_card_service(**settings)
+    if mode == "index":  # the local index knows it whatever the client's language
+        assert (await cards.resolve("Blitzschlag")).name == "Lightning Bolt"
+    else:  # an English client typing ASCII: no search
+        with pytest.raises(CardNotFound):
+            await cards.resolve("Blitzschlag")
+        await cards.forget("blitzschlag", [])  # as Scryfall's 404 would have it remembered
+    batch = await cards.resolve_many(["Blitzschlag"])
+    assert batch.found["Blitzschlag"].name == "Lightning Bolt"
+    assert (await cards.resolve("Blitzschlag", langs=("de",))).name == "Lightning Bolt"
