@@ -5,8 +5,10 @@ card cache (mostly the Scryfall bulk data), without touching the network. Rankin
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from cachetools import LRUCache
 from rapidfuzz import fuzz, process
@@ -21,6 +23,7 @@ from bot.cards.names import (
     popularity_cost,
     rank_candidates,
 )
+from bot.cards.rows import index_entries
 from bot.cards.search import Hit, IndexEntry, Lists
 from bot.identity import IdentityError, PairingTraits, can_pair
 
@@ -204,3 +207,18 @@ class NameIndex:
             return False
         return all(lists.costs[i] - lists.costs[first] >= FAR_MORE_POPULAR
                    for _cost, _completion, i, _group, match in hits[1:] if match <= PLURAL + LATER)
+
+
+INDEX_SWITCH_INTERVAL = 0.001  # seconds: how soon the event loop gets the GIL back while an index is built
+
+
+def build_index(rows: list[tuple[Any, ...]]) -> NameIndex:
+    """The name index from the cache's name rows, built on a worker thread. Python hands the GIL between
+    threads every "switch interval" (5 ms by default); while the build runs, a shorter one lets the event
+    loop thread take it back sooner, so replies wait less (the process-wide setting is restored after)."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(min(before, INDEX_SWITCH_INTERVAL))
+    try:
+        return NameIndex(index_entries(rows))
+    finally:
+        sys.setswitchinterval(before)

@@ -23,7 +23,6 @@ import gc
 import logging
 import re
 import sqlite3
-import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +32,7 @@ from typing import Any, TypeVar
 from bot.cards.cache import CardCache, CardRow
 from bot.cards.flight import CollectionBatcher, SingleFlight
 from bot.cards.foreign import ForeignNames, langs_or_players
-from bot.cards.index import NameIndex
+from bot.cards.index import NameIndex, build_index
 from bot.cards.model import (
     MAX_SUGGESTIONS,
     STALE_DAYS,
@@ -44,7 +43,7 @@ from bot.cards.model import (
     ScryfallUnavailable,
 )
 from bot.cards.names import MAX_INPUT_CHARS, clean_input, normalize, rank_candidates
-from bot.cards.rows import index_entries, name_keys, popularity
+from bot.cards.rows import name_keys, popularity
 from bot.cards.scryfall import (
     ScryfallAmbiguous,
     ScryfallBadRequest,
@@ -77,26 +76,6 @@ class _Miss:
     stale: CardRow | None = None
     suggestions: list[str] = field(default_factory=list)
     printed: str | None = None  # the English name of the one card the text names in another language
-
-
-INDEX_SWITCH_INTERVAL = 0.001  # seconds: how soon the event loop gets the GIL back while an index is built
-
-
-def _build_index(rows: list[tuple[Any, ...]]) -> NameIndex:
-    """The name index from the cache's name rows, built on a worker thread. Python hands the GIL between
-    threads every "switch interval" (5 ms by default); while the build runs, a shorter one lets the event
-    loop thread take it back sooner, so replies wait less (the process-wide setting is restored after)."""
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(min(before, INDEX_SWITCH_INTERVAL))
-    try:
-        return NameIndex(index_entries(rows))
-    finally:
-        sys.setswitchinterval(before)
-
-
-def _edhrec_ranks(cards: list[dict[str, Any]]) -> dict[str, int | None]:
-    """Scryfall's `edhrec_rank` of each card, by name (the popularity `rank_candidates` orders by)."""
-    return {c["name"]: popularity(c) for c in cards}
 
 
 class CardLookups:
@@ -148,7 +127,7 @@ class CardLookups:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            index = await asyncio.to_thread(_build_index, rows)
+            index = await asyncio.to_thread(build_index, rows)
             self._swap(index, meta)
         finally:
             if collecting:
@@ -262,45 +241,56 @@ class CardLookups:
             row = rows[0]
             if mode is Mode.COMMANDER:
                 row = next((r for r in rows if r.commander and r.kind == rows[0].kind), rows[0])
-            found = self.fresh(row)
-            if found:
+            if found := self._fresh_or_note(row, miss):
                 return found
-            miss.stale = row
         if exact_only:
             return miss
+        if found := await self._remembered(q, n, mode, miss):
+            return found
+        if not self.index_complete:
+            return miss
+        return await self._from_index(q, n, mode, miss, decide=decide)
+
+    def _fresh_or_note(self, row: CardRow, miss: _Miss, *, query_time: float | None = None) -> Resolved | None:
+        """`row` as an answer while it is fresh; otherwise noted in `miss` as the stale fallback."""
+        found = self.fresh(row, query_time=query_time)
+        if found is None:
+            miss.stale = miss.stale or row
+        return found
+
+    async def _remembered(self, q: str, n: str, mode: Mode, miss: _Miss) -> Resolved | None:
+        """A query Scryfall answered before (its card, while fresh); raises CardNotFound for a remembered
+        "no such card"."""
         mapped = await self.db(self.cache.get_query(mode.value, n), None)
-        if mapped:
-            remembered_row = await self.db(self.cache.get_card(mapped[0]), None)
-            if remembered_row:
-                found = self.fresh(remembered_row, query_time=mapped[1])
-                if found:
-                    return found
-                miss.stale = miss.stale or remembered_row
+        remembered_row = await self.db(self.cache.get_card(mapped[0]), None) if mapped else None
+        if mapped and remembered_row and (found := self._fresh_or_note(remembered_row, miss, query_time=mapped[1])):
+            return found
         if mode is Mode.CARD:
             remembered = await self.db(self.cache.get_negative(Mode.CARD.value, n), None)
             if remembered is not None:
                 self.metrics.observe_lookup("negative")
                 raise CardNotFound(q, remembered[:MAX_SUGGESTIONS])
-        if self.index_complete:
-            match = self.index.match(n, commanders_only=mode is Mode.COMMANDER)
-            if match.kind == "ambiguous":
-                self.metrics.observe_lookup("ambiguous")
-                raise AmbiguousCard(q, match.names[:MAX_CANDIDATES])
-            if match.kind == "unique":
-                entry = self.index.entries.get(match.names[0])
-                local_row = await self.db(self.cache.get_card(entry.card_id), None) if entry else None
-                if local_row:
-                    found = self.fresh(local_row)
-                    if found:
-                        return found
-                    miss.stale = miss.stale or local_row
-            miss.suggestions = match.suggestions
-            if mode is Mode.COMMANDER and not miss.stale:
-                # not a commander by that name: the card itself (no cached rows for `n`, or one would be stale)
-                return await self._local(q, n, Mode.CARD, decide=decide, rows=[], printed=False)
-            if decide and match.close and miss.stale is None and self.data_fresh:
-                self.metrics.observe_lookup("not_found")
-                raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
+        return None
+
+    async def _from_index(self, q: str, n: str, mode: Mode, miss: _Miss, *, decide: bool) -> Resolved | _Miss:
+        """The complete local name index's answer: a unique match, AmbiguousCard, or (with `decide` and fresh
+        data) CardNotFound for a near miss of names it knows; the close names go into `miss`."""
+        match = self.index.match(n, commanders_only=mode is Mode.COMMANDER)
+        if match.kind == "ambiguous":
+            self.metrics.observe_lookup("ambiguous")
+            raise AmbiguousCard(q, match.names[:MAX_CANDIDATES])
+        if match.kind == "unique":
+            entry = self.index.entries.get(match.names[0])
+            local_row = await self.db(self.cache.get_card(entry.card_id), None) if entry else None
+            if local_row and (found := self._fresh_or_note(local_row, miss)):
+                return found
+        miss.suggestions = match.suggestions
+        if mode is Mode.COMMANDER and not miss.stale:
+            # not a commander by that name: the card itself (no cached rows for `n`, or one would be stale)
+            return await self._local(q, n, Mode.CARD, decide=decide, rows=[], printed=False)
+        if decide and match.close and miss.stale is None and self.data_fresh:
+            self.metrics.observe_lookup("not_found")
+            raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
         return miss
 
     def _printed(self, q: str, meant: list[str]) -> _Miss | None:
@@ -410,7 +400,7 @@ class CardLookups:
     def commander_query(q: str) -> str:
         words = [w.strip("-'") for w in re.sub(r"[^\w'\- ]+", " ", q).split()]
         words = [f'"{w}"' if w.lower() in _SEARCH_OPERATORS else w for w in words if w]
-        return " ".join(words + ["is:commander"])
+        return " ".join([*words, "is:commander"])
 
     @staticmethod
     def _pick(q: str, n: str, cards: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
@@ -421,7 +411,7 @@ class CardLookups:
         exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
         if exact:
             return exact[0], []
-        ranked = rank_candidates(q, [c["name"] for c in cards], _edhrec_ranks(cards))
+        ranked = rank_candidates(q, [c["name"] for c in cards], {c["name"]: popularity(c) for c in cards})
         by_name = {c["name"]: c for c in cards}
         first = normalize(ranked[0])
         if first.startswith(n + " "):

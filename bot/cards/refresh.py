@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -54,10 +55,8 @@ async def import_in_child(path: Path, db_path: Path | str, updated_at: float) ->
 
 
 def _lower_priority() -> None:
-    try:
+    with contextlib.suppress(OSError):  # not permitted here: the import still runs, at normal priority
         os.nice(CHILD_NICENESS)
-    except OSError:  # not permitted here: the import still runs, at normal priority
-        pass
 
 
 def _import(path: str, db_path: str, updated_at: float) -> ImportResult:
@@ -94,10 +93,8 @@ class BulkRefresher:
         for task in tasks:
             task.cancel()
         for task in tasks:
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-            except (asyncio.CancelledError, Exception):
-                pass
 
     async def refresh_now(self) -> ImportResult:
         """Download and import oracle_cards now, then reload the index (one refresh at a time)."""

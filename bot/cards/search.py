@@ -246,11 +246,7 @@ class Lists:
             if found is not None:
                 offer(i, *found)
         if typos and len(q) >= MIN_TYPO_CHARS and kth_cost() > TYPO:
-            for keys, ids, extra in ((self.start_keys, self.start_ids, 0.0),
-                                     (self.later_keys, self.later_ids, LATER)):
-                for i in self._typo_ids(keys, ids, q, k):
-                    found = word_match(q, self.keys[i])
-                    offer(i, *(found or (TYPO + extra, 0, "")))
+            self._typos(q, k, offer)
         if infix and len(q) >= MIN_TYPO_CHARS:
             self._infix(q, k, kth_cost(), offer)
         if fuzzy and len(pool) < limit and len(q) >= MIN_TYPO_CHARS:
@@ -259,6 +255,13 @@ class Lists:
                                                      score_cutoff=60.0):
                 offer(ids[pos], FUZZY + (100.0 - score) * FUZZY_POINT, 0, "")
         return sorted(pool.values())
+
+    def _typos(self, q: str, k: int, offer: Callable[[int, float, int, str], None]) -> None:
+        """Offer names with a word that `q` starts like, one typo allowed (later words cost `LATER` more)."""
+        for keys, ids, extra in ((self.start_keys, self.start_ids, 0.0), (self.later_keys, self.later_ids, LATER)):
+            for i in self._typo_ids(keys, ids, q, k):
+                found = word_match(q, self.keys[i])
+                offer(i, *(found or (TYPO + extra, 0, "")))
 
     def _infix(self, q: str, k: int, bound: float, offer: Callable[[int, float, int, str], None]) -> None:
         """Offer up to `k` names with `q` inside a word, most played first, while they can still rank.

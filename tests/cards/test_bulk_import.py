@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import itertools
 import json
 import logging
 import os
@@ -79,7 +80,7 @@ def _write(path: Path, cards: list[dict], fmt: str) -> None:
 
 @pytest.mark.parametrize("fmt", ["json", "json.gz", "jsonl", "jsonl.gz", "list"])
 def test_import_formats(tmp_path, fmt):
-    cards = list(all_cards()[:40]) + [{"object": "error", "code": "not_found"}]
+    cards = [*list(all_cards()[:40]), {"object": "error", "code": "not_found"}]
     src = tmp_path / f"cards.{fmt}"
     _write(src, cards, fmt)
     result = import_file(src, tmp_path / "c.sqlite3", batch_size=7)
@@ -257,6 +258,6 @@ async def test_failed_downloads_are_retried_after_1_2_4_minutes(fake_scryfall, m
     await refresher.stop()
     times = fake_scryfall.times("/bulk-data")
     attempts = [t for i, t in enumerate(times) if i == 0 or t - times[i - 1] > 30]  # each with its own 5xx retries
-    gaps = [b - a for a, b in zip(attempts, attempts[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(attempts)]
     assert len(attempts) == 4 and refresher.failures == 4
     assert [round(g / 60) for g in gaps] == [1, 2, 4]

@@ -174,7 +174,7 @@ async def test_resolve_many_uses_collection_batches(fake_scryfall, make_card_ser
     names = pool[500:580]  # 80 names: 2 batches (75 + 5)
     typo = "Lightnig Bolt"
     missing = "Qwxyz Not A Card"
-    decklist = names + [typo, missing, names[0], "fire/ice"]
+    decklist = [*names, typo, missing, names[0], "fire/ice"]
     batch = await service.resolve_many(decklist)
     found, not_found = batch.found, batch.missing
     assert list(not_found) == [typo, missing]  # read exactly: a look-alike is a suggestion, never the card
