@@ -21,7 +21,6 @@ import asyncio
 import dataclasses
 import gc
 import logging
-import re
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -30,6 +29,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from bot.cards.cache import CardCache, CardRow
+from bot.cards.choose import commander_query, pick
 from bot.cards.flight import CollectionBatcher, SingleFlight
 from bot.cards.foreign import ForeignNames, langs_or_players
 from bot.cards.index import NameIndex, build_index
@@ -42,8 +42,7 @@ from bot.cards.model import (
     Resolved,
     ScryfallUnavailable,
 )
-from bot.cards.names import MAX_INPUT_CHARS, clean_input, normalize, rank_candidates
-from bot.cards.rows import name_keys, popularity
+from bot.cards.names import MAX_INPUT_CHARS, clean_input, normalize
 from bot.cards.scryfall import (
     ScryfallAmbiguous,
     ScryfallBadRequest,
@@ -59,7 +58,6 @@ T = TypeVar("T")
 D = TypeVar("D")
 
 MAX_CANDIDATES = 10  # names an ambiguity reply offers
-_SEARCH_OPERATORS = {"or", "and", "not"}
 
 
 class Mode(StrEnum):
@@ -357,12 +355,12 @@ class CardLookups:
         if miss.stale is not None or await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None:
             return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
         try:
-            cards = (await self.slow(self.client.search(self.commander_query(q), order="edhrec"))).cards
+            cards = (await self.slow(self.client.search(commander_query(q), order="edhrec"))).cards
         except (ScryfallNotFound, ScryfallBadRequest):
             await self.db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
             return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
         await self.store(cards)
-        chosen, ranked = self._pick(q, n, cards)
+        chosen, ranked = pick(q, n, cards)
         if chosen is None:
             self.metrics.observe_lookup("ambiguous")
             raise AmbiguousCard(q, ranked[:MAX_CANDIDATES])
@@ -395,30 +393,6 @@ class CardLookups:
         assert found.printed is not None  # a name in another language: the English name's own lookup
         english = await self._lookup_local_then_remote(found.printed, normalize(found.printed), mode, printed=False)
         return dataclasses.replace(english, printed=q)
-
-    @staticmethod
-    def commander_query(q: str) -> str:
-        words = [w.strip("-'") for w in re.sub(r"[^\w'\- ]+", " ", q).split()]
-        words = [f'"{w}"' if w.lower() in _SEARCH_OPERATORS else w for w in words if w]
-        return " ".join([*words, "is:commander"])
-
-    @staticmethod
-    def _pick(q: str, n: str, cards: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
-        """The one card a search result means (None when several fit equally), and the names ranked for `q`
-        when it took ranking to decide ([] otherwise): the candidates of the ambiguous answer."""
-        if len(cards) == 1:
-            return cards[0], []
-        exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
-        if exact:
-            return exact[0], []
-        ranked = rank_candidates(q, [c["name"] for c in cards], {c["name"]: popularity(c) for c in cards})
-        by_name = {c["name"]: c for c in cards}
-        first = normalize(ranked[0])
-        if first.startswith(n + " "):
-            rivals = [r for r in ranked[1:] if normalize(r).startswith(n + " ")]
-            if not rivals:
-                return by_name[ranked[0]], ranked
-        return None, ranked
 
     async def _remote_names(self, q: str) -> list[str]:
         """Scryfall's autocomplete for `q`, or [] when that fails (only used for suggestions)."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from cachetools import TTLCache
 
+from bot.cards.choose import commander_query
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
 from bot.cards.names import MAX_INPUT_CHARS, choice_name, clean_input, normalize, rank_candidates
 from bot.cards.rows import pairing_code, popularity
@@ -108,7 +109,7 @@ class Autocomplete:
             if not self.lookups.client.can_go_now("/cards/search"):
                 return []
             try:
-                result = await self.lookups.client.search(self.lookups.commander_query(text), order="edhrec")
+                result = await self.lookups.client.search(commander_query(text), order="edhrec")
                 found = [(c["name"], pairing_code(c), popularity(c)) for c in result.cards]
                 complete = result.complete
             except ScryfallNotFound:
