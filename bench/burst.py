@@ -29,26 +29,33 @@ from tests.shared_data import all_cards  # noqa: E402
 
 
 async def main(count: int) -> None:
-    names = [c["name"] for c in all_cards() if c.get("layout") == "normal"][5000:5000 + count]
+    names = [c["name"] for c in all_cards() if c.get("layout") == "normal"][5000 : 5000 + count]
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as fake:
             settings = bot_settings(fake, scryfall, Path(tmp) / "cache.sqlite3", scryfall_timeout=8.0)
             async with running_bot(settings, fake):
                 scryfall.requests.clear()
                 started = time.perf_counter()
-                result = await burst(fake, [("identity", {"card": n}, user(i)) for i, n in enumerate(names)],
-                                     timeout=30)
+                result = await burst(
+                    fake, [("identity", {"card": n}, user(i)) for i, n in enumerate(names)], timeout=30
+                )
                 elapsed = time.perf_counter() - started
     answered = [r for r in result.replies if r.embeds]
     busy = [r for r in result.replies if "busy" in r.content or "isn't answering" in r.content]
     paths = [r.path for r in scryfall.requests]
     latencies = result.latencies  # sorted
-    print(f"{count} different cards at once, no local data: {len(answered)} answered, {len(busy)} busy or "
-          f"unavailable, in {elapsed:.2f} s")
-    print(f"Scryfall requests: {len(paths)} ({', '.join(sorted(set(paths)))}: "
-          f"{', '.join(str(paths.count(p)) for p in sorted(set(paths)))})")
-    print(f"reply latency: p50 {latencies[len(latencies) // 2] * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms "
-          f"(dispatch to the final answer; a deferred reply's 'thinking...' came first)")
+    print(
+        f"{count} different cards at once, no local data: {len(answered)} answered, {len(busy)} busy or "
+        f"unavailable, in {elapsed:.2f} s"
+    )
+    print(
+        f"Scryfall requests: {len(paths)} ({', '.join(sorted(set(paths)))}: "
+        f"{', '.join(str(paths.count(p)) for p in sorted(set(paths)))})"
+    )
+    print(
+        f"reply latency: p50 {latencies[len(latencies) // 2] * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms "
+        f"(dispatch to the final answer; a deferred reply's 'thinking...' came first)"
+    )
 
 
 if __name__ == "__main__":

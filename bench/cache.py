@@ -39,8 +39,13 @@ def run_import(src: Path, cache: Path) -> tuple[int, float, float, float]:
     """(cards, import seconds, wall seconds, child peak RSS MB)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "bot", "sync-cards", "--file", str(src), "--cache", str(cache)],
-                          env=env, capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "sync-cards", "--file", str(src), "--cache", str(cache)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     wall = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"import failed: {proc.stderr.strip()}")
@@ -80,7 +85,7 @@ async def _measure(service: CardService, lookups: int) -> dict[str, float]:
         prefix = name[:cut]
         if rng.random() < 0.2 and len(prefix) > 4:  # some typos
             i = rng.randrange(1, len(prefix) - 1)
-            prefix = prefix[:i] + prefix[i + 1] + prefix[i] + prefix[i + 2:]
+            prefix = prefix[:i] + prefix[i + 1] + prefix[i] + prefix[i + 2 :]
         prefixes.append(prefix)
     for p in prefixes[:100]:
         await service.autocomplete(p)
@@ -89,12 +94,18 @@ async def _measure(service: CardService, lookups: int) -> dict[str, float]:
         t = time.perf_counter()
         await service.autocomplete(prefix, commanders_only=(i % 5 == 0))
         auto_ms.append((time.perf_counter() - t) * 1000)
-    requests = sum(sample.value for metric in service.metrics.registry.collect()
-                   if metric.name == "identity_bot_scryfall_requests" for sample in metric.samples
-                   if sample.name.endswith("_total"))
+    requests = sum(
+        sample.value
+        for metric in service.metrics.registry.collect()
+        if metric.name == "identity_bot_scryfall_requests"
+        for sample in metric.samples
+        if sample.name.endswith("_total")
+    )
     return {
-        "resolve_p50": statistics.median(resolve_ms), "resolve_p99": pct(resolve_ms, 99),
-        "auto_p50": statistics.median(auto_ms), "auto_p99": pct(auto_ms, 99),
+        "resolve_p50": statistics.median(resolve_ms),
+        "resolve_p99": pct(resolve_ms, 99),
+        "auto_p50": statistics.median(auto_ms),
+        "auto_p99": pct(auto_ms, 99),
         "requests": requests,
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
@@ -109,16 +120,27 @@ def main() -> int:
         cache = Path(tmp) / "cards.sqlite3"
         cards, seconds, wall, rss = run_import(args.file, cache)
         size_mb = cache.stat().st_size / 1e6
-        print(f"import: {cards} cards in {seconds:.2f} s = {cards / seconds:,.0f} cards/s "
-              f"(process wall {wall:.2f} s); peak RSS {rss:.0f} MB; cache file {size_mb:.0f} MB")
+        print(
+            f"import: {cards} cards in {seconds:.2f} s = {cards / seconds:,.0f} cards/s "
+            f"(process wall {wall:.2f} s); peak RSS {rss:.0f} MB; cache file {size_mb:.0f} MB"
+        )
         result = asyncio.run(measure(cache, args.lookups))
     print(f"service open (index of {cards} names): {result['open_s'] * 1000:.0f} ms")
-    print(f"warm resolve: p50 {result['resolve_p50']:.3f} ms, p99 {result['resolve_p99']:.3f} ms "
-          f"({args.lookups} lookups)")
+    print(
+        f"warm resolve: p50 {result['resolve_p50']:.3f} ms, p99 {result['resolve_p99']:.3f} ms "
+        f"({args.lookups} lookups)"
+    )
     print(f"autocomplete: p50 {result['auto_p50']:.3f} ms, p99 {result['auto_p99']:.3f} ms (2000 prefixes)")
-    print(f"Scryfall requests during lookups: {result['requests']}; bench process peak RSS {result['rss_mb']:.0f} MB")
-    ok = (cards / seconds >= 5000 and rss < 250 and result["resolve_p99"] < 2 and result["auto_p99"] < 20
-          and result["requests"] == 0)
+    print(
+        f"Scryfall requests during lookups: {result['requests']}; bench process peak RSS {result['rss_mb']:.0f} MB"
+    )
+    ok = (
+        cards / seconds >= 5000
+        and rss < 250
+        and result["resolve_p99"] < 2
+        and result["auto_p99"] < 20
+        and result["requests"] == 0
+    )
     print("targets:", "all met" if ok else "NOT all met")
     return 0 if ok else 1
 

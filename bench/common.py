@@ -14,8 +14,17 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 
 # Cards the shared data set answers locally (one double-faced card among them): what the benchmarks look up.
-CARDS = ["Fires of Undeath", "Dismember", "Sol Ring", "Kumano, Master Yamabushi", "Lightning Bolt",
-         "Civilized Scholar // Homicidal Brute", "General Tazri", "Kitchen Finks", "Counterspell"]
+CARDS = [
+    "Fires of Undeath",
+    "Dismember",
+    "Sol Ring",
+    "Kumano, Master Yamabushi",
+    "Lightning Bolt",
+    "Civilized Scholar // Homicidal Brute",
+    "General Tazri",
+    "Kitchen Finks",
+    "Counterspell",
+]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -39,22 +48,32 @@ def bot_env(fake: Any, scryfall: Any, cache: Path, **settings: str) -> dict[str,
     commands synced globally. `settings` (lower-case names, e.g. ``log_level="INFO"``) add or replace
     variables."""
     env = {
-        "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "SCRYFALL_API_BASE": scryfall.base_url,
-        "CACHE_PATH": str(cache), "BULK_REFRESH_HOURS": "24", "USER_RATE": "off", "LOG_LEVEL": "WARNING",
-        "SYNC_COMMANDS": "true", "DEV_GUILD_ID": "", "METRICS_PORT": "", "MANA_EMOJI_UPLOAD": "false",
+        "DISCORD_TOKEN": fake.token,
+        "DISCORD_API_BASE": fake.api_base,
+        "SCRYFALL_API_BASE": scryfall.base_url,
+        "CACHE_PATH": str(cache),
+        "BULK_REFRESH_HOURS": "24",
+        "USER_RATE": "off",
+        "LOG_LEVEL": "WARNING",
+        "SYNC_COMMANDS": "true",
+        "DEV_GUILD_ID": "",
+        "METRICS_PORT": "",
+        "MANA_EMOJI_UPLOAD": "false",
     }
     return env | {name.upper(): value for name, value in settings.items()}
 
 
 @contextlib.asynccontextmanager
-async def bot_process(env: Mapping[str, str], cwd: Path, *, stdout: int | None = None,
-                      stop_timeout: float = 30.0) -> AsyncIterator[asyncio.subprocess.Process]:
+async def bot_process(
+    env: Mapping[str, str], cwd: Path, *, stdout: int | None = None, stop_timeout: float = 30.0
+) -> AsyncIterator[asyncio.subprocess.Process]:
     """`python -m bot` in `cwd` with `env` over this process's environment (its variables whose names start
     with one of `env`'s left out) and this repository on PYTHONPATH; terminated, and waited for, on exit."""
     child_env = {k: v for k, v in os.environ.items() if not k.startswith(tuple(env))} | dict(env)
     child_env["PYTHONPATH"] = str(REPO)
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=cwd, env=child_env,
-                                                stdout=stdout)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=cwd, env=child_env, stdout=stdout
+    )
     try:
         yield proc
     finally:

@@ -57,10 +57,14 @@ async def main(warm_runs: int) -> None:
     p50 = statistics.median(times) * 1000
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
     print(f"deck: {DECK.name}: {report.card_count} cards, legal={report.legal}")
-    print(f"cold deck check: {cold * 1000:.0f} ms, {len(cold_requests)} Scryfall requests "
-          f"({', '.join(f'{m} {p}' for m, p in cold_requests)})")
-    print(f"warm deck check: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {warm_runs} runs, "
-          f"{warm_requests} Scryfall requests (target: under 100 ms)")
+    print(
+        f"cold deck check: {cold * 1000:.0f} ms, {len(cold_requests)} Scryfall requests "
+        f"({', '.join(f'{m} {p}' for m, p in cold_requests)})"
+    )
+    print(
+        f"warm deck check: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {warm_runs} runs, "
+        f"{warm_requests} Scryfall requests (target: under 100 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -81,8 +81,10 @@ async def main() -> None:
         pid = (await stack.enter_async_context(bot_process(env, tmp, stop_timeout=20))).pid
     try:
         await fake.wait_ready(timeout=60)
-        print(f"bot ready (login, command sync, gateway) in {time.perf_counter() - started:.2f} s; "
-              f"RSS {rss_mb(pid):.1f} MB")
+        print(
+            f"bot ready (login, command sync, gateway) in {time.perf_counter() - started:.2f} s; "
+            f"RSS {rss_mb(pid):.1f} MB"
+        )
 
         for i in range(50):  # warm-up
             await one(fake, i)
@@ -108,15 +110,23 @@ async def main() -> None:
         print("|---|---|---|")
         print(f"| cached /identity latency p50 (dispatch -> callback) | {p50:.1f} ms | |")
         print(f"| cached /identity latency p99 | {p99:.1f} ms | < 25 ms |")
-        print(f"| sustained interactions/s ({args.window} in flight, {args.burst} interactions) | {rate:.0f}/s "
-              f"| >= 200/s |")
-        print(f"| latency under load p50 / p99 | {pct(burst, 50) * 1000:.1f} / {pct(burst, 99) * 1000:.1f} ms | |")
-        print(f"| bot RSS after {total} interactions{' (includes the fakes)' if args.in_process else ''} "
-              f"| {rss:.1f} MB | |")
+        print(
+            f"| sustained interactions/s ({args.window} in flight, {args.burst} interactions) | {rate:.0f}/s "
+            f"| >= 200/s |"
+        )
+        print(
+            f"| latency under load p50 / p99 | {pct(burst, 50) * 1000:.1f} / {pct(burst, 99) * 1000:.1f} ms | |"
+        )
+        print(
+            f"| bot RSS after {total} interactions{' (includes the fakes)' if args.in_process else ''} "
+            f"| {rss:.1f} MB | |"
+        )
         print(f"| Discord rule violations | {len(fake.violations)} | 0 |")
         print(f"| Scryfall requests | {scryfall.count()} | 0 |")
-        print(f"\n(mean {statistics.fmean(latencies) * 1000:.2f} ms, max {max(latencies) * 1000:.1f} ms; "
-              f"{os.cpu_count()} CPUs)")
+        print(
+            f"\n(mean {statistics.fmean(latencies) * 1000:.2f} ms, max {max(latencies) * 1000:.1f} ms; "
+            f"{os.cpu_count()} CPUs)"
+        )
         if fake.violations:
             print("violations:", fake.violations[:5])
     finally:

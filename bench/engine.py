@@ -50,9 +50,13 @@ def main() -> None:
 
     maxrss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"cards: {n}")
-    print(f"analyze throughput: best {max(rates):,.0f} cards/s, median {statistics.median(rates):,.0f} cards/s "
-          f"({args.rounds} rounds, one process, one core)")
-    print(f"peak traced memory for all {n} results kept alive: {peak / 2**20:.1f} MiB ({per_card:,.0f} B/card)")
+    print(
+        f"analyze throughput: best {max(rates):,.0f} cards/s, median {statistics.median(rates):,.0f} cards/s "
+        f"({args.rounds} rounds, one process, one core)"
+    )
+    print(
+        f"peak traced memory for all {n} results kept alive: {peak / 2**20:.1f} MiB ({per_card:,.0f} B/card)"
+    )
     print(f"process max RSS (includes the loaded data set): {maxrss_mb:.0f} MiB")
 
 

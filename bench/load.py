@@ -46,8 +46,11 @@ def calls(interactions: int, users: int) -> list[tuple[str, dict, dict]]:
     for i in range(interactions):
         u, k = i % users, i // users
         name = CARD_NAMES[(u + k) % len(CARD_NAMES)]
-        out.append(("identity", {"card": name}, user(u)) if k % 4 else
-                   ("fits", {"card": name, "commander": "Kumano"}, user(u)))
+        out.append(
+            ("identity", {"card": name}, user(u))
+            if k % 4
+            else ("fits", {"card": name, "commander": "Kumano"}, user(u))
+        )
     return out
 
 
@@ -68,7 +71,9 @@ async def main() -> None:
     parser.add_argument("--interactions", type=int, default=1000)
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--user-rate", default="5/10")
-    parser.add_argument("--process", action="store_true", help="run the bot as its own `python -m bot` process")
+    parser.add_argument(
+        "--process", action="store_true", help="run the bot as its own `python -m bot` process"
+    )
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-load-"))
@@ -80,15 +85,34 @@ async def main() -> None:
     async with FakeScryfall([]) as scryfall, FakeDiscord() as fake:
         work = calls(args.interactions, args.users)
         if args.process:
-            env = {k: v for k, v in os.environ.items() if not k.startswith(
-                ("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "METRICS_", "USER_RATE", "SHARD_", "LOG_"))}
-            env |= {"PYTHONPATH": str(REPO), "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base,
-                    "SCRYFALL_API_BASE": scryfall.base_url, "CACHE_PATH": str(cache_path),
-                    "BULK_REFRESH_HOURS": "24", "USER_RATE": args.user_rate, "LOG_LEVEL": "WARNING",
-                    "MANA_EMOJI_UPLOAD": "false"}
+            env = {
+                k: v
+                for k, v in os.environ.items()
+                if not k.startswith(
+                    ("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "METRICS_", "USER_RATE", "SHARD_", "LOG_")
+                )
+            }
+            env |= {
+                "PYTHONPATH": str(REPO),
+                "DISCORD_TOKEN": fake.token,
+                "DISCORD_API_BASE": fake.api_base,
+                "SCRYFALL_API_BASE": scryfall.base_url,
+                "CACHE_PATH": str(cache_path),
+                "BULK_REFRESH_HOURS": "24",
+                "USER_RATE": args.user_rate,
+                "LOG_LEVEL": "WARNING",
+                "MANA_EMOJI_UPLOAD": "false",
+            }
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", "run", cwd=tmp, env=env,
-                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+                sys.executable,
+                "-m",
+                "bot",
+                "run",
+                cwd=tmp,
+                env=env,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+            )
             try:
                 await wait_process_ready(fake, proc)
                 await fake.invoke("help", {}, user=user(10_000))  # warm up
@@ -97,7 +121,9 @@ async def main() -> None:
                 proc.terminate()
                 await proc.wait()
         else:
-            settings = bot_settings(fake, scryfall, cache_path, user_rate=args.user_rate, bulk_refresh_hours=24)
+            settings = bot_settings(
+                fake, scryfall, cache_path, user_rate=args.user_rate, bulk_refresh_hours=24
+            )
             async with running_bot(settings, fake):
                 await fake.invoke("help", {}, user=user(10_000))  # warm up
                 result = await burst(fake, work, timeout=120)
@@ -114,12 +140,18 @@ async def main() -> None:
     expected = 0 if rate is None else args.users * max(0, per_user - rate[0])
     lat = result.latencies
     where = "separate process" if args.process else "in-process"
-    print(f"burst: {args.interactions} interactions from {args.users} users, USER_RATE {args.user_rate}, "
-          f"bot {where}")
-    print(f"  throughput   {result.throughput:.0f} replies/s ({len(result.replies)} replies in "
-          f"{result.seconds:.2f} s)")
-    print(f"  latency      p50 {statistics.median(lat) * 1000:.1f} ms   p99 {result.percentile(99) * 1000:.1f} ms"
-          f"   max {lat[-1] * 1000:.1f} ms")
+    print(
+        f"burst: {args.interactions} interactions from {args.users} users, USER_RATE {args.user_rate}, "
+        f"bot {where}"
+    )
+    print(
+        f"  throughput   {result.throughput:.0f} replies/s ({len(result.replies)} replies in "
+        f"{result.seconds:.2f} s)"
+    )
+    print(
+        f"  latency      p50 {statistics.median(lat) * 1000:.1f} ms   p99 {result.percentile(99) * 1000:.1f} ms"
+        f"   max {lat[-1] * 1000:.1f} ms"
+    )
     print(f"  answers      {answers}")
     print(f"  cooldowns    {sum(cooldowns.values())} (expected {expected} if the burst fits in the window)")
     print(f"  violations   {len(fake.violations)}")

@@ -52,16 +52,26 @@ SEED = 2026
 
 def real_entries() -> list[IndexEntry]:
     """The shared data set's names, as `CardCache.name_entries()` returns them."""
-    return [IndexEntry(c["name"], normalize(c["name"]), c["id"], can_be_commander(c), card_rank(c), popularity(c))
-            for c in all_cards()]
+    return [
+        IndexEntry(c["name"], normalize(c["name"]), c["id"], can_be_commander(c), card_rank(c), popularity(c))
+        for c in all_cards()
+    ]
 
 
 def synthetic_entries(real: list[IndexEntry], total: int, seed: int = SEED) -> list[IndexEntry]:
     """`real` plus made-up names mixing the real names' words, up to `total` distinct names (deterministic)."""
     rng = random.Random(seed)
-    words = sorted({w for e in real for w in e.name.replace(",", "").split()
-                    if w.isalpha() and len(w) > 2 and w[0].isupper()})
-    first_names = sorted({e.name.split(",")[0] for e in real if "," in e.name and " " not in e.name.split(",")[0]})
+    words = sorted(
+        {
+            w
+            for e in real
+            for w in e.name.replace(",", "").split()
+            if w.isalpha() and len(w) > 2 and w[0].isupper()
+        }
+    )
+    first_names = sorted(
+        {e.name.split(",")[0] for e in real if "," in e.name and " " not in e.name.split(",")[0]}
+    )
     taken = {e.name for e in real}
     out = list(real)
     total += len(real) - len(taken)  # the real data repeats a few names; count distinct names
@@ -80,7 +90,9 @@ def synthetic_entries(real: list[IndexEntry], total: int, seed: int = SEED) -> l
             continue
         taken.add(name)
         rank = rng.randint(1, 40_000) if rng.random() < 0.8 else None
-        out.append(IndexEntry(name, normalize(name), f"synthetic-{n}", legendary and rng.random() < 0.6, 0, rank))
+        out.append(
+            IndexEntry(name, normalize(name), f"synthetic-{n}", legendary and rng.random() < 0.6, 0, rank)
+        )
         n += 1
     return out
 
@@ -98,16 +110,16 @@ def realistic_queries(entries: list[IndexEntry], count: int, seed: int = SEED) -
         name = rng.choice(pool).name
         words = name.split()
         start = 0 if rng.random() < 0.7 or len(words) == 1 else name.index(rng.choice(words[1:]))
-        text = name[start:start + rng.randint(1, 12)]
+        text = name[start : start + rng.randint(1, 12)]
         if len(text) >= 4 and rng.random() < 0.1:
             i = rng.randrange(1, len(text))
             slip = rng.choice(("drop", "swap", "wrong"))
             if slip == "drop":
-                text = text[:i] + text[i + 1:]
+                text = text[:i] + text[i + 1 :]
             elif slip == "swap" and i + 1 < len(text):
-                text = text[:i] + text[i + 1] + text[i] + text[i + 2:]
+                text = text[:i] + text[i + 1] + text[i] + text[i + 2 :]
             else:
-                text = text[:i] + rng.choice(letters) + text[i + 1:]
+                text = text[:i] + rng.choice(letters) + text[i + 1 :]
         out.append((text, commander))
     return out
 
@@ -160,8 +172,10 @@ def busy_python(seconds: float = 0.3) -> None:
 
 
 def stall_line(label: str, stalls: list[float]) -> str:
-    return (f"{label}: worst {max(stalls):.1f} ms, median of rounds {statistics.median(stalls):.1f} ms "
-            f"({', '.join(f'{x:.1f}' for x in stalls)})")
+    return (
+        f"{label}: worst {max(stalls):.1f} ms, median of rounds {statistics.median(stalls):.1f} ms "
+        f"({', '.join(f'{x:.1f}' for x in stalls)})"
+    )
 
 
 def index_bytes(entries: list[IndexEntry]) -> int:
@@ -209,14 +223,22 @@ def report(label: str, entries: list[IndexEntry], queries: int, stall: bool) -> 
     latency(index, qs[:200])  # warm-up: regex cache, branch caches
     wall, cpu = latency(index, qs)
     for kind, times in (("wall", wall), ("CPU", cpu)):
-        print(f"autocomplete over {len(qs):,} queries ({kind} time): p50 {pct(times, 50):.2f} ms, "
-              f"p99 {pct(times, 99):.2f} ms, max {max(times):.2f} ms, mean {statistics.fmean(times):.2f} ms")
-    print(f"build: {build_seconds(shuffled):.2f} s (random order), {build_seconds(by_key):.2f} s (sorted by key)")
+        print(
+            f"autocomplete over {len(qs):,} queries ({kind} time): p50 {pct(times, 50):.2f} ms, "
+            f"p99 {pct(times, 99):.2f} ms, max {max(times):.2f} ms, mean {statistics.fmean(times):.2f} ms"
+        )
+    print(
+        f"build: {build_seconds(shuffled):.2f} s (random order), {build_seconds(by_key):.2f} s (sorted by key)"
+    )
     if stall:
-        print(stall_line("event-loop stall while building in a thread", stall_ms(lambda: NameIndex(shuffled))))
+        print(
+            stall_line("event-loop stall while building in a thread", stall_ms(lambda: NameIndex(shuffled)))
+        )
         print(stall_line("  same loop beside a pure-Python thread (floor)", stall_ms(busy_python)))
-    print(f"index memory (tracemalloc): {index_bytes(shuffled) / 2**20:.1f} MiB; "
-          f"freeing a dropped index: {free_ms(shuffled):.1f} ms CPU")
+    print(
+        f"index memory (tracemalloc): {index_bytes(shuffled) / 2**20:.1f} MiB; "
+        f"freeing a dropped index: {free_ms(shuffled):.1f} ms CPU"
+    )
 
 
 def main() -> None:
@@ -232,9 +254,15 @@ def main() -> None:
     if not args.skip_stall:
         rng = random.Random(SEED)
         items = [(f"{rng.random():.12f}", i) for i in range(150_000)]
-        print(stall_line("\nreference: one sorted() of 150,000 tuples in a thread", stall_ms(lambda: sorted(items), 3)))
-    print(f"(switch interval {sys.getswitchinterval() * 1000:.0f} ms; wall times include waits for a CPU "
-          f"on a busy machine, CPU times do not)")
+        print(
+            stall_line(
+                "\nreference: one sorted() of 150,000 tuples in a thread", stall_ms(lambda: sorted(items), 3)
+            )
+        )
+    print(
+        f"(switch interval {sys.getswitchinterval() * 1000:.0f} ms; wall times include waits for a CPU "
+        f"on a busy machine, CPU times do not)"
+    )
 
 
 if __name__ == "__main__":

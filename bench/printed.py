@@ -32,29 +32,60 @@ from bench.common import pct  # noqa: E402
 from bot.cards.allcards import PrintedImport, import_printed_names  # noqa: E402
 
 # Scryfall's printings per language (its Languages page).
-SCRYFALL_PRINTINGS = {"en": 92_421, "es": 43_628, "fr": 47_040, "de": 46_705, "it": 43_504, "pt": 38_066,
-                      "ja": 50_346, "ko": 15_297, "ru": 21_533, "zhs": 39_650, "zht": 23_424}
+SCRYFALL_PRINTINGS = {
+    "en": 92_421,
+    "es": 43_628,
+    "fr": 47_040,
+    "de": 46_705,
+    "it": 43_504,
+    "pt": 38_066,
+    "ja": 50_346,
+    "ko": 15_297,
+    "ru": 21_533,
+    "zhs": 39_650,
+    "zht": 23_424,
+}
 DEFAULT_FILE = Path(tempfile.gettempdir()) / "identity-bench" / "all-cards.json"
 
 
 def _padding(card: dict[str, object], n: int) -> dict[str, object]:
     """The fields a real all_cards object carries besides what the import reads (about 3.5 KB more)."""
     uri = f"https://example.invalid/card/{card['id']}/{n}"
-    return {"multiverse_ids": [n, n + 1], "mtgo_id": n, "tcgplayer_id": n, "cardmarket_id": n,
-            "uri": uri, "scryfall_uri": uri + "?utm_source=api", "rulings_uri": uri + "/rulings",
-            "prints_search_uri": uri + "/prints?order=released&q=oracleid&unique=prints",
-            "image_uris": {k: f"{uri}/{k}.jpg?1562" for k in ("small", "normal", "large", "png", "art_crop",
-                                                                 "border_crop")},
-            "printed_text": card.get("oracle_text", ""), "printed_type_line": card.get("type_line", ""),
-            "flavor_text": "x" * 1200, "artist": "Some Artist", "artist_ids": [str(card["id"])],
-            "illustration_id": str(card["id"]), "border_color": "black", "frame": "2015", "full_art": False,
-            "prices": {"usd": "0.25", "usd_foil": "1.10", "eur": "0.20", "eur_foil": None, "tix": "0.03"},
-            "related_uris": {k: f"https://example.invalid/{k}?id={n}&utm_source=scryfall"
-                             for k in ("gatherer", "tcgplayer_infinite_articles", "tcgplayer_infinite_decks",
-                                       "edhrec")},
-            "purchase_uris": {k: f"https://example.invalid/{k}/product/{n}?utm_campaign=affiliate&utm_medium=api"
-                              for k in ("tcgplayer", "cardmarket", "cardhoarder")},
-            "collector_number": str(n % 400), "rarity": "common", "digital": False, "booster": True}
+    return {
+        "multiverse_ids": [n, n + 1],
+        "mtgo_id": n,
+        "tcgplayer_id": n,
+        "cardmarket_id": n,
+        "uri": uri,
+        "scryfall_uri": uri + "?utm_source=api",
+        "rulings_uri": uri + "/rulings",
+        "prints_search_uri": uri + "/prints?order=released&q=oracleid&unique=prints",
+        "image_uris": {
+            k: f"{uri}/{k}.jpg?1562" for k in ("small", "normal", "large", "png", "art_crop", "border_crop")
+        },
+        "printed_text": card.get("oracle_text", ""),
+        "printed_type_line": card.get("type_line", ""),
+        "flavor_text": "x" * 1200,
+        "artist": "Some Artist",
+        "artist_ids": [str(card["id"])],
+        "illustration_id": str(card["id"]),
+        "border_color": "black",
+        "frame": "2015",
+        "full_art": False,
+        "prices": {"usd": "0.25", "usd_foil": "1.10", "eur": "0.20", "eur_foil": None, "tix": "0.03"},
+        "related_uris": {
+            k: f"https://example.invalid/{k}?id={n}&utm_source=scryfall"
+            for k in ("gatherer", "tcgplayer_infinite_articles", "tcgplayer_infinite_decks", "edhrec")
+        },
+        "purchase_uris": {
+            k: f"https://example.invalid/{k}/product/{n}?utm_campaign=affiliate&utm_medium=api"
+            for k in ("tcgplayer", "cardmarket", "cardhoarder")
+        },
+        "collector_number": str(n % 400),
+        "rarity": "common",
+        "digital": False,
+        "booster": True,
+    }
 
 
 def generate(path: Path) -> int:
@@ -66,8 +97,10 @@ def generate(path: Path) -> int:
     by_lang: dict[str, list[dict[str, object]]] = {}
     for printing in foreign_printings():
         by_lang.setdefault(printing["lang"], []).append(printing)
-    by_lang["en"] = [{k: c[k] for k in ("object", "id", "oracle_id", "lang", "name", "layout") if k in c}
-                     for c in all_cards()]
+    by_lang["en"] = [
+        {k: c[k] for k in ("object", "id", "oracle_id", "lang", "name", "layout") if k in c}
+        for c in all_cards()
+    ]
     path.parent.mkdir(parents=True, exist_ok=True)
     count = 0
     with path.open("w", encoding="utf-8") as fh:
@@ -135,14 +168,23 @@ def main() -> None:
             result, child_rss = pool.submit(_import_measured, str(args.file), str(db), langs).result()
         wall = time.perf_counter() - t
         db_size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
-        print(f"import ({','.join(langs)}): {wall:.1f} s wall, {result.printings:,} printings kept -> "
-              f"{result.names:,} names; child peak RSS {child_rss / 2**20:.0f} MiB; cache file {db_size / 2**20:.1f} MiB")
-        out = subprocess.run([sys.executable, "-c", PROBE, str(db), ",".join(langs)], capture_output=True,
-                             text=True, check=True, cwd=REPO).stdout
+        print(
+            f"import ({','.join(langs)}): {wall:.1f} s wall, {result.printings:,} printings kept -> "
+            f"{result.names:,} names; child peak RSS {child_rss / 2**20:.0f} MiB; cache file {db_size / 2**20:.1f} MiB"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", PROBE, str(db), ",".join(langs)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=REPO,
+        ).stdout
     probe = json.loads(out)
     grown = (probe["rss_after"] - probe["rss_before"]) / 2**20
-    print(f"index: {probe['entries']:,} entries loaded in {probe['load'] * 1000:.0f} ms; RSS +{grown:.1f} MiB "
-          f"({probe['rss_after'] / 2**20:.0f} MiB in all)")
+    print(
+        f"index: {probe['entries']:,} entries loaded in {probe['load'] * 1000:.0f} ms; RSS +{grown:.1f} MiB "
+        f"({probe['rss_after'] / 2**20:.0f} MiB in all)"
+    )
     for what in ("lookup", "complete"):
         values = [v * 1000 for v in probe[what]]
         print(f"{what}: p50 {pct(values, 50):.3f} ms, p99 {pct(values, 99):.3f} ms, max {max(values):.2f} ms")

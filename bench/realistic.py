@@ -26,9 +26,30 @@ from tests.shared_data import all_cards  # noqa: E402
 
 SCRYFALL_CARDS = 36_000  # oracle_cards in 2026
 SCRYFALL_BYTES = 160_000_000  # its uncompressed size
-FORMATS = ("standard", "future", "historic", "timeless", "gladiator", "pioneer", "explorer", "modern", "legacy",
-           "pauper", "vintage", "penny", "commander", "oathbreaker", "standardbrawl", "brawl", "alchemy",
-           "paupercommander", "duel", "oldschool", "premodern", "predh")
+FORMATS = (
+    "standard",
+    "future",
+    "historic",
+    "timeless",
+    "gladiator",
+    "pioneer",
+    "explorer",
+    "modern",
+    "legacy",
+    "pauper",
+    "vintage",
+    "penny",
+    "commander",
+    "oathbreaker",
+    "standardbrawl",
+    "brawl",
+    "alchemy",
+    "paupercommander",
+    "duel",
+    "oldschool",
+    "premodern",
+    "predh",
+)
 NAMESPACE = uuid.UUID("6f0f6a52-1a2b-4c3d-8e9f-0a1b2c3d4e5f")
 
 
@@ -41,17 +62,24 @@ def padded(card: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     out = copy.deepcopy(card)
     key = str(out.get("id") or uuid.uuid5(NAMESPACE, out["name"]))
     legal = (out.get("legalities") or {}).get("commander", "legal")
-    out["legalities"] = {f: (legal if f == "commander" else rng.choice(("legal", "not_legal"))) for f in FORMATS}
-    out["image_uris"] = {size: _uri(size, key) for size in ("small", "normal", "large", "png", "art_crop",
-                                                             "border_crop")}
+    out["legalities"] = {
+        f: (legal if f == "commander" else rng.choice(("legal", "not_legal"))) for f in FORMATS
+    }
+    out["image_uris"] = {
+        size: _uri(size, key) for size in ("small", "normal", "large", "png", "art_crop", "border_crop")
+    }
     slug = out["name"].lower().replace(" ", "-")
     out["uri"] = f"https://api.scryfall.com/cards/{key}"
     out["scryfall_uri"] = out.get("scryfall_uri") or f"https://scryfall.com/card/xyz/1/{slug}?utm_source=api"
     out["rulings_uri"] = f"https://api.scryfall.com/cards/{key}/rulings"
-    out["prints_search_uri"] = ("https://api.scryfall.com/cards/search?order=released&q=oracleid%3A"
-                                f"{out.get('oracle_id', key)}&unique=prints")
+    out["prints_search_uri"] = (
+        "https://api.scryfall.com/cards/search?order=released&q=oracleid%3A"
+        f"{out.get('oracle_id', key)}&unique=prints"
+    )
     out["set_uri"] = f"https://api.scryfall.com/sets/{uuid.uuid5(NAMESPACE, str(out.get('set')))}"
-    out["set_search_uri"] = f"https://api.scryfall.com/cards/search?order=set&q=e%3A{out.get('set')}&unique=prints"
+    out["set_search_uri"] = (
+        f"https://api.scryfall.com/cards/search?order=set&q=e%3A{out.get('set')}&unique=prints"
+    )
     out["scryfall_set_uri"] = f"https://scryfall.com/sets/{out.get('set')}?utm_source=api"
     out["related_uris"] = {
         "gatherer": f"https://gatherer.wizards.com/Pages/Card/Details.aspx?multiverseid={rng.randrange(10**6)}",
@@ -64,22 +92,52 @@ def padded(card: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "cardmarket": f"https://www.cardmarket.com/en/Magic/Products/Search?referrer=scryfall&searchString={slug}&utm_campaign=card_prices&utm_medium=text&utm_source=scryfall",
         "cardhoarder": f"https://www.cardhoarder.com/cards/{rng.randrange(10**5)}?affiliate_id=scryfall&ref=card-profile&utm_campaign=affiliate&utm_medium=card&utm_source=scryfall",
     }
-    out["prices"] = {"usd": f"{rng.random() * 20:.2f}", "usd_foil": f"{rng.random() * 40:.2f}", "usd_etched": None,
-                     "eur": f"{rng.random() * 20:.2f}", "eur_foil": None, "tix": f"{rng.random():.2f}"}
-    out.update({
-        "multiverse_ids": [rng.randrange(10**6)], "mtgo_id": rng.randrange(10**5), "arena_id": rng.randrange(10**5),
-        "tcgplayer_id": rng.randrange(10**6), "cardmarket_id": rng.randrange(10**6), "reserved": False,
-        "foil": True, "nonfoil": True, "finishes": ["nonfoil", "foil"], "oversized": False, "promo": False,
-        "reprint": True, "variation": False, "set_id": str(uuid.uuid5(NAMESPACE, str(out.get("set")))),
-        "set_type": "expansion", "collector_number": str(rng.randrange(1, 400)), "digital": False,
-        "rarity": rng.choice(("common", "uncommon", "rare", "mythic")), "card_back_id": str(uuid.uuid5(NAMESPACE, "back")),
-        "artist": "Some Artist", "artist_ids": [str(uuid.uuid5(NAMESPACE, "artist"))],
-        "illustration_id": str(uuid.uuid5(NAMESPACE, key)), "border_color": "black", "frame": "2015",
-        "full_art": False, "textless": False, "booster": True, "story_spotlight": False,
-        "penny_rank": rng.randrange(1, 20000), "highres_image": True, "image_status": "highres_scan",
-        "lang": "en", "games": out.get("games") or ["paper", "mtgo", "arena"],
-        "flavor_text": "The shape of a real card object is most of its size; the rules text is a small part.",
-    })
+    out["prices"] = {
+        "usd": f"{rng.random() * 20:.2f}",
+        "usd_foil": f"{rng.random() * 40:.2f}",
+        "usd_etched": None,
+        "eur": f"{rng.random() * 20:.2f}",
+        "eur_foil": None,
+        "tix": f"{rng.random():.2f}",
+    }
+    out.update(
+        {
+            "multiverse_ids": [rng.randrange(10**6)],
+            "mtgo_id": rng.randrange(10**5),
+            "arena_id": rng.randrange(10**5),
+            "tcgplayer_id": rng.randrange(10**6),
+            "cardmarket_id": rng.randrange(10**6),
+            "reserved": False,
+            "foil": True,
+            "nonfoil": True,
+            "finishes": ["nonfoil", "foil"],
+            "oversized": False,
+            "promo": False,
+            "reprint": True,
+            "variation": False,
+            "set_id": str(uuid.uuid5(NAMESPACE, str(out.get("set")))),
+            "set_type": "expansion",
+            "collector_number": str(rng.randrange(1, 400)),
+            "digital": False,
+            "rarity": rng.choice(("common", "uncommon", "rare", "mythic")),
+            "card_back_id": str(uuid.uuid5(NAMESPACE, "back")),
+            "artist": "Some Artist",
+            "artist_ids": [str(uuid.uuid5(NAMESPACE, "artist"))],
+            "illustration_id": str(uuid.uuid5(NAMESPACE, key)),
+            "border_color": "black",
+            "frame": "2015",
+            "full_art": False,
+            "textless": False,
+            "booster": True,
+            "story_spotlight": False,
+            "penny_rank": rng.randrange(1, 20000),
+            "highres_image": True,
+            "image_status": "highres_scan",
+            "lang": "en",
+            "games": out.get("games") or ["paper", "mtgo", "arena"],
+            "flavor_text": "The shape of a real card object is most of its size; the rules text is a small part.",
+        }
+    )
     return out
 
 
@@ -97,8 +155,12 @@ def scryfall_size_cards(n: int = SCRYFALL_CARDS, seed: int = 7) -> list[dict[str
             if base.get("card_faces"):
                 continue  # a renamed multi-face card would need every face renamed
             name = f"{base['name']} Variant {variant}"
-            clone = dict(base, name=name, id=str(uuid.uuid5(NAMESPACE, name)),
-                         oracle_id=str(uuid.uuid5(NAMESPACE, "oracle " + name)))
+            clone = dict(
+                base,
+                name=name,
+                id=str(uuid.uuid5(NAMESPACE, name)),
+                oracle_id=str(uuid.uuid5(NAMESPACE, "oracle " + name)),
+            )
             clone.pop("edhrec_rank", None)
             cards.append(padded(clone, rng))
     return cards
@@ -113,5 +175,7 @@ def bulk_file(cards: list[dict[str, Any]]) -> tuple[bytes, bytes]:
 if __name__ == "__main__":
     made = scryfall_size_cards()
     data, packed = bulk_file(made)
-    print(f"{len(made):,} cards, {len(data) / 1e6:.0f} MB JSON, {len(packed) / 1e6:.0f} MB gzipped "
-          f"(Scryfall's oracle_cards: about {SCRYFALL_CARDS:,} cards, {SCRYFALL_BYTES / 1e6:.0f} MB)")
+    print(
+        f"{len(made):,} cards, {len(data) / 1e6:.0f} MB JSON, {len(packed) / 1e6:.0f} MB gzipped "
+        f"(Scryfall's oracle_cards: about {SCRYFALL_CARDS:,} cards, {SCRYFALL_BYTES / 1e6:.0f} MB)"
+    )

@@ -54,22 +54,30 @@ async def card_data(http: aiohttp.ClientSession, port: int) -> dict[str, float]:
             text = await resp.text()
     except aiohttp.ClientError:
         return {}
-    return {m.group(1): float(m.group(2))
-            for m in re.finditer(r'identity_bot_card_data\{key="(\w+)"\} ([-0-9.e+]+)', text)}
+    return {
+        m.group(1): float(m.group(2))
+        for m in re.finditer(r'identity_bot_card_data\{key="(\w+)"\} ([-0-9.e+]+)', text)
+    }
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rate", type=float, default=20.0, help="/identity commands per second")
-    parser.add_argument("--after", type=float, default=5.0, help="seconds to keep going once the index is live")
-    parser.add_argument("--first-start", action="store_true", help="no local data: download and import on start")
+    parser.add_argument(
+        "--after", type=float, default=5.0, help="seconds to keep going once the index is live"
+    )
+    parser.add_argument(
+        "--first-start", action="store_true", help="no local data: download and import on start"
+    )
     args = parser.parse_args()
 
     t0 = time.perf_counter()
     cards = await asyncio.to_thread(scryfall_size_cards)
     raw, packed = await asyncio.to_thread(bulk_file, cards)
-    print(f"bulk file: {len(cards):,} cards, {len(raw) / 1e6:.0f} MB JSON, {len(packed) / 1e6:.0f} MB gzipped "
-          f"(built in {time.perf_counter() - t0:.0f} s)")
+    print(
+        f"bulk file: {len(cards):,} cards, {len(raw) / 1e6:.0f} MB JSON, {len(packed) / 1e6:.0f} MB gzipped "
+        f"(built in {time.perf_counter() - t0:.0f} s)"
+    )
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-refresh-"))
     cache = tmp / "cache.sqlite3"
@@ -127,7 +135,9 @@ async def main() -> None:
                 async def complete(n: int) -> None:
                     started = time.perf_counter()
                     which = phase()
-                    choices = await fake.autocomplete("identity", {"card": PREFIXES[n % len(PREFIXES)]}, focused="card")
+                    choices = await fake.autocomplete(
+                        "identity", {"card": PREFIXES[n % len(PREFIXES)]}, focused="card"
+                    )
                     ac_latency.append(time.perf_counter() - started)
                     if not choices:
                         if which == "after" or not args.first_start:
@@ -157,16 +167,24 @@ async def main() -> None:
             print("|---|---|---|---|---|---|---|")
             for name, values in phases.items():
                 over = sum(1 for v in values if v > 0.150)
-                print(f"| {name} the refresh (cards shown before) | {len(values)} | {pct(values, 50) * 1000:.1f} ms | "
-                      f"{pct(values, 99) * 1000:.1f} ms | {max(values, default=0) * 1000:.1f} ms | {over} | "
-                      f"{sum(1 for v in values if v > 3)} |")
-            print(f"\nautocomplete during the run: p50 {pct(ac_latency, 50) * 1000:.1f} ms, p99 "
-                  f"{pct(ac_latency, 99) * 1000:.1f} ms, max {max(ac_latency) * 1000:.1f} ms ({len(ac_latency)}; "
-                  f"{len(ac_empty)} empty before the local data was live)")
-            print(f"cards not shown before (sent while nobody had seen them yet): {len(first_shows)}, max "
-                  f"{max(first_shows, default=0) * 1000:.0f} ms, none past 3 s: {all(v < 3 for v in first_shows)}")
-            print(f"new index ({names:,.0f} names) live {complete_at[0]:.1f} s after the traffic started; "
-                  f"{os.cpu_count()} CPUs; Discord rule violations: {len(fake.violations)}")
+                print(
+                    f"| {name} the refresh (cards shown before) | {len(values)} | {pct(values, 50) * 1000:.1f} ms | "
+                    f"{pct(values, 99) * 1000:.1f} ms | {max(values, default=0) * 1000:.1f} ms | {over} | "
+                    f"{sum(1 for v in values if v > 3)} |"
+                )
+            print(
+                f"\nautocomplete during the run: p50 {pct(ac_latency, 50) * 1000:.1f} ms, p99 "
+                f"{pct(ac_latency, 99) * 1000:.1f} ms, max {max(ac_latency) * 1000:.1f} ms ({len(ac_latency)}; "
+                f"{len(ac_empty)} empty before the local data was live)"
+            )
+            print(
+                f"cards not shown before (sent while nobody had seen them yet): {len(first_shows)}, max "
+                f"{max(first_shows, default=0) * 1000:.0f} ms, none past 3 s: {all(v < 3 for v in first_shows)}"
+            )
+            print(
+                f"new index ({names:,.0f} names) live {complete_at[0]:.1f} s after the traffic started; "
+                f"{os.cpu_count()} CPUs; Discord rule violations: {len(fake.violations)}"
+            )
     finally:
         await fake.close()
         await scryfall.close()

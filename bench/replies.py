@@ -31,12 +31,19 @@ def main() -> None:
     parser.add_argument("--fits", metavar="COMMANDER", help="also /fits every card against this commander")
     parser.add_argument("--emoji", action="store_true", help="render with an emoji for every mana symbol")
     parser.add_argument("--top", type=int, default=5, help="how many of the longest replies to name")
-    parser.add_argument("--locale", default="en-US", help="the Discord locale to word the replies in (de, ja, pt-BR, ...)")
+    parser.add_argument(
+        "--locale", default="en-US", help="the Discord locale to word the replies in (de, ja, pt-BR, ...)"
+    )
     args = parser.parse_args()
     i18n.set_locale(args.locale)
 
-    emoji = mana_art.emoji_map({mana_art.emoji_name(s): 1_300_000_000_000_000_000 + i
-                                for i, s in enumerate(mana_art.SYMBOLS)}) if args.emoji else None
+    emoji = (
+        mana_art.emoji_map(
+            {mana_art.emoji_name(s): 1_300_000_000_000_000_000 + i for i, s in enumerate(mana_art.SYMBOLS)}
+        )
+        if args.emoji
+        else None
+    )
     cards = all_cards()
     leader = cards_by_name()[args.fits] if args.fits else None
     kinds: dict[str, list[tuple[int, str]]] = {"/identity": []}
@@ -55,14 +62,18 @@ def main() -> None:
                 bad.append(f"{kind} {card['name']}: {problems}")
     seconds = time.perf_counter() - started
     total = sum(len(v) for v in kinds.values())
-    print(f"cards: {len(cards)}, replies: {total}, {seconds / total * 1e6:,.0f} \u00b5s per reply"
-          f"{' (with emoji markup)' if emoji else ''}")
+    print(
+        f"cards: {len(cards)}, replies: {total}, {seconds / total * 1e6:,.0f} \u00b5s per reply"
+        f"{' (with emoji markup)' if emoji else ''}"
+    )
     for kind, lengths in kinds.items():
         lengths.sort(reverse=True)
-        longest = ", ".join(f"{n} {name}" for n, name in lengths[:args.top])
+        longest = ", ".join(f"{n} {name}" for n, name in lengths[: args.top])
         over = sum(1 for n, _ in lengths if n > SHORT)
-        print(f"{kind}: longest reply {lengths[0][0]} characters; median {statistics.median(n for n, _ in lengths):.0f}; "
-              f"{over} over {SHORT}")
+        print(
+            f"{kind}: longest reply {lengths[0][0]} characters; median {statistics.median(n for n, _ in lengths):.0f}; "
+            f"{over} over {SHORT}"
+        )
         print(f"  longest: {longest}")
     print(f"replies breaking Discord's limits or repeating a line: {len(bad)}")
     for line in bad[:10]:

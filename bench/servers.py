@@ -42,8 +42,10 @@ def bare_bot(kind: str, token: str, api_base: str) -> None:
 
     class Bare(discord.Client):
         def __init__(self) -> None:
-            super().__init__(intents=discord.Intents.default() if kind == "bare-default" else discord.Intents.none(),
-                             allowed_mentions=discord.AllowedMentions.none())
+            super().__init__(
+                intents=discord.Intents.default() if kind == "bare-default" else discord.Intents.none(),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             self.tree = app_commands.CommandTree(self)
 
             @self.tree.command(name="identity", description="Answer.")
@@ -94,9 +96,12 @@ async def settled_rss(pid: int, limit: float = 120.0) -> float:
 
 
 @contextlib.asynccontextmanager
-async def bot_running(kind: str, fake: FakeDiscord, scryfall: FakeScryfall, cache: Path,
-                      tmp: Path) -> AsyncIterator[asyncio.subprocess.Process]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "USER_"))}
+async def bot_running(
+    kind: str, fake: FakeDiscord, scryfall: FakeScryfall, cache: Path, tmp: Path
+) -> AsyncIterator[asyncio.subprocess.Process]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "USER_"))
+    }
     env["PYTHONPATH"] = str(REPO)
     if kind == "identity-bot":
         env |= bot_env(fake, scryfall, cache)
@@ -130,7 +135,9 @@ async def identity_calls(fake: FakeDiscord, seconds: float, every: float) -> lis
     return latencies
 
 
-async def phase(fake: FakeDiscord, pid: int, seconds: float, every: float, chat: float) -> tuple[float, list[float]]:
+async def phase(
+    fake: FakeDiscord, pid: int, seconds: float, every: float, chat: float
+) -> tuple[float, list[float]]:
     """CPU % of `pid` and the `/identity` latencies over `seconds`, with `chat` events/s (0: none)."""
     cpu0, wall0 = cpu_seconds(pid), time.monotonic()
     calls = asyncio.create_task(identity_calls(fake, seconds, every))
@@ -144,8 +151,9 @@ def ms(latencies: list[float]) -> str:
     return f"p50 {pct(latencies, 50) * 1000:.1f} ms, p99 {pct(latencies, 99) * 1000:.1f} ms"
 
 
-async def measure(kind: str, args: argparse.Namespace, scryfall: FakeScryfall, cache: Path,
-                  tmp: Path) -> dict[str, Any]:
+async def measure(
+    kind: str, args: argparse.Namespace, scryfall: FakeScryfall, cache: Path, tmp: Path
+) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for servers in (1, args.servers):
         async with FakeDiscord() as fake:
@@ -159,8 +167,11 @@ async def measure(kind: str, args: argparse.Namespace, scryfall: FakeScryfall, c
                 idle, idle_lat = await phase(fake, proc.pid, args.seconds, args.every, 0)
                 busy, busy_lat = await phase(fake, proc.pid, args.seconds, args.every, args.chat)
                 result |= {"idle": idle, "busy": busy, "idle_lat": idle_lat, "busy_lat": busy_lat}
-                print(f"{kind}: CPU {idle:.1f} % idle, {busy:.1f} % under {args.chat:.0f} chat events/s; "
-                      f"/identity idle {ms(idle_lat)}, under chat {ms(busy_lat)}", flush=True)
+                print(
+                    f"{kind}: CPU {idle:.1f} % idle, {busy:.1f} % under {args.chat:.0f} chat events/s; "
+                    f"/identity idle {ms(idle_lat)}, under chat {ms(busy_lat)}",
+                    flush=True,
+                )
                 if fake.violations:
                     raise SystemExit(f"Discord rules broken: {fake.violations[:3]}")
     return result
@@ -181,15 +192,21 @@ async def main() -> None:
     async with FakeScryfall([]) as scryfall:
         for kind in args.only or BOTS:
             results[kind] = await measure(kind, args, scryfall, cache, tmp)
-    print(f"\n{'bot':<14} {'RSS 1':>8} {'RSS ' + str(args.servers):>10} {'CPU idle':>9} {'CPU chat':>9}  "
-          f"/identity p50 idle -> chat")
+    print(
+        f"\n{'bot':<14} {'RSS 1':>8} {'RSS ' + str(args.servers):>10} {'CPU idle':>9} {'CPU chat':>9}  "
+        f"/identity p50 idle -> chat"
+    )
     for kind, r in results.items():
-        print(f"{kind:<14} {r['rss_1']:>6.1f}MB {r[f'rss_{args.servers}']:>8.1f}MB {r['idle']:>8.1f}% "
-              f"{r['busy']:>8.1f}%  {pct(r['idle_lat'], 50) * 1000:.1f} -> {pct(r['busy_lat'], 50) * 1000:.1f} ms")
+        print(
+            f"{kind:<14} {r['rss_1']:>6.1f}MB {r[f'rss_{args.servers}']:>8.1f}MB {r['idle']:>8.1f}% "
+            f"{r['busy']:>8.1f}%  {pct(r['idle_lat'], 50) * 1000:.1f} -> {pct(r['busy_lat'], 50) * 1000:.1f} ms"
+        )
     if "identity-bot" in results:
         r = results["identity-bot"]
-        print(f"identity-bot: RSS {r[f'rss_{args.servers}'] - r['rss_1']:+.1f} MB for {args.servers} servers "
-              f"(target within 5), CPU {r['busy'] - r['idle']:+.1f} points under chat (target within 2)")
+        print(
+            f"identity-bot: RSS {r[f'rss_{args.servers}'] - r['rss_1']:+.1f} MB for {args.servers} servers "
+            f"(target within 5), CPU {r['busy'] - r['idle']:+.1f} points under chat (target within 2)"
+        )
 
 
 if __name__ == "__main__":

@@ -37,12 +37,18 @@ DECK_LEGAL, DECK_PROBLEMS, DECK_BAD_INPUT, DECK_UNAVAILABLE = 0, 1, 2, 3
 
 def _run_command(args: argparse.Namespace, settings: Settings) -> int:
     if settings.discord_token is None:
-        return fail("DISCORD_TOKEN is not set; put the bot token in the environment or in .env "
-                     "(see .env.example).", EXIT_CONFIG)
+        return fail(
+            "DISCORD_TOKEN is not set; put the bot token in the environment or in .env (see .env.example).",
+            EXIT_CONFIG,
+        )
     from bot.ops.logs import setup_logging
 
-    setup_logging(settings.log_level, json=settings.log_format == "json", token=settings.discord_token,
-                  stream=sys.stdout)
+    setup_logging(
+        settings.log_level,
+        json=settings.log_format == "json",
+        token=settings.discord_token,
+        stream=sys.stdout,
+    )
     try:
         return asyncio.run(run(settings))
     except KeyboardInterrupt:  # pragma: no cover - a second Ctrl-C during shutdown
@@ -72,8 +78,10 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
         print(f"sync-cards failed: {exc}", file=sys.stderr)
         return EXIT_ERROR
     bar.close()
-    print(f"imported {result.cards} cards in {result.seconds:.1f} s ({result.rate:,.0f} cards/s) "
-          f"into {cache_path}" + (f"; skipped {result.skipped} non-card objects" if result.skipped else ""))
+    print(
+        f"imported {result.cards} cards in {result.seconds:.1f} s ({result.rate:,.0f} cards/s) "
+        f"into {cache_path}" + (f"; skipped {result.skipped} non-card objects" if result.skipped else "")
+    )
     if settings.card_languages and not args.file:
         return _sync_printed(settings, cache_path, show)
     return EXIT_OK
@@ -93,8 +101,12 @@ def _sync_printed(settings: Settings, cache_path: Path, show: bool) -> int:
 
     async def sync() -> PrintedImport:
         async with aiohttp.ClientSession(headers=HEADERS) as session:
-            return await sync_printed_names(scryfall_client(settings, session), cache_path, settings.card_languages,
-                                            download_progress=on_bytes)
+            return await sync_printed_names(
+                scryfall_client(settings, session),
+                cache_path,
+                settings.card_languages,
+                download_progress=on_bytes,
+            )
 
     try:
         printed = asyncio.run(sync())
@@ -103,13 +115,16 @@ def _sync_printed(settings: Settings, cache_path: Path, show: bool) -> int:
         return EXIT_ERROR
     finally:
         down.close()
-    print(f"imported {printed.names:,} printed names ({','.join(settings.card_languages)}) from "
-          f"{printed.printings:,} printings in {printed.seconds:.1f} s")
+    print(
+        f"imported {printed.names:,} printed names ({','.join(settings.card_languages)}) from "
+        f"{printed.printings:,} printings in {printed.seconds:.1f} s"
+    )
     return EXIT_OK
 
 
-async def _download(settings: Settings, cache_path: Path, batch_size: int, imported: Callable[[int], None],
-                    show: bool) -> ImportResult:
+async def _download(
+    settings: Settings, cache_path: Path, batch_size: int, imported: Callable[[int], None], show: bool
+) -> ImportResult:
     from tqdm import tqdm
 
     down = tqdm(unit="B", unit_scale=True, desc="downloading", disable=not show, file=sys.stderr)
@@ -123,9 +138,13 @@ async def _download(settings: Settings, cache_path: Path, batch_size: int, impor
 
     try:
         async with aiohttp.ClientSession(headers=HEADERS) as session:
-            return await sync_from_scryfall(scryfall_client(settings, session), cache_path,
-                                            batch_size=batch_size, download_progress=on_bytes,
-                                            import_progress=imported)
+            return await sync_from_scryfall(
+                scryfall_client(settings, session),
+                cache_path,
+                batch_size=batch_size,
+                download_progress=on_bytes,
+                import_progress=imported,
+            )
     finally:
         down.close()
 
@@ -147,7 +166,9 @@ def _read_deck(path: str) -> str:
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
-            raise DeckInputError(InputIssue.UNREADABLE_FILE, path=path, reason=exc.strerror or str(exc)) from exc
+            raise DeckInputError(
+                InputIssue.UNREADABLE_FILE, path=path, reason=exc.strerror or str(exc)
+            ) from exc
     return decode(data)
 
 
@@ -158,29 +179,44 @@ def deck_exit_code(report: DeckReport) -> int:
     return DECK_PROBLEMS if report.findings else DECK_UNAVAILABLE
 
 
-async def _check_deck(settings: Settings, text: str | ParsedDeck, commander: str | None, partner: str | None,
-                      colors: Sequence[str]) -> tuple[int, str, str]:
+async def _check_deck(
+    settings: Settings,
+    text: str | ParsedDeck,
+    commander: str | None,
+    partner: str | None,
+    colors: Sequence[str],
+) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) of one check."""
     async with open_cards(settings) as cards:
         try:
             report, resolved = await check_decklist(cards, text, commander, partner, chosen=colors)
         except ScryfallUnavailable as exc:
-            return DECK_UNAVAILABLE, "", (f"error: Scryfall is not answering ({exc.reason}) and the local card "
-                                          f"data could not answer either; nothing was checked. Try again in a "
-                                          f"minute.\n")
+            return (
+                DECK_UNAVAILABLE,
+                "",
+                (
+                    f"error: Scryfall is not answering ({exc.reason}) and the local card "
+                    f"data could not answer either; nothing was checked. Try again in a "
+                    f"minute.\n"
+                ),
+            )
     note = stale_note(resolved)
     if note:
         report.warnings.append(note)
     err = ""
     if not report.complete:
         unchecked = report.of_kind(ProblemKind.UNCHECKED)
-        err = (f"warning: {len(unchecked)} name{'s' if len(unchecked) != 1 else ''} could not be checked; the "
-               f"report lists them\n")
+        err = (
+            f"warning: {len(unchecked)} name{'s' if len(unchecked) != 1 else ''} could not be checked; the "
+            f"report lists them\n"
+        )
     return deck_exit_code(report), text_report(report), err
 
 
 def _check_deck_command(args: argparse.Namespace, settings: Settings) -> int:
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+    )
     try:
         deck = read_list(_read_deck(args.file), None if args.file == "-" else args.file)
         code, out, err = asyncio.run(_check_deck(settings, deck, args.commander, args.partner, args.color))
@@ -197,52 +233,78 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="IdentityBot: Magic: The Gathering color identity for Discord. Settings come from the "
-                    "environment and .env (see .env.example). Without a command, runs the bot.",
+        "environment and .env (see .env.example). Without a command, runs the bot.",
     )
     parser.add_argument("--version", action="version", version=f"IdentityBot {__version__}")
     parser.set_defaults(handler=_run_command)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
-    run_parser = commands.add_parser("run", help="run the Discord bot (the default)",
-                                     description="Run the Discord bot until SIGINT or SIGTERM.")
+    run_parser = commands.add_parser(
+        "run",
+        help="run the Discord bot (the default)",
+        description="Run the Discord bot until SIGINT or SIGTERM.",
+    )
     run_parser.set_defaults(handler=_run_command)
 
     sync = commands.add_parser(
-        "sync-cards", help="download Scryfall's bulk card data into the cache, or import a file",
+        "sync-cards",
+        help="download Scryfall's bulk card data into the cache, or import a file",
         description="Fill the local card cache from Scryfall's oracle_cards bulk file (downloaded through "
-                    "/bulk-data), or from a file you give. A running bot picks the new data up within a minute.")
-    sync.add_argument("--file", type=Path, help="import this file (.json, .json.gz, .jsonl, .jsonl.gz) instead of "
-                                                "downloading oracle_cards")
+        "/bulk-data), or from a file you give. A running bot picks the new data up within a minute.",
+    )
+    sync.add_argument(
+        "--file",
+        type=Path,
+        help="import this file (.json, .json.gz, .jsonl, .jsonl.gz) instead of downloading oracle_cards",
+    )
     sync.add_argument("--cache", type=Path, help="cache file (default: CACHE_PATH)")
     sync.add_argument("--batch-size", type=int, default=2000, help=argparse.SUPPRESS)
     sync.set_defaults(handler=_sync_cards)
 
     deck = commands.add_parser(
-        "check-deck", help="check a Commander decklist on the terminal",
+        "check-deck",
+        help="check a Commander decklist on the terminal",
         description="Check a Commander decklist: color identity (with the symbol behind every misfit),\n"
-                    "singleton, deck size, banned cards, commander eligibility and partner pairing.\n"
-                    "Reads Moxfield, Archidekt, Arena, MTGO, TappedOut and plain exports, also pasted on\n"
-                    "one line. Prints the report on stdout.",
-        epilog=DECK_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "singleton, deck size, banned cards, commander eligibility and partner pairing.\n"
+        "Reads Moxfield, Archidekt, Arena, MTGO, TappedOut and plain exports, also pasted on\n"
+        "one line. Prints the report on stdout.",
+        epilog=DECK_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     deck.add_argument("file", help="the decklist text file, or - to read it from stdin")
-    deck.add_argument("--commander", default=None, metavar="NAME",
-                      help="the commander (a partial name works: Kumano). Optional when the list marks its "
-                           "commander(s): a Commander section, a 'Commander: Name' line, *CMDR* or Archidekt's "
-                           "[Commander] category")
-    deck.add_argument("--partner", default=None, metavar="NAME",
-                      help="the second commander (Partner, Background, Doctor's companion, ...). Optional: "
-                           "with --commander alone, a second commander the list marks is used too")
-    deck.add_argument("--color", action="append", default=[], metavar="COLOR",
-                      help="the color chosen before the game for a commander that chooses one (CR 903.4b, "
-                           "e.g. The Prismatic Piper): W, U, B, R, G or white, blue, black, red, green. "
-                           "Repeat once per such commander, in commander order; it counts in the deck's color "
-                           "identity")
+    deck.add_argument(
+        "--commander",
+        default=None,
+        metavar="NAME",
+        help="the commander (a partial name works: Kumano). Optional when the list marks its "
+        "commander(s): a Commander section, a 'Commander: Name' line, *CMDR* or Archidekt's "
+        "[Commander] category",
+    )
+    deck.add_argument(
+        "--partner",
+        default=None,
+        metavar="NAME",
+        help="the second commander (Partner, Background, Doctor's companion, ...). Optional: "
+        "with --commander alone, a second commander the list marks is used too",
+    )
+    deck.add_argument(
+        "--color",
+        action="append",
+        default=[],
+        metavar="COLOR",
+        help="the color chosen before the game for a commander that chooses one (CR 903.4b, "
+        "e.g. The Prismatic Piper): W, U, B, R, G or white, blue, black, red, green. "
+        "Repeat once per such commander, in commander order; it counts in the deck's color "
+        "identity",
+    )
     deck.set_defaults(handler=_check_deck_command)
 
     health = commands.add_parser(
-        "healthcheck", help="exit 0 when this host's bot is healthy (the Docker HEALTHCHECK)",
+        "healthcheck",
+        help="exit 0 when this host's bot is healthy (the Docker HEALTHCHECK)",
         description="Probe the running bot's /healthz (METRICS_PORT set) or its card cache (unset); "
-                    "prints one line saying why when it is not healthy.")
+        "prints one line saying why when it is not healthy.",
+    )
     health.set_defaults(handler=healthcheck)
     return parser
 

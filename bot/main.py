@@ -45,30 +45,57 @@ EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
 
 
 # ------------------------------------------------------------------------------- composition root
-def scryfall_client(settings: Settings, session: aiohttp.ClientSession, budget: Budget | None = None, *,
-                    metrics: BotMetrics | None = None, lockout_seconds: float = LOCKOUT_SECONDS) -> ScryfallClient:
+def scryfall_client(
+    settings: Settings,
+    session: aiohttp.ClientSession,
+    budget: Budget | None = None,
+    *,
+    metrics: BotMetrics | None = None,
+    lockout_seconds: float = LOCKOUT_SECONDS,
+) -> ScryfallClient:
     """The Scryfall client for these settings, on `budget` (Scryfall's limits for this process, scaled by
     `SCRYFALL_RATE`; a new one by default)."""
-    return ScryfallClient(session, settings.scryfall_api_base, budget=budget or Budget(scale=settings.scryfall_rate),
-                          metrics=metrics, timeout=settings.scryfall_timeout, lockout_seconds=lockout_seconds)
+    return ScryfallClient(
+        session,
+        settings.scryfall_api_base,
+        budget=budget or Budget(scale=settings.scryfall_rate),
+        metrics=metrics,
+        timeout=settings.scryfall_timeout,
+        lockout_seconds=lockout_seconds,
+    )
 
 
 @asynccontextmanager
-async def open_cards(settings: Settings, *, metrics: BotMetrics | None = None, budget: Budget | None = None,
-                     clock: Callable[[], float] = time.time,
-                     lockout_seconds: float = LOCKOUT_SECONDS) -> AsyncIterator[CardService]:
+async def open_cards(
+    settings: Settings,
+    *,
+    metrics: BotMetrics | None = None,
+    budget: Budget | None = None,
+    clock: Callable[[], float] = time.time,
+    lockout_seconds: float = LOCKOUT_SECONDS,
+) -> AsyncIterator[CardService]:
     """The card service on its own HTTP session and cache, closed on exit. `budget` (default: a new one for
     this process), `clock` (wall time, for TTLs) and `lockout_seconds` are for tests."""
     metrics = metrics or BotMetrics(version=__version__, process_metrics=False)
-    async with aiohttp.ClientSession(headers=HEADERS) as session, \
-            await CardCache.open(settings.cache_path, clock=clock) as cache:
+    async with (
+        aiohttp.ClientSession(headers=HEADERS) as session,
+        await CardCache.open(settings.cache_path, clock=clock) as cache,
+    ):
         client = scryfall_client(settings, session, budget, metrics=metrics, lockout_seconds=lockout_seconds)
         # Names printed in other languages: the local index when CARD_LANGUAGES is on and imported, else
         # Scryfall's search (cached like card lookups).
-        foreign = ForeignNames(PrintedSearch(client, ttl=settings.cache_ttl, negative_ttl=settings.negative_ttl,
-                                             timer=clock))
-        cards = CardService(cache, client, metrics=metrics, cache_ttl=settings.cache_ttl,
-                            negative_ttl=settings.negative_ttl, clock=clock, foreign=foreign)
+        foreign = ForeignNames(
+            PrintedSearch(client, ttl=settings.cache_ttl, negative_ttl=settings.negative_ttl, timer=clock)
+        )
+        cards = CardService(
+            cache,
+            client,
+            metrics=metrics,
+            cache_ttl=settings.cache_ttl,
+            negative_ttl=settings.negative_ttl,
+            clock=clock,
+            foreign=foreign,
+        )
         await cards.load_index()
         if settings.card_languages:
             await foreign.load(settings.cache_path, settings.card_languages)
@@ -82,7 +109,9 @@ def default_extensions() -> tuple[str, ...]:
     """Every module in the `cogs` package (each defines `async def setup(bot)`), loaded as extensions."""
     import cogs
 
-    return tuple(sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_")))
+    return tuple(
+        sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_"))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,36 +129,57 @@ class MetricsPortError(OSError):
 
 
 @asynccontextmanager
-async def assemble(settings: Settings, *, clock: Callable[[], float] = time.time,
-                   lockout_seconds: float = LOCKOUT_SECONDS,
-                   **bot_options: Any) -> AsyncIterator[Runtime]:
+async def assemble(
+    settings: Settings,
+    *,
+    clock: Callable[[], float] = time.time,
+    lockout_seconds: float = LOCKOUT_SECONDS,
+    **bot_options: Any,
+) -> AsyncIterator[Runtime]:
     """The bot with everything it uses, the bulk refresher running beside it; all closed on exit.
     `bot_options` go to `IdentityBot` (tests: `extensions`, `identify_spacing`); the clocks and
     `lockout_seconds` to `open_cards`."""
     use_api_base(settings.discord_api_base)
     metrics = BotMetrics(version=__version__, process_metrics=settings.metrics_port is not None)
-    async with open_cards(settings, metrics=metrics, clock=clock,
-                          lockout_seconds=lockout_seconds) as cards, \
-            aiohttp.ClientSession() as session:
-        deck_sites = DeckSites(session, archidekt_base=settings.archidekt_api_base,
-                               moxfield_base=settings.moxfield_api_base, contact_url=settings.decksite_contact,
-                               moxfield_user_agent=settings.moxfield_user_agent)
+    async with (
+        open_cards(settings, metrics=metrics, clock=clock, lockout_seconds=lockout_seconds) as cards,
+        aiohttp.ClientSession() as session,
+    ):
+        deck_sites = DeckSites(
+            session,
+            archidekt_base=settings.archidekt_api_base,
+            moxfield_base=settings.moxfield_api_base,
+            contact_url=settings.decksite_contact,
+            moxfield_user_agent=settings.moxfield_user_agent,
+        )
         bot_options.setdefault("extensions", default_extensions())
         bot_options.setdefault("app_emojis", settings.mana_emoji_upload)
-        bot = IdentityBot(settings, cards=cards, deck_sites=deck_sites, metrics=metrics,
-                          user_rate=settings.user_rate_limit(), emoji=settings.emoji_map(),
-                          **bot_options)
-        refresher = BulkRefresher(cards, every_hours=settings.bulk_refresh_hours, languages=settings.card_languages)
+        bot = IdentityBot(
+            settings,
+            cards=cards,
+            deck_sites=deck_sites,
+            metrics=metrics,
+            user_rate=settings.user_rate_limit(),
+            emoji=settings.emoji_map(),
+            **bot_options,
+        )
+        refresher = BulkRefresher(
+            cards, every_hours=settings.bulk_refresh_hours, languages=settings.card_languages
+        )
         health: HealthServer | None = None
         if settings.metrics_port is not None:
-            health = HealthServer(metrics, health_checks(bot, refresher), host=settings.metrics_host,
-                                  port=settings.metrics_port)
+            health = HealthServer(
+                metrics, health_checks(bot, refresher), host=settings.metrics_host, port=settings.metrics_port
+            )
             try:
                 await health.start()
             except OSError as exc:
-                raise MetricsPortError(exc.errno, f"cannot serve /metrics and /healthz on {settings.metrics_host}:"
-                                                  f"{settings.metrics_port} (METRICS_HOST, METRICS_PORT): "
-                                                  f"{exc.strerror or exc}") from exc
+                raise MetricsPortError(
+                    exc.errno,
+                    f"cannot serve /metrics and /healthz on {settings.metrics_host}:"
+                    f"{settings.metrics_port} (METRICS_HOST, METRICS_PORT): "
+                    f"{exc.strerror or exc}",
+                ) from exc
         refresher.start()
         try:
             yield Runtime(bot, refresher, health)
@@ -198,12 +248,16 @@ async def _serve(bot: IdentityBot, settings: Settings, stop: asyncio.Event, conn
     stopper = asyncio.create_task(stop.wait(), name="stop-signal")
     ready = asyncio.create_task(bot.wait_until_ready(), name="ready")
     try:
-        done, _ = await asyncio.wait({runner, stopper, ready}, timeout=connect_timeout,
-                                     return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            {runner, stopper, ready}, timeout=connect_timeout, return_when=asyncio.FIRST_COMPLETED
+        )
         if not done:
             await bot.close()
-            return fail(f"Discord did not answer within {connect_timeout:.0f} s at {settings.discord_api_base} "
-                         f"(login and gateway); check DISCORD_API_BASE and the network.", EXIT_ERROR)
+            return fail(
+                f"Discord did not answer within {connect_timeout:.0f} s at {settings.discord_api_base} "
+                f"(login and gateway); check DISCORD_API_BASE and the network.",
+                EXIT_ERROR,
+            )
         if ready in done and runner not in done:
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stopper in done:
@@ -226,18 +280,28 @@ def _discord_exit(runner: asyncio.Task[None], settings: Settings) -> int:
         runner.result()
     except discord.ConnectionClosed as exc:
         if exc.code == 4004:  # the gateway refused the token
-            return fail("Discord rejected the token (DISCORD_TOKEN) on the gateway; check it in the "
-                         "Developer Portal (Bot > Reset Token).", EXIT_CONFIG)
+            return fail(
+                "Discord rejected the token (DISCORD_TOKEN) on the gateway; check it in the "
+                "Developer Portal (Bot > Reset Token).",
+                EXIT_CONFIG,
+            )
         return fail(f"the Discord gateway closed the connection (code {exc.code}).", EXIT_ERROR)
     except discord.LoginFailure:
-        return fail("Discord rejected the token (DISCORD_TOKEN); check it in the Developer Portal "
-                     "(Bot > Reset Token).", EXIT_CONFIG)
+        return fail(
+            "Discord rejected the token (DISCORD_TOKEN); check it in the Developer Portal "
+            "(Bot > Reset Token).",
+            EXIT_CONFIG,
+        )
     except discord.PrivilegedIntentsRequired:
         return fail("Discord refused the gateway intents this bot asked for.", EXIT_ERROR)
     except (discord.GatewayNotFound, OSError, discord.HTTPException) as exc:
         log.debug("connection failure", exc_info=True)
-        return fail(f"cannot talk to Discord at {settings.discord_api_base}: "
-                     f"{type(exc).__name__}: {exc}".replace("\n", " "), EXIT_ERROR)
+        return fail(
+            f"cannot talk to Discord at {settings.discord_api_base}: {type(exc).__name__}: {exc}".replace(
+                "\n", " "
+            ),
+            EXIT_ERROR,
+        )
     except asyncio.CancelledError:
         return EXIT_OK
     except Exception as exc:

@@ -30,13 +30,17 @@ def parse_rate(spec: str | None) -> tuple[int, float] | None:
         return None
     match = _RATE_RE.match(text)
     if not match:
-        raise ValueError(f"USER_RATE must look like '5/10' (commands per seconds) or 'off', not {text[:40]!r}")
+        raise ValueError(
+            f"USER_RATE must look like '5/10' (commands per seconds) or 'off', not {text[:40]!r}"
+        )
     rate, per = int(match.group(1)), float(match.group(2))
     if rate == 0:
         return None
     if not (per > 0 and math.isfinite(per)):
         raise ValueError("USER_RATE: the period (after '/') must be a positive number of seconds")
     return rate, per
+
+
 # Scryfall's codes of the languages Magic is printed in besides English (CARD_LANGUAGES=all).
 CARD_LANGUAGES = ("de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht")
 
@@ -67,20 +71,28 @@ class Settings(BaseSettings):
     negative_ttl: int = Field(default=600, ge=0, description="Not-found TTL in seconds.")
     bulk_refresh_hours: float = Field(default=24.0, ge=0.0)
     card_languages: Annotated[tuple[str, ...], NoDecode] = Field(
-        default=(), description="Printed-name languages to import from Scryfall's all_cards file ('de,fr', 'all').")
+        default=(),
+        description="Printed-name languages to import from Scryfall's all_cards file ('de,fr', 'all').",
+    )
 
     # Deck links (/deckcheck url:)
     archidekt_api_base: str = "https://archidekt.com/api"
     moxfield_api_base: str = "https://api2.moxfield.com"
     moxfield_user_agent: str | None = Field(
-        default=None, description="The User-Agent Moxfield allowed for this bot (Moxfield blocks unknown clients).")
-    decksite_contact: str = Field(default="https://github.com/identity-bot/identity-bot",
-                                  description="Contact URL sent in the User-Agent to Archidekt and Moxfield.")
+        default=None,
+        description="The User-Agent Moxfield allowed for this bot (Moxfield blocks unknown clients).",
+    )
+    decksite_contact: str = Field(
+        default="https://github.com/identity-bot/identity-bot",
+        description="Contact URL sent in the User-Agent to Archidekt and Moxfield.",
+    )
 
     # Presentation and logging
     mana_emoji: str = Field(default="", description="Custom emoji for pips, e.g. 'W=<:w:1>,U=<:u:2>'.")
     mana_emoji_upload: bool = Field(
-        default=True, description="Upload Scryfall's official mana symbols as application emojis on start and use them.")
+        default=True,
+        description="Upload Scryfall's official mana symbols as application emojis on start and use them.",
+    )
     log_level: str = "INFO"
 
     # Production: observability, abuse limits, sharding (issue 6)
@@ -88,16 +100,30 @@ class Settings(BaseSettings):
         default=None, ge=0, le=65535, description="Serve /metrics and /healthz on this port; unset = off."
     )
     metrics_host: Annotated[str, StringConstraints(strip_whitespace=True)] = Field(
-        default="127.0.0.1", description="Bind address of the metrics server.")
-    user_rate: str = Field(default="5/10", description="Per-user cooldown 'N/SECONDS'; '0' or 'off' disables.")
+        default="127.0.0.1", description="Bind address of the metrics server."
+    )
+    user_rate: str = Field(
+        default="5/10", description="Per-user cooldown 'N/SECONDS'; '0' or 'off' disables."
+    )
     shard_count: int | None = Field(default=None, ge=1, description="Total shards; unset = one connection.")
     shard_ids: Annotated[list[int] | None, NoDecode] = Field(
         default=None, description="Shards this process runs, e.g. '0,1' or '0-3'; needs SHARD_COUNT."
     )
     log_format: Literal["text", "json"] = "text"
 
-    @field_validator("discord_token", "dev_guild_id", "cache_path", "moxfield_user_agent", "log_level",
-                     "metrics_port", "metrics_host", "user_rate", "shard_count", "log_format", mode="before")
+    @field_validator(
+        "discord_token",
+        "dev_guild_id",
+        "cache_path",
+        "moxfield_user_agent",
+        "log_level",
+        "metrics_port",
+        "metrics_host",
+        "user_rate",
+        "shard_count",
+        "log_format",
+        mode="before",
+    )
     @classmethod
     def _blank_is_default(cls, value: object) -> object:
         """A blank value (`KEY= `, or an override of spaces) means the default, like an empty one."""
@@ -142,8 +168,10 @@ class Settings(BaseSettings):
             return CARD_LANGUAGES
         unknown = [c for c in codes if c not in CARD_LANGUAGES]
         if unknown:
-            raise ValueError(f"unknown language code(s) {', '.join(unknown)}: use some of "
-                             f"{','.join(CARD_LANGUAGES)}, or all")
+            raise ValueError(
+                f"unknown language code(s) {', '.join(unknown)}: use some of "
+                f"{','.join(CARD_LANGUAGES)}, or all"
+            )
         return tuple(dict.fromkeys(codes))
 
     @field_validator("log_format", mode="before")
@@ -155,7 +183,9 @@ class Settings(BaseSettings):
     def _check_shards(self) -> Settings:
         if self.shard_ids is not None:
             if self.shard_count is None:
-                raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards across all processes)")
+                raise ValueError(
+                    "SHARD_IDS needs SHARD_COUNT (the total number of shards across all processes)"
+                )
             too_big = [i for i in self.shard_ids if i >= self.shard_count]
             if too_big:
                 raise ValueError(
@@ -179,8 +209,9 @@ class Settings(BaseSettings):
 
 def settings_problem(exc: ValidationError) -> str:
     """The settings' validation errors as one message naming each environment variable."""
-    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']).upper() or 'settings'}: {e['msg']}"
-                         for e in exc.errors())
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']).upper() or 'settings'}: {e['msg']}" for e in exc.errors()
+    )
     return f"invalid configuration: {problems}"
 
 

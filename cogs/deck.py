@@ -31,7 +31,9 @@ class DeckCog(commands.Cog, name="Deck"):
     def __init__(self, bot: IdentityBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="deckcheck", description="Check a whole Commander decklist against its commander.")
+    @app_commands.command(
+        name="deckcheck", description="Check a whole Commander decklist against its commander."
+    )
     @app_commands.describe(
         commander="Your commander (leave it out when the list marks it)",
         partner="Your second commander (Partner, Background, ...), if any",
@@ -52,16 +54,35 @@ class DeckCog(commands.Cog, name="Deck"):
         url: app_commands.Range[str, 1, 500] | None = None,
         color: app_commands.Choice[str] | None = None,
     ) -> None:
-        await self.bot.tree.run_command(interaction, self.check, source=slash_source(decklist, list_text, url),
-                                        commander=commander, partner=partner, chosen=[color.value] if color else [])
+        await self.bot.tree.run_command(
+            interaction,
+            self.check,
+            source=slash_source(decklist, list_text, url),
+            commander=commander,
+            partner=partner,
+            chosen=[color.value] if color else [],
+        )
 
-    async def check(self, interaction: discord.Interaction[Any], source: DeckSource, commander: CardQuery | None,
-                    partner: CardQuery | None, chosen: list[str]) -> None:
+    async def check(
+        self,
+        interaction: discord.Interaction[Any],
+        source: DeckSource,
+        commander: CardQuery | None,
+        partner: CardQuery | None,
+        chosen: list[str],
+    ) -> None:
         """/deckcheck's work (also run by a pick that fixed a commander's name)."""
         read_names_in_players_language(interaction)
-        checked = await defer_if_slow(interaction, check_deck(
-            self.bot, source, commander.text if commander else None, partner.text if partner else None,
-            chosen=chosen))
+        checked = await defer_if_slow(
+            interaction,
+            check_deck(
+                self.bot,
+                source,
+                commander.text if commander else None,
+                partner.text if partner else None,
+                chosen=chosen,
+            ),
+        )
         await send_reply(interaction, deck_check_reply(interaction, self.bot, checked))
 
 

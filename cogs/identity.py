@@ -34,7 +34,9 @@ Card = app_commands.Transform[CardQuery, CardOption()]
 FitCard = app_commands.Transform[CardQuery, CardOption("card")]
 
 
-def chosen_colors(leaders: Sequence[Analysis], color: str | None, partner_color: str | None) -> list[str | None]:
+def chosen_colors(
+    leaders: Sequence[Analysis], color: str | None, partner_color: str | None
+) -> list[str | None]:
     """The color each commander chose before the game (CR 903.4b), from the two options: `color` goes to the
     commander, or to the partner when only the partner chooses; `partner_color` to the partner. Raises
     InputProblem when an option names a color for a commander that doesn't choose one."""
@@ -58,14 +60,17 @@ class IdentityCog(commands.Cog, name="Identity"):
     def __init__(self, bot: IdentityBot) -> None:
         self.bot = bot
 
-    def remember(self, interaction: discord.Interaction[Any], card: dict[str, Any], *,
-                 commander: bool | None = None) -> None:
+    def remember(
+        self, interaction: discord.Interaction[Any], card: dict[str, Any], *, commander: bool | None = None
+    ) -> None:
         """Offer this card first in this server's autocomplete for a while."""
         if commander is None:
             commander = commander_eligibility(card).ok
         self.bot.recent.add(scope_of(interaction), str(card.get("name") or ""), commander=commander)
 
-    @app_commands.command(name="identity", description="Explain a card's color and its Commander color identity.")
+    @app_commands.command(
+        name="identity", description="Explain a card's color and its Commander color identity."
+    )
     @app_commands.describe(card="Card name (start typing and pick one)")
     async def identity(self, interaction: discord.Interaction[IdentityBot], card: Card) -> None:
         await self.bot.tree.run_command(interaction, self.explain, card=card)
@@ -74,10 +79,20 @@ class IdentityCog(commands.Cog, name="Identity"):
         """/identity's work (also run by a pick that fixed the card's name)."""
         [found] = await resolve_options(interaction, [card])
         self.remember(interaction, found.card)
-        await send_reply(interaction, embeds.identity_reply(analyze(found.card), found.card, emoji=self.bot.emoji,
-                                                            stale=embeds.stale_note([found]), typed=found.printed))
+        await send_reply(
+            interaction,
+            embeds.identity_reply(
+                analyze(found.card),
+                found.card,
+                emoji=self.bot.emoji,
+                stale=embeds.stale_note([found]),
+                typed=found.printed,
+            ),
+        )
 
-    @app_commands.command(name="fits", description="Check whether a card fits a Commander deck led by a commander.")
+    @app_commands.command(
+        name="fits", description="Check whether a card fits a Commander deck led by a commander."
+    )
     @app_commands.describe(
         card="The card to check",
         commander="Your commander",
@@ -86,15 +101,34 @@ class IdentityCog(commands.Cog, name="Identity"):
         partner_color="The color your partner chose before the game, if it chooses one too",
     )
     @app_commands.choices(color=COLOR_CHOICES, partner_color=COLOR_CHOICES)
-    async def fits(self, interaction: discord.Interaction[IdentityBot], card: FitCard, commander: Commander,
-                   partner: Partner | None = None, color: app_commands.Choice[str] | None = None,
-                   partner_color: app_commands.Choice[str] | None = None) -> None:
-        await self.bot.tree.run_command(interaction, self.check_fits, card=card, commander=commander, partner=partner,
-                                        color=color.value if color else None,
-                                        partner_color=partner_color.value if partner_color else None)
+    async def fits(
+        self,
+        interaction: discord.Interaction[IdentityBot],
+        card: FitCard,
+        commander: Commander,
+        partner: Partner | None = None,
+        color: app_commands.Choice[str] | None = None,
+        partner_color: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self.bot.tree.run_command(
+            interaction,
+            self.check_fits,
+            card=card,
+            commander=commander,
+            partner=partner,
+            color=color.value if color else None,
+            partner_color=partner_color.value if partner_color else None,
+        )
 
-    async def check_fits(self, interaction: discord.Interaction[Any], card: CardQuery, commander: CardQuery,
-                         partner: CardQuery | None, color: str | None, partner_color: str | None) -> None:
+    async def check_fits(
+        self,
+        interaction: discord.Interaction[Any],
+        card: CardQuery,
+        commander: CardQuery,
+        partner: CardQuery | None,
+        color: str | None,
+        partner_color: str | None,
+    ) -> None:
         """/fits' work (also run by a pick that fixed a card's name)."""
         found = await resolve_options(interaction, [card, commander] + ([partner] if partner else []))
         the_card, *leaders = found
@@ -104,11 +138,23 @@ class IdentityCog(commands.Cog, name="Identity"):
         # A Background is no commander alone but is one beside a Choose a Background creature (CR 903.3).
         self.remember(interaction, the_card.card)
         for leader in leader_cards:
-            self.remember(interaction, leader, commander=not result.commander_problems
-                          or commander_eligibility(leader).ok)
+            self.remember(
+                interaction,
+                leader,
+                commander=not result.commander_problems or commander_eligibility(leader).ok,
+            )
         typed = [(r.printed, r.name) for r in found if r.printed]
-        await send_reply(interaction, embeds.fits_reply(result, the_card.card, leader_cards, emoji=self.bot.emoji,
-                                                        stale=embeds.stale_note(found), typed=typed))
+        await send_reply(
+            interaction,
+            embeds.fits_reply(
+                result,
+                the_card.card,
+                leader_cards,
+                emoji=self.bot.emoji,
+                stale=embeds.stale_note(found),
+                typed=typed,
+            ),
+        )
 
     @app_commands.command(name="help", description="What this bot does: color, color identity, and examples.")
     async def help_command(self, interaction: discord.Interaction[IdentityBot]) -> None:

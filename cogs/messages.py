@@ -63,21 +63,38 @@ class CommanderForm(discord.ui.Modal):
         self.deck = deck
         self.fetched = fetched
         self.commander: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
-            label=decklinks.commander_input_label(), placeholder=decklinks.commander_input_placeholder(),
-            custom_id="commander", max_length=MAX_INPUT_CHARS, required=True)
+            label=decklinks.commander_input_label(),
+            placeholder=decklinks.commander_input_placeholder(),
+            custom_id="commander",
+            max_length=MAX_INPUT_CHARS,
+            required=True,
+        )
         self.partner: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
-            label=decklinks.partner_input_label(), placeholder=decklinks.partner_input_placeholder(),
-            custom_id="partner", max_length=MAX_INPUT_CHARS, required=False)
+            label=decklinks.partner_input_label(),
+            placeholder=decklinks.partner_input_placeholder(),
+            custom_id="partner",
+            max_length=MAX_INPUT_CHARS,
+            required=False,
+        )
         self.add_item(self.commander)
         self.add_item(self.partner)
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         i18n.set_locale(interaction.locale.value)  # a submitted form is its own interaction (its own task)
-        await self.cog.check_with(interaction, self.deck, self.fetched, self.commander.value.strip() or None,
-                                  self.partner.value.strip() or None)
+        await self.cog.check_with(
+            interaction,
+            self.deck,
+            self.fetched,
+            self.commander.value.strip() or None,
+            self.partner.value.strip() or None,
+        )
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,  # type: ignore[override]
-                       /) -> None:
+    async def on_error(  # type: ignore[override]
+        self,
+        interaction: discord.Interaction[Any],
+        error: Exception,
+        /,
+    ) -> None:
         await self.cog.bot.tree.answer_error(interaction, error)
 
 
@@ -98,7 +115,9 @@ class MessagesCog(commands.Cog, name="Messages"):
             self.bot.tree.remove_command(menu.name, type=menu.type)
 
     # --------------------------------------------------------------------------- Check this decklist
-    async def check_decklist(self, interaction: discord.Interaction[IdentityBot], message: discord.Message) -> None:
+    async def check_decklist(
+        self, interaction: discord.Interaction[IdentityBot], message: discord.Message
+    ) -> None:
         """Read the message's list (deferring only when that is slow); ask for the commander with a form
         when the list names none, else check it."""
         source = message_source(message)
@@ -110,31 +129,53 @@ class MessagesCog(commands.Cog, name="Messages"):
             return
         await self.check_with(interaction, deck, fetched, None, None)
 
-    async def check_with(self, interaction: discord.Interaction[Any], deck: ParsedDeck, fetched: FetchedDeck | None,
-                         commander: str | None, partner: str | None) -> None:
+    async def check_with(
+        self,
+        interaction: discord.Interaction[Any],
+        deck: ParsedDeck,
+        fetched: FetchedDeck | None,
+        commander: str | None,
+        partner: str | None,
+    ) -> None:
         """Check `deck` with these commanders for `interaction` (the command, or the submitted form). Errors go
         to the tree's error table; a commander name that needs a pick gets a menu whose pick runs the check
         again with the picked name (`IdentityTree.run_command`, `run_followup` for the form)."""
-        options = {"commander": CardQuery("commander", commander, True) if commander else None,
-                   "partner": CardQuery("partner", partner, True) if partner else None}
+        options = {
+            "commander": CardQuery("commander", commander, True) if commander else None,
+            "partner": CardQuery("partner", partner, True) if partner else None,
+        }
 
-        async def check(again: discord.Interaction[Any], commander: CardQuery | None,
-                        partner: CardQuery | None) -> None:
+        async def check(
+            again: discord.Interaction[Any], commander: CardQuery | None, partner: CardQuery | None
+        ) -> None:
             read_names_in_players_language(again)
-            checked = await defer_if_slow(again, check_parsed(self.bot, deck, fetched,
-                                                              commander.text if commander else None,
-                                                              partner.text if partner else None))
+            checked = await defer_if_slow(
+                again,
+                check_parsed(
+                    self.bot,
+                    deck,
+                    fetched,
+                    commander.text if commander else None,
+                    partner.text if partner else None,
+                ),
+            )
             await send_reply(again, deck_check_reply(again, self.bot, checked))
 
         tree = self.bot.tree
         if interaction.type is discord.InteractionType.application_command:
             await tree.run_command(interaction, check, **options)
         else:
-            await tree.run_followup(interaction, CHECK_DECKLIST, tree.retry(CHECK_DECKLIST, check, options),
-                                    lambda: check(interaction, **options))
+            await tree.run_followup(
+                interaction,
+                CHECK_DECKLIST,
+                tree.retry(CHECK_DECKLIST, check, options),
+                lambda: check(interaction, **options),
+            )
 
     # --------------------------------------------------------------------------- Explain card names
-    async def explain_names(self, interaction: discord.Interaction[IdentityBot], message: discord.Message) -> None:
+    async def explain_names(
+        self, interaction: discord.Interaction[IdentityBot], message: discord.Message
+    ) -> None:
         """One line per `[[Card Name]]` of the message (deferring only when Scryfall must be asked)."""
         names = card_mentions(message.content or "")
         if not names:
@@ -145,8 +186,11 @@ class MessagesCog(commands.Cog, name="Messages"):
         found = [i for i in items if i.card is not None]
         if not found and all(i.problem == "unavailable" for i in items):
             raise ScryfallUnavailable("every name needed Scryfall")
-        record(interaction, Outcome.OK if found else Outcome.NOT_FOUND,
-               card=str(found[0].card.get("name")) if found and found[0].card is not None else None)
+        record(
+            interaction,
+            Outcome.OK if found else Outcome.NOT_FOUND,
+            card=str(found[0].card.get("name")) if found and found[0].card is not None else None,
+        )
         await send_reply(interaction, choices.explain_reply(items, left_out=left_out, emoji=self.bot.emoji))
 
     async def _explain(self, typed: str, langs: tuple[str, ...] = ()) -> Explained:

@@ -108,8 +108,11 @@ async def serve(host: str, info_path: Path) -> None:
     tmp = info_path.with_name(info_path.name + ".tmp")
     tmp.write_text(json.dumps(info), encoding="utf-8")
     tmp.replace(info_path)  # appears complete or not at all
-    print(f"fakes: Discord {discord.api_base}, Scryfall {scryfall.base_url} ({len(scryfall.cards)} cards), "
-          f"control {info['control']}", flush=True)
+    print(
+        f"fakes: Discord {discord.api_base}, Scryfall {scryfall.base_url} ({len(scryfall.cards)} cards), "
+        f"control {info['control']}",
+        flush=True,
+    )
     try:
         await stop.wait()
     finally:

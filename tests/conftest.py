@@ -21,9 +21,25 @@ def clean_env(monkeypatch, tmp_path):
     import os
 
     for key in list(os.environ):
-        if key.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "DEV_GUILD", "SYNC_COMMANDS",
-                           "LOG_LEVEL", "MANA_EMOJI", "NEGATIVE_TTL", "METRICS_", "USER_RATE", "SHARD_",
-                           "ARCHIDEKT_", "MOXFIELD_", "DECKSITE_")):
+        if key.startswith(
+            (
+                "DISCORD_",
+                "SCRYFALL_",
+                "CACHE_",
+                "BULK_",
+                "DEV_GUILD",
+                "SYNC_COMMANDS",
+                "LOG_LEVEL",
+                "MANA_EMOJI",
+                "NEGATIVE_TTL",
+                "METRICS_",
+                "USER_RATE",
+                "SHARD_",
+                "ARCHIDEKT_",
+                "MOXFIELD_",
+                "DECKSITE_",
+            )
+        ):
             monkeypatch.delenv(key, raising=False)
     monkeypatch.chdir(tmp_path)
     return tmp_path

@@ -23,12 +23,22 @@ from tests.fakes.scryfall import FakeScryfall
 
 # Real card names of the shared data set, for realistic traffic.
 CARD_NAMES = (
-    "Fires of Undeath", "Lightning Bolt", "Dismember", "Sol Ring", "Fire // Ice", "Counterspell",
-    "Kumano, Master Yamabushi", "Llanowar Elves", "Swords to Plowshares", "Birds of Paradise",
+    "Fires of Undeath",
+    "Lightning Bolt",
+    "Dismember",
+    "Sol Ring",
+    "Fire // Ice",
+    "Counterspell",
+    "Kumano, Master Yamabushi",
+    "Llanowar Elves",
+    "Swords to Plowshares",
+    "Birds of Paradise",
 )
 
 
-def bot_settings(fake: FakeDiscord, scryfall: FakeScryfall | str, cache_path: Path, **overrides: Any) -> Settings:
+def bot_settings(
+    fake: FakeDiscord, scryfall: FakeScryfall | str, cache_path: Path, **overrides: Any
+) -> Settings:
     """Settings for a bot talking to `fake` and `scryfall` (a fake or a base URL), cache at `cache_path`."""
     values: dict[str, Any] = {
         "discord_token": fake.token,
@@ -70,16 +80,18 @@ def copy_database(source: Path, target: Path) -> Path:
 
 
 @asynccontextmanager
-async def running_bot(settings: Settings, fake: FakeDiscord, *, shards: Iterable[int] | None = None,
-                      **options: Any) -> AsyncIterator[IdentityBot]:
+async def running_bot(
+    settings: Settings, fake: FakeDiscord, *, shards: Iterable[int] | None = None, **options: Any
+) -> AsyncIterator[IdentityBot]:
     """`running(...)`'s bot."""
     async with running(settings, fake, shards=shards, **options) as runtime:
         yield runtime.bot
 
 
 @asynccontextmanager
-async def running(settings: Settings, fake: FakeDiscord, *, shards: Iterable[int] | None = None,
-                  **options: Any) -> AsyncIterator[Runtime]:
+async def running(
+    settings: Settings, fake: FakeDiscord, *, shards: Iterable[int] | None = None, **options: Any
+) -> AsyncIterator[Runtime]:
     """The bot as the composition root builds it (`bot.main.assemble`, `options` passed on), started on the
     fake gateway; waits for READY on every shard in `shards`, closes at exit. Shards identify without the
     5 s spacing production keeps."""
@@ -104,8 +116,15 @@ async def running(settings: Settings, fake: FakeDiscord, *, shards: Iterable[int
 
 def user(i: int) -> dict[str, Any]:
     uid = str(1_200_000_000_000_000_000 + i)
-    return {"id": uid, "username": f"user{i}", "discriminator": "0", "global_name": f"User {i}", "avatar": None,
-            "public_flags": 0, "flags": 0}
+    return {
+        "id": uid,
+        "username": f"user{i}",
+        "discriminator": "0",
+        "global_name": f"User {i}",
+        "avatar": None,
+        "public_flags": 0,
+        "flags": 0,
+    }
 
 
 @dataclass
@@ -131,15 +150,24 @@ class BurstResult:
 
     def summary(self) -> str:
         lat = self.latencies
-        return (f"{len(self.replies)} replies in {self.seconds:.2f} s ({self.throughput:.0f}/s); latency "
-                f"p50 {statistics.median(lat) * 1000:.1f} ms, p99 {self.percentile(99) * 1000:.1f} ms, "
-                f"max {lat[-1] * 1000:.1f} ms")
+        return (
+            f"{len(self.replies)} replies in {self.seconds:.2f} s ({self.throughput:.0f}/s); latency "
+            f"p50 {statistics.median(lat) * 1000:.1f} ms, p99 {self.percentile(99) * 1000:.1f} ms, "
+            f"max {lat[-1] * 1000:.1f} ms"
+        )
 
 
-async def burst(fake: FakeDiscord, calls: list[tuple[str, dict[str, Any], dict[str, Any]]], *,
-                timeout: float = 60.0, guild_id: int | str | None = None) -> BurstResult:  # noqa: ASYNC109
+async def burst(
+    fake: FakeDiscord,
+    calls: list[tuple[str, dict[str, Any], dict[str, Any]]],
+    *,
+    timeout: float = 60.0,  # noqa: ASYNC109
+    guild_id: int | str | None = None,
+) -> BurstResult:
     """Dispatch every (command, options, user) on the gateway at once, then wait for every reply."""
-    payloads = [fake.interaction_payload(name, options, user=u, guild_id=guild_id) for name, options, u in calls]
+    payloads = [
+        fake.interaction_payload(name, options, user=u, guild_id=guild_id) for name, options, u in calls
+    ]
     started = time.perf_counter()
     for payload in payloads:
         await fake.send_interaction(payload)

@@ -40,7 +40,11 @@ FOREIGN_FILE: Path = CARDS_FILE.with_name(FOREIGN_NAME)
 def all_cards() -> tuple[dict[str, Any], ...]:
     """Every card object in the data set (24,249 of them). Cached per process."""
     if not CARDS_FILE.is_file():
-        where = f"SHARED_DIR={SHARED_DIR} points at no" if SHARED_DIR is not None else "no ../shared beside the checkout holds the"
+        where = (
+            f"SHARED_DIR={SHARED_DIR} points at no"
+            if SHARED_DIR is not None
+            else "no ../shared beside the checkout holds the"
+        )
         raise FileNotFoundError(f"{where} card data file {CARDS_FILE}")
     with gzip.open(CARDS_FILE, "rt", encoding="utf-8") as fh:
         return tuple(json.loads(line) for line in fh if line.strip())

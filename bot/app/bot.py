@@ -60,7 +60,10 @@ class _ChosenWarnings(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        return "voice will NOT be supported" not in message and "Guilds intent seems to be disabled" not in message
+        return (
+            "voice will NOT be supported" not in message
+            and "Guilds intent seems to be disabled" not in message
+        )
 
 
 for _logger in ("discord.client", "discord.state"):
@@ -109,7 +112,9 @@ class IdentityBot(commands.AutoShardedBot):
         self.emoji_override: dict[str, str] = dict(emoji or {})
         self.emoji: Mapping[str, str] = dict(self.emoji_override)
         self.app_emojis = app_emojis
-        self.emoji_ready = asyncio.Event()  # set once the application's mana emojis are settled (or not wanted)
+        self.emoji_ready = (
+            asyncio.Event()
+        )  # set once the application's mana emojis are settled (or not wanted)
         self._emoji_task: asyncio.Task[None] | None = None
         self.pick_timeout = pick_timeout
         self.recent = RecentNames()
@@ -142,8 +147,11 @@ class IdentityBot(commands.AutoShardedBot):
         try:
             uploaded = await ensure_mana_emojis(self, self.cards.client)
             self.emoji = {**uploaded, **self.emoji_override}
-            log.info("mana symbols: %d application emojis, %d from MANA_EMOJI", len(uploaded),
-                     len(self.emoji_override))
+            log.info(
+                "mana symbols: %d application emojis, %d from MANA_EMOJI",
+                len(uploaded),
+                len(self.emoji_override),
+            )
         except Exception:  # never let the emojis stop the bot: symbols stay text
             log.exception("could not set up the mana emojis; symbols stay text")
         finally:
@@ -204,7 +212,9 @@ class IdentityBot(commands.AutoShardedBot):
         self.inflight.add(task)
         task.add_done_callback(lambda t: self._finished(t, interaction, started))
 
-    def _finished(self, task: asyncio.Task[Any], interaction: discord.Interaction[Any], started: float) -> None:
+    def _finished(
+        self, task: asyncio.Task[Any], interaction: discord.Interaction[Any], started: float
+    ) -> None:
         self.inflight.discard(task)
         extras = interaction.extras
         seconds = max(time.perf_counter() - started, 0.0)
@@ -218,8 +228,15 @@ class IdentityBot(commands.AutoShardedBot):
         data: Mapping[str, Any] = interaction.data or {}
         command = str(extras.get(COMMAND) or data.get("name") or "unknown")
         self.metrics.observe_command(command, outcome, seconds, extras.get("cache_hit"))
-        log_command(command=command, outcome=outcome, latency_ms=seconds * 1000.0, cache_hit=extras.get("cache_hit"),
-                    guild_id=interaction.guild_id, card=extras.get("card"), shard_id=self.shard_of(interaction.guild_id))
+        log_command(
+            command=command,
+            outcome=outcome,
+            latency_ms=seconds * 1000.0,
+            cache_hit=extras.get("cache_hit"),
+            guild_id=interaction.guild_id,
+            card=extras.get("card"),
+            shard_id=self.shard_of(interaction.guild_id),
+        )
 
     # --------------------------------------------------------------------------- gateway events
     async def on_ready(self) -> None:

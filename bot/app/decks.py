@@ -168,16 +168,23 @@ class CheckedDeck:
     fetched: FetchedDeck | None = None
 
 
-async def check_deck(bot: App, source: DeckSource, commander: str | None, partner: str | None,
-                     chosen: Sequence[str] = ()) -> CheckedDeck:
+async def check_deck(
+    bot: App, source: DeckSource, commander: str | None, partner: str | None, chosen: Sequence[str] = ()
+) -> CheckedDeck:
     """Read the list and check it. Raises what `read_deck` and `check_decklist` raise (NoCommander,
     CommanderNotFound, DeckInputError, ScryfallUnavailable, DeckSourceError, InputProblem)."""
     deck, fetched = await read_deck(bot, source)
     return await check_parsed(bot, deck, fetched, commander, partner, chosen)
 
 
-async def check_parsed(bot: App, deck: ParsedDeck, fetched: FetchedDeck | None, commander: str | None,
-                       partner: str | None, chosen: Sequence[str] = ()) -> CheckedDeck:
+async def check_parsed(
+    bot: App,
+    deck: ParsedDeck,
+    fetched: FetchedDeck | None,
+    commander: str | None,
+    partner: str | None,
+    chosen: Sequence[str] = (),
+) -> CheckedDeck:
     """Check a list already read (`read_deck`). Raises what `check_decklist` raises."""
     report, resolved = await check_decklist(bot.cards, deck, commander, partner, chosen=chosen)
     return CheckedDeck(report, resolved, fetched)

@@ -63,9 +63,13 @@ def render_all(svgs: Mapping[str, bytes]) -> dict[str, bytes]:
     return images
 
 
-async def ensure_mana_emojis(client: EmojiClient, scryfall: ScryfallClient, *,
-                             symbols: Sequence[str] = mana_art.SYMBOLS,
-                             version: str = mana_art.ART_VERSION) -> dict[str, str]:
+async def ensure_mana_emojis(
+    client: EmojiClient,
+    scryfall: ScryfallClient,
+    *,
+    symbols: Sequence[str] = mana_art.SYMBOLS,
+    version: str = mana_art.ART_VERSION,
+) -> dict[str, str]:
     """Make sure the application has the mana emojis of this art `version`; returns {symbol: emoji markup}
     for every symbol that has one (possibly none). Never raises for Scryfall's or Discord's refusals."""
     try:
@@ -86,15 +90,21 @@ async def ensure_mana_emojis(client: EmojiClient, scryfall: ScryfallClient, *,
     try:
         if images and marker not in ours:
             await _replace_old_art(ours, marker)
-            ours[marker] = await client.create_application_emoji(name=marker, image=next(iter(images.values())))
+            ours[marker] = await client.create_application_emoji(
+                name=marker, image=next(iter(images.values()))
+            )
         for symbol, image in images.items():
             name = mana_art.emoji_name(symbol)
             ours[name] = await client.create_application_emoji(name=name, image=image)
         if images:
             log.info("uploaded %d mana emojis (art version %s)", len(images), version)
     except discord.HTTPException as exc:
-        log.warning("Discord refused a mana emoji change (HTTP %s, code %s): %s; symbols without an emoji "
-                    "stay text", exc.status, exc.code, str(exc.text)[:200])
+        log.warning(
+            "Discord refused a mana emoji change (HTTP %s, code %s): %s; symbols without an emoji stay text",
+            exc.status,
+            exc.code,
+            str(exc.text)[:200],
+        )
     return mana_art.emoji_map({name: e.id for name, e in ours.items()})
 
 
@@ -105,8 +115,12 @@ async def _replace_old_art(ours: dict[str, discord.Emoji], marker: str) -> None:
     markers = [e for name, e in ours.items() if name.startswith(MARKER_PREFIX) and name != marker]
     if not symbols and not markers:
         return
-    log.info("mana emoji art changed (%s -> %s): replacing %d emojis",
-             ", ".join(m.name for m in markers) or "no version", marker, len(symbols))
+    log.info(
+        "mana emoji art changed (%s -> %s): replacing %d emojis",
+        ", ".join(m.name for m in markers) or "no version",
+        marker,
+        len(symbols),
+    )
     for emoji in symbols + markers:
         await emoji.delete()
         del ours[emoji.name]

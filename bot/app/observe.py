@@ -26,8 +26,13 @@ COMMAND = "command"
 RETRY = "retry"
 
 
-def record(interaction: discord.Interaction[Any], outcome: Outcome | None = None, *, card: str | None = None,
-           cache_hit: bool | None = None) -> None:
+def record(
+    interaction: discord.Interaction[Any],
+    outcome: Outcome | None = None,
+    *,
+    card: str | None = None,
+    cache_hit: bool | None = None,
+) -> None:
     """Tell the bot how a command went (read once the interaction's task ends)."""
     extras = interaction.extras
     if outcome is not None:
@@ -38,9 +43,14 @@ def record(interaction: discord.Interaction[Any], outcome: Outcome | None = None
         extras["cache_hit"] = cache_hit
 
 
-def record_found(interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *,
-                 card: str | None) -> None:
+def record_found(
+    interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *, card: str | None
+) -> None:
     """Tell the bot a command found its cards: STALE when any answer came from stale data, else OK, and
     whether the cache or local data answered them all (unknown when no card was looked up)."""
-    record(interaction, Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK, card=card,
-           cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None)
+    record(
+        interaction,
+        Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK,
+        card=card,
+        cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None,
+    )

@@ -37,6 +37,7 @@ from bot.present import render
 
 log = logging.getLogger(__name__)
 
+
 @dataclass(frozen=True, slots=True)
 class CardQuery:
     """A validated card option: the option's name for error messages (None when the command has only one
@@ -109,13 +110,19 @@ class CardOption(app_commands.Transformer):
         """The commander typed in the option this one pairs with, read as a card name; None when empty."""
         if self.partner_of is None:
             return None
-        typed = getattr(interaction.namespace, self.partner_of)  # a Namespace answers None for an option not typed
+        typed = getattr(
+            interaction.namespace, self.partner_of
+        )  # a Namespace answers None for an option not typed
         if not isinstance(typed, str) or not typed.strip() or len(typed) > MAX_INPUT_CHARS:
             return None
         return card_query_text(typed).strip() or None
 
-    async def autocomplete(self, interaction: discord.Interaction[Any],  # type: ignore[override]
-                           value: str, /) -> list[app_commands.Choice[str]]:
+    async def autocomplete(  # type: ignore[override]
+        self,
+        interaction: discord.Interaction[Any],
+        value: str,  # type: ignore[override]
+        /,
+    ) -> list[app_commands.Choice[str]]:
         """Recently looked-up names first, then the card service's matches; never raises. For a partner
         option with its commander typed, only the service's cards that can be paired with it (even before
         anything is typed: the most played of them)."""
@@ -130,13 +137,17 @@ class CardOption(app_commands.Transformer):
         printed: list[tuple[str, str]] = []  # (label, English name): names printed in the player's language
         if partner_of is None:
             names += bot.recent.matching(scope_of(interaction), text, commanders_only=self.commander)
-            printed = bot.cards.printed_choices(text, player_langs(interaction), commanders_only=self.commander)
+            printed = bot.cards.printed_choices(
+                text, player_langs(interaction), commanders_only=self.commander
+            )
         try:
             names += await bot.cards.autocomplete(text, commanders_only=self.commander, partner_of=partner_of)
         except Exception as exc:  # a failing lookup must not break typing
             record(interaction, Outcome.ERROR)
             log.warning("autocomplete failed: %s", type(exc).__name__)
-        pairs = [(label, choice_name(name)) for label, name in printed] + [(choice_name(n), choice_name(n)) for n in names]
+        pairs = [(label, choice_name(name)) for label, name in printed] + [
+            (choice_name(n), choice_name(n)) for n in names
+        ]
         choices: list[app_commands.Choice[str]] = []
         for label, value in dict.fromkeys(pairs):
             if label and value not in {c.value for c in choices}:
@@ -146,8 +157,9 @@ class CardOption(app_commands.Transformer):
         return choices
 
 
-async def resolve_options(interaction: discord.Interaction[Any],
-                          queries: Sequence[CardQuery]) -> list[Resolved]:
+async def resolve_options(
+    interaction: discord.Interaction[Any], queries: Sequence[CardQuery]
+) -> list[Resolved]:
     """The cards the options name. Answers from local data need no deferral; anything that must ask
     Scryfall defers first ("thinking…"). Raises the first lookup error (with its option's name), which
     the tree answers; records the outcome, the first card and whether the cache answered."""
@@ -169,8 +181,9 @@ async def resolve_options(interaction: discord.Interaction[Any],
             return await cards.resolve_commander(q.text, langs=langs)
         return await cards.resolve(q.text, langs=langs)
 
-    results = await asyncio.gather(*(one(q, k) for q, k in zip(queries, known, strict=True)),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        *(one(q, k) for q, k in zip(queries, known, strict=True)), return_exceptions=True
+    )
     for q, r in zip(queries, results, strict=True):
         if isinstance(r, CardLookupError):
             raise _labelled(r, q.option)
@@ -194,4 +207,6 @@ Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=
 Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
 
 #: The five colors as a command option's choices (the color a CR 903.4b commander chose before the game).
-COLOR_CHOICES = [app_commands.Choice(name=render.color_name(letter).capitalize(), value=letter) for letter in WUBRG]
+COLOR_CHOICES = [
+    app_commands.Choice(name=render.color_name(letter).capitalize(), value=letter) for letter in WUBRG
+]

@@ -65,8 +65,10 @@ class CardPick(discord.ui.View):
         self.select: discord.ui.Select[CardPick] = discord.ui.Select(
             custom_id=f"pick:{secrets.token_hex(8)}",
             placeholder=choices.pick_placeholder(choice.option),
-            options=[discord.SelectOption(label=choices.pick_label(name), value=str(i))
-                     for i, name in enumerate(self.names)],
+            options=[
+                discord.SelectOption(label=choices.pick_label(name), value=str(i))
+                for i, name in enumerate(self.names)
+            ],
         )
         self.select.callback = self._picked  # type: ignore[method-assign]
         self.add_item(self.select)
@@ -76,12 +78,14 @@ class CardPick(discord.ui.View):
         task), so its replies are worded in its locale here."""
         i18n.set_locale(interaction.locale.value)
         if interaction.user.id != self.owner_id:
-            await interaction.response.send_message(choices.not_your_pick_text(), ephemeral=True,
-                                                    allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(
+                choices.not_your_pick_text(), ephemeral=True, allowed_mentions=NO_PINGS
+            )
             return False
         if self.picked is not None:
-            await interaction.response.send_message(choices.pick_taken_text(), ephemeral=True,
-                                                    allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(
+                choices.pick_taken_text(), ephemeral=True, allowed_mentions=NO_PINGS
+            )
             return False
         return True
 
@@ -99,6 +103,7 @@ class CardPick(discord.ui.View):
             with i18n.using_catalog(self.locale):
                 await self.sent.edit(choices.pick_expired_text(self.choice.query, self.choice.option))
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
-                       item: discord.ui.Item[Any], /) -> None:
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
+    ) -> None:
         log.error("error in a card pick", exc_info=(type(error), error, error.__traceback__))

@@ -38,8 +38,9 @@ class RecentNames:
         if len(names) > self.per_scope:
             names.popitem(last=False)
 
-    def matching(self, scope: int, text: str, *, commanders_only: bool = False,
-                 limit: int = RECENT_FIRST) -> list[str]:
+    def matching(
+        self, scope: int, text: str, *, commanders_only: bool = False, limit: int = RECENT_FIRST
+    ) -> list[str]:
         names = self._by_scope.get(scope)
         q = normalize(text)
         if not names or not q:
@@ -57,5 +58,3 @@ class RecentNames:
 
 def scope_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id or interaction.user.id
-
-

@@ -31,20 +31,34 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
-async def send_reply(interaction: discord.Interaction[Any], reply: Reply, *,
-                     view: discord.ui.View | None = None) -> None:
+async def send_reply(
+    interaction: discord.Interaction[Any], reply: Reply, *, view: discord.ui.View | None = None
+) -> None:
     """Answer with `reply`: directly, or by editing the deferred placeholder."""
     embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in reply.embeds]
     attached = reply.attachment
-    file = discord.File(io.BytesIO(attached.text.encode("utf-8")), filename=attached.filename) if attached else None
+    file = (
+        discord.File(io.BytesIO(attached.text.encode("utf-8")), filename=attached.filename)
+        if attached
+        else None
+    )
     if interaction.response.is_done():
         await interaction.edit_original_response(
-            content=reply.content, embeds=embeds, attachments=[file] if file else MISSING,
-            view=view if view is not None else MISSING, allowed_mentions=NO_PINGS)
+            content=reply.content,
+            embeds=embeds,
+            attachments=[file] if file else MISSING,
+            view=view if view is not None else MISSING,
+            allowed_mentions=NO_PINGS,
+        )
         return
     await interaction.response.send_message(
-        content=reply.content, embeds=embeds, file=file if file else MISSING, view=view if view is not None else MISSING,
-        ephemeral=reply.ephemeral, allowed_mentions=NO_PINGS)
+        content=reply.content,
+        embeds=embeds,
+        file=file if file else MISSING,
+        view=view if view is not None else MISSING,
+        ephemeral=reply.ephemeral,
+        allowed_mentions=NO_PINGS,
+    )
 
 
 @dataclass(slots=True)
@@ -65,29 +79,38 @@ class Sent:
             if self.followup is not None:
                 await self.followup.edit(content=content, view=None, allowed_mentions=NO_PINGS)
             else:
-                await self.interaction.edit_original_response(content=content, view=None, allowed_mentions=NO_PINGS)
+                await self.interaction.edit_original_response(
+                    content=content, view=None, allowed_mentions=NO_PINGS
+                )
         except discord.HTTPException as exc:
             log.debug("could not edit an ephemeral message (HTTP %s)", exc.status)
             return False
         return True
 
 
-async def send_ephemeral(interaction: discord.Interaction[Any], text: str, *,
-                         view: discord.ui.View | None = None) -> Sent:
+async def send_ephemeral(
+    interaction: discord.Interaction[Any], text: str, *, view: discord.ui.View | None = None
+) -> Sent:
     """Send `text` (and `view`) only to the user who asked, whatever state the interaction is in; never raises.
 
     A public "thinking…" placeholder (the interaction was deferred for a network lookup) is removed first.
     """
     try:
         if not interaction.response.is_done():
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS,
-                                                    view=view if view is not None else MISSING)
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=NO_PINGS, view=view if view is not None else MISSING
+            )
             return Sent(interaction)
         if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        message = await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True,
-                                                  view=view if view is not None else MISSING)
+        message = await interaction.followup.send(
+            text,
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+            wait=True,
+            view=view if view is not None else MISSING,
+        )
         return Sent(interaction, followup=message)
     except discord.HTTPException as exc:
         return Sent(interaction, error=exc)
@@ -101,8 +124,9 @@ def received_at(interaction: discord.Interaction[Any]) -> float:
     return started
 
 
-async def defer_if_slow(interaction: discord.Interaction[Any], work: Awaitable[T], *,
-                        after: float = DEFER_AFTER) -> T:
+async def defer_if_slow(
+    interaction: discord.Interaction[Any], work: Awaitable[T], *, after: float = DEFER_AFTER
+) -> T:
     """The result of `work`, deferring the interaction ("thinking…", public) only when `work` is still running
     `after` seconds after the interaction arrived (Discord wants a first answer within 3 s). Already answered
     or deferred: just waits. Errors of `work` propagate; if this is cancelled, `work` is cancelled too."""

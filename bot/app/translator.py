@@ -35,8 +35,12 @@ def acceptable(text: str, where: Where, *, slash: bool = True) -> bool:
 class CatalogTranslator(app_commands.Translator):
     """Localizes every command string that a catalog translates; English and unknown locales keep the original."""
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
         lang = i18n.catalog_locale(locale.value)
         if lang == i18n.ENGLISH:
             return None

@@ -97,7 +97,9 @@ _DECK_SOURCE_OUTCOMES = {
 
 def _deck_source(e: DeckSourceError) -> ErrorReply:
     outcome = _DECK_SOURCE_OUTCOMES.get(e.code, Outcome.BUSY)  # unavailable, rate-limited, busy: try again
-    text = decklinks.deck_link_error_text(e.code.value, e.site.label if e.site else None, e.retry_after_seconds)
+    text = decklinks.deck_link_error_text(
+        e.code.value, e.site.label if e.site else None, e.retry_after_seconds
+    )
     return ErrorReply(outcome, text)
 
 
@@ -108,12 +110,18 @@ EXPECTED: tuple[tuple[type[Exception], Callable[[Any], ErrorReply]], ...] = (
     (CardNotFound, lambda e: _card_reply(e.query, e.option, e.suggestions, ambiguous=False)),
     (AmbiguousCard, lambda e: _card_reply(e.query, e.option, e.candidates, ambiguous=True)),
     (ScryfallBusy, lambda e: ErrorReply(Outcome.BUSY, errors.busy_text(e.retry_after))),
-    (ScryfallUnavailable, lambda e: ErrorReply(Outcome.SCRYFALL_UNAVAILABLE, errors.unavailable_text(e.retry_after))),
+    (
+        ScryfallUnavailable,
+        lambda e: ErrorReply(Outcome.SCRYFALL_UNAVAILABLE, errors.unavailable_text(e.retry_after)),
+    ),
     (CommanderNotFound, lambda e: _card_reply(e.query, e.option, e.suggestions, ambiguous=e.ambiguous)),
     (NoCommander, lambda e: ErrorReply(Outcome.INVALID, decklinks.no_commander_text())),
     (DeckInputError, lambda e: ErrorReply(Outcome.INVALID, deck_errors.deck_input_text(e))),
     (DeckSourceError, _deck_source),
-    (app_commands.CommandOnCooldown, lambda e: ErrorReply(Outcome.COOLDOWN, errors.cooldown_text(e.retry_after))),
+    (
+        app_commands.CommandOnCooldown,
+        lambda e: ErrorReply(Outcome.COOLDOWN, errors.cooldown_text(e.retry_after)),
+    ),
 )
 
 
@@ -168,9 +176,11 @@ class IdentityTree(app_commands.CommandTree[Any]):
         installs = install_types(app)
         self.allowed_installs = installs
         if not installs.user:
-            log.warning("user install is off for this application, so the commands work only where the bot "
-                        "is invited; to let people add it to their account, enable 'User Install' in the "
-                        "Developer Portal (Installation > Installation Contexts)")
+            log.warning(
+                "user install is off for this application, so the commands work only where the bot "
+                "is invited; to let people add it to their account, enable 'User Install' in the "
+                "Developer Portal (Installation > Installation Contexts)"
+            )
         return installs
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
@@ -187,8 +197,9 @@ class IdentityTree(app_commands.CommandTree[Any]):
         if interaction.type is not discord.InteractionType.autocomplete:
             refuse_over_cooldown(self.cooldown, interaction, self.clock())
 
-    async def on_error(self, interaction: discord.Interaction[Any],
-                       error: app_commands.AppCommandError) -> None:
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
         await self.answer_error(interaction, error)
 
     async def answer_error(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
@@ -211,8 +222,13 @@ class IdentityTree(app_commands.CommandTree[Any]):
             # Discord refused our reply (or the interaction expired): log once, count, no retry loop.
             record(interaction, Outcome.REJECTED)
             self.app.metrics.observe_reply_error(original.status)
-            log.warning("Discord rejected the reply to /%s (HTTP %s, code %s): %s", command, original.status,
-                        original.code, str(original.text)[:200])
+            log.warning(
+                "Discord rejected the reply to /%s (HTTP %s, code %s): %s",
+                command,
+                original.status,
+                original.code,
+                str(original.text)[:200],
+            )
             if original.status not in (404, 429):  # 404: the interaction expired; 429: don't push harder
                 await self._send(interaction, errors.error_text(), quiet=True)
             return
@@ -267,8 +283,15 @@ class IdentityTree(app_commands.CommandTree[Any]):
 
         return retry
 
-    async def run_followup(self, interaction: discord.Interaction[Any], name: str, retry: Retry,
-                           work: Callable[[], Awaitable[object]], *, cooldown: bool = False) -> None:
+    async def run_followup(
+        self,
+        interaction: discord.Interaction[Any],
+        name: str,
+        retry: Retry,
+        work: Callable[[], Awaitable[object]],
+        *,
+        cooldown: bool = False,
+    ) -> None:
         """Run `work` for an interaction that re-runs or finishes the command `name` (a pick, a submitted
         form), whose payload names no command: observed like that command, under the user's cooldown with
         `cooldown`, its errors answered by `answer_error` (a card option that needs a pick gets a menu whose
@@ -285,14 +308,24 @@ class IdentityTree(app_commands.CommandTree[Any]):
             interaction.command_failed = True
             await self.answer_error(interaction, exc)
 
-    async def _send(self, interaction: discord.Interaction[Any], text: str, *, quiet: bool = False,
-                    view: discord.ui.View | None = None) -> Sent:
+    async def _send(
+        self,
+        interaction: discord.Interaction[Any],
+        text: str,
+        *,
+        quiet: bool = False,
+        view: discord.ui.View | None = None,
+    ) -> Sent:
         sent = await send_ephemeral(interaction, text, view=view)
         if sent.error is not None:
             refused = sent.error
             self.app.metrics.observe_reply_error(refused.status)
-            log.log(logging.DEBUG if quiet else logging.WARNING, "could not send error reply (HTTP %s): %s",
-                    refused.status, str(refused.text)[:200])
+            log.log(
+                logging.DEBUG if quiet else logging.WARNING,
+                "could not send error reply (HTTP %s): %s",
+                refused.status,
+                str(refused.text)[:200],
+            )
             if view is not None:
                 view.stop()
         return sent
@@ -303,8 +336,11 @@ def user_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.user.id
 
 
-def refuse_over_cooldown(cooldown: CooldownMapping[discord.Interaction[Any]] | None,
-                         interaction: discord.Interaction[Any], now: float) -> None:
+def refuse_over_cooldown(
+    cooldown: CooldownMapping[discord.Interaction[Any]] | None,
+    interaction: discord.Interaction[Any],
+    now: float,
+) -> None:
     """Count one command of the interaction's user at `now` (seconds); raise discord.py's CommandOnCooldown
     when the user is over the limit."""
     bucket = cooldown.get_bucket(interaction, now) if cooldown is not None else None
@@ -320,5 +356,9 @@ def join_within(text: str, line: str) -> str:
 
 
 def _query_of(error: BaseException) -> str | None:
-    query = error.query if isinstance(error, CardNotFound | AmbiguousCard | BadCardName | CommanderNotFound) else None
+    query = (
+        error.query
+        if isinstance(error, CardNotFound | AmbiguousCard | BadCardName | CommanderNotFound)
+        else None
+    )
     return query or None

@@ -91,8 +91,9 @@ def _published(value: object) -> float | None:
         return None
 
 
-def _read(path: Path, languages: Collection[str], progress: Callable[[int], None] | None
-          ) -> tuple[dict[tuple[str, str, str], list[Any]], int]:
+def _read(
+    path: Path, languages: Collection[str], progress: Callable[[int], None] | None
+) -> tuple[dict[tuple[str, str, str], list[Any]], int]:
     counts: dict[tuple[str, str, str], list[Any]] = {}  # (lang, printed, oracle id) -> [name, printings]
     printings = seen = 0
     for obj, _raw in iter_cards(path):
@@ -111,9 +112,15 @@ def _read(path: Path, languages: Collection[str], progress: Callable[[int], None
     return counts, printings
 
 
-def import_printed_names(path: Path | str, db_path: Path | str, languages: Collection[str], *,
-                         updated_at: float | None = None, progress: Callable[[int], None] | None = None,
-                         clock: Callable[[], float] = time.time) -> PrintedImport:
+def import_printed_names(
+    path: Path | str,
+    db_path: Path | str,
+    languages: Collection[str],
+    *,
+    updated_at: float | None = None,
+    progress: Callable[[int], None] | None = None,
+    clock: Callable[[], float] = time.time,
+) -> PrintedImport:
     """Read an `all_cards` file (JSON array or JSON Lines, optionally gzipped) and make the cache's
     `printed_names` hold exactly its names in `languages` (synchronous: run it in a child process or a
     thread). `progress` is called with the number of objects read since its last call."""
@@ -129,8 +136,10 @@ def import_printed_names(path: Path | str, db_path: Path | str, languages: Colle
     for lang, _printed, _oracle in counts:
         per_lang[lang] += 1
     now = clock()
-    rows = [(lang, printed, oracle, name, n, printed_key(printed))
-            for (lang, printed, oracle), (name, n) in counts.items()]
+    rows = [
+        (lang, printed, oracle, name, n, printed_key(printed))
+        for (lang, printed, oracle), (name, n) in counts.items()
+    ]
     del counts
     conn = connect_sync(usable)
     try:
@@ -139,8 +148,10 @@ def import_printed_names(path: Path | str, db_path: Path | str, languages: Colle
             for statement in SCHEMA:
                 conn.execute(statement)
             conn.executemany("INSERT INTO printed_names VALUES (?, ?, ?, ?, ?, ?)", rows)
-            conn.executemany("INSERT INTO printed_languages VALUES (?, ?, ?, ?, ?)",
-                             ((lang, n, now, updated_at, KEY_VERSION) for lang, n in per_lang.items()))
+            conn.executemany(
+                "INSERT INTO printed_languages VALUES (?, ?, ?, ?, ?)",
+                ((lang, n, now, updated_at, KEY_VERSION) for lang, n in per_lang.items()),
+            )
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -178,16 +189,27 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
         return None
     marks = ",".join("?" * len(languages))
     try:
-        versions = {v for (v,) in conn.execute(
-            f"SELECT key_version FROM printed_languages WHERE lang IN ({marks})", tuple(languages))}
+        versions = {
+            v
+            for (v,) in conn.execute(
+                f"SELECT key_version FROM printed_languages WHERE lang IN ({marks})", tuple(languages)
+            )
+        }
         if versions == {KEY_VERSION}:
-            index = PrintedNames.from_keyed(conn.execute(
-                f"SELECT key, lang, printed, name, prints FROM printed_names WHERE lang IN ({marks})"
-                " ORDER BY key, prints DESC", tuple(languages)))
+            index = PrintedNames.from_keyed(
+                conn.execute(
+                    f"SELECT key, lang, printed, name, prints FROM printed_names WHERE lang IN ({marks})"
+                    " ORDER BY key, prints DESC",
+                    tuple(languages),
+                )
+            )
         else:  # keys of another version (or none imported): fold them here
-            index = PrintedNames(conn.execute(
-                f"SELECT lang, printed, name, prints FROM printed_names WHERE lang IN ({marks}) ORDER BY prints DESC",
-                tuple(languages)))
+            index = PrintedNames(
+                conn.execute(
+                    f"SELECT lang, printed, name, prints FROM printed_names WHERE lang IN ({marks}) ORDER BY prints DESC",
+                    tuple(languages),
+                )
+            )
     except sqlite3.OperationalError:  # no such table or column: never imported, or by another version
         return None
     finally:
@@ -197,30 +219,42 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
 
 # -- the background import ---------------------------------------------------------------------------
 
+
 def _lower_priority() -> None:
     with contextlib.suppress(OSError):  # not permitted here: the import still runs, at normal priority
         os.nice(CHILD_NICENESS)
 
 
-async def import_in_child(path: Path | str, db_path: Path | str, languages: Sequence[str],
-                          updated_at: float | None = None) -> PrintedImport:
+async def import_in_child(
+    path: Path | str, db_path: Path | str, languages: Sequence[str], updated_at: float | None = None
+) -> PrintedImport:
     """`import_printed_names` in a spawned child process at a lower CPU priority, so parsing 2 GB of JSON
     never holds this process's GIL or event loop."""
     loop = asyncio.get_running_loop()
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_lower_priority)
+    pool = ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+    )
     try:
-        return await loop.run_in_executor(pool, _import_plain, str(path), str(db_path), tuple(languages), updated_at)
+        return await loop.run_in_executor(
+            pool, _import_plain, str(path), str(db_path), tuple(languages), updated_at
+        )
     finally:
         await asyncio.to_thread(pool.shutdown, wait=True)
 
 
-def _import_plain(path: str, db_path: str, languages: tuple[str, ...], updated_at: float | None) -> PrintedImport:
+def _import_plain(
+    path: str, db_path: str, languages: tuple[str, ...], updated_at: float | None
+) -> PrintedImport:
     return import_printed_names(path, db_path, languages, updated_at=updated_at)
 
 
-async def sync_printed_names(client: ScryfallClient, db_path: Path | str, languages: Sequence[str], *,
-                             download_progress: Callable[[int, int | None], None] | None = None) -> PrintedImport:
+async def sync_printed_names(
+    client: ScryfallClient,
+    db_path: Path | str,
+    languages: Sequence[str],
+    *,
+    download_progress: Callable[[int, int | None], None] | None = None,
+) -> PrintedImport:
     """Find `all_cards` through /bulk-data, download it next to the cache, import it in a child process
     and delete the download."""
     entry = await client.bulk_entry("all_cards")
@@ -235,6 +269,7 @@ async def sync_printed_names(client: ScryfallClient, db_path: Path | str, langua
 
 # -- by hand: python -m bot.cards.allcards FILE --languages de,fr ------------------------------------
 
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Import a downloaded all_cards file by hand, with a progress bar on a terminal."""
     from tqdm import tqdm
@@ -244,21 +279,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.cards.allcards", description=main.__doc__)
     parser.add_argument("file", type=Path, help="Scryfall's all_cards file (.json, .json.gz, .jsonl)")
     parser.add_argument("--cache", type=Path, help="card cache file (default: CACHE_PATH)")
-    parser.add_argument("--languages", help="Scryfall language codes, e.g. de,fr, or all (default: CARD_LANGUAGES)")
+    parser.add_argument(
+        "--languages", help="Scryfall language codes, e.g. de,fr, or all (default: CARD_LANGUAGES)"
+    )
     args = parser.parse_args(argv)
     settings = load_settings(**({"card_languages": args.languages} if args.languages else {}))
     if not settings.card_languages:
         print("no languages turned on: set CARD_LANGUAGES or pass --languages", file=sys.stderr)
         return 2
-    with tqdm(unit=" printings", desc="reading all_cards", disable=not sys.stderr.isatty(), file=sys.stderr) as bar:
+    with tqdm(
+        unit=" printings", desc="reading all_cards", disable=not sys.stderr.isatty(), file=sys.stderr
+    ) as bar:
 
         def read(count: int) -> None:
             bar.update(count)
 
         try:
-            result = import_printed_names(args.file, args.cache or settings.cache_path, settings.card_languages,
-                                          progress=read)
-        except (OSError, ValueError, ijson.JSONError, BulkFormatError, sqlite3.Error) as exc:  # one clear line
+            result = import_printed_names(
+                args.file, args.cache or settings.cache_path, settings.card_languages, progress=read
+            )
+        except (
+            OSError,
+            ValueError,
+            ijson.JSONError,
+            BulkFormatError,
+            sqlite3.Error,
+        ) as exc:  # one clear line
             print(f"import failed: {exc}", file=sys.stderr)
             return 1
     print(f"kept {result.names:,} names from {result.printings:,} printings in {result.seconds:.1f} s")

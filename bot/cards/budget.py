@@ -48,8 +48,9 @@ class Budget:
     `rates`: published requests per second per group; each group is used at `rate * scale * safety`.
     """
 
-    def __init__(self, *, rates: Mapping[str, float] = DEFAULT_RATES, scale: float = 1.0,
-                 safety: float = SAFETY) -> None:
+    def __init__(
+        self, *, rates: Mapping[str, float] = DEFAULT_RATES, scale: float = 1.0, safety: float = SAFETY
+    ) -> None:
         for name, value in (("scale", scale), ("safety", safety)):
             if not 0 < value <= 1:
                 raise ValueError(f"{name} must be in (0, 1], got {value!r}")

@@ -127,7 +127,9 @@ def import_file(
             try:
                 conn.executemany(INSERT_CARD, cards)
                 conn.executemany(INSERT_NAME, names)
-                conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('bulk_partial', ?)", (str(now),))
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('bulk_partial', ?)", (str(now),)
+                )
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -153,12 +155,15 @@ def import_file(
             raise BulkFormatError(f"{path} holds no card objects")
         published = updated_at if updated_at is not None else path.stat().st_mtime
         conn.execute("BEGIN IMMEDIATE")
-        conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [
-            ("bulk_updated_at", repr(float(published))),
-            ("bulk_imported_at", repr(float(now))),
-            ("bulk_cards", str(count)),
-            ("bulk_complete", "1"),
-        ])
+        conn.executemany(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+            [
+                ("bulk_updated_at", repr(float(published))),
+                ("bulk_imported_at", repr(float(now))),
+                ("bulk_cards", str(count)),
+                ("bulk_complete", "1"),
+            ],
+        )
         conn.execute("DELETE FROM meta WHERE key = 'bulk_partial'")
         conn.execute("DELETE FROM negative")  # new cards may exist now
         conn.execute("COMMIT")
@@ -167,22 +172,28 @@ def import_file(
     return ImportResult(count, skipped, time.perf_counter() - started)
 
 
-async def sync_from_scryfall(client: ScryfallClient, db_path: Path | str, *,
-                             batch_size: int = DEFAULT_BATCH,
-                             download_progress: Callable[[int, int | None], None] | None = None,
-                             import_progress: Callable[[int], None] | None = None) -> ImportResult:
+async def sync_from_scryfall(
+    client: ScryfallClient,
+    db_path: Path | str,
+    *,
+    batch_size: int = DEFAULT_BATCH,
+    download_progress: Callable[[int, int | None], None] | None = None,
+    import_progress: Callable[[int], None] | None = None,
+) -> ImportResult:
     """Find oracle_cards through /bulk-data, download it next to the cache and import it (in a thread:
     `sync-cards` on a terminal; the running bot imports in another process, see `bot.cards.refresh`)."""
     dest, updated_at = await download_oracle_cards(client, db_path, progress=download_progress)
     try:
-        return await asyncio.to_thread(import_file, dest, db_path, batch_size=batch_size, updated_at=updated_at,
-                                       progress=import_progress)
+        return await asyncio.to_thread(
+            import_file, dest, db_path, batch_size=batch_size, updated_at=updated_at, progress=import_progress
+        )
     finally:
         dest.unlink(missing_ok=True)
 
 
-async def download_oracle_cards(client: ScryfallClient, db_path: Path | str, *,
-                                progress: Callable[[int, int | None], None] | None = None) -> tuple[Path, float]:
+async def download_oracle_cards(
+    client: ScryfallClient, db_path: Path | str, *, progress: Callable[[int, int | None], None] | None = None
+) -> tuple[Path, float]:
     """Download Scryfall's oracle_cards file next to the cache; (its path, when Scryfall published it)."""
     entry = await client.bulk_entry("oracle_cards")
     dest = Path(db_path).with_name(Path(db_path).name + ".oracle-cards.json")

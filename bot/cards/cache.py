@@ -31,6 +31,7 @@ from bot.cards.search import IndexEntry
 
 log = logging.getLogger(__name__)
 
+
 @dataclass(slots=True)
 class CardRow:
     """A cached card plus where it came from; `kind` is how the name matched (0 full name, 1 face)."""
@@ -69,9 +70,11 @@ class CardCache:
         db = await aiosqlite.connect(str(usable), isolation_level=None)
         await db.execute("PRAGMA busy_timeout = 30000")
         if str(usable) == ":memory:":
-            await db.executescript("".join(MIGRATIONS[v] for v in sorted(MIGRATIONS))
-                                   + "CREATE TABLE schema_version (version INTEGER NOT NULL);"
-                                   + f"INSERT INTO schema_version VALUES ({SCHEMA_VERSION});")
+            await db.executescript(
+                "".join(MIGRATIONS[v] for v in sorted(MIGRATIONS))
+                + "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+                + f"INSERT INTO schema_version VALUES ({SCHEMA_VERSION});"
+            )
         else:
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA synchronous = NORMAL")
@@ -108,19 +111,22 @@ class CardCache:
         rows = await self._db.execute_fetchall(
             f"SELECT {_ROW_COLUMNS}, n.kind, c.json FROM names n JOIN cards c ON c.id = n.card_id "
             "WHERE n.norm = ? ORDER BY n.kind, c.rank, c.source = 'bulk' DESC, c.fetched_at DESC",
-            (norm,))
+            (norm,),
+        )
         return [CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows]
 
     async def get_card(self, card_id: str) -> CardRow | None:
         rows = await self._db.execute_fetchall(
-            f"SELECT {_ROW_COLUMNS}, 0, c.json FROM cards c WHERE c.id = ?", (card_id,))
+            f"SELECT {_ROW_COLUMNS}, 0, c.json FROM cards c WHERE c.id = ?", (card_id,)
+        )
         for r in rows:
             return CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])
         return None
 
     async def get_query(self, kind: str, norm: str) -> tuple[str, float] | None:
         rows = await self._db.execute_fetchall(
-            "SELECT card_id, fetched_at FROM queries WHERE kind = ? AND norm = ?", (kind, norm))
+            "SELECT card_id, fetched_at FROM queries WHERE kind = ? AND norm = ?", (kind, norm)
+        )
         for r in rows:
             return str(r[0]), float(r[1])
         return None
@@ -129,7 +135,8 @@ class CardCache:
         """Suggestions stored with an unexpired not-found entry, or None when there is none."""
         rows = await self._db.execute_fetchall(
             "SELECT suggestions FROM negative WHERE kind = ? AND norm = ? AND expires_at > ?",
-            (kind, norm, self._clock()))
+            (kind, norm, self._clock()),
+        )
         for r in rows:
             try:
                 value = json.loads(r[0])
@@ -141,9 +148,15 @@ class CardCache:
     async def name_rows(self) -> list[tuple[Any, ...]]:
         """Every full name in the cache as raw rows, sorted by key (the index merges less); `index_entries`
         turns them into `IndexEntry`s (36,000 objects: call it off the event loop)."""
-        return cast(list[tuple[Any, ...]], list(await self._db.execute_fetchall(
-            "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity, c.pairing FROM names n "
-            "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm")))
+        return cast(
+            list[tuple[Any, ...]],
+            list(
+                await self._db.execute_fetchall(
+                    "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity, c.pairing FROM names n "
+                    "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm"
+                )
+            ),
+        )
 
     async def name_entries(self) -> list[IndexEntry]:
         """Every full name in the cache, for the in-memory NameIndex."""
@@ -176,8 +189,8 @@ class CardCache:
         if not wanted:
             return {}
         rows = await self._db.execute_fetchall(
-            f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(wanted))})",
-            wanted)
+            f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(wanted))})", wanted
+        )
         return {str(r[0]): str(r[1]) for r in rows}
 
     # -- writes ----------------------------------------------------------------------------------
@@ -210,7 +223,8 @@ class CardCache:
         async with self._writing:
             await self._db.execute(
                 "INSERT OR REPLACE INTO queries (kind, norm, card_id, fetched_at) VALUES (?, ?, ?, ?)",
-                (kind, norm, card_id, self._clock()))
+                (kind, norm, card_id, self._clock()),
+            )
 
     async def put_negative(self, kind: str, norm: str, ttl: float, suggestions: Sequence[str] = ()) -> None:
         if ttl <= 0:
@@ -218,4 +232,5 @@ class CardCache:
         async with self._writing:
             await self._db.execute(
                 "INSERT OR REPLACE INTO negative (kind, norm, expires_at, suggestions) VALUES (?, ?, ?, ?)",
-                (kind, norm, self._clock() + ttl, json.dumps(list(suggestions))))
+                (kind, norm, self._clock() + ttl, json.dumps(list(suggestions))),
+            )

@@ -17,6 +17,7 @@ def commander_query(q: str) -> str:
     words = [f'"{w}"' if w.lower() in _SEARCH_OPERATORS else w for w in words if w]
     return " ".join([*words, "is:commander"])
 
+
 def pick(q: str, n: str, cards: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
     """The one card a search result means (None when several fit equally), and the names ranked for `q`
     when it took ranking to decide ([] otherwise): the candidates of the ambiguous answer."""

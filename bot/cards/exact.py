@@ -29,8 +29,16 @@ from collections.abc import Sequence
 
 from bot.cards.cache import CardRow
 from bot.cards.flight import by_name_key
-from bot.cards.lookup import CardLookups, Mode
-from bot.cards.model import MAX_COLLECTION, MAX_SUGGESTIONS, BadCardName, Batch, Resolved, ScryfallUnavailable
+from bot.cards.lookup import CardLookups
+from bot.cards.model import (
+    MAX_COLLECTION,
+    MAX_SUGGESTIONS,
+    BadCardName,
+    Batch,
+    Mode,
+    Resolved,
+    ScryfallUnavailable,
+)
 from bot.cards.scryfall import ScryfallAmbiguous, ScryfallError, ScryfallNotFound
 
 
@@ -61,7 +69,7 @@ class ExactReader:
             self.query_of.setdefault(n, q)
         ask = [n for n in self.wanted if not await self._local(n)]
         for start in range(0, len(ask), MAX_COLLECTION):
-            for n in await self._collection(ask[start:start + MAX_COLLECTION]):
+            for n in await self._collection(ask[start : start + MAX_COLLECTION]):
                 if not (self.searching and n not in self.stale and await self._printed(n, search=True)):
                     await self._named(n)
         await self._read_english()

@@ -66,7 +66,7 @@ def choice_label(printed: str, english: str) -> str:
     room = MAX_CHOICE_CHARS - len(SEPARATOR) - len(english)
     if room < 1:
         return english[:MAX_CHOICE_CHARS]
-    shown = printed if len(printed) <= room else printed[:room - 1].rstrip() + "…"
+    shown = printed if len(printed) <= room else printed[: room - 1].rstrip() + "…"
     return f"{shown}{SEPARATOR}{english}"
 
 
@@ -97,7 +97,9 @@ class ForeignNames:
         """Whether Scryfall's search should be asked about `text` before the English fuzzy match: no local
         index, and text that is not ASCII once Latin accents are folded (`稲妻`, not `Jötun`) or a player whose
         language Magic is printed in."""
-        return self.index is None and self.search is not None and (bool(langs) or not normalize(text).isascii())
+        return (
+            self.index is None and self.search is not None and (bool(langs) or not normalize(text).isascii())
+        )
 
     async def searched(self, text: str, n: str, langs: Sequence[str]) -> list[str]:
         """`meaning` of `text` from Scryfall's search (in the player's first language, else any); [] when
@@ -116,5 +118,7 @@ class ForeignNames:
         ASCII."""
         if self.index is None or not (langs or not prefix.isascii()):
             return []
-        return [(choice_label(printed, english), english)
-                for printed, english in self.index.complete(prefix, limit, prefer_langs=langs)]
+        return [
+            (choice_label(printed, english), english)
+            for printed, english in self.index.complete(prefix, limit, prefer_langs=langs)
+        ]

@@ -122,8 +122,9 @@ class NameIndex:
             self._partner_lists[pairing] = lists
         return lists
 
-    def complete(self, text: str, *, limit: int = 25, commanders_only: bool = False,
-                 partner_of: str | None = None) -> list[str]:
+    def complete(
+        self, text: str, *, limit: int = 25, commanders_only: bool = False, partner_of: str | None = None
+    ) -> list[str]:
         """Autocomplete: up to `limit` names for what the player has typed so far, best first.
 
         Every tier of the ranking takes part (exact, whole word, prefix, typo-tolerant prefix, inside a
@@ -150,8 +151,9 @@ class NameIndex:
         hits = lists.search(q, limit, typos=False, infix=True, fuzzy=False)
         return [lists.names[h[2]] for h in hits[:limit]]
 
-    def fuzzy(self, q: str, *, limit: int = 5, commanders_only: bool = False,
-              cutoff: float = 60.0) -> list[tuple[str, float]]:
+    def fuzzy(
+        self, q: str, *, limit: int = 5, commanders_only: bool = False, cutoff: float = 60.0
+    ) -> list[tuple[str, float]]:
         """Names most similar to normalised `q` as a whole (rapidfuzz token-sort ratio), with their scores."""
         lists = self._lists(commanders_only)
         found = process.extract(q, lists.keys, scorer=fuzz.token_sort_ratio, limit=limit, score_cutoff=cutoff)
@@ -205,8 +207,11 @@ class NameIndex:
         first = hits[0][2]
         if lists.costs[first] >= _UNRANKED_COST or hits[0][4] > WHOLE + LATER:
             return False
-        return all(lists.costs[i] - lists.costs[first] >= FAR_MORE_POPULAR
-                   for _cost, _completion, i, _group, match in hits[1:] if match <= PLURAL + LATER)
+        return all(
+            lists.costs[i] - lists.costs[first] >= FAR_MORE_POPULAR
+            for _cost, _completion, i, _group, match in hits[1:]
+            if match <= PLURAL + LATER
+        )
 
 
 INDEX_SWITCH_INTERVAL = 0.001  # seconds: how soon the event loop gets the GIL back while an index is built

@@ -24,8 +24,6 @@ import logging
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, TypeVar
 
 from bot.cards.cache import CardCache, CardRow
@@ -39,6 +37,8 @@ from bot.cards.model import (
     AmbiguousCard,
     BadCardName,
     CardNotFound,
+    Miss,
+    Mode,
     Resolved,
     ScryfallUnavailable,
 )
@@ -60,28 +60,20 @@ D = TypeVar("D")
 MAX_CANDIDATES = 10  # names an ambiguity reply offers
 
 
-class Mode(StrEnum):
-    """What a lookup is for; the value is the key under which answers are remembered in the cache."""
-
-    CARD = "fuzzy"
-    COMMANDER = "commander"
-
-
-@dataclass(slots=True)
-class _Miss:
-    """What the local steps learnt about a name they could not answer."""
-
-    stale: CardRow | None = None
-    suggestions: list[str] = field(default_factory=list)
-    printed: str | None = None  # the English name of the one card the text names in another language
-
-
 class CardLookups:
     """Card lookups for the bot, on a cache and a Scryfall client the composition root built."""
 
-    def __init__(self, cache: CardCache, client: ScryfallClient, *, metrics: BotMetrics,
-                 cache_ttl: float = 86_400, negative_ttl: float = 600,
-                 clock: Callable[[], float] = time.time, foreign: ForeignNames | None = None) -> None:
+    def __init__(
+        self,
+        cache: CardCache,
+        client: ScryfallClient,
+        *,
+        metrics: BotMetrics,
+        cache_ttl: float = 86_400,
+        negative_ttl: float = 600,
+        clock: Callable[[], float] = time.time,
+        foreign: ForeignNames | None = None,
+    ) -> None:
         self.cache = cache
         self.foreign = foreign or ForeignNames()
         self.client = client
@@ -113,7 +105,8 @@ class CardLookups:
         # commits in between leaves an older `bulk_imported_at` here, and the refresher's watch reloads.
         try:
             meta = await self.cache.get_metas(
-                ("bulk_complete", "bulk_updated_at", "bulk_imported_at", "bulk_partial"))
+                ("bulk_complete", "bulk_updated_at", "bulk_imported_at", "bulk_partial")
+            )
             complete, partial = meta.get("bulk_complete"), meta.get("bulk_partial")
             rows = await self.cache.name_rows() if (complete or partial) else []
         except sqlite3.Error as exc:
@@ -152,8 +145,11 @@ class CardLookups:
     def data_state(self) -> dict[str, float]:
         """Numbers for the metrics endpoint: names in the local index, data age (-1 without data)."""
         age = self.data_age_days()
-        return {"names": float(len(self.index)), "complete": float(self.index_complete),
-                "age_days": -1.0 if age is None else round(age, 3)}
+        return {
+            "names": float(len(self.index)),
+            "complete": float(self.index_complete),
+            "age_days": -1.0 if age is None else round(age, 3),
+        }
 
     @property
     def has_local_data(self) -> bool:
@@ -206,20 +202,37 @@ class CardLookups:
         log.warning("Scryfall unavailable; serving the expired cache entry for %r", row.name)
         return Resolved(self.cache.parse(row), "stale")
 
-    async def store(self, cards: Iterable[dict[str, Any]], mode: Mode | None = None, key: str | None = None,
-                     card_id: str | None = None) -> None:
+    async def store(
+        self,
+        cards: Iterable[dict[str, Any]],
+        mode: Mode | None = None,
+        key: str | None = None,
+        card_id: str | None = None,
+    ) -> None:
         await self.db(self.cache.put_cards(cards, source="api"), 0)
         if mode is not None and key and card_id:
             await self.db(self.cache.put_query(mode.value, key, card_id), None)
 
     async def forget(self, key: str, suggestions: list[str]) -> None:
-        await self.db(self.cache.put_negative(Mode.CARD.value, key, self.negative_ttl,
-                                               suggestions[:MAX_SUGGESTIONS]), None)
+        await self.db(
+            self.cache.put_negative(Mode.CARD.value, key, self.negative_ttl, suggestions[:MAX_SUGGESTIONS]),
+            None,
+        )
 
     # -- step 1: local -----------------------------------------------------------------------------
 
-    async def _local(self, q: str, n: str, mode: Mode, *, decide: bool = True, rows: list[CardRow] | None = None,
-                     langs: Sequence[str] = (), printed: bool = True, exact_only: bool = False) -> Resolved | _Miss:
+    async def _local(
+        self,
+        q: str,
+        n: str,
+        mode: Mode,
+        *,
+        decide: bool = True,
+        rows: list[CardRow] | None = None,
+        langs: Sequence[str] = (),
+        printed: bool = True,
+        exact_only: bool = False,
+    ) -> Resolved | Miss:
         """Answer from the cache and local data alone. Raises CardNotFound (a remembered "no such card", or,
         with `decide` and complete local data at most `STALE_DAYS` old, a near miss of names it knows: a
         misspelling, answered without asking Scryfall) or AmbiguousCard (several local names match equally);
@@ -228,12 +241,14 @@ class CardLookups:
 
         With `printed`, a name printed in another language (`bot.cards.foreign`, the local index, the
         player's languages `langs` first) comes right after the exact English name: one card is returned as
-        `_Miss.printed`, several raise AmbiguousCard. `exact_only` stops after the exact names (the caller
+        `Miss.printed`, several raise AmbiguousCard. `exact_only` stops after the exact names (the caller
         asks Scryfall's search for printed names before any partial or fuzzy match)."""
-        miss = _Miss()
+        miss = Miss()
         if rows is None:
             rows = await self.db(self.cache.lookup_name(n), [])
-        if printed and (meant := self._printed(q, self.foreign.local(q, n, langs, rows[0].name if rows else None))):
+        if printed and (
+            meant := self._printed(q, self.foreign.local(q, n, langs, rows[0].name if rows else None))
+        ):
             return meant
         if rows:
             row = rows[0]
@@ -249,19 +264,23 @@ class CardLookups:
             return miss
         return await self._from_index(q, n, mode, miss, decide=decide)
 
-    def _fresh_or_note(self, row: CardRow, miss: _Miss, *, query_time: float | None = None) -> Resolved | None:
+    def _fresh_or_note(self, row: CardRow, miss: Miss, *, query_time: float | None = None) -> Resolved | None:
         """`row` as an answer while it is fresh; otherwise noted in `miss` as the stale fallback."""
         found = self.fresh(row, query_time=query_time)
         if found is None:
             miss.stale = miss.stale or row
         return found
 
-    async def _remembered(self, q: str, n: str, mode: Mode, miss: _Miss) -> Resolved | None:
+    async def _remembered(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved | None:
         """A query Scryfall answered before (its card, while fresh); raises CardNotFound for a remembered
         "no such card"."""
         mapped = await self.db(self.cache.get_query(mode.value, n), None)
         remembered_row = await self.db(self.cache.get_card(mapped[0]), None) if mapped else None
-        if mapped and remembered_row and (found := self._fresh_or_note(remembered_row, miss, query_time=mapped[1])):
+        if (
+            mapped
+            and remembered_row
+            and (found := self._fresh_or_note(remembered_row, miss, query_time=mapped[1]))
+        ):
             return found
         if mode is Mode.CARD:
             remembered = await self.db(self.cache.get_negative(Mode.CARD.value, n), None)
@@ -270,7 +289,7 @@ class CardLookups:
                 raise CardNotFound(q, remembered[:MAX_SUGGESTIONS])
         return None
 
-    async def _from_index(self, q: str, n: str, mode: Mode, miss: _Miss, *, decide: bool) -> Resolved | _Miss:
+    async def _from_index(self, q: str, n: str, mode: Mode, miss: Miss, *, decide: bool) -> Resolved | Miss:
         """The complete local name index's answer: a unique match, AmbiguousCard, or (with `decide` and fresh
         data) CardNotFound for a near miss of names it knows; the close names go into `miss`."""
         match = self.index.match(n, commanders_only=mode is Mode.COMMANDER)
@@ -291,17 +310,17 @@ class CardLookups:
             raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
         return miss
 
-    def _printed(self, q: str, meant: list[str]) -> _Miss | None:
+    def _printed(self, q: str, meant: list[str]) -> Miss | None:
         """What the English names a printed name means (`bot.cards.foreign`) make of `q`: one card is
-        `_Miss.printed`, several raise AmbiguousCard (the pick menu offers them), none is None."""
+        `Miss.printed`, several raise AmbiguousCard (the pick menu offers them), none is None."""
         if len(meant) > 1:
             self.metrics.observe_lookup("ambiguous")
             raise AmbiguousCard(q, meant[:MAX_CANDIDATES])
-        return _Miss(printed=meant[0]) if meant else None
+        return Miss(printed=meant[0]) if meant else None
 
     # -- step 2: remote ----------------------------------------------------------------------------
 
-    async def _remote(self, q: str, n: str, mode: Mode, miss: _Miss) -> Resolved:
+    async def _remote(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved:
         """Ask Scryfall for what `_local` could not answer; serve the stale entry if Scryfall fails."""
         self.metrics.observe_lookup("miss")
         try:
@@ -322,18 +341,20 @@ class CardLookups:
         finally:
             self._slow_in_flight -= 1
 
-    async def _remote_card(self, q: str, n: str, miss: _Miss) -> Resolved:
+    async def _remote_card(self, q: str, n: str, miss: Miss) -> Resolved:
         card: dict[str, Any] | None = None
-        if miss.stale is None and (self._slow_in_flight or self._batcher.busy
-                                   or not self.client.can_go_now("/cards/named")):
+        if miss.stale is None and (
+            self._slow_in_flight or self._batcher.busy or not self.client.can_go_now("/cards/named")
+        ):
             card = await self._batcher.find(q, n)  # others are waiting: share their collection request
         try:
             if card is None:
-                card = await self.slow(self.client.card(miss.stale.id) if miss.stale is not None
-                                        else self.client.named_fuzzy(q))
+                card = await self.slow(
+                    self.client.card(miss.stale.id) if miss.stale is not None else self.client.named_fuzzy(q)
+                )
         except ScryfallNotFound:
             if miss.stale is not None:  # the id is gone (a reprint merged?): ask by name
-                return await self._remote_card(q, n, _Miss(None, miss.suggestions))
+                return await self._remote_card(q, n, Miss(None, miss.suggestions))
             suggestions = miss.suggestions or self.index.rank_candidates(q, await self._remote_names(q))
             await self.forget(n, suggestions)
             self.metrics.observe_lookup("not_found")
@@ -351,8 +372,11 @@ class CardLookups:
         self.metrics.observe_lookup("api")
         return Resolved(card, "api")
 
-    async def _remote_commander(self, q: str, n: str, miss: _Miss) -> Resolved:
-        if miss.stale is not None or await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None:
+    async def _remote_commander(self, q: str, n: str, miss: Miss) -> Resolved:
+        if (
+            miss.stale is not None
+            or await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None
+        ):
             return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
         try:
             cards = (await self.slow(self.client.search(commander_query(q), order="edhrec"))).cards
@@ -368,8 +392,9 @@ class CardLookups:
         self.metrics.observe_lookup("api")
         return Resolved(chosen, "api")
 
-    async def _lookup_local_then_remote(self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *,
-                                        printed: bool = True) -> Resolved:
+    async def _lookup_local_then_remote(
+        self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *, printed: bool = True
+    ) -> Resolved:
         """The pipeline for one name. Without the local printed index, Scryfall's search for printed names
         (`ForeignNames.wants_search`) comes before any partial or fuzzy match when complete local data
         knows every English name (so no request is spent on an English one), else only before "no such
@@ -378,20 +403,27 @@ class CardLookups:
         early = searching and self.index_complete
         try:
             found = await self._local(q, n, mode, langs=langs, printed=printed, exact_only=early)
-            if early and isinstance(found, _Miss) and found.stale is None:
-                found = self._printed(q, await self.foreign.searched(q, n, langs)) \
-                    or await self._local(q, n, mode, printed=False)
-            if isinstance(found, _Miss) and found.printed is None:
+            if early and isinstance(found, Miss) and found.stale is None:
+                found = self._printed(q, await self.foreign.searched(q, n, langs)) or await self._local(
+                    q, n, mode, printed=False
+                )
+            if isinstance(found, Miss) and found.printed is None:
                 return await self._remote(q, n, mode, found)
         except CardNotFound:
-            meant = self._printed(q, await self.foreign.searched(q, n, langs)) if searching and not early else None
+            meant = (
+                self._printed(q, await self.foreign.searched(q, n, langs))
+                if searching and not early
+                else None
+            )
             if meant is None:
                 raise
             found = meant
         if isinstance(found, Resolved):
             return found
         assert found.printed is not None  # a name in another language: the English name's own lookup
-        english = await self._lookup_local_then_remote(found.printed, normalize(found.printed), mode, printed=False)
+        english = await self._lookup_local_then_remote(
+            found.printed, normalize(found.printed), mode, printed=False
+        )
         return dataclasses.replace(english, printed=q)
 
     async def _remote_names(self, q: str) -> list[str]:
@@ -433,7 +465,8 @@ class CardLookups:
         q, n = self.check_name(name)
         try:
             result: Resolved = await self._flight.run(
-                (mode, n, langs), lambda: self._lookup_local_then_remote(q, n, mode, langs))
+                (mode, n, langs), lambda: self._lookup_local_then_remote(q, n, mode, langs)
+            )
             return result
         except CardNotFound as exc:
             raise CardNotFound(q, exc.suggestions) from None
@@ -454,7 +487,7 @@ class CardLookups:
             if searching:  # Scryfall's search for printed names comes before "no such card"
                 return None
             raise
-        if isinstance(found, _Miss) and found.printed is not None:
+        if isinstance(found, Miss) and found.printed is not None:
             found = await self._local(found.printed, normalize(found.printed), mode, printed=False)
             return dataclasses.replace(found, printed=q) if isinstance(found, Resolved) else None
         return found if isinstance(found, Resolved) else None

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from bot.cards.cache import CardRow
 
 Source = Literal["cache", "local", "api", "stale"]
 
@@ -115,3 +119,19 @@ class ScryfallUnavailable(CardLookupError):
 class ScryfallBusy(ScryfallUnavailable):
     """Scryfall answers, but this lookup would wait past its deadline for a free request slot (too many
     lookups at once); `retry_after` says when a slot is free."""
+
+
+class Mode(StrEnum):
+    """What a lookup is for; the value is the key under which answers are remembered in the cache."""
+
+    CARD = "fuzzy"
+    COMMANDER = "commander"
+
+
+@dataclass(slots=True)
+class Miss:
+    """What the local steps learnt about a name they could not answer."""
+
+    stale: CardRow | None = None
+    suggestions: list[str] = field(default_factory=list)
+    printed: str | None = None  # the English name of the one card the text names in another language

@@ -173,13 +173,13 @@ def typo_prefix(q: str, word: str) -> bool:
         i += 1
     if i == n:
         return False  # an exact prefix
-    rest = q[i + 1:]
+    rest = q[i + 1 :]
     if word.startswith(rest, i):  # q[i] is missing from the name
         return True
     if i < len(word):
         if word.startswith(rest, i + 1) or word.startswith(q[i:], i + 1):  # wrong letter / extra letter
             return True
-        if i + 1 < n and word[i:i + 2] == q[i + 1] + q[i] and word.startswith(q[i + 2:], i + 2):
+        if i + 1 < n and word[i : i + 2] == q[i + 1] + q[i] and word.startswith(q[i + 2 :], i + 2):
             return True  # two letters swapped
     return False
 
@@ -198,7 +198,7 @@ def match_cost(q: str, key: str) -> tuple[float, int]:
             return TYPO, 0
         at = key.find(" ")
         while at != -1:
-            if typo_prefix(q, key[at + 1:]):
+            if typo_prefix(q, key[at + 1 :]):
                 return TYPO + LATER, 0
             at = key.find(" ", at + 1)
         if q in key:
@@ -206,9 +206,11 @@ def match_cost(q: str, key: str) -> tuple[float, int]:
     return FUZZY + (100.0 - fuzz.QRatio(q, key)) * FUZZY_POINT, 0
 
 
-def rank_candidates(query: str, names: Iterable[str],
-                    popularity: Callable[[str], int | None] | Mapping[str, int | None] | None = None
-                    ) -> list[str]:
+def rank_candidates(
+    query: str,
+    names: Iterable[str],
+    popularity: Callable[[str], int | None] | Mapping[str, int | None] | None = None,
+) -> list[str]:
     """Order candidate names for a "did you mean" or "matches several cards" reply, best first.
 
     Same costs as `NameIndex` (`match_cost` + `popularity_cost`). `popularity` gives a name's EDHREC rank

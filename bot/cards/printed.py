@@ -45,7 +45,9 @@ _READING = re.compile(r"\([^()]*(?:\)|$)")  # an inline reading `(...)`, or one 
 _LATIN_LETTERS = str.maketrans({"æ": "ae", "œ": "oe", "ø": "o", "ð": "d", "þ": "th", "ł": "l", "\u0131": "i"})
 # Latin letters that look like Cyrillic ones (after casefold), read as Cyrillic inside Cyrillic names.
 _CYRILLIC_LOOKALIKES = str.maketrans("aceopxyk", "\u0430\u0441\u0435\u043e\u0440\u0445\u0443\u043a")
-_DROP_CATEGORIES = frozenset({"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Zs", "Zl", "Zp", "Cc", "Cf", "Co", "Cn", "Sm"})
+_DROP_CATEGORIES = frozenset(
+    {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Zs", "Zl", "Zp", "Cc", "Cf", "Co", "Cn", "Sm"}
+)
 
 
 _DISCORD_LOCALES = {"es-ES": "es", "es-419": "es", "pt-BR": "pt", "zh-CN": "zhs", "zh-TW": "zht"}
@@ -120,8 +122,9 @@ class PrintedNames:
     __slots__ = ("_keys", "_langs", "_names", "_printed", "_weights")
 
     def __init__(self, rows: Iterable[tuple[str, str, str] | tuple[str, str, str, int]]) -> None:
-        self._fill((printed_key(row[1]), row[0], row[1], row[2], row[3] if len(row) > 3 else 1)
-                   for row in rows)
+        self._fill(
+            (printed_key(row[1]), row[0], row[1], row[2], row[3] if len(row) > 3 else 1) for row in rows
+        )
 
     @classmethod
     def from_keyed(cls, rows: Iterable[tuple[str, str, str, str, int]]) -> PrintedNames:
@@ -195,7 +198,9 @@ class PrintedNames:
         lo, hi = bisect_left(self._keys, key), bisect_right(self._keys, key)
         return sorted({self._names[i] for i in range(lo, hi) if self._langs[i] in wanted})
 
-    def complete(self, prefix: str, limit: int = 25, prefer_langs: Sequence[str] = ()) -> list[tuple[str, str]]:
+    def complete(
+        self, prefix: str, limit: int = 25, prefer_langs: Sequence[str] = ()
+    ) -> list[tuple[str, str]]:
         """Up to `limit` (printed name, English name) pairs whose key starts with `prefix`'s key, one per
         (key, card): those printed in `prefer_langs` first, then the exact name, then the most printed,
         then in key order. A prefix that thousands of names share is answered from the first of them."""

@@ -40,8 +40,11 @@ async def search_printed(client: ScryfallClient, text: str, lang: str | None) ->
         page = await client.search(printed_query(text, lang))
     except (ScryfallNotFound, ScryfallBadRequest):
         return []
-    names = {card["name"] for card in page.cards
-             if isinstance(card.get("name"), str) and any(printed_key(p) == key for p in printing_names(card))}
+    names = {
+        card["name"]
+        for card in page.cards
+        if isinstance(card.get("name"), str) and any(printed_key(p) == key for p in printing_names(card))
+    }
     return sorted(names)
 
 
@@ -49,8 +52,15 @@ class PrintedSearch:
     """`search_printed` with its answers cached: found names for `ttl` seconds, "none" for `negative_ttl`
     (errors are never cached). Keys are (language, folded text), so `FOUDRE` reuses `Foudre`'s answer."""
 
-    def __init__(self, client: ScryfallClient, *, ttl: float = 86_400, negative_ttl: float = 600,
-                 maxsize: int = 4096, timer: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        client: ScryfallClient,
+        *,
+        ttl: float = 86_400,
+        negative_ttl: float = 600,
+        maxsize: int = 4096,
+        timer: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client = client
         self._found: TTLCache[tuple[str | None, str], tuple[str, ...]] = TTLCache(maxsize, ttl, timer=timer)
         self._none: TTLCache[tuple[str | None, str], bool] = TTLCache(maxsize, negative_ttl, timer=timer)

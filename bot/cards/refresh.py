@@ -45,8 +45,9 @@ async def import_in_child(path: Path, db_path: Path | str, updated_at: float) ->
     never holds this process's GIL; the child runs at a lower CPU priority, so on a small host the bot's
     own process keeps the CPU it needs to answer."""
     loop = asyncio.get_running_loop()
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_lower_priority)
+    pool = ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+    )
     try:
         return await loop.run_in_executor(pool, _import, str(path), str(db_path), updated_at)
     finally:
@@ -66,8 +67,15 @@ def _import(path: str, db_path: str, updated_at: float) -> ImportResult:
 class BulkRefresher:
     """The background refresh and watch of one card service (start with `start()`, end with `stop()`)."""
 
-    def __init__(self, cards: CardService, *, every_hours: float, watch_seconds: float = WATCH_SECONDS,
-                 clock: Callable[[], float] = time.time, languages: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        cards: CardService,
+        *,
+        every_hours: float,
+        watch_seconds: float = WATCH_SECONDS,
+        clock: Callable[[], float] = time.time,
+        languages: Sequence[str] = (),
+    ) -> None:
         self.cards = cards
         self.languages = tuple(languages)
         self.period = every_hours * 3600
@@ -116,13 +124,20 @@ class BulkRefresher:
             return False
         db_path = Path(self.cards.cache.path)
         imported = await asyncio.to_thread(imported_languages, db_path)
-        due = force or not set(self.languages) <= set(imported) or \
-            min(imported[lang] for lang in self.languages) + self.period <= self._clock()
+        due = (
+            force
+            or not set(self.languages) <= set(imported)
+            or min(imported[lang] for lang in self.languages) + self.period <= self._clock()
+        )
         if due:
             async with self._lock:
                 result = await sync_printed_names(self.cards.client, db_path, self.languages)
-            log.info("printed names: kept %d names from %d printings in %.1f s", result.names, result.printings,
-                     result.seconds)
+            log.info(
+                "printed names: kept %d names from %d printings in %.1f s",
+                result.names,
+                result.printings,
+                result.seconds,
+            )
         if due or self.cards.foreign.index is None:
             await self.cards.foreign.load(db_path, self.languages)
         return due
@@ -145,8 +160,11 @@ class BulkRefresher:
 
     async def _refresh_loop(self) -> None:
         while True:
-            retrying = AsyncRetrying(wait=wait_exponential(multiplier=FIRST_RETRY, max=min(self.period, MAX_RETRY)),
-                                     retry=retry_if_exception_type(Exception), before_sleep=self._failed)
+            retrying = AsyncRetrying(
+                wait=wait_exponential(multiplier=FIRST_RETRY, max=min(self.period, MAX_RETRY)),
+                retry=retry_if_exception_type(Exception),
+                before_sleep=self._failed,
+            )
             async for attempt in retrying:  # retried after 1, 2, 4, ... minutes; cancellation ends it
                 with attempt:
                     await self.refresh_due()
@@ -162,7 +180,9 @@ class BulkRefresher:
                 log.debug("bulk watch could not read the cache: %s", exc)
                 continue
             if stamp is not None and float(stamp) != self.cards.bulk_imported_at and not self._lock.locked():
-                log.info("newer bulk data in the cache (imported by another process); reloading the name index")
+                log.info(
+                    "newer bulk data in the cache (imported by another process); reloading the name index"
+                )
                 await self.cards.load_index()
                 if self.languages:
                     await self.cards.foreign.load(self.cards.cache.path, self.languages)

@@ -12,9 +12,19 @@ from bot.cards.names import normalize
 from bot.cards.search import IndexEntry
 from bot.identity import IdentityError, is_commander_candidate, pairing_traits
 
-NON_GAME_LAYOUTS = frozenset({
-    "token", "double_faced_token", "emblem", "art_series", "vanguard", "planar", "scheme", "augment", "host",
-})
+NON_GAME_LAYOUTS = frozenset(
+    {
+        "token",
+        "double_faced_token",
+        "emblem",
+        "art_series",
+        "vanguard",
+        "planar",
+        "scheme",
+        "augment",
+        "host",
+    }
+)
 
 
 def card_rank(card: dict[str, Any]) -> int:
@@ -70,26 +80,47 @@ def name_keys(card: dict[str, Any]) -> list[tuple[str, int]]:
 
 
 def is_card(obj: Any) -> bool:
-    return (isinstance(obj, dict) and isinstance(obj.get("id"), str) and isinstance(obj.get("name"), str)
-            and bool(obj["name"]) and obj.get("object", "card") == "card")
+    return (
+        isinstance(obj, dict)
+        and isinstance(obj.get("id"), str)
+        and isinstance(obj.get("name"), str)
+        and bool(obj["name"])
+        and obj.get("object", "card") == "card"
+    )
 
 
-def card_rows(card: dict[str, Any], source: str, now: float, raw: str | None = None
-              ) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
+def card_rows(
+    card: dict[str, Any], source: str, now: float, raw: str | None = None
+) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
     """The `cards` row and `names` rows for one card object."""
     commander = can_be_commander(card)
-    row = (card["id"], card.get("oracle_id"), card["name"], source, now, card_rank(card),
-           1 if commander else 0, popularity(card), pairing_code(card) if commander else "",
-           raw if raw is not None else json.dumps(card, separators=(",", ":")))
+    row = (
+        card["id"],
+        card.get("oracle_id"),
+        card["name"],
+        source,
+        now,
+        card_rank(card),
+        1 if commander else 0,
+        popularity(card),
+        pairing_code(card) if commander else "",
+        raw if raw is not None else json.dumps(card, separators=(",", ":")),
+    )
     return row, [(key, card["id"], kind) for key, kind in name_keys(card)]
 
 
 def index_entries(rows: Iterable[tuple[Any, ...]]) -> list[IndexEntry]:
     """`IndexEntry`s from `CardCache.name_rows()`."""
-    return [IndexEntry(name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5],
-                       pairing=r[6]) for r in rows]
+    return [
+        IndexEntry(
+            name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5], pairing=r[6]
+        )
+        for r in rows
+    ]
 
 
-INSERT_CARD = "INSERT OR REPLACE INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, " \
-              "popularity, pairing, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_CARD = (
+    "INSERT OR REPLACE INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, "
+    "popularity, pairing, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 INSERT_NAME = "INSERT OR IGNORE INTO names (norm, card_id, kind) VALUES (?, ?, ?)"

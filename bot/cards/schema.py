@@ -81,12 +81,15 @@ def connect_sync(path: Path | str, *, timeout: float = 30.0) -> sqlite3.Connecti
 
 
 def _is_corruption(exc: BaseException) -> bool:
-    return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)) \
-        or any(word in str(exc).lower() for word in _CORRUPT_WORDS)
+    return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)) or any(
+        word in str(exc).lower() for word in _CORRUPT_WORDS
+    )
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
-    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'").fetchone()
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'"
+    ).fetchone()
     if not exists:
         tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
         if tables:
@@ -129,8 +132,10 @@ def _backfill(conn: sqlite3.Connection, column: str) -> None:
     """Fill a column a migration just added from each cached card (only `pairing` so far: the commanders'
     partner abilities; other cards can't be partners, and their rows keep the default)."""
     rows = conn.execute("SELECT id, json FROM cards WHERE commander = 1").fetchall()
-    conn.executemany(f"UPDATE cards SET {column} = ? WHERE id = ?",
-                     [(pairing_code(json.loads(raw)), card_id) for card_id, raw in rows])
+    conn.executemany(
+        f"UPDATE cards SET {column} = ? WHERE id = ?",
+        [(pairing_code(json.loads(raw)), card_id) for card_id, raw in rows],
+    )
 
 
 def _check_and_migrate(path: Path) -> None:
@@ -189,8 +194,12 @@ def prepare_database(path: Path | str) -> Path | str:
             reason = f"corrupt ({exc})"
     try:
         moved = _move_aside(path) if path.exists() else None
-        log.error("card cache %s is %s; moved it to %s and started a new cache", path, reason,
-                  moved.name if moved else "nowhere (it vanished)")
+        log.error(
+            "card cache %s is %s; moved it to %s and started a new cache",
+            path,
+            reason,
+            moved.name if moved else "nowhere (it vanished)",
+        )
         _check_and_migrate(path)
         return path
     except (OSError, CacheCorrupt, sqlite3.DatabaseError) as exc:

@@ -78,14 +78,18 @@ class ScryfallBadRequest(ScryfallError):
 
 
 def endpoint_group(path: str) -> str:
-    """"slow" for Scryfall's 2/s endpoints, "fast" for the 10/s ones."""
+    """ "slow" for Scryfall's 2/s endpoints, "fast" for the 10/s ones."""
     return "slow" if path.rstrip("/") in SLOW_ENDPOINTS else "fast"
 
 
 def _is_card_object(obj: Any) -> bool:
     """Whether Scryfall sent a card object with a string id and name (what `_card` and `collection` keep)."""
-    return (isinstance(obj, dict) and obj.get("object") == "card" and isinstance(obj.get("id"), str)
-            and isinstance(obj.get("name"), str))
+    return (
+        isinstance(obj, dict)
+        and obj.get("object") == "card"
+        and isinstance(obj.get("id"), str)
+        and isinstance(obj.get("name"), str)
+    )
 
 
 def retry_after_seconds(value: str | None) -> float:
@@ -166,8 +170,12 @@ class ScryfallClient:
             await self.budget.acquire(endpoint_group(path), deadline)
         except BudgetExceeded as exc:
             if exc.locked:
-                raise ScryfallUnavailable("Scryfall asked us to slow down (429)", retry_after=exc.retry_after) from None
-            raise ScryfallBusy("too many card lookups are waiting for Scryfall", retry_after=exc.retry_after) from None
+                raise ScryfallUnavailable(
+                    "Scryfall asked us to slow down (429)", retry_after=exc.retry_after
+                ) from None
+            raise ScryfallBusy(
+                "too many card lookups are waiting for Scryfall", retry_after=exc.retry_after
+            ) from None
 
     def _lock_out(self, header: str | None) -> float:
         wait = max(retry_after_seconds(header), self.lockout_seconds)
@@ -175,13 +183,15 @@ class ScryfallClient:
         log.warning("Scryfall answered 429; pausing all requests for %.0f s", wait)
         return wait
 
-    async def _request(self, method: str, path: str, *, params: dict[str, str] | None = None,
-                       body: Any = None) -> Any:
+    async def _request(
+        self, method: str, path: str, *, params: dict[str, str] | None = None, body: Any = None
+    ) -> Any:
         key = (method, path, tuple(sorted((params or {}).items())), json.dumps(body, sort_keys=True))
         return await self._flight.run(key, lambda: self._request_bounded(method, path, params, lambda: body))
 
-    async def _request_bounded(self, method: str, path: str, params: dict[str, str] | None,
-                               body: Callable[[], Any]) -> Any:
+    async def _request_bounded(
+        self, method: str, path: str, params: dict[str, str] | None, body: Callable[[], Any]
+    ) -> Any:
         try:
             async with asyncio.timeout(self.timeout):
                 return await self._request_loop(method, path, params, body)
@@ -194,14 +204,19 @@ class ScryfallClient:
         failed = state.outcome.exception() if state.outcome is not None else None
         return self._backoff(state) if isinstance(failed, _Retry) and failed.back_off else 0.0
 
-    async def _request_loop(self, method: str, path: str, params: dict[str, str] | None,
-                            make_body: Callable[[], Any]) -> Any:
+    async def _request_loop(
+        self, method: str, path: str, params: dict[str, str] | None, make_body: Callable[[], Any]
+    ) -> Any:
         """Up to `max_retries + 1` attempts, each after taking a budget turn. `make_body` is called once,
         when the first turn comes (so a batch can take in everything that arrived meanwhile)."""
         deadline = asyncio.get_running_loop().time() + self.timeout
         body: list[Any] = []
-        retrying = AsyncRetrying(stop=stop_after_attempt(self.max_retries + 1), wait=self._wait,
-                                 retry=retry_if_exception_type(_Retry), reraise=True)
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self.max_retries + 1),
+            wait=self._wait,
+            retry=retry_if_exception_type(_Retry),
+            reraise=True,
+        )
         try:
             async for attempt in retrying:
                 with attempt:
@@ -219,7 +234,11 @@ class ScryfallClient:
         """One request: the decoded answer, or `_Retry` for what is worth another attempt."""
         try:
             async with self.session.request(
-                method, self.base_url + path, params=params, json=body, headers=HEADERS,
+                method,
+                self.base_url + path,
+                params=params,
+                json=body,
+                headers=HEADERS,
                 timeout=aiohttp.ClientTimeout(total=self.attempt_timeout),
             ) as resp:
                 status = resp.status
@@ -228,7 +247,9 @@ class ScryfallClient:
         except (aiohttp.ClientError, TimeoutError) as exc:
             is_timeout = isinstance(exc, TimeoutError)
             self._observe("timeout" if is_timeout else "error", path)
-            raise _Retry("timed out" if is_timeout else f"cannot reach Scryfall ({type(exc).__name__})") from None
+            raise _Retry(
+                "timed out" if is_timeout else f"cannot reach Scryfall ({type(exc).__name__})"
+            ) from None
         self._observe(status, path)
         if status == 429:
             wait = self._lock_out(header_retry)
@@ -291,8 +312,9 @@ class ScryfallClient:
         cards = [c for c in payload["data"] if isinstance(c, dict) and c.get("object") == "card"]
         return SearchPage(cards, complete=not payload.get("has_more"))
 
-    async def collection(self, identifiers: list[dict[str, str]] | Callable[[], list[dict[str, str]]]
-                         ) -> list[dict[str, Any]]:
+    async def collection(
+        self, identifiers: list[dict[str, str]] | Callable[[], list[dict[str, str]]]
+    ) -> list[dict[str, Any]]:
         """POST /cards/collection for at most 75 identifiers: the cards found (in any order).
 
         `identifiers` may be a function: it is called once the request's budget slot is granted, so a
@@ -300,32 +322,42 @@ class ScryfallClient:
         if callable(identifiers):
             take = identifiers
             payload = await self._request_bounded(
-                "POST", "/cards/collection", None, lambda: {"identifiers": _checked(take())})
+                "POST", "/cards/collection", None, lambda: {"identifiers": _checked(take())}
+            )
         else:
             if not identifiers:
                 return []
-            payload = await self._request("POST", "/cards/collection", body={"identifiers": _checked(identifiers)})
+            payload = await self._request(
+                "POST", "/cards/collection", body={"identifiers": _checked(identifiers)}
+            )
         return [c for c in self._list(payload)["data"] if _is_card_object(c)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
         """The /bulk-data entry of `kind` (its `download_uri`, `updated_at`, `size`)."""
         payload = self._list(await self._request("GET", "/bulk-data"))
         for entry in payload["data"]:
-            if isinstance(entry, dict) and entry.get("type") == kind and isinstance(entry.get("download_uri"), str):
+            if (
+                isinstance(entry, dict)
+                and entry.get("type") == kind
+                and isinstance(entry.get("download_uri"), str)
+            ):
                 return entry
         raise ScryfallUnavailable(f"Scryfall lists no {kind} bulk file")
 
     async def symbology(self) -> list[dict[str, Any]]:
         """GET /symbology: every card symbol object (`symbol` like "{G/U/P}", `svg_uri`, `english`, ...)."""
-        return [s for s in self._list(await self._request("GET", "/symbology"))["data"] if isinstance(s, dict)]
+        return [
+            s for s in self._list(await self._request("GET", "/symbology"))["data"] if isinstance(s, dict)
+        ]
 
     async def file(self, uri: str, *, max_bytes: int = 1 << 20) -> bytes:
         """A small file Scryfall links to (a symbol's SVG on svgs.scryfall.io): one GET with our User-Agent,
         bounded by `timeout`. Scryfall's file origins (*.scryfall.io) have no rate limits, so no budget turn
         is taken. Raises ScryfallUnavailable when it cannot be had or is over `max_bytes`."""
         try:
-            async with self.session.get(uri, headers={**HEADERS, "Accept": "*/*"},
-                                        timeout=aiohttp.ClientTimeout(total=self.timeout)) as resp:
+            async with self.session.get(
+                uri, headers={**HEADERS, "Accept": "*/*"}, timeout=aiohttp.ClientTimeout(total=self.timeout)
+            ) as resp:
                 self._observe(resp.status, "/file")
                 if resp.status != 200:
                     raise ScryfallUnavailable(f"{uri} answered HTTP {resp.status}")
@@ -338,8 +370,9 @@ class ScryfallClient:
             raise ScryfallUnavailable(f"cannot download {uri} ({type(exc).__name__})") from None
         return bytes(data)
 
-    async def download(self, uri: str, dest: Path, *,
-                       progress: Callable[[int, int | None], None] | None = None) -> int:
+    async def download(
+        self, uri: str, dest: Path, *, progress: Callable[[int, int | None], None] | None = None
+    ) -> int:
         """Stream `uri` to `dest` (via a temporary file). Returns bytes written. No total timeout: a stalled
         transfer fails after 60 s without data."""
         await self._take_slot("/bulk", asyncio.get_running_loop().time() + self.timeout)
@@ -347,7 +380,8 @@ class ScryfallClient:
         written = 0
         try:
             async with self.session.get(
-                uri, headers={**HEADERS, "Accept": "application/json, application/gzip"},
+                uri,
+                headers={**HEADERS, "Accept": "application/json, application/gzip"},
                 timeout=aiohttp.ClientTimeout(total=None, sock_connect=self.timeout, sock_read=60),
             ) as resp:
                 self._observe(resp.status, "/bulk-data")

@@ -52,7 +52,7 @@ def _gentle_sorted(items: list[_T], key: Callable[[_T], Any] = _itself) -> list[
     """
     if len(items) <= _CHUNK:
         return sorted(items, key=key)
-    runs = [sorted(items[i:i + _CHUNK], key=key) for i in range(0, len(items), _CHUNK)]
+    runs = [sorted(items[i : i + _CHUNK], key=key) for i in range(0, len(items), _CHUNK)]
     if all(key(runs[j][-1]) <= key(runs[j + 1][0]) for j in range(len(runs) - 1)):
         return [item for run in runs for item in run]
     return list(heapq.merge(*runs, key=key))
@@ -118,7 +118,9 @@ class Lists:
         self.keys = [e.norm for e in ordered]
         self.costs = [popularity_cost(e.popularity) for e in ordered]
         input_keys = [e.norm for e in entries]
-        by_key = _gentle_sorted(list(range(len(entries))), key=input_keys.__getitem__)  # quick when pre-sorted
+        by_key = _gentle_sorted(
+            list(range(len(entries))), key=input_keys.__getitem__
+        )  # quick when pre-sorted
         self.start_keys = [input_keys[p] for p in by_key]
         self.start_ids = [id_of[p] for p in by_key]
         suffixes: list[str] = []
@@ -126,7 +128,7 @@ class Lists:
         for i, k in enumerate(self.keys):
             at = k.find(" ")
             while at != -1:
-                suffixes.append(k[at + 1:])
+                suffixes.append(k[at + 1 :])
                 owners.append(i)
                 at = k.find(" ", at + 1)
         by_suffix = _gentle_sorted(list(range(len(suffixes))), key=suffixes.__getitem__)
@@ -212,12 +214,12 @@ class Lists:
             if hi - lo <= _SCAN:
                 found.extend(ids[j] for j in range(lo, hi) if typo_prefix(q, keys[j]))
                 break
-            spans.append(self._span(keys, head + q[i + 1:], lo, hi))
+            spans.append(self._span(keys, head + q[i + 1 :], lo, hi))
             if i + 1 < n:
-                spans.append(self._span(keys, head + q[i + 1] + q[i] + q[i + 2:], lo, hi))
+                spans.append(self._span(keys, head + q[i + 1] + q[i] + q[i + 2 :], lo, hi))
             for c in self._children(keys, i, lo, hi):
                 if c != q[i]:
-                    spans.append(self._span(keys, head + c + q[i + 1:], lo, hi))
+                    spans.append(self._span(keys, head + c + q[i + 1 :], lo, hi))
                 spans.append(self._span(keys, head + c + q[i:], lo, hi))
         found.extend(i for lo, hi in spans if lo < hi for i in self._best(ids, lo, hi, k))
         return heapq.nsmallest(k, set(found))
@@ -240,8 +242,9 @@ class Lists:
                 return math.inf
             return heapq.nsmallest(limit, (h[0] for h in pool.values()))[-1]
 
-        for i in (self._word_ids(self.start_keys, self.start_ids, q, k)
-                  | self._word_ids(self.later_keys, self.later_ids, q, k)):
+        for i in self._word_ids(self.start_keys, self.start_ids, q, k) | self._word_ids(
+            self.later_keys, self.later_ids, q, k
+        ):
             found = word_match(q, self.keys[i])
             if found is not None:
                 offer(i, *found)
@@ -251,14 +254,18 @@ class Lists:
             self._infix(q, k, kth_cost(), offer)
         if fuzzy and len(pool) < limit and len(q) >= MIN_TYPO_CHARS:
             keys, ids = self.by_letter.get(q[0], ([], []))
-            for _key, score, pos in process.extract(q, keys, scorer=fuzz.QRatio, limit=limit,
-                                                     score_cutoff=60.0):
+            for _key, score, pos in process.extract(
+                q, keys, scorer=fuzz.QRatio, limit=limit, score_cutoff=60.0
+            ):
                 offer(ids[pos], FUZZY + (100.0 - score) * FUZZY_POINT, 0, "")
         return sorted(pool.values())
 
     def _typos(self, q: str, k: int, offer: Callable[[int, float, int, str], None]) -> None:
         """Offer names with a word that `q` starts like, one typo allowed (later words cost `LATER` more)."""
-        for keys, ids, extra in ((self.start_keys, self.start_ids, 0.0), (self.later_keys, self.later_ids, LATER)):
+        for keys, ids, extra in (
+            (self.start_keys, self.start_ids, 0.0),
+            (self.later_keys, self.later_ids, LATER),
+        ):
             for i in self._typo_ids(keys, ids, q, k):
                 found = word_match(q, self.keys[i])
                 offer(i, *(found or (TYPO + extra, 0, "")))

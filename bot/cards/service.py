@@ -29,11 +29,26 @@ from bot.ops.metrics import BotMetrics
 class CardService(CardLookups):
     """Card lookups for the bot, on a cache and a Scryfall client the composition root built."""
 
-    def __init__(self, cache: CardCache, client: ScryfallClient, *, metrics: BotMetrics,
-                 cache_ttl: float = 86_400, negative_ttl: float = 600,
-                 clock: Callable[[], float] = time.time, foreign: ForeignNames | None = None) -> None:
-        super().__init__(cache, client, metrics=metrics, cache_ttl=cache_ttl, negative_ttl=negative_ttl,
-                         clock=clock, foreign=foreign)
+    def __init__(
+        self,
+        cache: CardCache,
+        client: ScryfallClient,
+        *,
+        metrics: BotMetrics,
+        cache_ttl: float = 86_400,
+        negative_ttl: float = 600,
+        clock: Callable[[], float] = time.time,
+        foreign: ForeignNames | None = None,
+    ) -> None:
+        super().__init__(
+            cache,
+            client,
+            metrics=metrics,
+            cache_ttl=cache_ttl,
+            negative_ttl=negative_ttl,
+            clock=clock,
+            foreign=foreign,
+        )
         self._autocomplete = Autocomplete(self, clock=clock)
 
     async def load_index(self) -> None:
@@ -47,19 +62,31 @@ class CardService(CardLookups):
         `bot.cards.exact`. Never raises for Scryfall trouble."""
         return await ExactReader(self, langs_or_players(langs)).read(names)
 
-    async def autocomplete(self, prefix: str, *, commanders_only: bool = False,
-                           partner_of: str | None = None) -> list[str]:
+    async def autocomplete(
+        self, prefix: str, *, commanders_only: bool = False, partner_of: str | None = None
+    ) -> list[str]:
         """Up to 25 names for a partial name, best first (see `Autocomplete.complete`)."""
-        return await self._autocomplete.complete(prefix, commanders_only=commanders_only, partner_of=partner_of)
+        return await self._autocomplete.complete(
+            prefix, commanders_only=commanders_only, partner_of=partner_of
+        )
 
-    def printed_choices(self, prefix: str, langs: Sequence[str] = (), *, commanders_only: bool = False,
-                        limit: int = MAX_CHOICES) -> list[tuple[str, str]]:
+    def printed_choices(
+        self,
+        prefix: str,
+        langs: Sequence[str] = (),
+        *,
+        commanders_only: bool = False,
+        limit: int = MAX_CHOICES,
+    ) -> list[tuple[str, str]]:
         """(choice label `Foudre — Lightning Bolt`, English name) for names printed in other languages that
         start with `prefix`, the player's languages `langs` first; only from the local index, and only when
         `langs` is set or the prefix is not ASCII. `commanders_only` keeps the cards the local English index
         knows as commanders."""
         found = self.foreign.choices(prefix, langs, limit * 2 if commanders_only else limit)
         if commanders_only and self.has_local_data:
-            found = [(label, name) for label, name in found
-                     if (entry := self.index.entries.get(name)) is not None and entry.commander]
+            found = [
+                (label, name)
+                for label, name in found
+                if (entry := self.index.entries.get(name)) is not None and entry.commander
+            ]
         return found[:limit]

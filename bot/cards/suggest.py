@@ -39,8 +39,9 @@ class Autocomplete:
         """Forget Scryfall's answers (new local data answers instead)."""
         self._cache.clear()
 
-    async def complete(self, prefix: str, *, commanders_only: bool = False,
-                       partner_of: str | None = None) -> list[str]:
+    async def complete(
+        self, prefix: str, *, commanders_only: bool = False, partner_of: str | None = None
+    ) -> list[str]:
         """Up to 25 names (each at most 100 characters) for a partial name, best first; answers at once
         from what is known, and within `AUTOCOMPLETE_BUDGET` when Scryfall is asked; [] when nothing is known.
 
@@ -55,8 +56,9 @@ class Autocomplete:
             return []
         commanders = commanders_only or partner_of is not None
         if self.lookups.has_local_data:  # one more name when the commander itself may be among them
-            names = self.lookups.index.complete(text, limit=MAX_CHOICES + (leader is not None), commanders_only=commanders,
-                                        partner_of=pairing)
+            names = self.lookups.index.complete(
+                text, limit=MAX_CHOICES + (leader is not None), commanders_only=commanders, partner_of=pairing
+            )
         else:
             try:
                 async with asyncio.timeout(AUTOCOMPLETE_BUDGET):

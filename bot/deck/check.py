@@ -62,8 +62,22 @@ MAX_SUGGESTIONS = 5
 _ANY_NUMBER_RE = re.compile(r"deck can have any number of cards named", re.IGNORECASE)
 _UP_TO_RE = re.compile(r"deck can have up to (\w+) cards named", re.IGNORECASE)
 _NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "twenty": 20,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "twenty": 20,
 }
 
 
@@ -182,8 +196,10 @@ def _leaders(inp: DeckInput) -> _Leaders:
 
 
 def _unreadable(parsed: ParsedDeck) -> list[Problem]:
-    return [Problem(ProblemKind.UNREADABLE, card=pp.text, lines=(pp.line,), text=pp.text, why=pp.reason)
-            for pp in parsed.problems]
+    return [
+        Problem(ProblemKind.UNREADABLE, card=pp.text, lines=(pp.line,), text=pp.text, why=pp.reason)
+        for pp in parsed.problems
+    ]
 
 
 def _leader_problems(leaders: _Leaders, identity_checked: bool) -> list[Problem]:
@@ -195,19 +211,35 @@ def _leader_problems(leaders: _Leaders, identity_checked: bool) -> list[Problem]
     if identity_checked and len(cards) == 2 and card_key(cards[0]) != card_key(cards[1]):
         pairing = check_pairing(cards[0], cards[1])
         if not pairing.ok:
-            problems.append(Problem(ProblemKind.COMMANDER, card=f"{cards[0].get('name')} + {cards[1].get('name')}",
-                                    issue=CommanderIssue.CANT_PAIR, verdict=pairing))
+            problems.append(
+                Problem(
+                    ProblemKind.COMMANDER,
+                    card=f"{cards[0].get('name')} + {cards[1].get('name')}",
+                    issue=CommanderIssue.CANT_PAIR,
+                    verdict=pairing,
+                )
+            )
     elif identity_checked and cards:
         if len(cards) == 2:
-            problems.append(Problem(ProblemKind.COMMANDER, card=str(cards[0].get("name")),
-                                    issue=CommanderIssue.NAMED_TWICE))
+            problems.append(
+                Problem(
+                    ProblemKind.COMMANDER, card=str(cards[0].get("name")), issue=CommanderIssue.NAMED_TWICE
+                )
+            )
         verdict = commander_eligibility(cards[0])
         if not verdict.ok:
-            problems.append(Problem(ProblemKind.COMMANDER, card=str(cards[0].get("name")),
-                                    issue=CommanderIssue.INELIGIBLE, verdict=verdict))
+            problems.append(
+                Problem(
+                    ProblemKind.COMMANDER,
+                    card=str(cards[0].get("name")),
+                    issue=CommanderIssue.INELIGIBLE,
+                    verdict=verdict,
+                )
+            )
     unique = {card_key(c): c for c in cards}.values()
-    problems.extend(Problem(ProblemKind.BANNED, card=str(c.get("name")), commander=True)
-                    for c in unique if is_banned(c))
+    problems.extend(
+        Problem(ProblemKind.BANNED, card=str(c.get("name")), commander=True) for c in unique if is_banned(c)
+    )
     return problems
 
 
@@ -238,13 +270,26 @@ def _group(entries: Sequence[DeckEntry], inp: DeckInput) -> _Groups:
 def _name_problems(groups: _Groups, inp: DeckInput) -> list[Problem]:
     """Names that are no card (with close names) and names that could not be checked, each once with every
     line it is on; nothing else is said about them."""
-    problems = [Problem(ProblemKind.UNKNOWN, card=typed, lines=_lines(entries),
-                        suggestions=tuple(s for s in inp.unknown.get(typed, ()) if s)[:MAX_SUGGESTIONS])
-                for typed, entries in groups.unknown.items()]
+    problems = [
+        Problem(
+            ProblemKind.UNKNOWN,
+            card=typed,
+            lines=_lines(entries),
+            suggestions=tuple(s for s in inp.unknown.get(typed, ()) if s)[:MAX_SUGGESTIONS],
+        )
+        for typed, entries in groups.unknown.items()
+    ]
     for typed, entries in groups.unchecked.items():
         why = inp.unavailable[typed]
-        problems.append(Problem(ProblemKind.UNCHECKED, card=typed, lines=_lines(entries), why=why.reason,
-                                suggestions=why.suggestions[:MAX_SUGGESTIONS]))
+        problems.append(
+            Problem(
+                ProblemKind.UNCHECKED,
+                card=typed,
+                lines=_lines(entries),
+                why=why.reason,
+                suggestions=why.suggestions[:MAX_SUGGESTIONS],
+            )
+        )
     return problems
 
 
@@ -252,8 +297,9 @@ def _outside(analysis: Analysis, leaders: _Leaders) -> str:
     return "".join(c for c in analysis.identity if c not in leaders.identity)
 
 
-def _card_problems(card: Mapping[str, Any], entries: list[DeckEntry], leaders: _Leaders,
-                   is_leader: bool) -> list[Problem]:
+def _card_problems(
+    card: Mapping[str, Any], entries: list[DeckEntry], leaders: _Leaders, is_leader: bool
+) -> list[Problem]:
     """One card of the deck: copies (CR 903.5b), ban, deck card at all, color identity (CR 903.4, 903.5c;
     lands with basic land types, 903.5d, are the engine's). Commanders are judged by `_leader_problems`."""
     name, lines = str(card.get("name", entries[0].name)), _lines(entries)
@@ -272,26 +318,48 @@ def _card_problems(card: Mapping[str, Any], entries: list[DeckEntry], leaders: _
         leaders.unjudged.append(name)
         return problems
     if not analysis.deck_card:
-        problems.append(Problem(ProblemKind.NOT_A_CARD, card=name, lines=lines, not_deck_card=analysis.not_deck_card))
+        problems.append(
+            Problem(ProblemKind.NOT_A_CARD, card=name, lines=lines, not_deck_card=analysis.not_deck_card)
+        )
     elif leaders.judged and (outside := _outside(analysis, leaders)):
-        problems.append(Problem(ProblemKind.COLOR, card=name, lines=lines, outside=outside,
-                                evidence=tuple((c, analysis.reasons_for(c)) for c in outside), analysis=analysis))
+        problems.append(
+            Problem(
+                ProblemKind.COLOR,
+                card=name,
+                lines=lines,
+                outside=outside,
+                evidence=tuple((c, analysis.reasons_for(c)) for c in outside),
+                analysis=analysis,
+            )
+        )
     return problems
 
 
-def _companion_problems(card: Mapping[str, Any], entries: list[DeckEntry], leaders: _Leaders) -> list[Problem]:
+def _companion_problems(
+    card: Mapping[str, Any], entries: list[DeckEntry], leaders: _Leaders
+) -> list[Problem]:
     """A companion (CR 702.139a) starts the game outside it, so it is not one of the 100; in Commander it
     must still be inside the commanders' color identity (CR 903.4), and a banned card can't be one."""
     name, lines = str(card.get("name", entries[0].name)), _lines(entries)
-    problems = [Problem(ProblemKind.BANNED, card=name, lines=lines, companion=True)] if is_banned(card) else []
+    problems = (
+        [Problem(ProblemKind.BANNED, card=name, lines=lines, companion=True)] if is_banned(card) else []
+    )
     try:
         analysis = analyze(dict(card))
     except IdentityError:
         leaders.unjudged.append(name)
         return problems
     if leaders.judged and (outside := _outside(analysis, leaders)):
-        problems.append(Problem(ProblemKind.COMPANION, card=name, lines=lines, outside=outside,
-                                evidence=tuple((c, analysis.reasons_for(c)) for c in outside), analysis=analysis))
+        problems.append(
+            Problem(
+                ProblemKind.COMPANION,
+                card=name,
+                lines=lines,
+                outside=outside,
+                evidence=tuple((c, analysis.reasons_for(c)) for c in outside),
+                analysis=analysis,
+            )
+        )
     return problems
 
 
@@ -301,9 +369,15 @@ def _list_names_other(groups: _Groups, leaders: _Leaders) -> list[Problem]:
     for key, entries in groups.cards.items():
         marked = [e for e in entries if e.commander_marker]
         if marked and key not in leaders.keys:
-            problems.append(Problem(ProblemKind.COMMANDER, card=str(groups.card_of[key].get("name")),
-                                    lines=_lines(marked), issue=CommanderIssue.LIST_NAMES_OTHER,
-                                    others=leaders.names))
+            problems.append(
+                Problem(
+                    ProblemKind.COMMANDER,
+                    card=str(groups.card_of[key].get("name")),
+                    lines=_lines(marked),
+                    issue=CommanderIssue.LIST_NAMES_OTHER,
+                    others=leaders.names,
+                )
+            )
     return problems
 
 
@@ -319,16 +393,20 @@ def check_deck(inp: DeckInput) -> DeckReport:
     others = _group(companions, inp)
     problems = _unreadable(parsed) + _leader_problems(leaders, identity_checked)
     problems += _name_problems(groups, inp) + _name_problems(others, inp)
-    problems += [Problem(ProblemKind.UNCHECKED, card=u.name, why=u.reason, commander=True)
-                 for u in inp.unchecked_commanders if not u.listed]
+    problems += [
+        Problem(ProblemKind.UNCHECKED, card=u.name, why=u.reason, commander=True)
+        for u in inp.unchecked_commanders
+        if not u.listed
+    ]
     problems += _list_names_other(groups, leaders)
     for key, entries in groups.cards.items():
         problems += _card_problems(groups.card_of[key], entries, leaders, key in leaders.keys)
     for key, entries in others.cards.items():
         problems += _companion_problems(others.card_of[key], entries, leaders)
 
-    missing = sum(1 for key in leaders.keys if key not in groups.cards) \
-        + sum(1 for u in inp.unchecked_commanders if not u.listed)
+    missing = sum(1 for key in leaders.keys if key not in groups.cards) + sum(
+        1 for u in inp.unchecked_commanders if not u.listed
+    )
     total = parsed.card_count + missing
     if total != DECK_SIZE:
         problems.append(Problem(ProblemKind.SIZE, count=total, limit=DECK_SIZE, others=leaders.names))
@@ -339,14 +417,27 @@ def check_deck(inp: DeckInput) -> DeckReport:
         if entry.section is not Section.COMPANION:
             excluded[entry.section] += entry.count
     return DeckReport(
-        commanders=leaders.names, deck_identity=leaders.identity, card_count=total, problems=problems,
-        warnings=list(dict.fromkeys(inp.warnings)), excluded=dict(excluded),
+        commanders=leaders.names,
+        deck_identity=leaders.identity,
+        card_count=total,
+        problems=problems,
+        warnings=list(dict.fromkeys(inp.warnings)),
+        excluded=dict(excluded),
         companions=tuple(dict.fromkeys(str(others.card_of[k].get("name")) for k in others.cards))
-        + tuple(others.unknown) + tuple(others.unchecked),
-        unverified=sum(e.count for entries in (*groups.unknown.values(), *groups.unchecked.values()) for e in entries)
+        + tuple(others.unknown)
+        + tuple(others.unchecked),
+        unverified=sum(
+            e.count for entries in (*groups.unknown.values(), *groups.unchecked.values()) for e in entries
+        )
         + sum(1 for u in inp.unchecked_commanders if not u.listed),
-        deck_name=parsed.deck_name, identity_checked=identity_checked, chosen=leaders.chosen,
-        unchecked_commanders=tuple(inp.unchecked_commanders), open_choices=leaders.open_choices,
-        from_list=tuple(inp.from_list), second_from_list=inp.second_from_list, readings=list(inp.readings),
-        pasted_lines=inp.pasted_lines, unjudged=list(dict.fromkeys(leaders.unjudged)),
+        deck_name=parsed.deck_name,
+        identity_checked=identity_checked,
+        chosen=leaders.chosen,
+        unchecked_commanders=tuple(inp.unchecked_commanders),
+        open_choices=leaders.open_choices,
+        from_list=tuple(inp.from_list),
+        second_from_list=inp.second_from_list,
+        readings=list(inp.readings),
+        pasted_lines=inp.pasted_lines,
+        unjudged=list(dict.fromkeys(leaders.unjudged)),
     )

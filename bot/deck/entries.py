@@ -6,7 +6,9 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-MAX_LINES = 300  # non-blank lines (or card elements/rows); a Commander list with sideboard and maybeboard fits
+MAX_LINES = (
+    300  # non-blank lines (or card elements/rows); a Commander list with sideboard and maybeboard fits
+)
 MAX_BYTES = 64 * 1024
 MAX_NAME_LENGTH = 200
 MAX_COUNT = 999
@@ -137,11 +139,19 @@ class ParsedDeck:
             self.problems.append(ParseProblem(line, raw.strip(), card))
             return
         where = Section.MAYBEBOARD if card.excluded else (card.section or section)
-        self.entries.append(DeckEntry(
-            name=card.name, count=card.count, line=line, section=where, set_code=card.set_code,
-            collector_number=card.collector_number, foil=card.foil,
-            commander_marker=card.commander_marker or where is Section.COMMANDER, alternative=card.alternative,
-        ))
+        self.entries.append(
+            DeckEntry(
+                name=card.name,
+                count=card.count,
+                line=line,
+                section=where,
+                set_code=card.set_code,
+                collector_number=card.collector_number,
+                foil=card.foil,
+                commander_marker=card.commander_marker or where is Section.COMMANDER,
+                alternative=card.alternative,
+            )
+        )
 
 
 class InputIssue(StrEnum):
@@ -182,5 +192,7 @@ def commanders_from_sideboard(deck: ParsedDeck) -> None:
     side_cards = sum(e.count for e in side)
     if deck.commander_entries or not 1 <= side_cards <= 2 or deck.card_count + side_cards != 100:
         return
-    deck.entries = [replace(e, section=Section.COMMANDER, commander_marker=True) if e.section is Section.SIDEBOARD
-                    else e for e in deck.entries]
+    deck.entries = [
+        replace(e, section=Section.COMMANDER, commander_marker=True) if e.section is Section.SIDEBOARD else e
+        for e in deck.entries
+    ]

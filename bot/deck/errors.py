@@ -43,10 +43,17 @@ class CommanderNotFound(DeckCheckError):
     """The commander (or partner) option, or (`option` None) a commander the list marks, names no card;
     `suggestions` are close names, never used in its place."""
 
-    def __init__(self, option: str | None, query: str, suggestions: Sequence[str] = (), ambiguous: bool = False) -> None:
+    def __init__(
+        self, option: str | None, query: str, suggestions: Sequence[str] = (), ambiguous: bool = False
+    ) -> None:
         self.option = option
         self.query = query
         self.suggestions = list(suggestions)
         self.ambiguous = ambiguous
-        super().__init__(DeckCheckCode.COMMANDER_NOT_FOUND, option=option, query=query,
-                         suggestions=self.suggestions, ambiguous=ambiguous)
+        super().__init__(
+            DeckCheckCode.COMMANDER_NOT_FOUND,
+            option=option,
+            query=query,
+            suggestions=self.suggestions,
+            ambiguous=ambiguous,
+        )

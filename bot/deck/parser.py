@@ -42,9 +42,25 @@ from bot.deck.formats.oneline import split_entries
 from bot.deck.formats.text import read_text
 
 __all__ = [
-    "MAX_BYTES", "MAX_COUNT", "MAX_LINES", "MAX_NAME_LENGTH", "CardLine", "DeckEntry", "DeckFormat",
-    "DeckInputError", "InputIssue", "LineIssue", "ListUnit", "ParseProblem", "ParsedDeck", "Section", "decode", "detect", "normalize_name",
-    "parse", "parse_card_line",
+    "MAX_BYTES",
+    "MAX_COUNT",
+    "MAX_LINES",
+    "MAX_NAME_LENGTH",
+    "CardLine",
+    "DeckEntry",
+    "DeckFormat",
+    "DeckInputError",
+    "InputIssue",
+    "LineIssue",
+    "ListUnit",
+    "ParseProblem",
+    "ParsedDeck",
+    "Section",
+    "decode",
+    "detect",
+    "normalize_name",
+    "parse",
+    "parse_card_line",
 ]
 
 

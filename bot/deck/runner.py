@@ -86,7 +86,9 @@ class _Lookup:
 
     def add(self, batch: Batch) -> None:
         for typed, res in batch.found.items():
-            if names_card(typed, res.card) or res.printed == typed:  # its name, or printed so in another language
+            if (
+                names_card(typed, res.card) or res.printed == typed
+            ):  # its name, or printed so in another language
                 self.found[typed] = res
             elif res.source == "api":  # Scryfall has no card of that name: it answered a close one
                 self.missing[typed] = [res.name]
@@ -105,8 +107,9 @@ class _Lookup:
         self.found[alt] = found
 
 
-async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck,
-                               lookup: _Lookup) -> tuple[ParsedDeck, list[Reading]]:
+async def _settle_alternatives(
+    cards: CardSource, parsed: ParsedDeck, lookup: _Lookup
+) -> tuple[ParsedDeck, list[Reading]]:
     """Choose between `A // B` and `A` for lines where ` // B` may be a comment (`1 Sol Ring // Ramp`).
 
     The split reading wins when it names a card exactly (`Fire // Ice`). Otherwise `A` is looked up (one
@@ -114,13 +117,20 @@ async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck,
     a `Reading` says so. Otherwise the split reading stays (unknown or not checked)."""
     alternatives: dict[str, str] = {}
     for entry in parsed.entries:
-        if entry.alternative and entry.name not in lookup.found and len(alternatives) < MAX_ALTERNATIVE_LOOKUPS:
+        if (
+            entry.alternative
+            and entry.name not in lookup.found
+            and len(alternatives) < MAX_ALTERNATIVE_LOOKUPS
+        ):
             alternatives.setdefault(entry.name, entry.alternative)
     if not alternatives:
         return parsed, []
     alt_found = (await cards.resolve_many(list(dict.fromkeys(alternatives.values())))).found
-    chosen = {typed: alt for typed, alt in alternatives.items()
-              if alt in alt_found and names_card(alt, alt_found[alt].card)}
+    chosen = {
+        typed: alt
+        for typed, alt in alternatives.items()
+        if alt in alt_found and names_card(alt, alt_found[alt].card)
+    }
     readings: list[Reading] = []
     entries: list[DeckEntry] = []
     for entry in parsed.entries:
@@ -138,7 +148,9 @@ async def _settle_alternatives(cards: CardSource, parsed: ParsedDeck,
 def _check_option(option: str, value: str | None) -> str | None:
     value = " ".join(value.split()) if value else None
     if value and len(value) > MAX_OPTION:
-        raise DeckCheckError(DeckCheckCode.OPTION_TOO_LONG, option=option, length=len(value), limit=MAX_OPTION)
+        raise DeckCheckError(
+            DeckCheckCode.OPTION_TOO_LONG, option=option, length=len(value), limit=MAX_OPTION
+        )
     return value or None
 
 
@@ -168,7 +180,9 @@ async def _local_suggestions(cards: CardSource, query: str) -> list[str]:
     return []
 
 
-async def _resolve_option(cards: CardSource, option: str, query: str, lookup: _Lookup, out: _Commanders) -> None:
+async def _resolve_option(
+    cards: CardSource, option: str, query: str, lookup: _Lookup, out: _Commanders
+) -> None:
     """The card a commander option names: a card of the list named exactly so, else `resolve_commander`.
     CommanderNotFound for no card (or several); not checked when Scryfall is unreachable."""
     in_list = [r.card for r in lookup.found.values() if names_card(query, r.card)]
@@ -211,8 +225,9 @@ def _add_marked(out: _Commanders, typed: str, card: dict[str, Any] | None, looku
     out.from_list.append(str(card.get("name")) if card else typed)
 
 
-async def _commanders(cards: CardSource, parsed: ParsedDeck, lookup: _Lookup,
-                      options: Sequence[tuple[str, str]]) -> _Commanders:
+async def _commanders(
+    cards: CardSource, parsed: ParsedDeck, lookup: _Lookup, options: Sequence[tuple[str, str]]
+) -> _Commanders:
     """Decide the commanders from the options and the list (see the module docstring)."""
     out = _Commanders()
     for option, query in options:
@@ -222,16 +237,22 @@ async def _commanders(cards: CardSource, parsed: ParsedDeck, lookup: _Lookup,
         return out
     if options:  # one option: the list's other commander joins it when the two can lead a deck together
         keys = {card_key(c) for c in out.cards} | {f"typed:{normalize(u.name)}" for u in out.unchecked}
-        others = [(typed, card) for typed, card in marked
-                  if (card_key(card) if card else f"typed:{normalize(typed)}") not in keys
-                  and (card is not None or typed in lookup.unavailable)]
-        if len(others) == 1 and (others[0][1] is None or not out.cards or _can_pair(out.cards[0], others[0][1])):
+        others = [
+            (typed, card)
+            for typed, card in marked
+            if (card_key(card) if card else f"typed:{normalize(typed)}") not in keys
+            and (card is not None or typed in lookup.unavailable)
+        ]
+        if len(others) == 1 and (
+            others[0][1] is None or not out.cards or _can_pair(out.cards[0], others[0][1])
+        ):
             _add_marked(out, *others[0], lookup)
             out.second_from_list = True
         return out
     if len(marked) > 2:
-        raise DeckCheckError(DeckCheckCode.TOO_MANY_COMMANDERS, count=len(marked),
-                             names=[typed for typed, _card in marked])
+        raise DeckCheckError(
+            DeckCheckCode.TOO_MANY_COMMANDERS, count=len(marked), names=[typed for typed, _card in marked]
+        )
     for typed, card in marked:
         _add_marked(out, typed, card, lookup)
     return out
@@ -241,8 +262,9 @@ def _can_pair(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return card_key(a) != card_key(b) and check_pairing(dict(a), dict(b)).ok
 
 
-def _chosen_colors(leaders: Sequence[Mapping[str, Any]], colors: Sequence[str],
-                   complete: bool) -> list[str | None]:
+def _chosen_colors(
+    leaders: Sequence[Mapping[str, Any]], colors: Sequence[str], complete: bool
+) -> list[str | None]:
     """Assign the chosen colors (one per commander that chooses a color, CR 903.4b, in order) to the
     commanders; DeckCheckError when more colors are given than commanders choose one."""
     choosers: list[int] = []
@@ -286,8 +308,11 @@ async def check_decklist(
     (bad list, too long; `DeckCheckError` and its `NoCommander`, `CommanderNotFound` for the rest);
     `ScryfallUnavailable` only when Scryfall was needed and nothing at all could be looked up.
     """
-    options = [(label, q) for label, value in (("commander", commander), ("partner", partner))
-               if (q := _check_option(label, value)) is not None]
+    options = [
+        (label, q)
+        for label, value in (("commander", commander), ("partner", partner))
+        if (q := _check_option(label, value)) is not None
+    ]
     colors = [color_letter(c) for c in chosen]
     parsed = read_list(deck) if isinstance(deck, str) else deck
     if not options and not parsed.commander_entries:
@@ -302,11 +327,19 @@ async def check_decklist(
     if not lookup.found and not leaders.cards and offline:
         raise ScryfallUnavailable(offline)
     one_line = parsed.one_line and len(parsed.entries) + len(parsed.problems) > 1
-    report = check_deck(DeckInput(
-        parsed, leaders.cards, {typed: res.card for typed, res in lookup.found.items()},
-        lookup.missing, lookup.unavailable, leaders.unchecked,
-        chosen=_chosen_colors(leaders.cards, colors, complete=not leaders.unchecked), readings=readings,
-        from_list=leaders.from_list, second_from_list=leaders.second_from_list,
-        pasted_lines=parsed.lines_read if one_line else None,
-    ))
+    report = check_deck(
+        DeckInput(
+            parsed,
+            leaders.cards,
+            {typed: res.card for typed, res in lookup.found.items()},
+            lookup.missing,
+            lookup.unavailable,
+            leaders.unchecked,
+            chosen=_chosen_colors(leaders.cards, colors, complete=not leaders.unchecked),
+            readings=readings,
+            from_list=leaders.from_list,
+            second_from_list=leaders.second_from_list,
+            pasted_lines=parsed.lines_read if one_line else None,
+        )
+    )
     return report, list(lookup.found.values()) + leaders.resolved

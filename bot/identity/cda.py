@@ -22,8 +22,10 @@ ALL_COLORS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is all colors\.")
 COLORLESS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is colorless\.")
 DEVOID_RE = re.compile(r"^devoid\b", re.IGNORECASE)
 CHOOSE_COLOR_RE = re.compile(r"choose a colou?r before the game", re.IGNORECASE)
-NO_IDENTITY_RE = re.compile(r"\bdoesn[\u2019']t affect (?:its|this card\u2019s|this card's) colou?r identity",
-                            re.IGNORECASE)
+NO_IDENTITY_RE = re.compile(
+    r"\bdoesn[\u2019']t affect (?:its|this card\u2019s|this card's) colou?r identity", re.IGNORECASE
+)
+
 
 def is_self(subject: str, names: tuple[str, ...]) -> bool:
     """Whether `subject` names the object itself: its (face) name, its short name, or "this card"."""

@@ -37,10 +37,15 @@ from bot.identity.pairing import (
     shared_pairings,
 )
 
-_ELIGIBLE = frozenset({
-    VerdictCode.LEGENDARY_CREATURE, VerdictCode.SAYS_IT_CAN, VerdictCode.CREATURE_OFF_BATTLEFIELD,
-    VerdictCode.LEGENDARY_VEHICLE, VerdictCode.LEGENDARY_SPACECRAFT,
-})
+_ELIGIBLE = frozenset(
+    {
+        VerdictCode.LEGENDARY_CREATURE,
+        VerdictCode.SAYS_IT_CAN,
+        VerdictCode.CREATURE_OFF_BATTLEFIELD,
+        VerdictCode.LEGENDARY_VEHICLE,
+        VerdictCode.LEGENDARY_SPACECRAFT,
+    }
+)
 _CAN_BE_COMMANDER_RE = re.compile(r"\bcan be your commander\b", re.IGNORECASE)
 _CREATURE_OFF_BATTLEFIELD_RE = re.compile(
     r"isn\u2019?'?t on the battlefield, (?:it\u2019?'?s|it is) an? [^.]*\bcreature\b", re.IGNORECASE
@@ -57,8 +62,9 @@ def has_power_toughness_box(card: dict) -> bool:
     station level may show the box ("8+ | Flying, 5/5")."""
     faces = card.get("card_faces")
     front = faces[0] if isinstance(faces, list) and faces and isinstance(faces[0], dict) else card
-    if any(obj.get("power") not in (None, "") and obj.get("toughness") not in (None, "")
-           for obj in (front, card)):
+    if any(
+        obj.get("power") not in (None, "") and obj.get("toughness") not in (None, "") for obj in (front, card)
+    ):
         return True
     raw_text = front.get("oracle_text")
     text = raw_text if isinstance(raw_text, str) else ""
@@ -183,14 +189,24 @@ def judge_pairing(a: dict, b: dict) -> tuple[Verdict, bool]:
         variant = _shared_variant(ta, tb) if kind is PairingKind.PARTNER_TEXT else ""
         cause = _ineligible(kind, a, ta, tb) or _ineligible(kind, b, tb, ta)
         if cause is None:
-            return Verdict(True, VerdictCode.PAIRED, name_a, name_b, pairing=kind, variant=variant,
-                           traits=(ta, tb)), True
-        failures.append(Verdict(False, VerdictCode.PAIRED_BUT_INELIGIBLE, name_a, name_b, pairing=kind,
-                                variant=variant, traits=(ta, tb), cause=cause))
+            return Verdict(
+                True, VerdictCode.PAIRED, name_a, name_b, pairing=kind, variant=variant, traits=(ta, tb)
+            ), True
+        failures.append(
+            Verdict(
+                False,
+                VerdictCode.PAIRED_BUT_INELIGIBLE,
+                name_a,
+                name_b,
+                pairing=kind,
+                variant=variant,
+                traits=(ta, tb),
+                cause=cause,
+            )
+        )
     return failures[0], False
 
 
 def check_pairing(a: dict, b: dict) -> Verdict:
     """Whether `a` and `b` may be your two commanders (CR 702.124), with the reason as facts."""
     return judge_pairing(a, b)[0]
-

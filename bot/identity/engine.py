@@ -73,15 +73,29 @@ class _Collector:
         self.reasons: list[Reason] = []
         self.seen: set[tuple[object, ...]] = set()
 
-    def add(self, color: str, aspect: Aspect, kind: ReasonKind, face: str, symbol: str | None = None,
-            text: str | None = None, removes: bool = False, symbol_kind: SymbolKind | None = None,
-            place: TextPlace | None = None, keyword: str | None = None, land: str | None = None,
-            cda: CdaKind | None = None) -> None:
+    def add(
+        self,
+        color: str,
+        aspect: Aspect,
+        kind: ReasonKind,
+        face: str,
+        symbol: str | None = None,
+        text: str | None = None,
+        removes: bool = False,
+        symbol_kind: SymbolKind | None = None,
+        place: TextPlace | None = None,
+        keyword: str | None = None,
+        land: str | None = None,
+        cda: CdaKind | None = None,
+    ) -> None:
         key = (color, aspect, kind, face, symbol, text)
         if key not in self.seen:
             self.seen.add(key)
-            self.reasons.append(Reason(color, aspect, kind, face, symbol, text, removes, symbol_kind, place,
-                                       keyword, land, cda))
+            self.reasons.append(
+                Reason(
+                    color, aspect, kind, face, symbol, text, removes, symbol_kind, place, keyword, land, cda
+                )
+            )
 
 
 def _land_types(type_line: str) -> list[str]:
@@ -164,8 +178,9 @@ def _identity(face: Face, cost: list[Symbol], text: _FaceText, out: _Collector) 
         identity.update(sym.colors)
         place, keyword = symbol_context(bare, start)
         for c in sym.colors:
-            out.add(c, _IDENTITY, ReasonKind.RULES_TEXT, fname, sym.raw, shown, False, sym.kind, place,
-                    keyword)
+            out.add(
+                c, _IDENTITY, ReasonKind.RULES_TEXT, fname, sym.raw, shown, False, sym.kind, place, keyword
+            )
     identity.update(face.color_indicator)
     for c in face.color_indicator:
         out.add(c, _IDENTITY, ReasonKind.COLOR_INDICATOR, fname, None, face.type_line)
@@ -224,8 +239,9 @@ def _token_colors(card: dict, faces: tuple[Face, ...], out: _Collector) -> tuple
     face_colors: list[str] = []
     if isinstance(raw_faces, list):
         face_colors = [indicator(f.get("colors")) if isinstance(f, dict) else "" for f in raw_faces]
-        recorded = recorded or any(isinstance(f, dict) and isinstance(f.get("colors"), list)
-                                   for f in raw_faces)
+        recorded = recorded or any(
+            isinstance(f, dict) and isinstance(f.get("colors"), list) for f in raw_faces
+        )
     front = front or (face_colors[0] if face_colors else "")
     fname = faces[0].name
     for c in front:
@@ -250,9 +266,16 @@ def analyze(card: dict) -> Analysis:
     roles = _roles(card, faces, color_faces)
     if kind in _NO_CHARACTERISTICS:
         # Emblems and checklist/substitute cards: nothing printed on them is a card's cost or rules text.
-        return Analysis(name, "", "", not_deck_card=kind,
-                        faces=tuple(FaceAnalysis(f.name, "", "", f.mana_cost, f.type_line, role)
-                                    for f, role in zip(faces, roles, strict=True)))
+        return Analysis(
+            name,
+            "",
+            "",
+            not_deck_card=kind,
+            faces=tuple(
+                FaceAnalysis(f.name, "", "", f.mana_cost, f.type_line, role)
+                for f, role in zip(faces, roles, strict=True)
+            ),
+        )
     out = _Collector()
     colors: set[str] = set()
     identity: set[str] = set()
@@ -274,8 +297,9 @@ def analyze(card: dict) -> Analysis:
         chooses = chooses or text.chooses
         reminder.update(text.reminder)
         words |= text.words
-        face_results.append(FaceAnalysis(face.name, face_colors, face_identity, face.mana_cost,
-                                         face.type_line, roles[i]))
+        face_results.append(
+            FaceAnalysis(face.name, face_colors, face_identity, face.mana_cost, face.type_line, roles[i])
+        )
     unrecorded = False
     layout = card.get("layout")
     if isinstance(layout, str) and layout in TOKEN_LAYOUTS:
@@ -284,8 +308,18 @@ def analyze(card: dict) -> Analysis:
         identity.update(token_identity)
         unrecorded = not recorded and not colors
     notes = tuple(compress(_NOTES, (unrecorded, chooses, removes, keeps_identity)))
-    return Analysis(name, wubrg(colors), wubrg(identity), tuple(out.reasons), tuple(face_results), chooses,
-                    notes, kind, tuple(reminder), wubrg(words) if words else "")
+    return Analysis(
+        name,
+        wubrg(colors),
+        wubrg(identity),
+        tuple(out.reasons),
+        tuple(face_results),
+        chooses,
+        notes,
+        kind,
+        tuple(reminder),
+        wubrg(words) if words else "",
+    )
 
 
 def with_chosen_color(analysis: Analysis, color: str) -> Analysis:
@@ -302,5 +336,9 @@ def with_chosen_color(analysis: Analysis, color: str) -> Analysis:
     face = analysis.faces[0].name if analysis.faces else analysis.name
     added = tuple(Reason(letter, aspect, ReasonKind.CHOSEN_COLOR, face) for aspect in (_COLOR, _IDENTITY))
     keep = tuple(r for r in analysis.reasons if not (r.removes and r.aspect is _COLOR))
-    return replace(analysis, colors=wubrg(analysis.colors + letter),
-                   identity=wubrg(analysis.identity + letter), reasons=keep + added)
+    return replace(
+        analysis,
+        colors=wubrg(analysis.colors + letter),
+        identity=wubrg(analysis.identity + letter),
+        reasons=keep + added,
+    )

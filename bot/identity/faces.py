@@ -79,8 +79,11 @@ def card_faces(card: dict) -> tuple[Face, ...]:
     name = card_name(card)
     if isinstance(faces, list):
         parts = name.split(" // ")  # a face without a name of its own takes its part of the card's name
-        out = [_face(raw, _str(raw.get("name")) or (parts[i] if i < len(parts) else name))
-               for i, raw in enumerate(faces) if isinstance(raw, dict)]
+        out = [
+            _face(raw, _str(raw.get("name")) or (parts[i] if i < len(parts) else name))
+            for i, raw in enumerate(faces)
+            if isinstance(raw, dict)
+        ]
         if out:
             top_indicator = indicator(card.get("color_indicator"))
             if top_indicator and not any(f.color_indicator for f in out):
@@ -91,8 +94,13 @@ def card_faces(card: dict) -> tuple[Face, ...]:
 
 def _face(obj: dict, name: str) -> Face:
     """A Face from a card or card_face object (the same field names on both)."""
-    return Face(name, _str(obj.get("mana_cost")), _str(obj.get("type_line")), _str(obj.get("oracle_text")),
-                indicator(obj.get("color_indicator")))
+    return Face(
+        name,
+        _str(obj.get("mana_cost")),
+        _str(obj.get("type_line")),
+        _str(obj.get("oracle_text")),
+        indicator(obj.get("color_indicator")),
+    )
 
 
 def colors_from_front(card: dict, faces: tuple[Face, ...]) -> bool:
@@ -131,7 +139,8 @@ def color_face_indices(card: dict, faces: tuple[Face, ...]) -> tuple[int, ...]:
         return (0,)
     # Any other layout: every part, except parts printed as an Adventure or Omen spell.
     return tuple(
-        i for i, face in enumerate(faces)
+        i
+        for i, face in enumerate(faces)
         if i == 0 or not _ALTERNATIVE_PART_SUBTYPES.intersection(type_words(face.type_line.split("//")[0])[1])
     )
 

@@ -44,12 +44,14 @@ def _as_analysis(obj: dict | Analysis, what: str) -> Analysis:
         return obj
     if isinstance(obj, dict):
         return analyze(obj)
-    raise IdentityError(f"{what} must be a Scryfall card object (dict) or an Analysis, "
-                        f"got {type(obj).__name__}")
+    raise IdentityError(
+        f"{what} must be a Scryfall card object (dict) or an Analysis, got {type(obj).__name__}"
+    )
 
 
-def _normalize_chosen(chosen: Sequence[str | None] | None,
-                      leaders: tuple[Analysis, ...]) -> tuple[str | None, ...]:
+def _normalize_chosen(
+    chosen: Sequence[str | None] | None, leaders: tuple[Analysis, ...]
+) -> tuple[str | None, ...]:
     if chosen is None:
         return (None,) * len(leaders)
     if isinstance(chosen, str) or not isinstance(chosen, Sequence) or len(chosen) != len(leaders):
@@ -61,7 +63,9 @@ def _normalize_chosen(chosen: Sequence[str | None] | None,
 
 
 def _blockers_and_problems(
-    card: dict | Analysis, card_analysis: Analysis, commanders: Sequence[dict | Analysis],
+    card: dict | Analysis,
+    card_analysis: Analysis,
+    commanders: Sequence[dict | Analysis],
     leaders: tuple[Analysis, ...],
 ) -> tuple[list[DeckBlocker], list[Verdict], list[str]]:
     """(blockers, failing commander verdicts, names of banned commanders)."""
@@ -79,8 +83,11 @@ def _blockers_and_problems(
             if not verdict.ok:
                 problems.append(verdict)
                 blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
-    if any(not leader.deck_card for given, leader in zip(commanders, leaders, strict=True)
-           if not isinstance(given, dict)):
+    if any(
+        not leader.deck_card
+        for given, leader in zip(commanders, leaders, strict=True)
+        if not isinstance(given, dict)
+    ):
         blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
     banned = [leader.name for given, leader in zip(commanders, leaders, strict=True) if is_banned(given)]
     if banned:
@@ -93,8 +100,9 @@ def _blockers_and_problems(
     return sorted(dict.fromkeys(blockers), key=order.index), list(dict.fromkeys(problems)), banned
 
 
-def _choice_options(outside: str,
-                    open_choosers: list[tuple[int, Analysis]]) -> tuple[tuple[ColorChoice, ...], ...]:
+def _choice_options(
+    outside: str, open_choosers: list[tuple[int, Analysis]]
+) -> tuple[tuple[ColorChoice, ...], ...]:
     """Every way the open color choices (one color each) cover all of `outside`."""
     if not outside or len(outside) > len(open_choosers):
         return ()
@@ -129,8 +137,11 @@ def check_fit(
     )
 
     blockers, problems, banned = _blockers_and_problems(card, card_analysis, commanders, base)
-    open_choosers = [(i, leader) for i, (leader, pick) in enumerate(zip(base, picks, strict=True))
-                     if leader.chooses_color and pick is None]
+    open_choosers = [
+        (i, leader)
+        for i, (leader, pick) in enumerate(zip(base, picks, strict=True))
+        if leader.chooses_color and pick is None
+    ]
 
     deck_identity = wubrg("".join(leader.identity for leader in leaders))
     outside = "".join(c for c in card_analysis.identity if c not in deck_identity)

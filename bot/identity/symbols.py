@@ -84,6 +84,7 @@ _SIMPLE: dict[str, SymbolKind] = {
     "D": SymbolKind.OTHER,
 }
 
+
 @lru_cache(maxsize=4096)
 def classify(raw: str) -> Symbol:
     """Classify one symbol string such as "{2/W}". Never raises; unknown → `SymbolKind.UNKNOWN`."""
@@ -128,4 +129,3 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return text.replace(".", "", 1).isdigit()
-

@@ -32,8 +32,33 @@ _ADD_RE = re.compile(r"\badd\b[^.:]*$", re.IGNORECASE)
 _PAY_RE = re.compile(r"\bpays?\b[^.:]*$", re.IGNORECASE)
 _COST_CHANGE_RE = re.compile(r"\bcosts?\b[^.:]*$", re.IGNORECASE)
 _NOT_KEYWORD_WORDS = frozenset(
-    {"add", "pay", "pays", "as", "when", "whenever", "at", "if", "you", "each", "spend", "for", "cost",
-     "costs", "spells", "spell", "this", "that", "and", "or", "the", "a", "an", "may", "it"}
+    {
+        "add",
+        "pay",
+        "pays",
+        "as",
+        "when",
+        "whenever",
+        "at",
+        "if",
+        "you",
+        "each",
+        "spend",
+        "for",
+        "cost",
+        "costs",
+        "spells",
+        "spell",
+        "this",
+        "that",
+        "and",
+        "or",
+        "the",
+        "a",
+        "an",
+        "may",
+        "it",
+    }
 )
 
 
@@ -91,7 +116,7 @@ def _first_colon_outside_quotes(line: str) -> int:
         return -1
     quoted = False
     for i, ch in enumerate(line):
-        if ch in "\u201c\u201d\"":
+        if ch in '\u201c\u201d"':
             quoted = ch == "\u201c" or (ch == '"' and not quoted)
         elif ch == ":" and not quoted:
             return i
@@ -106,8 +131,9 @@ def _words_in(low: str) -> set[str]:
         while at != -1:
             end = at + len(word)
             before, after = low[at - 1 : at], low[end : end + 1]  # "" at either end of the text
-            if not after.isalpha() and (not before.isalpha() or low.endswith("non", 0, at)
-                                        or low.endswith("non-", 0, at)):
+            if not after.isalpha() and (
+                not before.isalpha() or low.endswith("non", 0, at) or low.endswith("non-", 0, at)
+            ):
                 found.add(letter)
                 break
             at = low.find(word, end)

@@ -52,7 +52,11 @@ def _describe_unhealthy(status: int, body: str) -> str:
         checks = json.loads(body).get("checks")
     except (ValueError, AttributeError):
         checks = None
-    bad = {name: result for name, result in checks.items() if result != "ok"} if isinstance(checks, Mapping) else {}
+    bad = (
+        {name: result for name, result in checks.items() if result != "ok"}
+        if isinstance(checks, Mapping)
+        else {}
+    )
     if bad:
         return "; ".join(f"{name}: {result}" for name, result in bad.items())
     return f"HTTP {status}" + (f": {body}" if body.strip() else "")
@@ -91,8 +95,10 @@ def check_cache(cache_path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> tup
     path = Path(cache_path)
     shown = str(path) if path.is_absolute() else f"{path} (in {Path.cwd()})"
     if not path.exists():
-        return False, one_line(f"no cache file at {shown}: the bot creates it on start; check CACHE_PATH "
-                               "and that the directory is writable")
+        return False, one_line(
+            f"no cache file at {shown}: the bot creates it on start; check CACHE_PATH "
+            "and that the directory is writable"
+        )
     if not path.is_file():
         return False, one_line(f"cache path {shown} is not a file")
     try:
@@ -101,7 +107,8 @@ def check_cache(cache_path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> tup
         return False, one_line(f"cannot open cache {shown}: {exc}")
     try:
         has_table = con.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cards'").fetchone()
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cards'"
+        ).fetchone()
         if has_table is None:
             return False, one_line(f"cache {shown} has no cards table yet (the bot has not initialised it)")
         count = con.execute("SELECT count(*) FROM cards").fetchone()[0]
@@ -110,13 +117,15 @@ def check_cache(cache_path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> tup
     finally:
         con.close()
     if not count:
-        return False, one_line(f"cache {shown} holds no card data yet: wait for the first bulk download "
-                               "or run `sync-cards`")
+        return False, one_line(
+            f"cache {shown} holds no card data yet: wait for the first bulk download or run `sync-cards`"
+        )
     return True, f"ok: cache {shown} holds {count} cards"
 
 
-def check_health(host: str, port: int | None, cache_path: str | Path,
-                 timeout: float = DEFAULT_TIMEOUT) -> tuple[bool, str]:
+def check_health(
+    host: str, port: int | None, cache_path: str | Path, timeout: float = DEFAULT_TIMEOUT
+) -> tuple[bool, str]:
     """The probe: ``/healthz`` on ``host:port`` when a port is given, else the card cache at ``cache_path``.
 
     Returns (ok, reason) with ``reason`` a single line; never raises for an unhealthy bot.

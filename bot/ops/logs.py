@@ -39,7 +39,9 @@ REDACTED = "[REDACTED]"
 COMMAND_LOGGER = "bot.commands"
 
 # Discord bot tokens: base64(user id) . base64(timestamp) . HMAC, e.g. "MTA4...", "Nz...", "OT...".
-TOKEN_PATTERN = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{23,30}\.[A-Za-z0-9_\-]{6,7}\.[A-Za-z0-9_\-]{27,45}")
+TOKEN_PATTERN = re.compile(
+    r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{23,30}\.[A-Za-z0-9_\-]{6,7}\.[A-Za-z0-9_\-]{27,45}"
+)
 AUTH_HEADER_PATTERN = re.compile(r"(?i)(authorization['\"]?\s*[:=]\s*['\"]?\s*(?:bot|bearer)\s+)[^\s'\",}]+")
 
 _STANDARD_ATTRS = frozenset(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
@@ -78,7 +80,9 @@ class RedactingFilter(logging.Filter):
         if isinstance(value, int | float | bool) or value is None:
             return value
         # Anything else (dicts, exceptions, objects) is rendered now so its text can be checked.
-        return redact(repr(value) if isinstance(value, dict | list | tuple | set) else str(value), self._secrets)
+        return redact(
+            repr(value) if isinstance(value, dict | list | tuple | set) else str(value), self._secrets
+        )
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
@@ -191,7 +195,9 @@ def setup_logging(
         if not any(isinstance(f, RedactingFilter) for f in other.filters):
             other.addFilter(redactor)
     root.addHandler(handler)
-    root.setLevel(level.strip().upper() if isinstance(level, str) else level)  # a name Settings checked, or a number
+    root.setLevel(
+        level.strip().upper() if isinstance(level, str) else level
+    )  # a name Settings checked, or a number
     # Quiet aiohttp's access log at INFO; our own command lines stay.
     logging.getLogger("aiohttp.access").setLevel(max(root.level, logging.WARNING))
     return handler

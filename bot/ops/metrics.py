@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 NAMESPACE = "identity_bot"
 
+
 class Outcome(StrEnum):
     """How a command ended: the `outcome` label of `commands_total` and of the command log line."""
 
@@ -55,7 +56,9 @@ _AUTOCOMPLETE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.
 _COMMAND_RE = re.compile(r"[^a-z0-9_\- ]")
 
 # Scryfall paths -> bounded endpoint label values: /cards/<name>[/...], /bulk-data[/...], /cards/<id>[/...].
-_ENDPOINT_RE = re.compile(r"^/(?:cards/(named|autocomplete|search|collection|random)|(bulk-data)|cards/[^/]+)(?:/|$)")
+_ENDPOINT_RE = re.compile(
+    r"^/(?:cards/(named|autocomplete|search|collection|random)|(bulk-data)|cards/[^/]+)(?:/|$)"
+)
 _ENDPOINTS = frozenset({"named", "autocomplete", "search", "collection", "random", "bulk-data", "card"})
 
 
@@ -89,8 +92,12 @@ class _CardData(Collector):
         self.state: Callable[[], Mapping[str, float]] = dict
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
-        family = GaugeMetricFamily(self.name, "Local card data: names in the index, whether the bulk import is "
-                                   "complete, its age in days (-1: none).", labels=["key"])
+        family = GaugeMetricFamily(
+            self.name,
+            "Local card data: names in the index, whether the bulk import is "
+            "complete, its age in days (-1: none).",
+            labels=["key"],
+        )
         try:
             state = self.state()
         except Exception:  # a broken stats source must not break /metrics
@@ -120,55 +127,95 @@ class BotMetrics:
         self.namespace = namespace
         r, ns = self.registry, namespace
         self.commands = Counter(
-            "commands", "Slash commands served, by command and outcome.", ["command", "outcome"],
-            namespace=ns, registry=r,
+            "commands",
+            "Slash commands served, by command and outcome.",
+            ["command", "outcome"],
+            namespace=ns,
+            registry=r,
         )
         self.command_latency = Histogram(
-            "command_latency_seconds", "Time from receiving an interaction to its reply, by command.",
-            ["command"], namespace=ns, registry=r, buckets=_COMMAND_BUCKETS,
+            "command_latency_seconds",
+            "Time from receiving an interaction to its reply, by command.",
+            ["command"],
+            namespace=ns,
+            registry=r,
+            buckets=_COMMAND_BUCKETS,
         )
         self.cache_lookups = Counter(
-            "cache_lookups", "Card lookups answered from the local cache (hit) or not (miss).", ["result"],
-            namespace=ns, registry=r,
+            "cache_lookups",
+            "Card lookups answered from the local cache (hit) or not (miss).",
+            ["result"],
+            namespace=ns,
+            registry=r,
         )
         self.autocomplete = Counter(
-            "autocomplete", "Autocomplete requests answered, by outcome.", ["outcome"],
-            namespace=ns, registry=r,
+            "autocomplete",
+            "Autocomplete requests answered, by outcome.",
+            ["outcome"],
+            namespace=ns,
+            registry=r,
         )
         self.autocomplete_latency = Histogram(
-            "autocomplete_latency_seconds", "Time to answer an autocomplete request.",
-            namespace=ns, registry=r, buckets=_AUTOCOMPLETE_BUCKETS,
+            "autocomplete_latency_seconds",
+            "Time to answer an autocomplete request.",
+            namespace=ns,
+            registry=r,
+            buckets=_AUTOCOMPLETE_BUCKETS,
         )
         self.scryfall_requests = Counter(
-            "scryfall_requests", "HTTP requests sent to Scryfall, by endpoint and status.",
-            ["endpoint", "status"], namespace=ns, registry=r,
+            "scryfall_requests",
+            "HTTP requests sent to Scryfall, by endpoint and status.",
+            ["endpoint", "status"],
+            namespace=ns,
+            registry=r,
         )
         self.scryfall_rate_limited = Counter(
-            "scryfall_rate_limited", "HTTP 429 answers from Scryfall (each pauses all requests).",
-            namespace=ns, registry=r,
+            "scryfall_rate_limited",
+            "HTTP 429 answers from Scryfall (each pauses all requests).",
+            namespace=ns,
+            registry=r,
         )
         self.scryfall_retries = Counter(
-            "scryfall_retries", "Scryfall requests retried after a 5xx or a timeout.", ["endpoint"],
-            namespace=ns, registry=r,
+            "scryfall_retries",
+            "Scryfall requests retried after a 5xx or a timeout.",
+            ["endpoint"],
+            namespace=ns,
+            registry=r,
         )
         self.cooldowns = Counter(
-            "cooldowns", "Commands refused by the per-user cooldown (USER_RATE).", namespace=ns, registry=r,
+            "cooldowns",
+            "Commands refused by the per-user cooldown (USER_RATE).",
+            namespace=ns,
+            registry=r,
         )
         self.reply_errors = Counter(
-            "discord_reply_errors", "Replies Discord rejected, by HTTP status.", ["status"],
-            namespace=ns, registry=r,
+            "discord_reply_errors",
+            "Replies Discord rejected, by HTTP status.",
+            ["status"],
+            namespace=ns,
+            registry=r,
         )
         self.gateway_connected = Gauge(
-            "gateway_connected", "1 while the shard's gateway connection is up.", ["shard"],
-            namespace=ns, registry=r,
+            "gateway_connected",
+            "1 while the shard's gateway connection is up.",
+            ["shard"],
+            namespace=ns,
+            registry=r,
         )
         self.gateway_reconnects = Counter(
-            "gateway_reconnects", "Gateway reconnections, by shard and kind (resume or identify).",
-            ["shard", "kind"], namespace=ns, registry=r,
+            "gateway_reconnects",
+            "Gateway reconnections, by shard and kind (resume or identify).",
+            ["shard", "kind"],
+            namespace=ns,
+            registry=r,
         )
         self.card_lookups = Counter(
-            "card_lookups", "Card lookups by how they were answered (cache, local, api, stale, negative, miss, "
-            "not_found, ambiguous, unavailable, cache_error).", ["result"], namespace=ns, registry=r,
+            "card_lookups",
+            "Card lookups by how they were answered (cache, local, api, stale, negative, miss, "
+            "not_found, ambiguous, unavailable, cache_error).",
+            ["result"],
+            namespace=ns,
+            registry=r,
         )
         self._card_data = _CardData(f"{ns}_card_data")
         r.register(self._card_data)
@@ -230,7 +277,9 @@ class BotMetrics:
 
     # -- gateway ----------------------------------------------------------------------------------
     def set_gateway(self, shard_id: int | None, connected: bool) -> None:
-        self.gateway_connected.labels(shard=str(0 if shard_id is None else shard_id)).set(1 if connected else 0)
+        self.gateway_connected.labels(shard=str(0 if shard_id is None else shard_id)).set(
+            1 if connected else 0
+        )
 
     def observe_reconnect(self, shard_id: int | None, resumed: bool) -> None:
         shard = str(0 if shard_id is None else shard_id)

@@ -38,8 +38,10 @@ async def run_checks(health: Health, limit_s: float = 2.0) -> tuple[bool, dict[s
     try:
         async with asyncio.timeout(limit_s):
             result = await health()
-        checks = {name: "ok" if value is True else "fail" if value is False else str(value)[:200]
-                  for name, value in result.items()}
+        checks = {
+            name: "ok" if value is True else "fail" if value is False else str(value)[:200]
+            for name, value in result.items()
+        }
     except TimeoutError:
         checks["health"] = f"timed out after {limit_s:g} s"
     except Exception as exc:  # the endpoint reports the failure instead of erroring
@@ -88,8 +90,15 @@ class HealthServer:
     ``port=0`` picks a free port (tests); :attr:`port` is the bound one after :meth:`start`.
     """
 
-    def __init__(self, metrics: BotMetrics, health: Health, *, host: str = "127.0.0.1", port: int = 0,
-                 health_timeout: float = 2.0) -> None:
+    def __init__(
+        self,
+        metrics: BotMetrics,
+        health: Health,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        health_timeout: float = 2.0,
+    ) -> None:
         self.health = health
         self.host = host
         self.port = port

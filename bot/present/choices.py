@@ -41,7 +41,11 @@ def pick_hint(kind: PickKind) -> str:
 
 def pick_placeholder(label: str | None = None) -> str:
     """The menu's grey text before anything is picked."""
-    text = _("Pick the card for {option}").format(option=option_name(label)) if label else _("Pick the card you mean")
+    text = (
+        _("Pick the card for {option}").format(option=option_name(label))
+        if label
+        else _("Pick the card you mean")
+    )
     return render.truncate(text, PLACEHOLDER_LIMIT)
 
 
@@ -58,8 +62,9 @@ def picked_text(name: str, label: str | None = None) -> str:
 
 def pick_expired_text(query: str, label: str | None = None) -> str:
     """What the prompt says when nobody picked in time (the menu is removed)."""
-    return _("This choice for \u201c{query}\u201d{option} has expired. Run the command again to pick a card.").format(
-        query=render.echo(query), option=option_note(label))
+    return _(
+        "This choice for \u201c{query}\u201d{option} has expired. Run the command again to pick a card."
+    ).format(query=render.echo(query), option=option_note(label))
 
 
 def not_your_pick_text() -> str:
@@ -88,8 +93,10 @@ class Explained:
 
 def no_card_mentions_text() -> str:
     """The message has no `[[Card Name]]` to explain."""
-    return _("That message names no card in double brackets. \"{command}\" explains each `[[Card Name]]` of a "
-             "message, e.g. `[[Sol Ring]]` or `[[Fires of Undeath]]`.").format(command=option_name("Explain card names"))
+    return _(
+        'That message names no card in double brackets. "{command}" explains each `[[Card Name]]` of a '
+        "message, e.g. `[[Sol Ring]]` or `[[Fires of Undeath]]`."
+    ).format(command=option_name("Explain card names"))
 
 
 def _names(names: Sequence[str], limit: int) -> str:
@@ -105,7 +112,9 @@ def explained_line(item: Explained, emoji: Mapping[str, str] | None = None) -> s
         card = f"**[{name}](<{card_url(item.card)}>)**"
         if item.printed:  # typed in another language: the English name first, then what was typed
             card += f" ({render.echo(item.printed, 60)})"
-        line = _("{card}: color identity {identity}").format(card=card, identity=render.pips(item.analysis.identity, emoji))
+        line = _("{card}: color identity {identity}").format(
+            card=card, identity=render.pips(item.analysis.identity, emoji)
+        )
         if item.analysis.colors != item.analysis.identity:
             line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
         return line
@@ -123,13 +132,18 @@ def explained_line(item: Explained, emoji: Mapping[str, str] | None = None) -> s
     return _("{typed}: not a card name").format(typed=typed)
 
 
-def explain_reply(items: Sequence[Explained], *, left_out: int = 0,
-                  emoji: Mapping[str, str] | None = None) -> Reply:
+def explain_reply(
+    items: Sequence[Explained], *, left_out: int = 0, emoji: Mapping[str, str] | None = None
+) -> Reply:
     """The reply to "Explain card names": one line per name, within Discord's 2,000 characters; `left_out`
     names beyond the limit are counted at the end."""
     lines = [explained_line(item, emoji) for item in items]
     if left_out:
-        lines.append(ngettext("\u2026and {n} more name (I explain at most {limit} per message)",
-                              "\u2026and {n} more names (I explain at most {limit} per message)", left_out).format(
-            n=left_out, limit=MENTION_LIMIT))
+        lines.append(
+            ngettext(
+                "\u2026and {n} more name (I explain at most {limit} per message)",
+                "\u2026and {n} more names (I explain at most {limit} per message)",
+                left_out,
+            ).format(n=left_out, limit=MENTION_LIMIT)
+        )
     return Reply(content=render.join_limited(lines, CONTENT_LIMIT))

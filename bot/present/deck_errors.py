@@ -34,14 +34,23 @@ def _too_long(data: Mapping[str, Any]) -> str:
     count, limit = int(data.get("count", 0)), number(int(data.get("limit", 0)))
     unit = data.get("unit")
     if unit == ListUnit.ENTRIES:
-        text = ngettext("the decklist has {count} entry; the limit is {limit}",
-                        "the decklist has {count} entries; the limit is {limit}", count)
+        text = ngettext(
+            "the decklist has {count} entry; the limit is {limit}",
+            "the decklist has {count} entries; the limit is {limit}",
+            count,
+        )
     elif unit == ListUnit.CARD_ENTRIES:
-        text = ngettext("the decklist has {count} card entry; the limit is {limit}",
-                        "the decklist has {count} card entries; the limit is {limit}", count)
+        text = ngettext(
+            "the decklist has {count} card entry; the limit is {limit}",
+            "the decklist has {count} card entries; the limit is {limit}",
+            count,
+        )
     else:
-        text = ngettext("the decklist has {count} non-blank line; the limit is {limit}",
-                        "the decklist has {count} non-blank lines; the limit is {limit}", count)
+        text = ngettext(
+            "the decklist has {count} non-blank line; the limit is {limit}",
+            "the decklist has {count} non-blank lines; the limit is {limit}",
+            count,
+        )
     return text.format(count=count, limit=limit)
 
 
@@ -49,7 +58,9 @@ def _too_big(data: Mapping[str, Any]) -> str:
     limit = number(int(data.get("limit", 0)))
     if data.get("size") is None:
         return _("the decklist is longer than {limit} bytes").format(limit=limit)
-    return _("the decklist is {size} bytes; the limit is {limit}").format(size=number(int(data["size"])), limit=limit)
+    return _("the decklist is {size} bytes; the limit is {limit}").format(
+        size=number(int(data["size"])), limit=limit
+    )
 
 
 _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
@@ -58,21 +69,30 @@ _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
     InputIssue.NOT_TEXT: lambda _d: _("the file is not a text decklist"),
     InputIssue.NO_CARDS: lambda _d: _("the decklist holds no cards"),
     InputIssue.DOCTYPE: lambda _d: _("the deck file declares a document type; deck files don't"),
-    InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format(detail=d.get("detail")),
-    InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format(path=d.get("path"),
-                                                                                 reason=d.get("reason")),
+    InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format(
+        detail=d.get("detail")
+    ),
+    InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format(
+        path=d.get("path"), reason=d.get("reason")
+    ),
 }
 
 
 def _commander_not_found(error: CommanderNotFound) -> str:
     if error.option:
         who = i18n.option_name(error.option)
-        text = (_("{option} {query} matches several cards") if error.ambiguous
-                else _("{option} {query} is not a card I know"))
+        text = (
+            _("{option} {query} matches several cards")
+            if error.ambiguous
+            else _("{option} {query} is not a card I know")
+        )
     else:
         who = ""
-        text = (_("the list's commander {query} matches several cards") if error.ambiguous
-                else _("the list's commander {query} is not a card I know"))
+        text = (
+            _("the list's commander {query} matches several cards")
+            if error.ambiguous
+            else _("the list's commander {query} is not a card I know")
+        )
     text = text.format(option=who, query=repr(error.query))
     if error.suggestions:
         text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
@@ -83,30 +103,42 @@ def _too_many_commanders(data: Mapping[str, Any]) -> str:
     names = list(data.get("names", ()))
     shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
     count = int(data.get("count", 0))
-    return ngettext("the list marks {count} card as commanders ({names}); a deck has one or two: name the commander",
-                    "the list marks {count} cards as commanders ({names}); a deck has one or two: name the commander",
-                    count).format(count=count, names=shown)
+    return ngettext(
+        "the list marks {count} card as commanders ({names}); a deck has one or two: name the commander",
+        "the list marks {count} cards as commanders ({names}); a deck has one or two: name the commander",
+        count,
+    ).format(count=count, names=shown)
 
 
 def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
     if code is DeckCheckCode.NO_COMMANDER:
-        return _("no commander named: {how}, or mark it in the list ({marks})").format(how=how, marks=_marks())
+        return _("no commander named: {how}, or mark it in the list ({marks})").format(
+            how=how, marks=_marks()
+        )
     if code is DeckCheckCode.OPTION_TOO_LONG:
         return _("the {option} name is {length} characters long; card names are at most {limit}").format(
-            option=i18n.option_name(str(data.get("option"))), length=number(int(data.get("length", 0))),
-            limit=data.get("limit"))
+            option=i18n.option_name(str(data.get("option"))),
+            length=number(int(data.get("length", 0))),
+            limit=data.get("limit"),
+        )
     if code is DeckCheckCode.NOT_A_COLOR:
         return _("{text} is not a color; use W, U, B, R, G or white, blue, black, red, green").format(
-            text=repr(data.get("text")))
+            text=repr(data.get("text"))
+        )
     if code is DeckCheckCode.NO_CHOOSER:
-        return _("a chosen color was given, but no commander of this deck chooses a color before the game "
-                 "(CR 903.4b)")
+        return _(
+            "a chosen color was given, but no commander of this deck chooses a color before the game "
+            "(CR 903.4b)"
+        )
     if code is DeckCheckCode.TOO_MANY_COLORS:
         given = int(data.get("given", 0))
-        return ngettext("{given} chosen color was given, but only {choosers} of the commanders chooses a color "
-                        "(CR 903.4b)",
-                        "{given} chosen colors were given, but only {choosers} of the commanders chooses a color "
-                        "(CR 903.4b)", given).format(given=given, choosers=data.get("choosers"))
+        return ngettext(
+            "{given} chosen color was given, but only {choosers} of the commanders chooses a color "
+            "(CR 903.4b)",
+            "{given} chosen colors were given, but only {choosers} of the commanders chooses a color "
+            "(CR 903.4b)",
+            given,
+        ).format(given=given, choosers=data.get("choosers"))
     if code is DeckCheckCode.TOO_MANY_COMMANDERS:
         return _too_many_commanders(data)
     return code.value

@@ -63,8 +63,12 @@ ENTRY_PROBLEMS: dict[str, str] = {
     EntryProblem.UNKNOWN_BOARD: N_("it is on a board of the deck the bot does not read"),
 }
 #: How a section that is not the deck is called in "3 in the sideboard, 2 in tokens not counted".
-SECTION_WORDS = {Section.SIDEBOARD: N_("{n} in the sideboard"), Section.MAYBEBOARD: N_("{n} in the maybeboard"),
-                 Section.TOKENS: N_("{n} in tokens"), Section.ABOUT: N_("{n} in the About section")}
+SECTION_WORDS = {
+    Section.SIDEBOARD: N_("{n} in the sideboard"),
+    Section.MAYBEBOARD: N_("{n} in the maybeboard"),
+    Section.TOKENS: N_("{n} in tokens"),
+    Section.ABOUT: N_("{n} in the About section"),
+}
 
 
 def kind_label(kind: ProblemKind, n: int) -> str:
@@ -79,8 +83,11 @@ def title(kind: ProblemKind) -> str:
 
 def excluded_text(report: DeckReport) -> str:
     """'3 in the sideboard, 2 in tokens not counted', or '' when every section was the deck."""
-    parts = [_(SECTION_WORDS[section]).format(n=n) if section in SECTION_WORDS else f"{n} in {section.value}"
-             for section, n in report.excluded.items() if n]
+    parts = [
+        _(SECTION_WORDS[section]).format(n=n) if section in SECTION_WORDS else f"{n} in {section.value}"
+        for section, n in report.excluded.items()
+        if n
+    ]
     return _("{sections} not counted").format(sections=", ".join(parts)) if parts else ""
 
 
@@ -96,7 +103,9 @@ def _plain(text: str) -> str:
 def _lines(lines: Sequence[int]) -> str:
     if not lines:
         return ""
-    return ngettext("line {lines}", "lines {lines}", len(lines)).format(lines=", ".join(str(n) for n in lines))
+    return ngettext("line {lines}", "lines {lines}", len(lines)).format(
+        lines=", ".join(str(n) for n in lines)
+    )
 
 
 def _with_lines(card: str, lines: Sequence[int]) -> str:
@@ -107,9 +116,11 @@ def _with_lines(card: str, lines: Sequence[int]) -> str:
 def _size_text(problem: Problem) -> str:
     diff = problem.count - (problem.limit or 100)
     how = _("{n} too many").format(n=diff) if diff > 0 else _("{n} short").format(n=-diff)
-    text = (_("{count} cards counting the commanders; a Commander deck has exactly {limit} ({how})")
-            if len(problem.others) > 1 else
-            _("{count} cards counting the commander; a Commander deck has exactly {limit} ({how})"))
+    text = (
+        _("{count} cards counting the commanders; a Commander deck has exactly {limit} ({how})")
+        if len(problem.others) > 1
+        else _("{count} cards counting the commander; a Commander deck has exactly {limit} ({how})")
+    )
     return text.format(count=problem.count, limit=problem.limit, how=how)
 
 
@@ -142,19 +153,22 @@ def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
         return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(why)}"
     if kind is ProblemKind.UNKNOWN:
         return _("{lines}: no card named {card}").format(
-            lines=_lines(problem.lines), card=name(repr(problem.card or ""))) + _did_you_mean(problem, name)
+            lines=_lines(problem.lines), card=name(repr(problem.card or ""))
+        ) + _did_you_mean(problem, name)
     if kind is ProblemKind.UNCHECKED:
         where = _("commander") if problem.commander else _lines(problem.lines)
         why = _("not in the local card data") if problem.why == NOT_IN_LOCAL_DATA else problem.why
         return _("{card} ({where}): couldn\u2019t look it up ({why})").format(
-            card=card, where=where, why=name(why)) + _did_you_mean(problem, name)
+            card=card, where=where, why=name(why)
+        ) + _did_you_mean(problem, name)
     if kind is ProblemKind.COMMANDER:
         return _commander_text(problem, name)
     if kind is ProblemKind.COLOR:
         return f"{_with_lines(card, problem.lines)}: {render.color_words(problem.outside)}"
     if kind is ProblemKind.COMPANION:
         return _("{card}: the companion is {colors}, outside the commanders\u2019 color identity").format(
-            card=_with_lines(card, problem.lines), colors=render.color_words(problem.outside))
+            card=_with_lines(card, problem.lines), colors=render.color_words(problem.outside)
+        )
     if kind is ProblemKind.SINGLETON:
         return _singleton_text(problem, card)
     if kind is ProblemKind.SIZE:
@@ -163,7 +177,8 @@ def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
         return _banned_text(problem, card)
     what = words.non_deck_words(problem.not_deck_card) if problem.not_deck_card else _("not a card")
     return _("{card} is {what}, not a card a deck can hold ({lines})").format(
-        card=card, what=what, lines=_lines(problem.lines))
+        card=card, what=what, lines=_lines(problem.lines)
+    )
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
@@ -174,18 +189,26 @@ def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
 
 def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
     if problem.issue is CommanderIssue.NAMED_TWICE:
-        return _("{card} is named twice; a deck has one copy of each commander").format(card=name(problem.card or ""))
+        return _("{card} is named twice; a deck has one copy of each commander").format(
+            card=name(problem.card or "")
+        )
     if problem.issue is CommanderIssue.LIST_NAMES_OTHER:
-        return _("{lines}: the list names {card} as a commander, but the deck is being checked against "
-                 "{commanders}").format(lines=_lines(problem.lines), card=name(problem.card or ""),
-                                        commanders=words.names_list(problem.others, name))
+        return _(
+            "{lines}: the list names {card} as a commander, but the deck is being checked against "
+            "{commanders}"
+        ).format(
+            lines=_lines(problem.lines),
+            card=name(problem.card or ""),
+            commanders=words.names_list(problem.others, name),
+        )
     if problem.verdict is not None:
         return words.verdict_sentence(problem.verdict, name).removesuffix(".").removesuffix("\u3002")
     return _("{card} can\u2019t lead this deck").format(card=name(problem.card or ""))
 
 
-def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = False,
-                  width: int = evidence.LINE_WIDTH) -> list[str]:
+def evidence_text(
+    problem: Problem, emoji: Emoji = None, *, markdown: bool = False, width: int = evidence.LINE_WIDTH
+) -> list[str]:
     """The evidence for an off-color card's outside colors: one line per source, each once."""
     if problem.analysis is None:
         return []
@@ -198,11 +221,15 @@ def headline(report: DeckReport) -> str:
     """'100 cards, every one inside the red color identity; ...' or '3 problems: 2 off-color cards, ...'."""
     if not report.legal and not report.findings:  # only names that could not be looked up
         n = len(report.problems)
-        return ngettext("{n} card could not be checked; nothing else is wrong.",
-                        "{n} cards could not be checked; nothing else is wrong.", n).format(n=n)
+        return ngettext(
+            "{n} card could not be checked; nothing else is wrong.",
+            "{n} cards could not be checked; nothing else is wrong.",
+            n,
+        ).format(n=n)
     if report.legal:
-        return _("{count} cards, every one inside the {colors} color identity; no duplicates, nothing banned.").format(
-            count=report.card_count, colors=render.color_words(report.deck_identity))
+        return _(
+            "{count} cards, every one inside the {colors} color identity; no duplicates, nothing banned."
+        ).format(count=report.card_count, colors=render.color_words(report.deck_identity))
     return _problems_sentence(report, bold=False)
 
 
@@ -214,8 +241,9 @@ def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
     problems = ngettext("{n} problem", "{n} problems", total).format(n=total)
     parts = ", ".join(kind_label(kind, n) for kind, n in counts.items())
     if unchecked:
-        parts = _("{problems}; {unchecked}").format(problems=parts,
-                                                    unchecked=kind_label(ProblemKind.UNCHECKED, unchecked))
+        parts = _("{problems}; {unchecked}").format(
+            problems=parts, unchecked=kind_label(ProblemKind.UNCHECKED, unchecked)
+        )
     return _("{problems}: {kinds}.").format(problems=f"**{problems}**" if bold else problems, kinds=parts)
 
 
@@ -236,9 +264,11 @@ def _best_choice(report: DeckReport) -> str | None:
         return None
     color, n = max(helped.items(), key=lambda item: (item[1], -WUBRG.index(item[0])))
     total = len(report.of_kind(ProblemKind.COLOR))
-    return ngettext("choosing {color} would bring in {n} of the {total} off-color card",
-                    "choosing {color} would bring in {n} of the {total} off-color cards", total).format(
-        color=render.color_name(color), n=n, total=total)
+    return ngettext(
+        "choosing {color} would bring in {n} of the {total} off-color card",
+        "choosing {color} would bring in {n} of the {total} off-color cards",
+        total,
+    ).format(color=render.color_name(color), n=n, total=total)
 
 
 def warnings_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[str]:
@@ -247,17 +277,29 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = _plain) -> li
     out: list[str] = []
     if report.unchecked_commanders:
         names = words.names_list((u.name for u in report.unchecked_commanders), name)
-        out.append(_("Color identity, commander eligibility and pairing were not checked: {names} could not be "
-                     "looked up (Scryfall unreachable).").format(names=names))
+        out.append(
+            _(
+                "Color identity, commander eligibility and pairing were not checked: {names} could not be "
+                "looked up (Scryfall unreachable)."
+            ).format(names=names)
+        )
     for leader in report.open_choices:
         tip = _best_choice(report)
-        choice = _("{card} has you choose a color before the game begins, and that color joins the deck\u2019s "
-                   "color identity (CR 903.4b); none was given, so it isn\u2019t counted").format(card=name(leader))
-        out.append(_("{sentence}: {tip}.").format(sentence=choice, tip=tip) if tip else
-                   _("{sentence}.").format(sentence=choice))
+        choice = _(
+            "{card} has you choose a color before the game begins, and that color joins the deck\u2019s "
+            "color identity (CR 903.4b); none was given, so it isn\u2019t counted"
+        ).format(card=name(leader))
+        out.append(
+            _("{sentence}: {tip}.").format(sentence=choice, tip=tip)
+            if tip
+            else _("{sentence}.").format(sentence=choice)
+        )
     if report.unjudged:
-        out.append(_("Could not work out the color identity of {names}.").format(
-            names=words.names_list(report.unjudged, name)))
+        out.append(
+            _("Could not work out the color identity of {names}.").format(
+                names=words.names_list(report.unjudged, name)
+            )
+        )
     out.extend(name(w) for w in report.warnings)
     return list(dict.fromkeys(out))
 
@@ -270,17 +312,33 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[
         if report.second_from_list:
             out.append(_("Second commander taken from the list: {names}").format(names=listed))
         else:
-            out.append(ngettext("Commander taken from the list: {names}", "Commanders taken from the list: {names}",
-                                len(report.from_list)).format(names=listed))
+            out.append(
+                ngettext(
+                    "Commander taken from the list: {names}",
+                    "Commanders taken from the list: {names}",
+                    len(report.from_list),
+                ).format(names=listed)
+            )
     for leader, color in report.chosen.items():
-        out.append(_("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity").format(
-            card=name(leader), color=render.color_name(color)))
+        out.append(
+            _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity").format(
+                card=name(leader), color=render.color_name(color)
+            )
+        )
     if report.pasted_lines:
-        out.append(_("The list was pasted on one line; it was read as {n} separate lines, numbered in the order "
-                     "pasted").format(n=report.pasted_lines))
-    out.extend(_("line {line}: {typed} was read as {card}; the text after the last \u201c//\u201d was taken for a "
-                 "comment").format(line=r.line, typed=name(repr(r.typed)), card=name(r.read_as))
-               for r in report.readings)
+        out.append(
+            _(
+                "The list was pasted on one line; it was read as {n} separate lines, numbered in the order "
+                "pasted"
+            ).format(n=report.pasted_lines)
+        )
+    out.extend(
+        _(
+            "line {line}: {typed} was read as {card}; the text after the last \u201c//\u201d was taken for a "
+            "comment"
+        ).format(line=r.line, typed=name(repr(r.typed)), card=name(r.read_as))
+        for r in report.readings
+    )
     return out
 
 
@@ -292,7 +350,9 @@ def text_report(report: DeckReport) -> str:
         out.append(_("Deck: {name}").format(name=report.deck_name))
     out.append(_("Cards: {cards}").format(cards=_cards_text(report)))
     if report.companions:
-        out.append(_("Companion: {names} (not counted)").format(names=words.names_list(report.companions, _plain)))
+        out.append(
+            _("Companion: {names} (not counted)").format(names=words.names_list(report.companions, _plain))
+        )
     out.append("")
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
     out.append(f"{verdict} {headline(report)}")
@@ -319,8 +379,9 @@ def _card_notes(report: DeckReport) -> list[str]:
 
 
 def _cards_text(report: DeckReport) -> str:
-    counted = (_("{n} counting the commanders") if len(report.commanders) > 1
-               else _("{n} counting the commander")).format(n=report.card_count)
+    counted = (
+        _("{n} counting the commanders") if len(report.commanders) > 1 else _("{n} counting the commander")
+    ).format(n=report.card_count)
     return "; ".join([counted, *_card_notes(report)])
 
 
@@ -337,7 +398,9 @@ def _field_lines(report: DeckReport, kind: ProblemKind, emoji: Emoji, limit: int
         if kind is ProblemKind.COLOR:
             found = evidence_text(p, emoji, markdown=True, width=EVIDENCE_WIDTH)
             if found:
-                text += f" \u00b7 {found[0]}" + (_(" (+{n} more)").format(n=len(found) - 1) if len(found) > 1 else "")
+                text += f" \u00b7 {found[0]}" + (
+                    _(" (+{n} more)").format(n=len(found) - 1) if len(found) > 1 else ""
+                )
         lines.append(f"\u2022 {text}")
     return lines
 
@@ -353,16 +416,20 @@ def summary_embed(
     heading = _("Deck check: {commanders}").format(commanders=" + ".join(report.commanders))
     if report.legal:
         color = render.FITS_COLOR
-        description = "\u2705 " + _("**Legal.** {count} cards, all inside {colors}; no duplicates, nothing "
-                                    "banned.").format(count=report.card_count,
-                                                      colors=render.pips(report.deck_identity, emoji))
+        description = "\u2705 " + _(
+            "**Legal.** {count} cards, all inside {colors}; no duplicates, nothing banned."
+        ).format(count=report.card_count, colors=render.pips(report.deck_identity, emoji))
     elif not report.findings:  # only names that could not be looked up
         color = UNCHECKED_COLOR
-        description = "\u26a0\ufe0f " + _("**Not fully checked.** {headline}").format(headline=headline(report))
+        description = "\u26a0\ufe0f " + _("**Not fully checked.** {headline}").format(
+            headline=headline(report)
+        )
     else:
         color = render.MISFIT_COLOR
         description = "\u274c " + _problems_sentence(report, bold=True)
-    embed = Embed(title=render.truncate(render.escape(heading), TITLE_LIMIT), description=description, color=color)
+    embed = Embed(
+        title=render.truncate(render.escape(heading), TITLE_LIMIT), description=description, color=color
+    )
     identity = render.pips(report.deck_identity, emoji) if report.identity_checked else _("not checked")
     embed.add_field(name=_("Color identity"), value=identity, inline=True)
     cards = f"{report.card_count} / 100" + "".join(f" ({part})" for part in _card_notes(report))
@@ -372,15 +439,20 @@ def summary_embed(
     for kind, n in report.counts().items():
         shown = _field_lines(report, kind, emoji, FIELD_ITEMS)
         if n > FIELD_ITEMS:
-            shown.append(_("\u2026and {more} more in the full report").format(more=kind_label(kind, n - FIELD_ITEMS)))
+            shown.append(
+                _("\u2026and {more} more in the full report").format(more=kind_label(kind, n - FIELD_ITEMS))
+            )
         value = render.join_limited(shown, FIELD_VALUE_LIMIT)
         embed.add_field(name=f"{title(kind)} ({n})", value=value, inline=False)
     warnings = warnings_text(report, _escaped) + ([stale] if stale else [])
     if warnings:
-        embed.add_field(name=_("Warnings"),
-                        value=render.join_limited((f"\u26a0\ufe0f {w}" for w in dict.fromkeys(warnings)),
-                                                  FIELD_VALUE_LIMIT),
-                        inline=False)
+        embed.add_field(
+            name=_("Warnings"),
+            value=render.join_limited(
+                (f"\u26a0\ufe0f {w}" for w in dict.fromkeys(warnings)), FIELD_VALUE_LIMIT
+            ),
+            inline=False,
+        )
     notes = notes_text(report, _escaped)
     if notes:
         embed.add_field(name=_("Read as"), value=render.join_limited(notes, FIELD_VALUE_LIMIT), inline=False)

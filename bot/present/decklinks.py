@@ -33,7 +33,8 @@ def _again(retry_after: int | None, default: str | None = None) -> str:
 
 def _paste() -> str:
     return _("or paste the list with `{list}:` (or attach it as a file with `{decklist}:`)").format(
-        list=option_name("list"), decklist=option_name("decklist"))
+        list=option_name("list"), decklist=option_name("decklist")
+    )
 
 
 def deck_link_error_text(code: str, site: str | None = None, retry_after: int | None = None) -> str:
@@ -42,27 +43,41 @@ def deck_link_error_text(code: str, site: str | None = None, retry_after: int | 
     name, paste = _site(site), _paste()
     when = _again(retry_after, _("in a few seconds") if code == "busy" else None)
     if code == "malformed_url":
-        text = _("That {site} link doesn't point at a deck. Open the deck on {site} and copy the address from "
-                 "your browser (it looks like {example}).")
+        text = _(
+            "That {site} link doesn't point at a deck. Open the deck on {site} and copy the address from "
+            "your browser (it looks like {example})."
+        )
     elif code == "private":
-        text = _("That {site} deck is private, so I can't read it. Make it public (or unlisted) on {site}, "
-                 "{paste}.")
+        text = _(
+            "That {site} deck is private, so I can't read it. Make it public (or unlisted) on {site}, "
+            "{paste}."
+        )
     elif code == "not_found":
-        text = _("I couldn't find that deck on {site}. Check the link; a deleted deck, or a private one "
-                 "{site} hides completely, looks like this too.")
+        text = _(
+            "I couldn't find that deck on {site}. Check the link; a deleted deck, or a private one "
+            "{site} hides completely, looks like this too."
+        )
     elif code == "not_a_deck":
         text = _("{site} answered, but not with a deck I can read. Please try again later, {paste}.")
     elif code == "too_large":
-        text = _("That {site} deck is too large for me to read. Please paste the list with `{list}:` (or attach "
-                 "it as a file with `{decklist}:`).")
+        text = _(
+            "That {site} deck is too large for me to read. Please paste the list with `{list}:` (or attach "
+            "it as a file with `{decklist}:`)."
+        )
     elif code == "rate_limited":
         text = _("{site} asked me to slow down. Please try again {when}, {paste}.")
     elif code == "busy":
         text = _("I'm reading many deck links right now. Please try again {when}, {paste}.")
     else:
         text = _("{site} isn't answering right now (or took too long). Please try again {when}, {paste}.")
-    return text.format(site=name, paste=paste, example=example_url(site), when=when,
-                       list=option_name("list"), decklist=option_name("decklist"))
+    return text.format(
+        site=name,
+        paste=paste,
+        example=example_url(site),
+        when=when,
+        list=option_name("list"),
+        decklist=option_name("decklist"),
+    )
 
 
 def example_url(site: str | None) -> str:
@@ -73,9 +88,10 @@ def example_url(site: str | None) -> str:
 
 def not_a_deck_link_text(text: str) -> str:
     """`url:` holds something that is not an Archidekt or Moxfield deck address."""
-    return _("\u201c{text}\u201d isn't a deck link I can read. `{url}:` takes the address of a public {sites} "
-             "deck, e.g. https://archidekt.com/decks/123456 or https://www.moxfield.com/decks/<id>.").format(
-        text=render.echo(text, 80), url=option_name("url"), sites=_sites())
+    return _(
+        "\u201c{text}\u201d isn't a deck link I can read. `{url}:` takes the address of a public {sites} "
+        "deck, e.g. https://archidekt.com/decks/123456 or https://www.moxfield.com/decks/<id>."
+    ).format(text=render.echo(text, 80), url=option_name("url"), sites=_sites())
 
 
 def deck_source_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
@@ -83,14 +99,20 @@ def deck_source_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
     `decklist:`, `list:` and `url:`), or "file_too_big"."""
     options = {"decklist": option_name("decklist"), "list": option_name("list"), "url": option_name("url")}
     if problem == "several":
-        return _("Please give the decklist one way only: a file (`{decklist}:`), pasted text (`{list}:`) or a deck "
-                 "link (`{url}:`).").format(**options)
+        return _(
+            "Please give the decklist one way only: a file (`{decklist}:`), pasted text (`{list}:`) or a deck "
+            "link (`{url}:`)."
+        ).format(**options)
     if problem == "file_too_big":
-        return _("That file is {size} bytes; a decklist file can be at most {limit} KB. "
-                 "Please upload just the list.").format(size=number(size), limit=limit // 1024)
-    return _("Please give the decklist: attach it as a text file (`{decklist}:`), paste it (`{list}:`) or give a "
-             "public {sites} deck link (`{url}:`). Exports from Moxfield, Archidekt, Arena or MTGO work as they "
-             "are.").format(sites=_sites(), **options)
+        return _(
+            "That file is {size} bytes; a decklist file can be at most {limit} KB. "
+            "Please upload just the list."
+        ).format(size=number(size), limit=limit // 1024)
+    return _(
+        "Please give the decklist: attach it as a text file (`{decklist}:`), paste it (`{list}:`) or give a "
+        "public {sites} deck link (`{url}:`). Exports from Moxfield, Archidekt, Arena or MTGO work as they "
+        "are."
+    ).format(sites=_sites(), **options)
 
 
 def no_commander_text(*, from_message: bool = False) -> str:
@@ -98,25 +120,31 @@ def no_commander_text(*, from_message: bool = False) -> str:
     marks = _("a `Commander` section, a `Commander: Name` line or `*CMDR*` after the card")
     commander = option_name("commander")
     if from_message:
-        return _("That list doesn't say who its commander is. Mark it in the list ({marks}), or use "
-                 "`/{command}` with `{commander}:`.").format(marks=marks, command=option_name("deckcheck"),
-                                                              commander=commander)
-    return _("That list doesn't say who its commander is: give it with `{commander}:`, or mark it in the list "
-             "({marks}).").format(marks=marks, commander=commander)
+        return _(
+            "That list doesn't say who its commander is. Mark it in the list ({marks}), or use "
+            "`/{command}` with `{commander}:`."
+        ).format(marks=marks, command=option_name("deckcheck"), commander=commander)
+    return _(
+        "That list doesn't say who its commander is: give it with `{commander}:`, or mark it in the list "
+        "({marks})."
+    ).format(marks=marks, commander=commander)
 
 
 def deck_from_link_line(name: str | None, site: str, url: str) -> str:
     """The first line of a deck check read from a link: which deck, where."""
-    title = render.escape(render.truncate(" ".join(name.split()), 100)) if name and name.strip() else _("A deck")
+    title = (
+        render.escape(render.truncate(" ".join(name.split()), 100)) if name and name.strip() else _("A deck")
+    )
     return _("**{title}** on {site}: <{url}>").format(title=title, site=site, url=url)
 
 
 # ----------------------------------------------------------------------------- "Check this decklist"
 def no_decklist_in_message_text() -> str:
     """The message has neither a decklist (text or a text file) nor a deck link."""
-    return _("I found no decklist in that message. \"{menu}\" reads a list posted as text (one card per line), "
-             "an attached text file, or a public {sites} deck link.").format(menu=option_name("Check this decklist"),
-                                                                              sites=_sites())
+    return _(
+        'I found no decklist in that message. "{menu}" reads a list posted as text (one card per line), '
+        "an attached text file, or a public {sites} deck link."
+    ).format(menu=option_name("Check this decklist"), sites=_sites())
 
 
 def commander_modal_title() -> str:

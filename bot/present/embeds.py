@@ -66,7 +66,11 @@ def card_image(card: Mapping[str, Any]) -> str | None:
     faces = card.get("card_faces")
     for part in (card, *(faces[:1] if isinstance(faces, list) else ())):
         uris = part.get("image_uris") if isinstance(part, Mapping) else None
-        url = (uris.get("normal") or uris.get("large") or uris.get("small")) if isinstance(uris, Mapping) else None
+        url = (
+            (uris.get("normal") or uris.get("large") or uris.get("small"))
+            if isinstance(uris, Mapping)
+            else None
+        )
         if isinstance(url, str) and url.startswith("http"):
             return url
     card_id = card.get("id")
@@ -83,7 +87,8 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
     ages = [r.data_age_days for r in items if r.data_age_days is not None]
     if ages and max(ages) > STALE_DAYS:
         return _("The local card data is {days} days old; recent changes may be missing.").format(
-            days=f"{max(ages):.0f}")
+            days=f"{max(ages):.0f}"
+        )
     return None
 
 
@@ -93,8 +98,10 @@ def typed_line(typed: Sequence[tuple[str, str]], *, with_names: bool = True) -> 
     `with_names` only the typed names, when the title already names the card). None when there are none."""
     if not typed:
         return None
-    shown_names = [render.echo(printed, 80) + (f" ({render.escape(name)})" if with_names else "")
-                   for printed, name in typed]
+    shown_names = [
+        render.echo(printed, 80) + (f" ({render.escape(name)})" if with_names else "")
+        for printed, name in typed
+    ]
     return _("You typed: {names}").format(names=", ".join(shown_names))
 
 
@@ -129,11 +136,16 @@ def _add_warnings(embed: Embed, warnings: Sequence[str]) -> None:
         embed.add_field(name=_("Warnings"), value=value, inline=False)
 
 
-def _why_field(embed: Embed, name: str, analysis: Analysis, found: Sequence[evidence.Source], emoji: Emoji) -> None:
+def _why_field(
+    embed: Embed, name: str, analysis: Analysis, found: Sequence[evidence.Source], emoji: Emoji
+) -> None:
     lines = evidence.evidence_lines(analysis, found, emoji)
     if lines:
-        embed.add_field(name=render.truncate(name, FIELD_NAME_LIMIT),
-                        value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=False)
+        embed.add_field(
+            name=render.truncate(name, FIELD_NAME_LIMIT),
+            value=render.join_limited(lines, FIELD_VALUE_LIMIT),
+            inline=False,
+        )
 
 
 # ------------------------------------------------------------------------------------------ /identity
@@ -155,18 +167,24 @@ def identity_embed(
         lines.extend(_not_deck_lines(analysis, card))
         if analysis.colors or analysis.color_reasons:
             embed.add_field(name=_("Color"), value=render.pips(analysis.colors, emoji), inline=True)
-        found = evidence.sources(analysis.color_reasons) if analysis.not_deck_card is NonDeckKind.TOKEN \
+        found = (
+            evidence.sources(analysis.color_reasons)
+            if analysis.not_deck_card is NonDeckKind.TOKEN
             else evidence.identity_sources(analysis)
+        )
     else:
         lines.append(words.identity_summary(analysis, shown))
         lines.extend(words.lessons(analysis, emoji))
         lines.append(words.deck_line(analysis))
         if analysis.colors == analysis.identity:
-            embed.add_field(name=_("Color and color identity"), value=render.pips(analysis.identity, emoji),
-                            inline=True)
+            embed.add_field(
+                name=_("Color and color identity"), value=render.pips(analysis.identity, emoji), inline=True
+            )
         else:
             embed.add_field(name=_("Color"), value=render.pips(analysis.colors, emoji), inline=True)
-            embed.add_field(name=_("Color identity"), value=render.pips(analysis.identity, emoji), inline=True)
+            embed.add_field(
+                name=_("Color identity"), value=render.pips(analysis.identity, emoji), inline=True
+            )
         found = evidence.identity_sources(analysis)
     embed.description = render.truncate("\n".join(line for line in lines if line), DESCRIPTION_LIMIT)
     if analysis.not_deck_card is not NonDeckKind.TOKEN or analysis.colors:
@@ -188,18 +206,30 @@ def _not_deck_lines(analysis: Analysis, card: Mapping[str, Any]) -> list[str]:
     if kind is NonDeckKind.TOKEN:
         lines.append(words.token_colors_sentence(analysis))
     elif kind is NonDeckKind.MELD_RESULT:
-        parts = [str(p.get("name")) for p in card.get("all_parts") or ()
-                 if isinstance(p, Mapping) and p.get("component") == "meld_part" and p.get("name")]
+        parts = [
+            str(p.get("name"))
+            for p in card.get("all_parts") or ()
+            if isinstance(p, Mapping) and p.get("component") == "meld_part" and p.get("name")
+        ]
         if parts:
-            lines.append(_("Its two halves, {cards}, are the cards that go in a deck.").format(
-                cards=words.names_list(parts, shown)))
+            lines.append(
+                _("Its two halves, {cards}, are the cards that go in a deck.").format(
+                    cards=words.names_list(parts, shown)
+                )
+            )
     elif kind in (NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST):
         lines.append(_("Nothing printed on it gives it a color or a color identity."))
     return lines
 
 
-def identity_reply(analysis: Analysis, card: Mapping[str, Any], *, emoji: Emoji = None,
-                   stale: str | None = None, typed: str | None = None) -> Reply:
+def identity_reply(
+    analysis: Analysis,
+    card: Mapping[str, Any],
+    *,
+    emoji: Emoji = None,
+    stale: str | None = None,
+    typed: str | None = None,
+) -> Reply:
     """The /identity reply (one public embed)."""
     return Reply(embeds=[identity_embed(analysis, card, emoji=emoji, stale=stale, typed=typed)])
 
@@ -210,7 +240,9 @@ def _leader_names(result: FitResult, commanders: Sequence[Mapping[str, Any]]) ->
 
 
 def _identities_fields(embed: Embed, result: FitResult, name: str, emoji: Emoji) -> None:
-    embed.add_field(name=_("Card"), value=f"{plain(name)}: {render.pips(result.card.identity, emoji)}", inline=True)
+    embed.add_field(
+        name=_("Card"), value=f"{plain(name)}: {render.pips(result.card.identity, emoji)}", inline=True
+    )
     lines = []
     for i, leader in enumerate(result.commanders):
         text = f"{plain(leader.name)}: {render.pips(leader.identity, emoji)}"
@@ -221,8 +253,11 @@ def _identities_fields(embed: Embed, result: FitResult, name: str, emoji: Emoji)
         lines.append(text)
     if len(result.commanders) > 1:
         lines.append(_("Together: {colors}").format(colors=render.pips(result.deck_identity, emoji)))
-    embed.add_field(name=_("Commanders") if len(result.commanders) > 1 else _("Commander"),
-                    value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=True)
+    embed.add_field(
+        name=_("Commanders") if len(result.commanders) > 1 else _("Commander"),
+        value=render.join_limited(lines, FIELD_VALUE_LIMIT),
+        inline=True,
+    )
 
 
 def fits_embed(
@@ -239,23 +274,37 @@ def fits_embed(
     analysis = result.card
     name = analysis.name or card_name(card)
     leaders = _leader_names(result, commanders)
-    title = fit_words.headline(result, render.truncate(name, NAME_WIDTH), [render.truncate(n, 80) for n in leaders])
+    title = fit_words.headline(
+        result, render.truncate(name, NAME_WIDTH), [render.truncate(n, 80) for n in leaders]
+    )
     embed = _base_embed(render.escape(title), card_url(card), _VERDICT_COLORS[result.verdict], card)
     lines = [typed_line(typed), *fit_words.fits_lines(result, name)]
     embed.description = render.truncate("\n".join(line for line in lines if line), DESCRIPTION_LIMIT)
     _identities_fields(embed, result, name, emoji)
     if result.outside:
         found = evidence.identity_sources(analysis, result.outside)
-        _why_field(embed, _("Outside: {colors}").format(colors=render.color_words(result.outside)), analysis, found,
-                   emoji)
+        _why_field(
+            embed,
+            _("Outside: {colors}").format(colors=render.color_words(result.outside)),
+            analysis,
+            found,
+            emoji,
+        )
     warnings = [stale] if stale else []
     _add_warnings(embed, warnings)
     embed.set_footer(text=_(FOOTER))
     return finish(embed)
 
 
-def fits_reply(result: FitResult, card: Mapping[str, Any], commanders: Sequence[Mapping[str, Any]], *,
-               emoji: Emoji = None, stale: str | None = None, typed: Sequence[tuple[str, str]] = ()) -> Reply:
+def fits_reply(
+    result: FitResult,
+    card: Mapping[str, Any],
+    commanders: Sequence[Mapping[str, Any]],
+    *,
+    emoji: Emoji = None,
+    stale: str | None = None,
+    typed: Sequence[tuple[str, str]] = (),
+) -> Reply:
     """The /fits reply (one public embed); `typed`: see `typed_line`."""
     return Reply(embeds=[fits_embed(result, card, commanders, emoji=emoji, stale=stale, typed=typed)])
 
@@ -302,7 +351,9 @@ def help_embed(emoji: Emoji = None) -> Embed:
     embed = Embed(title=_("Color identity bot"), description=_(HELP_WHAT), color=render.GOLD)
     embed.add_field(name=_("Commands"), value=_(HELP_COMMANDS), inline=False)
     embed.add_field(name=_("Color"), value=render.render_symbols(_(HELP_COLOR), emoji), inline=False)
-    embed.add_field(name=_("Color identity"), value=render.render_symbols(_(HELP_IDENTITY), emoji), inline=False)
+    embed.add_field(
+        name=_("Color identity"), value=render.render_symbols(_(HELP_IDENTITY), emoji), inline=False
+    )
     embed.add_field(name=_("Examples"), value=_(HELP_EXAMPLES), inline=False)
     embed.set_footer(text=_("Start typing a card name and pick it from the suggestions."))
     return finish(embed)
@@ -316,7 +367,9 @@ def help_reply(emoji: Emoji = None) -> Reply:
 # ------------------------------------------------------------------------------------------- limits
 def _drop_repeats(embed: Embed) -> None:
     """Last guard: a line already shown earlier in the embed is left out of later fields."""
-    seen = {line.strip() for text in (embed.title or "", embed.description or "") for line in text.split("\n")}
+    seen = {
+        line.strip() for text in (embed.title or "", embed.description or "") for line in text.split("\n")
+    }
     for f in list(embed.fields):
         kept = []
         for line in f.value.split("\n"):

@@ -24,8 +24,9 @@ def _names(names: Sequence[str], limit: int) -> list[str]:
 
 
 def not_found_text(query: str, suggestions: Sequence[str], label: str | None = None) -> str:
-    text = _("I couldn't find a card named \u201c{query}\u201d{option}.").format(query=render.echo(query),
-                                                                                 option=option_note(label))
+    text = _("I couldn't find a card named \u201c{query}\u201d{option}.").format(
+        query=render.echo(query), option=option_note(label)
+    )
     names = _names(suggestions, MAX_SUGGESTIONS)
     if names:
         text += "\n" + _("Did you mean: {names}?").format(names=", ".join(f"**{n}**" for n in names))
@@ -35,8 +36,9 @@ def not_found_text(query: str, suggestions: Sequence[str], label: str | None = N
 
 
 def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = None) -> str:
-    text = _("\u201c{query}\u201d{option} matches several cards").format(query=render.echo(query),
-                                                                          option=option_note(label))
+    text = _("\u201c{query}\u201d{option} matches several cards").format(
+        query=render.echo(query), option=option_note(label)
+    )
     names = _names(candidates, CANDIDATES_SHOWN)
     if names:
         text += ": " + ", ".join(f"**{n}**" for n in names)
@@ -56,19 +58,23 @@ def _wait(retry_after: float | None, default: str | None = None) -> str:
 
 
 def unavailable_text(retry_after: float | None = None) -> str:
-    return _("Scryfall (where my card data comes from) isn't answering right now, so I can't look that card up. "
-             "Please try again {when}.").format(when=_wait(retry_after))
+    return _(
+        "Scryfall (where my card data comes from) isn't answering right now, so I can't look that card up. "
+        "Please try again {when}."
+    ).format(when=_wait(retry_after))
 
 
 def busy_text(retry_after: float | None = None) -> str:
-    return _("I'm busy: many card lookups are waiting for Scryfall right now. Please try again {when}.").format(
-        when=_wait(retry_after, _("in a few seconds")))
+    return _(
+        "I'm busy: many card lookups are waiting for Scryfall right now. Please try again {when}."
+    ).format(when=_wait(retry_after, _("in a few seconds")))
 
 
 def too_long_text(length: int, label: str | None = None) -> str:
-    return _("That card name{option} is {length} characters long; card names are at most {limit} characters. "
-             "Please check it and try again.").format(option=option_note(label), length=f"{length:,}",
-                                                      limit=MAX_INPUT_CHARS)
+    return _(
+        "That card name{option} is {length} characters long; card names are at most {limit} characters. "
+        "Please check it and try again."
+    ).format(option=option_note(label), length=f"{length:,}", limit=MAX_INPUT_CHARS)
 
 
 def empty_text(label: str | None = None) -> str:
@@ -81,9 +87,11 @@ def deck_input_text(problem: str) -> str:
 
 def cooldown_text(retry_after: float) -> str:
     seconds = max(1, math.ceil(retry_after))
-    return "\u23f3 " + ngettext("You're sending commands a little fast. Please try again in {n} second.",
-                                "You're sending commands a little fast. Please try again in {n} seconds.",
-                                seconds).format(n=seconds)
+    return "\u23f3 " + ngettext(
+        "You're sending commands a little fast. Please try again in {n} second.",
+        "You're sending commands a little fast. Please try again in {n} seconds.",
+        seconds,
+    ).format(n=seconds)
 
 
 def error_text() -> str:
@@ -98,8 +106,10 @@ def chosen_color_text(option: str, commander: str | None) -> str:
     """Why a `color:`/`partner_color:` option can't be used: `commander` is the card it would apply to (None
     when there is no such commander, e.g. `partner_color:` without `partner:`)."""
     if commander is None:
-        return _("`{option}:` is the color your partner chooses before the game; please give the `{partner}:` "
-                 "too.").format(option=option_name(option), partner=option_name("partner"))
-    return _("`{option}:` is for a commander that chooses a color before the game begins (CR 903.4b), such as "
-             "The Prismatic Piper or Clara Oswald; {card} doesn\u2019t choose one.").format(
-        option=option_name(option), card=render.escape(render.truncate(commander, 150)))
+        return _(
+            "`{option}:` is the color your partner chooses before the game; please give the `{partner}:` too."
+        ).format(option=option_name(option), partner=option_name("partner"))
+    return _(
+        "`{option}:` is for a commander that chooses a color before the game begins (CR 903.4b), such as "
+        "The Prismatic Piper or Clara Oswald; {card} doesn\u2019t choose one."
+    ).format(option=option_name(option), card=render.escape(render.truncate(commander, 150)))

@@ -88,16 +88,18 @@ def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source
                 group.sort(key=lambda r: text.find(r.land) if r.land and r.land in text else len(text))
         if not symbols and kind is not ReasonKind.BASIC_LAND_TYPE:
             group.sort(key=lambda r: "WUBRG".find(r.color))
-        out.append(Source(
-            kind=kind,
-            face=face,
-            text=text if isinstance(text, str) else None,
-            colors="".join(dict.fromkeys(r.color for r in group)),
-            symbols=tuple(symbols),
-            places=tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT)),
-            lands=tuple(dict.fromkeys(r.land for r in group if r.land)),
-            cda=group[0].cda,
-        ))
+        out.append(
+            Source(
+                kind=kind,
+                face=face,
+                text=text if isinstance(text, str) else None,
+                colors="".join(dict.fromkeys(r.color for r in group)),
+                symbols=tuple(symbols),
+                places=tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT)),
+                lands=tuple(dict.fromkeys(r.land for r in group if r.land)),
+                cda=group[0].cda,
+            )
+        )
     return out
 
 
@@ -136,8 +138,9 @@ def _where(source: Source) -> str:
     return _(_WHERE.get(kind, _TOKEN_COLOR))
 
 
-def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True,
-                  width: int = LINE_WIDTH) -> str:
+def evidence_line(
+    source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True, width: int = LINE_WIDTH
+) -> str:
     """One line for one source: symbols (or color pips), where they sit, and the card's line with them in
     bold. `markdown=False`: plain text (symbols as `{X}`, nothing bold or escaped), for text files."""
     if not markdown:
@@ -180,7 +183,15 @@ def _bold_words(text: str, words: Sequence[str], markdown: bool) -> str:
     return " ".join(out)
 
 
-def evidence_lines(analysis: Analysis, found: Sequence[Source], emoji: Emoji = None, *, markdown: bool = True,
-                   width: int = LINE_WIDTH) -> list[str]:
+def evidence_lines(
+    analysis: Analysis,
+    found: Sequence[Source],
+    emoji: Emoji = None,
+    *,
+    markdown: bool = True,
+    width: int = LINE_WIDTH,
+) -> list[str]:
     """`evidence_line` for each source, each line once."""
-    return list(dict.fromkeys(evidence_line(s, analysis, emoji, markdown=markdown, width=width) for s in found))
+    return list(
+        dict.fromkeys(evidence_line(s, analysis, emoji, markdown=markdown, width=width) for s in found)
+    )

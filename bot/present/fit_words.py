@@ -24,8 +24,14 @@ def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[s
     """The short reason for the headline: 'Lightning Bolt can't be your commander'."""
     if blocker is DeckBlocker.COMMANDER_INELIGIBLE:
         problem = next((v for v in result.commander_problems if not words.is_pairing(v) or v.cause), None)
-        who = words.ineligible_name(problem) if problem is not None else next(
-            (a.name for a in result.commanders if not a.deck_card), leaders[0] if leaders else _("The commander"))
+        who = (
+            words.ineligible_name(problem)
+            if problem is not None
+            else next(
+                (a.name for a in result.commanders if not a.deck_card),
+                leaders[0] if leaders else _("The commander"),
+            )
+        )
         return _("{card} can\u2019t be your commander").format(card=who)
     if blocker is DeckBlocker.PAIR_INVALID:
         problem = next((v for v in result.commander_problems if words.is_pairing(v)), None)
@@ -34,8 +40,9 @@ def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[s
         return _("{cards} can\u2019t be commanders together").format(cards=words.names_list(leaders))
     if blocker is DeckBlocker.COMMANDER_BANNED:
         banned = result.banned_commanders
-        return ngettext("{cards} is banned in Commander", "{cards} are banned in Commander", len(banned)).format(
-            cards=words.names_list(banned))
+        return ngettext(
+            "{cards} is banned in Commander", "{cards} are banned in Commander", len(banned)
+        ).format(cards=words.names_list(banned))
     if blocker is DeckBlocker.CARD_BANNED:
         return _("{card} is banned in Commander").format(card=name)
     kind = result.card.not_deck_card
@@ -48,13 +55,22 @@ def _blocker_sentences(result: FitResult, name: str) -> list[str]:
     out = [words.verdict_sentence(v, shown) for v in result.commander_problems]
     for blocker in result.blockers:
         if blocker is DeckBlocker.COMMANDER_INELIGIBLE and not result.commander_problems:
-            out.extend(words.not_deck_sentence(shown(leader.name), leader.not_deck_card)
-                       for leader in result.commanders if leader.not_deck_card is not None)
+            out.extend(
+                words.not_deck_sentence(shown(leader.name), leader.not_deck_card)
+                for leader in result.commanders
+                if leader.not_deck_card is not None
+            )
         elif blocker is DeckBlocker.COMMANDER_BANNED:
-            out.extend(_("{card} is banned in Commander, so a deck led by it isn\u2019t legal.").format(
-                card=shown(banned)) for banned in result.banned_commanders)
+            out.extend(
+                _("{card} is banned in Commander, so a deck led by it isn\u2019t legal.").format(
+                    card=shown(banned)
+                )
+                for banned in result.banned_commanders
+            )
         elif blocker is DeckBlocker.CARD_BANNED:
-            out.append(_("{card} is banned in Commander, so no Commander deck may hold it.").format(card=shown(name)))
+            out.append(
+                _("{card} is banned in Commander, so no Commander deck may hold it.").format(card=shown(name))
+            )
         elif blocker is DeckBlocker.NOT_A_DECK_CARD and result.card.not_deck_card is not None:
             out.append(words.not_deck_sentence(shown(name), result.card.not_deck_card))
     return list(dict.fromkeys(out))
@@ -88,22 +104,29 @@ def _chooser_words(result: FitResult) -> str:
     open_names = [result.commanders[i].name for i in result.open_choices]
     if not open_names:
         return ""
-    return ngettext("{commanders} has you choose a color before the game begins",
-                    "{commanders} have you choose a color before the game begins",
-                    len(open_names)).format(commanders=words.names_list(open_names, shown))
+    return ngettext(
+        "{commanders} has you choose a color before the game begins",
+        "{commanders} have you choose a color before the game begins",
+        len(open_names),
+    ).format(commanders=words.names_list(open_names, shown))
 
 
 def _comparison(result: FitResult, name: str) -> str:
     """The identity comparison as information (no verdict mark)."""
     card = result.card
     if not card.identity:
-        return _("As for colors: {card} has a colorless identity, which fits every deck.").format(card=shown(name))
+        return _("As for colors: {card} has a colorless identity, which fits every deck.").format(
+            card=shown(name)
+        )
     if not result.outside:
         return _("As for colors: {card_s} identity ({colors}) is within the deck\u2019s ({deck}).").format(
-            card_s=possessive_shown(name), colors=render.color_words(card.identity),
-            deck=render.color_words(result.deck_identity))
+            card_s=possessive_shown(name),
+            colors=render.color_words(card.identity),
+            deck=render.color_words(result.deck_identity),
+        )
     return _("As for colors: {outside} would be outside the deck\u2019s identity; {deck}.").format(
-        outside=_capitalized(render.color_words(result.outside)), deck=_deck_words(result))
+        outside=_capitalized(render.color_words(result.outside)), deck=_deck_words(result)
+    )
 
 
 def _capitalized(text: str) -> str:
@@ -117,11 +140,15 @@ def _fits_tail(result: FitResult) -> str:
         if result.commanders[0].identity == picked[0][1]:
             return _(", the color chosen for it before the game (CR 903.4b)")
         return _(", with {color} chosen for it before the game (CR 903.4b)").format(
-            color=render.color_name(picked[0][1]))
+            color=render.color_name(picked[0][1])
+        )
     if picked:
-        chosen = [_("{color} chosen for {commander}").format(color=render.color_name(c),
-                                                             commander=shown(result.commanders[i].name))
-                  for i, c in picked]
+        chosen = [
+            _("{color} chosen for {commander}").format(
+                color=render.color_name(c), commander=shown(result.commanders[i].name)
+            )
+            for i, c in picked
+        ]
         return _(", with {choices} before the game (CR 903.4b)").format(choices=render.and_list(chosen))
     return " (CR 903.5c)"
 
@@ -137,32 +164,54 @@ def fits_lines(result: FitResult, name: str) -> list[str]:
         return lines
     if verdict is FitVerdict.FITS:
         if not card.identity:
-            return [_("{card} has a colorless identity, which fits every Commander deck (CR 903.5c).").format(
-                card=shown(name))]
-        return [_("{card_s} color identity ({colors}) is within the deck\u2019s: {deck}{tail}.").format(
-            card_s=possessive_shown(name), colors=render.color_words(card.identity), deck=_deck_words(result),
-            tail=_fits_tail(result))]
+            return [
+                _("{card} has a colorless identity, which fits every Commander deck (CR 903.5c).").format(
+                    card=shown(name)
+                )
+            ]
+        return [
+            _("{card_s} color identity ({colors}) is within the deck\u2019s: {deck}{tail}.").format(
+                card_s=possessive_shown(name),
+                colors=render.color_words(card.identity),
+                deck=_deck_words(result),
+                tail=_fits_tail(result),
+            )
+        ]
     outside = render.color_words(result.outside)
     if verdict is FitVerdict.FITS_IF_CHOSEN:
-        return [_("{choosers}, and that color joins the deck\u2019s color identity (CR 903.4b). {card} needs "
-                  "{colors}; {deck} without it.").format(choosers=_chooser_words(result), card=shown(name),
-                                                          colors=outside, deck=_deck_words(result)),
-                _option_hint(result)]
-    lines = [ngettext("{colors} is outside the deck\u2019s color identity: {deck} (CR 903.5c).",
-                      "{colors} are outside the deck\u2019s color identity: {deck} (CR 903.5c).",
-                      len(result.outside)).format(colors=_capitalized(outside), deck=_deck_words(result))]
+        return [
+            _(
+                "{choosers}, and that color joins the deck\u2019s color identity (CR 903.4b). {card} needs "
+                "{colors}; {deck} without it."
+            ).format(
+                choosers=_chooser_words(result), card=shown(name), colors=outside, deck=_deck_words(result)
+            ),
+            _option_hint(result),
+        ]
+    lines = [
+        ngettext(
+            "{colors} is outside the deck\u2019s color identity: {deck} (CR 903.5c).",
+            "{colors} are outside the deck\u2019s color identity: {deck} (CR 903.5c).",
+            len(result.outside),
+        ).format(colors=_capitalized(outside), deck=_deck_words(result))
+    ]
     n = len(result.open_choices)
     if n:
-        lines.append(ngettext("{choosers} (CR 903.4b), but that one color can\u2019t cover {colors}.",
-                              "{choosers} (CR 903.4b), but those {n} colors can\u2019t cover {colors}.", n).format(
-            choosers=_chooser_words(result), n=n, colors=outside))
+        lines.append(
+            ngettext(
+                "{choosers} (CR 903.4b), but that one color can\u2019t cover {colors}.",
+                "{choosers} (CR 903.4b), but those {n} colors can\u2019t cover {colors}.",
+                n,
+            ).format(choosers=_chooser_words(result), n=n, colors=outside)
+        )
     return lines
 
 
 def _option_hint(result: FitResult) -> str:
     if len(result.commanders) == 2 and len(result.open_choices) == 2:
-        return _("Say which with `{color}:` (for the commander) and `{partner_color}:` (for the partner).").format(
-            color=option_name("color"), partner_color=option_name("partner_color"))
+        return _(
+            "Say which with `{color}:` (for the commander) and `{partner_color}:` (for the partner)."
+        ).format(color=option_name("color"), partner_color=option_name("partner_color"))
     if result.open_choices and result.open_choices[0] == 1:
         return _("Say which with `{option}:`.").format(option=option_name("partner_color"))
     return _("Say which with `{option}:`.").format(option=option_name("color"))

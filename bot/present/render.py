@@ -22,7 +22,13 @@ ELLIPSIS = "\u2026"
 MAX_ECHO = 100  # characters of user input echoed back in a reply
 
 WUBRG = "WUBRG"
-COLOR_NAMES: dict[str, str] = {"W": N_("white"), "U": N_("blue"), "B": N_("black"), "R": N_("red"), "G": N_("green")}
+COLOR_NAMES: dict[str, str] = {
+    "W": N_("white"),
+    "U": N_("blue"),
+    "B": N_("black"),
+    "R": N_("red"),
+    "G": N_("green"),
+}
 SYMBOL_RE = re.compile(r"\{[^{}\n]{1,20}\}")
 
 # Embed colors: each mono color its own, gold for multicolor, grey for colorless.
@@ -89,8 +95,9 @@ def render_symbols(text: str, emoji: Emoji = None) -> str:
     """Every `{X}` symbol in (already escaped) text through `symbol`."""
     if not emoji or "{" not in text:
         return text
-    return SYMBOL_RE.sub(lambda m: symbol(m.group(0), emoji) if symbol_key(m.group(0)) in emoji else m.group(0),
-                         text)
+    return SYMBOL_RE.sub(
+        lambda m: symbol(m.group(0), emoji) if symbol_key(m.group(0)) in emoji else m.group(0), text
+    )
 
 
 def pips(colors: str, emoji: Emoji = None) -> str:

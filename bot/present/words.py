@@ -92,29 +92,40 @@ def non_deck_words(kind: NonDeckKind) -> str:
 def not_deck_sentence(name: str, kind: NonDeckKind) -> str:
     """'Goblin is a token, not a card you put in a deck: an effect creates it during the game (CR 111.1).'"""
     return _("{name} is {what}, not a card you put in a deck: {why}.").format(
-        name=name, what=non_deck_words(kind), why=_(_NON_DECK_WHY[kind]))
+        name=name, what=non_deck_words(kind), why=_(_NON_DECK_WHY[kind])
+    )
 
 
 # ----------------------------------------------------------------------------- commander verdicts
 _ELIGIBLE: dict[VerdictCode, str] = {
     VerdictCode.LEGENDARY_CREATURE: N_("{name} is a legendary creature"),
     VerdictCode.SAYS_IT_CAN: N_("{name}\u2019s text says it can be your commander"),
-    VerdictCode.CREATURE_OFF_BATTLEFIELD: N_("{name} is a legendary creature while it isn\u2019t on the battlefield"),
+    VerdictCode.CREATURE_OFF_BATTLEFIELD: N_(
+        "{name} is a legendary creature while it isn\u2019t on the battlefield"
+    ),
     VerdictCode.LEGENDARY_VEHICLE: N_("{name} is a legendary Vehicle"),
     VerdictCode.LEGENDARY_SPACECRAFT: N_("{name} is a legendary Spacecraft with a power/toughness box"),
 }
 _CAN_BE = N_("{name} can be your commander")
 _INELIGIBLE: dict[VerdictCode, str] = {
-    VerdictCode.SPACECRAFT_WITHOUT_BOX: N_("{name} is a legendary Spacecraft without a power/toughness box, and only a "
-                                        "Spacecraft with one can be your commander (CR 903.3)."),
-    VerdictCode.BACKGROUND_ALONE: N_("{name} is a Background: it can be your commander only alongside a legendary "
-                                  "creature with \u201cChoose a Background\u201d (CR 702.124k)."),
-    VerdictCode.LEGENDARY_NOT_CREATURE: N_("{name} is a legendary card but not a creature, and no text on it says it "
-                                        "can be your commander (CR 903.3)."),
-    VerdictCode.CREATURE_NOT_LEGENDARY: N_("{name} is a creature but not legendary, and no text on it says it can be "
-                                        "your commander (CR 903.3)."),
-    VerdictCode.NEITHER: N_("{name} is not a legendary creature, and no text on it says it can be your commander "
-                         "(CR 903.3)."),
+    VerdictCode.SPACECRAFT_WITHOUT_BOX: N_(
+        "{name} is a legendary Spacecraft without a power/toughness box, and only a "
+        "Spacecraft with one can be your commander (CR 903.3)."
+    ),
+    VerdictCode.BACKGROUND_ALONE: N_(
+        "{name} is a Background: it can be your commander only alongside a legendary "
+        "creature with \u201cChoose a Background\u201d (CR 702.124k)."
+    ),
+    VerdictCode.LEGENDARY_NOT_CREATURE: N_(
+        "{name} is a legendary card but not a creature, and no text on it says it "
+        "can be your commander (CR 903.3)."
+    ),
+    VerdictCode.CREATURE_NOT_LEGENDARY: N_(
+        "{name} is a creature but not legendary, and no text on it says it can be your commander (CR 903.3)."
+    ),
+    VerdictCode.NEITHER: N_(
+        "{name} is not a legendary creature, and no text on it says it can be your commander (CR 903.3)."
+    ),
 }
 
 
@@ -130,7 +141,8 @@ def _eligibility_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     who = name(verdict.card or _("This card"))
     if verdict.code is VerdictCode.NOT_A_DECK_CARD and verdict.not_deck_card is not None:
         return _("{name} is {what}, not a card you can put in a deck.").format(
-            name=who, what=non_deck_words(verdict.not_deck_card))
+            name=who, what=non_deck_words(verdict.not_deck_card)
+        )
     if verdict.ok:
         why = _(_ELIGIBLE.get(verdict.code, _CAN_BE)).format(name=who)
         if verdict.banned:
@@ -139,16 +151,26 @@ def _eligibility_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     return _(_INELIGIBLE.get(verdict.code, _INELIGIBLE[VerdictCode.NEITHER])).format(name=who)
 
 
-_PAIRING_CODES = frozenset({
-    VerdictCode.PAIRED, VerdictCode.PAIRED_BUT_INELIGIBLE, VerdictCode.SAME_CARD, VerdictCode.PARTNER_WITH_OTHER,
-    VerdictCode.PARTNER_WITH_ONE_WAY, VerdictCode.VARIANT_ONLY, VerdictCode.NO_SHARED_ABILITY,
-})
+_PAIRING_CODES = frozenset(
+    {
+        VerdictCode.PAIRED,
+        VerdictCode.PAIRED_BUT_INELIGIBLE,
+        VerdictCode.SAME_CARD,
+        VerdictCode.PARTNER_WITH_OTHER,
+        VerdictCode.PARTNER_WITH_ONE_WAY,
+        VerdictCode.VARIANT_ONLY,
+        VerdictCode.NO_SHARED_ABILITY,
+    }
+)
 
 
 def _label(trait: PairingTrait) -> str:
     if trait.kind is PairingKind.PARTNER_TEXT:
-        return _("Friends forever") if trait.text == "Friends forever" else _("Partner\u2014{text}").format(
-            text=trait.text)
+        return (
+            _("Friends forever")
+            if trait.text == "Friends forever"
+            else _("Partner\u2014{text}").format(text=trait.text)
+        )
     if trait.kind is PairingKind.PARTNER_WITH:
         return _("\u201cPartner with {name}\u201d").format(name=trait.text)
     label = _LABELS.get(trait.kind)
@@ -186,7 +208,8 @@ def _paired_words(verdict: Verdict, a: str, b: str) -> str:
         return _("{a} and {b} both have Partner").format(a=a, b=b)
     if kind is PairingKind.PARTNER_TEXT:
         return _("{a} and {b} both have {ability}").format(
-            a=a, b=b, ability=_label(PairingTrait(PairingKind.PARTNER_TEXT, verdict.variant)))
+            a=a, b=b, ability=_label(PairingTrait(PairingKind.PARTNER_TEXT, verdict.variant))
+        )
     if kind is PairingKind.PARTNER_WITH:
         return _("{a} and {b} each have \u201cPartner with\u201d naming the other").format(a=a, b=b)
     if kind is PairingKind.CHOOSE_BACKGROUND:
@@ -204,7 +227,9 @@ def _pairing_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     a, b = name(verdict.card), name(verdict.other)
     code = verdict.code
     if code is VerdictCode.PAIRED:
-        return _("{why}, so they can be commanders together (CR 702.124).").format(why=_paired_words(verdict, a, b))
+        return _("{why}, so they can be commanders together (CR 702.124).").format(
+            why=_paired_words(verdict, a, b)
+        )
     if code is VerdictCode.PAIRED_BUT_INELIGIBLE:
         cause = _eligibility_sentence(verdict.cause, name) if verdict.cause is not None else ""
         return _("{why}, but {cause}").format(why=_paired_words(verdict, a, b), cause=cause)
@@ -213,18 +238,25 @@ def _pairing_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     ty = verdict.traits[1] if len(verdict.traits) > 1 else PairingTraits()
     trait = verdict.trait
     if code is VerdictCode.PARTNER_WITH_OTHER and trait is not None:
-        return _("{a} has \u201cPartner with {partner}\u201d, so it can only be paired with {partner}, not {b} "
-                 "(CR 702.124j).").format(a=a, b=b, partner=name(trait.text))
+        return _(
+            "{a} has \u201cPartner with {partner}\u201d, so it can only be paired with {partner}, not {b} "
+            "(CR 702.124j)."
+        ).format(a=a, b=b, partner=name(trait.text))
     if code is VerdictCode.PARTNER_WITH_ONE_WAY:
-        return _("{b} {traits}, so it can\u2019t be paired through \u201cPartner with\u201d (CR 702.124j).").format(
-            b=b, traits=traits_words(ty))
+        return _(
+            "{b} {traits}, so it can\u2019t be paired through \u201cPartner with\u201d (CR 702.124j)."
+        ).format(b=b, traits=traits_words(ty))
     if code is VerdictCode.VARIANT_ONLY and trait is not None:
-        return _("{a} has {ability}, which pairs only with another commander that has {ability}; {b} {traits} "
-                 "(CR 702.124i).").format(a=a, b=b, ability=_label(trait), traits=traits_words(ty))
+        return _(
+            "{a} has {ability}, which pairs only with another commander that has {ability}; {b} {traits} "
+            "(CR 702.124i)."
+        ).format(a=a, b=b, ability=_label(trait), traits=traits_words(ty))
     ta = verdict.traits[0] if verdict.traits else PairingTraits()
-    text = _("{a} {traits_a} and {b} {traits_b}, so they can\u2019t be commanders together (CR 702.124).") \
-        if len(ta.traits) <= 1 else \
-        _("{a} {traits_a}, and {b} {traits_b}, so they can\u2019t be commanders together (CR 702.124).")
+    text = (
+        _("{a} {traits_a} and {b} {traits_b}, so they can\u2019t be commanders together (CR 702.124).")
+        if len(ta.traits) <= 1
+        else _("{a} {traits_a}, and {b} {traits_b}, so they can\u2019t be commanders together (CR 702.124).")
+    )
     return text.format(a=a, b=b, traits_a=traits_words(ta), traits_b=traits_words(ty))
 
 
@@ -243,10 +275,16 @@ def is_pairing(verdict: Verdict) -> bool:
 # --------------------------------------------------------------------------------- chosen colors
 def choice_words(options: Sequence[Sequence[ColorChoice]], name: Callable[[str], str] = _plain) -> str:
     """'red for Clara Oswald', 'white for A and red for B, or red for A and white for B'."""
-    phrases = [render.and_list(_("{color} for {commander}").format(color=render.color_name(c.color),
-                                                                    commander=name(c.commander)) for c in option)
-               for option in options]
-    return _(", or ").join(phrases) if any(len(o) > 1 for o in options) else render.and_list(phrases, style="or")
+    phrases = [
+        render.and_list(
+            _("{color} for {commander}").format(color=render.color_name(c.color), commander=name(c.commander))
+            for c in option
+        )
+        for option in options
+    ]
+    return (
+        _(", or ").join(phrases) if any(len(o) > 1 for o in options) else render.and_list(phrases, style="or")
+    )
 
 
 # ---------------------------------------------------------------------------- the /identity summary
@@ -316,8 +354,12 @@ def _extra_causes(analysis: Analysis, extra: str) -> str:
         text = _("{what} count too (CR {rules})") if plural else _("{what} counts too (CR {rules})")
         causes.append(text.format(what=what, rules=rules))
     if "land" in why:
-        causes.append(_("a land may only join a deck whose identity has every color its basic land types tap for "
-                        "(CR 903.5d)"))
+        causes.append(
+            _(
+                "a land may only join a deck whose identity has every color its basic land types tap for "
+                "(CR 903.5d)"
+            )
+        )
     return "; ".join(causes) or _("more of the card counts toward its identity (CR 903.4)")
 
 
@@ -325,11 +367,17 @@ def _color_part(analysis: Analysis, who: str) -> tuple[str, str]:
     """'X is red' and, when its own text removes its color, why that leaves its identity alone."""
     removing = next((r for r in analysis.color_reasons if r.removes), None)
     if removing is not None and removing.cda is CdaKind.DEVOID:
-        return (_("{card} is colorless because of Devoid").format(card=who),
-                _("Devoid changes its color only, not its color identity (CR 702.114a, 903.4)"))
+        return (
+            _("{card} is colorless because of Devoid").format(card=who),
+            _("Devoid changes its color only, not its color identity (CR 702.114a, 903.4)"),
+        )
     if removing is not None:
-        return (_("{card} is colorless by its own text (\u201c{text}\u201d)").format(card=who, text=removing.text or ""),
-                _("that changes its color only, not its color identity (CR 604.3)"))
+        return (
+            _("{card} is colorless by its own text (\u201c{text}\u201d)").format(
+                card=who, text=removing.text or ""
+            ),
+            _("that changes its color only, not its color identity (CR 604.3)"),
+        )
     if any(r.cda is CdaKind.ALL_COLORS for r in analysis.color_reasons) and len(analysis.colors) == 5:
         return _("{card} is all colors by its own text (CR 604.3)").format(card=who), ""
     return _("{card} is {colors}").format(card=who, colors=render.color_words(analysis.colors)), ""
@@ -341,23 +389,29 @@ def identity_summary(analysis: Analysis, name: Callable[[str], str] = _plain) ->
     color_part, removed_why = _color_part(analysis, name(analysis.name or _("This card")))
     identity = render.color_words(ident)
     if Note.CDA_KEEPS_IDENTITY in analysis.notes and not set(colors) <= set(ident):
-        return _("{color_part}, but its color identity is {identity}: the same text says that ability doesn\u2019t "
-                 "affect its color identity, and a card\u2019s own text wins (CR 101.1).").format(
-            color_part=color_part, identity=identity)
+        return _(
+            "{color_part}, but its color identity is {identity}: the same text says that ability doesn\u2019t "
+            "affect its color identity, and a card\u2019s own text wins (CR 101.1)."
+        ).format(color_part=color_part, identity=identity)
     if ident == colors:
         if not ident:
-            return _("{color_part}, and so is its color identity: it has no colored mana symbol, color indicator "
-                     "or basic land type.").format(color_part=color_part)
+            return _(
+                "{color_part}, and so is its color identity: it has no colored mana symbol, color indicator "
+                "or basic land type."
+            ).format(color_part=color_part)
         return _("{color_part}, and so is its color identity.").format(color_part=color_part)
     extra = "".join(c for c in ident if c not in colors)
     return _("{color_part}, but its color identity is {identity}: {why}.").format(
-        color_part=color_part, identity=identity, why=removed_why or _extra_causes(analysis, extra))
+        color_part=color_part, identity=identity, why=removed_why or _extra_causes(analysis, extra)
+    )
 
 
 _SYMBOL_LESSONS: dict[SymbolKind, str] = {
     SymbolKind.HYBRID: N_("Hybrid {sym} counts as both {colors}, though either can pay for it."),
     SymbolKind.PHYREXIAN: N_("Phyrexian {sym} counts as {colors}, though 2 life can pay for it."),
-    SymbolKind.PHYREXIAN_HYBRID: N_("Phyrexian hybrid {sym} counts as {colors}, though 2 life can pay for it."),
+    SymbolKind.PHYREXIAN_HYBRID: N_(
+        "Phyrexian hybrid {sym} counts as {colors}, though 2 life can pay for it."
+    ),
     SymbolKind.TWO_HYBRID: N_("{sym} counts as {colors}, though {two} can pay for it."),
     SymbolKind.COLORLESS_HYBRID: N_("{sym} counts as {colors}, though {colorless} can pay for it."),
 }
@@ -376,23 +430,44 @@ def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -
             continue
         seen.add(kind)
         colors = "".join(x.color for x in analysis.identity_reasons if x.symbol == r.symbol)
-        out.append(_(_SYMBOL_LESSONS[kind]).format(sym=render.symbol(r.symbol, shown), colors=render.color_words(colors),
-                                                two=render.symbol("{2}", shown), colorless=render.symbol("{C}", shown)))
+        out.append(
+            _(_SYMBOL_LESSONS[kind]).format(
+                sym=render.symbol(r.symbol, shown),
+                colors=render.color_words(colors),
+                two=render.symbol("{2}", shown),
+                colorless=render.symbol("{C}", shown),
+            )
+        )
     hidden = [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]
     if hidden:
         syms = render.and_list(render.symbol(s.raw, shown) for s in hidden)
-        out.append(ngettext("The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored "
-                            "(CR 903.4c).", "The {symbols} in its reminder text don\u2019t count: reminder text is "
-                            "ignored (CR 903.4c).", len(hidden)).format(symbols=syms))
+        out.append(
+            ngettext(
+                "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored "
+                "(CR 903.4c).",
+                "The {symbols} in its reminder text don\u2019t count: reminder text is ignored (CR 903.4c).",
+                len(hidden),
+            ).format(symbols=syms)
+        )
     words = "".join(c for c in analysis.color_words if c not in analysis.identity)
     if words:
         named = render.and_list(_("\u201c{word}\u201d").format(word=render.color_name(c)) for c in words)
-        out.append(ngettext("The word {words} in its text doesn\u2019t count: words never add to color identity, "
-                            "mana symbols do (CR 903.4).", "The words {words} in its text don\u2019t count: words "
-                            "never add to color identity, mana symbols do (CR 903.4).", len(words)).format(words=named))
+        out.append(
+            ngettext(
+                "The word {words} in its text doesn\u2019t count: words never add to color identity, "
+                "mana symbols do (CR 903.4).",
+                "The words {words} in its text don\u2019t count: words "
+                "never add to color identity, mana symbols do (CR 903.4).",
+                len(words),
+            ).format(words=named)
+        )
     if Note.CHOOSES_COLOR in analysis.notes:
-        out.append(_("As your commander, it has you choose a color before the game begins; that color joins its "
-                     "color identity (CR 903.4b)."))
+        out.append(
+            _(
+                "As your commander, it has you choose a color before the game begins; that color joins its "
+                "color identity (CR 903.4b)."
+            )
+        )
     return out
 
 
@@ -401,14 +476,17 @@ def deck_line(analysis: Analysis) -> str:
     if not analysis.identity:
         return _("A colorless identity fits every Commander deck.")
     return _("It can go in a Commander deck whose commander\u2019s identity includes {colors}.").format(
-        colors=render.color_words(analysis.identity))
+        colors=render.color_words(analysis.identity)
+    )
 
 
 def token_colors_sentence(analysis: Analysis) -> str:
     """What is known of a token's colors (set by the effect that creates it)."""
     if Note.TOKEN_COLORS_UNRECORDED in analysis.notes:
         return _("Its colors come from the effect that creates it, and this card data records none.")
-    return _("The effect that creates it makes it {colors}.").format(colors=render.color_words(analysis.colors))
+    return _("The effect that creates it makes it {colors}.").format(
+        colors=render.color_words(analysis.colors)
+    )
 
 
 def names_list(names: Iterable[str], name: Callable[[str], str] = _plain) -> str:

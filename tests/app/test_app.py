@@ -32,9 +32,26 @@ pytestmark = pytest.mark.timeout(60)
 
 def bot_env(tmp_path: Path, **values: str) -> dict[str, str]:
     """A clean environment for `python -m bot` (no inherited bot settings, no .env in the cwd)."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "DEV_GUILD", "SYNC_COMMANDS",
-                                "LOG_", "MANA_EMOJI", "NEGATIVE_TTL", "METRICS_", "USER_RATE", "SHARD_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(
+            (
+                "DISCORD_",
+                "SCRYFALL_",
+                "CACHE_",
+                "BULK_",
+                "DEV_GUILD",
+                "SYNC_COMMANDS",
+                "LOG_",
+                "MANA_EMOJI",
+                "NEGATIVE_TTL",
+                "METRICS_",
+                "USER_RATE",
+                "SHARD_",
+            )
+        )
+    }
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env["CACHE_PATH"] = str(tmp_path / "cache.sqlite3")
     env["MANA_EMOJI_UPLOAD"] = "false"
@@ -44,8 +61,15 @@ def bot_env(tmp_path: Path, **values: str) -> dict[str, str]:
 
 async def run_bot(tmp_path: Path, *args: str, **values: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *args, cwd=tmp_path, env=bot_env(tmp_path, **values),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        cwd=tmp_path,
+        env=bot_env(tmp_path, **values),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
 
 
 # ------------------------------------------------------------------------------------- token errors
@@ -72,8 +96,14 @@ def test_invalid_setting_exits_2_with_one_line(clean_env, monkeypatch, capsys):
 async def test_rejected_token_exits_2_and_never_shows_the_token(tmp_path):
     secret = "MTIz.wrong-token.NEVER-PRINT-ME"
     async with FakeDiscord() as fake:
-        proc = await run_bot(tmp_path, DISCORD_TOKEN=secret, DISCORD_API_BASE=fake.api_base,
-                             SCRYFALL_API_BASE="http://127.0.0.1:9", BULK_REFRESH_HOURS="0", LOG_LEVEL="DEBUG")
+        proc = await run_bot(
+            tmp_path,
+            DISCORD_TOKEN=secret,
+            DISCORD_API_BASE=fake.api_base,
+            SCRYFALL_API_BASE="http://127.0.0.1:9",
+            BULK_REFRESH_HOURS="0",
+            LOG_LEVEL="DEBUG",
+        )
         out, err = await asyncio.wait_for(proc.communicate(), 30)
         assert ("GET", "/users/@me") in fake.requests  # it really asked the (fake) Discord
     assert proc.returncode == 2
@@ -86,19 +116,31 @@ async def test_rejected_token_exits_2_and_never_shows_the_token(tmp_path):
 
 # ------------------------------------------------------------------------------ a full process run
 async def test_full_run_syncs_to_dev_guild_answers_and_stops_on_sigterm(tmp_path):
-    scryfall = FakeScryfall([card(n) for n in ("Fires of Undeath", "Kumano, Master Yamabushi", "Dismember",
-                                               "Fire // Ice", "Sol Ring")])
+    scryfall = FakeScryfall(
+        [
+            card(n)
+            for n in ("Fires of Undeath", "Kumano, Master Yamabushi", "Dismember", "Fire // Ice", "Sol Ring")
+        ]
+    )
     await scryfall.start()
     fake = FakeDiscord()
     await fake.start()
-    proc = await run_bot(tmp_path, "run", DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base,
-                         SCRYFALL_API_BASE=scryfall.base_url, DEV_GUILD_ID=fake.guild_id,
-                         BULK_REFRESH_HOURS="0", USER_RATE="off", LOG_LEVEL="INFO")
+    proc = await run_bot(
+        tmp_path,
+        "run",
+        DISCORD_TOKEN=fake.token,
+        DISCORD_API_BASE=fake.api_base,
+        SCRYFALL_API_BASE=scryfall.base_url,
+        DEV_GUILD_ID=fake.guild_id,
+        BULK_REFRESH_HOURS="0",
+        USER_RATE="off",
+        LOG_LEVEL="INFO",
+    )
     try:
         waiter = asyncio.create_task(fake.wait_ready(timeout=30))
         exited = asyncio.create_task(proc.wait())
         done, _ = await asyncio.wait({waiter, exited}, return_when=asyncio.FIRST_COMPLETED)
-        assert waiter in done, (await proc.communicate())
+        assert waiter in done, await proc.communicate()
         exited.cancel()
 
         assert [s.scope for s in fake.command_syncs] == [int(fake.guild_id)]  # DEV_GUILD_ID: guild sync only
@@ -139,8 +181,14 @@ async def test_sigint_closes_the_session_and_the_cache_cleanly(tmp_path):
     await scryfall.start()
     fake = FakeDiscord()
     await fake.start()
-    proc = await run_bot(tmp_path, DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base,
-                         SCRYFALL_API_BASE=scryfall.base_url, BULK_REFRESH_HOURS="0", USER_RATE="off")
+    proc = await run_bot(
+        tmp_path,
+        DISCORD_TOKEN=fake.token,
+        DISCORD_API_BASE=fake.api_base,
+        SCRYFALL_API_BASE=scryfall.base_url,
+        BULK_REFRESH_HOURS="0",
+        USER_RATE="off",
+    )
     try:
         await fake.wait_ready(timeout=30)
         reply = await fake.invoke("identity", {"card": "Sol Ring"})  # writes the card to the cache
@@ -172,9 +220,14 @@ async def test_the_bot_asks_for_no_events_and_answers_in_many_servers(tmp_path):
     it still answers in any of them, and the servers it is in stay 'unavailable' stubs from READY."""
     async with FakeScryfall([card("Sol Ring")]) as scryfall, FakeDiscord() as fake:
         servers = fake.load_servers(40)
-        settings = load_settings(discord_token=fake.token, discord_api_base=fake.api_base,
-                                 scryfall_api_base=scryfall.base_url, cache_path=tmp_path / "c.sqlite3",
-                                 bulk_refresh_hours=0, user_rate="off")
+        settings = load_settings(
+            discord_token=fake.token,
+            discord_api_base=fake.api_base,
+            scryfall_api_base=scryfall.base_url,
+            cache_path=tmp_path / "c.sqlite3",
+            bulk_refresh_hours=0,
+            user_rate="off",
+        )
         async with running_bot(settings, fake) as bot:
             assert fake.identifies[0]["intents"] == 0
             assert await fake.chat(400) == 0  # messages, reactions, typing, voice: none is sent to the bot
@@ -191,9 +244,15 @@ def test_cogs_are_discovered():
 
 async def test_sync_commands_false_skips_syncing_and_still_answers(tmp_path):
     async with FakeScryfall([card("Sol Ring")]) as scryfall, FakeDiscord() as fake:
-        settings = load_settings(discord_token=fake.token, discord_api_base=fake.api_base,
-                                 scryfall_api_base=scryfall.base_url, cache_path=tmp_path / "c.sqlite3",
-                                 bulk_refresh_hours=0, sync_commands=False, user_rate="off")
+        settings = load_settings(
+            discord_token=fake.token,
+            discord_api_base=fake.api_base,
+            scryfall_api_base=scryfall.base_url,
+            cache_path=tmp_path / "c.sqlite3",
+            bulk_refresh_hours=0,
+            sync_commands=False,
+            user_rate="off",
+        )
         async with running_bot(settings, fake) as bot:
             assert bot.allowed_mentions is not None and bot.allowed_mentions.to_dict()["parse"] == []
             assert fake.api_base == discord.http.Route.BASE  # the composition root pointed discord.py here
@@ -215,7 +274,9 @@ def test_env_example_lists_every_setting_and_loads_as_the_defaults(clean_env):
     from bot.settings import Settings
 
     text = (REPO / ".env.example").read_text()
-    names = {m.group(1) for m in re.finditer(r"^(?:# )?([A-Z][A-Z0-9_]*)=", text, re.M)}  # "# CACHE_PATH=" counts
+    names = {
+        m.group(1) for m in re.finditer(r"^(?:# )?([A-Z][A-Z0-9_]*)=", text, re.M)
+    }  # "# CACHE_PATH=" counts
     assert names == {name.upper() for name in Settings.model_fields}
     (clean_env / ".env").write_text(text.replace("DISCORD_TOKEN=\n", "DISCORD_TOKEN=abc\n"))
     loaded = load_settings()
@@ -226,26 +287,41 @@ def test_env_example_lists_every_setting_and_loads_as_the_defaults(clean_env):
 def test_docker_image_is_non_root_with_a_cache_volume_and_no_secrets():
     dockerfile = (REPO / "Dockerfile").read_text()
     assert dockerfile.startswith("#") and "FROM python:3.11-slim" in dockerfile
-    assert "\nUSER bot" in dockerfile and "VOLUME [\"/data\"]" in dockerfile
+    assert "\nUSER bot" in dockerfile and 'VOLUME ["/data"]' in dockerfile
     assert "ENV CACHE_PATH=/data/cache.sqlite3" in dockerfile and "HEALTHCHECK" in dockerfile
-    instructions = [line.strip() for line in dockerfile.splitlines() if line.strip() and not line.startswith("#")]
+    instructions = [
+        line.strip() for line in dockerfile.splitlines() if line.strip() and not line.startswith("#")
+    ]
     copies = [line for line in instructions if line.startswith(("COPY", "ADD"))]
     assert copies and not any(".env" in line or line.startswith("COPY . ") for line in copies)
     assert not any("TOKEN" in line for line in instructions if line.startswith(("ENV", "ARG")))
-    ignored = [line.strip() for line in (REPO / ".dockerignore").read_text().splitlines()
-               if line.strip() and not line.startswith("#")]
+    ignored = [
+        line.strip()
+        for line in (REPO / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     assert ignored[0] == "*"  # an allowlist: only what is re-included reaches the build context
     assert {line[1:] for line in ignored if line.startswith("!")} == {
-        "pyproject.toml", "README.md", "requirements.lock", "bot", "cogs"}
+        "pyproject.toml",
+        "README.md",
+        "requirements.lock",
+        "bot",
+        "cogs",
+    }
     assert "**/.env" in ignored
 
 
 async def test_gateway_refusing_the_token_exits_2(tmp_path, capsys):
     async with FakeScryfall([]) as scryfall, FakeDiscord() as fake:
         fake.gateway_close_code = 4004
-        settings = load_settings(discord_token=fake.token, discord_api_base=fake.api_base,
-                                 scryfall_api_base=scryfall.base_url, cache_path=tmp_path / "c.sqlite3",
-                                 bulk_refresh_hours=0, sync_commands=False)
+        settings = load_settings(
+            discord_token=fake.token,
+            discord_api_base=fake.api_base,
+            scryfall_api_base=scryfall.base_url,
+            cache_path=tmp_path / "c.sqlite3",
+            bulk_refresh_hours=0,
+            sync_commands=False,
+        )
         code = await asyncio.wait_for(run_in_process(settings), 30)
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -253,9 +329,13 @@ async def test_gateway_refusing_the_token_exits_2(tmp_path, capsys):
 
 
 async def test_unreachable_discord_is_one_error_line(tmp_path, capsys):
-    settings = load_settings(discord_token="abc.def.ghi", discord_api_base="http://127.0.0.1:9/api/v10",
-                             scryfall_api_base="http://127.0.0.1:9", bulk_refresh_hours=0,
-                             cache_path=tmp_path / "cache.sqlite3")
+    settings = load_settings(
+        discord_token="abc.def.ghi",
+        discord_api_base="http://127.0.0.1:9/api/v10",
+        scryfall_api_base="http://127.0.0.1:9",
+        bulk_refresh_hours=0,
+        cache_path=tmp_path / "cache.sqlite3",
+    )
     code = await asyncio.wait_for(run_in_process(settings), 30)
     assert code == 1
     err = capsys.readouterr().err.strip().splitlines()
@@ -301,15 +381,22 @@ def test_card_options_read_pasted_decklist_lines():
 def test_the_option_a_choice_replaces():
     from bot.app.options import CardQuery, card_query, option_for
 
-    fits = {"card": CardQuery("card", "bolt"), "commander": CardQuery("commander", "kumano", True),
-            "partner": CardQuery("partner", "tymna", True), "color": "R"}
+    fits = {
+        "card": CardQuery("card", "bolt"),
+        "commander": CardQuery("commander", "kumano", True),
+        "partner": CardQuery("partner", "tymna", True),
+        "color": "R",
+    }
     assert option_for(fits, "commander", "kumano") == "commander"
     assert option_for(fits, "color", "kumano") is None  # not a card option of this command
     one = {"card": card_query(None, "1 Lightning Bolt (M10) 1")}
     assert one["card"].text == "Lightning Bolt"
     assert option_for(one, None, "Lightning Bolt") == "card"
     assert option_for({"card": CardQuery(None, "bolt")}, None, "something else") == "card"  # the only one
-    assert option_for({"card": CardQuery(None, "bolt"), "commander": CardQuery(None, "bolt")}, None, "bolt") is None
+    assert (
+        option_for({"card": CardQuery(None, "bolt"), "commander": CardQuery(None, "bolt")}, None, "bolt")
+        is None
+    )
 
 
 def test_installation_kinds_follow_the_application():
@@ -335,7 +422,9 @@ def test_what_reads_as_a_decklist_in_a_message():
 
     assert looks_like_a_list("1 Sol Ring\n1 Lightning Bolt")
     assert looks_like_a_list("Commander: Kumano, Master Yamabushi\nSol Ring")
-    assert looks_like_a_list("\n".join(["Sol Ring", "Arcane Signet", "Mind Stone", "Fellwar Stone", "Fire Diamond"]))
+    assert looks_like_a_list(
+        "\n".join(["Sol Ring", "Arcane Signet", "Mind Stone", "Fellwar Stone", "Fire Diamond"])
+    )
     assert not looks_like_a_list("good game everyone, see you next week")
     assert not looks_like_a_list("")
     assert without_fences("my list:\n```txt\n1 Sol Ring\n```\nthanks") == "1 Sol Ring\n"

@@ -55,8 +55,11 @@ def test_cooldown_message_rounds_up():
 
 
 @settings(max_examples=200, deadline=None)
-@given(rate=st.integers(1, 6), per=st.sampled_from([0.5, 1.0, 2.5, 10.0]),
-       steps=st.lists(st.tuples(st.integers(0, 3), st.floats(0, 3, allow_nan=False)), min_size=1, max_size=120))
+@given(
+    rate=st.integers(1, 6),
+    per=st.sampled_from([0.5, 1.0, 2.5, 10.0]),
+    steps=st.lists(st.tuples(st.integers(0, 3), st.floats(0, 3, allow_nan=False)), min_size=1, max_size=120),
+)
 def test_never_more_than_rate_commands_in_a_window(rate, per, steps):
     """Whatever the timing, a user gets at most `rate` commands in any window discord.py opens, and a refusal
     says how long until the window ends."""

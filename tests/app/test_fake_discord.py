@@ -51,8 +51,9 @@ class PickView(ui.View):
 
     def __init__(self, names: list[str]) -> None:
         super().__init__(timeout=60)
-        cast(Any, self.pick).options = [discord.SelectOption(label=n, value=n, description=f"{len(n)} letters")
-                             for n in names]
+        cast(Any, self.pick).options = [
+            discord.SelectOption(label=n, value=n, description=f"{len(n)} letters") for n in names
+        ]
 
     @ui.select(custom_id="pick", placeholder="Which card did you mean?", min_values=1, max_values=1)
     async def pick(self, interaction: discord.Interaction, select: ui.Select) -> None:
@@ -81,9 +82,14 @@ class PickView(ui.View):
 class CommanderModal(ui.Modal, title="Which commander?"):
     """A modal with a Label-wrapped text input (discord.py 2.7 style) and a legacy action-row one."""
 
-    commander: ui.Label[CommanderModal] = ui.Label(text="Commander", description="Full card name",
-                         component=ui.TextInput(custom_id="commander", min_length=2, max_length=100))
-    note: ui.TextInput[CommanderModal] = ui.TextInput(label="Note", custom_id="note", style=discord.TextStyle.paragraph, required=False)
+    commander: ui.Label[CommanderModal] = ui.Label(
+        text="Commander",
+        description="Full card name",
+        component=ui.TextInput(custom_id="commander", min_length=2, max_length=100),
+    )
+    note: ui.TextInput[CommanderModal] = ui.TextInput(
+        label="Note", custom_id="note", style=discord.TextStyle.paragraph, required=False
+    )
 
     def __init__(self, *, update: bool = False, lines: int | None = None) -> None:
         super().__init__(timeout=60)
@@ -137,7 +143,8 @@ class Probe(commands.Cog):
             f"context={'+'.join(context)} guild={interaction.guild_id} channel={kind} "
             f"user={interaction.user.id} user_install={interaction.is_user_integration()} "
             f"guild_install={interaction.is_guild_integration()} "
-            f"embed_links={interaction.app_permissions.embed_links}")
+            f"embed_links={interaction.app_permissions.embed_links}"
+        )
 
     @app_commands.command(name="serveronly", description="Only in servers that installed the bot")
     @app_commands.allowed_installs(guilds=True, users=False)
@@ -157,8 +164,9 @@ class Probe(commands.Cog):
     @app_commands.command(name="badview", description="A select whose placeholder is too long")
     async def badview(self, interaction: discord.Interaction) -> None:
         view = ui.View()
-        view.add_item(ui.Select(custom_id="long", placeholder="p" * 151,
-                                options=[discord.SelectOption(label="a")]))
+        view.add_item(
+            ui.Select(custom_id="long", placeholder="p" * 151, options=[discord.SelectOption(label="a")])
+        )
         try:
             await interaction.response.send_message("bad", view=view)
         except discord.HTTPException as exc:
@@ -189,8 +197,12 @@ class ProbeBot(commands.Bot):
     """A minimal discord.py bot pointed at the fake: syncs its commands, uploads its emoji, connects."""
 
     def __init__(self, api_base: str) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none(),
-                         allowed_mentions=discord.AllowedMentions.none(), help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.none(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+        )
         self.api_base = api_base
         self.errors: list[discord.HTTPException] = []
         self.mana_emoji: discord.Emoji | None = None
@@ -201,12 +213,15 @@ class ProbeBot(commands.Bot):
         await self.add_cog(Probe(self))
         menu = app_commands.ContextMenu(name="Count lines", callback=count_lines)
         menu.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
-        menu.allowed_contexts = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+        menu.allowed_contexts = app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        )
         self.tree.add_command(menu)
         await self.tree.sync()
         existing = {e.name: e for e in await self.fetch_application_emojis()}
         self.mana_emoji = existing.get("mana_w") or await self.create_application_emoji(
-            name="mana_w", image=image_bytes("PNG"))
+            name="mana_w", image=image_bytes("PNG")
+        )
 
 
 @dataclass
@@ -264,15 +279,19 @@ async def test_sync_keeps_installs_contexts_and_context_menus(env: Env) -> None:
     assert pick["contexts"] is None and sorted(pick["integration_types"]) == [0, 1]  # the app's defaults
 
 
-@pytest.mark.parametrize("where, context, seen_as, channel_type, in_guild", [
-    ("guild", 0, "guild", "text", True),
-    ("bot_dm", 1, "dm_channel", "private", False),
-    ("group_dm", 2, "private_channel", "group", False),
-    ("private_dm", 2, "private_channel", "private", False),
-    ("user_guild", 0, "guild", "text", True),
-])
-async def test_where_command_in_every_context(env: Env, where: str, context: int, seen_as: str,
-                                              channel_type: str, in_guild: bool) -> None:
+@pytest.mark.parametrize(
+    "where, context, seen_as, channel_type, in_guild",
+    [
+        ("guild", 0, "guild", "text", True),
+        ("bot_dm", 1, "dm_channel", "private", False),
+        ("group_dm", 2, "private_channel", "group", False),
+        ("private_dm", 2, "private_channel", "private", False),
+        ("user_guild", 0, "guild", "text", True),
+    ],
+)
+async def test_where_command_in_every_context(
+    env: Env, where: str, context: int, seen_as: str, channel_type: str, in_guild: bool
+) -> None:
     reply = await env.fake.invoke("where", where=where)  # type: ignore[arg-type]
     payload = env.fake.interactions[reply.interaction_id].payload
     assert payload["context"] == context
@@ -283,7 +302,9 @@ async def test_where_command_in_every_context(env: Env, where: str, context: int
     if in_guild:
         assert "member" in payload and "user" not in payload and payload["guild_id"] in reply.content
     else:
-        assert "guild_id" not in payload and payload["user"]["id"] == user_id and "guild=None" in reply.content
+        assert (
+            "guild_id" not in payload and payload["user"]["id"] == user_id and "guild=None" in reply.content
+        )
     if where == "guild":
         assert owners == {"0": env.fake.guild_id}
         assert payload["app_permissions"] == "2248473465835073"
@@ -325,7 +346,9 @@ async def test_ephemeral_select_updates_its_message(env: Env) -> None:
     with pytest.raises(UserCannotDoThat, match="takes 1 to 1 values"):
         await env.fake.select(reply, "pick", CANDIDATES[:2])
     with pytest.raises(UserCannotDoThat, match="ephemeral"):
-        await env.fake.select(reply, "pick", [CANDIDATES[1]], user=env.fake.user("1100000000000000999", "other"))
+        await env.fake.select(
+            reply, "pick", [CANDIDATES[1]], user=env.fake.user("1100000000000000999", "other")
+        )
     with pytest.raises(UserCannotDoThat, match="no component 'nope'"):
         await env.fake.click(reply, "nope")
     after = await env.fake.select(reply, "pick", [CANDIDATES[1]])
@@ -335,7 +358,10 @@ async def test_ephemeral_select_updates_its_message(env: Env) -> None:
     assert component["type"] == 3 and component["message"]["id"] == reply.message_id
     assert component["message"]["flags"] & EPHEMERAL
     assert {k: v for k, v in component["data"].items() if k != "id"} == {
-        "custom_id": "pick", "component_type": 3, "values": [CANDIDATES[1]]}
+        "custom_id": "pick",
+        "component_type": 3,
+        "values": [CANDIDATES[1]],
+    }
     with pytest.raises(UserCannotDoThat, match="no component 'pick'"):  # the select is gone now
         await env.fake.select(reply, "pick", [CANDIDATES[0]])
 
@@ -363,7 +389,9 @@ async def test_deferred_component_reply_filled_by_a_followup_with_its_own_select
     assert [o["value"] for o in found.select_options("pick")] == CANDIDATES[:2]
     picked = await env.fake.select(found, "pick", [CANDIDATES[0]])
     assert picked.message_id == found.message_id and picked.content == f"You picked {CANDIDATES[0]}"
-    assert env.fake.messages[str(reply.message_id)].data["content"] == "Which one?"  # the first one is untouched
+    assert (
+        env.fake.messages[str(reply.message_id)].data["content"] == "Which one?"
+    )  # the first one is untouched
 
 
 async def test_public_message_components_any_user_may_use(env: Env) -> None:
@@ -394,8 +422,12 @@ async def test_modal_from_a_command(env: Env) -> None:
         await env.fake.submit_modal(reply, {"commander": "Kumano", "partner": "x"})
     with pytest.raises(UserCannotDoThat, match="shown to user"):
         await env.fake.submit_modal(reply, {"commander": "Kumano"}, user=env.fake.user("1100000000000000777"))
-    answer = await env.fake.submit_modal(reply, {"commander": "Kumano, Master Yamabushi", "note": "line 1\nline 2"})
-    assert answer.content == "Commander: Kumano, Master Yamabushi; note: 'line 1\\nline 2'" and answer.ephemeral
+    answer = await env.fake.submit_modal(
+        reply, {"commander": "Kumano, Master Yamabushi", "note": "line 1\nline 2"}
+    )
+    assert (
+        answer.content == "Commander: Kumano, Master Yamabushi; note: 'line 1\\nline 2'" and answer.ephemeral
+    )
     submit = env.fake.interactions[answer.interaction_id].payload
     assert submit["type"] == 5 and submit["data"]["custom_id"] == reply.data["custom_id"]
     assert "message" not in submit
@@ -420,9 +452,17 @@ async def test_each_interaction_carries_the_locale_of_its_client(env: Env) -> No
     reply = await env.fake.invoke("pick", locale="ja")
     more = await env.fake.click(reply, "more", locale="fr")
     picked = await env.fake.select(reply, "pick", [CANDIDATES[0]], locale="de")
-    modal = await env.fake.invoke_message_command("Count lines", env.fake.message("1 Sol Ring"), locale="pt-BR")
+    modal = await env.fake.invoke_message_command(
+        "Count lines", env.fake.message("1 Sol Ring"), locale="pt-BR"
+    )
     answer = await env.fake.submit_modal(modal, {"commander": "Kumano"}, locale="es-419")
-    assert [locale_of(r) for r in (reply, more, picked, modal, answer)] == ["ja", "fr", "de", "pt-BR", "es-419"]
+    assert [locale_of(r) for r in (reply, more, picked, modal, answer)] == [
+        "ja",
+        "fr",
+        "de",
+        "pt-BR",
+        "es-419",
+    ]
     assert locale_of(await env.fake.invoke("pick")) == "en-US"  # Discord's default client language
 
 
@@ -452,8 +492,9 @@ async def test_emoji_uploaded_at_start_and_used(env: Env) -> None:
     assert reply.content == f"<:mana_w:{emoji_id}> white"
     assert str(reply.component("white")["emoji"]["id"]) == emoji_id
     assert env.fake.unknown_emojis == []
-    assert [u.markup for u in env.fake.emoji_uses if u.where.startswith(f"interaction {reply.interaction_id}")] \
-        == [f"<:mana_w:{emoji_id}>"] * 2
+    assert [
+        u.markup for u in env.fake.emoji_uses if u.where.startswith(f"interaction {reply.interaction_id}")
+    ] == [f"<:mana_w:{emoji_id}>"] * 2
     reply = await env.fake.invoke("bogus")
     assert [u.markup for u in env.fake.unknown_emojis] == ["<:mana_x:123456789012345678>"]
     env.fake.unknown_emojis.clear()
@@ -533,8 +574,12 @@ def row(*children: dict[str, Any]) -> dict[str, Any]:
 
 
 def select(custom_id: str = "s", n: int = 3, **extra: Any) -> dict[str, Any]:
-    return {"type": 3, "custom_id": custom_id, "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)],
-            **extra}
+    return {
+        "type": 3,
+        "custom_id": custom_id,
+        "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)],
+        **extra,
+    }
 
 
 def button(custom_id: str | None = "b", **extra: Any) -> dict[str, Any]:
@@ -546,33 +591,54 @@ async def sync(raw: Raw, commands_: list[dict[str, Any]]) -> int:
     return status
 
 
-@pytest.mark.parametrize("components, problem", [
-    ([row(button(f"b{i}")) for i in range(6)], "6 action rows (max 5)"),
-    ([row(select(n=26))], "26 options (1-25)"),
-    ([row(select(n=0))], "0 options (1-25)"),
-    ([row(select("x" * 101))], "custom_id is 101 characters (1-100)"),
-    ([row(select(""))], "custom_id is 0 characters (1-100)"),
-    ([row(button("same")), row(button("same"))], "custom_id used twice in one message: ['same']"),
-    ([row(select(placeholder="p" * 151))], "placeholder is 151 characters (0-150)"),
-    ([row(select(max_values=4))], "max_values 4 is more than its 3 options"),
-    ([row(select(min_values=3, max_values=2))], "min_values 3 > max_values 2"),
-    ([row(select(max_values=26, n=25))], "max_values 26 (1-25)"),
-    ([row({**select(), "options": [{"label": "a" * 101, "value": "a"}]})], "label is 101 characters (1-100)"),
-    ([row({**select(), "options": [{"label": "a", "value": "v" * 101}]})], "value is 101 characters (1-100)"),
-    ([row({**select(), "options": [{"label": "a", "value": "v", "description": "d" * 101}]})],
-     "description is 101 characters (0-100)"),
-    ([row({**select(), "options": [{"label": "a", "value": "v"}, {"label": "b", "value": "v"}]})],
-     "option values repeat"),
-    ([row(select(), button())], "a select must be alone in its action row"),
-    ([row(*[button(f"b{i}") for i in range(6)])], "an action row holds 1-5 components"),
-    ([row(button(None))], "needs a custom_id"),
-    ([row(button(label="l" * 81))], "button label is 81 characters (0-80)"),
-    ([row({"type": 2, "style": 5, "label": "Scryfall", "url": "scryfall.com"})], "link button url invalid"),
-    ([row({"type": 2, "style": 5, "label": "x", "url": "https://x.y", "custom_id": "l"})],
-     "a link button cannot have a custom_id"),
-    ([button()], "component type 2 not allowed here"),
-    ([row({"type": 4, "custom_id": "t", "style": 1, "label": "Text"})], "component type 4 not allowed here"),
-])
+@pytest.mark.parametrize(
+    "components, problem",
+    [
+        ([row(button(f"b{i}")) for i in range(6)], "6 action rows (max 5)"),
+        ([row(select(n=26))], "26 options (1-25)"),
+        ([row(select(n=0))], "0 options (1-25)"),
+        ([row(select("x" * 101))], "custom_id is 101 characters (1-100)"),
+        ([row(select(""))], "custom_id is 0 characters (1-100)"),
+        ([row(button("same")), row(button("same"))], "custom_id used twice in one message: ['same']"),
+        ([row(select(placeholder="p" * 151))], "placeholder is 151 characters (0-150)"),
+        ([row(select(max_values=4))], "max_values 4 is more than its 3 options"),
+        ([row(select(min_values=3, max_values=2))], "min_values 3 > max_values 2"),
+        ([row(select(max_values=26, n=25))], "max_values 26 (1-25)"),
+        (
+            [row({**select(), "options": [{"label": "a" * 101, "value": "a"}]})],
+            "label is 101 characters (1-100)",
+        ),
+        (
+            [row({**select(), "options": [{"label": "a", "value": "v" * 101}]})],
+            "value is 101 characters (1-100)",
+        ),
+        (
+            [row({**select(), "options": [{"label": "a", "value": "v", "description": "d" * 101}]})],
+            "description is 101 characters (0-100)",
+        ),
+        (
+            [row({**select(), "options": [{"label": "a", "value": "v"}, {"label": "b", "value": "v"}]})],
+            "option values repeat",
+        ),
+        ([row(select(), button())], "a select must be alone in its action row"),
+        ([row(*[button(f"b{i}") for i in range(6)])], "an action row holds 1-5 components"),
+        ([row(button(None))], "needs a custom_id"),
+        ([row(button(label="l" * 81))], "button label is 81 characters (0-80)"),
+        (
+            [row({"type": 2, "style": 5, "label": "Scryfall", "url": "scryfall.com"})],
+            "link button url invalid",
+        ),
+        (
+            [row({"type": 2, "style": 5, "label": "x", "url": "https://x.y", "custom_id": "l"})],
+            "a link button cannot have a custom_id",
+        ),
+        ([button()], "component type 2 not allowed here"),
+        (
+            [row({"type": 4, "custom_id": "t", "style": 1, "label": "Text"})],
+            "component type 4 not allowed here",
+        ),
+    ],
+)
 async def test_message_component_limits(raw: Raw, components: list[dict[str, Any]], problem: str) -> None:
     payload = await raw.dispatch(raw.fake.interaction_payload("identity", {"card": "x"}))
     status, body = await raw.callback(payload, msg(content="x", components=components))
@@ -582,9 +648,13 @@ async def test_message_component_limits(raw: Raw, components: list[dict[str, Any
 
 
 async def test_valid_components_are_accepted(raw: Raw) -> None:
-    components = [row(select("s", n=25, max_values=25, placeholder="p" * 150)),
-                  row(*[button(f"b{i}") for i in range(4)],
-                      {"type": 2, "style": 5, "label": "Scryfall", "url": "https://scryfall.com"})]
+    components = [
+        row(select("s", n=25, max_values=25, placeholder="p" * 150)),
+        row(
+            *[button(f"b{i}") for i in range(4)],
+            {"type": 2, "style": 5, "label": "Scryfall", "url": "https://scryfall.com"},
+        ),
+    ]
     payload = await raw.dispatch(raw.fake.interaction_payload("identity", {"card": "x"}))
     status, body = await raw.callback(payload, msg(content="x", components=components, flags=EPHEMERAL))
     assert status == 200 and raw.fake.violations == []
@@ -609,26 +679,31 @@ def label(child: dict[str, Any], text: str = "Commander", **extra: Any) -> dict[
     return {"type": 18, "label": text, "component": child, **extra}
 
 
-@pytest.mark.parametrize("body, problem", [
-    (modal([label(text_input())], title="t" * 46), "modal title is 46 characters (1-45)"),
-    (modal([label(text_input())], custom_id=""), "modal custom_id is 0 characters (1-100)"),
-    (modal([label(text_input(f"t{i}")) for i in range(6)]), "modal has 6 components (1-5)"),
-    (modal([]), "modal has 0 components (1-5)"),
-    (modal([label(text_input(), text="l" * 46)]), "label is 46 characters (1-45)"),
-    (modal([label(text_input(), description="d" * 101)]), "description is 101 characters (0-100)"),
-    (modal([label(text_input(style=3))]), "text input style 3"),
-    (modal([label(text_input(min_length=10, max_length=5))]), "min_length 10 > max_length 5"),
-    (modal([label(text_input(max_length=4001))]), "max_length 4001 (1-4000)"),
-    (modal([label(text_input(placeholder="p" * 101))]), "placeholder is 101 characters (0-100)"),
-    (modal([label(text_input(value="v" * 11, max_length=10))]), "value is 11 characters (0-10)"),
-    (modal([label(text_input("a")), label(text_input("a"))]), "custom_id used twice in one modal"),
-    (modal([row(text_input())]), "label must be a string"),  # a legacy row's text input needs a label
-    (modal([row(text_input(label="Commander"), text_input("u", label="Partner"))]),
-     "holds exactly one text input"),
-    (modal([row(button())]), "holds exactly one text input"),
-    (modal([label(select(disabled=True))]), "cannot be disabled"),
-    (modal([label(button())]), "a label wraps one input component"),
-])
+@pytest.mark.parametrize(
+    "body, problem",
+    [
+        (modal([label(text_input())], title="t" * 46), "modal title is 46 characters (1-45)"),
+        (modal([label(text_input())], custom_id=""), "modal custom_id is 0 characters (1-100)"),
+        (modal([label(text_input(f"t{i}")) for i in range(6)]), "modal has 6 components (1-5)"),
+        (modal([]), "modal has 0 components (1-5)"),
+        (modal([label(text_input(), text="l" * 46)]), "label is 46 characters (1-45)"),
+        (modal([label(text_input(), description="d" * 101)]), "description is 101 characters (0-100)"),
+        (modal([label(text_input(style=3))]), "text input style 3"),
+        (modal([label(text_input(min_length=10, max_length=5))]), "min_length 10 > max_length 5"),
+        (modal([label(text_input(max_length=4001))]), "max_length 4001 (1-4000)"),
+        (modal([label(text_input(placeholder="p" * 101))]), "placeholder is 101 characters (0-100)"),
+        (modal([label(text_input(value="v" * 11, max_length=10))]), "value is 11 characters (0-10)"),
+        (modal([label(text_input("a")), label(text_input("a"))]), "custom_id used twice in one modal"),
+        (modal([row(text_input())]), "label must be a string"),  # a legacy row's text input needs a label
+        (
+            modal([row(text_input(label="Commander"), text_input("u", label="Partner"))]),
+            "holds exactly one text input",
+        ),
+        (modal([row(button())]), "holds exactly one text input"),
+        (modal([label(select(disabled=True))]), "cannot be disabled"),
+        (modal([label(button())]), "a label wraps one input component"),
+    ],
+)
 async def test_modal_limits(raw: Raw, body: dict[str, Any], problem: str) -> None:
     payload = await raw.dispatch(raw.fake.interaction_payload("ask"))
     status, answer = await raw.callback(payload, body)
@@ -645,11 +720,17 @@ async def test_modal_cannot_answer_a_modal_submit_and_update_needs_a_message(raw
     task = asyncio.create_task(raw.fake.submit_modal(reply, {"commander": "Kumano"}))
     event = json.loads((await raw.ws.receive()).data)["d"]
     assert event["type"] == 5 and event["data"]["components"][0]["type"] == 18
-    assert event["data"]["components"][0]["component"] == {"type": 4, "id": 2, "custom_id": "commander",
-                                                            "value": "Kumano"}
+    assert event["data"]["components"][0]["component"] == {
+        "type": 4,
+        "id": 2,
+        "custom_id": "commander",
+        "value": "Kumano",
+    }
     status, _ = await raw.callback(event, modal([label(text_input())]))
     assert status == 400 and "callback type 9 not valid for interaction type 5" in raw.fake.violations[-1]
-    status, _ = await raw.callback(event, {"type": 7, "data": {"content": "x", "allowed_mentions": {"parse": []}}})
+    status, _ = await raw.callback(
+        event, {"type": 7, "data": {"content": "x", "allowed_mentions": {"parse": []}}}
+    )
     assert status == 400 and "has no message" in raw.fake.violations[-1]
     status, _ = await raw.callback(event, msg(content="ok", flags=EPHEMERAL))
     assert status == 200 and (await task).content == "ok"
@@ -672,19 +753,33 @@ async def test_callback_and_webhook_message_rules(raw: Raw) -> None:
     async with raw.http.post(hook, json={"content": "second", "allowed_mentions": {"parse": []}}) as resp:
         second = await resp.json()
     assert second["id"] != first["id"] and not second["flags"] & EPHEMERAL
-    async with raw.http.patch(f"{hook}/messages/{second['id']}",
-                              json={"components": [row(button())], "allowed_mentions": {"parse": []}}) as resp:
+    async with raw.http.patch(
+        f"{hook}/messages/{second['id']}",
+        json={"components": [row(button())], "allowed_mentions": {"parse": []}},
+    ) as resp:
         assert resp.status == 200 and (await resp.json())["content"] == "second"  # an edit keeps the rest
     async with raw.http.patch(f"{hook}/messages/123", json={"content": "x", "allowed_mentions": {}}) as resp:
         assert resp.status == 404 and "did not create" in raw.fake.violations[-1]
-    async with raw.http.patch(f"{hook}/messages/{second['id']}",
-                              json={"content": "", "components": [], "allowed_mentions": {"parse": []}}) as resp:
+    async with raw.http.patch(
+        f"{hook}/messages/{second['id']}",
+        json={"content": "", "components": [], "allowed_mentions": {"parse": []}},
+    ) as resp:
         assert resp.status == 400 and "empty message" in raw.fake.violations[-1]
 
 
 async def test_user_installed_interactions_get_five_followups(raw: Raw) -> None:
-    await sync(raw, [{"name": "where", "description": "Where", "type": 1, "integration_types": [0, 1],
-                      "contexts": [0, 1, 2]}])
+    await sync(
+        raw,
+        [
+            {
+                "name": "where",
+                "description": "Where",
+                "type": 1,
+                "integration_types": [0, 1],
+                "contexts": [0, 1, 2],
+            }
+        ],
+    )
     payload = await raw.dispatch(raw.fake.interaction_payload("where", where="group_dm"))
     assert payload["authorizing_integration_owners"] == {"1": raw.fake.user()["id"]}
     assert payload["channel"]["type"] == 3 and payload["context"] == 2
@@ -699,17 +794,26 @@ async def test_user_installed_interactions_get_five_followups(raw: Raw) -> None:
     assert "more than 5 follow-ups" in raw.fake.violations[-1]
 
 
-@pytest.mark.parametrize("command, problem", [
-    ({"name": "Check this decklist", "type": 3, "description": "Checks"}, "cannot have a description"),
-    ({"name": "Check this decklist", "type": 3, "options": [{"name": "x", "description": "x", "type": 3}]},
-     "cannot have options"),
-    ({"name": "c" * 33, "type": 3}, "context menu command name invalid"),
-    ({"name": "where", "description": "w", "integration_types": [2]}, "outside [0, 1]"),
-    ({"name": "where", "description": "w", "contexts": [0, 3]}, "outside [0, 1, 2]"),
-    ({"name": "where", "description": "w", "contexts": []}, "non-empty list"),
-    ({"name": "where", "description": "w", "contexts": [1, 1]}, "repeats a value"),
-    ({"name": "where", "description": "w", "type": 4}, "command type 4 not supported"),
-])
+@pytest.mark.parametrize(
+    "command, problem",
+    [
+        ({"name": "Check this decklist", "type": 3, "description": "Checks"}, "cannot have a description"),
+        (
+            {
+                "name": "Check this decklist",
+                "type": 3,
+                "options": [{"name": "x", "description": "x", "type": 3}],
+            },
+            "cannot have options",
+        ),
+        ({"name": "c" * 33, "type": 3}, "context menu command name invalid"),
+        ({"name": "where", "description": "w", "integration_types": [2]}, "outside [0, 1]"),
+        ({"name": "where", "description": "w", "contexts": [0, 3]}, "outside [0, 1, 2]"),
+        ({"name": "where", "description": "w", "contexts": []}, "non-empty list"),
+        ({"name": "where", "description": "w", "contexts": [1, 1]}, "repeats a value"),
+        ({"name": "where", "description": "w", "type": 4}, "command type 4 not supported"),
+    ],
+)
 async def test_command_sync_rules_for_user_installs(raw: Raw, command: dict[str, Any], problem: str) -> None:
     assert await sync(raw, [command]) == 400
     assert any(problem in v for v in raw.fake.violations), raw.fake.violations
@@ -719,8 +823,11 @@ async def test_command_sync_rules_for_user_installs(raw: Raw, command: dict[str,
 async def test_command_sync_limits_per_type_and_app_installation_types(raw: Raw) -> None:
     menus = [{"name": f"Menu {i}", "type": 3} for i in range(16)]
     assert await sync(raw, menus) == 400 and "16 commands of type 3 (max 15)" in raw.fake.violations[-1]
-    same_name = [{"name": "Inspect", "type": 2}, {"name": "Inspect", "type": 3},
-                 {"name": "inspect", "description": "slash", "type": 1}]
+    same_name = [
+        {"name": "Inspect", "type": 2},
+        {"name": "Inspect", "type": 3},
+        {"name": "inspect", "description": "slash", "type": 1},
+    ]
     assert await sync(raw, same_name) == 200  # names are unique per command type only
     async with FakeDiscord(installation_types=[0]) as guild_only, aiohttp.ClientSession() as http:
         url = f"{guild_only.api_base}/applications/{guild_only.application_id}/commands"
@@ -739,8 +846,11 @@ async def test_user_commands_and_guild_commands(raw: Raw) -> None:
     assert "user" not in payload["data"]["resolved"]["members"][target["id"]]
     with pytest.raises(UserCannotDoThat, match="not available in bot_dm"):
         raw.fake.user_command_payload("Inspect", target, where="bot_dm")
-    status, _ = await raw.call("PUT", f"/applications/{raw.fake.application_id}/guilds/{raw.fake.guild_id}/commands",
-                               [{"name": "dev", "description": "dev only"}])
+    status, _ = await raw.call(
+        "PUT",
+        f"/applications/{raw.fake.application_id}/guilds/{raw.fake.guild_id}/commands",
+        [{"name": "dev", "description": "dev only"}],
+    )
     assert status == 200
     assert raw.fake.interaction_payload("dev")["data"]["guild_id"] == raw.fake.guild_id
     with pytest.raises(UserCannotDoThat, match="is a command of guild"):
@@ -755,14 +865,17 @@ def data_uri(raw_bytes: bytes, mime: str) -> str:
 async def test_application_emoji_routes(raw: Raw) -> None:
     app = f"/applications/{raw.fake.application_id}/emojis"
     assert await raw.call("GET", app) == (200, {"items": []})
-    status, gif = await raw.call("POST", app, {"name": "spin", "image": data_uri(image_bytes("GIF", frames=3),
-                                                                                  "image/gif")})
+    status, gif = await raw.call(
+        "POST", app, {"name": "spin", "image": data_uri(image_bytes("GIF", frames=3), "image/gif")}
+    )
     assert status == 201 and gif["animated"] is True and gif["user"]["id"] == raw.fake.bot_user_id
-    status, webp = await raw.call("POST", app, {"name": "Mana_U_2", "image": data_uri(image_bytes("WEBP"),
-                                                                                       "image/webp")})
+    status, webp = await raw.call(
+        "POST", app, {"name": "Mana_U_2", "image": data_uri(image_bytes("WEBP"), "image/webp")}
+    )
     assert status == 201 and webp["animated"] is False
-    status, jpeg = await raw.call("POST", app, {"name": "mana_b", "image": data_uri(image_bytes("JPEG"),
-                                                                                     "image/jpeg")})
+    status, jpeg = await raw.call(
+        "POST", app, {"name": "mana_b", "image": data_uri(image_bytes("JPEG"), "image/jpeg")}
+    )
     assert status == 201
     assert [u["format"] for u in raw.fake.emoji_uploads] == ["GIF", "WEBP", "JPEG"]
     status, listed = await raw.call("GET", app)
@@ -771,36 +884,71 @@ async def test_application_emoji_routes(raw: Raw) -> None:
     status, renamed = await raw.call("PATCH", f"{app}/{gif['id']}", {"name": "spinner"})
     assert status == 200 and renamed["name"] == "spinner"
     status, body = await raw.call("PATCH", f"{app}/{gif['id']}", {"name": "mana_b"})
-    assert status == 400 and body["errors"]["name"]["_errors"][0]["code"] == "APPLICATION_EMOJI_NAME_ALREADY_TAKEN"
+    assert (
+        status == 400
+        and body["errors"]["name"]["_errors"][0]["code"] == "APPLICATION_EMOJI_NAME_ALREADY_TAKEN"
+    )
     assert await raw.call("DELETE", f"{app}/{jpeg['id']}") == (204, None)
     status, body = await raw.call("GET", f"{app}/{jpeg['id']}")
     assert status == 404 and body["code"] == 10014
-    status, body = await raw.call("POST", app, {"name": "mana_b", "image": data_uri(image_bytes("PNG"), "image/png")})
+    status, body = await raw.call(
+        "POST", app, {"name": "mana_b", "image": data_uri(image_bytes("PNG"), "image/png")}
+    )
     assert status == 201  # the name is free again
     assert len(raw.fake.violations) == 2  # the rename clash and the GET of a deleted emoji
     raw.fake.violations.clear()
 
 
-@pytest.mark.parametrize("name, image, code, problem", [
-    ("m", None, "BASE_TYPE_BAD_LENGTH", "is 1 characters (2-32)"),
-    ("m" * 33, None, "BASE_TYPE_BAD_LENGTH", "is 33 characters (2-32)"),
-    ("mana-w", None, "STRING_TYPE_REGEX", "characters other than"),
-    ("mana w", None, "STRING_TYPE_REGEX", "characters other than"),
-    (None, None, "BASE_TYPE_REQUIRED", "emoji name missing"),
-    ("mana_w", data_uri(image_bytes("JPEG"), "image/png"), "IMAGE_INVALID", "declared image/png but the data is JPEG"),
-    ("mana_w", data_uri(b"not an image at all", "image/png"), "IMAGE_INVALID", "but the data is not an image"),
-    ("mana_w", data_uri(image_bytes("PNG")[:60], "image/png"), "IMAGE_INVALID", "but the data is not an image"),
-    ("mana_w", data_uri(image_bytes("PNG"), "image/svg+xml"), "IMAGE_INVALID", "not a PNG/JPEG/GIF/WebP/AVIF"),
-    ("mana_w", "http://example.com/x.png", "IMAGE_INVALID", "not a PNG/JPEG/GIF/WebP/AVIF"),
-    ("mana_w", "data:image/png;base64,@@@", "IMAGE_INVALID", "not valid base64"),
-    ("mana_w", data_uri(image_bytes("PNG", size=(2000, 2000)), "image/png"), None, None),
-    ("mana_w", data_uri(b"\x89PNG" + bytes(256 * 1024), "image/png"), "BINARY_TYPE_MAX_SIZE", "(max 262144)"),
-])
-async def test_application_emoji_upload_rules(raw: Raw, name: Any, image: str | None, code: str | None,
-                                              problem: str | None) -> None:
+@pytest.mark.parametrize(
+    "name, image, code, problem",
+    [
+        ("m", None, "BASE_TYPE_BAD_LENGTH", "is 1 characters (2-32)"),
+        ("m" * 33, None, "BASE_TYPE_BAD_LENGTH", "is 33 characters (2-32)"),
+        ("mana-w", None, "STRING_TYPE_REGEX", "characters other than"),
+        ("mana w", None, "STRING_TYPE_REGEX", "characters other than"),
+        (None, None, "BASE_TYPE_REQUIRED", "emoji name missing"),
+        (
+            "mana_w",
+            data_uri(image_bytes("JPEG"), "image/png"),
+            "IMAGE_INVALID",
+            "declared image/png but the data is JPEG",
+        ),
+        (
+            "mana_w",
+            data_uri(b"not an image at all", "image/png"),
+            "IMAGE_INVALID",
+            "but the data is not an image",
+        ),
+        (
+            "mana_w",
+            data_uri(image_bytes("PNG")[:60], "image/png"),
+            "IMAGE_INVALID",
+            "but the data is not an image",
+        ),
+        (
+            "mana_w",
+            data_uri(image_bytes("PNG"), "image/svg+xml"),
+            "IMAGE_INVALID",
+            "not a PNG/JPEG/GIF/WebP/AVIF",
+        ),
+        ("mana_w", "http://example.com/x.png", "IMAGE_INVALID", "not a PNG/JPEG/GIF/WebP/AVIF"),
+        ("mana_w", "data:image/png;base64,@@@", "IMAGE_INVALID", "not valid base64"),
+        ("mana_w", data_uri(image_bytes("PNG", size=(2000, 2000)), "image/png"), None, None),
+        (
+            "mana_w",
+            data_uri(b"\x89PNG" + bytes(256 * 1024), "image/png"),
+            "BINARY_TYPE_MAX_SIZE",
+            "(max 262144)",
+        ),
+    ],
+)
+async def test_application_emoji_upload_rules(
+    raw: Raw, name: Any, image: str | None, code: str | None, problem: str | None
+) -> None:
     image = image or data_uri(image_bytes("PNG"), "image/png")
-    status, body = await raw.call("POST", f"/applications/{raw.fake.application_id}/emojis",
-                                  {"name": name, "image": image})
+    status, body = await raw.call(
+        "POST", f"/applications/{raw.fake.application_id}/emojis", {"name": name, "image": image}
+    )
     if code is None:  # a large but compressible picture is fine: the limit is on the file's bytes
         assert status == 201 and raw.fake.violations == []
         return
@@ -823,16 +971,26 @@ async def test_application_emoji_limit(raw: Raw) -> None:
 
 async def test_unknown_emojis_in_embeds_and_select_options(raw: Raw) -> None:
     app = f"/applications/{raw.fake.application_id}/emojis"
-    _, owned = await raw.call("POST", app, {"name": "mana_g", "image": data_uri(image_bytes("PNG"), "image/png")})
+    _, owned = await raw.call(
+        "POST", app, {"name": "mana_g", "image": data_uri(image_bytes("PNG"), "image/png")}
+    )
     payload = await raw.dispatch(raw.fake.interaction_payload("identity", {"card": "x"}))
-    options = [{"label": "Green", "value": "g", "emoji": {"id": owned["id"], "name": "mana_g"}},
-               {"label": "Blue", "value": "u", "emoji": {"id": "222222222222222222", "name": "mana_u"}}]
-    embed = {"title": "Why", "description": f"<:mana_g:{owned['id']}> and <a:spin:333333333333333333>",
-             "fields": [{"name": "Cost", "value": "<:mana_r:444444444444444444>"}]}
+    options = [
+        {"label": "Green", "value": "g", "emoji": {"id": owned["id"], "name": "mana_g"}},
+        {"label": "Blue", "value": "u", "emoji": {"id": "222222222222222222", "name": "mana_u"}},
+    ]
+    embed = {
+        "title": "Why",
+        "description": f"<:mana_g:{owned['id']}> and <a:spin:333333333333333333>",
+        "fields": [{"name": "Cost", "value": "<:mana_r:444444444444444444>"}],
+    }
     status, _ = await raw.callback(payload, msg(embeds=[embed], components=[row(select(options=options))]))
     assert status == 200
     assert sorted(u.markup for u in raw.fake.unknown_emojis) == [
-        "<:mana_r:444444444444444444>", "<:mana_u:222222222222222222>", "<a:spin:333333333333333333>"]
+        "<:mana_r:444444444444444444>",
+        "<:mana_u:222222222222222222>",
+        "<a:spin:333333333333333333>",
+    ]
     assert sum(u.known for u in raw.fake.emoji_uses) == 2
 
 
@@ -844,8 +1002,10 @@ async def test_messages_live_where_the_interaction_happened(raw: Raw, where: str
     message = body["resource"]["message"]
     assert status == 200 and message["channel_id"] == payload["channel_id"]
     assert message.get("guild_id") == payload.get("guild_id")
-    assert message["interaction_metadata"]["authorizing_integration_owners"] == \
-        payload["authorizing_integration_owners"]
+    assert (
+        message["interaction_metadata"]["authorizing_integration_owners"]
+        == payload["authorizing_integration_owners"]
+    )
     reply: Reply = await raw.fake.wait_for_reply(payload["id"])
     assert reply.message_id == message["id"] and not reply.ephemeral
     assert raw.fake.messages[message["id"]].guild_id == payload.get("guild_id")

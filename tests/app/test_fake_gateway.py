@@ -43,7 +43,9 @@ async def test_with_guilds_every_server_arrives_in_guild_create_at_realistic_siz
         assert {c["type"] for c in guild["channels"]} == {0, 2, 4}  # text, voice, categories
         # a bot without the presences intent gets itself and the people in voice as members, no one else
         assert guild["members"][0]["user"]["id"] == fake.bot_user_id
-        assert {m["user"]["id"] for m in guild["members"][1:]} == {v["user_id"] for v in guild["voice_states"]}
+        assert {m["user"]["id"] for m in guild["members"][1:]} == {
+            v["user_id"] for v in guild["voice_states"]
+        }
         assert len(guild["voice_states"]) == 2 and guild["member_count"] > len(guild["members"])
 
 
@@ -71,8 +73,13 @@ async def test_chat_events_only_with_their_intents_and_content_only_with_message
 async def test_default_intents_get_every_chat_event():
     async with FakeDiscord() as fake, aiohttp.ClientSession() as session:
         fake.load_servers(2)
-        default = (Intent.GUILDS | Intent.GUILD_MESSAGES | Intent.GUILD_MESSAGE_REACTIONS
-                   | Intent.GUILD_MESSAGE_TYPING | Intent.GUILD_VOICE_STATES)
+        default = (
+            Intent.GUILDS
+            | Intent.GUILD_MESSAGES
+            | Intent.GUILD_MESSAGE_REACTIONS
+            | Intent.GUILD_MESSAGE_TYPING
+            | Intent.GUILD_VOICE_STATES
+        )
         await identify(fake, session, default)
         assert await fake.chat(100) == 100
         seen = events(fake)
@@ -87,7 +94,9 @@ def test_message_content_rules():
     full = Intent.GUILD_MESSAGES | Intent.MESSAGE_CONTENT
     assert delivered("MESSAGE_CREATE", message, full, bot) == message
     mentioning = message | {"mentions": [{"id": bot}]}
-    assert delivered("MESSAGE_CREATE", mentioning, Intent.GUILD_MESSAGES, bot) == mentioning  # said to the bot
+    assert (
+        delivered("MESSAGE_CREATE", mentioning, Intent.GUILD_MESSAGES, bot) == mentioning
+    )  # said to the bot
     dm = {"content": "hi", "channel_id": "7"}
     assert delivered("MESSAGE_CREATE", dm, Intent.GUILD_MESSAGES, bot) is None  # a DM needs DIRECT_MESSAGES
     assert delivered("MESSAGE_CREATE", dm, Intent.DIRECT_MESSAGES, bot) == dm  # content of DMs always comes

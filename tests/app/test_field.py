@@ -58,9 +58,15 @@ class SilentServer:
 async def test_a_discord_host_that_never_answers_is_one_clear_error(tmp_path, capsys):
     silent = SilentServer()
     async with silent.running() as base:
-        settings = load_settings(_env_file=None, discord_token="abc.def.ghi", discord_api_base=base,
-                                 scryfall_api_base="http://127.0.0.1:9", bulk_refresh_hours=0,
-                                 cache_path=tmp_path / "cache.sqlite3", mana_emoji_upload=False)
+        settings = load_settings(
+            _env_file=None,
+            discord_token="abc.def.ghi",
+            discord_api_base=base,
+            scryfall_api_base="http://127.0.0.1:9",
+            bulk_refresh_hours=0,
+            cache_path=tmp_path / "cache.sqlite3",
+            mana_emoji_upload=False,
+        )
         code = await asyncio.wait_for(run(settings, connect_timeout=1.5), 30)
     assert code == 1 and silent.paths == ["/api/v10/users/@me"]  # it asked, and gave up waiting
     err = capsys.readouterr().err.strip().splitlines()
@@ -72,9 +78,15 @@ async def test_a_metrics_port_in_use_is_named_as_such(tmp_path, capsys):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        settings = load_settings(_env_file=None, discord_token="abc.def.ghi", discord_api_base="http://127.0.0.1:9",
-                                 metrics_port=port, bulk_refresh_hours=0, cache_path=tmp_path / "cache.sqlite3",
-                                 mana_emoji_upload=False)
+        settings = load_settings(
+            _env_file=None,
+            discord_token="abc.def.ghi",
+            discord_api_base="http://127.0.0.1:9",
+            metrics_port=port,
+            bulk_refresh_hours=0,
+            cache_path=tmp_path / "cache.sqlite3",
+            mana_emoji_upload=False,
+        )
         code = await asyncio.wait_for(run(settings), 30)
     assert code == 1
     err = capsys.readouterr().err.strip().splitlines()
@@ -85,8 +97,14 @@ async def test_a_metrics_port_in_use_is_named_as_such(tmp_path, capsys):
 async def test_sigterm_during_the_connect_exits_0_without_an_error(tmp_path):
     silent = SilentServer()
     async with silent.running() as base:
-        proc = await run_bot(tmp_path, "run", DISCORD_TOKEN="abc.def.ghi", DISCORD_API_BASE=base,
-                             SCRYFALL_API_BASE="http://127.0.0.1:9", BULK_REFRESH_HOURS="0")
+        proc = await run_bot(
+            tmp_path,
+            "run",
+            DISCORD_TOKEN="abc.def.ghi",
+            DISCORD_API_BASE=base,
+            SCRYFALL_API_BASE="http://127.0.0.1:9",
+            BULK_REFRESH_HOURS="0",
+        )
         try:
             # logging in: the host took the request and says nothing
             await asyncio.wait_for(silent.asked.wait(), 30)
@@ -104,8 +122,14 @@ async def test_sigterm_during_the_connect_exits_0_without_an_error(tmp_path):
 async def test_health_says_when_there_is_no_card_data_to_answer_from(tmp_path):
     async with FakeScryfall([]) as scryfall, FakeDiscord() as fake:
         scryfall.mode = "down"  # the first bulk download fails
-        settings = bot_settings(fake, scryfall, tmp_path / "cache.sqlite3", metrics_port=0,
-                                bulk_refresh_hours=24, scryfall_timeout=1.0)
+        settings = bot_settings(
+            fake,
+            scryfall,
+            tmp_path / "cache.sqlite3",
+            metrics_port=0,
+            bulk_refresh_hours=24,
+            scryfall_timeout=1.0,
+        )
         async with running(settings, fake) as runtime, aiohttp.ClientSession() as http:
             assert runtime.health is not None
             async with asyncio.timeout(30):
@@ -138,12 +162,14 @@ async def test_first_start_without_local_data_reads_like_with_it(tmp_path):
     async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as fake:
         settings = bot_settings(fake, scryfall, tmp_path / "cache.sqlite3")
         async with running(settings, fake):
-            choices = await fake.autocomplete("fits", {"card": "Sol Ring", "commander": "kumano"},
-                                              focused="commander")
+            choices = await fake.autocomplete(
+                "fits", {"card": "Sol Ring", "commander": "kumano"}, focused="commander"
+            )
             assert [c["name"] for c in choices] == ["Kumano, Master Yamabushi"]
             reply = await fake.invoke("fits", {"card": "Lightning Bolt", "commander": "kumano"})
             assert reply.embeds and "Kumano, Master Yamabushi" in reply.text()
             assert "✅" in reply.embeds[0]["title"]
             assert {r.query.get("q") for r in scryfall.requests if r.path == "/cards/search"} >= {
-                "kumano is:commander"}
+                "kumano is:commander"
+            }
             assert fake.violations == []

@@ -28,10 +28,23 @@ from tests.fakes.scryfall import FakeScryfall
 def small_file(tmp_path):
     """A small all_cards file: Lightning Bolt in English, German, French and Japanese, Dusk // Dawn in German."""
     bolt = {"object": "card", "lang": "en", "name": "Lightning Bolt", "oracle_id": "bolt"}
-    dusk = {"object": "card", "lang": "de", "name": "Dusk // Dawn", "oracle_id": "dusk", "card_faces": [
-        {"name": "Dusk", "printed_name": "Sonnenuntergang"}, {"name": "Dawn", "printed_name": "Sonnenaufgang"}]}
-    objects = [bolt, dusk, dict(bolt, lang="de", printed_name="Blitzschlag"),
-               dict(bolt, lang="fr", printed_name="Foudre"), dict(bolt, lang="ja", printed_name="稲妻")]
+    dusk = {
+        "object": "card",
+        "lang": "de",
+        "name": "Dusk // Dawn",
+        "oracle_id": "dusk",
+        "card_faces": [
+            {"name": "Dusk", "printed_name": "Sonnenuntergang"},
+            {"name": "Dawn", "printed_name": "Sonnenaufgang"},
+        ],
+    }
+    objects = [
+        bolt,
+        dusk,
+        dict(bolt, lang="de", printed_name="Blitzschlag"),
+        dict(bolt, lang="fr", printed_name="Foudre"),
+        dict(bolt, lang="ja", printed_name="稲妻"),
+    ]
     path = tmp_path / "all-cards.json.gz"
     path.write_bytes(gzip.compress(json.dumps(objects).encode()))
     return path
@@ -85,20 +98,36 @@ def test_a_new_import_replaces_the_languages(small_file, tmp_path):
 
 
 def test_the_most_printed_spelling_is_shown(tmp_path):
-    objects = [{"object": "card", "lang": "ja", "name": "Sol Ring", "oracle_id": "o1", "printed_name": n}
-               for n in ("太陽のリング", "太陽の指輪", "太陽の指輪")]
+    objects = [
+        {"object": "card", "lang": "ja", "name": "Sol Ring", "oracle_id": "o1", "printed_name": n}
+        for n in ("太陽のリング", "太陽の指輪", "太陽の指輪")
+    ]
     path = tmp_path / "all.json"
     path.write_text(json.dumps(objects))
     import_printed_names(path, tmp_path / "cards.sqlite3", ["ja"])
     index = load_printed_names(tmp_path / "cards.sqlite3", ["ja"])
     assert index is not None
-    assert index.complete("太陽の", 5) == [("太陽の指輪", "Sol Ring"), ("太陽のリング", "Sol Ring")]  # most printed first
+    assert index.complete("太陽の", 5) == [
+        ("太陽の指輪", "Sol Ring"),
+        ("太陽のリング", "Sol Ring"),
+    ]  # most printed first
     with sqlite3.connect(tmp_path / "cards.sqlite3") as conn:
-        assert dict(conn.execute("SELECT printed, prints FROM printed_names")) == {"太陽の指輪": 2, "太陽のリング": 1}
+        assert dict(conn.execute("SELECT printed, prints FROM printed_names")) == {
+            "太陽の指輪": 2,
+            "太陽のリング": 1,
+        }
 
 
 def test_keys_of_another_version_are_folded_again(tmp_path):
-    objects = [{"object": "card", "lang": "de", "name": "Lightning Bolt", "oracle_id": "o", "printed_name": "Blitzschlag"}]
+    objects = [
+        {
+            "object": "card",
+            "lang": "de",
+            "name": "Lightning Bolt",
+            "oracle_id": "o",
+            "printed_name": "Blitzschlag",
+        }
+    ]
     path, db = tmp_path / "all.json", tmp_path / "cards.sqlite3"
     path.write_text(json.dumps(objects))
     import_printed_names(path, db, ["de"])
@@ -118,8 +147,14 @@ def test_streaming_memory_is_bounded_by_the_names_kept(tmp_path):
         fh.write("[")
         for n in range(3000):
             lang = ("de", "fr", "en")[n % 3]
-            obj = {"object": "card", "lang": lang, "name": f"Card {n % 500}", "oracle_id": f"o{n % 500}",
-                   "printed_name": f"Karte {n % 500}", "printed_text": "x" * 10_000}
+            obj = {
+                "object": "card",
+                "lang": lang,
+                "name": f"Card {n % 500}",
+                "oracle_id": f"o{n % 500}",
+                "printed_name": f"Karte {n % 500}",
+                "printed_text": "x" * 10_000,
+            }
             fh.write(("," if n else "") + json.dumps(obj))
         fh.write("]")
     size = path.stat().st_size
@@ -139,8 +174,12 @@ def test_rows_of_one_printing():
     assert printed_rows(english, {"en", "fr"}) == []
     assert printed_rows(french, {"de"}) == []
     assert printed_rows(french, {"fr"}) == [("fr", "Foudre", "o", "Lightning Bolt")]
-    reversible = {"object": "card", "lang": "de", "name": "X // X", "card_faces": [
-        {"oracle_id": "r", "printed_name": "Y"}, {"oracle_id": "r", "printed_name": "Y"}]}
+    reversible = {
+        "object": "card",
+        "lang": "de",
+        "name": "X // X",
+        "card_faces": [{"oracle_id": "r", "printed_name": "Y"}, {"oracle_id": "r", "printed_name": "Y"}],
+    }
     assert printed_rows(reversible, {"de"}) == [("de", "Y // Y", "r", "X // X"), ("de", "Y", "r", "X // X")]
     assert printed_rows({"object": "set", "lang": "de"}, {"de"}) == []
     assert printed_rows(["not", "a", "card"], {"de"}) == []

@@ -37,7 +37,9 @@ def count_cards(path: Path) -> int:
         conn.close()
 
 
-async def test_sync_cards_file_imports_everything_then_no_requests(fake_scryfall, make_card_service, tmp_path, capsys):
+async def test_sync_cards_file_imports_everything_then_no_requests(
+    fake_scryfall, make_card_service, tmp_path, capsys
+):
     cache = tmp_path / "cache" / "cards.sqlite3"
     code = await asyncio.to_thread(main, ["sync-cards", "--file", str(CARDS_FILE), "--cache", str(cache)])
     out = capsys.readouterr().out
@@ -117,8 +119,21 @@ async def test_killed_import_leaves_a_usable_cache(fake_scryfall, make_card_serv
     cache = tmp_path / "cache" / "cards.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "sync-cards", "--file", str(big), "--cache", str(cache), "--batch-size", "500",
-        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        sys.executable,
+        "-m",
+        "bot",
+        "sync-cards",
+        "--file",
+        str(big),
+        "--cache",
+        str(cache),
+        "--batch-size",
+        "500",
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 30
         committed = 0
@@ -257,7 +272,9 @@ async def test_failed_downloads_are_retried_after_1_2_4_minutes(fake_scryfall, m
     await asyncio.sleep(60 + 120 + 240 + 30)
     await refresher.stop()
     times = fake_scryfall.times("/bulk-data")
-    attempts = [t for i, t in enumerate(times) if i == 0 or t - times[i - 1] > 30]  # each with its own 5xx retries
+    attempts = [
+        t for i, t in enumerate(times) if i == 0 or t - times[i - 1] > 30
+    ]  # each with its own 5xx retries
     gaps = [b - a for a, b in itertools.pairwise(attempts)]
     assert len(attempts) == 4 and refresher.failures == 4
     assert [round(g / 60) for g in gaps] == [1, 2, 4]

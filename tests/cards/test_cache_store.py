@@ -17,17 +17,20 @@ from bot.cards.schema import MIGRATIONS, SCHEMA_VERSION
 from tests.shared_data import card
 
 
-@pytest.mark.parametrize(("raw", "key"), [
-    ("Fire // Ice", "fire ice"),
-    ("fire ice", "fire ice"),
-    ("Fire/Ice", "fire ice"),
-    ("  FIRE   //ICE ", "fire ice"),
-    ("Æther Vial", "aether vial"),
-    ("Lim-Dûl's Vault", "lim duls vault"),
-    ("Kumano, Master Yamabushi", "kumano master yamabushi"),
-    ("Kumano’s Pupils", "kumanos pupils"),
-    ("_____", "_____"),
-])
+@pytest.mark.parametrize(
+    ("raw", "key"),
+    [
+        ("Fire // Ice", "fire ice"),
+        ("fire ice", "fire ice"),
+        ("Fire/Ice", "fire ice"),
+        ("  FIRE   //ICE ", "fire ice"),
+        ("Æther Vial", "aether vial"),
+        ("Lim-Dûl's Vault", "lim duls vault"),
+        ("Kumano, Master Yamabushi", "kumano master yamabushi"),
+        ("Kumano’s Pupils", "kumanos pupils"),
+        ("_____", "_____"),
+    ],
+)
 def test_normalize(raw, key):
     assert normalize(raw) == key
 
@@ -54,9 +57,14 @@ def test_name_index_candidates_rank_whole_words_first():
     from bot.cards.search import IndexEntry
 
     names = ["Kumano's Pupils", "Kumano, Master Yamabushi", "Kumano Faces Kakkazan // Etching of Kumano"]
-    index = NameIndex(IndexEntry(n, normalize(n), str(i), n.startswith("Kumano,"), 0) for i, n in enumerate(names))
-    assert index.candidates("kumano") == ["Kumano, Master Yamabushi",
-                                          "Kumano Faces Kakkazan // Etching of Kumano", "Kumano's Pupils"]
+    index = NameIndex(
+        IndexEntry(n, normalize(n), str(i), n.startswith("Kumano,"), 0) for i, n in enumerate(names)
+    )
+    assert index.candidates("kumano") == [
+        "Kumano, Master Yamabushi",
+        "Kumano Faces Kakkazan // Etching of Kumano",
+        "Kumano's Pupils",
+    ]
     assert index.match("kumano", commanders_only=True).names == ["Kumano, Master Yamabushi"]
     assert index.match("yamabushi").names == ["Kumano, Master Yamabushi"]
     assert index.match("kumano mastr yamabushi").kind == "unique"  # typo, fuzzy
@@ -98,18 +106,22 @@ async def test_migrates_a_version_1_cache_keeping_its_cards(tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "newer"])
-async def test_corrupt_cache_is_moved_aside_and_rebuilt(fake_scryfall, make_card_service, tmp_path, caplog, damage):
+async def test_corrupt_cache_is_moved_aside_and_rebuilt(
+    fake_scryfall, make_card_service, tmp_path, caplog, damage
+):
     path = tmp_path / "cache" / "cards.sqlite3"
     path.parent.mkdir(parents=True)
     if damage == "garbage":
         path.write_bytes(b"this is not a database at all\n" * 200)
     else:
         cache = await CardCache.open(path)
-        await cache.put_cards([card(n) for n in ("Sol Ring", "Lightning Bolt", "Dismember", "Fire // Ice")] * 1)
+        await cache.put_cards(
+            [card(n) for n in ("Sol Ring", "Lightning Bolt", "Dismember", "Fire // Ice")] * 1
+        )
         await cache.close()
         if damage == "truncated":
             data = path.read_bytes()
-            path.write_bytes(data[:4096] + b"\x00" * 100 + data[4096 + 100: len(data) // 2])
+            path.write_bytes(data[:4096] + b"\x00" * 100 + data[4096 + 100 : len(data) // 2])
         else:
             conn = sqlite3.connect(path)
             conn.execute("UPDATE schema_version SET version = 99")
@@ -146,8 +158,13 @@ async def test_unusable_location_falls_back_to_memory(tmp_path, caplog):
 
 async def test_only_card_objects_are_stored(tmp_path):
     cache = await CardCache.open(tmp_path / "c.sqlite3")
-    stored = await cache.put_cards([{"object": "error", "code": "not_found", "status": 404},
-                                    {"object": "card", "name": "No Id"}, card("Sol Ring")])
+    stored = await cache.put_cards(
+        [
+            {"object": "error", "code": "not_found", "status": 404},
+            {"object": "card", "name": "No Id"},
+            card("Sol Ring"),
+        ]
+    )
     assert stored == 1
     assert (await cache.counts())["cards"] == 1
     await cache.close()
@@ -171,4 +188,8 @@ def test_split_spellings_share_a_key(parts):
 def test_rank_candidates():
     names = ["Kumano's Pupils", "Etching of Kumano", "Kumano, Master Yamabushi", "Akumanoid"]
     assert rank_candidates("kumano", names) == [
-        "Kumano, Master Yamabushi", "Etching of Kumano", "Kumano's Pupils", "Akumanoid"]
+        "Kumano, Master Yamabushi",
+        "Etching of Kumano",
+        "Kumano's Pupils",
+        "Akumanoid",
+    ]

@@ -28,8 +28,10 @@ from tests.shared_data import all_cards
 
 
 def _entries() -> list[IndexEntry]:
-    return [IndexEntry(c["name"], normalize(c["name"]), c["id"], can_be_commander(c), card_rank(c), popularity(c))
-            for c in all_cards()]
+    return [
+        IndexEntry(c["name"], normalize(c["name"]), c["id"], can_be_commander(c), card_rank(c), popularity(c))
+        for c in all_cards()
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -39,74 +41,93 @@ def index() -> NameIndex:
 
 def small(*cards: tuple[str, int | None] | tuple[str, int | None, bool]) -> NameIndex:
     """An index of (name, EDHREC rank or None[, commander]) rows."""
-    return NameIndex(IndexEntry(c[0], normalize(c[0]), str(i), bool(c[2]) if len(c) > 2 else False, 0, c[1])
-                     for i, c in enumerate(cards))
+    return NameIndex(
+        IndexEntry(c[0], normalize(c[0]), str(i), bool(c[2]) if len(c) > 2 else False, 0, c[1])
+        for i, c in enumerate(cards)
+    )
 
 
 # ----------------------------------------------------------------------------------------- normalisation
-@pytest.mark.parametrize(("text", "key"), [
-    ("Fire // Ice", "fire ice"), ("fire/ice", "fire ice"), ("Æther Vial", "aether vial"),
-    ("Kumano's Pupils", "kumanos pupils"), ("  Sol   Ring ", "sol ring"),
-])
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Fire // Ice", "fire ice"),
+        ("fire/ice", "fire ice"),
+        ("Æther Vial", "aether vial"),
+        ("Kumano's Pupils", "kumanos pupils"),
+        ("  Sol   Ring ", "sol ring"),
+    ],
+)
 def test_normalize_folds_case_accents_punctuation(text, key):
     assert normalize(text) == key
 
 
 def test_word_match_kinds():
-    assert word_match("bolt", "bolt")[0] < word_match("bolt", "bolt bend")[0] \
-        < word_match("bolt", "lightning bolt")[0] < word_match("bolt", "bolts of fury")[0] \
-        < word_match("bolt", "boltwing marauder")[0] < word_match("bolt", "ball of boltwings")[0]
+    assert (
+        word_match("bolt", "bolt")[0]
+        < word_match("bolt", "bolt bend")[0]
+        < word_match("bolt", "lightning bolt")[0]
+        < word_match("bolt", "bolts of fury")[0]
+        < word_match("bolt", "boltwing marauder")[0]
+        < word_match("bolt", "ball of boltwings")[0]
+    )
     assert word_match("fire", "fires of yavimaya")[1:] == (1, "fires")
     assert word_match("bolt", "thunderbolt") is None
     assert word_match("command t", "command tower")[1:] == (4, "command tower")
 
 
-@pytest.mark.parametrize(("q", "word", "slip"), [
-    ("atrxa", "atraxa", True),  # missing letter
-    ("attraxa", "atraxa", True),  # extra letter
-    ("atrexa", "atraxa", True),  # wrong letter
-    ("atarxa", "atraxa", True),  # swapped letters
-    ("ati", "atraxa", True),  # wrong last letter
-    ("atraxa", "atraxa praetors voice", False),  # exact prefix: not a typo
-    ("btraxa", "atraxa", False),  # the first letter must be right
-    ("at", "atraxa", False),  # too short for typo tolerance
-    ("atrexx", "atraxa", False),  # two slips
-])
+@pytest.mark.parametrize(
+    ("q", "word", "slip"),
+    [
+        ("atrxa", "atraxa", True),  # missing letter
+        ("attraxa", "atraxa", True),  # extra letter
+        ("atrexa", "atraxa", True),  # wrong letter
+        ("atarxa", "atraxa", True),  # swapped letters
+        ("ati", "atraxa", True),  # wrong last letter
+        ("atraxa", "atraxa praetors voice", False),  # exact prefix: not a typo
+        ("btraxa", "atraxa", False),  # the first letter must be right
+        ("at", "atraxa", False),  # too short for typo tolerance
+        ("atrexx", "atraxa", False),  # two slips
+    ],
+)
 def test_typo_prefix(q, word, slip):
     assert typo_prefix(q, word) is slip
 
 
 # ------------------------------------------------------------------------------ ranking on the real data
-@pytest.mark.parametrize(("typed", "meant", "top", "commanders"), [
-    ("bolt", "Lightning Bolt", 1, False),
-    ("sol", "Sol Ring", 1, False),
-    ("swords", "Swords to Plowshares", 1, False),
-    ("counter", "Counterspell", 1, False),
-    ("cultiv", "Cultivate", 1, False),
-    ("command t", "Command Tower", 1, False),
-    ("path", "Path to Exile", 2, False),  # Path of Ancestry (rank 14) is played as much (19)
-    ("rhystic", "Rhystic Study", 1, False),
-    ("arcane", "Arcane Signet", 1, False),
-    ("llanowar", "Llanowar Elves", 2, False),  # after the exact name: the vanguard card "Llanowar"
-    ("exploration", "Exploration", 1, False),
-    ("cyclonic", "Cyclonic Rift", 1, False),
-    ("smothering", "Smothering Tithe", 2, False),  # unranked in the data, like its only rival
-    ("demonic", "Demonic Tutor", 5, False),  # unranked in the data (no precon has it): tie-breaks only
-    ("fell", "Fellwar Stone", 1, False),  # before the whole word of Fell Shepherd (rank 20,958)
-    ("rhys", "Rhystic Study", 1, False),  # before Rhys the Redeemed (2,282) and Rhys the Exiled (6,264)
-    ("count", "Counterspell", 1, False),  # before Body Count (5,530)
-    ("terra", "Terramorphic Expanse", 1, False),  # before Terra Ravager (22,004)
-    ("swift", "Swiftfoot Boots", 1, False),  # before Murderous Rider // Swift End (1,263)
-    ("craterhoof", "Craterhoof Behemoth", 1, False),
-    ("atr", "Atraxa, Praetors' Voice", 1, False),
-    ("kras", "Hydroid Krasis", 1, False),  # a later word, but the only played Krasis
-    ("lightnig bolt", "Lightning Bolt", 1, False),  # a typo
-    ("ati", "Atraxa, Praetors' Voice", 3, True),
-    ("atra", "Atraxa, Praetors' Voice", 1, True),
-    ("kumano", "Kumano, Master Yamabushi", 1, True),
-    ("tymna", "Tymna the Weaver", 1, True),
-    ("yamab", "Kumano, Master Yamabushi", 1, True),
-])
+@pytest.mark.parametrize(
+    ("typed", "meant", "top", "commanders"),
+    [
+        ("bolt", "Lightning Bolt", 1, False),
+        ("sol", "Sol Ring", 1, False),
+        ("swords", "Swords to Plowshares", 1, False),
+        ("counter", "Counterspell", 1, False),
+        ("cultiv", "Cultivate", 1, False),
+        ("command t", "Command Tower", 1, False),
+        ("path", "Path to Exile", 2, False),  # Path of Ancestry (rank 14) is played as much (19)
+        ("rhystic", "Rhystic Study", 1, False),
+        ("arcane", "Arcane Signet", 1, False),
+        ("llanowar", "Llanowar Elves", 2, False),  # after the exact name: the vanguard card "Llanowar"
+        ("exploration", "Exploration", 1, False),
+        ("cyclonic", "Cyclonic Rift", 1, False),
+        ("smothering", "Smothering Tithe", 2, False),  # unranked in the data, like its only rival
+        ("demonic", "Demonic Tutor", 5, False),  # unranked in the data (no precon has it): tie-breaks only
+        ("fell", "Fellwar Stone", 1, False),  # before the whole word of Fell Shepherd (rank 20,958)
+        ("rhys", "Rhystic Study", 1, False),  # before Rhys the Redeemed (2,282) and Rhys the Exiled (6,264)
+        ("count", "Counterspell", 1, False),  # before Body Count (5,530)
+        ("terra", "Terramorphic Expanse", 1, False),  # before Terra Ravager (22,004)
+        ("swift", "Swiftfoot Boots", 1, False),  # before Murderous Rider // Swift End (1,263)
+        ("craterhoof", "Craterhoof Behemoth", 1, False),
+        ("atr", "Atraxa, Praetors' Voice", 1, False),
+        ("kras", "Hydroid Krasis", 1, False),  # a later word, but the only played Krasis
+        ("lightnig bolt", "Lightning Bolt", 1, False),  # a typo
+        ("ati", "Atraxa, Praetors' Voice", 3, True),
+        ("atra", "Atraxa, Praetors' Voice", 1, True),
+        ("kumano", "Kumano, Master Yamabushi", 1, True),
+        ("tymna", "Tymna the Weaver", 1, True),
+        ("yamab", "Kumano, Master Yamabushi", 1, True),
+    ],
+)
 def test_the_card_players_mean_comes_first(index, typed, meant, top, commanders):
     names = index.complete(typed, commanders_only=commanders)
     assert meant in names[:top], names[:5]
@@ -159,7 +180,9 @@ def test_popularity_lifts_over_the_next_better_kind_only_when_far_more_played():
     assert small(("Sol Talisman", 3000), ("Solemn Simulacrum", 400)).complete("sol")[0] == "Sol Talisman"
     # 1.5 decades between the kinds: about 32 times more played passes an obscure whole-word match
     assert small(("Rhys the Redeemed", 2282), ("Rhystic Study", 37)).complete("rhys")[0] == "Rhystic Study"
-    assert small(("Rhys the Redeemed", 2282), ("Rhystic Study", 100)).complete("rhys")[0] == "Rhys the Redeemed"
+    assert (
+        small(("Rhys the Redeemed", 2282), ("Rhystic Study", 100)).complete("rhys")[0] == "Rhys the Redeemed"
+    )
     assert small(("Rhys the Redeemed", None), ("Rhystic Study", 1000)).complete("rhys")[0] == "Rhystic Study"
 
 
@@ -170,9 +193,15 @@ def test_guesses_never_pass_correct_matches():
 
 
 def test_a_slip_at_a_word_start_beats_letters_inside_a_word():
-    idx = small(("Padeem, Consul of Innovation", 100, True), ("Atraxa, Praetors' Voice", 1000, True),
-                ("Wyleth, Soul of Steel", 1, True))
-    assert idx.complete("ati", commanders_only=True) == ["Atraxa, Praetors' Voice", "Padeem, Consul of Innovation"]
+    idx = small(
+        ("Padeem, Consul of Innovation", 100, True),
+        ("Atraxa, Praetors' Voice", 1000, True),
+        ("Wyleth, Soul of Steel", 1, True),
+    )
+    assert idx.complete("ati", commanders_only=True) == [
+        "Atraxa, Praetors' Voice",
+        "Padeem, Consul of Innovation",
+    ]
 
 
 def test_start_of_name_counts_a_little():
@@ -192,7 +221,11 @@ def test_a_far_more_popular_whole_word_match_resolves_alone(index):
 def test_clear_winner_rule():
     rivals = small(("Lightning Bolt", 185), ("Demon Bolt", 1000), ("Boltwing Marauder", 50))
     assert rivals.match("bolt").kind == "ambiguous"  # Demon Bolt is within ten times
-    assert rivals.match("bolt").names == ["Lightning Bolt", "Boltwing Marauder", "Demon Bolt"]  # 20 times more played
+    assert rivals.match("bolt").names == [
+        "Lightning Bolt",
+        "Boltwing Marauder",
+        "Demon Bolt",
+    ]  # 20 times more played
     alone = small(("Lightning Bolt", 185), ("Demon Bolt", 1850), ("Boltwing Marauder", 50))
     assert alone.match("bolt").names == ["Lightning Bolt"]  # the prefix match is no rival
     unranked = small(("Bolt Bend", None), ("Bolt Hound", None))
@@ -227,9 +260,16 @@ def test_rank_candidates_agrees_with_the_index(index, typed):
 def test_rank_candidates_without_popularity_orders_by_kind():
     names = ["Akumanoid", "Kumano's Pupils", "Etching of Kumano", "Kumano, Master Yamabushi", "Kumono"]
     assert rank_candidates("kumano", names) == [
-        "Kumano, Master Yamabushi", "Etching of Kumano", "Kumano's Pupils", "Kumono", "Akumanoid"]
+        "Kumano, Master Yamabushi",
+        "Etching of Kumano",
+        "Kumano's Pupils",
+        "Kumono",
+        "Akumanoid",
+    ]
     assert rank_candidates("bolt", ["Bolt Bend", "Lightning Bolt"], {"Lightning Bolt": 185}) == [
-        "Lightning Bolt", "Bolt Bend"]
+        "Lightning Bolt",
+        "Bolt Bend",
+    ]
     assert match_cost("kumano", "kumono")[0] < match_cost("kumano", "akumanoid")[0]  # typo, then inside
 
 

@@ -27,8 +27,9 @@ def index() -> PrintedNames:
     return PrintedNames(_rows(foreign_lines()))
 
 
-@pytest.mark.parametrize("typed", ["Foudre", "Blitzschlag", "稲妻", "ＦＯＵＤＲＥ",
-                                   "  blitz schlag ", "BLITZSCHLAG", "Fou-dre"])
+@pytest.mark.parametrize(
+    "typed", ["Foudre", "Blitzschlag", "稲妻", "ＦＯＵＤＲＥ", "  blitz schlag ", "BLITZSCHLAG", "Fou-dre"]
+)
 def test_printed_names_and_their_variants_resolve(index, typed):
     assert index.lookup(typed) == ["Lightning Bolt"]
 
@@ -43,8 +44,9 @@ def test_accents_fold_on_latin_letters(index):
 
 def test_every_printed_name_finds_its_card(index):
     """Whatever a name's script, spacing or punctuation, its own card is among the answers."""
-    missing = [(lang, value, name) for lang, value, name in _rows(foreign_lines())
-               if name not in index.lookup(value)]
+    missing = [
+        (lang, value, name) for lang, value, name in _rows(foreign_lines()) if name not in index.lookup(value)
+    ]
     assert missing == []
 
 
@@ -74,8 +76,11 @@ def test_the_players_language_settles_a_cross_language_collision(index):
     for lang, value, name in _rows(foreign_lines()):
         if printed_key(value) == printed_key(value, accents=True):  # accents typed choose otherwise
             by_key[printed_key(value)][lang].add(name)
-    cases = [(key, langs) for key, langs in by_key.items()
-             if len(set().union(*langs.values())) > 1 and any(len(n) == 1 for n in langs.values())]
+    cases = [
+        (key, langs)
+        for key, langs in by_key.items()
+        if len(set().union(*langs.values())) > 1 and any(len(n) == 1 for n in langs.values())
+    ]
     assert len(cases) > 20
     for key, langs in cases:
         for lang, names in langs.items():
@@ -83,7 +88,7 @@ def test_the_players_language_settles_a_cross_language_collision(index):
             if len(names) == 1:
                 assert answer == sorted(names), (key, lang)
             else:
-                assert set(answer[:len(names)]) == names
+                assert set(answer[: len(names)]) == names
 
 
 def test_face_names_resolve_to_the_whole_card(index):
@@ -110,20 +115,34 @@ def test_complete_prefix_in_the_players_language_first(index):
 
 
 def test_complete_orders_the_players_language_before_others():
-    names = PrintedNames([("it", "Alba", "Dusk // Dawn"), ("fr", "Albatros", "Fr Card"), ("fr", "Alb", "Fr2")])
+    names = PrintedNames(
+        [("it", "Alba", "Dusk // Dawn"), ("fr", "Albatros", "Fr Card"), ("fr", "Alb", "Fr2")]
+    )
     assert [p for p, _ in names.complete("alb", 3, prefer_langs=["fr"])] == ["Alb", "Albatros", "Alba"]
     assert [p for p, _ in names.complete("alb", 2)] == ["Alb", "Alba"]
 
 
 def test_complete_ranks_the_exact_name_then_the_most_printed():
-    names = PrintedNames([("de", "Blitzableitung", "Bolt Bend", 1), ("de", "Blitzschlag", "Lightning Bolt", 20),
-                          ("de", "Blitzangriff", "Lightning Blow", 2), ("de", "Blitz", "Some Blitz", 1)])
+    names = PrintedNames(
+        [
+            ("de", "Blitzableitung", "Bolt Bend", 1),
+            ("de", "Blitzschlag", "Lightning Bolt", 20),
+            ("de", "Blitzangriff", "Lightning Blow", 2),
+            ("de", "Blitz", "Some Blitz", 1),
+        ]
+    )
     assert [p for p, _ in names.complete("blitz", 3)] == ["Blitz", "Blitzschlag", "Blitzangriff"]
 
 
 def test_first_row_is_the_shown_spelling_and_index_keeps_languages():
-    names = PrintedNames([("ru", "Лановарские Эльфы", "Llanowar Elves"), ("ru", "Лановарские эльфы", "Llanowar Elves"),
-                          ("xx", "Ignored", "Nothing"), ("de", "", "Empty")])
+    names = PrintedNames(
+        [
+            ("ru", "Лановарские Эльфы", "Llanowar Elves"),
+            ("ru", "Лановарские эльфы", "Llanowar Elves"),
+            ("xx", "Ignored", "Nothing"),
+            ("de", "", "Empty"),
+        ]
+    )
     assert names.complete("лановар", 5) == [("Лановарские Эльфы", "Llanowar Elves")]
     assert len(names) == 1
     assert names.languages == frozenset({"ru"})
@@ -132,7 +151,9 @@ def test_first_row_is_the_shown_spelling_and_index_keeps_languages():
 def test_printing_names_of_single_and_multi_face_printings():
     assert printing_names({"lang": "fr", "printed_name": "Foudre"}) == ["Foudre"]
     assert printing_names({"lang": "en", "name": "Lightning Bolt"}) == []
-    split = {"card_faces": [{"name": "Dusk", "printed_name": "Ocaso"}, {"name": "Dawn", "printed_name": "Alba"}]}
+    split = {
+        "card_faces": [{"name": "Dusk", "printed_name": "Ocaso"}, {"name": "Dawn", "printed_name": "Alba"}]
+    }
     assert printing_names(split) == ["Ocaso // Alba", "Ocaso", "Alba"]
     both = dict(split, printed_name="Ocaso // Alba")
     assert printing_names(both) == ["Ocaso // Alba", "Ocaso", "Alba"]
@@ -151,9 +172,26 @@ def test_card_languages_setting(clean_env, monkeypatch):
         load_settings(card_languages="de,xx")
 
 
-@pytest.mark.parametrize(("locale", "code"), [("de", "de"), ("fr", "fr"), ("es-ES", "es"), ("es-419", "es"),
-                                              ("pt-BR", "pt"), ("ja", "ja"), ("ko", "ko"), ("ru", "ru"),
-                                              ("zh-CN", "zhs"), ("zh-TW", "zht"), ("it", "it"), ("en-US", None),
-                                              ("en-GB", None), ("pl", None), ("", None), (None, None)])
+@pytest.mark.parametrize(
+    ("locale", "code"),
+    [
+        ("de", "de"),
+        ("fr", "fr"),
+        ("es-ES", "es"),
+        ("es-419", "es"),
+        ("pt-BR", "pt"),
+        ("ja", "ja"),
+        ("ko", "ko"),
+        ("ru", "ru"),
+        ("zh-CN", "zhs"),
+        ("zh-TW", "zht"),
+        ("it", "it"),
+        ("en-US", None),
+        ("en-GB", None),
+        ("pl", None),
+        ("", None),
+        (None, None),
+    ],
+)
 def test_discord_locales_map_to_scryfall_languages(locale, code):
     assert scryfall_language(locale) == code

@@ -19,8 +19,10 @@ async def client(fake_scryfall):
         yield ScryfallClient(session, fake_scryfall.base_url, budget=Budget(), timeout=30, max_retries=0)
 
 
-@pytest.mark.parametrize(("text", "lang"), [("Foudre", "fr"), ("Blitzschlag", "de"), ("稲妻", "ja"),
-                                            ("稲妻", None), ("blitzschlag", None)])
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Foudre", "fr"), ("Blitzschlag", "de"), ("稲妻", "ja"), ("稲妻", None), ("blitzschlag", None)],
+)
 async def test_printed_names_resolve_through_search(client, fake_scryfall, text, lang):
     assert await search_printed(client, text, lang) == ["Lightning Bolt"]
     query = fake_scryfall.requests[-1].query["q"]

@@ -18,7 +18,10 @@ async def test_printed_names_are_imported_and_swapped_in(imported_cache, make_ca
     refresher = BulkRefresher(cards, every_hours=24, clock=clock, languages=("de",))
     clock.advance(-clock() + (cards.bulk_imported_at or 0))  # the oracle data is fresh: not downloaded again
     await refresher.refresh_due()
-    assert fake_scryfall.count(ALL_CARDS) == 1 and fake_scryfall.count("/bulk/oracle-cards.json", prefix=True) == 0
+    assert (
+        fake_scryfall.count(ALL_CARDS) == 1
+        and fake_scryfall.count("/bulk/oracle-cards.json", prefix=True) == 0
+    )
     assert cards.foreign.index is not None and cards.foreign.index.languages == {"de"}
     fake_scryfall.reset()
     assert (await cards.resolve("Blitzschlag", langs=("de",))).name == "Lightning Bolt"

@@ -40,8 +40,9 @@ async def session():
 
 
 def make_client(session: aiohttp.ClientSession, base_url: str, **options) -> ScryfallClient:
-    return ScryfallClient(session, base_url, budget=Budget(), metrics=BotMetrics(process_metrics=False),
-                          **options)
+    return ScryfallClient(
+        session, base_url, budget=Budget(), metrics=BotMetrics(process_metrics=False), **options
+    )
 
 
 @pytest.fixture
@@ -53,7 +54,10 @@ async def client(fake, session):
 
 def requests(client: ScryfallClient, endpoint: str, status: str) -> float:
     assert client.metrics is not None
-    return client.metrics.value("identity_bot_scryfall_requests_total", {"endpoint": endpoint, "status": status}) or 0
+    return (
+        client.metrics.value("identity_bot_scryfall_requests_total", {"endpoint": endpoint, "status": status})
+        or 0
+    )
 
 
 async def test_every_request_names_the_app_and_accepts_json(fake, client):
@@ -105,8 +109,12 @@ async def test_collection_limits_and_not_found(fake, client):
         await client.collection([{"name": "Sol Ring"}] * 76)
     assert fake.count("/cards/collection") == 2  # the oversized batch was never sent
     # ...and the fake itself refuses more than 75, like Scryfall
-    async with aiohttp.ClientSession() as raw, raw.post(fake.base_url + "/cards/collection",
-                        json={"identifiers": [{"name": "Sol Ring"}] * 76}) as resp:
+    async with (
+        aiohttp.ClientSession() as raw,
+        raw.post(
+            fake.base_url + "/cards/collection", json={"identifiers": [{"name": "Sol Ring"}] * 76}
+        ) as resp,
+    ):
         assert resp.status == 422
         assert resp.content_type == "application/json"
         assert (await resp.json())["object"] == "error"
@@ -167,14 +175,17 @@ async def test_concurrent_identical_requests_share_one(fake, client):
     assert fake.count("/cards/named") == 1
     # errors are shared too
     fake.delay = 0.0
-    outcomes = await asyncio.gather(*(client.named_fuzzy("Nope Nope") for _ in range(5)), return_exceptions=True)
+    outcomes = await asyncio.gather(
+        *(client.named_fuzzy("Nope Nope") for _ in range(5)), return_exceptions=True
+    )
     assert all(isinstance(o, ScryfallNotFound) for o in outcomes)
     assert fake.count("/cards/named") == 2
 
 
 def test_endpoint_groups():
-    assert [endpoint_group(p) for p in ("/cards/search", "/cards/named", "/cards/random", "/cards/collection")] \
-        == ["slow"] * 4
+    assert [
+        endpoint_group(p) for p in ("/cards/search", "/cards/named", "/cards/random", "/cards/collection")
+    ] == ["slow"] * 4
     assert [endpoint_group(p) for p in ("/cards/autocomplete", "/cards/abc", "/bulk-data")] == ["fast"] * 3
 
 

@@ -20,10 +20,8 @@ from tests.shared_data import all_cards
 SLOW_PATHS = ("/cards/search", "/cards/named", "/cards/random", "/cards/collection")
 
 
-
 def now() -> float:
     return asyncio.get_running_loop().time()
-
 
 
 @pytest.mark.looptime
@@ -31,8 +29,12 @@ async def test_burst_of_100_names_respects_both_limits(fake_scryfall, make_card_
     service = await make_card_service(scryfall_timeout=60.0)
     names = sorted({c["name"] for c in all_cards() if c.get("layout") == "normal"})
     resolve_names = names[100:112]  # 12 fuzzy lookups (/cards/named)
-    commander_names = ["Kumano, Master Yamabushi", "Atraxa, Praetors' Voice", "Edgar Markov",
-                       "Krenko, Mob Boss"]  # 4 searches (/cards/search)
+    commander_names = [
+        "Kumano, Master Yamabushi",
+        "Atraxa, Praetors' Voice",
+        "Edgar Markov",
+        "Krenko, Mob Boss",
+    ]  # 4 searches (/cards/search)
     prefixes = sorted({n[:6] for n in names[2000:]})[:84]  # 84 autocompletes (10/s endpoint)
     assert len(prefixes) == 84
 
@@ -110,7 +112,9 @@ async def test_no_request_for_30_seconds_after_a_429(fake_scryfall):
 @pytest.mark.looptime
 async def test_retry_after_longer_than_lockout_wins_and_requests_wait(fake_scryfall):
     async with aiohttp.ClientSession(headers=HEADERS) as session:
-        client = ScryfallClient(session, fake_scryfall.base_url, budget=Budget(), timeout=3.0, lockout_seconds=0.2)
+        client = ScryfallClient(
+            session, fake_scryfall.base_url, budget=Budget(), timeout=3.0, lockout_seconds=0.2
+        )
         fake_scryfall.fail_next(429, times=3, retry_after=1)
         with pytest.raises(ScryfallUnavailable) as err:
             await client.named_fuzzy("Sol Ring")  # short lockouts are waited out within the deadline
@@ -130,8 +134,12 @@ async def test_limits_are_shared_by_every_client_of_one_budget(fake_scryfall):
     async with aiohttp.ClientSession(headers=HEADERS) as session:
         a = ScryfallClient(session, fake_scryfall.base_url, budget=budget, timeout=10)
         b = ScryfallClient(session, fake_scryfall.base_url, budget=budget, timeout=10)
-        await asyncio.gather(a.named_fuzzy("Sol Ring"), b.named_fuzzy("Lightning Bolt"),
-                             a.named_fuzzy("Dismember"), b.named_fuzzy("Kitchen Finks"))
+        await asyncio.gather(
+            a.named_fuzzy("Sol Ring"),
+            b.named_fuzzy("Lightning Bolt"),
+            a.named_fuzzy("Dismember"),
+            b.named_fuzzy("Kitchen Finks"),
+        )
     assert max_in_window(fake_scryfall.times("/cards/named")) <= 2
 
 

@@ -13,21 +13,47 @@ from tests.production_world import copy_database
 
 pytest_plugins = ("tests.fakes.printed_cache",)
 
-GERMAN_DECK = ["Blitzschlag", "Sonnenring", "Gegenzauber", "Schwarzer Ritus", "Llanowarelfen", "Zorn Gottes",
-               "Befehlsturm", "Sonnenuntergang"]
-ENGLISH_DECK = ["Lightning Bolt", "Sol Ring", "Counterspell", "Dark Ritual", "Llanowar Elves", "Wrath of God",
-                "Command Tower", "Dusk // Dawn"]
+GERMAN_DECK = [
+    "Blitzschlag",
+    "Sonnenring",
+    "Gegenzauber",
+    "Schwarzer Ritus",
+    "Llanowarelfen",
+    "Zorn Gottes",
+    "Befehlsturm",
+    "Sonnenuntergang",
+]
+ENGLISH_DECK = [
+    "Lightning Bolt",
+    "Sol Ring",
+    "Counterspell",
+    "Dark Ritual",
+    "Llanowar Elves",
+    "Wrath of God",
+    "Command Tower",
+    "Dusk // Dawn",
+]
 
 
 def searches(fake) -> int:
     return fake.count("/cards/search")
 
 
-@pytest.mark.parametrize(("typed", "langs", "name"), [
-    ("Foudre", ("fr",), "Lightning Bolt"), ("Blitzschlag", ("de",), "Lightning Bolt"),
-    ("稲妻", ("ja",), "Lightning Bolt"), ("稲妻", (), "Lightning Bolt"), ("BLITZSCHLAG", ("de",), "Lightning Bolt"),
-    ("Sonnenuntergang", ("de",), "Dusk // Dawn"), ("Relámpago", ("es",), "Lightning Bolt")])
-async def test_a_printed_name_is_the_card(language_data, make_card_service, fake_scryfall, typed, langs, name):
+@pytest.mark.parametrize(
+    ("typed", "langs", "name"),
+    [
+        ("Foudre", ("fr",), "Lightning Bolt"),
+        ("Blitzschlag", ("de",), "Lightning Bolt"),
+        ("稲妻", ("ja",), "Lightning Bolt"),
+        ("稲妻", (), "Lightning Bolt"),
+        ("BLITZSCHLAG", ("de",), "Lightning Bolt"),
+        ("Sonnenuntergang", ("de",), "Dusk // Dawn"),
+        ("Relámpago", ("es",), "Lightning Bolt"),
+    ],
+)
+async def test_a_printed_name_is_the_card(
+    language_data, make_card_service, fake_scryfall, typed, langs, name
+):
     mode, settings = language_data
     cards = await make_card_service(clock=FakeClock(), **settings)
     found = await cards.resolve(typed, langs=langs)
@@ -57,8 +83,9 @@ async def test_a_shared_translation_is_a_choice(language_data, make_card_service
     assert sorted(err.value.candidates) == ["Coercion", "Duress"] and err.value.query == "Zwang"
 
 
-async def test_another_cards_english_name_in_the_players_language(make_card_service, printed_cache_template,
-                                                                   tmp_path):
+async def test_another_cards_english_name_in_the_players_language(
+    make_card_service, printed_cache_template, tmp_path
+):
     """With the index only: without it an exact English name is never searched (no request per name)."""
     path = copy_database(printed_cache_template, tmp_path / "cards.sqlite3")
     cards = await make_card_service(cache_path=path, card_languages="fr")

@@ -28,8 +28,13 @@ async def local(imported, tmp_path, make_card_service):
 async def test_exact_and_faces_are_local(local, fake_scryfall):
     bolt = await local.resolve("Lightning Bolt")
     assert bolt.source == "local" and bolt.data_age_days is not None
-    for typed, name in [("fire ice", "Fire // Ice"), ("Fire/Ice", "Fire // Ice"),
-                        ("Homicidal Brute", "Civilized Scholar // Homicidal Brute"), ("Æther Vial", "Aether Vial"), ("lim dul's vault", "Lim-Dûl's Vault")]:
+    for typed, name in [
+        ("fire ice", "Fire // Ice"),
+        ("Fire/Ice", "Fire // Ice"),
+        ("Homicidal Brute", "Civilized Scholar // Homicidal Brute"),
+        ("Æther Vial", "Aether Vial"),
+        ("lim dul's vault", "Lim-Dûl's Vault"),
+    ]:
         assert (await local.resolve(typed)).name == name
     assert (await local.peek("Sol Ring")).source == "local"
     assert fake_scryfall.count() == 0
@@ -41,7 +46,10 @@ async def test_partial_names_and_typos_are_local(local, fake_scryfall):
     assert (await local.resolve("Dismembr")).name == "Dismember"
     with pytest.raises(AmbiguousCard) as err:
         await local.resolve("Kumano")
-    assert err.value.candidates[:2] == ["Kumano, Master Yamabushi", "Kumano Faces Kakkazan // Etching of Kumano"]
+    assert err.value.candidates[:2] == [
+        "Kumano, Master Yamabushi",
+        "Kumano Faces Kakkazan // Etching of Kumano",
+    ]
     assert fake_scryfall.count() == 0
 
 
@@ -55,8 +63,11 @@ async def test_commander_preference_is_local(local, fake_scryfall):
 
 
 async def test_unknown_to_local_data_goes_to_scryfall(local, fake_scryfall):
-    new = card("Sol Ring") | {"id": "00000000-0000-0000-0000-00000000beef", "oracle_id": "x",
-                              "name": "Zyzzyva Test Dragon"}
+    new = card("Sol Ring") | {
+        "id": "00000000-0000-0000-0000-00000000beef",
+        "oracle_id": "x",
+        "name": "Zyzzyva Test Dragon",
+    }
     fake_scryfall.add_cards([new])
     resolved = await local.resolve("Zyzzyva Test Dragon")
     assert resolved.source == "api" and resolved.card["id"] == new["id"]
@@ -88,27 +99,51 @@ async def test_resolve_many_is_local(local, fake_scryfall):
     batch = await local.resolve_many(["Sol Ring", "Fire/Ice", "Homicidal Brute", "Command Tower"])
     found, missing = batch.found, batch.missing
     assert {k: v.name for k, v in found.items()} == {
-        "Sol Ring": "Sol Ring", "Fire/Ice": "Fire // Ice",
-        "Homicidal Brute": "Civilized Scholar // Homicidal Brute", "Command Tower": "Command Tower"}
+        "Sol Ring": "Sol Ring",
+        "Fire/Ice": "Fire // Ice",
+        "Homicidal Brute": "Civilized Scholar // Homicidal Brute",
+        "Command Tower": "Command Tower",
+    }
     assert missing == {}
     assert fake_scryfall.count() == 0
 
 
-NEWER = {"object": "card", "id": "00000000-0000-4000-8000-0000000c0de1", "oracle_id": "00000000-0000-4000-8000-0000000c0de2",
-         "name": "Kitchen Finks Reborn", "layout": "normal", "mana_cost": "{1}{G/W}{G/W}", "cmc": 3.0,
-         "type_line": "Creature — Ouphe", "oracle_text": "Persist", "colors": ["G", "W"],
-         "color_identity": ["G", "W"], "legalities": {"commander": "legal"}, "games": ["paper"]}  # not in the data
+NEWER = {
+    "object": "card",
+    "id": "00000000-0000-4000-8000-0000000c0de1",
+    "oracle_id": "00000000-0000-4000-8000-0000000c0de2",
+    "name": "Kitchen Finks Reborn",
+    "layout": "normal",
+    "mana_cost": "{1}{G/W}{G/W}",
+    "cmc": 3.0,
+    "type_line": "Creature — Ouphe",
+    "oracle_text": "Persist",
+    "colors": ["G", "W"],
+    "color_identity": ["G", "W"],
+    "legalities": {"commander": "legal"},
+    "games": ["paper"],
+}  # not in the data
 
 
 async def test_a_deck_list_is_read_exactly_and_never_guessed(local, fake_scryfall):
     """Evidence of issue 19: offline, a real card the local data lacks was read as a look-alike."""
     fake_scryfall.add_cards([NEWER])
-    typed = ["Fire/Ice", "Fire / Ice", "homicidal brute", "LIGHTNING BOLT", "Kitchen Fink", "Kitchen Finks Reborn"]
+    typed = [
+        "Fire/Ice",
+        "Fire / Ice",
+        "homicidal brute",
+        "LIGHTNING BOLT",
+        "Kitchen Fink",
+        "Kitchen Finks Reborn",
+    ]
     fake_scryfall.mode = "down"
     offline = await local.resolve_many(typed)
     assert {t: r.name for t, r in offline.found.items()} == {
-        "Fire/Ice": "Fire // Ice", "Fire / Ice": "Fire // Ice", "LIGHTNING BOLT": "Lightning Bolt",
-        "homicidal brute": "Civilized Scholar // Homicidal Brute"}
+        "Fire/Ice": "Fire // Ice",
+        "Fire / Ice": "Fire // Ice",
+        "LIGHTNING BOLT": "Lightning Bolt",
+        "homicidal brute": "Civilized Scholar // Homicidal Brute",
+    }
     assert offline.missing == {}  # offline nothing is said not to exist: it may be newer than the data
     assert set(offline.unavailable) == {"Kitchen Fink", "Kitchen Finks Reborn"}
     assert offline.suggestions["Kitchen Fink"][0] == "Kitchen Finks"

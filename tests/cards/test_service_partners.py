@@ -21,7 +21,9 @@ from bot.identity import can_pair, pairing_traits
 from tests.rates import turn
 from tests.shared_data import CARDS_FILE, all_cards, card
 
-NEW_CARDS = json.loads((Path(__file__).parents[1] / "data" / "cards" / "commanders.json").read_text(encoding="utf-8"))
+NEW_CARDS = json.loads(
+    (Path(__file__).parents[1] / "data" / "cards" / "commanders.json").read_text(encoding="utf-8")
+)
 NEW = {c["name"]: c for c in NEW_CARDS}
 
 
@@ -50,7 +52,9 @@ def pairs(a: str, b: str) -> bool:
 
 
 async def test_partner_option_offers_only_cards_that_pair_with_the_commander(local, fake_scryfall):
-    first = await local.autocomplete("", partner_of="Tymna the Weaver")  # nothing typed yet: the best partners
+    first = await local.autocomplete(
+        "", partner_of="Tymna the Weaver"
+    )  # nothing typed yet: the best partners
     assert {"Thrasios, Triton Hero", "Kraum, Ludevic's Opus"} <= set(first[:10])
     assert all(pairs("Tymna the Weaver", name) for name in first) and 10 < len(first) <= 25
     assert "Tymna the Weaver" not in first  # a deck can't have two copies of its commander
@@ -64,8 +68,10 @@ async def test_partner_option_offers_only_cards_that_pair_with_the_commander(loc
 async def test_background_doctor_and_two_partner_abilities(local):
     backgrounds = await local.autocomplete("", partner_of="Durnan of the Yawning Portal")
     assert backgrounds and {"Folk Hero", "Haunted One"} <= set(backgrounds)
-    assert all(local.index.entries[n].pairing and "B" in local.index.entries[n].pairing.split(";")
-               for n in backgrounds)
+    assert all(
+        local.index.entries[n].pairing and "B" in local.index.entries[n].pairing.split(";")
+        for n in backgrounds
+    )
     doctors = await local.autocomplete("the", partner_of="Clara Oswald")
     assert {"The Tenth Doctor", "The Fourth Doctor"} <= set(doctors)
     amy = set(await local.autocomplete("", partner_of="Amy Pond"))  # Partner with Rory, or a Time Lord Doctor
@@ -91,12 +97,15 @@ async def test_partner_option_without_local_data_uses_scryfalls_search(fake_scry
     assert fake_scryfall.count("/cards/search") == sent  # "thras" filtered "thr"'s complete first page
 
 
-async def test_autocomplete_never_waits_for_scryfalls_pace_and_reuses_its_answers(fake_scryfall,
-                                                                                  make_card_service):
+async def test_autocomplete_never_waits_for_scryfalls_pace_and_reuses_its_answers(
+    fake_scryfall, make_card_service
+):
     service = await make_card_service()
     await service.resolve_commander("Tymna the Weaver")  # takes the /cards/search turn
     started = time.perf_counter()
-    assert await service.autocomplete("th", partner_of="Tymna the Weaver") == []  # no free turn: nothing, at once
+    assert (
+        await service.autocomplete("th", partner_of="Tymna the Weaver") == []
+    )  # no free turn: nothing, at once
     assert time.perf_counter() - started < 0.3 and fake_scryfall.count("/cards/search") == 1
     light = await service.autocomplete("light")  # /cards/autocomplete has a free turn
     assert "Light of Day" in light and fake_scryfall.count("/cards/autocomplete") == 1
@@ -116,25 +125,33 @@ async def test_a_misspelling_is_answered_from_fresh_local_data_without_scryfall(
         await local.resolve("Lightnig Blot")  # a near miss of several known names
     assert "Lightning Bolt" in err.value.suggestions
     assert fake_scryfall.count() == 0
-    fake_scryfall.add_cards([card("Sol Ring") | {"id": "00000000-0000-0000-0000-0000000000aa",
-                                                 "oracle_id": "y", "name": "Zyzzyva Test Dragon"}])
+    fake_scryfall.add_cards(
+        [
+            card("Sol Ring")
+            | {"id": "00000000-0000-0000-0000-0000000000aa", "oracle_id": "y", "name": "Zyzzyva Test Dragon"}
+        ]
+    )
     assert (await local.resolve("Zyzzyva Test Dragon")).source == "api"  # unlike anything known: maybe new
 
 
-async def test_stale_local_data_asks_scryfall_about_misspellings(imported, tmp_path, fake_scryfall,
-                                                                 make_card_service):
+async def test_stale_local_data_asks_scryfall_about_misspellings(
+    imported, tmp_path, fake_scryfall, make_card_service
+):
     path = tmp_path / "old.sqlite3"
     shutil.copy(imported, path)
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE meta SET value = ? WHERE key = 'bulk_updated_at'", (repr(time.time() - 10 * 86_400),))
+        db.execute(
+            "UPDATE meta SET value = ? WHERE key = 'bulk_updated_at'", (repr(time.time() - 10 * 86_400),)
+        )
     service = await make_card_service(cache_path=path)
     found = await service.resolve("Lightnig Blot")  # ten days old: it may lack newer cards, so it asks
     assert found.source == "api"
     assert fake_scryfall.count("/cards/named") == 1
 
 
-async def test_burst_of_different_names_without_local_data_shares_collection_requests(fake_scryfall,
-                                                                                      make_card_service):
+async def test_burst_of_different_names_without_local_data_shares_collection_requests(
+    fake_scryfall, make_card_service
+):
     service = await make_card_service(scryfall_timeout=8.0)
     names = [c["name"] for c in all_cards() if c.get("layout") == "normal"][3000:3026]
     started = time.monotonic()
@@ -151,9 +168,11 @@ async def test_upgrading_a_cache_fills_the_commanders_pairing(tmp_path):
     db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
     db.execute("INSERT INTO schema_version VALUES (3)")
     tymna = card("Tymna the Weaver")
-    db.execute("INSERT INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, json) "
-               "VALUES (?, ?, ?, 'bulk', 0, 0, 1, ?)", (tymna["id"], tymna["oracle_id"], tymna["name"],
-                                                        json.dumps(tymna)))
+    db.execute(
+        "INSERT INTO cards (id, oracle_id, name, source, fetched_at, rank, commander, json) "
+        "VALUES (?, ?, ?, 'bulk', 0, 0, 1, ?)",
+        (tymna["id"], tymna["oracle_id"], tymna["name"], json.dumps(tymna)),
+    )
     db.commit()
     db.close()
     cache = await CardCache.open(path)

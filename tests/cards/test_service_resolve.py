@@ -30,7 +30,10 @@ async def test_exact_name_then_cache(fake_scryfall, make_card_service):
     assert again.source == "cache" and again.card["id"] == first.card["id"]
     assert fake_scryfall.count() == 1
     assert lookups(service, "cache") == 1 and lookups(service, "miss") == 1
-    assert service.metrics.value("identity_bot_scryfall_requests_total", {"endpoint": "named", "status": "200"}) == 1
+    assert (
+        service.metrics.value("identity_bot_scryfall_requests_total", {"endpoint": "named", "status": "200"})
+        == 1
+    )
 
 
 async def test_fuzzy_typo(fake_scryfall, make_card_service):
@@ -46,8 +49,12 @@ async def test_ambiguous_gives_candidates_best_first(fake_scryfall, make_card_se
         await service.resolve("Kumano")
     assert err.value.query == "Kumano"
     assert err.value.candidates[0] == "Kumano, Master Yamabushi"
-    assert set(err.value.candidates) == {"Kumano, Master Yamabushi", "Kumano Faces Kakkazan // Etching of Kumano",
-                                         "Kumano's Pupils", "Kumano's Blessing"}
+    assert set(err.value.candidates) == {
+        "Kumano, Master Yamabushi",
+        "Kumano Faces Kakkazan // Etching of Kumano",
+        "Kumano's Pupils",
+        "Kumano's Blessing",
+    }
     assert (await service.cache.counts())["cards"] == 0
 
 
@@ -77,7 +84,9 @@ async def test_commander_falls_back_to_plain_resolve(fake_scryfall, make_card_se
     resolved = await service.resolve_commander("Sol Ring")  # not a commander: search finds nothing
     assert resolved.name == "Sol Ring"
     assert fake_scryfall.count("/cards/search") == 1  # then one request by name (named, or a collection when
-    assert fake_scryfall.count("/cards/named") + fake_scryfall.count("/cards/collection") == 1  # no free turn)
+    assert (
+        fake_scryfall.count("/cards/named") + fake_scryfall.count("/cards/collection") == 1
+    )  # no free turn)
 
 
 @pytest.mark.parametrize("typed", ["fire ice", "Fire // Ice", "Fire/Ice", "FIRE//ICE", "Ice"])
@@ -214,8 +223,9 @@ async def test_autocomplete_asks_scryfall_without_local_data(fake_scryfall, make
 
 
 @pytest.mark.looptime
-async def test_commander_autocomplete_without_local_data_drops_known_non_commanders(fake_scryfall,
-                                                                                     make_card_service):
+async def test_commander_autocomplete_without_local_data_drops_known_non_commanders(
+    fake_scryfall, make_card_service
+):
     service = await make_card_service()
     await service.resolve("Kumano's Pupils")  # now cached: known not to be a commander
     await turn(service, "/cards/search")

@@ -54,7 +54,10 @@ def test_legal_100_card_deck():
     assert report.card_count == 100
     assert report.deck_identity == "R"
     assert report.excluded == {Section.SIDEBOARD: 2, Section.MAYBEBOARD: 3}  # not checked, counted by section
-    assert "Cards: 100 counting the commander; 2 in the sideboard, 3 in the maybeboard not counted" in text_report(report)
+    assert (
+        "Cards: 100 counting the commander; 2 in the sideboard, 3 in the maybeboard not counted"
+        in text_report(report)
+    )
     assert report.commanders == (KUMANO,)
     assert "LEGAL" in text_report(report) and "NOT LEGAL" not in text_report(report)
 
@@ -75,8 +78,10 @@ def test_off_color_card_with_engine_evidence():
     symbols = {r.symbol for r in problem.evidence_for("B")}
     assert "{B/P}" in symbols
     report_text = text_report(report)
-    assert (f"  - Dismember (line {problem.lines[0]}): black\n      {{B/P}} \u2014 mana cost: {{1}}{{B/P}}{{B/P}}\n"
-            in report_text)
+    assert (
+        f"  - Dismember (line {problem.lines[0]}): black\n      {{B/P}} \u2014 mana cost: {{1}}{{B/P}}{{B/P}}\n"
+        in report_text
+    )
 
 
 def test_a_card_with_two_outside_colors_is_listed_once_with_both():
@@ -88,11 +93,16 @@ def test_a_card_with_two_outside_colors_is_listed_once_with_both():
     out = text_report(report)
     assert out.count("Prophet of Kruphix (line") == 1
     prophet = next(p for p in report.of_kind(ProblemKind.COLOR) if p.card == "Prophet of Kruphix")
-    assert (f"Prophet of Kruphix (line {prophet.lines[0]}): blue and green\n"
-            f"      {{G}}{{U}} \u2014 mana cost: {{3}}{{G}}{{U}}\n") in out
+    assert (
+        f"Prophet of Kruphix (line {prophet.lines[0]}): blue and green\n"
+        f"      {{G}}{{U}} \u2014 mana cost: {{3}}{{G}}{{U}}\n"
+    ) in out
     assert "Outside the color identity (2)" in out
-    fires = report.of_kind(ProblemKind.COLOR)[1] if report.of_kind(ProblemKind.COLOR)[1].card == "Fires of Undeath" \
+    fires = (
+        report.of_kind(ProblemKind.COLOR)[1]
+        if report.of_kind(ProblemKind.COLOR)[1].card == "Fires of Undeath"
         else report.of_kind(ProblemKind.COLOR)[0]
+    )
     assert any(r.kind is ReasonKind.RULES_TEXT and r.symbol == "{B}" for r in fires.evidence_for("B"))
 
 
@@ -108,8 +118,10 @@ def test_903_5d_land_with_basic_land_types_is_off_color():
 
 
 def test_singleton_and_its_exemptions():
-    text = ("1 Yawgmoth, Thran Physician\n2 Sol Ring\n20 Relentless Rats\n5 Shadowborn Apostle\n3 Swamp\n"
-            "2 Snow-Covered Swamp\n2 Wastes\n1 Sol Ring\n")
+    text = (
+        "1 Yawgmoth, Thran Physician\n2 Sol Ring\n20 Relentless Rats\n5 Shadowborn Apostle\n3 Swamp\n"
+        "2 Snow-Covered Swamp\n2 Wastes\n1 Sol Ring\n"
+    )
     _, report = run(text, "Yawgmoth, Thran Physician")
     dupes = report.of_kind(ProblemKind.SINGLETON)
     assert [(p.card, p.lines) for p in dupes] == [("Sol Ring", (2, 8))]
@@ -195,9 +207,12 @@ def test_commander_section_naming_someone_else():
 def test_tokens_are_not_deck_cards_and_unreadable_lines_are_problems():
     _, report = run(f"1 {KUMANO}\n1 Goblin\n0 Shock\n7\n", KUMANO)
     assert [(p.card, p.not_deck_card) for p in report.of_kind(ProblemKind.NOT_A_CARD)] == [
-        ("Goblin", NonDeckKind.TOKEN)]
-    assert problem_text(report.of_kind(ProblemKind.NOT_A_CARD)[0]) == \
-        "Goblin is a token, not a card a deck can hold (line 2)"
+        ("Goblin", NonDeckKind.TOKEN)
+    ]
+    assert (
+        problem_text(report.of_kind(ProblemKind.NOT_A_CARD)[0])
+        == "Goblin is a token, not a card a deck can hold (line 2)"
+    )
     assert [p.lines for p in report.of_kind(ProblemKind.UNREADABLE)] == [(3,), (4,)]
     assert problem_text(report.of_kind(ProblemKind.UNREADABLE)[0]) == "line 3: '0 Shock': a count of 0"
 
@@ -209,8 +224,11 @@ def test_summary_embed_legal_and_with_problems_stays_within_discord_limits():
     assert not needs_attachment(legal)
 
     # a deck where almost everything is wrong: 76 off-color cards and many duplicates
-    known = [c for c in cards_by_name().values()
-             if c.get("layout") == "normal" and set(c.get("color_identity") or ()) == {"U", "B"}][:76]
+    known = [
+        c
+        for c in cards_by_name().values()
+        if c.get("layout") == "normal" and set(c.get("color_identity") or ()) == {"U", "B"}
+    ][:76]
     lines = [f"1 {KUMANO}"] + [f"2 {c['name']}" for c in known] + ["1 " + "Q" * 190]
     _, bad = run("\n".join(lines), KUMANO)
     e = summary_embed(bad, attached=True)
@@ -249,8 +267,9 @@ def run_with_backgrounds(text: str, *commanders: str):
     return check_deck(DeckInput(deck, [known[c] for c in commanders], resolved))
 
 
-WILSON_DECK = (f"Commander\n1 {WILSON}\n1 {GIANTS}\nDeck\n1 Llanowar Elves\n1 Cultivate\n1 Sol Ring\n"
-               "95 Forest\n")
+WILSON_DECK = (
+    f"Commander\n1 {WILSON}\n1 {GIANTS}\nDeck\n1 Llanowar Elves\n1 Cultivate\n1 Sol Ring\n95 Forest\n"
+)
 
 
 @pytest.mark.parametrize("order", [(WILSON, GIANTS), (GIANTS, WILSON)])
@@ -262,7 +281,9 @@ def test_choose_a_background_pair_is_legal(order):
 
 
 def test_background_pair_still_checks_colors_and_size():
-    report = run_with_backgrounds(WILSON_DECK.replace("95 Forest", "94 Forest\n1 Lightning Bolt"), WILSON, GIANTS)
+    report = run_with_backgrounds(
+        WILSON_DECK.replace("95 Forest", "94 Forest\n1 Lightning Bolt"), WILSON, GIANTS
+    )
     assert kinds(report) == {"color": 1}
     assert report.of_kind(ProblemKind.COLOR)[0].card == "Lightning Bolt"
     short = run_with_backgrounds(WILSON_DECK.replace("95 Forest", "94 Forest"), WILSON, GIANTS)
@@ -282,7 +303,9 @@ def test_background_alone_is_not_a_commander():
     report = run_with_backgrounds(f"1 {GIANTS}\n99 Forest\n", GIANTS)
     problems = report.of_kind(ProblemKind.COMMANDER)
     assert len(problems) == 1 and problems[0].verdict is not None
-    assert problems[0].verdict.code is VerdictCode.BACKGROUND_ALONE and "is a Background" in problem_text(problems[0])
+    assert problems[0].verdict.code is VerdictCode.BACKGROUND_ALONE and "is a Background" in problem_text(
+        problems[0]
+    )
 
 
 def test_two_commanders_are_judged_by_the_pairing_only():
@@ -294,13 +317,16 @@ def test_two_commanders_are_judged_by_the_pairing_only():
 
 # -- names that could not be looked up (Scryfall unreachable) --------------------------------------------------
 
+
 def run_partly_unavailable(text: str, commanders: list[str], down: set[str], **kwargs):
     """Check with the names in `down` reported by the card service as unavailable."""
     deck = parse(text)
     known = cards_by_name()
     resolved = {n: card(n) for n in deck.names() if n in known and n not in down}
     unavailable = {n: Unchecked("Scryfall answered 500") for n in down}
-    return deck, check_deck(DeckInput(deck, [card(c) for c in commanders], resolved, unavailable=unavailable, **kwargs))
+    return deck, check_deck(
+        DeckInput(deck, [card(c) for c in commanders], resolved, unavailable=unavailable, **kwargs)
+    )
 
 
 def test_unavailable_names_are_listed_once_and_everything_else_is_still_checked():
@@ -313,18 +339,19 @@ def test_unavailable_names_are_listed_once_and_everything_else_is_still_checked(
     guttersnipe_lines = tuple(e.line for e in deck.entries if e.name == "Guttersnipe")
     greaves_lines = tuple(e.line for e in deck.entries if e.name == "Lightning Greaves")
     assert [(p.card, p.lines) for p in unchecked] == sorted(
-        [("Lightning Greaves", greaves_lines), ("Guttersnipe", guttersnipe_lines)], key=lambda cl: cl[1])
+        [("Lightning Greaves", greaves_lines), ("Guttersnipe", guttersnipe_lines)], key=lambda cl: cl[1]
+    )
     assert len(guttersnipe_lines) == 2
     assert all("Scryfall answered 500" in problem_text(p) for p in unchecked)
     # an unavailable name is neither unknown nor a duplicate (its copy limit is unknown); it counts in the size
     assert not report.of_kind(ProblemKind.UNKNOWN) and report.card_count == 100
     assert not report.complete and report.findings and not report.legal
     out = text_report(report)
-    assert "NOT LEGAL. 2 problems: 1 off-color card, 1 duplicate; 2 cards not checked." \
-        in out
+    assert "NOT LEGAL. 2 problems: 1 off-color card, 1 duplicate; 2 cards not checked." in out
     assert "Couldn't check (2)" in out
-    assert summary_embed(report).description == ("❌ **2 problems**: 1 off-color card, 1 duplicate; 2 cards not "
-                                                 "checked.")
+    assert summary_embed(report).description == (
+        "❌ **2 problems**: 1 off-color card, 1 duplicate; 2 cards not checked."
+    )
     assert out.count("Guttersnipe") == 1
 
 
@@ -345,33 +372,55 @@ def test_a_commander_that_could_not_be_looked_up():
     deck = parse(text)
     resolved = {n: card(n) for n in deck.names() if n != KUMANO}
     missing = UncheckedCommander(KUMANO, listed=True, reason="Scryfall answered 503")
-    report = check_deck(DeckInput(deck, [], resolved, unavailable={KUMANO: Unchecked("Scryfall answered 503")},
-                                  unchecked_commanders=[missing]))
+    report = check_deck(
+        DeckInput(
+            deck,
+            [],
+            resolved,
+            unavailable={KUMANO: Unchecked("Scryfall answered 503")},
+            unchecked_commanders=[missing],
+        )
+    )
     # no color identity without the commander: Dismember is not judged; the rest still is
     assert kinds(report) == {"unchecked": 1, "size": 1}
     assert not report.identity_checked and report.commanders == (KUMANO,)
     assert report.card_count == 101
-    assert any("Color identity, commander eligibility and pairing were not checked" in w and KUMANO in w
-               for w in warnings_text(report))
+    assert any(
+        "Color identity, commander eligibility and pairing were not checked" in w and KUMANO in w
+        for w in warnings_text(report)
+    )
     assert "(color identity not checked)" in text_report(report)
     assert summary_embed(report).fields[0].value == "not checked"
     # a commander given as an option (not in the list) counts toward the deck size and is listed once
     option = UncheckedCommander("Kumano", listed=False, reason="Scryfall answered 503")
     deck = parse(kumano_text().replace("Commander\n1 Kumano, Master Yamabushi (CHK) 179\n", ""))
-    report = check_deck(DeckInput(deck, [], {n: card(n) for n in deck.names()}, unchecked_commanders=[option]))
+    report = check_deck(
+        DeckInput(deck, [], {n: card(n) for n in deck.names()}, unchecked_commanders=[option])
+    )
     assert kinds(report) == {"unchecked": 1} and report.card_count == 100
-    assert problem_text(report.of_kind(ProblemKind.UNCHECKED)[0]).startswith("Kumano (commander): couldn\u2019t look it up")
+    assert problem_text(report.of_kind(ProblemKind.UNCHECKED)[0]).startswith(
+        "Kumano (commander): couldn\u2019t look it up"
+    )
 
 
 # -- chosen colors (CR 903.4b) ------------------------------------------------------------------------------------
 
 PIPER = {
-    "object": "card", "id": "a1b2c3d4-0000-4000-8000-000000000903", "oracle_id": "a1b2c3d4-0000-4000-8000-00000000903b",
-    "name": "The Prismatic Piper", "layout": "normal", "mana_cost": "{5}", "cmc": 5.0,
+    "object": "card",
+    "id": "a1b2c3d4-0000-4000-8000-000000000903",
+    "oracle_id": "a1b2c3d4-0000-4000-8000-00000000903b",
+    "name": "The Prismatic Piper",
+    "layout": "normal",
+    "mana_cost": "{5}",
+    "cmc": 5.0,
     "type_line": "Legendary Creature \u2014 Shapeshifter",
     "oracle_text": "Partner (You can have two commanders if both have partner.)\nIf The Prismatic Piper is your "
-                   "commander, choose a color before the game begins. The Prismatic Piper is the chosen color.",
-    "power": "3", "toughness": "3", "colors": [], "color_identity": [], "keywords": ["Partner"],
+    "commander, choose a color before the game begins. The Prismatic Piper is the chosen color.",
+    "power": "3",
+    "toughness": "3",
+    "colors": [],
+    "color_identity": [],
+    "keywords": ["Partner"],
     "legalities": {"commander": "legal"},
 }
 
@@ -381,26 +430,41 @@ def test_chosen_color_joins_the_deck_identity():
     deck = parse(text)
     resolved = {n: (PIPER if n == "The Prismatic Piper" else card(n)) for n in deck.names()}
     unchosen = check_deck(DeckInput(deck, [PIPER], resolved))
-    assert {p.card for p in unchosen.of_kind(ProblemKind.COLOR)} == {"Counterspell", "Brainstorm", "Lightning Bolt",
-                                                                    "Island"}
+    assert {p.card for p in unchosen.of_kind(ProblemKind.COLOR)} == {
+        "Counterspell",
+        "Brainstorm",
+        "Lightning Bolt",
+        "Island",
+    }
     assert unchosen.open_choices == ("The Prismatic Piper",) and unchosen.deck_identity == ""
     (open_choice,) = warnings_text(unchosen)
-    assert "903.4b" in open_choice and "choosing blue would bring in 3 of the 4 off-color cards" in open_choice
+    assert (
+        "903.4b" in open_choice and "choosing blue would bring in 3 of the 4 off-color cards" in open_choice
+    )
     blue = check_deck(DeckInput(deck, [PIPER], resolved, chosen=["U"]))
     assert [p.card for p in blue.of_kind(ProblemKind.COLOR)] == ["Lightning Bolt"]
     assert blue.deck_identity == "U" and blue.chosen == {"The Prismatic Piper": "U"}
     assert blue.open_choices == () and warnings_text(blue) == []
-    assert "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck\u2019s color identity" \
+    assert (
+        "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck\u2019s color identity"
         in notes_text(blue)
+    )
     assert "chosen color blue" in text_report(blue)
     # a color given for a commander that does not choose one changes nothing
-    kumano = check_deck(DeckInput(parse(f"1 {KUMANO}\n1 Counterspell\n"), [card(KUMANO)],
-                                  {KUMANO: card(KUMANO), "Counterspell": card("Counterspell")}, chosen=["U"]))
+    kumano = check_deck(
+        DeckInput(
+            parse(f"1 {KUMANO}\n1 Counterspell\n"),
+            [card(KUMANO)],
+            {KUMANO: card(KUMANO), "Counterspell": card("Counterspell")},
+            chosen=["U"],
+        )
+    )
     assert [p.card for p in kumano.of_kind(ProblemKind.COLOR)] == ["Counterspell"] and kumano.chosen == {}
 
 
-@pytest.mark.parametrize(("text", "letter"), [("u", "U"), ("Blue", "U"), (" RED ", "R"), ("{G}", "G"), ("w", "W"),
-                                              ("black", "B")])
+@pytest.mark.parametrize(
+    ("text", "letter"), [("u", "U"), ("Blue", "U"), (" RED ", "R"), ("{G}", "G"), ("w", "W"), ("black", "B")]
+)
 def test_color_letter(text, letter):
     assert color_letter(text) == letter
 

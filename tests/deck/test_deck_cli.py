@@ -47,16 +47,25 @@ def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str])
     """`python -m bot check-deck ARGS` run in this process (in a thread: it runs its own event loop) with
     the settings in the environment, as a shell would: (exit code, stdout, stderr)."""
 
-    async def run(fake: FakeScryfall, tmp_path: Path, *args: str, stdin: bytes | None = None,
-                  cache: str = "cache.sqlite3") -> tuple[int, str, str]:
+    async def run(
+        fake: FakeScryfall,
+        tmp_path: Path,
+        *args: str,
+        stdin: bytes | None = None,
+        cache: str = "cache.sqlite3",
+    ) -> tuple[int, str, str]:
         # Scryfall down: SCRYFALL_TIMEOUT bounds each lookup with its retries, so a short one ends the
         # backoff at once (the client's retry timing is tests/cards' business, not the command's)
         timeout = DOWN_TIMEOUT if fake.mode == "down" else "3"
         for key in list(os.environ):
             if key.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "DEV_GUILD", "SYNC_COMMANDS")):
                 monkeypatch.delenv(key)
-        for key, value in {"SCRYFALL_API_BASE": fake.base_url, "CACHE_PATH": str(tmp_path / cache),
-                           "BULK_REFRESH_HOURS": "0", "SCRYFALL_TIMEOUT": timeout}.items():
+        for key, value in {
+            "SCRYFALL_API_BASE": fake.base_url,
+            "CACHE_PATH": str(tmp_path / cache),
+            "BULK_REFRESH_HOURS": "0",
+            "SCRYFALL_TIMEOUT": timeout,
+        }.items():
             monkeypatch.setenv(key, value)
         monkeypatch.chdir(tmp_path)
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin or b"")))
@@ -80,9 +89,17 @@ async def test_the_real_command_reads_stdin_and_exits_with_the_report_code(fake,
     """One real `python -m bot check-deck -` process: the entry point, stdin bytes, stdout and the exit code."""
     text = KUMANO_DECK.replace("1 Shock (M20) 8\n", "1 Dismember\n").encode("utf-8")
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "check-deck", "-", cwd=tmp_path,
+        sys.executable,
+        "-m",
+        "bot",
+        "check-deck",
+        "-",
+        cwd=tmp_path,
         env=bot_env(tmp_path, SCRYFALL_API_BASE=fake.base_url, BULK_REFRESH_HOURS="0", SCRYFALL_TIMEOUT="10"),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(proc.communicate(text), 60)
     assert proc.returncode == 1, err.decode()
     report = out.decode("utf-8")
@@ -114,8 +131,9 @@ async def test_legal_deck_exit_0_in_two_requests_then_zero_when_warm(fake, tmp_p
 
 async def test_problems_exit_1_same_report(fake, tmp_path, run_cli):
     text = KUMANO_DECK.replace("1 Shock (M20) 8\n", "1 Dismember\n1 Sol Ring\n")
-    code, out, err = await run_cli(fake, tmp_path, write(tmp_path, text), "--commander",
-                                   "Kumano, Master Yamabushi")
+    code, out, err = await run_cli(
+        fake, tmp_path, write(tmp_path, text), "--commander", "Kumano, Master Yamabushi"
+    )
     assert code == 1, err
     assert "NOT LEGAL" in out
     assert "Dismember (line" in out and "{B/P}" in out
@@ -135,8 +153,9 @@ async def test_unknown_card_costs_one_fuzzy_retry(fake, tmp_path, run_cli):
 
 async def test_partner_and_stdin(fake, tmp_path, run_cli):
     text = (DECKS / "partners-tappedout.txt").read_bytes()
-    code, out, err = await run_cli(fake, tmp_path, "-", "--commander", "Thrasios", "--partner", "Tymna",
-                                   stdin=text)
+    code, out, err = await run_cli(
+        fake, tmp_path, "-", "--commander", "Thrasios", "--partner", "Tymna", stdin=text
+    )
     assert code == 1, err
     assert "Thrasios, Triton Hero + Tymna the Weaver" in out
     assert "  - Fire // Ice (line " in out and "): red\n      {R} \u2014 Fire, mana cost: {1}{R}\n" in out
@@ -192,7 +211,12 @@ async def test_help_describes_every_option(fake, tmp_path, run_cli):
     assert "Optional when the list marks its commander(s)" in flat and "CR 903.4b" in flat
     assert "Repeat once per such commander" in flat
     assert "exit codes:" in out
-    for code_line in ("0  the deck is legal", "1  problems found", "2  bad input", "3  some names could not be"):
+    for code_line in (
+        "0  the deck is legal",
+        "1  problems found",
+        "2  bad input",
+        "3  some names could not be",
+    ):
         assert code_line in out
     assert fake.requests == []
 
@@ -213,7 +237,9 @@ def _warm_then_down(fake: FakeScryfall) -> None:
     fake.mode = "down"
 
 
-async def test_unreachable_names_exit_3_with_the_report_and_1_when_problems_were_found(fake, tmp_path, run_cli):
+async def test_unreachable_names_exit_3_with_the_report_and_1_when_problems_were_found(
+    fake, tmp_path, run_cli
+):
     # the first run (Scryfall up) caches every name of the deck
     path = write(tmp_path, KUMANO_DECK)
     code, _, _ = await run_cli(fake, tmp_path, path)
@@ -221,7 +247,8 @@ async def test_unreachable_names_exit_3_with_the_report_and_1_when_problems_were
     _warm_then_down(fake)
     # two names the cache has never seen: they can't be checked, nothing else is wrong -> 3, report on stdout
     text = KUMANO_DECK.replace("1 Shock (M20) 8\n", "1 Fiery Temper\n").replace(
-        "1x Sword of Fire and Ice\n", "1 Rolling Earthquake\n")
+        "1x Sword of Fire and Ice\n", "1 Rolling Earthquake\n"
+    )
     code, out, err = await run_cli(fake, tmp_path, write(tmp_path, text, "new.txt"))
     assert code == 3, (out, err)
     assert "NOT FULLY CHECKED. 2 cards could not be checked; nothing else is wrong" in out
@@ -235,7 +262,9 @@ async def test_unreachable_names_exit_3_with_the_report_and_1_when_problems_were
     assert "NOT LEGAL." in out and "Sol Ring: 2 copies" in out and "Couldn't check (2)" in out
 
 
-async def test_mistyped_commander_with_scryfall_down_is_exit_2_with_local_suggestions(fake, tmp_path, run_cli):
+async def test_mistyped_commander_with_scryfall_down_is_exit_2_with_local_suggestions(
+    fake, tmp_path, run_cli
+):
     import json
     import time
 
@@ -246,8 +275,9 @@ async def test_mistyped_commander_with_scryfall_down_is_exit_2_with_local_sugges
     (tmp_path / "cards.json").write_text(json.dumps(subset), encoding="utf-8")
     import_file(tmp_path / "cards.json", tmp_path / "cache.sqlite3", updated_at=time.time())
     fake.mode = "down"
-    code, out, err = await run_cli(fake, tmp_path, write(tmp_path, "1 Sol Ring\n98 Mountain\n"),
-                                   "--commander", "Kumamo Yamabashi")
+    code, out, err = await run_cli(
+        fake, tmp_path, write(tmp_path, "1 Sol Ring\n98 Mountain\n"), "--commander", "Kumamo Yamabashi"
+    )
     assert code == 2, (out, err)
     assert "commander 'Kumamo Yamabashi' is not a card I know; did you mean Kumano, Master Yamabushi?" in err
     assert out == ""
@@ -256,12 +286,15 @@ async def test_mistyped_commander_with_scryfall_down_is_exit_2_with_local_sugges
 PIPER_DECK = "Commander\n1 The Prismatic Piper\nDeck\n1 Counterspell\n1 Sol Ring\n97 Wastes\n"
 
 
-@pytest.mark.parametrize(("colors", "code", "expected"), [
-    (["--color", "blue"], 0, "The Prismatic Piper: chosen color blue (CR 903.4b)"),
-    ([], 1, "Counterspell (line 4)"),
-    (["--color", "purple"], 2, "'purple' is not a color"),
-    (["--color", "u", "--color", "r"], 2, "2 chosen colors were given, but only 1"),
-])
+@pytest.mark.parametrize(
+    ("colors", "code", "expected"),
+    [
+        (["--color", "blue"], 0, "The Prismatic Piper: chosen color blue (CR 903.4b)"),
+        ([], 1, "Counterspell (line 4)"),
+        (["--color", "purple"], 2, "'purple' is not a color"),
+        (["--color", "u", "--color", "r"], 2, "2 chosen colors were given, but only 1"),
+    ],
+)
 async def test_color_option(fake, tmp_path, colors, code, expected, run_cli):
     got, out, err = await run_cli(fake, tmp_path, write(tmp_path, PIPER_DECK), *colors)
     assert got == code, (out, err)

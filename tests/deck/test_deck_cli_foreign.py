@@ -30,8 +30,13 @@ def _environment(monkeypatch: pytest.MonkeyPatch, fake: FakeScryfall, cache: Pat
     for key in list(os.environ):
         if key.startswith(("DISCORD_", "SCRYFALL_", "CACHE_", "BULK_", "CARD_")):
             monkeypatch.delenv(key)
-    for key, value in {"SCRYFALL_API_BASE": fake.base_url, "CACHE_PATH": str(cache), "BULK_REFRESH_HOURS": "0",
-                       "SCRYFALL_TIMEOUT": "3", "CARD_LANGUAGES": languages}.items():
+    for key, value in {
+        "SCRYFALL_API_BASE": fake.base_url,
+        "CACHE_PATH": str(cache),
+        "BULK_REFRESH_HOURS": "0",
+        "SCRYFALL_TIMEOUT": "3",
+        "CARD_LANGUAGES": languages,
+    }.items():
         monkeypatch.setenv(key, value)
     monkeypatch.chdir(cache.parent)
 

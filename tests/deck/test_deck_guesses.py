@@ -43,8 +43,12 @@ def similar_pairs() -> list[tuple[str, str]]:
         others = set.intersection(*(holders[w] for w in ws)) - {a} if len(ws) > 1 else set()
         if len(others) == 1:
             b = others.pop()
-            if "Legendary Creature" in names[b]["type_line"] and "Legendary" not in names[a]["type_line"] \
-                    and not b.startswith("A-") and names[b]["legalities"].get("commander") == "legal":
+            if (
+                "Legendary Creature" in names[b]["type_line"]
+                and "Legendary" not in names[a]["type_line"]
+                and not b.startswith("A-")
+                and names[b]["legalities"].get("commander") == "legal"
+            ):
                 pairs.append((a, b))
     return pairs
 
@@ -103,7 +107,9 @@ def test_names_are_read_exactly_folded():
     assert not names_card("Samite Healer", card("Orim, Samite Healer"))
     # the name printed in place of the card's own (Scryfall's `flavor_name`) names it too
     zilortha = {**card("Zilortha, Strength Incarnate"), "flavor_name": "Godzilla, King of the Monsters"}
-    assert names_card("Godzilla, King of the Monsters", zilortha) and names_card("zilortha strength incarnate", zilortha)
+    assert names_card("Godzilla, King of the Monsters", zilortha) and names_card(
+        "zilortha strength incarnate", zilortha
+    )
 
 
 async def test_offline_not_in_local_data_and_no_such_card_are_told_apart(tmp_path):
@@ -112,8 +118,10 @@ async def test_offline_not_in_local_data_and_no_such_card_are_told_apart(tmp_pat
     (tmp_path / "cards.json").write_text(json.dumps(subset), encoding="utf-8")
     (tmp_path / "cache").mkdir()
     import_file(tmp_path / "cards.json", tmp_path / "cache" / "cards.sqlite3", updated_at=time.time())
-    async with FakeScryfall([*subset, card(typed)]) as scryfall, \
-            open_cards(fake_settings(scryfall, tmp_path)) as cards:
+    async with (
+        FakeScryfall([*subset, card(typed)]) as scryfall,
+        open_cards(fake_settings(scryfall, tmp_path)) as cards,
+    ):
         scryfall.mode = "down"
         deck = f"Commander\n1 {close}\nDeck\n1 {typed}\n1 Qwxzzy Frobnicator\n1 Sol Ring\n96 Wastes\n"
         report, _ = await check_decklist(cards, deck)
@@ -124,7 +132,9 @@ async def test_offline_not_in_local_data_and_no_such_card_are_told_apart(tmp_pat
         assert "Scryfall" in unchecked["Qwxzzy Frobnicator"].why or unchecked["Qwxzzy Frobnicator"].why
         assert not report.of_kind(ProblemKind.UNKNOWN) and not report.of_kind(ProblemKind.SINGLETON)
         assert report.unverified == 2 and report.card_count == 100
-        assert "NOT FULLY CHECKED. 2 cards could not be checked; nothing else is wrong." in text_report(report)
+        assert "NOT FULLY CHECKED. 2 cards could not be checked; nothing else is wrong." in text_report(
+            report
+        )
         scryfall.mode = "ok"  # Scryfall answers: a name no card has is "no card named"
         report, _ = await check_decklist(cards, deck)
         assert [p.card for p in report.of_kind(ProblemKind.UNKNOWN)] == ["Qwxzzy Frobnicator"]
@@ -132,27 +142,38 @@ async def test_offline_not_in_local_data_and_no_such_card_are_told_apart(tmp_pat
 
 # -- sections that are not the deck, the companion (pure) -----------------------------------------------------------
 
+
 def check(text: str, *commanders: str):
     deck = parse(text)
     known = cards_by_name()
     names = [e.name for e in deck.entries]
-    return check_deck(DeckInput(deck, [card(c) for c in commanders], {n: card(n) for n in names if n in known}))
+    return check_deck(
+        DeckInput(deck, [card(c) for c in commanders], {n: card(n) for n in names if n in known})
+    )
 
 
 def test_sections_that_are_not_the_deck_are_counted_by_section():
-    text = (f"Commander\n1 {THRASIOS}\n1 {TYMNA}\nDeck\n1 Sol Ring\n97 Island\nSideboard\n2 Lightning Bolt\n1 Shock\n"
-            "Maybeboard\n2 Dismember\nTokens\n2 Goblin\n")
+    text = (
+        f"Commander\n1 {THRASIOS}\n1 {TYMNA}\nDeck\n1 Sol Ring\n97 Island\nSideboard\n2 Lightning Bolt\n1 Shock\n"
+        "Maybeboard\n2 Dismember\nTokens\n2 Goblin\n"
+    )
     report = check(text, THRASIOS, TYMNA)
     assert report.legal, text_report(report)
     assert report.excluded == {Section.SIDEBOARD: 3, Section.MAYBEBOARD: 2, Section.TOKENS: 2}
-    assert ("Cards: 100 counting the commanders; 3 in the sideboard, 2 in the maybeboard, 2 in tokens not counted"
-            in text_report(report))
-    assert summary_embed(report).fields[1].value == \
-        "100 / 100 (3 in the sideboard, 2 in the maybeboard, 2 in tokens not counted)"
+    assert (
+        "Cards: 100 counting the commanders; 3 in the sideboard, 2 in the maybeboard, 2 in tokens not counted"
+        in text_report(report)
+    )
+    assert (
+        summary_embed(report).fields[1].value
+        == "100 / 100 (3 in the sideboard, 2 in the maybeboard, 2 in tokens not counted)"
+    )
 
 
-@pytest.mark.parametrize(("companion", "outside"), [("Yorion, Sky Nomad", ""), ("Lurrus of the Dream-Den", ""),
-                                                    ("Obosh, the Preypiercer", "R")])
+@pytest.mark.parametrize(
+    ("companion", "outside"),
+    [("Yorion, Sky Nomad", ""), ("Lurrus of the Dream-Den", ""), ("Obosh, the Preypiercer", "R")],
+)
 def test_the_companion_is_checked_against_the_commanders_identity(companion, outside):
     text = f"Commander\n1 {THRASIOS}\n1 {TYMNA}\nCompanion\n1 {companion}\nDeck\n1 Sol Ring\n97 Island\n"
     report = check(text, THRASIOS, TYMNA)
@@ -162,13 +183,17 @@ def test_the_companion_is_checked_against_the_commanders_identity(companion, out
     assert [p.outside for p in problems] == ([outside] if outside else [])
     assert report.legal is not bool(outside)
     if outside:
-        assert problem_text(problems[0]) == (f"{companion} (line 5): the companion is red, outside the commanders\u2019 "
-                                             f"color identity")
+        assert problem_text(problems[0]) == (
+            f"{companion} (line 5): the companion is red, outside the commanders\u2019 color identity"
+        )
 
 
 def test_a_banned_companion_is_reported_as_the_companion():
-    report = check(f"Commander\n1 {THRASIOS}\n1 {TYMNA}\nCompanion\n1 Lutri, the Spellchaser\nDeck\n98 Island\n",
-                   THRASIOS, TYMNA)
+    report = check(
+        f"Commander\n1 {THRASIOS}\n1 {TYMNA}\nCompanion\n1 Lutri, the Spellchaser\nDeck\n98 Island\n",
+        THRASIOS,
+        TYMNA,
+    )
     banned = report.of_kind(ProblemKind.BANNED)
     assert [(p.card, p.companion) for p in banned] == [("Lutri, the Spellchaser", True)]
     assert problem_text(banned[0]) == "Lutri, the Spellchaser is banned in Commander (the companion)"

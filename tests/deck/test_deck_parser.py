@@ -64,7 +64,12 @@ def one(text: str):
 )
 def test_card_line_formats(line, count, name, set_code, number):
     entry = one(line)
-    assert (entry.count, entry.name, entry.set_code, entry.collector_number) == (count, name, set_code, number)
+    assert (entry.count, entry.name, entry.set_code, entry.collector_number) == (
+        count,
+        name,
+        set_code,
+        number,
+    )
     assert entry.line == 1 and entry.section is Section.MAIN
 
 
@@ -137,8 +142,18 @@ def test_arena_export_with_sections():
 
 @pytest.mark.parametrize(
     "header",
-    ["Sideboard", "SIDEBOARD:", "Sideboard (2)", "// Sideboard", "# Sideboard", "Side board", "Considering",
-     "Maybeboard", "Companion", "Tokens"],
+    [
+        "Sideboard",
+        "SIDEBOARD:",
+        "Sideboard (2)",
+        "// Sideboard",
+        "# Sideboard",
+        "Side board",
+        "Considering",
+        "Maybeboard",
+        "Companion",
+        "Tokens",
+    ],
 )
 def test_header_spellings_leave_the_deck(header):
     deck = parse(f"Deck\n1 Sol Ring\n{header}\n1 Pyroblast\n")
@@ -155,14 +170,19 @@ def test_commander_header_spellings(header):
 
 
 def test_type_group_headers_and_comments_are_skipped_not_cards():
-    deck = parse("Creatures (2)\n1 Guttersnipe\n// my removal\nInstants\n1 Shock\n# lands\nLands (30)\n30 Mountain\n")
+    deck = parse(
+        "Creatures (2)\n1 Guttersnipe\n// my removal\nInstants\n1 Shock\n# lands\nLands (30)\n30 Mountain\n"
+    )
     assert not deck.problems
     assert [(e.name, e.count) for e in deck.entries] == [("Guttersnipe", 1), ("Shock", 1), ("Mountain", 30)]
 
 
 def test_mtgo_sb_prefix():
     deck = parse("1 Sol Ring\nSB: 1 Pyroblast\n")
-    assert [(e.name, e.section) for e in deck.entries] == [("Sol Ring", Section.MAIN), ("Pyroblast", Section.SIDEBOARD)]
+    assert [(e.name, e.section) for e in deck.entries] == [
+        ("Sol Ring", Section.MAIN),
+        ("Pyroblast", Section.SIDEBOARD),
+    ]
 
 
 def test_windows_line_endings_bom_and_blank_lines_keep_line_numbers():
@@ -180,21 +200,33 @@ def test_every_unreadable_line_is_reported_with_its_number():
     assert [e.name for e in deck.entries] == ["Sol Ring", "Shock"]
     assert [p.line for p in deck.problems] == [2, 3, 4, 5, 6, 8, 9]
     reasons = {p.line: p.reason for p in deck.problems}
-    assert reasons == {2: LineIssue.COUNT_ONLY, 3: LineIssue.ZERO_COUNT, 4: LineIssue.NO_NAME, 5: LineIssue.COUNT_ONLY,
-                       6: LineIssue.NAME_TOO_LONG, 8: LineIssue.NO_NAME, 9: LineIssue.CONTROL_CHARACTERS}
+    assert reasons == {
+        2: LineIssue.COUNT_ONLY,
+        3: LineIssue.ZERO_COUNT,
+        4: LineIssue.NO_NAME,
+        5: LineIssue.COUNT_ONLY,
+        6: LineIssue.NAME_TOO_LONG,
+        8: LineIssue.NO_NAME,
+        9: LineIssue.CONTROL_CHARACTERS,
+    }
     assert deck.problems[1].text == "0 Lightning Bolt"
     # every non-blank, non-header, non-comment line is an entry or a problem
     assert len(deck.entries) + len(deck.problems) == 9
 
 
 def test_huge_count_is_unreadable_unless_the_number_starts_the_name():
-    deck = parse("1 Sol Ring\n1000x Relentless Rats\n1 1996 World Champion\n1996 World Champion\n"
-                 "100000 Relentless Rats\n")
+    deck = parse(
+        "1 Sol Ring\n1000x Relentless Rats\n1 1996 World Champion\n1996 World Champion\n"
+        "100000 Relentless Rats\n"
+    )
     assert [(p.line, p.reason) for p in deck.problems] == [(2, LineIssue.COUNT_TOO_HIGH)]
     # no deck holds 1000 copies, so a bigger leading number is part of the name (the check reports an
     # unknown name with suggestions when it is not a card)
     assert [(e.line, e.count, e.name) for e in deck.entries[1:]] == [
-        (3, 1, "1996 World Champion"), (4, 1, "1996 World Champion"), (5, 1, "100000 Relentless Rats")]
+        (3, 1, "1996 World Champion"),
+        (4, 1, "1996 World Champion"),
+        (5, 1, "100000 Relentless Rats"),
+    ]
 
 
 def test_line_cap_and_empty_input_are_bad_input():
@@ -224,8 +256,11 @@ def test_one_line_paste_is_split_back_into_lines():
     deck = parse(text)
     assert not deck.problems
     assert [(e.count, e.name) for e in deck.entries] == [
-        (1, "Kumano, Master Yamabushi"), (1, "Sol Ring"), (1, "Fire // Ice"),
-        (1, "Borrowing 100,000 Arrows"), (30, "Mountain"),
+        (1, "Kumano, Master Yamabushi"),
+        (1, "Sol Ring"),
+        (1, "Fire // Ice"),
+        (1, "Borrowing 100,000 Arrows"),
+        (30, "Mountain"),
     ]
     semi = parse("Sol Ring; Lightning Bolt | Shock")
     assert [e.name for e in semi.entries] == ["Sol Ring", "Lightning Bolt", "Shock"]
@@ -240,13 +275,19 @@ def test_real_looking_100_card_moxfield_export():
     assert [e.name for e in deck.commander_entries] == ["Kumano, Master Yamabushi"]
     assert len(deck.names()) == 78  # the commander, 76 singletons and Mountain
     assert {e.name for e in deck.excluded_entries} == {
-        "Pyroblast", "Mana Vault", "Gamble", "Ragavan, Nimble Pilferer", "Dockside Extortionist"}
+        "Pyroblast",
+        "Mana Vault",
+        "Gamble",
+        "Ragavan, Nimble Pilferer",
+        "Dockside Extortionist",
+    }
     known = cards_by_name()
     assert all(e.name in known for e in deck.entries), [e.name for e in deck.entries if e.name not in known]
     # the same deck with Windows line endings parses identically, line numbers included
     crlf = parse(text.replace("\n", "\r\n"))
     assert [(e.name, e.line, e.count, e.section) for e in crlf.entries] == [
-        (e.name, e.line, e.count, e.section) for e in deck.entries]
+        (e.name, e.line, e.count, e.section) for e in deck.entries
+    ]
     # line numbers point at the right lines
     lines = text.split("\n")
     for e in deck.entries:
@@ -262,14 +303,49 @@ def test_tappedout_partner_export():
 
 
 _PASTE_PIECES = [
-    "1 Siege-Gang Commander", "Deck", "1x Sol Ring (C21) 263 *F*", "(C21)", "263", "*CMDR*", "[Commander{top}]",
-    "^Have,#37d67a^", "#Ramp", "SIDEBOARD:", "Lands (30)", "// Burn and finishers", "Commander: Kumano", "SB:",
-    "1 1996 World Champion", "Name Deck", "1 Fire // Ice", "x", "2", ":", "Partner:",
+    "1 Siege-Gang Commander",
+    "Deck",
+    "1x Sol Ring (C21) 263 *F*",
+    "(C21)",
+    "263",
+    "*CMDR*",
+    "[Commander{top}]",
+    "^Have,#37d67a^",
+    "#Ramp",
+    "SIDEBOARD:",
+    "Lands (30)",
+    "// Burn and finishers",
+    "Commander: Kumano",
+    "SB:",
+    "1 1996 World Champion",
+    "Name Deck",
+    "1 Fire // Ice",
+    "x",
+    "2",
+    ":",
+    "Partner:",
 ]
 _LINE_PIECES = [
-    "About", "Name Kumano burn", "Deck", "Commander", "Sideboard", "Creatures (3)", "// a comment", "# note",
-    "1 Sol Ring", "1 Sol Ring // ramp", "1 Sol Ring # ramp", "Commander: Kumano", "1 Fire // Ice", "SB: 1 Shock",
-    "3", "0 Shock", "", "   ", "1 Sol Ring (C21) 263 *F* // Ramp", "x",
+    "About",
+    "Name Kumano burn",
+    "Deck",
+    "Commander",
+    "Sideboard",
+    "Creatures (3)",
+    "// a comment",
+    "# note",
+    "1 Sol Ring",
+    "1 Sol Ring // ramp",
+    "1 Sol Ring # ramp",
+    "Commander: Kumano",
+    "1 Fire // Ice",
+    "SB: 1 Shock",
+    "3",
+    "0 Shock",
+    "",
+    "   ",
+    "1 Sol Ring (C21) 263 *F* // Ramp",
+    "x",
 ]
 
 
@@ -283,8 +359,15 @@ def _units(text: str) -> list[tuple[int, str]]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80),
-                          st.sampled_from(_LINE_PIECES)), max_size=40))
+@given(
+    st.lists(
+        st.one_of(
+            st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80),
+            st.sampled_from(_LINE_PIECES),
+        ),
+        max_size=40,
+    )
+)
 def test_never_drops_a_line(lines):
     text = "\n".join(lines)
     try:
@@ -302,7 +385,10 @@ def test_never_drops_a_line(lines):
             assert header is None and not stripped.startswith(("//", "#")), (number, raw)
             continue
         # anything not reported must be blank, a comment, a header or About metadata
-        assert (not stripped or stripped.startswith(("//", "#")) or header is not None or in_about), (number, raw)
+        assert not stripped or stripped.startswith(("//", "#")) or header is not None or in_about, (
+            number,
+            raw,
+        )
 
 
 @settings(max_examples=300, deadline=None)
@@ -311,7 +397,9 @@ def test_one_line_entries_keep_every_word(pieces):
     """Cutting a pasted line into entries loses no text and keeps its order."""
     line = " ".join(p.strip() for p in pieces if p.strip())
     entries = split_entries(line)
-    assert " ".join(" ".join(e.split()) for e in entries) == " ".join(line.replace(";", " ").replace("|", " ").split())
+    assert " ".join(" ".join(e.split()) for e in entries) == " ".join(
+        line.replace(";", " ").replace("|", " ").split()
+    )
     assert all(e.strip() for e in entries)
 
 
@@ -399,7 +487,16 @@ BLANK_LINE_LAYOUT = {"teysa-mtgo.txt"}
 
 
 def _entry_key(e):
-    return (e.name, e.count, e.section, e.set_code, e.collector_number, e.foil, e.commander_marker, e.alternative)
+    return (
+        e.name,
+        e.count,
+        e.section,
+        e.set_code,
+        e.collector_number,
+        e.foil,
+        e.commander_marker,
+        e.alternative,
+    )
 
 
 def _one_line(text: str) -> str:
@@ -408,8 +505,16 @@ def _one_line(text: str) -> str:
 
 
 def test_every_format_has_a_sample():
-    assert {"kumano-moxfield.txt", "moxfield-sideboard.txt", "archidekt.txt", "archidekt-partners.txt",
-            "arena.txt", "mtgo.txt", "partners-tappedout.txt", "plain.txt"} <= set(EXPORTS)
+    assert {
+        "kumano-moxfield.txt",
+        "moxfield-sideboard.txt",
+        "archidekt.txt",
+        "archidekt-partners.txt",
+        "arena.txt",
+        "mtgo.txt",
+        "partners-tappedout.txt",
+        "plain.txt",
+    } <= set(EXPORTS)
 
 
 @pytest.mark.parametrize("name", EXPORTS)
@@ -441,9 +546,16 @@ def test_one_line_100_card_moxfield_export_keeps_its_sections():
     assert [e.name for e in deck.commander_entries] == ["Kumano, Master Yamabushi"]
     assert [e.name for e in deck.entries if e.section is Section.COMMANDER] == ["Kumano, Master Yamabushi"]
     assert {e.name for e in deck.excluded_entries} == {
-        "Pyroblast", "Mana Vault", "Gamble", "Ragavan, Nimble Pilferer", "Dockside Extortionist"}
+        "Pyroblast",
+        "Mana Vault",
+        "Gamble",
+        "Ragavan, Nimble Pilferer",
+        "Dockside Extortionist",
+    }
     foils = {e.name for e in deck.entries if e.foil}
-    assert {"Commander's Sphere", "Ruby Medallion", "Siege-Gang Commander"} - foils == {"Siege-Gang Commander"}
+    assert {"Commander's Sphere", "Ruby Medallion", "Siege-Gang Commander"} - foils == {
+        "Siege-Gang Commander"
+    }
     medallion = next(e for e in deck.entries if e.name == "Ruby Medallion")
     assert (medallion.set_code, medallion.collector_number, medallion.count) == ("cm2", "1", 1)
 
@@ -458,54 +570,118 @@ def _read(text: str) -> list[tuple[str, int, str]]:
     ("text", "expected"),
     [
         # Arena/Moxfield headers right after a collector number
-        ("Commander 1 Kumano, Master Yamabushi (CHK) 179 Deck 1 Sol Ring (C21) 263",
-         [("Kumano, Master Yamabushi", 1, "commander"), ("Sol Ring", 1, "main")]),
+        (
+            "Commander 1 Kumano, Master Yamabushi (CHK) 179 Deck 1 Sol Ring (C21) 263",
+            [("Kumano, Master Yamabushi", 1, "commander"), ("Sol Ring", 1, "main")],
+        ),
         # a section word that ends card names belongs to the name after a name without a set code
-        ("1 Siege-Gang Commander 1 Sol Ring 1 Raptor Companion 1 Shock",
-         [("Siege-Gang Commander", 1, "main"), ("Sol Ring", 1, "main"), ("Raptor Companion", 1, "main"),
-          ("Shock", 1, "main")]),
+        (
+            "1 Siege-Gang Commander 1 Sol Ring 1 Raptor Companion 1 Shock",
+            [
+                ("Siege-Gang Commander", 1, "main"),
+                ("Sol Ring", 1, "main"),
+                ("Raptor Companion", 1, "main"),
+                ("Shock", 1, "main"),
+            ],
+        ),
         # ... and one that never ends a card name is a header there
-        ("Deck 1 Sol Ring 1 Shock Sideboard 1 Pyroblast Maybeboard 1 Gamble",
-         [("Sol Ring", 1, "main"), ("Shock", 1, "main"), ("Pyroblast", 1, "sideboard"), ("Gamble", 1, "maybeboard")]),
-        ("1 Sol Ring Commander: 1 Kumano, Master Yamabushi Deck: 1 Shock",
-         [("Sol Ring", 1, "main"), ("Kumano, Master Yamabushi", 1, "commander"), ("Shock", 1, "main")]),
-        ("1 Sol Ring SIDEBOARD: 1 Pyroblast 1 Mana Vault",
-         [("Sol Ring", 1, "main"), ("Pyroblast", 1, "sideboard"), ("Mana Vault", 1, "sideboard")]),
-        ("Commander: Kumano, Master Yamabushi 1 Sol Ring 2 x Shock",
-         [("Kumano, Master Yamabushi", 1, "commander"), ("Sol Ring", 1, "main"), ("Shock", 2, "main")]),
-        ("Commander: Alesha, Who Smiles at Death Main: 1 Sol Ring",
-         [("Alesha, Who Smiles at Death", 1, "commander"), ("Sol Ring", 1, "main")]),
+        (
+            "Deck 1 Sol Ring 1 Shock Sideboard 1 Pyroblast Maybeboard 1 Gamble",
+            [
+                ("Sol Ring", 1, "main"),
+                ("Shock", 1, "main"),
+                ("Pyroblast", 1, "sideboard"),
+                ("Gamble", 1, "maybeboard"),
+            ],
+        ),
+        (
+            "1 Sol Ring Commander: 1 Kumano, Master Yamabushi Deck: 1 Shock",
+            [("Sol Ring", 1, "main"), ("Kumano, Master Yamabushi", 1, "commander"), ("Shock", 1, "main")],
+        ),
+        (
+            "1 Sol Ring SIDEBOARD: 1 Pyroblast 1 Mana Vault",
+            [("Sol Ring", 1, "main"), ("Pyroblast", 1, "sideboard"), ("Mana Vault", 1, "sideboard")],
+        ),
+        (
+            "Commander: Kumano, Master Yamabushi 1 Sol Ring 2 x Shock",
+            [("Kumano, Master Yamabushi", 1, "commander"), ("Sol Ring", 1, "main"), ("Shock", 2, "main")],
+        ),
+        (
+            "Commander: Alesha, Who Smiles at Death Main: 1 Sol Ring",
+            [("Alesha, Who Smiles at Death", 1, "commander"), ("Sol Ring", 1, "main")],
+        ),
         ("SB: 1 Pyroblast 1 Sol Ring", [("Pyroblast", 1, "sideboard"), ("Sol Ring", 1, "main")]),
         # names that start with a number or hold one, split cards
-        ("1 1996 World Champion 1 +2 Mace 1 Fire // Ice 1 Borrowing 100,000 Arrows 1 Who // What // When // Where "
-         "// Why 1 X", [("1996 World Champion", 1, "main"), ("+2 Mace", 1, "main"), ("Fire // Ice", 1, "main"),
-                        ("Borrowing 100,000 Arrows", 1, "main"), ("Who // What // When // Where // Why", 1, "main"),
-                        ("X", 1, "main")]),
-        ("1x Fire/Ice 1x Brass's Tunnel-Grinder / Tecutlan, the Searing Rift (LCI) 135 1x Sol Ring",
-         [("Fire // Ice", 1, "main"), ("Brass's Tunnel-Grinder // Tecutlan, the Searing Rift", 1, "main"),
-          ("Sol Ring", 1, "main")]),
+        (
+            "1 1996 World Champion 1 +2 Mace 1 Fire // Ice 1 Borrowing 100,000 Arrows 1 Who // What // When // Where "
+            "// Why 1 X",
+            [
+                ("1996 World Champion", 1, "main"),
+                ("+2 Mace", 1, "main"),
+                ("Fire // Ice", 1, "main"),
+                ("Borrowing 100,000 Arrows", 1, "main"),
+                ("Who // What // When // Where // Why", 1, "main"),
+                ("X", 1, "main"),
+            ],
+        ),
+        (
+            "1x Fire/Ice 1x Brass's Tunnel-Grinder / Tecutlan, the Searing Rift (LCI) 135 1x Sol Ring",
+            [
+                ("Fire // Ice", 1, "main"),
+                ("Brass's Tunnel-Grinder // Tecutlan, the Searing Rift", 1, "main"),
+                ("Sol Ring", 1, "main"),
+            ],
+        ),
         # collector numbers: after a set code, before markers and counts
-        ("1 Ruby Medallion (CM2) 1 *F* 1 Seething Song (DDG) 249 23 Mountain (WAR) 262",
-         [("Ruby Medallion", 1, "main"), ("Seething Song", 1, "main"), ("Mountain", 23, "main")]),
-        ("1 Sol Ring (PLST) C21-263 1 Helm of the Host (PDOM) 217p 1 Shock (M20) 8 12 Mountain",
-         [("Sol Ring", 1, "main"), ("Helm of the Host", 1, "main"), ("Shock", 1, "main"), ("Mountain", 12, "main")]),
+        (
+            "1 Ruby Medallion (CM2) 1 *F* 1 Seething Song (DDG) 249 23 Mountain (WAR) 262",
+            [("Ruby Medallion", 1, "main"), ("Seething Song", 1, "main"), ("Mountain", 23, "main")],
+        ),
+        (
+            "1 Sol Ring (PLST) C21-263 1 Helm of the Host (PDOM) 217p 1 Shock (M20) 8 12 Mountain",
+            [
+                ("Sol Ring", 1, "main"),
+                ("Helm of the Host", 1, "main"),
+                ("Shock", 1, "main"),
+                ("Mountain", 12, "main"),
+            ],
+        ),
         # this paste's set codes carry no numbers, so `(C21) 2 Shock` is 2 Shocks
-        ("1x Sol Ring (C21) 1x Arcane Signet (ELD) 2 Shock (M20) *F*",
-         [("Sol Ring", 1, "main"), ("Arcane Signet", 1, "main"), ("Shock", 2, "main")]),
+        (
+            "1x Sol Ring (C21) 1x Arcane Signet (ELD) 2 Shock (M20) *F*",
+            [("Sol Ring", 1, "main"), ("Arcane Signet", 1, "main"), ("Shock", 2, "main")],
+        ),
         # a name after a finished entry starts a new one, even without a count
-        ("1 Sol Ring (C21) 263 Arcane Signet *F* Shock",
-         [("Sol Ring", 1, "main"), ("Arcane Signet", 1, "main"), ("Shock", 1, "main")]),
+        (
+            "1 Sol Ring (C21) 263 Arcane Signet *F* Shock",
+            [("Sol Ring", 1, "main"), ("Arcane Signet", 1, "main"), ("Shock", 1, "main")],
+        ),
         # separators, type headers, comments
-        ("Sol Ring; Lightning Bolt | Shock", [("Sol Ring", 1, "main"), ("Lightning Bolt", 1, "main"),
-                                              ("Shock", 1, "main")]),
-        ("Creatures (2) 1 Guttersnipe 1 Young Pyromancer Lands (30) 30 Mountain",
-         [("Guttersnipe", 1, "main"), ("Young Pyromancer", 1, "main"), ("Mountain", 30, "main")]),
-        ("1 Sol Ring // Ramp 1 Fiery Confluence // Burn and finishers 1 Shock # staple 1 Gamble",
-         [("Sol Ring", 1, "main"), ("Fiery Confluence", 1, "main"), ("Shock", 1, "main"), ("Gamble", 1, "main")]),
-        ("// Mainboard (3 cards) 1 Sol Ring // Sideboard 1 Pyroblast",
-         [("Sol Ring", 1, "main"), ("Pyroblast", 1, "sideboard")]),
-        ("1x Thrasios, Triton Hero *CMDR* 1x Tymna the Weaver *CMDR* *F* 1x Sol Ring",
-         [("Thrasios, Triton Hero", 1, "main"), ("Tymna the Weaver", 1, "main"), ("Sol Ring", 1, "main")]),
+        (
+            "Sol Ring; Lightning Bolt | Shock",
+            [("Sol Ring", 1, "main"), ("Lightning Bolt", 1, "main"), ("Shock", 1, "main")],
+        ),
+        (
+            "Creatures (2) 1 Guttersnipe 1 Young Pyromancer Lands (30) 30 Mountain",
+            [("Guttersnipe", 1, "main"), ("Young Pyromancer", 1, "main"), ("Mountain", 30, "main")],
+        ),
+        (
+            "1 Sol Ring // Ramp 1 Fiery Confluence // Burn and finishers 1 Shock # staple 1 Gamble",
+            [
+                ("Sol Ring", 1, "main"),
+                ("Fiery Confluence", 1, "main"),
+                ("Shock", 1, "main"),
+                ("Gamble", 1, "main"),
+            ],
+        ),
+        (
+            "// Mainboard (3 cards) 1 Sol Ring // Sideboard 1 Pyroblast",
+            [("Sol Ring", 1, "main"), ("Pyroblast", 1, "sideboard")],
+        ),
+        (
+            "1x Thrasios, Triton Hero *CMDR* 1x Tymna the Weaver *CMDR* *F* 1x Sol Ring",
+            [("Thrasios, Triton Hero", 1, "main"), ("Tymna the Weaver", 1, "main"), ("Sol Ring", 1, "main")],
+        ),
     ],
 )
 def test_one_line_entry_boundaries(text, expected):
@@ -514,9 +690,11 @@ def test_one_line_entry_boundaries(text, expected):
 
 
 def test_one_line_markers_categories_and_about():
-    deck = parse("About Name Kumano burn Commander 1 Kumano, Master Yamabushi (CHK) 179 *F* Deck "
-                 "1x Sol Ring (c19) 221 [Ramp] ^Have,#37d67a^ 1x Gamble (uma) 135 [Maybeboard{noDeck}{noPrice},Tutor] "
-                 "1x Guttersnipe [Commander{top}] 1 Shock (M20) 8 #Burn #!Staples")
+    deck = parse(
+        "About Name Kumano burn Commander 1 Kumano, Master Yamabushi (CHK) 179 *F* Deck "
+        "1x Sol Ring (c19) 221 [Ramp] ^Have,#37d67a^ 1x Gamble (uma) 135 [Maybeboard{noDeck}{noPrice},Tutor] "
+        "1x Guttersnipe [Commander{top}] 1 Shock (M20) 8 #Burn #!Staples"
+    )
     assert deck.deck_name == "Kumano burn"
     assert [(e.name, e.section.value, e.commander_marker, e.foil) for e in deck.entries] == [
         ("Kumano, Master Yamabushi", "commander", True, True),
@@ -531,7 +709,9 @@ def test_one_line_unreadable_entries_are_numbered_in_order():
     deck = parse("1 Sol Ring 0 Shock 1 Lightning Bolt 4x")
     assert [(e.line, e.name) for e in deck.entries] == [(1, "Sol Ring"), (3, "Lightning Bolt")]
     assert [(p.line, p.text, p.reason) for p in deck.problems] == [
-        (2, "0 Shock", LineIssue.ZERO_COUNT), (4, "4x", LineIssue.COUNT_ONLY)]
+        (2, "0 Shock", LineIssue.ZERO_COUNT),
+        (4, "4x", LineIssue.COUNT_ONLY),
+    ]
 
 
 def test_one_line_entry_cap():
@@ -540,8 +720,13 @@ def test_one_line_entry_cap():
         parse(too_many)
     assert caught.value.code is InputIssue.TOO_LONG
     assert caught.value.data == {"count": MAX_LINES + 1, "unit": ListUnit.ENTRIES, "limit": MAX_LINES}
-    assert deck_errors.problem_text(caught.value) == f"the decklist has {MAX_LINES + 1} entries; the limit is {MAX_LINES}"
-    assert len(parse(" ".join(f"1 Card {chr(65 + i % 26)}{i}" for i in range(MAX_LINES))).entries) == MAX_LINES
+    assert (
+        deck_errors.problem_text(caught.value)
+        == f"the decklist has {MAX_LINES + 1} entries; the limit is {MAX_LINES}"
+    )
+    assert (
+        len(parse(" ".join(f"1 Card {chr(65 + i % 26)}{i}" for i in range(MAX_LINES))).entries) == MAX_LINES
+    )
 
 
 def test_a_single_entry_line_is_not_a_paste():
@@ -553,6 +738,7 @@ def test_a_single_entry_line_is_not_a_paste():
 
 
 # -- the rules the splitter relies on, checked against every card name of the shared data set ---------------
+
 
 @functools.cache
 def _all_names() -> tuple[str, ...]:
@@ -579,18 +765,23 @@ def test_no_card_face_is_named_like_a_header_or_holds_a_prose_word():
 def test_every_card_name_survives_a_one_line_paste():
     names = [n for n in _all_names() if n.strip()]
     for start in range(0, len(names), 250):
-        chunk = names[start:start + 250]
+        chunk = names[start : start + 250]
         deck = parse(" ".join(f"1 {n}" for n in chunk))
         assert deck.problems == [], deck.problems[:3]
         assert [e.name for e in deck.entries] == [normalize_name(n) for n in chunk]
         # and after a finished Arena-style entry, under a Commander header
-        deck = parse("Commander " + " ".join(f"1 {n} (ABC) 12" for n in chunk[:2]) + " Deck "
-                     + " ".join(f"1 {n} (ABC) 12 *F*" for n in chunk[2:]))
+        deck = parse(
+            "Commander "
+            + " ".join(f"1 {n} (ABC) 12" for n in chunk[:2])
+            + " Deck "
+            + " ".join(f"1 {n} (ABC) 12 *F*" for n in chunk[2:])
+        )
         assert [e.name for e in deck.entries] == [normalize_name(n) for n in chunk]
         assert [e.section for e in deck.entries[:3]] == [Section.COMMANDER, Section.COMMANDER, Section.MAIN]
 
 
 # -- parse_card_line ---------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("text", "name", "count", "set_code", "number", "foil", "commander"),
@@ -613,12 +804,20 @@ def test_every_card_name_survives_a_one_line_paste():
 def test_parse_card_line(text, name, count, set_code, number, foil, commander):
     line = parse_card_line(text)
     assert line is not None
-    assert (line.name, line.count, line.set_code, line.collector_number, line.foil, line.commander_marker) == (
-        name, count, set_code, number, foil, commander)
+    assert (
+        line.name,
+        line.count,
+        line.set_code,
+        line.collector_number,
+        line.foil,
+        line.commander_marker,
+    ) == (name, count, set_code, number, foil, commander)
 
 
-@pytest.mark.parametrize("text", ["", "   ", "Sideboard", "Deck (99)", "// Ramp", "# note", "3", "0 Sol Ring",
-                                  "1 Bad\x07Name", "----"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "Sideboard", "Deck (99)", "// Ramp", "# note", "3", "0 Sol Ring", "1 Bad\x07Name", "----"],
+)
 def test_parse_card_line_none_for_what_is_not_a_card_line(text):
     assert parse_card_line(text) is None
 
@@ -632,4 +831,10 @@ def test_parse_card_line_reads_every_export_line_like_parse(name):
             continue
         entry = deck_entries[0]
         assert (line.name, line.count, line.set_code, line.collector_number, line.foil, line.alternative) == (
-            entry.name, entry.count, entry.set_code, entry.collector_number, entry.foil, entry.alternative)
+            entry.name,
+            entry.count,
+            entry.set_code,
+            entry.collector_number,
+            entry.foil,
+            entry.alternative,
+        )

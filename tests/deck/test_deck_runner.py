@@ -70,27 +70,36 @@ def paths(scryfall: FakeScryfall) -> list[str]:
 
 async def test_capitalised_comment_after_double_slash_falls_back_to_the_left_part(service, scryfall):
     assert SOL_RING in KUMANO_DECK
-    report, resolved = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Staple\n"), "Kumano")
+    report, resolved = await check_decklist(
+        service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // Staple\n"), "Kumano"
+    )
     assert report.legal, text_report(report)
     assert "Sol Ring" in [r.name for r in resolved]
     line = KUMANO_DECK.split("\n").index(SOL_RING.strip()) + 1
-    assert notes_text(report) == [f"line {line}: 'Sol Ring // Staple' was read as Sol Ring; the text after the last "
-                            "\u201c//\u201d was taken for a comment"]
+    assert notes_text(report) == [
+        f"line {line}: 'Sol Ring // Staple' was read as Sol Ring; the text after the last "
+        "\u201c//\u201d was taken for a comment"
+    ]
     # the split reading was tried first (collection miss, one fuzzy retry), then "Sol Ring" in one batch
     assert paths(scryfall).count("/cards/collection") == 3
     assert paths(scryfall).count("/cards/named") == 1
 
 
 async def test_lower_case_comment_costs_nothing_extra(service, scryfall):
-    report, _ = await check_decklist(service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // ramp, turn one\n"),
-                                     KUMANO)
+    report, _ = await check_decklist(
+        service, KUMANO_DECK.replace(SOL_RING, "1 Sol Ring // ramp, turn one\n"), KUMANO
+    )
     assert report.legal and notes_text(report) == [], text_report(report)
     assert paths(scryfall) == ["/cards/collection", "/cards/collection"]
 
 
-@pytest.mark.parametrize("line", ["1 Fire // Ice", "1 Fire // Ice (UMA) 225", "Fire // Ice // counter or ping"])
+@pytest.mark.parametrize(
+    "line", ["1 Fire // Ice", "1 Fire // Ice (UMA) 225", "Fire // Ice // counter or ping"]
+)
 async def test_split_cards_stay_split_cards(service, scryfall, line):
-    report, resolved = await check_decklist(service, f"1 Kumano, Master Yamabushi\n{line}\n1 Sol Ring\n", KUMANO)
+    report, resolved = await check_decklist(
+        service, f"1 Kumano, Master Yamabushi\n{line}\n1 Sol Ring\n", KUMANO
+    )
     assert [r.name for r in resolved] == [KUMANO, "Fire // Ice", "Sol Ring"]
     assert [p.card for p in report.of_kind(ProblemKind.COLOR)] == ["Fire // Ice"]  # blue half, mono-red deck
     assert notes_text(report) == []
@@ -103,8 +112,10 @@ async def test_split_name_that_is_not_a_card_and_has_no_card_on_the_left_stays_u
 
 
 async def test_commander_line_and_background_pair_through_the_service(service, scryfall):
-    deck = ("Commander: Wilson, Refined Grizzly\nCommander: Raised by Giants\n1 Llanowar Elves\n"
-            "1 Cultivate // ramp\n1 Sol Ring # staple\n95 Forest\n")
+    deck = (
+        "Commander: Wilson, Refined Grizzly\nCommander: Raised by Giants\n1 Llanowar Elves\n"
+        "1 Cultivate // ramp\n1 Sol Ring # staple\n95 Forest\n"
+    )
     report, _ = await check_decklist(service, deck, "wilson, refined grizzly", "Raised by Giants")
     assert report.problems == [], text_report(report)
     assert report.commanders == ("Wilson, Refined Grizzly", "Raised by Giants")
@@ -200,6 +211,7 @@ async def test_listed_commander_that_is_not_a_card(service, scryfall):
 
 # -- Scryfall unreachable -------------------------------------------------------------------------------------------
 
+
 async def warm(service, names: list[str]) -> None:
     """Look names up while Scryfall answers, so the cache knows them."""
     batch = await service.resolve_many(names)
@@ -219,22 +231,27 @@ async def scryfall_down(scryfall: FakeScryfall, tmp_path: Path) -> AsyncIterator
 
 
 async def test_unreachable_scryfall_reports_every_name_it_could_not_check(service, scryfall, tmp_path):
-    deck = "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n2 Sol Ring\n1 Lightning Greaves\n" \
-           "1 Guttersnipe\n1 Lightning Greaves\n93 Mountain\n"
+    deck = (
+        "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n2 Sol Ring\n1 Lightning Greaves\n"
+        "1 Guttersnipe\n1 Lightning Greaves\n93 Mountain\n"
+    )
     await warm(service, ["Kumano, Master Yamabushi", "Dismember", "Sol Ring", "Mountain"])
     async with scryfall_down(scryfall, tmp_path) as down:
         report, _ = await check_decklist(down, deck)
     assert kinds(report) == {"unchecked": 2, "color": 1, "singleton": 1}
     assert [(p.card, p.lines) for p in report.of_kind(ProblemKind.UNCHECKED)] == [
-        ("Lightning Greaves", (6, 8)), ("Guttersnipe", (7,))]
+        ("Lightning Greaves", (6, 8)),
+        ("Guttersnipe", (7,)),
+    ]
     assert report.card_count == 100 and not report.complete and report.findings
 
 
 async def test_unreachable_scryfall_for_the_listed_commander(service, scryfall, tmp_path):
     await warm(service, ["Dismember", "Sol Ring", "Mountain"])
     async with scryfall_down(scryfall, tmp_path) as down:
-        report, _ = await check_decklist(down, "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n"
-                                               "2 Sol Ring\n96 Mountain\n")
+        report, _ = await check_decklist(
+            down, "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n2 Sol Ring\n96 Mountain\n"
+        )
     assert not report.identity_checked and report.commanders == ("Kumano, Master Yamabushi",)
     assert kinds(report) == {"unchecked": 1, "singleton": 1}  # Dismember can't be judged without Kumano
     assert report.card_count == 100
@@ -256,8 +273,16 @@ async def test_nothing_could_be_looked_up_is_an_error(service, scryfall, tmp_pat
 
 
 async def test_mistyped_commander_with_scryfall_down_gets_local_suggestions(scryfall, tmp_path):
-    subset = [card(n) for n in ("Kumano, Master Yamabushi", "Kumano's Pupils", "Krark, the Thumbless", "Sol Ring",
-                                "Mountain")]
+    subset = [
+        card(n)
+        for n in (
+            "Kumano, Master Yamabushi",
+            "Kumano's Pupils",
+            "Krark, the Thumbless",
+            "Sol Ring",
+            "Mountain",
+        )
+    ]
     (tmp_path / "cards.json").write_text(json.dumps(subset), encoding="utf-8")
     (tmp_path / "cache").mkdir()
     import_file(tmp_path / "cards.json", tmp_path / "cache" / "cards.sqlite3", updated_at=time.time())
@@ -287,16 +312,20 @@ async def test_chosen_color_through_the_runner(service, scryfall):
     report, _ = await check_decklist(service, PIPER_DECK, chosen=["blue"])
     assert report.legal, text_report(report)
     assert report.deck_identity == "U" and report.chosen == {"The Prismatic Piper": "U"}
-    assert "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck\u2019s color identity" \
+    assert (
+        "The Prismatic Piper: chosen color blue (CR 903.4b); it counts in the deck\u2019s color identity"
         in notes_text(report)
+    )
     unchosen, _ = await check_decklist(service, PIPER_DECK)
     assert [p.card for p in unchosen.of_kind(ProblemKind.COLOR)] == ["Counterspell"]
 
 
 async def test_bad_chosen_colors_are_bad_input(service, scryfall):
-    for chosen, deck, words in ((["purple"], PIPER_DECK, "not a color"),
-                                (["U", "R"], PIPER_DECK, "2 chosen colors were given, but only 1"),
-                                (["U"], KUMANO_DECK, "no commander of this deck chooses a color")):
+    for chosen, deck, words in (
+        (["purple"], PIPER_DECK, "not a color"),
+        (["U", "R"], PIPER_DECK, "2 chosen colors were given, but only 1"),
+        (["U"], KUMANO_DECK, "no commander of this deck chooses a color"),
+    ):
         with pytest.raises(DeckInputError) as err:
             await check_decklist(service, deck, chosen=chosen)
         assert words in deck_errors.deck_input_text(err.value)
@@ -306,6 +335,7 @@ async def test_bad_chosen_colors_are_bad_input(service, scryfall):
 
 # -- one-line pastes --------------------------------------------------------------------------------------------------
 
+
 async def test_one_line_paste_gives_the_same_report(service, scryfall):
     text = KUMANO_DECK.replace("1 Shock (M20) 8\n", "1 Dismember\n")
     multi, _ = await check_decklist(service, text)
@@ -313,5 +343,8 @@ async def test_one_line_paste_gives_the_same_report(service, scryfall):
     assert [(p.kind, p.card) for p in single.problems] == [(p.kind, p.card) for p in multi.problems] != []
     assert single.card_count == multi.card_count == 100 and single.commanders == multi.commanders
     pasted = len([x for x in text.split("\n") if x.strip()])
-    assert notes_text(single) == [*notes_text(multi), f"The list was pasted on one line; it was read as {pasted} "
-                                  f"separate lines, numbered in the order pasted"]
+    assert notes_text(single) == [
+        *notes_text(multi),
+        f"The list was pasted on one line; it was read as {pasted} "
+        f"separate lines, numbered in the order pasted",
+    ]

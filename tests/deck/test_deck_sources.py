@@ -97,10 +97,19 @@ async def moxfield() -> AsyncIterator[FakeMoxfield]:
         yield fake
 
 
-def make_sites(session: aiohttp.ClientSession, archidekt: FakeArchidekt | None = None,
-               moxfield: FakeMoxfield | None = None, **options: Any) -> DeckSites:
-    values: dict[str, Any] = {"contact_url": CONTACT, "min_interval": 0.0, "timeout": 3.0,
-                              "archidekt_base": "http://127.0.0.1:9", "moxfield_base": "http://127.0.0.1:9"}
+def make_sites(
+    session: aiohttp.ClientSession,
+    archidekt: FakeArchidekt | None = None,
+    moxfield: FakeMoxfield | None = None,
+    **options: Any,
+) -> DeckSites:
+    values: dict[str, Any] = {
+        "contact_url": CONTACT,
+        "min_interval": 0.0,
+        "timeout": 3.0,
+        "archidekt_base": "http://127.0.0.1:9",
+        "moxfield_base": "http://127.0.0.1:9",
+    }
     if archidekt is not None:
         values["archidekt_base"] = archidekt.base_url
     if moxfield is not None:
@@ -120,44 +129,61 @@ def names(fetched: FetchedDeck, section: Section) -> list[str]:
 # -- parse_deck_url -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "site", "deck_id"), [
-    ("https://archidekt.com/decks/7281944/tymna_thrasios", Site.ARCHIDEKT, "7281944"),
-    ("https://www.archidekt.com/decks/7281944", Site.ARCHIDEKT, "7281944"),
-    ("https://archidekt.com/decks/7281944/", Site.ARCHIDEKT, "7281944"),
-    ("https://archidekt.com/decks/7281944/slug?view=table#Sideboard", Site.ARCHIDEKT, "7281944"),
-    ("http://archidekt.com/decks/42#x", Site.ARCHIDEKT, "42"),
-    ("archidekt.com/decks/42/slug", Site.ARCHIDEKT, "42"),
-    ("https://archidekt.com/api/decks/42/", Site.ARCHIDEKT, "42"),
-    ("  <https://ARCHIDEKT.com/decks/0042/slug>  ", Site.ARCHIDEKT, "42"),
-    ("https://www.moxfield.com/decks/H_9XBcW317Loe7nrOx11r_", Site.MOXFIELD, "H_9XBcW317Loe7nrOx11r_"),
-    ("https://moxfield.com/decks/H_9XBcW317Loe7nrOx11r_", Site.MOXFIELD, "H_9XBcW317Loe7nrOx11r_"),
-    ("moxfield.com/decks/H_9XBcW317Loe7nrOx11r_/primer?tab=1#a", Site.MOXFIELD, "H_9XBcW317Loe7nrOx11r_"),
-    ("www.moxfield.com/decks/0OpflgKa-hD5fs6VNRFySN", Site.MOXFIELD, "0OpflgKa-hD5fs6VNRFySN"),
-])
+@pytest.mark.parametrize(
+    ("text", "site", "deck_id"),
+    [
+        ("https://archidekt.com/decks/7281944/tymna_thrasios", Site.ARCHIDEKT, "7281944"),
+        ("https://www.archidekt.com/decks/7281944", Site.ARCHIDEKT, "7281944"),
+        ("https://archidekt.com/decks/7281944/", Site.ARCHIDEKT, "7281944"),
+        ("https://archidekt.com/decks/7281944/slug?view=table#Sideboard", Site.ARCHIDEKT, "7281944"),
+        ("http://archidekt.com/decks/42#x", Site.ARCHIDEKT, "42"),
+        ("archidekt.com/decks/42/slug", Site.ARCHIDEKT, "42"),
+        ("https://archidekt.com/api/decks/42/", Site.ARCHIDEKT, "42"),
+        ("  <https://ARCHIDEKT.com/decks/0042/slug>  ", Site.ARCHIDEKT, "42"),
+        ("https://www.moxfield.com/decks/H_9XBcW317Loe7nrOx11r_", Site.MOXFIELD, "H_9XBcW317Loe7nrOx11r_"),
+        ("https://moxfield.com/decks/H_9XBcW317Loe7nrOx11r_", Site.MOXFIELD, "H_9XBcW317Loe7nrOx11r_"),
+        ("moxfield.com/decks/H_9XBcW317Loe7nrOx11r_/primer?tab=1#a", Site.MOXFIELD, "H_9XBcW317Loe7nrOx11r_"),
+        ("www.moxfield.com/decks/0OpflgKa-hD5fs6VNRFySN", Site.MOXFIELD, "0OpflgKa-hD5fs6VNRFySN"),
+    ],
+)
 def test_deck_urls_are_recognised(text: str, site: Site, deck_id: str) -> None:
     link = parse_deck_url(text)
     assert link == DeckLink(site, deck_id)
 
 
-@pytest.mark.parametrize("text", [
-    "", "   ", "Sol Ring", "https://example.com/decks/42", "https://archidekt.com.evil.example/decks/42",
-    "https://evil.example/archidekt.com/decks/42", "ftp://archidekt.com/decks/42", "tappedout.net/mtg-decks/x/",
-    "https://scryfall.com/card/c21/263/sol-ring", "https://moxfield.com/decks/abc def", "archidekt",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "Sol Ring",
+        "https://example.com/decks/42",
+        "https://archidekt.com.evil.example/decks/42",
+        "https://evil.example/archidekt.com/decks/42",
+        "ftp://archidekt.com/decks/42",
+        "tappedout.net/mtg-decks/x/",
+        "https://scryfall.com/card/c21/263/sol-ring",
+        "https://moxfield.com/decks/abc def",
+        "archidekt",
+    ],
+)
 def test_other_text_is_not_a_deck_link(text: str) -> None:
     assert parse_deck_url(text) is None
 
 
-@pytest.mark.parametrize(("text", "site"), [
-    ("https://archidekt.com/decks/", Site.ARCHIDEKT),
-    ("https://archidekt.com/decks/not-a-number/slug", Site.ARCHIDEKT),
-    ("https://archidekt.com/search/decks?name=tymna", Site.ARCHIDEKT),
-    ("https://www.archidekt.com", Site.ARCHIDEKT),
-    ("https://www.moxfield.com/decks/personal", Site.MOXFIELD),
-    ("https://moxfield.com/decks/public?filter=commander", Site.MOXFIELD),
-    ("https://moxfield.com/users/samplebrewer", Site.MOXFIELD),
-    ("moxfield.com", Site.MOXFIELD),
-])
+@pytest.mark.parametrize(
+    ("text", "site"),
+    [
+        ("https://archidekt.com/decks/", Site.ARCHIDEKT),
+        ("https://archidekt.com/decks/not-a-number/slug", Site.ARCHIDEKT),
+        ("https://archidekt.com/search/decks?name=tymna", Site.ARCHIDEKT),
+        ("https://www.archidekt.com", Site.ARCHIDEKT),
+        ("https://www.moxfield.com/decks/personal", Site.MOXFIELD),
+        ("https://moxfield.com/decks/public?filter=commander", Site.MOXFIELD),
+        ("https://moxfield.com/users/samplebrewer", Site.MOXFIELD),
+        ("moxfield.com", Site.MOXFIELD),
+    ],
+)
 def test_known_site_without_deck_id_is_a_clear_error(text: str, site: Site) -> None:
     with raises(Code.MALFORMED_URL) as info:
         parse_deck_url(text)
@@ -172,10 +198,16 @@ def test_canonical_urls() -> None:
 
 
 async def test_api_url_is_built_from_the_configured_base(session: aiohttp.ClientSession) -> None:
-    sites = DeckSites(session, archidekt_base="https://a.example/api/", moxfield_base="https://m.example",
-                      contact_url=CONTACT)
+    sites = DeckSites(
+        session,
+        archidekt_base="https://a.example/api/",
+        moxfield_base="https://m.example",
+        contact_url=CONTACT,
+    )
     assert sites.api_url(DeckLink(Site.ARCHIDEKT, "42")) == "https://a.example/api/decks/42/"
-    assert sites.api_url(DeckLink(Site.MOXFIELD, "abcDEF_-123")) == "https://m.example/v3/decks/all/abcDEF_-123"
+    assert (
+        sites.api_url(DeckLink(Site.MOXFIELD, "abcDEF_-123")) == "https://m.example/v3/decks/all/abcDEF_-123"
+    )
 
 
 def test_defaults_point_at_the_real_apis() -> None:
@@ -220,8 +252,11 @@ async def test_public_archidekt_deck(session: aiohttp.ClientSession, archidekt: 
     assert fetched.deck.card_count == in_deck == 100
     assert {e.name for e in fetched.deck.excluded_entries} == outside
     assert names(fetched, Section.SIDEBOARD) == ["Fire // Ice", "Kraum, Ludevic's Opus"]
-    assert names(fetched, Section.MAYBEBOARD) == ["Lightning Bolt", "Thassa's Oracle",
-                                                  "Valakut Awakening // Valakut Stoneforge"]
+    assert names(fetched, Section.MAYBEBOARD) == [
+        "Lightning Bolt",
+        "Thassa's Oracle",
+        "Valakut Awakening // Valakut Stoneforge",
+    ]
     main = names(fetched, Section.MAIN)
     assert "Life // Death" in main  # split card
     assert "Search for Azcanta // Azcanta, the Sunken Ruin" in main  # double-faced card
@@ -247,14 +282,23 @@ async def test_public_moxfield_deck(session: aiohttp.ClientSession, moxfield: Fa
     assert fetched.name == MOXFIELD_SINGLE["name"]
     board_names = {e["card"]["name"] for e in MOXFIELD_SINGLE["boards"]["commanders"]["cards"].values()}
     assert set(commanders_of(fetched)) == board_names == {"Niv-Mizzet, Parun"}
-    expected_main = sum(e["quantity"] for b in ("commanders", "mainboard")
-                        for e in MOXFIELD_SINGLE["boards"][b]["cards"].values())
+    expected_main = sum(
+        e["quantity"]
+        for b in ("commanders", "mainboard")
+        for e in MOXFIELD_SINGLE["boards"][b]["cards"].values()
+    )
     assert fetched.deck.card_count == expected_main == 100
     assert names(fetched, Section.SIDEBOARD) == ["Tymna the Weaver"]
-    assert names(fetched, Section.MAYBEBOARD) == ["Life // Death", "Search for Azcanta // Azcanta, the Sunken Ruin"]
+    assert names(fetched, Section.MAYBEBOARD) == [
+        "Life // Death",
+        "Search for Azcanta // Azcanta, the Sunken Ruin",
+    ]
     main = names(fetched, Section.MAIN)
-    assert {"Fire // Ice", "Delver of Secrets // Insectile Aberration",
-            "Valakut Awakening // Valakut Stoneforge"} <= set(main)
+    assert {
+        "Fire // Ice",
+        "Delver of Secrets // Insectile Aberration",
+        "Valakut Awakening // Valakut Stoneforge",
+    } <= set(main)
     assert fetched.deck.entries[0].name == "Niv-Mizzet, Parun" and fetched.deck.entries[0].commander_marker
     (request,) = moxfield.requests
     assert request.path == f"/v3/decks/all/{MOXFIELD_ID}"
@@ -267,11 +311,14 @@ def test_moxfield_v2_shape_and_v3_shape_read_the_same() -> None:
     from_v3 = read_moxfield(to_v3(copy.deepcopy(MOXFIELD_PARTNERS_V2)), public_id)
     assert commanders_of(from_v2) == ("Kraum, Ludevic's Opus", "Tymna the Weaver")
     assert from_v2.deck.card_count == 100
-    assert [(e.name, e.count, e.section) for e in from_v2.deck.entries] == \
-        [(e.name, e.count, e.section) for e in from_v3.deck.entries]
+    assert [(e.name, e.count, e.section) for e in from_v2.deck.entries] == [
+        (e.name, e.count, e.section) for e in from_v3.deck.entries
+    ]
 
 
-async def test_moxfield_unlisted_deck_is_readable(session: aiohttp.ClientSession, moxfield: FakeMoxfield) -> None:
+async def test_moxfield_unlisted_deck_is_readable(
+    session: aiohttp.ClientSession, moxfield: FakeMoxfield
+) -> None:
     moxfield.decks[MOXFIELD_ID]["visibility"] = "unlisted"
     fetched = await make_sites(session, moxfield=moxfield).fetch(moxfield_link())
     assert fetched.deck.card_count == 100
@@ -293,7 +340,10 @@ def test_unreadable_entries_become_problems_with_positions() -> None:
     deck["cards"][1]["card"]["oracleCard"] = {"id": 1}
     fetched = read_archidekt(deck, str(deck["id"]))
     assert len(fetched.deck.problems) == 2
-    assert sorted(p.reason for p in fetched.deck.problems) == [EntryProblem.COUNT_NOT_WHOLE, EntryProblem.NO_NAME]
+    assert sorted(p.reason for p in fetched.deck.problems) == [
+        EntryProblem.COUNT_NOT_WHOLE,
+        EntryProblem.NO_NAME,
+    ]
     report = check_deck(DeckInput(fetched.deck))
     words = {problem_text(p).rsplit(": ", 1)[1] for p in report.of_kind(ProblemKind.UNREADABLE)}
     assert words == {"the quantity is not a whole number", "the site\u2019s entry has no card name"}
@@ -303,8 +353,15 @@ def test_unreadable_entries_become_problems_with_positions() -> None:
 
 def test_archidekt_excluded_custom_category_and_companion() -> None:
     deck = copy.deepcopy(ARCHIDEKT_SINGLE)
-    deck["categories"].append({"id": 1, "name": "Proxies To Print", "includedInDeck": False,
-                               "includedInPrice": False, "isPremier": False})
+    deck["categories"].append(
+        {
+            "id": 1,
+            "name": "Proxies To Print",
+            "includedInDeck": False,
+            "includedInPrice": False,
+            "isPremier": False,
+        }
+    )
     first, second = deck["cards"][0], deck["cards"][1]
     first["categories"] = ["Proxies To Print", "Creature"]
     second["companion"] = True
@@ -329,8 +386,9 @@ async def test_private_archidekt_deck(session: aiohttp.ClientSession, archidekt:
     assert info.value.url == f"https://archidekt.com/decks/{ARCHIDEKT_ID}"
 
 
-async def test_archidekt_deck_marked_private_in_the_answer(session: aiohttp.ClientSession,
-                                                           archidekt: FakeArchidekt) -> None:
+async def test_archidekt_deck_marked_private_in_the_answer(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt
+) -> None:
     archidekt.decks[ARCHIDEKT_ID]["private"] = True
     with raises(Code.PRIVATE) as info:
         await make_sites(session, archidekt).fetch(archidekt_link())
@@ -344,7 +402,9 @@ async def test_private_moxfield_deck(session: aiohttp.ClientSession, moxfield: F
     assert info.value.site is Site.MOXFIELD and info.value.data["status"] == 403
 
 
-async def test_moxfield_visibility_private_or_deleted(session: aiohttp.ClientSession, moxfield: FakeMoxfield) -> None:
+async def test_moxfield_visibility_private_or_deleted(
+    session: aiohttp.ClientSession, moxfield: FakeMoxfield
+) -> None:
     sites = make_sites(session, moxfield=moxfield, cache_ttl=0)
     moxfield.decks[MOXFIELD_ID]["visibility"] = "private"
     with raises(Code.PRIVATE):
@@ -355,21 +415,33 @@ async def test_moxfield_visibility_private_or_deleted(session: aiohttp.ClientSes
 
 
 @pytest.mark.parametrize("site", [Site.ARCHIDEKT, Site.MOXFIELD])
-async def test_missing_deck(session: aiohttp.ClientSession, archidekt: FakeArchidekt, moxfield: FakeMoxfield,
-                            site: Site) -> None:
+async def test_missing_deck(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt, moxfield: FakeMoxfield, site: Site
+) -> None:
     sites = make_sites(session, archidekt, moxfield)
-    link = DeckLink(Site.ARCHIDEKT, "999999") if site is Site.ARCHIDEKT else DeckLink(site, "AAAAAAAAAAAAAAAAAAAAAA")
+    link = (
+        DeckLink(Site.ARCHIDEKT, "999999")
+        if site is Site.ARCHIDEKT
+        else DeckLink(site, "AAAAAAAAAAAAAAAAAAAAAA")
+    )
     with raises(Code.NOT_FOUND) as info:
         await sites.fetch(link)
     assert info.value.code.value == "not_found" and info.value.site is site
     assert info.value.data["status"] == 404
 
 
-@pytest.mark.parametrize(("mode", "reason"), [("json", "malformed_json"), ("html", "malformed_json"),
-                                              ("shape", "shape")])
+@pytest.mark.parametrize(
+    ("mode", "reason"), [("json", "malformed_json"), ("html", "malformed_json"), ("shape", "shape")]
+)
 @pytest.mark.parametrize("site", [Site.ARCHIDEKT, Site.MOXFIELD])
-async def test_malformed_answer(session: aiohttp.ClientSession, archidekt: FakeArchidekt, moxfield: FakeMoxfield,
-                                site: Site, mode: str, reason: str) -> None:
+async def test_malformed_answer(
+    session: aiohttp.ClientSession,
+    archidekt: FakeArchidekt,
+    moxfield: FakeMoxfield,
+    site: Site,
+    mode: str,
+    reason: str,
+) -> None:
     fake = archidekt if site is Site.ARCHIDEKT else moxfield
     fake.malformed = mode
     sites = make_sites(session, archidekt, moxfield)
@@ -420,8 +492,9 @@ async def test_too_large_by_content_length(session: aiohttp.ClientSession, moxfi
     assert info.value.data["size"] > 50_000
 
 
-async def test_too_large_is_enforced_while_streaming(session: aiohttp.ClientSession,
-                                                     archidekt: FakeArchidekt) -> None:
+async def test_too_large_is_enforced_while_streaming(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt
+) -> None:
     total = 40 * 1024 * 1024
     archidekt.oversize = total
     sites = make_sites(session, archidekt, max_bytes=1024 * 1024)
@@ -437,8 +510,9 @@ async def test_too_large_is_enforced_while_streaming(session: aiohttp.ClientSess
     assert archidekt.streamed < total // 2
 
 
-async def test_declared_oversize_is_refused_before_reading(session: aiohttp.ClientSession,
-                                                          archidekt: FakeArchidekt) -> None:
+async def test_declared_oversize_is_refused_before_reading(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt
+) -> None:
     archidekt.oversize, archidekt.declare_length = 3 * 1024 * 1024, True
     with raises(Code.TOO_LARGE) as info:
         await make_sites(session, archidekt).fetch(archidekt_link())
@@ -455,21 +529,33 @@ async def test_unreachable_site(session: aiohttp.ClientSession) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    sites = DeckSites(session, archidekt_base=f"http://127.0.0.1:{port}/api", moxfield_base="http://127.0.0.1:9",
-                      contact_url=CONTACT, min_interval=0)
+    sites = DeckSites(
+        session,
+        archidekt_base=f"http://127.0.0.1:{port}/api",
+        moxfield_base="http://127.0.0.1:9",
+        contact_url=CONTACT,
+        min_interval=0,
+    )
     with raises(Code.UNAVAILABLE) as info:
         await sites.fetch(archidekt_link())
     assert info.value.data["reason"] == "unreachable"
 
 
-@pytest.mark.parametrize(("status", "reason"), [(503, "server_error"), (302, "redirect"), (418, "http_status")])
-async def test_other_answers_are_unavailable(session: aiohttp.ClientSession, archidekt: FakeArchidekt,
-                                             status: int, reason: str) -> None:
+@pytest.mark.parametrize(
+    ("status", "reason"), [(503, "server_error"), (302, "redirect"), (418, "http_status")]
+)
+async def test_other_answers_are_unavailable(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt, status: int, reason: str
+) -> None:
     archidekt.fail_next(status)
     sites = make_sites(session, archidekt)
     with raises(Code.UNAVAILABLE) as info:
         await sites.fetch(archidekt_link())
-    assert info.value.data == {"reason": reason, "status": status, **({"location": ""} if status == 302 else {})}
+    assert info.value.data == {
+        "reason": reason,
+        "status": status,
+        **({"location": ""} if status == 302 else {}),
+    }
     assert (await sites.fetch(archidekt_link())).deck.card_count == 100  # not cached, not locked
 
 
@@ -483,7 +569,9 @@ async def test_user_agent_is_enforced(session: aiohttp.ClientSession) -> None:
         fetched = await allowed.fetch(moxfield_link())
         assert fetched.deck.card_count == 100
         assert [r.headers["User-Agent"] for r in moxfield.requests] == [
-            f"IdentityBot/{__version__} (+{CONTACT})", "MoxAllowed/1.0 (identitybot)"]
+            f"IdentityBot/{__version__} (+{CONTACT})",
+            "MoxAllowed/1.0 (identitybot)",
+        ]
 
 
 # -- cache and single flight ----------------------------------------------------------------------------
@@ -497,7 +585,10 @@ async def test_second_fetch_is_cached(session: aiohttp.ClientSession, archidekt:
     clock.now += 299
     second = await sites.fetch(archidekt_link())
     assert archidekt.count() == 1  # the second came from the cache
-    assert second.deck.card_count == 100 and commanders_of(second) == ("Thrasios, Triton Hero", "Tymna the Weaver")
+    assert second.deck.card_count == 100 and commanders_of(second) == (
+        "Thrasios, Triton Hero",
+        "Tymna the Weaver",
+    )
     clock.now += 2  # 301 s after the first fetch: expired
     third = await sites.fetch(archidekt_link())
     assert third.deck.card_count == 100 and archidekt.count() == 2
@@ -514,8 +605,9 @@ async def test_cache_is_bounded(session: aiohttp.ClientSession, archidekt: FakeA
     assert archidekt.count(ARCHIDEKT_ID) == 2 and archidekt.count(single.deck_id) == 1
 
 
-async def test_concurrent_fetches_of_one_deck_share_one_request(session: aiohttp.ClientSession,
-                                                                moxfield: FakeMoxfield) -> None:
+async def test_concurrent_fetches_of_one_deck_share_one_request(
+    session: aiohttp.ClientSession, moxfield: FakeMoxfield
+) -> None:
     moxfield.delay = 0.2
     sites = make_sites(session, moxfield=moxfield)
     results = await asyncio.gather(*(sites.fetch(moxfield_link()) for _ in range(3)))
@@ -527,13 +619,15 @@ async def test_concurrent_fetches_of_one_deck_share_one_request(session: aiohttp
 # -- politeness -----------------------------------------------------------------------------------------
 
 
-async def test_rate_limit_is_honoured_per_site(session: aiohttp.ClientSession, archidekt: FakeArchidekt,
-                                               moxfield: FakeMoxfield) -> None:
+async def test_rate_limit_is_honoured_per_site(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt, moxfield: FakeMoxfield
+) -> None:
     third = archidekt.add(archidekt_variant(5113208))
     sites = make_sites(session, archidekt, moxfield, min_interval=60, max_wait=0)
     links = [archidekt_link(), archidekt_link(ARCHIDEKT_SINGLE), DeckLink(Site.ARCHIDEKT, third)]
-    results = await asyncio.gather(*(sites.fetch(link) for link in links), sites.fetch(moxfield_link()),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        *(sites.fetch(link) for link in links), sites.fetch(moxfield_link()), return_exceptions=True
+    )
     # One Archidekt request; the other two would wait a minute for their turn: refused at once, no request.
     assert isinstance(results[0], FetchedDeck) and archidekt.count() == 1
     for busy in results[1:3]:
@@ -543,7 +637,9 @@ async def test_rate_limit_is_honoured_per_site(session: aiohttp.ClientSession, a
     assert isinstance(results[3], FetchedDeck) and moxfield.count() == 1
 
 
-async def test_sequential_fetches_wait_their_turn(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+async def test_sequential_fetches_wait_their_turn(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt
+) -> None:
     sites = make_sites(session, archidekt, min_interval=0.2, max_wait=1.0)
     await sites.fetch(archidekt_link())
     await sites.fetch(archidekt_link(ARCHIDEKT_SINGLE))
@@ -551,8 +647,9 @@ async def test_sequential_fetches_wait_their_turn(session: aiohttp.ClientSession
     assert second - first >= 0.15
 
 
-async def test_site_429_locks_that_site_only(session: aiohttp.ClientSession, archidekt: FakeArchidekt,
-                                             moxfield: FakeMoxfield) -> None:
+async def test_site_429_locks_that_site_only(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt, moxfield: FakeMoxfield
+) -> None:
     archidekt.fail_next(429, retry_after=5)
     clock = FakeClock()
     sites = make_sites(session, archidekt, moxfield, lockout_seconds=2.0, clock=clock)
@@ -569,8 +666,9 @@ async def test_site_429_locks_that_site_only(session: aiohttp.ClientSession, arc
     assert (await sites.fetch(archidekt_link(ARCHIDEKT_SINGLE))).deck.card_count == 100
 
 
-async def test_429_without_retry_after_uses_the_lockout(session: aiohttp.ClientSession,
-                                                        moxfield: FakeMoxfield) -> None:
+async def test_429_without_retry_after_uses_the_lockout(
+    session: aiohttp.ClientSession, moxfield: FakeMoxfield
+) -> None:
     moxfield.fail_next(429)
     clock = FakeClock()
     sites = make_sites(session, moxfield=moxfield, lockout_seconds=30, clock=clock)
@@ -594,7 +692,9 @@ def test_error_codes_say_what_and_when() -> None:
     assert "moxfield" in str(private) and "private" in str(private)
 
 
-async def test_aclose_cancels_fetches_in_flight(session: aiohttp.ClientSession, archidekt: FakeArchidekt) -> None:
+async def test_aclose_cancels_fetches_in_flight(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt
+) -> None:
     archidekt.delay = 5.0
     sites = make_sites(session, archidekt)
     waiter = asyncio.ensure_future(sites.fetch(archidekt_link()))
@@ -605,9 +705,13 @@ async def test_aclose_cancels_fetches_in_flight(session: aiohttp.ClientSession, 
 
 
 @pytest.mark.parametrize("sample", ["archidekt_partners.json", "moxfield_commander.json"])
-async def test_fetched_deck_goes_through_the_deck_check(session: aiohttp.ClientSession, archidekt: FakeArchidekt,
-                                                        moxfield: FakeMoxfield, card_service: Any,
-                                                        sample: str) -> None:
+async def test_fetched_deck_goes_through_the_deck_check(
+    session: aiohttp.ClientSession,
+    archidekt: FakeArchidekt,
+    moxfield: FakeMoxfield,
+    card_service: Any,
+    sample: str,
+) -> None:
     """A deck link's deck, with the commanders the site marks, checks like a pasted list (fake Scryfall)."""
     from bot.deck.runner import check_decklist
 
@@ -622,13 +726,15 @@ async def test_fetched_deck_goes_through_the_deck_check(session: aiohttp.ClientS
     assert sum(report.excluded.values()) == sum(e.count for e in outside) > 0
 
 
-async def test_sideboard_card_moved_into_the_deck_is_checked(session: aiohttp.ClientSession,
-                                                             archidekt: FakeArchidekt, card_service: Any) -> None:
+async def test_sideboard_card_moved_into_the_deck_is_checked(
+    session: aiohttp.ClientSession, archidekt: FakeArchidekt, card_service: Any
+) -> None:
     """Fire // Ice leaves the sideboard for the deck: its red half is outside Tymna + Thrasios (WUBG)."""
     from bot.deck.runner import check_decklist
 
-    item = next(c for c in archidekt.decks[ARCHIDEKT_ID]["cards"]
-                if c["card"]["oracleCard"]["name"] == "Fire // Ice")
+    item = next(
+        c for c in archidekt.decks[ARCHIDEKT_ID]["cards"] if c["card"]["oracleCard"]["name"] == "Fire // Ice"
+    )
     item["categories"] = ["Instant"]
     fetched = await make_sites(session, archidekt).fetch(archidekt_link())
     report, _resolved = await check_decklist(card_service, fetched.deck, *commanders_of(fetched))

@@ -14,7 +14,10 @@ from bot.deck.parser import DeckFormat, Section, detect, parse
         ("[Main]\n1 Sol Ring", DeckFormat.FORGE),
         ("1 [MMQ:316] Dust Bowl\n1 [C21:263] Sol Ring", DeckFormat.XMAGE),
         ("NAME:Burn\n1 Sol Ring", DeckFormat.XMAGE),
-        ('<?xml version="1.0"?>\n<cockatrice_deck version="1"><zone name="main"><card number="1" name="Sol Ring"/></zone></cockatrice_deck>', DeckFormat.COCKATRICE),
+        (
+            '<?xml version="1.0"?>\n<cockatrice_deck version="1"><zone name="main"><card number="1" name="Sol Ring"/></zone></cockatrice_deck>',
+            DeckFormat.COCKATRICE,
+        ),
         ("<Deck>\n<Cards Quantity='1' Name='Sol Ring'/></Deck>", DeckFormat.MTGO_DEK),
         ("Count,Name\n1,Sol Ring", DeckFormat.CSV),
         ("Name,Set code,Quantity\nSol Ring,C21,1", DeckFormat.CSV),

@@ -19,11 +19,21 @@ def _filler(n: int, prefix: str = "Card") -> list[str]:
 
 # -- text lists ----------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("line", "count", "name"),
-    [("Island: 9", 9, "Island"), ("Swamp: 1", 1, "Swamp"), ("Island:12", 12, "Island"), ("Island x9", 9, "Island"),
-     ("4x Island", 4, "Island"), ("4 Island", 4, "Island"), ("Circle of Protection: Red", 1, "Circle of Protection: Red"),
-     ("Fire/Ice", 1, "Fire // Ice"), ("1 Fire / Ice", 1, "Fire // Ice"), ("Fire/Ice: 2", 2, "Fire // Ice")],
+    [
+        ("Island: 9", 9, "Island"),
+        ("Swamp: 1", 1, "Swamp"),
+        ("Island:12", 12, "Island"),
+        ("Island x9", 9, "Island"),
+        ("4x Island", 4, "Island"),
+        ("4 Island", 4, "Island"),
+        ("Circle of Protection: Red", 1, "Circle of Protection: Red"),
+        ("Fire/Ice", 1, "Fire // Ice"),
+        ("1 Fire / Ice", 1, "Fire // Ice"),
+        ("Fire/Ice: 2", 2, "Fire // Ice"),
+    ],
 )
 def test_counts_before_or_after_the_name(line, count, name):
     assert read(f"1 Sol Ring\n{line}\n")[1] == (name, count, Section.MAIN)
@@ -32,7 +42,10 @@ def test_counts_before_or_after_the_name(line, count, name):
 def test_mtgo_txt_main_blank_line_sideboard():
     text = "\n".join([*_filler(56), "4 Mountain", "", "3 Pyroblast", "2 Red Elemental Blast"])
     entries = read(text)
-    assert entries[-2:] == [("Pyroblast", 3, Section.SIDEBOARD), ("Red Elemental Blast", 2, Section.SIDEBOARD)]
+    assert entries[-2:] == [
+        ("Pyroblast", 3, Section.SIDEBOARD),
+        ("Red Elemental Blast", 2, Section.SIDEBOARD),
+    ]
     assert {s for _, _, s in entries[:-2]} == {Section.MAIN}
 
 
@@ -44,10 +57,16 @@ def test_mtgo_txt_commander_deck_keeps_its_commander_in_the_sideboard():
 @pytest.mark.parametrize(
     "text",
     [
-        "\n".join(["1 Krenko, Mob Boss", "", *_filler(69), "30 Mountain"]),  # commander first: a bigger second part
-        "\n".join([*_filler(30), "", *_filler(30, "Other"), "", "1 Krenko, Mob Boss"]),  # two gaps: groups, not MTGO
+        "\n".join(
+            ["1 Krenko, Mob Boss", "", *_filler(69), "30 Mountain"]
+        ),  # commander first: a bigger second part
+        "\n".join(
+            [*_filler(30), "", *_filler(30, "Other"), "", "1 Krenko, Mob Boss"]
+        ),  # two gaps: groups, not MTGO
         "\n".join([*_filler(20), "", "1 Krenko, Mob Boss"]),  # a main part of fewer than 40 cards
-        "\n".join(["Deck", *_filler(69), "30 Mountain", "", "1 Krenko, Mob Boss"]),  # headers say what is what
+        "\n".join(
+            ["Deck", *_filler(69), "30 Mountain", "", "1 Krenko, Mob Boss"]
+        ),  # headers say what is what
     ],
 )
 def test_blank_lines_elsewhere_change_no_section(text):
@@ -55,7 +74,9 @@ def test_blank_lines_elsewhere_change_no_section(text):
 
 
 def test_sb_lines_of_a_commander_deck_are_its_commanders():
-    deck = parse("\n".join([*_filler(68), "30 Mountain", "SB: 1 Thrasios, Triton Hero", "SB: 1 Tymna the Weaver"]))
+    deck = parse(
+        "\n".join([*_filler(68), "30 Mountain", "SB: 1 Thrasios, Triton Hero", "SB: 1 Tymna the Weaver"])
+    )
     assert [e.name for e in deck.commander_entries] == ["Thrasios, Triton Hero", "Tymna the Weaver"]
     deck = parse("\n".join([*_filler(56), "4 Mountain", "SB: 15 Pyroblast"]))
     assert deck.commander_entries == [] and deck.excluded_entries[0].name == "Pyroblast"
@@ -86,38 +107,64 @@ def test_forge_sections_metadata_sets_and_foils():
     deck = parse(FORGE)
     assert deck.format is DeckFormat.FORGE and deck.deck_name == "Thrasios & Tymna"
     assert [(e.name, e.count, e.section, e.line) for e in deck.entries] == [
-        ("Thrasios, Triton Hero", 1, Section.COMMANDER, 6), ("Tymna the Weaver", 1, Section.COMMANDER, 7),
-        ("Sol Ring", 1, Section.MAIN, 9), ("Fire // Ice", 1, Section.MAIN, 10), ("Island", 30, Section.MAIN, 12),
-        ("Pyroblast", 1, Section.SIDEBOARD, 14), ("Academy at Tolaria West", 1, Section.TOKENS, 16)]
+        ("Thrasios, Triton Hero", 1, Section.COMMANDER, 6),
+        ("Tymna the Weaver", 1, Section.COMMANDER, 7),
+        ("Sol Ring", 1, Section.MAIN, 9),
+        ("Fire // Ice", 1, Section.MAIN, 10),
+        ("Island", 30, Section.MAIN, 12),
+        ("Pyroblast", 1, Section.SIDEBOARD, 14),
+        ("Academy at Tolaria West", 1, Section.TOKENS, 16),
+    ]
     assert [e.name for e in deck.commander_entries] == ["Thrasios, Triton Hero", "Tymna the Weaver"]
     tymna, sol_ring = deck.entries[1], deck.entries[2]
-    assert (tymna.foil, tymna.set_code, sol_ring.set_code, sol_ring.collector_number) == (True, "c16", "c21", None)
+    assert (tymna.foil, tymna.set_code, sol_ring.set_code, sol_ring.collector_number) == (
+        True,
+        "c16",
+        "c21",
+        None,
+    )
     assert [(p.line, p.text, p.reason) for p in deck.problems] == [(11, "0 Shock|M20", LineIssue.ZERO_COUNT)]
 
 
 def test_forge_lines_outside_a_card_section_are_not_dropped():
     deck = parse("1 Sol Ring|C21\n[Sideboard]\n1 Pyroblast\n")
     assert [(e.name, e.section, e.line) for e in deck.entries] == [
-        ("Sol Ring", Section.MAIN, 1), ("Pyroblast", Section.SIDEBOARD, 3)]
+        ("Sol Ring", Section.MAIN, 1),
+        ("Pyroblast", Section.SIDEBOARD, 3),
+    ]
 
 
 # -- XMage .dck -------------------------------------------------------------------------------------------------
 
+
 def test_xmage_set_and_number_in_brackets_name_and_layout():
-    text = "\n".join(["NAME:Dust to dust", "AUTHOR:someone", "1 [MMQ:316] Dust Bowl", "2 [C13:2] Fire // Ice",
-                      "SB: 3 [EMA:142] Pyroblast", "LAYOUT MAIN:(1,2)(NONE,false,50)|([MMQ:316])"])
+    text = "\n".join(
+        [
+            "NAME:Dust to dust",
+            "AUTHOR:someone",
+            "1 [MMQ:316] Dust Bowl",
+            "2 [C13:2] Fire // Ice",
+            "SB: 3 [EMA:142] Pyroblast",
+            "LAYOUT MAIN:(1,2)(NONE,false,50)|([MMQ:316])",
+        ]
+    )
     deck = parse(text)
     assert deck.format is DeckFormat.XMAGE and deck.deck_name == "Dust to dust" and deck.problems == []
     assert [(e.name, e.count, e.section, e.set_code, e.collector_number) for e in deck.entries] == [
-        ("Dust Bowl", 1, Section.MAIN, "mmq", "316"), ("Fire // Ice", 2, Section.MAIN, "c13", "2"),
-        ("Pyroblast", 3, Section.SIDEBOARD, "ema", "142")]
+        ("Dust Bowl", 1, Section.MAIN, "mmq", "316"),
+        ("Fire // Ice", 2, Section.MAIN, "c13", "2"),
+        ("Pyroblast", 3, Section.SIDEBOARD, "ema", "142"),
+    ]
 
 
 def test_xmage_commander_deck():
     lines = [f"1 [C13:{i}] Card {chr(65 + i % 26)}{i}" for i in range(69)]
-    deck = parse("\n".join(["NAME:Derevi", *lines, "30 [ZEN:235] Forest", "SB: 1 [C13:2] Derevi, Empyrial Tactician"]))
+    deck = parse(
+        "\n".join(["NAME:Derevi", *lines, "30 [ZEN:235] Forest", "SB: 1 [C13:2] Derevi, Empyrial Tactician"])
+    )
     assert [(e.name, e.section, e.line) for e in deck.commander_entries] == [
-        ("Derevi, Empyrial Tactician", Section.COMMANDER, 72)]
+        ("Derevi, Empyrial Tactician", Section.COMMANDER, 72)
+    ]
     assert deck.card_count == 100
 
 
@@ -125,38 +172,54 @@ def test_xmage_and_sb_lines_pasted_on_one_line():
     cards = " ".join(f"1 [C13:{i}] Card {chr(65 + i % 26)}{i}" for i in range(69))
     deck = parse(f"NAME:Derevi {cards} 30 [ZEN:235] Forest SB: 1 [C13:2] Derevi, Empyrial Tactician")
     assert deck.one_line and deck.deck_name == "Derevi" and deck.problems == []
-    assert [e.name for e in deck.commander_entries] == ["Derevi, Empyrial Tactician"] and deck.card_count == 100
+    assert [e.name for e in deck.commander_entries] == [
+        "Derevi, Empyrial Tactician"
+    ] and deck.card_count == 100
 
 
 # -- CSV ------------------------------------------------------------------------------------------------------
 
+
 def test_moxfield_and_deckbox_csv():
-    text = ('"Count","Tradelist Count","Name","Edition","Condition","Language","Foil","Tags"\n'
-            '"1","0","Sol Ring","c21","Near Mint","English","foil",""\n'
-            '"1","0","Fire/Ice","uma","Near Mint","English","",""\n'
-            '"12","0","Mountain","war","Near Mint","English","",""\n'
-            '"two","0","Shock","m20","Near Mint","English","",""\n')
+    text = (
+        '"Count","Tradelist Count","Name","Edition","Condition","Language","Foil","Tags"\n'
+        '"1","0","Sol Ring","c21","Near Mint","English","foil",""\n'
+        '"1","0","Fire/Ice","uma","Near Mint","English","",""\n'
+        '"12","0","Mountain","war","Near Mint","English","",""\n'
+        '"two","0","Shock","m20","Near Mint","English","",""\n'
+    )
     deck = parse(text)
     assert deck.format is DeckFormat.CSV
     assert [(e.name, e.count, e.set_code, e.foil, e.line) for e in deck.entries] == [
-        ("Sol Ring", 1, "c21", True, 2), ("Fire // Ice", 1, "uma", False, 3), ("Mountain", 12, "war", False, 4)]
+        ("Sol Ring", 1, "c21", True, 2),
+        ("Fire // Ice", 1, "uma", False, 3),
+        ("Mountain", 12, "war", False, 4),
+    ]
     assert [(p.line, p.reason) for p in deck.problems] == [(5, LineIssue.BAD_COUNT)]
 
 
 def test_archidekt_csv_categories():
-    text = ("Quantity,Name,Finish,Categories\n1,\"Kinnan, Bonder Prodigy\",Normal,Commander\n"
-            "1,Sol Ring,Normal,\"Ramp,Artifact\"\n1,Cyclonic Rift,Normal,Maybeboard\n1,Pyroblast,Normal,Sideboard\n"
-            "1,Gamble,Normal,\"Tutor,{noDeck}\"\n")
-    assert read(text) == [("Kinnan, Bonder Prodigy", 1, Section.COMMANDER), ("Sol Ring", 1, Section.MAIN),
-                          ("Cyclonic Rift", 1, Section.MAYBEBOARD), ("Pyroblast", 1, Section.SIDEBOARD),
-                          ("Gamble", 1, Section.MAYBEBOARD)]
+    text = (
+        'Quantity,Name,Finish,Categories\n1,"Kinnan, Bonder Prodigy",Normal,Commander\n'
+        '1,Sol Ring,Normal,"Ramp,Artifact"\n1,Cyclonic Rift,Normal,Maybeboard\n1,Pyroblast,Normal,Sideboard\n'
+        '1,Gamble,Normal,"Tutor,{noDeck}"\n'
+    )
+    assert read(text) == [
+        ("Kinnan, Bonder Prodigy", 1, Section.COMMANDER),
+        ("Sol Ring", 1, Section.MAIN),
+        ("Cyclonic Rift", 1, Section.MAYBEBOARD),
+        ("Pyroblast", 1, Section.SIDEBOARD),
+        ("Gamble", 1, Section.MAYBEBOARD),
+    ]
 
 
 def test_manabox_and_semicolon_csv():
     manabox = "Name,Set code,Set name,Collector number,Foil,Rarity,Quantity\nSol Ring,C21,Commander 2021,263,normal,uncommon,1\n"
     assert read(manabox) == [("Sol Ring", 1, Section.MAIN)]
     assert read("Count;Name;Board\n1;Sol Ring;main\n1;Pyroblast;sideboard\n") == [
-        ("Sol Ring", 1, Section.MAIN), ("Pyroblast", 1, Section.SIDEBOARD)]
+        ("Sol Ring", 1, Section.MAIN),
+        ("Pyroblast", 1, Section.SIDEBOARD),
+    ]
 
 
 # -- Cockatrice .cod and MTGO .dek ----------------------------------------------------------------------------
@@ -186,32 +249,42 @@ def test_cockatrice_zones_and_deck_name():
     deck = parse(COD)
     assert deck.format is DeckFormat.COCKATRICE and deck.deck_name == "Partners"
     assert [(e.name, e.count, e.section, e.line) for e in deck.entries] == [
-        ("Sol Ring", 1, Section.MAIN, 5), ("Fire // Ice", 1, Section.MAIN, 7),
-        ("Thrasios, Triton Hero", 1, Section.COMMANDER, 10), ("Pyroblast", 1, Section.SIDEBOARD, 13),
-        ("Clue", 2, Section.TOKENS, 16)]
+        ("Sol Ring", 1, Section.MAIN, 5),
+        ("Fire // Ice", 1, Section.MAIN, 7),
+        ("Thrasios, Triton Hero", 1, Section.COMMANDER, 10),
+        ("Pyroblast", 1, Section.SIDEBOARD, 13),
+        ("Clue", 2, Section.TOKENS, 16),
+    ]
     assert (deck.entries[0].set_code, deck.entries[0].collector_number) == ("c21", "263")
     assert [(p.line, p.reason) for p in deck.problems] == [(6, LineIssue.BAD_COUNT)]
 
 
 def test_mtgo_dek():
-    text = ('<?xml version="1.0" encoding="utf-8"?>\n<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema">\n'
-            '  <NetDeckID>0</NetDeckID>\n'
-            '  <Cards CatID="1" Quantity="4" Sideboard="false" Name="Fire/Ice" Annotation="0" />\n'
-            '  <Cards CatID="2" Quantity="56" Sideboard="false" Name="Mountain" Annotation="0" />\n'
-            '  <Cards CatID="3" Quantity="2" Sideboard="true" Name="Pyroblast" Annotation="0" />\n</Deck>\n')
+    text = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema">\n'
+        "  <NetDeckID>0</NetDeckID>\n"
+        '  <Cards CatID="1" Quantity="4" Sideboard="false" Name="Fire/Ice" Annotation="0" />\n'
+        '  <Cards CatID="2" Quantity="56" Sideboard="false" Name="Mountain" Annotation="0" />\n'
+        '  <Cards CatID="3" Quantity="2" Sideboard="true" Name="Pyroblast" Annotation="0" />\n</Deck>\n'
+    )
     deck = parse(text)
     assert deck.format is DeckFormat.MTGO_DEK
-    assert read(text) == [("Fire // Ice", 4, Section.MAIN), ("Mountain", 56, Section.MAIN),
-                          ("Pyroblast", 2, Section.SIDEBOARD)]
+    assert read(text) == [
+        ("Fire // Ice", 4, Section.MAIN),
+        ("Mountain", 56, Section.MAIN),
+        ("Pyroblast", 2, Section.SIDEBOARD),
+    ]
     assert [e.line for e in deck.entries] == [4, 5, 6]
 
 
 @pytest.mark.parametrize(
     "text",
-    ['<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY a "aaaa">]>\n<cockatrice_deck><deckname>&a;</deckname>'
-     '</cockatrice_deck>',
-     "<cockatrice_deck><zone name='main'><card number='1' name='Sol Ring'></zone>",
-     "<Deck>" + "<Cards Quantity='1' Name='Sol Ring'/>" * 301 + "</Deck>"],
+    [
+        '<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY a "aaaa">]>\n<cockatrice_deck><deckname>&a;</deckname>'
+        "</cockatrice_deck>",
+        "<cockatrice_deck><zone name='main'><card number='1' name='Sol Ring'></zone>",
+        "<Deck>" + "<Cards Quantity='1' Name='Sol Ring'/>" * 301 + "</Deck>",
+    ],
 )
 def test_xml_with_a_doctype_broken_or_too_long_is_bad_input(text):
     with pytest.raises(DeckInputError):

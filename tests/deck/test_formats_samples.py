@@ -16,36 +16,96 @@ DECKS = Path(__file__).parents[1] / "data" / "decks"
 # file -> (format, commanders, deck name, card lines in the file, a few entries: name -> (count, section))
 SAMPLES = {
     "urza-forge.dck": (
-        DeckFormat.FORGE, ["Urza, Lord High Artificer"], "Urza, Lord High Artificer", re.compile(r"^\d+ .+\|"),
-        {"Island": (35, Section.MAIN), "Sol Ring": (1, Section.MAIN), "Tezzeret the Seeker": (1, Section.SIDEBOARD),
-         "Mox Opal": (1, Section.SIDEBOARD)}),
+        DeckFormat.FORGE,
+        ["Urza, Lord High Artificer"],
+        "Urza, Lord High Artificer",
+        re.compile(r"^\d+ .+\|"),
+        {
+            "Island": (35, Section.MAIN),
+            "Sol Ring": (1, Section.MAIN),
+            "Tezzeret the Seeker": (1, Section.SIDEBOARD),
+            "Mox Opal": (1, Section.SIDEBOARD),
+        },
+    ),
     "derevi-xmage.dck": (
-        DeckFormat.XMAGE, ["Derevi, Empyrial Tactician"], "Derevi stax", re.compile(r"^(SB: )?\d+ \["),
-        {"Forest": (11, Section.MAIN), "Island": (11, Section.MAIN), "Plains": (11, Section.MAIN), "Commit // Memory": (1, Section.MAIN),
-         "Derevi, Empyrial Tactician": (1, Section.COMMANDER)}),
+        DeckFormat.XMAGE,
+        ["Derevi, Empyrial Tactician"],
+        "Derevi stax",
+        re.compile(r"^(SB: )?\d+ \["),
+        {
+            "Forest": (11, Section.MAIN),
+            "Island": (11, Section.MAIN),
+            "Plains": (11, Section.MAIN),
+            "Commit // Memory": (1, Section.MAIN),
+            "Derevi, Empyrial Tactician": (1, Section.COMMANDER),
+        },
+    ),
     "meren-cockatrice.cod": (
-        DeckFormat.COCKATRICE, ["Meren of Clan Nel Toth"], "Meren recursion", re.compile(r"^\s*<card "),
-        {"Swamp": (18, Section.MAIN), "Forest": (18, Section.MAIN), "Zombie": (1, Section.TOKENS),
-         "Meren of Clan Nel Toth": (1, Section.COMMANDER)}),
+        DeckFormat.COCKATRICE,
+        ["Meren of Clan Nel Toth"],
+        "Meren recursion",
+        re.compile(r"^\s*<card "),
+        {
+            "Swamp": (18, Section.MAIN),
+            "Forest": (18, Section.MAIN),
+            "Zombie": (1, Section.TOKENS),
+            "Meren of Clan Nel Toth": (1, Section.COMMANDER),
+        },
+    ),
     "krenko-mtgo.dek": (
-        DeckFormat.MTGO_DEK, ["Krenko, Mob Boss"], None, re.compile(r"^\s*<Cards "),
-        {"Mountain": (36, Section.MAIN), "Krenko, Mob Boss": (1, Section.COMMANDER)}),
+        DeckFormat.MTGO_DEK,
+        ["Krenko, Mob Boss"],
+        None,
+        re.compile(r"^\s*<Cards "),
+        {"Mountain": (36, Section.MAIN), "Krenko, Mob Boss": (1, Section.COMMANDER)},
+    ),
     "teysa-mtgo.txt": (
-        DeckFormat.TEXT, ["Teysa Karlov"], None, re.compile(r"^\d+ "),
-        {"Plains": (14, Section.MAIN), "Swamp": (14, Section.MAIN), "Revival // Revenge": (1, Section.MAIN),
-         "Teysa Karlov": (1, Section.COMMANDER)}),
+        DeckFormat.TEXT,
+        ["Teysa Karlov"],
+        None,
+        re.compile(r"^\d+ "),
+        {
+            "Plains": (14, Section.MAIN),
+            "Swamp": (14, Section.MAIN),
+            "Revival // Revenge": (1, Section.MAIN),
+            "Teysa Karlov": (1, Section.COMMANDER),
+        },
+    ),
     "lathril-moxfield.csv": (
-        DeckFormat.CSV, [], None, re.compile(r'^"\d+",'),
-        {"Lathril, Blade of the Elves": (1, Section.MAIN), "Forest": (15, Section.MAIN),
-         "Swamp": (15, Section.MAIN)}),
+        DeckFormat.CSV,
+        [],
+        None,
+        re.compile(r'^"\d+",'),
+        {
+            "Lathril, Blade of the Elves": (1, Section.MAIN),
+            "Forest": (15, Section.MAIN),
+            "Swamp": (15, Section.MAIN),
+        },
+    ),
     "kinnan-archidekt.csv": (
-        DeckFormat.CSV, ["Kinnan, Bonder Prodigy"], None, re.compile(r"^\d+,"),
-        {"Island": (16, Section.MAIN), "Forest": (16, Section.MAIN), "Cyclonic Rift": (1, Section.MAYBEBOARD),
-         "Kinnan, Bonder Prodigy": (1, Section.COMMANDER)}),
+        DeckFormat.CSV,
+        ["Kinnan, Bonder Prodigy"],
+        None,
+        re.compile(r"^\d+,"),
+        {
+            "Island": (16, Section.MAIN),
+            "Forest": (16, Section.MAIN),
+            "Cyclonic Rift": (1, Section.MAYBEBOARD),
+            "Kinnan, Bonder Prodigy": (1, Section.COMMANDER),
+        },
+    ),
     "edgar-manabox.csv": (
-        DeckFormat.CSV, [], None, re.compile(r'^"[^"]+",[A-Z0-9]+,'),
-        {"Edgar Markov": (1, Section.MAIN), "Mountain": (10, Section.MAIN), "Plains": (9, Section.MAIN),
-         "Swamp": (9, Section.MAIN)}),
+        DeckFormat.CSV,
+        [],
+        None,
+        re.compile(r'^"[^"]+",[A-Z0-9]+,'),
+        {
+            "Edgar Markov": (1, Section.MAIN),
+            "Mountain": (10, Section.MAIN),
+            "Plains": (9, Section.MAIN),
+            "Swamp": (9, Section.MAIN),
+        },
+    ),
 }
 
 
@@ -61,7 +121,9 @@ def test_every_card_of_a_deck_file_is_read(name):
     assert deck.deck_name == deck_name
     # one entry per card line of the file, on that line
     lines = text.split("\n")
-    assert sorted(e.line for e in deck.entries) == [n for n, line in enumerate(lines, 1) if card_line.match(line)]
+    assert sorted(e.line for e in deck.entries) == [
+        n for n, line in enumerate(lines, 1) if card_line.match(line)
+    ]
     for entry in deck.entries:
         assert entry.name.split(" // ")[0].split("/")[0] in lines[entry.line - 1].replace("&amp;", "&")
     by_name = {e.name: (e.count, e.section) for e in deck.entries}

@@ -31,8 +31,14 @@ KUMANO = "Kumano, Master Yamabushi"  # as autocomplete fills it in: found in the
 
 
 class World:
-    def __init__(self, discord: FakeDiscord, scryfall: FakeScryfall, bot: IdentityBot, tmp: Path,
-                 stack: contextlib.AsyncExitStack) -> None:
+    def __init__(
+        self,
+        discord: FakeDiscord,
+        scryfall: FakeScryfall,
+        bot: IdentityBot,
+        tmp: Path,
+        stack: contextlib.AsyncExitStack,
+    ) -> None:
         self.discord = discord
         self.scryfall = scryfall
         self.bot = bot
@@ -59,8 +65,14 @@ class World:
 async def world(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("deck-e2e")
     async with FakeScryfall(all_cards()) as scryfall, FakeDiscord() as discord:
-        settings = fake_settings(scryfall, tmp, discord_token=discord.token, discord_api_base=discord.api_base,
-                                 sync_commands=True, user_rate="off")  # one user, many commands
+        settings = fake_settings(
+            scryfall,
+            tmp,
+            discord_token=discord.token,
+            discord_api_base=discord.api_base,
+            sync_commands=True,
+            user_rate="off",
+        )  # one user, many commands
         async with contextlib.AsyncExitStack() as stack:
             bot = await stack.enter_async_context(running_bot(settings, discord))
             yield World(discord, scryfall, bot, tmp, stack)
@@ -125,14 +137,20 @@ async def test_off_color_card(w):
     embed = reply.embeds[0]
     assert embed["description"] == "❌ **1 problem**: 1 off-color card."
     field = next(f for f in embed["fields"] if f["name"].startswith("Outside the color identity"))
-    assert "Dismember" in field["value"] and ": black \u00b7 {B/P} \u2014 mana cost: {1}**{B/P}{B/P}**" in field["value"]
+    assert (
+        "Dismember" in field["value"]
+        and ": black \u00b7 {B/P} \u2014 mana cost: {1}**{B/P}{B/P}**" in field["value"]
+    )
     assert field["value"].count("line ") == 1
     assert w.paths() == ["/cards/collection", "/cards/collection"]
 
 
 async def test_duplicate_in_a_one_line_paste(w):
-    lines = [ln for ln in KUMANO_DECK.replace(SHOCK, "1 Sol Ring\n").splitlines()
-             if ln and not ln.startswith("//") and ln not in ("Commander", "Deck")]
+    lines = [
+        ln
+        for ln in KUMANO_DECK.replace(SHOCK, "1 Sol Ring\n").splitlines()
+        if ln and not ln.startswith("//") and ln not in ("Commander", "Deck")
+    ]
     deck_part = lines[: lines.index("Sideboard")]
     paste = " ".join(deck_part)  # Discord text options are one line
     assert "\n" not in paste and len(paste) < 6000
@@ -154,7 +172,9 @@ async def test_unknown_name_without_suggestion(w):
     paths = w.paths()
     assert paths.count("/cards/collection") == 2
     assert paths.count("/cards/named") == 1  # one fuzzy retry, only for the name the collection missed
-    assert paths.count("/cards/search") == 1  # and one `lang:` search: is it a name printed in another language?
+    assert (
+        paths.count("/cards/search") == 1
+    )  # and one `lang:` search: is it a name printed in another language?
     assert set(paths) <= {"/cards/collection", "/cards/named", "/cards/autocomplete", "/cards/search"}
 
 
@@ -211,10 +231,15 @@ async def test_bad_partner_pair_and_long_report_attached(w):
 
 async def test_many_problems_attach_the_full_report(w):
     bad = KUMANO_DECK
-    for old, new in [(SHOCK, "1 Dismember\n"), ("1 Abrade\n", "1 Tropical Island\n"),
-                     ("1 Hordeling Outburst (A25) 32 *F*\n", "1 Prophet of Kruphix\n"), ("23 Mountain", "22 Mountain\n2 Sol Ring"),
-                     ("1 Thran Dynamo\n", "1 Fires of Undeath\n"), ("1 Mind's Eye\n", "1 Smothering Tithe\n"),
-                     ("1 Gamble (UMA) 135\n", "")]:
+    for old, new in [
+        (SHOCK, "1 Dismember\n"),
+        ("1 Abrade\n", "1 Tropical Island\n"),
+        ("1 Hordeling Outburst (A25) 32 *F*\n", "1 Prophet of Kruphix\n"),
+        ("23 Mountain", "22 Mountain\n2 Sol Ring"),
+        ("1 Thran Dynamo\n", "1 Fires of Undeath\n"),
+        ("1 Mind's Eye\n", "1 Smothering Tithe\n"),
+        ("1 Gamble (UMA) 135\n", ""),
+    ]:
         assert old in bad, old
         bad = bad.replace(old, new)
     reply = await deckcheck(w, bad, commander="Kumano")
@@ -222,7 +247,13 @@ async def test_many_problems_attach_the_full_report(w):
     assert embed["footer"]["text"] == f"The full report is attached as {FILE_NAME}."
     report = files(w, reply)[FILE_NAME].decode("utf-8")
     assert report.startswith("Deck check for Kumano, Master Yamabushi (red)")
-    for name in ("Dismember", "Tropical Island", "Prophet of Kruphix", "Fires of Undeath", "Smothering Tithe"):
+    for name in (
+        "Dismember",
+        "Tropical Island",
+        "Prophet of Kruphix",
+        "Fires of Undeath",
+        "Smothering Tithe",
+    ):
         assert name in report
     assert "(CR 903.5d)" in report and "Sol Ring: 3 copies" in report
 
@@ -240,15 +271,21 @@ async def test_choose_a_background_pair_is_legal(w):
     backgrounds = json.loads((DECKS.parent / "backgrounds.json").read_text(encoding="utf-8"))
     if not any(c["name"] == "Raised by Giants" for c in w.scryfall.cards):
         w.scryfall.add_cards(backgrounds)
-    deck = ("Commander: Wilson, Refined Grizzly\nCommander: Raised by Giants\n1 Llanowar Elves // mana\n"
-            "1 Cultivate\n1 Sol Ring # ramp\n95 Forest\n")
+    deck = (
+        "Commander: Wilson, Refined Grizzly\nCommander: Raised by Giants\n1 Llanowar Elves // mana\n"
+        "1 Cultivate\n1 Sol Ring # ramp\n95 Forest\n"
+    )
     reply = await deckcheck(w, deck, commander="Wilson", partner="Raised by Giants")
     embed = reply.embeds[0]
     assert embed["title"] == "Deck check: Wilson, Refined Grizzly + Raised by Giants"
     assert embed["description"].startswith("✅ **Legal.** 100 cards"), reply.text()
     assert "Background" not in reply.text().replace("Raised by Giants", "")
-    bad = await deckcheck(w, deck.replace("Wilson, Refined Grizzly", "Kumano, Master Yamabushi"),
-                          commander="Kumano", partner="Raised by Giants")
+    bad = await deckcheck(
+        w,
+        deck.replace("Wilson, Refined Grizzly", "Kumano, Master Yamabushi"),
+        commander="Kumano",
+        partner="Raised by Giants",
+    )
     assert bad.embeds[0]["description"] == "❌ **1 problem**: 1 commander problem.", bad.text()
     assert "can\u2019t be commanders together" in bad.text()
 
@@ -258,7 +295,10 @@ async def test_choose_a_background_pair_is_legal(w):
     [
         ({"commander": "Kumano"}, "Please give the decklist"),
         ({"commander": "Kumano", "list": "1 Sol Ring", "deck": "1 Sol Ring\n"}, "one way only"),
-        ({"commander": "Kumano", "list": "1 Sol Ring", "url": "https://archidekt.com/decks/1"}, "one way only"),
+        (
+            {"commander": "Kumano", "list": "1 Sol Ring", "url": "https://archidekt.com/decks/1"},
+            "one way only",
+        ),
         ({"url": "https://example.com/decks/123"}, "isn't a deck link"),
         ({"list": "1 Sol Ring\n1 Lightning Bolt"}, "doesn't say who its commander is"),
         ({"commander": "K" * 300, "list": "1 Sol Ring"}, "300 characters"),

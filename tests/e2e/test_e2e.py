@@ -88,12 +88,18 @@ async def test_commands_synced_globally_before_identify(env):
     assert len(syncs) == 1 and syncs[0].scope == "global"
     assert {"fits", "help", "identity"} <= set(syncs[0].names)  # other cogs (e.g. /deckcheck) may add more
     identity = syncs[0].command("identity")
-    assert [(o["name"], o["type"], o.get("required", False), o.get("autocomplete", False))
-            for o in identity["options"]] == [("card", 3, True, True)]
+    assert [
+        (o["name"], o["type"], o.get("required", False), o.get("autocomplete", False))
+        for o in identity["options"]
+    ] == [("card", 3, True, True)]
     fits = syncs[0].command("fits")
     assert [(o["name"], o.get("required", False), o.get("autocomplete", False)) for o in fits["options"]] == [
-        ("card", True, True), ("commander", True, True), ("partner", False, True), ("color", False, False),
-        ("partner_color", False, False)]
+        ("card", True, True),
+        ("commander", True, True),
+        ("partner", False, True),
+        ("color", False, False),
+        ("partner_color", False, False),
+    ]
     requests = env.discord.requests
     sync_at = requests.index(("PUT", f"/applications/{env.discord.application_id}/commands"))
     ws_at = next(i for i, r in enumerate(requests) if r[0] == "WS")
@@ -136,26 +142,36 @@ async def test_fits_dismember_commander_kumano(env):
 
 
 async def test_fits_a_fitting_card(env):
-    reply = await env.discord.invoke("fits", {"card": "Lightning Bolt", "commander": "Kumano, Master Yamabushi"})
+    reply = await env.discord.invoke(
+        "fits", {"card": "Lightning Bolt", "commander": "Kumano, Master Yamabushi"}
+    )
     embed = reply.embeds[0]
     assert embed["title"] == "✅ Lightning Bolt fits"
     assert "Warnings" not in [f["name"] for f in embed["fields"]]
 
 
 async def test_fits_with_a_partner_pair(env):
-    reply = await env.discord.invoke("fits", {"card": "Fires of Undeath", "commander": "Tymna the Weaver",
-                                              "partner": "Kraum, Ludevic's Opus"})
+    reply = await env.discord.invoke(
+        "fits",
+        {"card": "Fires of Undeath", "commander": "Tymna the Weaver", "partner": "Kraum, Ludevic's Opus"},
+    )
     embed = reply.embeds[0]
     assert embed["title"] == "✅ Fires of Undeath fits"
     deck = field(reply, "Commanders")
     assert "Tymna the Weaver: {W}{B}" in deck and "Kraum, Ludevic's Opus: {U}{R}" in deck
     assert "Together: {W}{U}{B}{R}" in deck
     # a pair that can't be partners: the headline says the deck can't exist, and why, once
-    bad = await env.discord.invoke("fits", {"card": "Lightning Bolt", "commander": "Kumano, Master Yamabushi",
-                                            "partner": "Tymna the Weaver"})
+    bad = await env.discord.invoke(
+        "fits",
+        {"card": "Lightning Bolt", "commander": "Kumano, Master Yamabushi", "partner": "Tymna the Weaver"},
+    )
     assert bad.embeds[0]["title"].startswith("\u26d4 This deck can\u2019t exist: ")
-    assert "\n".join([bad.embeds[0]["title"], bad.embeds[0]["description"]]).count(
-        "can\u2019t be commanders together") == 2  # the headline's reason, then the full sentence
+    assert (
+        "\n".join([bad.embeds[0]["title"], bad.embeds[0]["description"]]).count(
+            "can\u2019t be commanders together"
+        )
+        == 2
+    )  # the headline's reason, then the full sentence
 
 
 async def test_help(env):
@@ -201,7 +217,9 @@ async def test_everyone_in_input_pings_nobody(env):
     assert reply.ephemeral
     assert "@everyone" not in reply.content and "@\u200beveryone" in reply.content
     assert_no_pings(reply)
-    reply = await env.discord.invoke("fits", {"card": "Sol Ring", "commander": "@here <@&110000000000000099> **x**"})
+    reply = await env.discord.invoke(
+        "fits", {"card": "Sol Ring", "commander": "@here <@&110000000000000099> **x**"}
+    )
     assert "@here" not in reply.content and "<@&110000000000000099>" not in reply.content
     assert "\\*\\*x\\*\\*" in reply.content
     assert_no_pings(reply)
@@ -252,8 +270,9 @@ async def test_autocomplete_fire_lists_fires_of_undeath(env):
 
 
 async def test_autocomplete_commander_options_only_offer_commanders(env):
-    choices = await env.discord.autocomplete("fits", {"card": "Sol Ring", "commander": "kumano"},
-                                             focused="commander")
+    choices = await env.discord.autocomplete(
+        "fits", {"card": "Sol Ring", "commander": "kumano"}, focused="commander"
+    )
     names = [c["name"] for c in choices]
     assert "Kumano, Master Yamabushi" in names
     assert "Kumano's Pupils" not in names

@@ -37,8 +37,14 @@ COMMANDER_WORDS = ("tazri", "niv", "ajani", "gisa", "zur", "lord", "the")
 
 
 class World:
-    def __init__(self, discord: FakeDiscord, scryfall: FakeScryfall, bot: IdentityBot, tmp: Path,
-                 stack: contextlib.AsyncExitStack) -> None:
+    def __init__(
+        self,
+        discord: FakeDiscord,
+        scryfall: FakeScryfall,
+        bot: IdentityBot,
+        tmp: Path,
+        stack: contextlib.AsyncExitStack,
+    ) -> None:
         self.discord = discord
         self.scryfall = scryfall
         self.bot = bot
@@ -51,8 +57,11 @@ async def world(tmp_path_factory, card_cache_copy):
     tmp = tmp_path_factory.mktemp("choices")
     cache = tmp / "cards.sqlite3"
     card_cache_copy(cache)
-    async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord, \
-            contextlib.AsyncExitStack() as stack:
+    async with (
+        FakeScryfall.with_shared_data() as scryfall,
+        FakeDiscord() as discord,
+        contextlib.AsyncExitStack() as stack,
+    ):
         runtime = await stack.enter_async_context(running(bot_settings(discord, scryfall, cache), discord))
         yield World(discord, scryfall, runtime.bot, tmp, stack)
 
@@ -152,7 +161,10 @@ async def test_errors_of_the_rerun_are_answered_like_any_other(w):
     reply = await w.discord.invoke("fits", {"card": error.query, "commander": "Zqxwv Nonexistent Commander"})
     result = await pick(w, reply, menu(reply)[1][0])
     assert result.ephemeral and not result.embeds and result.user_id == reply.user_id
-    assert "couldn't find a card named \u201cZqxwv Nonexistent Commander\u201d (for `commander`)" in result.content
+    assert (
+        "couldn't find a card named \u201cZqxwv Nonexistent Commander\u201d (for `commander`)"
+        in result.content
+    )
 
 
 async def test_deckcheck_commander_pick(w):
@@ -205,8 +217,9 @@ async def test_pasted_decklist_lines_are_card_names(w):
 async def test_partner_autocomplete_offers_cards_that_pair_with_the_commander(w):
     tymna = card("Tymna the Weaver")
     for command in ("fits", "deckcheck"):
-        choices = await w.discord.autocomplete(command, {"commander": "Tymna the Weaver", "partner": "th"},
-                                               focused="partner")
+        choices = await w.discord.autocomplete(
+            command, {"commander": "Tymna the Weaver", "partner": "th"}, focused="partner"
+        )
         names = [c["name"] for c in choices]
         assert "Thrasios, Triton Hero" in names, names
         by_name = cards_by_name()
@@ -223,7 +236,8 @@ async def test_the_menu_without_local_data(w):
     network lookup (deferred), and the pick resolves through Scryfall."""
     local = w.bot.cards
     w.bot.cards = await w.stack.enter_async_context(
-        open_cards(fake_settings(w.scryfall, w.tmp / "empty"), metrics=w.bot.metrics))
+        open_cards(fake_settings(w.scryfall, w.tmp / "empty"), metrics=w.bot.metrics)
+    )
     try:
         reply = await w.discord.invoke("identity", {"card": "jace"}, timeout=30)
         assert reply.ephemeral and reply.deferred

@@ -29,8 +29,14 @@ MOXFIELD_PARTNERS = "0OpflgKa_hD5fs6VNRFySN"
 
 
 class World:
-    def __init__(self, discord: FakeDiscord, scryfall: FakeScryfall, archidekt: FakeArchidekt,
-                 moxfield: FakeMoxfield, bot: IdentityBot) -> None:
+    def __init__(
+        self,
+        discord: FakeDiscord,
+        scryfall: FakeScryfall,
+        archidekt: FakeArchidekt,
+        moxfield: FakeMoxfield,
+        bot: IdentityBot,
+    ) -> None:
         self.discord = discord
         self.scryfall = scryfall
         self.archidekt = archidekt
@@ -48,10 +54,19 @@ async def world(tmp_path_factory, card_cache_copy):
     card_cache_copy(cache)
     archidekt_decks = [load_sample("archidekt_partners.json"), load_sample("archidekt_commander.json")]
     moxfield_decks = [load_sample("moxfield_commander.json"), load_sample("moxfield_partners_v2.json")]
-    async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord, \
-            FakeArchidekt(archidekt_decks) as archidekt, FakeMoxfield(moxfield_decks) as moxfield:
-        settings = bot_settings(discord, scryfall, cache, archidekt_api_base=archidekt.base_url,
-                                moxfield_api_base=moxfield.base_url)
+    async with (
+        FakeScryfall.with_shared_data() as scryfall,
+        FakeDiscord() as discord,
+        FakeArchidekt(archidekt_decks) as archidekt,
+        FakeMoxfield(moxfield_decks) as moxfield,
+    ):
+        settings = bot_settings(
+            discord,
+            scryfall,
+            cache,
+            archidekt_api_base=archidekt.base_url,
+            moxfield_api_base=moxfield.base_url,
+        )
         async with running(settings, discord) as runtime:
             yield World(discord, scryfall, archidekt, moxfield, runtime.bot)
 
@@ -71,8 +86,10 @@ async def test_public_archidekt_deck_with_its_commanders(w):
     reply = await w.deckcheck(f"https://archidekt.com/decks/{ARCHIDEKT_PARTNERS}/tymna-thrasios")
     assert not reply.ephemeral
     embed = reply.embeds[0]
-    assert embed["title"] in ("Deck check: Tymna the Weaver + Thrasios, Triton Hero",
-                              "Deck check: Thrasios, Triton Hero + Tymna the Weaver")
+    assert embed["title"] in (
+        "Deck check: Tymna the Weaver + Thrasios, Triton Hero",
+        "Deck check: Thrasios, Triton Hero + Tymna the Weaver",
+    )
     assert embed["description"].startswith("✅ **Legal.** 100 cards"), reply.text()
     assert f"<https://archidekt.com/decks/{ARCHIDEKT_PARTNERS}>" in reply.content
     assert "on Archidekt" in reply.content
@@ -144,8 +161,13 @@ async def test_too_slow_site_is_an_ephemeral_retry_hint(w):
     bot = w.bot
     sites = bot.deck_sites
     async with aiohttp.ClientSession() as session:
-        bot.deck_sites = DeckSites(session, archidekt_base=w.archidekt.base_url, moxfield_base=w.moxfield.base_url,
-                                   contact_url="https://example.org/bot", timeout=2.5)
+        bot.deck_sites = DeckSites(
+            session,
+            archidekt_base=w.archidekt.base_url,
+            moxfield_base=w.moxfield.base_url,
+            contact_url="https://example.org/bot",
+            timeout=2.5,
+        )
         try:
             w.archidekt.delay = 5.0
             reply = await w.deckcheck(f"https://archidekt.com/decks/{ARCHIDEKT_KUMANO}")
@@ -155,6 +177,9 @@ async def test_too_slow_site_is_an_ephemeral_retry_hint(w):
             bot.deck_sites = sites
     assert reply.ephemeral and reply.deferred
     assert "Archidekt isn't answering right now (or took too long)" in reply.content
-    [thinking] = [m for m in w.discord.messages.values()
-                  if m.interaction_id == reply.interaction_id and m.id != reply.message_id]
+    [thinking] = [
+        m
+        for m in w.discord.messages.values()
+        if m.interaction_id == reply.interaction_id and m.id != reply.message_id
+    ]
     assert thinking.deleted  # the public "thinking…" is gone

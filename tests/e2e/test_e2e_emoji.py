@@ -31,7 +31,9 @@ SYMBOL_COUNT = len(mana_art.SYMBOLS)
 
 def started(discord: FakeDiscord, scryfall: FakeScryfall, tmp: Path, **settings: Any) -> Any:
     """The bot's runtime context, with application emojis on (as the composition root will run it)."""
-    return running(bot_settings(discord, scryfall, tmp / "cards.sqlite3", **settings), discord, app_emojis=True)
+    return running(
+        bot_settings(discord, scryfall, tmp / "cards.sqlite3", **settings), discord, app_emojis=True
+    )
 
 
 async def ready(bot: IdentityBot) -> None:
@@ -48,11 +50,19 @@ def svg_downloads(scryfall: FakeScryfall) -> int:
 
 def own_emoji(discord: FakeDiscord, name: str) -> dict[str, Any]:
     """An emoji the application already has (made in the Developer Portal, or by an earlier art version)."""
-    emoji = {"id": snowflake(), "name": name, "roles": [], "require_colons": True, "managed": False,
-             "animated": False, "available": True}
+    emoji = {
+        "id": snowflake(),
+        "name": name,
+        "roles": [],
+        "require_colons": True,
+        "managed": False,
+        "animated": False,
+        "available": True,
+    }
     discord.app_emojis[emoji["id"]] = emoji
     discord.emoji_images[emoji["id"]] = base64.b64decode(
-        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
+    )
     return emoji
 
 
@@ -98,8 +108,14 @@ async def test_new_art_replaces_the_old_emojis(tmp_path):
             await ready(runtime.bot)
             assert old_marker["id"] not in discord.app_emojis and old_black["id"] not in discord.app_emojis
             assert logo["id"] in discord.app_emojis
-            assert names(discord) == {mana_art.emoji_name(s) for s in mana_art.SYMBOLS} | {marker_name(), "bot_logo"}
-            assert ("DELETE", f"/applications/{discord.application_id}/emojis/{old_black['id']}") in discord.requests
+            assert names(discord) == {mana_art.emoji_name(s) for s in mana_art.SYMBOLS} | {
+                marker_name(),
+                "bot_logo",
+            }
+            assert (
+                "DELETE",
+                f"/applications/{discord.application_id}/emojis/{old_black['id']}",
+            ) in discord.requests
             assert runtime.bot.emoji["B"] != f"<:mana_B:{old_black['id']}>"
         assert discord.violations == []
 
@@ -173,6 +189,7 @@ async def test_without_scryfall_symbols_the_bot_starts_with_text_and_keeps_old_a
                 assert f"<:mana_B:{old_black['id']}>{{R}}" in reply.text()
         assert [r.getMessage() for r in caplog.records if r.name == "bot.app.emoji"] == [
             "cannot get the mana symbols from Scryfall (404 server_error: fake /symbology fault): symbols without "
-            "an emoji stay text"]
+            "an emoji stay text"
+        ]
         assert old_marker["id"] in discord.app_emojis and discord.emoji_uploads == []
         assert svg_downloads(scryfall) == 0 and discord.violations == []

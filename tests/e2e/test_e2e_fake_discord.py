@@ -37,8 +37,9 @@ async def world():
 
 
 async def dispatch(fake, ws, name="identity", options=None, type=2):
-    payload = fake.interaction_payload(name, options or {"card": "x"}, type=type,
-                                       focused="card" if type == 4 else None)
+    payload = fake.interaction_payload(
+        name, options or {"card": "x"}, type=type, focused="card" if type == 4 else None
+    )
     await fake.send_interaction(payload)
     event = json.loads((await ws.receive()).data)
     assert event["t"] == "INTERACTION_CREATE" and event["d"]["id"] == payload["id"]
@@ -76,18 +77,21 @@ async def test_first_callback_within_the_deadline(world):
     assert "after" in fake.violations[0]
 
 
-@pytest.mark.parametrize("data, problem", [
-    ({"content": "x" * 2001}, "content is 2001"),
-    ({"content": ""}, "empty message"),
-    ({"embeds": [{"title": "t", "fields": [{"name": "n", "value": "v"}] * 26}]}, "26 embed fields"),
-    ({"embeds": [{"title": "t" * 257}]}, "title is 257"),
-    ({"embeds": [{"description": "d" * 4097}]}, "description is 4097"),
-    ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, "field value length 1025"),
-    ({"embeds": [{"fields": [{"name": "", "value": "v"}]}]}, "field name length 0"),
-    ({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}, "total 6001"),
-    ({"embeds": [{"title": "t", "url": "scryfall.com/x"}]}, "url not well formed"),
-    ({"embeds": [{"title": "t", "thumbnail": {"url": "None"}}]}, "thumbnail.url not well formed"),
-])
+@pytest.mark.parametrize(
+    "data, problem",
+    [
+        ({"content": "x" * 2001}, "content is 2001"),
+        ({"content": ""}, "empty message"),
+        ({"embeds": [{"title": "t", "fields": [{"name": "n", "value": "v"}] * 26}]}, "26 embed fields"),
+        ({"embeds": [{"title": "t" * 257}]}, "title is 257"),
+        ({"embeds": [{"description": "d" * 4097}]}, "description is 4097"),
+        ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, "field value length 1025"),
+        ({"embeds": [{"fields": [{"name": "", "value": "v"}]}]}, "field name length 0"),
+        ({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}, "total 6001"),
+        ({"embeds": [{"title": "t", "url": "scryfall.com/x"}]}, "url not well formed"),
+        ({"embeds": [{"title": "t", "thumbnail": {"url": "None"}}]}, "thumbnail.url not well formed"),
+    ],
+)
 async def test_message_limits(world, data, problem):
     fake, session, ws = world
     payload = await dispatch(fake, ws)
@@ -102,8 +106,12 @@ async def test_allowed_mentions_required_and_valid(world):
     payload = await dispatch(fake, ws)
     status, _ = await callback(fake, session, payload, {"type": 4, "data": {"content": "@everyone"}})
     assert status == 400 and "allowed_mentions missing" in fake.violations[-1]
-    status, _ = await callback(fake, session, payload, message(
-        content="x", allowed_mentions={"parse": ["users", "everything"], "users": ["1"]}))
+    status, _ = await callback(
+        fake,
+        session,
+        payload,
+        message(content="x", allowed_mentions={"parse": ["users", "everything"], "users": ["1"]}),
+    )
     assert status == 400
     assert any("parse invalid" in v for v in fake.violations)
     assert any("both parse users" in v for v in fake.violations)
@@ -116,8 +124,9 @@ async def test_autocomplete_choices(world):
     too_many = [{"name": f"c{i}", "value": f"c{i}"} for i in range(26)]
     status, _ = await callback(fake, session, payload, {"type": 8, "data": {"choices": too_many}})
     assert status == 400 and "26 autocomplete choices" in fake.violations[-1]
-    status, _ = await callback(fake, session, payload, {"type": 8, "data": {"choices": [
-        {"name": "n" * 101, "value": "v"}]}})
+    status, _ = await callback(
+        fake, session, payload, {"type": 8, "data": {"choices": [{"name": "n" * 101, "value": "v"}]}}
+    )
     assert status == 400 and "choice name invalid" in fake.violations[-1]
     status, _ = await callback(fake, session, payload, message(content="not a choice list"))
     assert status == 400 and "not valid for interaction type 4" in fake.violations[-1]
@@ -148,11 +157,20 @@ async def test_rest_needs_the_token_and_commands_are_validated(world):
     auth = {"Authorization": f"Bot {fake.token}"}
     async with session.get(f"{fake.api_base}/users/@me", headers=auth) as resp:
         assert resp.status == 200 and resp.headers["Content-Type"] == "application/json"
-    bad = [{"name": "Bad Name", "description": "", "type": 1,
-            "options": [{"name": "b", "description": "x", "type": 3},
-                        {"name": "a", "description": "x", "type": 3, "required": True}]}]
-    async with session.put(f"{fake.api_base}/applications/{fake.application_id}/commands", json=bad,
-                           headers=auth) as resp:
+    bad = [
+        {
+            "name": "Bad Name",
+            "description": "",
+            "type": 1,
+            "options": [
+                {"name": "b", "description": "x", "type": 3},
+                {"name": "a", "description": "x", "type": 3, "required": True},
+            ],
+        }
+    ]
+    async with session.put(
+        f"{fake.api_base}/applications/{fake.application_id}/commands", json=bad, headers=auth
+    ) as resp:
         assert resp.status == 400
     assert any("command name invalid" in v for v in fake.violations)
     assert any("required option a after an optional one" in v for v in fake.violations)

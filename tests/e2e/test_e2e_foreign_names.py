@@ -33,8 +33,11 @@ class World:
 async def world(request, tmp_path_factory, printed_cache_template) -> AsyncIterator[World]:
     cache = copy_database(printed_cache_template, tmp_path_factory.mktemp("foreign") / "cards.sqlite3")
     languages = "all" if request.param == "index" else ""
-    async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord, \
-            contextlib.AsyncExitStack() as stack:
+    async with (
+        FakeScryfall.with_shared_data() as scryfall,
+        FakeDiscord() as discord,
+        contextlib.AsyncExitStack() as stack,
+    ):
         settings = bot_settings(discord, scryfall, cache, card_languages=languages)
         await stack.enter_async_context(running(settings, discord))
         yield World(request.param, discord, scryfall)
@@ -65,8 +68,9 @@ async def test_identity_in_french(w):
 
 
 async def test_fits_in_german(w):
-    reply = await w.discord.invoke("fits", {"card": "Blitzschlag", "commander": "Krenko der Boss"}, locale="de",
-                                   timeout=30)
+    reply = await w.discord.invoke(
+        "fits", {"card": "Blitzschlag", "commander": "Krenko der Boss"}, locale="de", timeout=30
+    )
     embed = reply.embeds[0]
     assert embed["title"] == "✅ Lightning Bolt passt" and "Krenko, Mob Boss" in reply.text()
     assert "Blitzschlag (Lightning Bolt), Krenko der Boss (Krenko, Mob Boss)" in embed["description"]
@@ -113,26 +117,33 @@ async def test_message_names_in_japanese(w):
 
 
 async def test_a_german_decklist(w):
-    deck = ("1 Derevi, Himmlische Taktikerin *CMDR*\n1 Llanowarelfen\n1 Zorn Gottes\n1 Fakt oder Fiktion\n"
-            "1 Feuermasse\n")  # names no other test of this module looks up
+    deck = (
+        "1 Derevi, Himmlische Taktikerin *CMDR*\n1 Llanowarelfen\n1 Zorn Gottes\n1 Fakt oder Fiktion\n"
+        "1 Feuermasse\n"
+    )  # names no other test of this module looks up
     reply = await w.discord.invoke("deckcheck", {"list": deck}, locale="de", timeout=30)
     text = reply.text()
-    assert "Derevi, Empyrial Tactician" in text and "Pyroclasm" in text  # the report names the cards in English
+    assert (
+        "Derevi, Empyrial Tactician" in text and "Pyroclasm" in text
+    )  # the report names the cards in English
     assert "unbekannt" not in text.lower(), text
     asked(w, 5)  # one search per German name
 
 
 async def test_deckcheck_with_a_german_commander_option(w):
     deck = "1 Gedankenwirbel\n1 Schwarzer Ritus\n"
-    reply = await w.discord.invoke("deckcheck", {"commander": "Zur der Verzauberer", "list": deck}, locale="de",
-                                   timeout=30)
+    reply = await w.discord.invoke(
+        "deckcheck", {"commander": "Zur der Verzauberer", "list": deck}, locale="de", timeout=30
+    )
     text = reply.text()
     assert "Zur the Enchanter" in text and "unbekannt" not in text.lower(), text
     asked(w, 3)
 
 
 async def test_check_this_decklist_in_french(w):
-    message = w.discord.message("1 Krenko le caïd *CMDR*\n1 Contresort\n1 Anneau solaire\n1 Tour de commandement\n")
+    message = w.discord.message(
+        "1 Krenko le caïd *CMDR*\n1 Contresort\n1 Anneau solaire\n1 Tour de commandement\n"
+    )
     reply = await w.discord.invoke_message_command("Check this decklist", message, locale="fr", timeout=30)
     text = reply.text()
     assert "Krenko, Mob Boss" in text and "Counterspell" in text and "inconnu" not in text.lower(), text

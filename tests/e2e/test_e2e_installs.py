@@ -36,8 +36,11 @@ async def world(tmp_path_factory, card_cache_copy):
     tmp: Path = tmp_path_factory.mktemp("installs")
     cache = tmp / "cards.sqlite3"
     card_cache_copy(cache)
-    async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord, \
-            running(bot_settings(discord, scryfall, cache), discord) as runtime:
+    async with (
+        FakeScryfall.with_shared_data() as scryfall,
+        FakeDiscord() as discord,
+        running(bot_settings(discord, scryfall, cache), discord) as runtime,
+    ):
         yield World(discord, scryfall, runtime.bot, cache)
 
 
@@ -51,8 +54,14 @@ async def test_every_command_is_declared_for_both_installs_and_every_context(w):
     [sync] = w.discord.command_syncs
     assert sync.scope == "global"
     kinds = {(c["name"], c["type"]) for c in sync.commands}
-    assert {("identity", 1), ("fits", 1), ("deckcheck", 1), ("help", 1), ("Check this decklist", 3),
-            ("Explain card names", 3)} <= kinds
+    assert {
+        ("identity", 1),
+        ("fits", 1),
+        ("deckcheck", 1),
+        ("help", 1),
+        ("Check this decklist", 3),
+        ("Explain card names", 3),
+    } <= kinds
     for command in sync.commands:
         assert sorted(command["integration_types"]) == [GUILD_INSTALL, USER_INSTALL], command["name"]
         assert sorted(command["contexts"]) == [0, 1, 2], command["name"]
@@ -67,7 +76,9 @@ async def test_identity_answers_the_same_everywhere(w, where):
 
 
 async def test_user_installed_command_in_the_dm_with_the_bot(w):
-    payload = w.discord.interaction_payload("fits", {"card": "Dismember", "commander": "Kumano"}, where="bot_dm")
+    payload = w.discord.interaction_payload(
+        "fits", {"card": "Dismember", "commander": "Kumano"}, where="bot_dm"
+    )
     assert payload["authorizing_integration_owners"].get(str(USER_INSTALL)) == payload["user"]["id"]
     assert "guild_id" not in payload and "member" not in payload
     await w.discord.send_interaction(payload)
@@ -75,8 +86,9 @@ async def test_user_installed_command_in_the_dm_with_the_bot(w):
     assert reply.embeds[0]["title"] == "❌ Dismember does not fit"
     # a deck file in a group DM: the report comes back the same way
     deck = (DECKS / "kumano-moxfield.txt").read_bytes()
-    checked = await w.discord.invoke("deckcheck", {"decklist": w.discord.attachment("deck.txt", deck)},
-                                     where="group_dm", timeout=30)
+    checked = await w.discord.invoke(
+        "deckcheck", {"decklist": w.discord.attachment("deck.txt", deck)}, where="group_dm", timeout=30
+    )
     assert checked.embeds[0]["title"] == "Deck check: Kumano, Master Yamabushi"
 
 

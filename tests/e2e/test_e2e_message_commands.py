@@ -27,8 +27,9 @@ SHORT_LIST = "1 Sol Ring\n1 Lightning Bolt\n1 Abrade\n1 Dismember\n"
 
 
 class World:
-    def __init__(self, discord: FakeDiscord, scryfall: FakeScryfall, bot: IdentityBot,
-                 moxfield: FakeMoxfield) -> None:
+    def __init__(
+        self, discord: FakeDiscord, scryfall: FakeScryfall, bot: IdentityBot, moxfield: FakeMoxfield
+    ) -> None:
         self.discord = discord
         self.scryfall = scryfall
         self.bot = bot
@@ -44,10 +45,19 @@ async def world(tmp_path_factory, card_cache_copy):
     tmp: Path = tmp_path_factory.mktemp("message-commands")
     cache = tmp / "cards.sqlite3"
     card_cache_copy(cache)
-    async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord() as discord, \
-            FakeArchidekt() as archidekt, FakeMoxfield([load_sample("moxfield_commander.json")]) as moxfield:
-        settings = bot_settings(discord, scryfall, cache, archidekt_api_base=archidekt.base_url,
-                                moxfield_api_base=moxfield.base_url)
+    async with (
+        FakeScryfall.with_shared_data() as scryfall,
+        FakeDiscord() as discord,
+        FakeArchidekt() as archidekt,
+        FakeMoxfield([load_sample("moxfield_commander.json")]) as moxfield,
+    ):
+        settings = bot_settings(
+            discord,
+            scryfall,
+            cache,
+            archidekt_api_base=archidekt.base_url,
+            moxfield_api_base=moxfield.base_url,
+        )
         async with running(settings, discord) as runtime:
             yield World(discord, scryfall, runtime.bot, moxfield)
 
@@ -90,7 +100,9 @@ async def test_check_a_deck_link_in_the_message(w):
 
 
 async def test_a_deck_link_on_its_own_line(w):
-    reply = await w.use(CHECK, "my new build:\nhttps://www.moxfield.com/decks/H_9XBcW317Loe7nrOx11r_\n\nthoughts?")
+    reply = await w.use(
+        CHECK, "my new build:\nhttps://www.moxfield.com/decks/H_9XBcW317Loe7nrOx11r_\n\nthoughts?"
+    )
     assert reply.embeds[0]["title"] == "Deck check: Niv-Mizzet, Parun"
     assert "on Moxfield" in reply.content
 
@@ -134,8 +146,10 @@ async def test_a_message_without_a_list(w):
 
 
 async def test_explain_card_names(w):
-    text = ("Can [[Fires of Undeath]] go in [[Kumano, Master Yamabushi]]? Also [[sol ring]], "
-            "[[Qwxzzy Frobnicator]] and [[Fires of Undeath]] again.")
+    text = (
+        "Can [[Fires of Undeath]] go in [[Kumano, Master Yamabushi]]? Also [[sol ring]], "
+        "[[Qwxzzy Frobnicator]] and [[Fires of Undeath]] again."
+    )
     reply = await w.use(EXPLAIN, text)
     assert not reply.ephemeral and not reply.embeds
     lines = reply.content.splitlines()
@@ -149,9 +163,20 @@ async def test_explain_card_names(w):
 
 
 async def test_explain_many_names_stays_short(w):
-    names = ["Sol Ring", "Lightning Bolt", "Counterspell", "Dismember", "Swords to Plowshares", "Llanowar Elves",
-             "Birds of Paradise", "Fire // Ice", "Kumano, Master Yamabushi", "Fires of Undeath", "Cultivate",
-             "Command Tower"]
+    names = [
+        "Sol Ring",
+        "Lightning Bolt",
+        "Counterspell",
+        "Dismember",
+        "Swords to Plowshares",
+        "Llanowar Elves",
+        "Birds of Paradise",
+        "Fire // Ice",
+        "Kumano, Master Yamabushi",
+        "Fires of Undeath",
+        "Cultivate",
+        "Command Tower",
+    ]
     reply = await w.use(EXPLAIN, " ".join(f"[[{n}]]" for n in names))
     lines = reply.content.splitlines()
     assert len(lines) == 11 and lines[-1].startswith("…and 2 more names")

@@ -65,9 +65,17 @@ async def world(tmp_path_factory, card_cache_copy):
     now = time.time()
     await asyncio.to_thread(import_file, extra_file, cache_path, updated_at=now)
     settings = load_settings(
-        discord_token=fake.token, discord_api_base=api_base, scryfall_api_base=scryfall.base_url,
-        cache_path=cache_path, bulk_refresh_hours=24, sync_commands=True, dev_guild_id=None,
-        scryfall_timeout=3.0, user_rate="off", mana_emoji="", mana_emoji_upload=False,  # text symbols, as asserted
+        discord_token=fake.token,
+        discord_api_base=api_base,
+        scryfall_api_base=scryfall.base_url,
+        cache_path=cache_path,
+        bulk_refresh_hours=24,
+        sync_commands=True,
+        dev_guild_id=None,
+        scryfall_timeout=3.0,
+        user_rate="off",
+        mana_emoji="",
+        mana_emoji_upload=False,  # text symbols, as asserted
     )
     async with running_bot(settings, fake) as bot:
         yield World(bot, fake, scryfall)
@@ -93,8 +101,13 @@ def lines(reply: Reply) -> list[str]:
 
 
 def length(reply: Reply) -> int:
-    return sum(len(e.get("title") or "") + len(e.get("description") or "") + len((e.get("footer") or {}).get("text") or "")
-               + sum(len(f["name"]) + len(f["value"]) for f in e.get("fields") or ()) for e in reply.embeds)
+    return sum(
+        len(e.get("title") or "")
+        + len(e.get("description") or "")
+        + len((e.get("footer") or {}).get("text") or "")
+        + sum(len(f["name"]) + len(f["value"]) for f in e.get("fields") or ())
+        for e in reply.embeds
+    )
 
 
 def check_reply(reply: Reply) -> None:
@@ -128,28 +141,39 @@ async def test_fits_takes_chosen_colors_as_choices_of_the_five_colors(world):
     for name in ("color", "partner_color"):
         assert not options[name].get("required")
         assert [(c["name"], c["value"]) for c in options[name]["choices"]] == [
-            ("White", "W"), ("Blue", "U"), ("Black", "B"), ("Red", "R"), ("Green", "G")]
+            ("White", "W"),
+            ("Blue", "U"),
+            ("Black", "B"),
+            ("Red", "R"),
+            ("Green", "G"),
+        ]
 
 
 async def test_fits(world):
     reply = await fits(world, card="Lightning Bolt", commander="Kumano")
     assert title(reply) == "\u2705 Lightning Bolt fits"
-    assert description(reply).startswith("**Lightning Bolt**'s color identity (red) is within the deck\u2019s")
+    assert description(reply).startswith(
+        "**Lightning Bolt**'s color identity (red) is within the deck\u2019s"
+    )
 
 
 async def test_does_not_fit(world):
     reply = await fits(world, card="Golos, Tireless Pilgrim", commander="Kumano")
     assert title(reply) == "\u274c Golos, Tireless Pilgrim does not fit"
     outside = next(f for f in reply.embeds[0]["fields"] if f["name"].startswith("Outside"))
-    assert outside["value"].startswith("{W}{U}{B}{G} \u2014 activated ability: {2}**{W}{U}{B}**{R}**{G}**: Exile")
+    assert outside["value"].startswith(
+        "{W}{U}{B}{G} \u2014 activated ability: {2}**{W}{U}{B}**{R}**{G}**: Exile"
+    )
 
 
 @pytest.mark.parametrize(
     ("options", "headline"),
     [
         ({"card": "Sol Ring", "commander": "Lightning Bolt"}, "Lightning Bolt can\u2019t be your commander"),
-        ({"card": "Swords to Plowshares", "commander": KUMANO, "partner": "Tymna the Weaver"},
-         "Kumano, Master Yamabushi and Tymna the Weaver can\u2019t be commanders together"),
+        (
+            {"card": "Swords to Plowshares", "commander": KUMANO, "partner": "Tymna the Weaver"},
+            "Kumano, Master Yamabushi and Tymna the Weaver can\u2019t be commanders together",
+        ),
         ({"card": "Tempest Efreet", "commander": KUMANO}, "Tempest Efreet is banned in Commander"),
     ],
 )
@@ -172,13 +196,19 @@ async def test_fits_if_you_choose_a_color_and_color_makes_it_fit(world):
 
 
 async def test_a_partner_that_chooses_takes_color_too(world):
-    reply = await fits(world, card="Lightning Helix", commander="Kraum, Ludevic's Opus",
-                       partner="The Prismatic Piper")
+    reply = await fits(
+        world, card="Lightning Helix", commander="Kraum, Ludevic's Opus", partner="The Prismatic Piper"
+    )
     assert title(reply) == "\U0001f3a8 Lightning Helix fits if you choose white for The Prismatic Piper"
     assert "`partner_color:`" in description(reply)
     for option in ("color", "partner_color"):  # only the partner chooses: either option reaches it
-        chosen = await fits(world, card="Lightning Helix", commander="Kraum, Ludevic's Opus",
-                            partner="The Prismatic Piper", **{option: "W"})
+        chosen = await fits(
+            world,
+            card="Lightning Helix",
+            commander="Kraum, Ludevic's Opus",
+            partner="The Prismatic Piper",
+            **{option: "W"},
+        )
         assert title(chosen) == "\u2705 Lightning Helix fits"
 
 
@@ -187,8 +217,9 @@ async def test_a_color_for_a_commander_that_does_not_choose_is_refused(world):
     assert reply.ephemeral and not reply.embeds
     assert "`color:` is for a commander that chooses a color before the game" in reply.content
     assert "Kumano, Master Yamabushi doesn\u2019t choose one" in reply.content
-    reply = await world.discord.invoke("fits", {"card": "Lightning Bolt", "commander": "Clara Oswald",
-                                                "partner_color": "R"})
+    reply = await world.discord.invoke(
+        "fits", {"card": "Lightning Bolt", "commander": "Clara Oswald", "partner_color": "R"}
+    )
     assert reply.ephemeral and "`partner:`" in reply.content
 
 
@@ -204,10 +235,20 @@ async def test_identity_teaches_what_the_card_exists_to_teach(world):
     assert "(CR 903.4b)" in description(piper)
 
 
-@pytest.mark.parametrize("name", ["Transguild Courier", "Golos, Tireless Pilgrim", "General Tazri",
-                                  "Jegantha, the Wellspring", "Kenrith, the Returned King", "Kitchen Finks",
-                                  "Alesha, Who Smiles at Death", "Lurrus of the Dream-Den",
-                                  "Esika, God of the Tree // The Prismatic Bridge"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Transguild Courier",
+        "Golos, Tireless Pilgrim",
+        "General Tazri",
+        "Jegantha, the Wellspring",
+        "Kenrith, the Returned King",
+        "Kitchen Finks",
+        "Alesha, Who Smiles at Death",
+        "Lurrus of the Dream-Den",
+        "Esika, God of the Tree // The Prismatic Bridge",
+    ],
+)
 async def test_multicolor_cards_and_their_misfits_read_short(world, name):
     reply = await world.discord.invoke("identity", {"card": name})
     check_reply(reply)

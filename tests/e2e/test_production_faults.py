@@ -67,8 +67,10 @@ async def test_scryfall_down_for_the_whole_run_serves_stale_cache_and_clear_erro
             assert 0 < asked <= 3 * 5
             assert metric(bot, "identity_bot_commands_total", command="identity", outcome="stale") == 1
             assert metric(bot, "identity_bot_commands_total", command="fits", outcome="stale") == 1
-            assert metric(bot, "identity_bot_commands_total", command="identity",
-                          outcome="scryfall_unavailable") == 1
+            assert (
+                metric(bot, "identity_bot_commands_total", command="identity", outcome="scryfall_unavailable")
+                == 1
+            )
             assert metric(bot, "identity_bot_scryfall_requests_total", endpoint="card", status="500") >= 1
             assert metric(bot, "identity_bot_scryfall_retries_total", endpoint="card") >= 1
 
@@ -84,8 +86,10 @@ async def test_gateway_drop_mid_run_resumes_replays_and_keeps_answering(imported
             session_id = fake.shards[0].session_id
 
             # The socket closes; three interactions arrive while the bot is away.
-            missed = [fake.interaction_payload("identity", {"card": name}, user=user(i))
-                      for i, name in enumerate(("Sol Ring", "Counterspell", "Dismember"))]
+            missed = [
+                fake.interaction_payload("identity", {"card": name}, user=user(i))
+                for i, name in enumerate(("Sol Ring", "Counterspell", "Dismember"))
+            ]
             await fake.drop(0, missed=missed)
             resume = await fake.wait_resumed()
             assert resume["session_id"] == session_id  # op 6 RESUME of the same session, not a new IDENTIFY
@@ -95,7 +99,9 @@ async def test_gateway_drop_mid_run_resumes_replays_and_keeps_answering(imported
                 reply = await fake.wait_for_reply(payload["id"])
                 assert reply.embeds[0]["title"] == name
 
-            after = await burst(fake, [("identity", {"card": n}, user(10 + i)) for i, n in enumerate(CARD_NAMES)])
+            after = await burst(
+                fake, [("identity", {"card": n}, user(10 + i)) for i, n in enumerate(CARD_NAMES)]
+            )
             assert [r.embeds[0]["title"] for r in after.replies] == list(CARD_NAMES)
             assert fake.violations == []
             assert all(len(r.callbacks) == 1 for r in fake.interactions.values())
@@ -137,8 +143,10 @@ async def test_shutdown_during_a_burst_loses_no_cache_writes(tmp_path):
         scryfall.delay = 0.2
         settings = bot_settings(fake, scryfall, cache_path)  # Scryfall-only: every name is fetched
         async with running_bot(settings, fake) as bot:
-            payloads = [fake.interaction_payload("identity", {"card": n}, user=user(i))
-                        for i, n in enumerate(names * 3)]
+            payloads = [
+                fake.interaction_payload("identity", {"card": n}, user=user(i))
+                for i, n in enumerate(names * 3)
+            ]
             for p in payloads:
                 await fake.send_interaction(p)
             for p in payloads:  # every interaction deferred: all are in flight
@@ -172,7 +180,9 @@ async def _wait_new_session(fake: FakeDiscord, old: str | None, proc: asyncio.su
 def _integrity(path: Path) -> tuple[str, int]:
     con = sqlite3.connect(path)
     try:
-        return con.execute("PRAGMA integrity_check").fetchone()[0], con.execute("SELECT count(*) FROM cards").fetchone()[0]
+        return con.execute("PRAGMA integrity_check").fetchone()[0], con.execute(
+            "SELECT count(*) FROM cards"
+        ).fetchone()[0]
     finally:
         con.close()
 
@@ -182,8 +192,11 @@ async def test_sigkill_mid_burst_then_restart_the_cache_opens_answers_and_is_int
     names = list(CARD_NAMES)
     env = {"USER_RATE": "off", "BULK_REFRESH_HOURS": "0", "LOG_LEVEL": "WARNING"}
     async with FakeScryfall([card(n) for n in names]) as scryfall, FakeDiscord() as fake:
-        env |= {"DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base,
-                "SCRYFALL_API_BASE": scryfall.base_url}
+        env |= {
+            "DISCORD_TOKEN": fake.token,
+            "DISCORD_API_BASE": fake.api_base,
+            "SCRYFALL_API_BASE": scryfall.base_url,
+        }
         proc = await run_bot_process(tmp_path, "run", **env)
         try:
             await _wait_new_session(fake, None, proc)
@@ -191,8 +204,10 @@ async def test_sigkill_mid_burst_then_restart_the_cache_opens_answers_and_is_int
             async with asyncio.timeout(15):  # commands synced: the payloads carry their ids
                 while "global" not in fake.commands:  # noqa: ASYNC110
                     await asyncio.sleep(0.05)
-            payloads = [fake.interaction_payload("identity", {"card": n}, user=user(i))
-                        for i, n in enumerate(names * 4)]
+            payloads = [
+                fake.interaction_payload("identity", {"card": n}, user=user(i))
+                for i, n in enumerate(names * 4)
+            ]
             for p in payloads:
                 await fake.send_interaction(p)
             answered: set[str] = set()

@@ -41,19 +41,77 @@ IN_PROCESS_BATCHES = 95  # 9,500 values
 GATEWAY_BATCHES = 5  # 500 values
 
 FRAGMENTS = [
-    "**", "__", "*", "_", "`", "```", "~~", "||", "> ", "# ", "-# ", "[link](https://example.com)", "@everyone",
-    "@here", "<@1100000000000000300>", "<@&1100000000000000301>", "<#1100000000000000200>", "<:w:123>",
-    "\u200b", "\u202e", "\ufeff", "\x00", "\n", "\r\n", "\t", "\x1b[31m", "🔥", "Æ", "é", "𝕏", "//", "/",
-    "{R}", "{B/P}", "Fire", "Ice", "Kumano", "Sol Ring", "Lightning", " ", "\\", '"', "'", "%s", "{0}",
+    "**",
+    "__",
+    "*",
+    "_",
+    "`",
+    "```",
+    "~~",
+    "||",
+    "> ",
+    "# ",
+    "-# ",
+    "[link](https://example.com)",
+    "@everyone",
+    "@here",
+    "<@1100000000000000300>",
+    "<@&1100000000000000301>",
+    "<#1100000000000000200>",
+    "<:w:123>",
+    "\u200b",
+    "\u202e",
+    "\ufeff",
+    "\x00",
+    "\n",
+    "\r\n",
+    "\t",
+    "\x1b[31m",
+    "🔥",
+    "Æ",
+    "é",
+    "𝕏",
+    "//",
+    "/",
+    "{R}",
+    "{B/P}",
+    "Fire",
+    "Ice",
+    "Kumano",
+    "Sol Ring",
+    "Lightning",
+    " ",
+    "\\",
+    '"',
+    "'",
+    "%s",
+    "{0}",
 ]
-REAL = ["Fires of Undeath", "Lightning Bolt", "Dismember", "Kumano", "Fire // Ice", "fire", "sol", "Atraxa",
-        "Esika, God of the Tree", "Brisela", "Kenrith", "a", "the", "Jace", "Sliver"]
+REAL = [
+    "Fires of Undeath",
+    "Lightning Bolt",
+    "Dismember",
+    "Kumano",
+    "Fire // Ice",
+    "fire",
+    "sol",
+    "Atraxa",
+    "Esika, God of the Tree",
+    "Brisela",
+    "Kenrith",
+    "a",
+    "the",
+    "Jace",
+    "Sliver",
+]
 
 values = st.one_of(
     st.text(max_size=120),  # any code point (control characters included)
     st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=4), max_size=30).map("".join),
     st.sampled_from(REAL),
-    st.builds(lambda s, n: (s * n)[:6000], st.text(min_size=1, max_size=8), st.integers(20, 1500)),  # very long
+    st.builds(
+        lambda s, n: (s * n)[:6000], st.text(min_size=1, max_size=8), st.integers(20, 1500)
+    ),  # very long
     st.text(alphabet=st.characters(categories=["Cc", "Cf", "Zs", "Zl", "Zp", "Mn"]), max_size=40),
 )
 batches = st.lists(values, min_size=BATCH, max_size=BATCH)
@@ -126,8 +184,11 @@ class World:
         calls = calls_for(batch, self.sent)
         payloads = []
         for i, (itype, name, options, focused) in enumerate(calls):
-            payloads.append(fake.interaction_payload(name, options, type=itype, focused=focused,
-                                                     user=user((self.sent + i) % 997)))
+            payloads.append(
+                fake.interaction_payload(
+                    name, options, type=itype, focused=focused, user=user((self.sent + i) % 997)
+                )
+            )
         self.sent += len(calls)
         for p in payloads:
             if gateway:
@@ -150,8 +211,10 @@ class World:
 
     def check_no_errors(self) -> None:
         assert not self.errors.records, [r.getMessage() for r in self.errors.records[:5]]
-        errors = sum(self.bot.metrics.value("identity_bot_commands_total", {"command": c, "outcome": "error"}) or 0
-                     for c in ("identity", "fits", "deckcheck"))
+        errors = sum(
+            self.bot.metrics.value("identity_bot_commands_total", {"command": c, "outcome": "error"}) or 0
+            for c in ("identity", "fits", "deckcheck")
+        )
         assert errors == 0
         assert (self.bot.metrics.value("identity_bot_autocomplete_total", {"outcome": "error"}) or 0) == 0
 
@@ -174,8 +237,9 @@ def world(tmp_path_factory, card_cache_copy):
             w.loop.close()
 
 
-FUZZ = settings(max_examples=IN_PROCESS_BATCHES, deadline=None, database=None,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=IN_PROCESS_BATCHES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
 
 
 @pytest.mark.slow
@@ -207,19 +271,31 @@ def assert_the_fuzz_really_ran(world) -> None:
     texts = [r.callbacks[0] for r in fake.interactions.values() if r.callbacks]
     assert sum(1 for c in texts if c.get("type") == 8) >= 3000  # autocomplete results
     m = world.bot.metrics
-    outcomes = {o: sum(m.value("identity_bot_commands_total", {"command": c, "outcome": o}) or 0
-                       for c in ("identity", "fits", "deckcheck"))
-                for o in ("ok", "invalid", "ambiguous", "not_found", "scryfall_unavailable")}
+    outcomes = {
+        o: sum(
+            m.value("identity_bot_commands_total", {"command": c, "outcome": o}) or 0
+            for c in ("identity", "fits", "deckcheck")
+        )
+        for o in ("ok", "invalid", "ambiguous", "not_found", "scryfall_unavailable")
+    }
     assert outcomes["ok"] > 0 and outcomes["invalid"] > 0 and outcomes["scryfall_unavailable"] > 0, outcomes
     assert outcomes["ambiguous"] > 0, outcomes
 
 
 @settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-@given(query=values, suggestions=st.lists(values, max_size=12), label=st.sampled_from([None, "card", "commander"]))
+@given(
+    query=values,
+    suggestions=st.lists(values, max_size=12),
+    label=st.sampled_from([None, "card", "commander"]),
+)
 def test_echoed_input_texts_fit(query, suggestions, label):
     """The error texts that quote the user's input stay within Discord's limits for any input."""
     fake = FakeDiscord()
-    for text in (errors.not_found_text(query, suggestions, label), errors.ambiguous_text(query, suggestions, label),
-                 errors.too_long_text(len(query), label), errors.empty_text(label)):
+    for text in (
+        errors.not_found_text(query, suggestions, label),
+        errors.ambiguous_text(query, suggestions, label),
+        errors.too_long_text(len(query), label),
+        errors.empty_text(label),
+    ):
         problems = fake._message_problems({"content": text, "allowed_mentions": {"parse": []}})
         assert problems == [], (problems, text[:200])

@@ -44,8 +44,11 @@ async def test_burst_of_1000_interactions_across_50_users(imported_cache):
             for i in range(PER_USER):
                 for u in range(USERS):  # interleaved, as real traffic would be
                     name = CARD_NAMES[(i + u) % len(CARD_NAMES)]
-                    calls.append(("identity", {"card": name}, user(u)) if i % 4 else
-                                 ("fits", {"card": name, "commander": "Kumano"}, user(u)))
+                    calls.append(
+                        ("identity", {"card": name}, user(u))
+                        if i % 4
+                        else ("fits", {"card": name, "commander": "Kumano"}, user(u))
+                    )
             result = await burst(fake, calls, timeout=60)
             print(f"\nload: {result.summary()}")
 
@@ -71,20 +74,27 @@ async def test_burst_of_1000_interactions_across_50_users(imported_cache):
             assert set(cooldowns.values()) == {PER_USER - RATE}
             total_cooldowns = sum(cooldowns.values())
             assert total_cooldowns == USERS * (PER_USER - RATE) == 750
-            print(f"load: {sum(answers.values())} answers, {total_cooldowns} cooldown replies, "
-                  f"p99 {result.percentile(99) * 1000:.1f} ms")
+            print(
+                f"load: {sum(answers.values())} answers, {total_cooldowns} cooldown replies, "
+                f"p99 {result.percentile(99) * 1000:.1f} ms"
+            )
 
             # Autocomplete is never limited: a user in cooldown still gets choices while typing.
             with pytest.raises(app_commands.CommandOnCooldown):  # user 0 is over the limit
                 refuse_over_cooldown(cooldown, first_user, 1000.0)
-            choices = await fake.autocomplete("identity", {"card": "lightning bo"}, focused="card", user=user(0))
+            choices = await fake.autocomplete(
+                "identity", {"card": "lightning bo"}, focused="card", user=user(0)
+            )
             assert "Lightning Bolt" in [c["name"] for c in choices]
 
             await settle(bot)
             m = bot.metrics
             assert m.value("identity_bot_cooldowns_total") == total_cooldowns
-            commands = sum(m.value("identity_bot_commands_total", {"command": c, "outcome": o}) or 0
-                           for c in ("identity", "fits") for o in ("ok", "cooldown"))
+            commands = sum(
+                m.value("identity_bot_commands_total", {"command": c, "outcome": o}) or 0
+                for c in ("identity", "fits")
+                for o in ("ok", "cooldown")
+            )
             assert commands == 1000
             assert m.value("identity_bot_commands_total", {"command": "identity", "outcome": "cooldown"}) > 0
             assert m.value("identity_bot_command_latency_seconds_count", {"command": "identity"}) > 0

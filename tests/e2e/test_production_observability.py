@@ -32,8 +32,20 @@ from tests.shared_data import card
 
 pytestmark = pytest.mark.timeout(60)
 
-ALLOWED_FIELDS = {"ts", "level", "logger", "msg", "event", "command", "outcome", "latency_ms", "cache_hit",
-                  "guild_id", "card", "shard_id"}
+ALLOWED_FIELDS = {
+    "ts",
+    "level",
+    "logger",
+    "msg",
+    "event",
+    "command",
+    "outcome",
+    "latency_ms",
+    "cache_hit",
+    "guild_id",
+    "card",
+    "shard_id",
+}
 
 
 async def get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
@@ -44,8 +56,15 @@ async def get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
 async def probe(env: dict[str, str], cwd: Path = REPO) -> tuple[int, str]:
     """Run `python -m bot healthcheck` (what Docker's HEALTHCHECK runs); (exit code, stdout + stderr)."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "healthcheck", cwd=cwd, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot",
+        "healthcheck",
+        cwd=cwd,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode is not None
     return proc.returncode, out.decode() + err.decode()
@@ -66,6 +85,7 @@ def probe_here(clean_env, monkeypatch, capsys) -> Callable[..., tuple[int, str]]
             monkeypatch.setenv(key, value)
         code = healthcheck()
         return code, capsys.readouterr().out
+
     return run
 
 
@@ -86,8 +106,9 @@ async def test_metrics_health_and_one_log_line_per_command(imported_cache):
     async with FakeScryfall([]) as scryfall, FakeDiscord() as fake:
         handler = setup_logging("INFO", json=True, token=fake.token, stream=stream)
         try:
-            settings = bot_settings(fake, scryfall, cache_path, metrics_port=0, bulk_refresh_hours=24,
-                                    log_format="json")
+            settings = bot_settings(
+                fake, scryfall, cache_path, metrics_port=0, bulk_refresh_hours=24, log_format="json"
+            )
             async with running(settings, fake) as runtime, aiohttp.ClientSession() as http:
                 bot, server = runtime.bot, runtime.health
                 assert server is not None
@@ -124,7 +145,7 @@ async def test_metrics_health_and_one_log_line_per_command(imported_cache):
                     'identity_bot_commands_total{command="identity",outcome="not_found"} 1.0',
                     'identity_bot_commands_total{command="fits",outcome="ok"} 1.0',
                     'identity_bot_autocomplete_total{outcome="ok"} 1.0',
-                    'identity_bot_autocomplete_latency_seconds_count 1.0',
+                    "identity_bot_autocomplete_latency_seconds_count 1.0",
                     'identity_bot_command_latency_seconds_count{command="identity"} 2.0',
                     'identity_bot_scryfall_requests_total{endpoint="named",status="404"} 1.0',
                     'identity_bot_gateway_connected{shard="0"} 1.0',
@@ -149,10 +170,16 @@ async def test_metrics_health_and_one_log_line_per_command(imported_cache):
 
     output = stream.getvalue()
     assert fake.token not in output
-    commands = [json.loads(line) for line in output.splitlines()
-                if line.startswith("{") and json.loads(line).get("event") == "command"]
+    commands = [
+        json.loads(line)
+        for line in output.splitlines()
+        if line.startswith("{") and json.loads(line).get("event") == "command"
+    ]
     assert [(c["command"], c["outcome"]) for c in commands] == [
-        ("identity", "ok"), ("identity", "not_found"), ("fits", "ok")]  # autocomplete is not logged per call
+        ("identity", "ok"),
+        ("identity", "not_found"),
+        ("fits", "ok"),
+    ]  # autocomplete is not logged per call
     for c in commands:
         assert set(c) <= ALLOWED_FIELDS, set(c) - ALLOWED_FIELDS
         assert c["guild_id"] == int(fake.guild_id) and c["latency_ms"] >= 0
@@ -201,14 +228,19 @@ async def test_probe_empty_cache_path_means_the_default_relative_to_the_working_
     bulk.write_text(json.dumps(card("Sol Ring")) + "\n", encoding="utf-8")
     await asyncio.to_thread(import_file, bulk, default)
     code, text = probe_here(CACHE_PATH="  ")
-    assert code == 0 and assert_one_line(text) == f"ok: cache data/cache.sqlite3 (in {tmp_path}) holds 1 cards"
+    assert (
+        code == 0 and assert_one_line(text) == f"ok: cache data/cache.sqlite3 (in {tmp_path}) holds 1 cards"
+    )
 
 
-@pytest.mark.parametrize(("port", "reason"), [
-    ("abc", "invalid configuration: METRICS_PORT: Input should be a valid integer"),
-    ("70000", "invalid configuration: METRICS_PORT: Input should be less than or equal to 65535"),
-    ("0", "METRICS_PORT=0 binds a random port"),
-])
+@pytest.mark.parametrize(
+    ("port", "reason"),
+    [
+        ("abc", "invalid configuration: METRICS_PORT: Input should be a valid integer"),
+        ("70000", "invalid configuration: METRICS_PORT: Input should be less than or equal to 65535"),
+        ("0", "METRICS_PORT=0 binds a random port"),
+    ],
+)
 async def test_probe_rejects_a_metrics_port_it_cannot_ask(tmp_path, port, reason, probe_here):
     code, text = probe_here(METRICS_PORT=port, CACHE_PATH=str(tmp_path / "x.sqlite3"))
     assert code == 1 and assert_one_line(text).startswith(reason)
@@ -217,6 +249,7 @@ async def test_probe_rejects_a_metrics_port_it_cannot_ask(tmp_path, port, reason
 async def test_check_health_reports_the_failing_healthz_checks_in_one_line(tmp_path):
     """With a port, the probe asks /healthz (the bot's own HealthServer here) and names what fails."""
     state: dict[str, bool | str] = {"gateway": "gateway socket closed", "cache": True}
+
     async def health() -> dict[str, bool | str]:
         return dict(state)
 
@@ -226,15 +259,22 @@ async def test_check_health_reports_the_failing_healthz_checks_in_one_line(tmp_p
         assert server.port
         ok, reason = await asyncio.to_thread(check_health, "0.0.0.0", server.port, tmp_path / "unused", 5.0)
         assert not ok
-        assert reason == f"unhealthy: http://127.0.0.1:{server.port}/healthz answered gateway: gateway socket closed"
+        assert (
+            reason
+            == f"unhealthy: http://127.0.0.1:{server.port}/healthz answered gateway: gateway socket closed"
+        )
 
         state.update(gateway=True, cache="cache file missing\nsecond line")
         ok, reason = await asyncio.to_thread(check_health, "127.0.0.1", server.port, tmp_path / "unused", 5.0)
-        assert not ok and reason.endswith("answered cache: cache file missing second line") and "\n" not in reason
+        assert (
+            not ok
+            and reason.endswith("answered cache: cache file missing second line")
+            and "\n" not in reason
+        )
 
         state.update(cache=True)
         ok, reason = await asyncio.to_thread(check_health, "", server.port, tmp_path / "unused", 5.0)
-        assert ok and reason.startswith(f"ok: http://127.0.0.1:{server.port}/healthz {{\"status\": \"ok\"")
+        assert ok and reason.startswith(f'ok: http://127.0.0.1:{server.port}/healthz {{"status": "ok"')
     finally:
         await server.stop()
     ok, reason = await asyncio.to_thread(check_health, "127.0.0.1", server.port, tmp_path / "unused", 5.0)
@@ -244,6 +284,7 @@ async def test_check_health_reports_the_failing_healthz_checks_in_one_line(tmp_p
 async def test_check_endpoint_other_answers_and_a_hung_server():
     """A non-JSON error page gives its status and text; a server that never answers fails within the
     timeout instead of hanging the probe."""
+
     async def broken(request: web.Request) -> web.Response:
         return web.Response(status=500, text="Internal\nServer Error")
 
@@ -256,7 +297,11 @@ async def test_check_endpoint_other_answers_and_a_hung_server():
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     try:
         ok, reason = await asyncio.to_thread(check_endpoint, probe_url("127.0.0.1", port), 5.0)
-        assert not ok and reason == f"unhealthy: http://127.0.0.1:{port}/healthz answered HTTP 500: Internal Server Error"
+        assert (
+            not ok
+            and reason
+            == f"unhealthy: http://127.0.0.1:{port}/healthz answered HTTP 500: Internal Server Error"
+        )
     finally:
         await runner.cleanup()
 

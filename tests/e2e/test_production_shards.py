@@ -31,8 +31,11 @@ ON_SHARD = {0: [GUILDS[0], GUILDS[2]], 1: [GUILDS[1], GUILDS[3]]}
 
 def interaction_shard(fake: FakeDiscord, interaction_id: str) -> int:
     """The shard whose session carried this INTERACTION_CREATE."""
-    hits = [shard for shard, session in fake.shards.items()
-            if any(f["t"] == "INTERACTION_CREATE" and f["d"]["id"] == interaction_id for f in session.sent)]
+    hits = [
+        shard
+        for shard, session in fake.shards.items()
+        if any(f["t"] == "INTERACTION_CREATE" and f["d"]["id"] == interaction_id for f in session.sent)
+    ]
     assert len(hits) == 1, hits
     return hits[0]
 
@@ -41,8 +44,14 @@ async def test_one_bot_class_one_shard_by_default(tmp_path, make_card_service):
     cards = await make_card_service()
 
     def bot(**overrides):
-        return IdentityBot(bot_settings_stub(tmp_path, **overrides), cards=cards, deck_sites=None,  # type: ignore[arg-type]
-                           metrics=cards.metrics, user_rate=None, extensions=())
+        return IdentityBot(
+            bot_settings_stub(tmp_path, **overrides),
+            cards=cards,
+            deck_sites=None,  # type: ignore[arg-type]
+            metrics=cards.metrics,
+            user_rate=None,
+            extensions=(),
+        )
 
     plain = bot()
     assert isinstance(plain, commands.AutoShardedBot) and (plain.shard_count, plain.shard_ids) == (1, None)
@@ -55,9 +64,14 @@ async def test_one_bot_class_one_shard_by_default(tmp_path, make_card_service):
 def bot_settings_stub(tmp_path, **overrides):
     from bot.settings import load_settings
 
-    return load_settings(discord_token="a.b.c", discord_api_base="http://127.0.0.1:9/api/v10",
-                         cache_path=tmp_path / "c.sqlite3", shard_count=overrides.pop("shard_count", None),
-                         shard_ids=overrides.pop("shard_ids", None), **overrides)
+    return load_settings(
+        discord_token="a.b.c",
+        discord_api_base="http://127.0.0.1:9/api/v10",
+        cache_path=tmp_path / "c.sqlite3",
+        shard_count=overrides.pop("shard_count", None),
+        shard_ids=overrides.pop("shard_ids", None),
+        **overrides,
+    )
 
 
 @pytest.mark.slow
@@ -78,7 +92,9 @@ async def test_two_shards_in_one_process_answer_on_both_shards(imported_cache, c
             for shard, guilds in ON_SHARD.items():
                 for i, guild in enumerate(guilds):
                     name = CARD_NAMES[shard * 2 + i]
-                    payload = fake.interaction_payload("identity", {"card": name}, guild_id=guild, user=user(i))
+                    payload = fake.interaction_payload(
+                        "identity", {"card": name}, guild_id=guild, user=user(i)
+                    )
                     await fake.send_interaction(payload)
                     reply = await fake.wait_for_reply(payload["id"])
                     assert reply.embeds[0]["title"] == name
@@ -95,29 +111,40 @@ async def test_two_shards_in_one_process_answer_on_both_shards(imported_cache, c
             resume = await fake.wait_resumed()
             assert resume["shard"] == 1 and resume["replayed"] >= 1
             assert (await fake.wait_for_reply(missed["id"])).embeds
-            reply = await fake.invoke("fits", {"card": "Dismember", "commander": "Kumano"}, guild_id=ON_SHARD[0][1])
+            reply = await fake.invoke(
+                "fits", {"card": "Dismember", "commander": "Kumano"}, guild_id=ON_SHARD[0][1]
+            )
             assert reply.embeds[0]["title"] == "❌ Dismember does not fit"
             assert len(fake.identifies) == 2
             await settle(bot)
-            assert bot.metrics.value("identity_bot_gateway_reconnects_total", {"shard": "1", "kind": "resume"}) == 1
+            assert (
+                bot.metrics.value("identity_bot_gateway_reconnects_total", {"shard": "1", "kind": "resume"})
+                == 1
+            )
             assert fake.violations == []
 
 
 async def test_one_process_per_shard_sharing_one_cache_file(tmp_path):
     cache_path = tmp_path / "shared" / "cache.sqlite3"
-    async with FakeScryfall([card(n) for n in CARD_NAMES]) as scryfall, \
-            FakeDiscord(guild_ids=GUILDS, recommended_shards=2) as fake:
+    async with (
+        FakeScryfall([card(n) for n in CARD_NAMES]) as scryfall,
+        FakeDiscord(guild_ids=GUILDS, recommended_shards=2) as fake,
+    ):
         first = bot_settings(fake, scryfall, cache_path, shard_count=2, shard_ids="0")
         second = bot_settings(fake, scryfall, cache_path, shard_count=2, shard_ids="1", sync_commands=False)
-        async with running_bot(first, fake, shards=[0]) as bot0, \
-                running_bot(second, fake, shards=[1]) as bot1:
+        async with (
+            running_bot(first, fake, shards=[0]) as bot0,
+            running_bot(second, fake, shards=[1]) as bot1,
+        ):
             assert sorted(bot0.shards) == [0] and sorted(bot1.shards) == [1]
             # Shard 0's process looks the card up on Scryfall and writes the shared cache ...
             reply = await fake.invoke("identity", {"card": "Fires of Undeath"}, guild_id=ON_SHARD[0][0])
             assert reply.deferred and reply.embeds[0]["title"] == "Fires of Undeath"
             asked = scryfall.count()
             # ... and shard 1's process answers the same card straight from that file.
-            payload = fake.interaction_payload("identity", {"card": "Fires of Undeath"}, guild_id=ON_SHARD[1][0])
+            payload = fake.interaction_payload(
+                "identity", {"card": "Fires of Undeath"}, guild_id=ON_SHARD[1][0]
+            )
             await fake.send_interaction(payload)
             reply = await fake.wait_for_reply(payload["id"])
             assert interaction_shard(fake, payload["id"]) == 1
@@ -125,8 +152,12 @@ async def test_one_process_per_shard_sharing_one_cache_file(tmp_path):
             assert scryfall.count() == asked
             await settle(bot0)
             await settle(bot1)
-            done0 = bot0.metrics.value("identity_bot_commands_total", {"command": "identity", "outcome": "ok"})
-            done1 = bot1.metrics.value("identity_bot_commands_total", {"command": "identity", "outcome": "ok"})
+            done0 = bot0.metrics.value(
+                "identity_bot_commands_total", {"command": "identity", "outcome": "ok"}
+            )
+            done1 = bot1.metrics.value(
+                "identity_bot_commands_total", {"command": "identity", "outcome": "ok"}
+            )
             assert (done0, done1) == (1, 1)
             assert fake.violations == []
 
@@ -167,10 +198,15 @@ async def test_fake_gateway_sessions_shards_and_resume_rules():
         ws = await http.ws_connect(fake.gateway_url)  # the right one replays what was missed, then RESUMED
         await hello(ws)
         session_id = ready["d"]["session_id"]
-        await ws.send_str(json.dumps({"op": 6, "d": {"token": fake.token, "session_id": session_id, "seq": 3}}))
+        await ws.send_str(
+            json.dumps({"op": 6, "d": {"token": fake.token, "session_id": session_id, "seq": 3}})
+        )
         frames = [json.loads((await ws.receive()).data) for _ in range(3)]
-        assert [(f["t"], f["s"]) for f in frames] == [("INTERACTION_CREATE", 4), ("INTERACTION_CREATE", 5),
-                                                     ("RESUMED", 6)]
+        assert [(f["t"], f["s"]) for f in frames] == [
+            ("INTERACTION_CREATE", 4),
+            ("INTERACTION_CREATE", 5),
+            ("RESUMED", 6),
+        ]
         assert [f["d"]["id"] for f in frames[:2]] == [p["id"] for p in missed]
         assert fake.resumes[-1] == {"session_id": session_id, "seq": 3, "ok": True, "shard": 1, "replayed": 2}
         await ws.close()

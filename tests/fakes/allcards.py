@@ -28,8 +28,14 @@ def foreign_lines() -> tuple[dict[str, Any], ...]:
 
 
 def _english(card: dict[str, Any]) -> dict[str, Any]:
-    obj: dict[str, Any] = {"object": "card", "id": card["id"], "oracle_id": card.get("oracle_id"), "lang": "en",
-                           "name": card["name"], "layout": card.get("layout", "normal")}
+    obj: dict[str, Any] = {
+        "object": "card",
+        "id": card["id"],
+        "oracle_id": card.get("oracle_id"),
+        "lang": "en",
+        "name": card["name"],
+        "layout": card.get("layout", "normal"),
+    }
     if card.get("card_faces"):
         obj["card_faces"] = [{"object": "card_face", "name": f.get("name")} for f in card["card_faces"]]
     return obj
@@ -55,13 +61,20 @@ def _printings(line: dict[str, Any], card: dict[str, Any], lang: str) -> list[di
     out = []
     for i in range(max([len(joined_names), *per_face])):
         joined = joined_names[i] if i < len(joined_names) else None
-        obj: dict[str, Any] = {"object": "card", "id": str(uuid.uuid5(_NAMESPACE, f"{card['id']}/{lang}/{i}")),
-                               "oracle_id": card.get("oracle_id"), "lang": lang, "name": card["name"],
-                               "layout": card.get("layout", "normal")}
+        obj: dict[str, Any] = {
+            "object": "card",
+            "id": str(uuid.uuid5(_NAMESPACE, f"{card['id']}/{lang}/{i}")),
+            "oracle_id": card.get("oracle_id"),
+            "lang": lang,
+            "name": card["name"],
+            "layout": card.get("layout", "normal"),
+        }
         if len(faces) > 1 and line.get("faces"):
             printed = _face_names(line, lang, i, joined, len(faces))
-            obj["card_faces"] = [{"object": "card_face", "name": f.get("name"), "printed_name": p}
-                                 for f, p in zip(faces, printed, strict=True)]
+            obj["card_faces"] = [
+                {"object": "card_face", "name": f.get("name"), "printed_name": p}
+                for f, p in zip(faces, printed, strict=True)
+            ]
         else:
             obj["printed_name"] = joined or joined_names[-1]
         out.append(obj)

@@ -24,18 +24,53 @@ from tests.fakes.discord_rules import (
 
 # Discord's locales: the `AvailableLocalesEnum` of its OpenAPI spec (discord/discord-api-spec), which is the
 # documented Locale table plus "ar" and "he"; `name_localizations`/`description_localizations` are keyed by them.
-LOCALES = frozenset({"ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr", "he",
-                     "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro", "ru",
-                     "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW"})
+LOCALES = frozenset(
+    {
+        "ar",
+        "bg",
+        "cs",
+        "da",
+        "de",
+        "el",
+        "en-GB",
+        "en-US",
+        "es-419",
+        "es-ES",
+        "fi",
+        "fr",
+        "he",
+        "hi",
+        "hr",
+        "hu",
+        "id",
+        "it",
+        "ja",
+        "ko",
+        "lt",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "ru",
+        "sv-SE",
+        "th",
+        "tr",
+        "uk",
+        "vi",
+        "zh-CN",
+        "zh-TW",
+    }
+)
 # Discord's rule for slash command and option names (and their localizations), as its docs write it
 SLASH_NAME = regex.compile(r"^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
 Path = tuple[str, ...]
 FormProblem = tuple[Path, str, str]  # where in the body (Discord's nested error keys), error code, message
 
 
-
-def _command_problems(command: dict[str, Any], installation_types: Iterable[int] = (GUILD_INSTALL,
-                                                                                    USER_INSTALL)) -> list[str]:
+def _command_problems(
+    command: dict[str, Any], installation_types: Iterable[int] = (GUILD_INSTALL, USER_INSTALL)
+) -> list[str]:
     """What Discord rejects in one command of a bulk overwrite (PUT .../commands)."""
     problems: list[str] = []
     name = command.get("name", "")
@@ -85,8 +120,10 @@ def _context_problems(command: dict[str, Any], installation_types: set[int]) -> 
     """`integration_types` (installation contexts) and `contexts` (interaction contexts) of a command."""
     problems: list[str] = []
     name = command.get("name")
-    for key, allowed in (("integration_types", {GUILD_INSTALL, USER_INSTALL}),
-                         ("contexts", {GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT})):
+    for key, allowed in (
+        ("integration_types", {GUILD_INSTALL, USER_INSTALL}),
+        ("contexts", {GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT}),
+    ):
         values = command.get(key)
         if values is None:
             continue
@@ -97,9 +134,13 @@ def _context_problems(command: dict[str, Any], installation_types: set[int]) -> 
             problems.append(f"{name!r}: {key} {values!r} has values outside {sorted(allowed)}")
         if len(set(values)) != len(values):
             problems.append(f"{name!r}: {key} {values!r} repeats a value")
-        if key == "integration_types" and (unsupported := {v for v in values if v in allowed} - installation_types):
-            problems.append(f"{name!r}: integration_types {sorted(unsupported)} not enabled for the application "
-                            f"(it supports {sorted(installation_types)})")
+        if key == "integration_types" and (
+            unsupported := {v for v in values if v in allowed} - installation_types
+        ):
+            problems.append(
+                f"{name!r}: integration_types {sorted(unsupported)} not enabled for the application "
+                f"(it supports {sorted(installation_types)})"
+            )
     return problems
 
 
@@ -128,12 +169,19 @@ def _localization_problems(item: dict[str, Any], path: Path, name_kind: str) -> 
         if table is None:
             continue
         if not isinstance(table, dict):
-            problems.append(((*path, key), "DICT_TYPE_CONVERT", f"Only dictionaries may be used here, not {table!r}."))
+            problems.append(
+                ((*path, key), "DICT_TYPE_CONVERT", f"Only dictionaries may be used here, not {table!r}.")
+            )
             continue
         for locale, text in table.items():
             if locale not in LOCALES:
-                problems.append(((*path, key, locale), "ENUM_TYPE_COERCE",
-                                 f"Value {locale!r} is not a valid enum value (a Discord locale)."))
+                problems.append(
+                    (
+                        (*path, key, locale),
+                        "ENUM_TYPE_COERCE",
+                        f"Value {locale!r} is not a valid enum value (a Discord locale).",
+                    )
+                )
             elif (problem := _localized_text_problem(text, kind)) is not None:
                 problems.append(((*path, key, locale), *problem))
     return problems
@@ -149,10 +197,18 @@ def _name_clashes(items: list[dict[str, Any]], path: Path, code: str) -> list[Fo
         for i, (item, table) in enumerate(zip(items, tables, strict=True)):
             name = table.get(locale, item.get("name")) if locale else item.get("name")
             if name in seen:
-                where = (*path, str(i), "name") if locale is None or locale not in table else \
-                    (*path, str(i), "name_localizations", locale)
-                problems.append((where, code, f"{name!r} is also the name of item {seen[name]}"
-                                              f"{f' in {locale}' if locale else ''}."))
+                where = (
+                    (*path, str(i), "name")
+                    if locale is None or locale not in table
+                    else (*path, str(i), "name_localizations", locale)
+                )
+                problems.append(
+                    (
+                        where,
+                        code,
+                        f"{name!r} is also the name of item {seen[name]}{f' in {locale}' if locale else ''}.",
+                    )
+                )
             seen.setdefault(name, i)
     return problems
 
@@ -178,18 +234,27 @@ def sync_problems(commands: list[dict[str, Any]], installation_types: Iterable[i
     for i, command in enumerate(commands):
         ctype = command.get("type", CHAT_INPUT)
         by_type.setdefault(ctype, []).append(i)
-        problems += [((str(i),), "APPLICATION_COMMAND_INVALID", p)
-                     for p in _command_problems(command, installation_types)]
+        problems += [
+            ((str(i),), "APPLICATION_COMMAND_INVALID", p)
+            for p in _command_problems(command, installation_types)
+        ]
         problems += _localization_problems(command, (str(i),), "slash" if ctype == CHAT_INPUT else "menu")
         if ctype == CHAT_INPUT:
             problems += _option_localization_problems(command.get("options") or [], (str(i),))
     for ctype, indexes in by_type.items():
         if len(indexes) > COMMAND_LIMITS.get(ctype, 0):
-            problems.append(((), "APPLICATION_COMMANDS_TOO_MANY",
-                             f"{len(indexes)} commands of type {ctype} (max {COMMAND_LIMITS.get(ctype, 0)})"))
+            problems.append(
+                (
+                    (),
+                    "APPLICATION_COMMANDS_TOO_MANY",
+                    f"{len(indexes)} commands of type {ctype} (max {COMMAND_LIMITS.get(ctype, 0)})",
+                )
+            )
         clashes = _name_clashes([commands[i] for i in indexes], (), "APPLICATION_COMMANDS_DUPLICATE_NAME")
-        problems += [((str(indexes[int(where[0])]), *where[1:]), code, f"(type {ctype}) {message}")
-                     for where, code, message in clashes]
+        problems += [
+            ((str(indexes[int(where[0])]), *where[1:]), code, f"(type {ctype}) {message}")
+            for where, code, message in clashes
+        ]
     return problems
 
 

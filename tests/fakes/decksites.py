@@ -39,8 +39,10 @@ from tests.fakes.server import serve
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "decksites"
 DEFAULT_AGENT_PREFIX = "IdentityBot/"
 
-_BLOCK_PAGE = (b"<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head>"
-               b"<body><h1>Sorry, you have been blocked</h1></body></html>")
+_BLOCK_PAGE = (
+    b"<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head>"
+    b"<body><h1>Sorry, you have been blocked</h1></body></html>"
+)
 
 
 def load_sample(name: str) -> dict[str, Any]:
@@ -132,7 +134,9 @@ class _Base:
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        self.requests.append(RecordedRequest(request.path, dict(request.headers), asyncio.get_running_loop().time()))
+        self.requests.append(
+            RecordedRequest(request.path, dict(request.headers), asyncio.get_running_loop().time())
+        )
         self.received.set()
         agent = request.headers.get("User-Agent", "")
         if not agent.startswith(self.required_agent):
@@ -146,11 +150,15 @@ class _Base:
                 headers = {"Retry-After": fault.retry_after} if fault.retry_after is not None else {}
                 return web.json_response(self.error_body(fault.status), status=fault.status, headers=headers)
         if self.malformed == "json":
-            return web.Response(status=200, body=b'{"id": 1, "name": "Broken', content_type="application/json")
+            return web.Response(
+                status=200, body=b'{"id": 1, "name": "Broken', content_type="application/json"
+            )
         if self.malformed == "shape":
             return web.json_response({"results": [], "count": 0, "next": None})
         if self.malformed == "html":
-            return web.Response(status=200, body=b"<html><body>Maintenance</body></html>", content_type="text/html")
+            return web.Response(
+                status=200, body=b"<html><body>Maintenance</body></html>", content_type="text/html"
+            )
         if self.oversize is not None:
             return await self._stream_junk(request, self.oversize)
         response: web.StreamResponse = await handler(request)
@@ -205,8 +213,11 @@ class FakeArchidekt(_Base):
         return [web.get("/api/decks/{deck_id}/", self._deck), web.get("/api/decks/{deck_id}", self._no_slash)]
 
     def error_body(self, status: int) -> Any:
-        details = {403: "You do not have permission to perform this action.", 404: "Not found.",
-                   429: "Request was throttled."}
+        details = {
+            403: "You do not have permission to perform this action.",
+            404: "Not found.",
+            429: "Request was throttled.",
+        }
         return {"detail": details.get(status, "A server error occurred.")}
 
     async def _no_slash(self, request: web.Request) -> web.Response:
@@ -241,13 +252,19 @@ class FakeMoxfield(_Base):
         return self.root_url
 
     def routes(self) -> list[web.RouteDef]:
-        return [web.get("/v3/decks/all/{public_id}", self._v3), web.get("/v2/decks/all/{public_id}", self._v2)]
+        return [
+            web.get("/v3/decks/all/{public_id}", self._v3),
+            web.get("/v2/decks/all/{public_id}", self._v2),
+        ]
 
     def error_body(self, status: int) -> Any:
         titles = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 429: "Too Many Requests"}
-        return {"type": f"https://tools.ietf.org/html/rfc9110#section-15.{5 if status < 500 else 6}",
-                "title": titles.get(status, "An error occurred while processing your request."),
-                "status": status, "traceId": "00-7787ff72b0a2dbfb3e30603065f1aa5a-3e1e2f950bc7e285-00"}
+        return {
+            "type": f"https://tools.ietf.org/html/rfc9110#section-15.{5 if status < 500 else 6}",
+            "title": titles.get(status, "An error occurred while processing your request."),
+            "status": status,
+            "traceId": "00-7787ff72b0a2dbfb3e30603065f1aa5a-3e1e2f950bc7e285-00",
+        }
 
     def _lookup(self, public_id: str) -> dict[str, Any] | web.Response:
         if public_id in self.private:
@@ -270,8 +287,20 @@ class FakeMoxfield(_Base):
         return web.json_response(to_v2(found))
 
 
-_MOXFIELD_BOARDS = ("mainboard", "sideboard", "maybeboard", "commanders", "companions", "signatureSpells",
-                    "attractions", "stickers", "contraptions", "planes", "schemes", "tokens")
+_MOXFIELD_BOARDS = (
+    "mainboard",
+    "sideboard",
+    "maybeboard",
+    "commanders",
+    "companions",
+    "signatureSpells",
+    "attractions",
+    "stickers",
+    "contraptions",
+    "planes",
+    "schemes",
+    "tokens",
+)
 
 
 def to_v3(deck: dict[str, Any]) -> dict[str, Any]:
@@ -299,4 +328,3 @@ def to_v2(deck: dict[str, Any]) -> dict[str, Any]:
         out[board] = cards
         out[board + "Count"] = content.get("count", 0)
     return out
-

@@ -167,8 +167,13 @@ BOT_DM_APP_PERMISSIONS = PRIVATE_APP_PERMISSIONS | USE_EXTERNAL_EMOJIS
 
 # Where the fake user is when they use the app, and the interaction context each one is
 Where = Literal["guild", "user_guild", "bot_dm", "group_dm", "private_dm"]
-WHERE_CONTEXT: dict[str, int] = {"guild": GUILD_CONTEXT, "user_guild": GUILD_CONTEXT, "bot_dm": BOT_DM_CONTEXT,
-                                 "group_dm": PRIVATE_CHANNEL_CONTEXT, "private_dm": PRIVATE_CHANNEL_CONTEXT}
+WHERE_CONTEXT: dict[str, int] = {
+    "guild": GUILD_CONTEXT,
+    "user_guild": GUILD_CONTEXT,
+    "bot_dm": BOT_DM_CONTEXT,
+    "group_dm": PRIVATE_CHANNEL_CONTEXT,
+    "private_dm": PRIVATE_CHANNEL_CONTEXT,
+}
 MAX_USER_INSTALL_FOLLOWUPS = 5  # follow-ups per interaction when only the user installed the app
 
 # Application emojis
@@ -176,8 +181,13 @@ EMOJI_NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
 EMOJI_MAX_BYTES = 256 * 1024
 EMOJI_LIMIT = 2000
 IMAGE_DATA_RE = re.compile(r"^data:(image/[a-z]+);base64,(.*)$", re.S)
-IMAGE_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WEBP",
-                 "image/avif": "AVIF"}
+IMAGE_FORMATS = {
+    "image/png": "PNG",
+    "image/jpeg": "JPEG",
+    "image/gif": "GIF",
+    "image/webp": "WEBP",
+    "image/avif": "AVIF",
+}
 CUSTOM_EMOJI_RE = re.compile(r"<(a?):([A-Za-z0-9_]{2,32}):(\d{15,21})>")
 
 MESSAGE_FIELDS = ("content", "embeds", "components", "attachments", "poll", "tts", "flags")
@@ -192,7 +202,9 @@ def snowflake() -> str:
 
 def _json(data: Any, status: int = 200) -> web.Response:
     # discord.py decodes JSON only for exactly "application/json" (no charset suffix).
-    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
 
 
 def _form_bytes(value: Any) -> bytes:
@@ -242,7 +254,9 @@ class CommandSync:
 
     def command(self, name: str, type: int | None = None) -> dict[str, Any]:
         """The synced command called `name` (of command type `type`, if given)."""
-        return next(c for c in self.commands if c["name"] == name and (type is None or c.get("type", 1) == type))
+        return next(
+            c for c in self.commands if c["name"] == name and (type is None or c.get("type", 1) == type)
+        )
 
 
 def walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -318,8 +332,9 @@ class Reply:
         inputs: list[dict[str, Any]] = []
         for top in self.components:
             if top.get("type") == LABEL and isinstance(top.get("component"), dict):
-                inputs.append({**top["component"], "label": top.get("label"),
-                               "description": top.get("description")})
+                inputs.append(
+                    {**top["component"], "label": top.get("label"), "description": top.get("description")}
+                )
             elif top.get("type") == ACTION_ROW:
                 inputs += [c for c in top.get("components") or [] if c.get("type") == TEXT_INPUT]
         return inputs
@@ -328,10 +343,16 @@ class Reply:
         """Content plus every text part of every embed and text display, for substring checks."""
         parts = [self.content]
         for e in self.embeds:
-            parts += [e.get("title") or "", e.get("description") or "", (e.get("footer") or {}).get("text") or ""]
+            parts += [
+                e.get("title") or "",
+                e.get("description") or "",
+                (e.get("footer") or {}).get("text") or "",
+            ]
             for f in e.get("fields") or []:
                 parts += [f.get("name") or "", f.get("value") or ""]
-        parts += [c.get("content") or "" for c in walk_components(self.components) if c.get("type") == TEXT_DISPLAY]
+        parts += [
+            c.get("content") or "" for c in walk_components(self.components) if c.get("type") == TEXT_DISPLAY
+        ]
         return "\n".join(parts)
 
 
@@ -420,7 +441,6 @@ class InteractionRecord:
     def user_install_only(self) -> bool:
         owners = self.payload.get("authorizing_integration_owners") or {}
         return set(owners) == {str(USER_INSTALL)}
-
 
 
 class FakeDiscord(FakeGateway):
@@ -527,13 +547,30 @@ class FakeDiscord(FakeGateway):
     # ------------------------------------------------------------------------------------- objects
     @property
     def bot_user(self) -> dict[str, Any]:
-        return {"id": self.bot_user_id, "username": "Identity Bot", "discriminator": "0000", "global_name": None,
-                "avatar": None, "bot": True, "flags": 0, "public_flags": 0, "verified": True,
-                "mfa_enabled": False, "email": None}
+        return {
+            "id": self.bot_user_id,
+            "username": "Identity Bot",
+            "discriminator": "0000",
+            "global_name": None,
+            "avatar": None,
+            "bot": True,
+            "flags": 0,
+            "public_flags": 0,
+            "verified": True,
+            "mfa_enabled": False,
+            "email": None,
+        }
 
     def user(self, user_id: str = "1100000000000000300", name: str = "tester") -> dict[str, Any]:
-        return {"id": user_id, "username": name, "discriminator": "0", "global_name": name.title(),
-                "avatar": None, "public_flags": 0, "flags": 0}
+        return {
+            "id": user_id,
+            "username": name,
+            "discriminator": "0",
+            "global_name": name.title(),
+            "avatar": None,
+            "public_flags": 0,
+            "flags": 0,
+        }
 
     def channel_of(self, guild_id: str) -> str:
         """The text channel of a guild (the first guild keeps `channel_id`)."""
@@ -541,9 +578,21 @@ class FakeDiscord(FakeGateway):
 
     def _channel(self, guild_id: str | None = None) -> dict[str, Any]:
         guild_id = guild_id or self.guild_id
-        return {"id": self.channel_of(guild_id), "type": 0, "guild_id": guild_id, "name": "general", "position": 0,
-                "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
-                "rate_limit_per_user": 0, "last_message_id": None, "flags": 0, "permissions": ALL_PERMISSIONS}
+        return {
+            "id": self.channel_of(guild_id),
+            "type": 0,
+            "guild_id": guild_id,
+            "name": "general",
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+            "flags": 0,
+            "permissions": ALL_PERMISSIONS,
+        }
 
     def _private_channel_id(self, kind: str, user_id: str) -> str:
         key = (kind, user_id)
@@ -552,12 +601,23 @@ class FakeDiscord(FakeGateway):
         return self._private_channels[key]
 
     def _member(self, user: dict[str, Any], permissions: str = ALL_PERMISSIONS) -> dict[str, Any]:
-        return {"user": user, "roles": [], "flags": 0, "permissions": permissions,
-                "joined_at": "2026-01-01T00:00:00.000000+00:00", "nick": None, "avatar": None,
-                "deaf": False, "mute": False, "pending": False, "premium_since": None}
+        return {
+            "user": user,
+            "roles": [],
+            "flags": 0,
+            "permissions": permissions,
+            "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "nick": None,
+            "avatar": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "premium_since": None,
+        }
 
-    def place(self, where: Where = "guild", *, user: dict[str, Any] | None = None,
-              guild_id: int | str | None = None) -> dict[str, Any]:
+    def place(
+        self, where: Where = "guild", *, user: dict[str, Any] | None = None, guild_id: int | str | None = None
+    ) -> dict[str, Any]:
         """The interaction fields that say where the user is: guild/channel/member or user, context and
         the app's permissions there (not `authorizing_integration_owners`, which depends on the command).
 
@@ -580,35 +640,73 @@ class FakeDiscord(FakeGateway):
                 gid = str(guild_id) if guild_id is not None else self.foreign_guild_id
                 if gid in self.guild_ids:
                     raise UserCannotDoThat(f"the bot is a member of guild {gid} (use where='guild')")
-                channel = {"id": str(int(gid) + 200), "type": 0, "guild_id": gid, "name": "general",
-                           "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
-                           "topic": None, "rate_limit_per_user": 0, "last_message_id": None, "flags": 0,
-                           "permissions": ALL_PERMISSIONS}
+                channel = {
+                    "id": str(int(gid) + 200),
+                    "type": 0,
+                    "guild_id": gid,
+                    "name": "general",
+                    "position": 0,
+                    "permission_overwrites": [],
+                    "nsfw": False,
+                    "parent_id": None,
+                    "topic": None,
+                    "rate_limit_per_user": 0,
+                    "last_message_id": None,
+                    "flags": 0,
+                    "permissions": ALL_PERMISSIONS,
+                }
                 # an app without a bot in the guild gets @everyone's permissions, limited to those
                 # an interaction response can use
                 app_permissions = str(int(ALL_PERMISSIONS) & BOT_DM_APP_PERMISSIONS)
             guild_locale = self.guild_locales.get(gid, "en-US")
-            fields |= {"guild_id": gid, "guild": {"id": gid, "locale": guild_locale, "features": []},
-                       "guild_locale": guild_locale, "channel_id": channel["id"], "channel": channel,
-                       "member": self._member(member_user), "app_permissions": app_permissions}
+            fields |= {
+                "guild_id": gid,
+                "guild": {"id": gid, "locale": guild_locale, "features": []},
+                "guild_locale": guild_locale,
+                "channel_id": channel["id"],
+                "channel": channel,
+                "member": self._member(member_user),
+                "app_permissions": app_permissions,
+            }
             return fields
         if where == "bot_dm":
-            channel = {"id": self._private_channel_id("bot_dm", uid), "type": 1, "last_message_id": None,
-                       "flags": 0, "recipients": [member_user]}
+            channel = {
+                "id": self._private_channel_id("bot_dm", uid),
+                "type": 1,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [member_user],
+            }
             private_permissions = BOT_DM_APP_PERMISSIONS
         elif where == "private_dm":
             friend = self.user(str(int(uid) + 1), "friend")
-            channel = {"id": self._private_channel_id("private_dm", uid), "type": 1, "last_message_id": None,
-                       "flags": 0, "recipients": [friend]}
+            channel = {
+                "id": self._private_channel_id("private_dm", uid),
+                "type": 1,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [friend],
+            }
             private_permissions = PRIVATE_APP_PERMISSIONS
         else:
             friends = [self.user(str(int(uid) + 1), "friend"), self.user(str(int(uid) + 2), "other")]
-            channel = {"id": self._private_channel_id("group_dm", uid), "type": 3, "name": "Commander night",
-                       "icon": None, "owner_id": uid, "last_message_id": None, "flags": 0,
-                       "recipients": [member_user, *friends]}
+            channel = {
+                "id": self._private_channel_id("group_dm", uid),
+                "type": 3,
+                "name": "Commander night",
+                "icon": None,
+                "owner_id": uid,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [member_user, *friends],
+            }
             private_permissions = PRIVATE_APP_PERMISSIONS
-        return fields | {"channel_id": channel["id"], "channel": channel, "user": member_user,
-                         "app_permissions": str(private_permissions)}
+        return fields | {
+            "channel_id": channel["id"],
+            "channel": channel,
+            "user": member_user,
+            "app_permissions": str(private_permissions),
+        }
 
     def _place_of(self, payload: dict[str, Any]) -> str:
         """Which `Where` an interaction payload came from."""
@@ -624,22 +722,45 @@ class FakeDiscord(FakeGateway):
         key = secrets.token_hex(8)
         self.files[f"{key}/{filename}"] = (data, content_type)
         url = f"{self.base_url}/files/{key}/{filename}"
-        return {"id": snowflake(), "filename": filename, "size": len(data), "url": url, "proxy_url": url,
-                "content_type": content_type, "ephemeral": True}
+        return {
+            "id": snowflake(),
+            "filename": filename,
+            "size": len(data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": content_type,
+            "ephemeral": True,
+        }
 
-    def message(self, content: str = "", *, attachments: Iterable[dict[str, Any]] = (),
-                embeds: Iterable[dict[str, Any]] = (), author: dict[str, Any] | None = None,
-                components: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    def message(
+        self,
+        content: str = "",
+        *,
+        attachments: Iterable[dict[str, Any]] = (),
+        embeds: Iterable[dict[str, Any]] = (),
+        author: dict[str, Any] | None = None,
+        components: Iterable[dict[str, Any]] = (),
+    ) -> dict[str, Any]:
         """A message a user posted, as Discord sends it in `resolved.messages` (for message commands).
 
         Its channel (and guild) are set to where the command is used when it is invoked."""
         return {
-            "id": snowflake(), "type": 0, "channel_id": self.channel_id, "author": author or self.user(
-                "1100000000000000400", "deckbuilder"),
-            "content": content, "timestamp": "2026-01-01T00:00:00.000000+00:00", "edited_timestamp": None,
-            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "id": snowflake(),
+            "type": 0,
+            "channel_id": self.channel_id,
+            "author": author or self.user("1100000000000000400", "deckbuilder"),
+            "content": content,
+            "timestamp": "2026-01-01T00:00:00.000000+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
             "attachments": [{k: v for k, v in a.items() if k != "ephemeral"} for a in attachments],
-            "embeds": list(embeds), "components": list(components), "pinned": False, "flags": 0,
+            "embeds": list(embeds),
+            "components": list(components),
+            "pinned": False,
+            "flags": 0,
         }
 
     def _message_object(self, message: BotMessage) -> dict[str, Any]:
@@ -652,22 +773,36 @@ class FakeDiscord(FakeGateway):
             command_type = (record.payload.get("data") or {}).get("type", CHAT_INPUT)
             msg_type = 20 if command_type == CHAT_INPUT else 23
         msg: dict[str, Any] = {
-            "id": message.id, "type": msg_type, "channel_id": message.channel_id,
-            "author": self.bot_user, "content": message.data.get("content") or "",
+            "id": message.id,
+            "type": msg_type,
+            "channel_id": message.channel_id,
+            "author": self.bot_user,
+            "content": message.data.get("content") or "",
             "timestamp": "2026-01-01T00:00:00.000000+00:00",
             "edited_timestamp": "2026-01-01T00:00:01.000000+00:00" if message.history else None,
-            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
-            "attachments": [a for a in message.data.get("attachments") or [] if isinstance(a, dict) and "url" in a],
-            "embeds": message.data.get("embeds") or [], "pinned": False, "flags": flags,
-            "components": message.data.get("components") or [], "webhook_id": self.application_id,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [
+                a for a in message.data.get("attachments") or [] if isinstance(a, dict) and "url" in a
+            ],
+            "embeds": message.data.get("embeds") or [],
+            "pinned": False,
+            "flags": flags,
+            "components": message.data.get("components") or [],
+            "webhook_id": self.application_id,
             "application_id": self.application_id,
         }
         if message.guild_id is not None:
             msg["guild_id"] = message.guild_id
         if record is not None:
             metadata: dict[str, Any] = {
-                "id": record.id, "type": record.type, "user": record.user,
-                "authorizing_integration_owners": record.payload.get("authorizing_integration_owners") or {}}
+                "id": record.id,
+                "type": record.type,
+                "user": record.user,
+                "authorizing_integration_owners": record.payload.get("authorizing_integration_owners") or {},
+            }
             if record.source_message_id is not None:
                 metadata["interacted_message_id"] = record.source_message_id
             if message.id != record.original_message_id and record.original_message_id is not None:
@@ -675,15 +810,19 @@ class FakeDiscord(FakeGateway):
             msg["interaction_metadata"] = metadata
         return msg
 
-    def _new_message(self, record: InteractionRecord, data: dict[str, Any], *, ephemeral: bool,
-                     loading: bool = False) -> BotMessage:
+    def _new_message(
+        self, record: InteractionRecord, data: dict[str, Any], *, ephemeral: bool, loading: bool = False
+    ) -> BotMessage:
         payload = record.payload
         message = BotMessage(
-            id=snowflake(), interaction_id=record.id,
+            id=snowflake(),
+            interaction_id=record.id,
             channel_id=str(payload.get("channel_id") or self.channel_of(self.guild_id)),
             guild_id=str(payload["guild_id"]) if payload.get("guild_id") else None,
             data={k: copy.deepcopy(data[k]) for k in MESSAGE_FIELDS if k in data},
-            audience=str(record.user.get("id")) if ephemeral else None, loading=loading)
+            audience=str(record.user.get("id")) if ephemeral else None,
+            loading=loading,
+        )
         message.data["flags"] = int(message.data.get("flags") or 0) & ~EPHEMERAL
         self.messages[message.id] = message
         return message
@@ -711,8 +850,9 @@ class FakeDiscord(FakeGateway):
         return state
 
     # ----------------------------------------------------------------------------- payload builders
-    def _find_command(self, name: str, command_type: int = CHAT_INPUT,
-                      guild_id: str | None = None) -> tuple[dict[str, Any] | None, str | None]:
+    def _find_command(
+        self, name: str, command_type: int = CHAT_INPUT, guild_id: str | None = None
+    ) -> tuple[dict[str, Any] | None, str | None]:
         """The synced command `name` of `command_type`: the guild's own first, then the global one,
         then one synced to any other guild. Returns (command, guild scope or None for global)."""
         scopes = ([guild_id] if guild_id else []) + ["global"] + [s for s in self.commands if s != "global"]
@@ -734,9 +874,16 @@ class FakeDiscord(FakeGateway):
             return installs, where
         return installs, set(contexts)
 
-    def _authorize(self, name: str, command: dict[str, Any] | None, scope: str | None, where: str,
-                   fields: dict[str, Any], user_install: bool | None,
-                   command_type: int = CHAT_INPUT) -> dict[str, str]:
+    def _authorize(
+        self,
+        name: str,
+        command: dict[str, Any] | None,
+        scope: str | None,
+        where: str,
+        fields: dict[str, Any],
+        user_install: bool | None,
+        command_type: int = CHAT_INPUT,
+    ) -> dict[str, str]:
         """The `authorizing_integration_owners` for using `command` at this place, or UserCannotDoThat
         when Discord would not show the command there."""
         uid = str(((fields.get("member") or {}).get("user") or fields.get("user") or {}).get("id"))
@@ -749,12 +896,16 @@ class FakeDiscord(FakeGateway):
             raise UserCannotDoThat(f"no synced command {name!r}: Discord shows nothing to use in {where}")
         if scope is not None:  # a guild command exists only in its guild, for the guild install
             if where != "guild" or str(gid) != str(scope):
-                raise UserCannotDoThat(f"{name!r} is a command of guild {scope}; it does not exist in {where} "
-                                       f"{gid or ''}".rstrip())
+                raise UserCannotDoThat(
+                    f"{name!r} is a command of guild {scope}; it does not exist in {where} "
+                    f"{gid or ''}".rstrip()
+                )
             return {str(GUILD_INSTALL): str(gid)}
         installs, contexts = self.command_contexts(command)
         if WHERE_CONTEXT[where] not in contexts:
-            raise UserCannotDoThat(f"{name!r} is not available in {where}: its contexts are {sorted(contexts)}")
+            raise UserCannotDoThat(
+                f"{name!r} is not available in {where}: its contexts are {sorted(contexts)}"
+            )
         owners: dict[str, str] = {}
         if where == "guild" and GUILD_INSTALL in installs:
             owners[str(GUILD_INSTALL)] = str(gid)
@@ -765,11 +916,13 @@ class FakeDiscord(FakeGateway):
         if not owners:
             raise UserCannotDoThat(
                 f"{name!r} is not available in {where}: its integration_types are {sorted(installs)}"
-                + ("" if user_install else " and the user has not installed the app"))
+                + ("" if user_install else " and the user has not installed the app")
+            )
         return owners
 
-    def _options(self, options: dict[str, Any] | list[dict[str, Any]] | None,
-                 focused: str | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def _options(
+        self, options: dict[str, Any] | list[dict[str, Any]] | None, focused: str | None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         if isinstance(options, list):
             return options, {}
         out: list[dict[str, Any]] = []
@@ -791,8 +944,9 @@ class FakeDiscord(FakeGateway):
             out.append(opt)
         return out, resolved
 
-    def _base_payload(self, type: int, data: dict[str, Any], fields: dict[str, Any],
-                      owners: dict[str, str], locale: str) -> dict[str, Any]:
+    def _base_payload(
+        self, type: int, data: dict[str, Any], fields: dict[str, Any], owners: dict[str, str], locale: str
+    ) -> dict[str, Any]:
         return {
             "id": snowflake(),
             "application_id": self.application_id,
@@ -807,9 +961,19 @@ class FakeDiscord(FakeGateway):
             "attachment_size_limit": 26_214_400,
         }
 
-    def _command_payload(self, name: str, command_type: int, data: dict[str, Any], *, type: int,
-                         user: dict[str, Any] | None, guild_id: int | str | None, where: Where,
-                         user_install: bool | None, locale: str) -> dict[str, Any]:
+    def _command_payload(
+        self,
+        name: str,
+        command_type: int,
+        data: dict[str, Any],
+        *,
+        type: int,
+        user: dict[str, Any] | None,
+        guild_id: int | str | None,
+        where: Where,
+        user_install: bool | None,
+        locale: str,
+    ) -> dict[str, Any]:
         fields = self.place(where, user=user, guild_id=guild_id)
         command, guild_scope = self._find_command(name, command_type, fields.get("guild_id"))
         owners = self._authorize(name, command, guild_scope, where, fields, user_install, command_type)
@@ -840,12 +1004,29 @@ class FakeDiscord(FakeGateway):
         data: dict[str, Any] = {"options": opts}
         if resolved:
             data["resolved"] = resolved
-        return self._command_payload(name, CHAT_INPUT, data, type=type, user=user, guild_id=guild_id,
-                                     where=where, user_install=user_install, locale=locale)
+        return self._command_payload(
+            name,
+            CHAT_INPUT,
+            data,
+            type=type,
+            user=user,
+            guild_id=guild_id,
+            where=where,
+            user_install=user_install,
+            locale=locale,
+        )
 
-    def message_command_payload(self, name: str, message: dict[str, Any], *, user: dict[str, Any] | None = None,
-                                guild_id: int | str | None = None, where: Where = "guild",
-                                user_install: bool | None = None, locale: str = "en-US") -> dict[str, Any]:
+    def message_command_payload(
+        self,
+        name: str,
+        message: dict[str, Any],
+        *,
+        user: dict[str, Any] | None = None,
+        guild_id: int | str | None = None,
+        where: Where = "guild",
+        user_install: bool | None = None,
+        locale: str = "en-US",
+    ) -> dict[str, Any]:
         """The payload of message command `name` used on `message` (see `message()`), which is moved to
         the channel where the command is used."""
         fields = self.place(where, user=user, guild_id=guild_id)
@@ -854,23 +1035,48 @@ class FakeDiscord(FakeGateway):
         if fields.get("guild_id"):
             target["guild_id"] = fields["guild_id"]
         data = {"target_id": target["id"], "resolved": {"messages": {target["id"]: target}}}
-        return self._command_payload(name, MESSAGE_COMMAND, data, type=APPLICATION_COMMAND, user=user,
-                                     guild_id=guild_id, where=where, user_install=user_install,
-                                     locale=locale)
+        return self._command_payload(
+            name,
+            MESSAGE_COMMAND,
+            data,
+            type=APPLICATION_COMMAND,
+            user=user,
+            guild_id=guild_id,
+            where=where,
+            user_install=user_install,
+            locale=locale,
+        )
 
-    def user_command_payload(self, name: str, target: dict[str, Any], *, user: dict[str, Any] | None = None,
-                             guild_id: int | str | None = None, where: Where = "guild",
-                             user_install: bool | None = None, locale: str = "en-US") -> dict[str, Any]:
+    def user_command_payload(
+        self,
+        name: str,
+        target: dict[str, Any],
+        *,
+        user: dict[str, Any] | None = None,
+        guild_id: int | str | None = None,
+        where: Where = "guild",
+        user_install: bool | None = None,
+        locale: str = "en-US",
+    ) -> dict[str, Any]:
         """The payload of user command `name` used on user `target` (see `user()`)."""
         resolved: dict[str, Any] = {"users": {target["id"]: target}}
         if where in ("guild", "user_guild"):
             member = self._member(target)
-            resolved["members"] = {target["id"]: {k: v for k, v in member.items()
-                                                  if k not in ("user", "deaf", "mute")}}
+            resolved["members"] = {
+                target["id"]: {k: v for k, v in member.items() if k not in ("user", "deaf", "mute")}
+            }
         data = {"target_id": target["id"], "resolved": resolved}
-        return self._command_payload(name, USER_COMMAND, data, type=APPLICATION_COMMAND, user=user,
-                                     guild_id=guild_id, where=where, user_install=user_install,
-                                     locale=locale)
+        return self._command_payload(
+            name,
+            USER_COMMAND,
+            data,
+            type=APPLICATION_COMMAND,
+            user=user,
+            guild_id=guild_id,
+            where=where,
+            user_install=user_install,
+            locale=locale,
+        )
 
     # ------------------------------------------------------------------------------- interactions
     async def send_interaction(self, payload: dict[str, Any]) -> InteractionRecord:
@@ -888,8 +1094,13 @@ class FakeDiscord(FakeGateway):
     def register_interaction(self, payload: dict[str, Any]) -> InteractionRecord:
         """Expect callbacks for `payload` without dispatching it (for tests that hand the event to the
         client in-process); `send_interaction` uses it before dispatching on the gateway."""
-        record = InteractionRecord(id=payload["id"], token=payload["token"], type=payload["type"],
-                                   payload=payload, dispatched_at=time.perf_counter())
+        record = InteractionRecord(
+            id=payload["id"],
+            token=payload["token"],
+            type=payload["type"],
+            payload=payload,
+            dispatched_at=time.perf_counter(),
+        )
         self.interactions[record.id] = record
         self._by_token[record.token] = record
         return record
@@ -936,46 +1147,93 @@ class FakeDiscord(FakeGateway):
             data = record.followups[0]
             message_id = record.followup_message_ids[0]
             message = self.messages.get(message_id)
-            ephemeral = message.ephemeral if message is not None else bool((data.get("flags") or 0) & EPHEMERAL)
+            ephemeral = (
+                message.ephemeral if message is not None else bool((data.get("flags") or 0) & EPHEMERAL)
+            )
         return Reply(record.id, ctype, data, ephemeral, True, latency, message_id, user_id)
 
-    async def invoke(self, name: str, options: dict[str, Any] | None = None, *, timeout: float = 15.0,  # noqa: ASYNC109
-                     user: dict[str, Any] | None = None, guild_id: int | str | None = None,
-                     where: Where = "guild", user_install: bool | None = None, locale: str = "en-US") -> Reply:
+    async def invoke(
+        self,
+        name: str,
+        options: dict[str, Any] | None = None,
+        *,
+        timeout: float = 15.0,  # noqa: ASYNC109
+        user: dict[str, Any] | None = None,
+        guild_id: int | str | None = None,
+        where: Where = "guild",
+        user_install: bool | None = None,
+        locale: str = "en-US",
+    ) -> Reply:
         """Run slash command `name` with `options` at `where` from a client in `locale`; return the reply."""
-        payload = self.interaction_payload(name, options, user=user, guild_id=guild_id, where=where,
-                                           user_install=user_install, locale=locale)
+        payload = self.interaction_payload(
+            name, options, user=user, guild_id=guild_id, where=where, user_install=user_install, locale=locale
+        )
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
-    async def invoke_message_command(self, name: str, message: dict[str, Any], *, timeout: float = 15.0,  # noqa: ASYNC109
-                                     user: dict[str, Any] | None = None, guild_id: int | str | None = None,
-                                     where: Where = "guild", user_install: bool | None = None,
-                                     locale: str = "en-US") -> Reply:
+    async def invoke_message_command(
+        self,
+        name: str,
+        message: dict[str, Any],
+        *,
+        timeout: float = 15.0,  # noqa: ASYNC109
+        user: dict[str, Any] | None = None,
+        guild_id: int | str | None = None,
+        where: Where = "guild",
+        user_install: bool | None = None,
+        locale: str = "en-US",
+    ) -> Reply:
         """Use message command `name` ("Apps" menu of a message) on `message` and return the reply."""
-        payload = self.message_command_payload(name, message, user=user, guild_id=guild_id, where=where,
-                                               user_install=user_install, locale=locale)
+        payload = self.message_command_payload(
+            name, message, user=user, guild_id=guild_id, where=where, user_install=user_install, locale=locale
+        )
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
-    async def invoke_user_command(self, name: str, target: dict[str, Any], *, timeout: float = 15.0,  # noqa: ASYNC109
-                                  user: dict[str, Any] | None = None, guild_id: int | str | None = None,
-                                  where: Where = "guild", user_install: bool | None = None,
-                                  locale: str = "en-US") -> Reply:
+    async def invoke_user_command(
+        self,
+        name: str,
+        target: dict[str, Any],
+        *,
+        timeout: float = 15.0,  # noqa: ASYNC109
+        user: dict[str, Any] | None = None,
+        guild_id: int | str | None = None,
+        where: Where = "guild",
+        user_install: bool | None = None,
+        locale: str = "en-US",
+    ) -> Reply:
         """Use user command `name` ("Apps" menu of a user) on user `target` and return the reply."""
-        payload = self.user_command_payload(name, target, user=user, guild_id=guild_id, where=where,
-                                            user_install=user_install, locale=locale)
+        payload = self.user_command_payload(
+            name, target, user=user, guild_id=guild_id, where=where, user_install=user_install, locale=locale
+        )
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
-    async def autocomplete(self, name: str, options: dict[str, Any], focused: str,
-                           timeout: float = 10.0, *, user: dict[str, Any] | None = None,  # noqa: ASYNC109
-                           guild_id: int | str | None = None, where: Where = "guild",
-                           user_install: bool | None = None, locale: str = "en-US") -> list[dict[str, Any]]:
+    async def autocomplete(
+        self,
+        name: str,
+        options: dict[str, Any],
+        focused: str,
+        timeout: float = 10.0,  # noqa: ASYNC109
+        *,
+        user: dict[str, Any] | None = None,
+        guild_id: int | str | None = None,
+        where: Where = "guild",
+        user_install: bool | None = None,
+        locale: str = "en-US",
+    ) -> list[dict[str, Any]]:
         """Send an autocomplete interaction (option `focused` being typed); return the choices."""
-        payload = self.interaction_payload(name, options, type=AUTOCOMPLETE, focused=focused, user=user,
-                                           guild_id=guild_id, where=where, user_install=user_install,
-                                           locale=locale)
+        payload = self.interaction_payload(
+            name,
+            options,
+            type=AUTOCOMPLETE,
+            focused=focused,
+            user=user,
+            guild_id=guild_id,
+            where=where,
+            user_install=user_install,
+            locale=locale,
+        )
         await self.send_interaction(payload)
         reply = await self.wait_for_reply(payload["id"], timeout)
         return reply.choices
@@ -984,8 +1242,10 @@ class FakeDiscord(FakeGateway):
     def _target_message(self, target: Reply | str | dict[str, Any]) -> BotMessage:
         if isinstance(target, Reply):
             if target.message_id is None:
-                raise UserCannotDoThat(f"reply to {target.interaction_id} (callback type {target.callback_type}) "
-                                       "is not a message")
+                raise UserCannotDoThat(
+                    f"reply to {target.interaction_id} (callback type {target.callback_type}) "
+                    "is not a message"
+                )
             message_id = target.message_id
         elif isinstance(target, dict):
             message_id = str(target["id"])
@@ -993,7 +1253,9 @@ class FakeDiscord(FakeGateway):
             message_id = str(target)
         message = self.messages.get(message_id)
         if message is None:
-            raise UserCannotDoThat(f"message {message_id} was not sent by the application through an interaction")
+            raise UserCannotDoThat(
+                f"message {message_id} was not sent by the application through an interaction"
+            )
         if message.deleted:
             raise UserCannotDoThat(f"message {message_id} was deleted")
         return message
@@ -1002,18 +1264,40 @@ class FakeDiscord(FakeGateway):
         origin = self.interactions[message.interaction_id]
         actor = user or origin.user
         if message.ephemeral and str(actor.get("id")) != message.audience:
-            raise UserCannotDoThat(f"message {message.id} is ephemeral: only user {message.audience} sees it, "
-                                   f"not {actor.get('id')}")
-        if origin.payload.get("context") == BOT_DM_CONTEXT and str(actor.get("id")) != str(origin.user.get("id")):
+            raise UserCannotDoThat(
+                f"message {message.id} is ephemeral: only user {message.audience} sees it, "
+                f"not {actor.get('id')}"
+            )
+        if origin.payload.get("context") == BOT_DM_CONTEXT and str(actor.get("id")) != str(
+            origin.user.get("id")
+        ):
             raise UserCannotDoThat(f"user {actor.get('id')} is not in the DM of message {message.id}")
         return actor
 
-    def _follow_on_payload(self, type: int, data: dict[str, Any], origin: InteractionRecord,
-                           actor: dict[str, Any], message: BotMessage | None, locale: str) -> dict[str, Any]:
+    def _follow_on_payload(
+        self,
+        type: int,
+        data: dict[str, Any],
+        origin: InteractionRecord,
+        actor: dict[str, Any],
+        message: BotMessage | None,
+        locale: str,
+    ) -> dict[str, Any]:
         """A component or modal-submit interaction at the same place as `origin`, by `actor` in `locale`."""
         p = origin.payload
-        fields: dict[str, Any] = {k: copy.deepcopy(p[k]) for k in ("guild_id", "guild", "guild_locale", "channel_id", "channel",
-                                                    "app_permissions", "context") if k in p}
+        fields: dict[str, Any] = {
+            k: copy.deepcopy(p[k])
+            for k in (
+                "guild_id",
+                "guild",
+                "guild_locale",
+                "channel_id",
+                "channel",
+                "app_permissions",
+                "context",
+            )
+            if k in p
+        }
         if "member" in p:
             fields["member"] = self._member(actor, p["member"].get("permissions", ALL_PERMISSIONS))
         else:
@@ -1026,9 +1310,16 @@ class FakeDiscord(FakeGateway):
             payload["message"] = self._message_object(message)
         return payload
 
-    async def select(self, target: Reply | str | dict[str, Any], custom_id: str, values: Iterable[str], *,
-                     user: dict[str, Any] | None = None, timeout: float = 15.0,  # noqa: ASYNC109
-                     locale: str = "en-US") -> Reply:
+    async def select(
+        self,
+        target: Reply | str | dict[str, Any],
+        custom_id: str,
+        values: Iterable[str],
+        *,
+        user: dict[str, Any] | None = None,
+        timeout: float = 15.0,  # noqa: ASYNC109
+        locale: str = "en-US",
+    ) -> Reply:
         """Pick `values` in string select `custom_id` of a message (a Reply, a message id or object) and
         return what the user sees next. Raises UserCannotDoThat for a select or values the message
         does not offer, a disabled select, or someone else's ephemeral message."""
@@ -1038,8 +1329,10 @@ class FakeDiscord(FakeGateway):
         if component.get("type") not in SELECT_TYPES:
             raise UserCannotDoThat(f"{custom_id!r} on message {message.id} is not a select menu")
         if component.get("type") != STRING_SELECT:
-            raise UserCannotDoThat(f"{custom_id!r} is a select of type {component['type']}; the fake user "
-                                   "only picks in string selects")
+            raise UserCannotDoThat(
+                f"{custom_id!r} is a select of type {component['type']}; the fake user "
+                "only picks in string selects"
+            )
         picked = [str(v) for v in values]
         offered = [str(o.get("value")) for o in component.get("options") or []]
         low, high = int(component.get("min_values", 1)), int(component.get("max_values", 1))
@@ -1054,9 +1347,15 @@ class FakeDiscord(FakeGateway):
             data["id"] = component["id"]
         return await self._act(message, actor, data, timeout, locale)
 
-    async def click(self, target: Reply | str | dict[str, Any], custom_id: str, *,
-                    user: dict[str, Any] | None = None, timeout: float = 15.0,  # noqa: ASYNC109
-                    locale: str = "en-US") -> Reply:
+    async def click(
+        self,
+        target: Reply | str | dict[str, Any],
+        custom_id: str,
+        *,
+        user: dict[str, Any] | None = None,
+        timeout: float = 15.0,  # noqa: ASYNC109
+        locale: str = "en-US",
+    ) -> Reply:
         """Press button `custom_id` of a message and return what the user sees next."""
         message = self._target_message(target)
         actor = self._acting_user(message, user)
@@ -1077,16 +1376,28 @@ class FakeDiscord(FakeGateway):
         present = [c.get("custom_id") for c in walk_components(message.components) if c.get("custom_id")]
         raise UserCannotDoThat(f"message {message.id} has no component {custom_id!r} (it has {present})")
 
-    async def _act(self, message: BotMessage, actor: dict[str, Any], data: dict[str, Any],
-                   timeout: float, locale: str) -> Reply:  # noqa: ASYNC109
+    async def _act(
+        self,
+        message: BotMessage,
+        actor: dict[str, Any],
+        data: dict[str, Any],
+        timeout: float,  # noqa: ASYNC109
+        locale: str,
+    ) -> Reply:
         origin = self.interactions[message.interaction_id]
         payload = self._follow_on_payload(MESSAGE_COMPONENT, data, origin, actor, message, locale)
         await self.send_interaction(payload)
         return await self.wait_for_reply(payload["id"], timeout)
 
-    async def submit_modal(self, reply: Reply, values: Mapping[str, str | list[str]], *,
-                           user: dict[str, Any] | None = None, timeout: float = 15.0,  # noqa: ASYNC109
-                           locale: str = "en-US") -> Reply:
+    async def submit_modal(
+        self,
+        reply: Reply,
+        values: Mapping[str, str | list[str]],
+        *,
+        user: dict[str, Any] | None = None,
+        timeout: float = 15.0,  # noqa: ASYNC109
+        locale: str = "en-US",
+    ) -> Reply:
         """Fill in and submit the modal `reply` showed (callback type 9): `values` maps each input's
         custom_id to its text (or, for a select in a Label, a list of values). Returns the reply.
 
@@ -1099,7 +1410,9 @@ class FakeDiscord(FakeGateway):
             raise UserCannotDoThat(f"interaction {reply.interaction_id} did not answer with a modal")
         actor = user or record.user
         if str(actor.get("id")) != str(record.user.get("id")):
-            raise UserCannotDoThat(f"the modal was shown to user {record.user.get('id')}, not {actor.get('id')}")
+            raise UserCannotDoThat(
+                f"the modal was shown to user {record.user.get('id')}, not {actor.get('id')}"
+            )
         if record.modal_submitted:
             raise UserCannotDoThat(f"the modal of interaction {record.id} was already submitted")
         components = self._modal_answers(modal, values)
@@ -1137,7 +1450,9 @@ class FakeDiscord(FakeGateway):
                 if not text and component.get("required", True):
                     raise UserCannotDoThat(f"text input {cid!r} is required")
                 if text and not low <= len(text) <= high:
-                    raise UserCannotDoThat(f"text input {cid!r} takes {low}-{high} characters, not {len(text)}")
+                    raise UserCannotDoThat(
+                        f"text input {cid!r} takes {low}-{high} characters, not {len(text)}"
+                    )
                 if component.get("style") == 1 and "\n" in text:
                     raise UserCannotDoThat(f"text input {cid!r} is a short (one-line) input")
                 return {"type": TEXT_INPUT, "id": next_id(component), "custom_id": cid, "value": text}
@@ -1150,15 +1465,22 @@ class FakeDiscord(FakeGateway):
                 required = component.get("required", True)
                 low = int(component.get("min_values", 1)) if required else 0
                 if not low <= len(picked) <= int(component.get("max_values", 1)):
-                    raise UserCannotDoThat(f"select {cid!r} takes {low}-{component.get('max_values', 1)} values")
+                    raise UserCannotDoThat(
+                        f"select {cid!r} takes {low}-{component.get('max_values', 1)} values"
+                    )
                 return {"type": STRING_SELECT, "id": next_id(component), "custom_id": cid, "values": picked}
             raise UserCannotDoThat(f"the fake user cannot fill a component of type {component.get('type')}")
 
         out: list[dict[str, Any]] = []
         for top in modal.get("components") or []:
             if top.get("type") == ACTION_ROW:
-                out.append({"type": ACTION_ROW, "id": next_id(top),
-                            "components": [answer(c) for c in top.get("components") or []]})
+                out.append(
+                    {
+                        "type": ACTION_ROW,
+                        "id": next_id(top),
+                        "components": [answer(c) for c in top.get("components") or []],
+                    }
+                )
             elif top.get("type") == LABEL and isinstance(top.get("component"), dict):
                 out.append({"type": LABEL, "id": next_id(top), "component": answer(top["component"])})
             elif top.get("type") == TEXT_DISPLAY:
@@ -1169,8 +1491,9 @@ class FakeDiscord(FakeGateway):
     def _violation(self, text: str) -> None:
         self.violations.append(text)
 
-    def _reject(self, status: int, code: int, message: str, problems: list[str], prefix: str,
-                errors: Any = None) -> web.Response:
+    def _reject(
+        self, status: int, code: int, message: str, problems: list[str], prefix: str, errors: Any = None
+    ) -> web.Response:
         """Record each problem as a violation and answer with Discord's error."""
         for p in problems:
             self._violation(f"{prefix}: {p}")
@@ -1186,8 +1509,14 @@ class FakeDiscord(FakeGateway):
             body = json.loads(_form_bytes(form.get("payload_json")) or b"{}")
             body.setdefault("_files", [k for k in form if k.startswith("files[")])
             # uploaded files by filename (used by the deck-check tests to read the attached report)
-            body.setdefault("_file_data", {getattr(form[k], "filename", k): _form_bytes(form[k])
-                                           for k in form if k.startswith("files[")})
+            body.setdefault(
+                "_file_data",
+                {
+                    getattr(form[k], "filename", k): _form_bytes(form[k])
+                    for k in form
+                    if k.startswith("files[")
+                },
+            )
             return body
         if not request.can_read_body:
             return {}
@@ -1215,10 +1544,21 @@ class FakeDiscord(FakeGateway):
         if path in ("/gateway/bot", "/gateway") and method == "GET":
             body: dict[str, Any] = {"url": self.gateway_url}
             if path == "/gateway/bot":
-                body |= {"shards": self.recommended_shards, "session_start_limit": {"total": 1000, "remaining": 999,
-                                                               "reset_after": 14_400_000, "max_concurrency": 1}}
+                body |= {
+                    "shards": self.recommended_shards,
+                    "session_start_limit": {
+                        "total": 1000,
+                        "remaining": 999,
+                        "reset_after": 14_400_000,
+                        "max_concurrency": 1,
+                    },
+                }
             return _json(body)
-        if parts[:2] == ["applications", self.application_id] and len(parts) in (3, 4) and parts[2] == "emojis":
+        if (
+            parts[:2] == ["applications", self.application_id]
+            and len(parts) in (3, 4)
+            and parts[2] == "emojis"
+        ):
             return await self._emojis(request, method, parts[3] if len(parts) == 4 else None)
         if parts[:2] == ["applications", self.application_id] and parts[-1] == "commands":
             scope: str | int = "global"
@@ -1238,13 +1578,30 @@ class FakeDiscord(FakeGateway):
 
     def _application(self) -> dict[str, Any]:
         owner = self.user()
-        return {"id": self.application_id, "name": "Identity Bot", "icon": None, "description": "",
-                "summary": "", "type": None, "hook": True, "bot_public": True, "bot_require_code_grant": False,
-                "verify_key": "0" * 64, "owner": owner, "team": None, "flags": 0, "tags": [],
-                "install_params": None, "custom_install_url": None, "rpc_origins": [],
-                "interactions_endpoint_url": None, "redirect_uris": [], "approximate_guild_count": 1,
-                "integration_types_config": {str(t): {} for t in self.installation_types},
-                "bot": self.bot_user}
+        return {
+            "id": self.application_id,
+            "name": "Identity Bot",
+            "icon": None,
+            "description": "",
+            "summary": "",
+            "type": None,
+            "hook": True,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "owner": owner,
+            "team": None,
+            "flags": 0,
+            "tags": [],
+            "install_params": None,
+            "custom_install_url": None,
+            "rpc_origins": [],
+            "interactions_endpoint_url": None,
+            "redirect_uris": [],
+            "approximate_guild_count": 1,
+            "integration_types_config": {str(t): {} for t in self.installation_types},
+            "bot": self.bot_user,
+        }
 
     async def _sync(self, request: web.Request, scope: str | int) -> web.Response:
         commands = await self._body(request)
@@ -1257,10 +1614,19 @@ class FakeDiscord(FakeGateway):
             return _error(400, 50035, "Invalid Form Body", form_errors(problems))
         registered = []
         for c in commands:
-            item = {"id": snowflake(), "application_id": self.application_id, "version": snowflake(),
-                    "type": c.get("type", CHAT_INPUT), "default_member_permissions": None, "dm_permission": True,
-                    "nsfw": False, "contexts": None, "integration_types": None,
-                    "name_localizations": None, "description_localizations": None} | c
+            item = {
+                "id": snowflake(),
+                "application_id": self.application_id,
+                "version": snowflake(),
+                "type": c.get("type", CHAT_INPUT),
+                "default_member_permissions": None,
+                "dm_permission": True,
+                "nsfw": False,
+                "contexts": None,
+                "integration_types": None,
+                "name_localizations": None,
+                "description_localizations": None,
+            } | c
             if item["type"] in (USER_COMMAND, MESSAGE_COMMAND):
                 item["description"] = ""  # Discord returns an empty description for context menus
             if not item["integration_types"]:  # defaults to the app's installation contexts
@@ -1292,8 +1658,14 @@ class FakeDiscord(FakeGateway):
             if "name" in body:
                 problem = self._emoji_name_problem(body.get("name"), ignore=emoji_id)
                 if problem is not None:
-                    return self._reject(400, 50035, "Invalid Form Body", [problem[2]],
-                                        f"application emoji {emoji_id}", _field_error("name", problem[0], problem[1]))
+                    return self._reject(
+                        400,
+                        50035,
+                        "Invalid Form Body",
+                        [problem[2]],
+                        f"application emoji {emoji_id}",
+                        _field_error("name", problem[0], problem[1]),
+                    )
                 emoji["name"] = body["name"]
             return _json(emoji)
         if method == "DELETE":
@@ -1307,14 +1679,23 @@ class FakeDiscord(FakeGateway):
         if not isinstance(name, str):
             return "BASE_TYPE_REQUIRED", "This field is required", f"emoji name missing: {name!r}"
         if not 2 <= len(name) <= 32:
-            return ("BASE_TYPE_BAD_LENGTH", "Must be between 2 and 32 in length.",
-                    f"emoji name {name!r} is {len(name)} characters (2-32)")
+            return (
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 2 and 32 in length.",
+                f"emoji name {name!r} is {len(name)} characters (2-32)",
+            )
         if not EMOJI_NAME_RE.match(name):
-            return ("STRING_TYPE_REGEX", "String value did not match validation regex.",
-                    f"emoji name {name!r} has characters other than A-Z, a-z, 0-9 and _")
+            return (
+                "STRING_TYPE_REGEX",
+                "String value did not match validation regex.",
+                f"emoji name {name!r} has characters other than A-Z, a-z, 0-9 and _",
+            )
         if any(e["name"] == name and i != ignore for i, e in self.app_emojis.items()):
-            return ("APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Application emoji name already taken",
-                    f"emoji name {name!r} is already taken")
+            return (
+                "APPLICATION_EMOJI_NAME_ALREADY_TAKEN",
+                "Application emoji name already taken",
+                f"emoji name {name!r} is already taken",
+            )
         return None
 
     def _create_emoji(self, body: Any) -> web.Response:
@@ -1324,60 +1705,107 @@ class FakeDiscord(FakeGateway):
         name = body.get("name")
         problem = self._emoji_name_problem(name)
         if problem is not None:
-            return self._reject(400, 50035, "Invalid Form Body", [problem[2]], prefix,
-                                _field_error("name", problem[0], problem[1]))
+            return self._reject(
+                400,
+                50035,
+                "Invalid Form Body",
+                [problem[2]],
+                prefix,
+                _field_error("name", problem[0], problem[1]),
+            )
         image = body.get("image")
         match = IMAGE_DATA_RE.match(image) if isinstance(image, str) else None
         if match is None or match.group(1) not in IMAGE_FORMATS:
             declared = match.group(1) if match else str(image)[:40]
-            return self._reject(400, 50035, "Invalid Form Body",
-                                [f"{name}: image is not a PNG/JPEG/GIF/WebP/AVIF data URI ({declared!r})"], prefix,
-                                _field_error("image", "IMAGE_INVALID", "Invalid image data"))
+            return self._reject(
+                400,
+                50035,
+                "Invalid Form Body",
+                [f"{name}: image is not a PNG/JPEG/GIF/WebP/AVIF data URI ({declared!r})"],
+                prefix,
+                _field_error("image", "IMAGE_INVALID", "Invalid image data"),
+            )
         try:
             raw = base64.b64decode(match.group(2), validate=True)
         except (binascii.Error, ValueError):
-            return self._reject(400, 50035, "Invalid Form Body", [f"{name}: image is not valid base64"], prefix,
-                                _field_error("image", "IMAGE_INVALID", "Invalid image data"))
+            return self._reject(
+                400,
+                50035,
+                "Invalid Form Body",
+                [f"{name}: image is not valid base64"],
+                prefix,
+                _field_error("image", "IMAGE_INVALID", "Invalid image data"),
+            )
         if len(raw) > EMOJI_MAX_BYTES:
-            return self._reject(400, 50035, "Invalid Form Body",
-                                [f"{name}: image is {len(raw)} bytes (max {EMOJI_MAX_BYTES})"], prefix,
-                                _field_error("image", "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb."))
+            return self._reject(
+                400,
+                50035,
+                "Invalid Form Body",
+                [f"{name}: image is {len(raw)} bytes (max {EMOJI_MAX_BYTES})"],
+                prefix,
+                _field_error("image", "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb."),
+            )
         info = _image_info(raw)
         expected = IMAGE_FORMATS[match.group(1)]
         if info is None or info["format"] != expected:
             found = info["format"] if info else "not an image"
-            return self._reject(400, 50035, "Invalid Form Body",
-                                [f"{name}: declared {match.group(1)} but the data is {found}"], prefix,
-                                _field_error("image", "IMAGE_INVALID", "Invalid image data"))
+            return self._reject(
+                400,
+                50035,
+                "Invalid Form Body",
+                [f"{name}: declared {match.group(1)} but the data is {found}"],
+                prefix,
+                _field_error("image", "IMAGE_INVALID", "Invalid image data"),
+            )
         if len(self.app_emojis) >= self.emoji_limit:
             self._violation(f"{prefix}: {name}: the application already has {len(self.app_emojis)} emojis")
             return _error(400, 30008, f"Maximum number of emojis reached ({self.emoji_limit})")
-        emoji = {"id": snowflake(), "name": name, "roles": [], "user": self.bot_user, "require_colons": True,
-                 "managed": False, "animated": info["animated"], "available": True}
+        emoji = {
+            "id": snowflake(),
+            "name": name,
+            "roles": [],
+            "user": self.bot_user,
+            "require_colons": True,
+            "managed": False,
+            "animated": info["animated"],
+            "available": True,
+        }
         self.app_emojis[emoji["id"]] = emoji
         self.emoji_images[emoji["id"]] = raw
-        self.emoji_uploads.append({"id": emoji["id"], "name": name, "content_type": match.group(1),
-                                   "bytes": len(raw), **info})
+        self.emoji_uploads.append(
+            {"id": emoji["id"], "name": name, "content_type": match.group(1), "bytes": len(raw), **info}
+        )
         return _json(emoji, 201)
 
     def _scan_emojis(self, data: dict[str, Any], where: str) -> None:
         """Record every custom emoji the message data shows; unknown ones also in `unknown_emojis`."""
         texts = [data.get("content") or ""]
         for e in data.get("embeds") or []:
-            texts += [e.get("title") or "", e.get("description") or "", (e.get("footer") or {}).get("text") or "",
-                      (e.get("author") or {}).get("name") or ""]
+            texts += [
+                e.get("title") or "",
+                e.get("description") or "",
+                (e.get("footer") or {}).get("text") or "",
+                (e.get("author") or {}).get("name") or "",
+            ]
             texts += [str(f.get(k) or "") for f in e.get("fields") or [] for k in ("name", "value")]
         found: list[tuple[str, str, bool]] = []
         for component in walk_components(data.get("components") or []):
             texts += [str(component.get(k) or "") for k in ("content", "label", "placeholder")]
             emojis = [component.get("emoji")] + [o.get("emoji") for o in component.get("options") or []]
-            texts += [str(o.get(k) or "") for o in component.get("options") or [] for k in ("label", "description")]
-            found += [(str(e["id"]), str(e.get("name") or ""), bool(e.get("animated")))
-                      for e in emojis if isinstance(e, dict) and e.get("id")]
+            texts += [
+                str(o.get(k) or "") for o in component.get("options") or [] for k in ("label", "description")
+            ]
+            found += [
+                (str(e["id"]), str(e.get("name") or ""), bool(e.get("animated")))
+                for e in emojis
+                if isinstance(e, dict) and e.get("id")
+            ]
         for text in texts:
             found += [(m.group(3), m.group(2), bool(m.group(1))) for m in CUSTOM_EMOJI_RE.finditer(text)]
         for emoji_id, name, animated in found:
-            use = EmojiUse(id=emoji_id, name=name, animated=animated, where=where, known=emoji_id in self.app_emojis)
+            use = EmojiUse(
+                id=emoji_id, name=name, animated=animated, where=where, known=emoji_id in self.app_emojis
+            )
             self.emoji_uses.append(use)
             if not use.known:
                 self.unknown_emojis.append(use)
@@ -1407,7 +1835,9 @@ class FakeDiscord(FakeGateway):
                 return _error(400, 50035, "Invalid Form Body", {"type": "invalid callback type"})
             source = self.messages.get(record.source_message_id or "")
             if ctype in (DEFERRED_UPDATE, UPDATE_MESSAGE) and source is None:
-                self._violation(f"callback type {ctype} for interaction {interaction_id}, which has no message")
+                self._violation(
+                    f"callback type {ctype} for interaction {interaction_id}, which has no message"
+                )
                 return _error(400, 50035, "Invalid Form Body", {"type": "no message to update"})
             data = body.get("data") or {}
             prefix = f"interaction {interaction_id}"
@@ -1419,7 +1849,11 @@ class FakeDiscord(FakeGateway):
                 problems = self._message_problems(data, current=source.data if source else None)
             elif ctype == DEFERRED_CHANNEL_MESSAGE:
                 flags = int(data.get("flags") or 0)
-                problems = [f"flags {flags}: a deferred message may only set EPHEMERAL"] if flags & ~EPHEMERAL else []
+                problems = (
+                    [f"flags {flags}: a deferred message may only set EPHEMERAL"]
+                    if flags & ~EPHEMERAL
+                    else []
+                )
             elif ctype == MODAL:
                 problems = _modal_problems(data)
             else:
@@ -1429,14 +1863,20 @@ class FakeDiscord(FakeGateway):
             record.callbacks.append(body)
             record.callback_at = now
             ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
-            answer: dict[str, Any] = {"interaction": {
-                "id": record.id, "type": record.type, "response_message_id": None,
-                "response_message_loading": ctype == DEFERRED_CHANNEL_MESSAGE,
-                "response_message_ephemeral": ephemeral}}
+            answer: dict[str, Any] = {
+                "interaction": {
+                    "id": record.id,
+                    "type": record.type,
+                    "response_message_id": None,
+                    "response_message_loading": ctype == DEFERRED_CHANNEL_MESSAGE,
+                    "response_message_ephemeral": ephemeral,
+                }
+            }
             message: BotMessage | None = None
             if ctype in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
-                message = self._new_message(record, data, ephemeral=ephemeral,
-                                            loading=ctype == DEFERRED_CHANNEL_MESSAGE)
+                message = self._new_message(
+                    record, data, ephemeral=ephemeral, loading=ctype == DEFERRED_CHANNEL_MESSAGE
+                )
                 if ctype == CHANNEL_MESSAGE:
                     self._scan_emojis(message.data, f"{prefix} callback")
             elif source is not None and ctype in (DEFERRED_UPDATE, UPDATE_MESSAGE):
@@ -1481,14 +1921,21 @@ class FakeDiscord(FakeGateway):
         body = await self._body(request)
         prefix = f"follow-up for {record.id}"
         original = self.messages.get(record.original_message_id or "")
-        fills_original = (original is not None and original.loading and not original.deleted
-                          and record.callbacks[0].get("type") == DEFERRED_CHANNEL_MESSAGE)
-        problems = self._message_problems(body, current=original.data if fills_original and original else None,
-                                          creating=not fills_original)
+        fills_original = (
+            original is not None
+            and original.loading
+            and not original.deleted
+            and record.callbacks[0].get("type") == DEFERRED_CHANNEL_MESSAGE
+        )
+        problems = self._message_problems(
+            body, current=original.data if fills_original and original else None, creating=not fills_original
+        )
         if problems:
             return self._reject(400, 50035, "Invalid Form Body", problems, prefix)
         if record.user_install_only and len(record.followups) >= MAX_USER_INSTALL_FOLLOWUPS:
-            self._violation(f"{prefix}: more than {MAX_USER_INSTALL_FOLLOWUPS} follow-ups for a user-installed app")
+            self._violation(
+                f"{prefix}: more than {MAX_USER_INSTALL_FOLLOWUPS} follow-ups for a user-installed app"
+            )
             return _error(400, 40094, "This interaction has hit the maximum number of follow up messages")
         if fills_original and original is not None:
             message = original  # Discord edits the loading message; its ephemeral state stays
@@ -1501,8 +1948,9 @@ class FakeDiscord(FakeGateway):
         record.reply_at = record.reply_at or time.perf_counter()
         return _json(self._message_object(message))
 
-    async def _webhook_message(self, request: web.Request, method: str, record: InteractionRecord,
-                               target: str) -> web.Response:
+    async def _webhook_message(
+        self, request: web.Request, method: str, record: InteractionRecord, target: str
+    ) -> web.Response:
         """GET/PATCH/DELETE /webhooks/{app}/{token}/messages/{@original|id}."""
         message_id = record.original_message_id if target == "@original" else target
         own = {record.original_message_id, *record.followup_message_ids} - {None}
@@ -1514,8 +1962,10 @@ class FakeDiscord(FakeGateway):
                 self._violation(f"{method} of message {target} that interaction {record.id} did not create")
             return _error(404, 10008, "Unknown Message")
         if message.deleted:
-            self._violation(f"{'edit' if method == 'PATCH' else method} of deleted "
-                            f"{'original' if target == '@original' else 'message ' + target} for {record.id}")
+            self._violation(
+                f"{'edit' if method == 'PATCH' else method} of deleted "
+                f"{'original' if target == '@original' else 'message ' + target} for {record.id}"
+            )
             return _error(404, 10008, "Unknown Message")
         if method == "GET":
             return _json(self._message_object(message))
@@ -1525,7 +1975,9 @@ class FakeDiscord(FakeGateway):
                 record.deleted = True
             return web.Response(status=204)
         if method != "PATCH":
-            return self._unhandled(method, f"/webhooks/{self.application_id}/{record.token}/messages/{target}")
+            return self._unhandled(
+                method, f"/webhooks/{self.application_id}/{record.token}/messages/{target}"
+            )
         body = await self._body(request)
         problems = self._message_problems(body, current=message.data)
         if problems:
@@ -1538,8 +1990,9 @@ class FakeDiscord(FakeGateway):
             record.reply_at = record.reply_at or time.perf_counter()
         return _json(self._message_object(message))
 
-    def _message_problems(self, data: dict[str, Any], *, current: dict[str, Any] | None = None,
-                          creating: bool = False) -> list[str]:
+    def _message_problems(
+        self, data: dict[str, Any], *, current: dict[str, Any] | None = None, creating: bool = False
+    ) -> list[str]:
         """What Discord would reject in a message body: a new message, or an edit of `current`."""
         problems: list[str] = []
         merged = {**(current or {}), **{k: v for k, v in data.items() if k in MESSAGE_FIELDS}}
@@ -1547,12 +2000,20 @@ class FakeDiscord(FakeGateway):
         embeds = data.get("embeds") or []
         flags = int(merged.get("flags") or 0)
         if creating and int(data.get("flags") or 0) & ~CALLBACK_FLAGS:
-            problems.append(f"flags {data.get('flags')}: only SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, "
-                            "IS_VOICE_MESSAGE and IS_COMPONENTS_V2 can be set")
+            problems.append(
+                f"flags {data.get('flags')}: only SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, "
+                "IS_VOICE_MESSAGE and IS_COMPONENTS_V2 can be set"
+            )
         if len(content) > 2000:
             problems.append(f"content is {len(content)} characters (max 2000)")
-        if not merged.get("content") and not merged.get("embeds") and not merged.get("components") \
-                and not data.get("_files") and not merged.get("attachments") and not merged.get("poll"):
+        if (
+            not merged.get("content")
+            and not merged.get("embeds")
+            and not merged.get("components")
+            and not data.get("_files")
+            and not merged.get("attachments")
+            and not merged.get("poll")
+        ):
             problems.append("empty message")
         problems += _embed_problems(embeds)
         if flags & IS_COMPONENTS_V2 and (merged.get("content") or merged.get("embeds")):
@@ -1574,4 +2035,3 @@ class FakeDiscord(FakeGateway):
             return web.Response(status=404, text="not found")
         data, ctype = self.files[key]
         return web.Response(body=data, headers={"Content-Type": ctype})
-

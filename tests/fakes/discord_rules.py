@@ -27,7 +27,15 @@ COMMAND_LIMITS = {CHAT_INPUT: 100, USER_COMMAND: 15, MESSAGE_COMMAND: 15}  # per
 # Component types
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
 USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT = 5, 6, 7, 8
-SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR, CONTAINER = 9, 10, 11, 12, 13, 14, 17
+SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR, CONTAINER = (
+    9,
+    10,
+    11,
+    12,
+    13,
+    14,
+    17,
+)
 LABEL, FILE_UPLOAD, RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX = 18, 19, 21, 22, 23
 SELECT_TYPES = {STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT}
 LINK_STYLE, PREMIUM_STYLE = 5, 6
@@ -44,8 +52,12 @@ def _embed_problems(embeds: list[dict[str, Any]]) -> list[str]:
         footer = (e.get("footer") or {}).get("text") or ""
         author = (e.get("author") or {}).get("name") or ""
         fields = e.get("fields") or []
-        for label, text, limit in (("title", title, 256), ("description", desc, 4096), ("footer", footer, 2048),
-                                   ("author", author, 256)):
+        for label, text, limit in (
+            ("title", title, 256),
+            ("description", desc, 4096),
+            ("footer", footer, 2048),
+            ("author", author, 256),
+        ):
             if len(text) > limit:
                 problems.append(f"embed {label} is {len(text)} characters (max {limit})")
         if len(fields) > 25:
@@ -123,7 +135,11 @@ def _button_problems(button: dict[str, Any], where: str) -> list[str]:
         url = button.get("url")
         if button.get("custom_id") is not None:
             problems.append(f"{where}: a link button cannot have a custom_id")
-        if not isinstance(url, str) or not url.startswith(("http://", "https://", "discord://")) or len(url) > 512:
+        if (
+            not isinstance(url, str)
+            or not url.startswith(("http://", "https://", "discord://"))
+            or len(url) > 512
+        ):
             problems.append(f"{where}: link button url invalid: {url!r}")
     elif style == PREMIUM_STYLE:
         if not button.get("sku_id"):
@@ -188,8 +204,11 @@ def _component_problems(components: Any, *, v2: bool = False) -> list[str]:
     ids: list[int] = []
     count = 0
     text_total = 0
-    top_allowed = {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR, CONTAINER} \
-        if v2 else {ACTION_ROW}
+    top_allowed = (
+        {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR, CONTAINER}
+        if v2
+        else {ACTION_ROW}
+    )
     if not v2 and len(components) > 5:
         problems.append(f"{len(components)} action rows (max 5)")
 
@@ -235,8 +254,11 @@ def _component_problems(components: Any, *, v2: bool = False) -> list[str]:
             check(c.get("accessory"), f"{where}.accessory", {BUTTON, THUMBNAIL})
         elif ctype == CONTAINER:
             for i, child in enumerate(c.get("components") or []):
-                check(child, f"{where}.{i}", {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE_COMPONENT,
-                                              SEPARATOR})
+                check(
+                    child,
+                    f"{where}.{i}",
+                    {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR},
+                )
 
     for i, component in enumerate(components):
         check(component, f"components.{i}", top_allowed)
@@ -267,8 +289,12 @@ def _text_input_problems(text_input: dict[str, Any], where: str, *, in_label: bo
     if isinstance(low, int) and isinstance(high, int) and low > high:
         problems.append(f"{where}: min_length {low} > max_length {high}")
     if text_input.get("value") is not None:
-        problems += _text_problem(text_input["value"], f"{where} value", 0,
-                                  high if isinstance(high, int) and 1 <= high <= 4000 else 4000)
+        problems += _text_problem(
+            text_input["value"],
+            f"{where} value",
+            0,
+            high if isinstance(high, int) and 1 <= high <= 4000 else 4000,
+        )
     if text_input.get("placeholder") is not None:
         problems += _text_problem(text_input["placeholder"], f"{where} placeholder", 0, 100)
     return problems
@@ -282,7 +308,9 @@ def _modal_problems(data: Any) -> list[str]:
     problems += _text_problem(data.get("title"), "modal title", 1, 45)
     components = data.get("components")
     if not isinstance(components, list) or not 1 <= len(components) <= 5:
-        problems.append(f"modal has {len(components) if isinstance(components, list) else 'no'} components (1-5)")
+        problems.append(
+            f"modal has {len(components) if isinstance(components, list) else 'no'} components (1-5)"
+        )
         return problems
     custom_ids: list[str] = []
     inputs = {TEXT_INPUT, FILE_UPLOAD, RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX} | SELECT_TYPES
@@ -328,8 +356,12 @@ def _image_info(raw: bytes) -> dict[str, Any] | None:
 
     try:
         with Image.open(io.BytesIO(raw)) as image:
-            info = {"format": image.format, "width": image.width, "height": image.height,
-                    "animated": bool(getattr(image, "is_animated", False))}
+            info = {
+                "format": image.format,
+                "width": image.width,
+                "height": image.height,
+                "animated": bool(getattr(image, "is_animated", False)),
+            }
             image.verify()
         with Image.open(io.BytesIO(raw)) as image:
             image.load()  # verify() skips pixel data; a truncated image fails here

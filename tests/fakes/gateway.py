@@ -70,6 +70,7 @@ class FakeGateway:
     invalid_sessions: int
 
     if TYPE_CHECKING:  # FakeDiscord's
+
         @property
         def bot_user(self) -> dict[str, Any]: ...
         def _violation(self, text: str) -> None: ...
@@ -102,8 +103,9 @@ class FakeGateway:
     def connected_shards(self) -> list[int]:
         return sorted(i for i, s in self.shards.items() if s.connected)
 
-    async def drop(self, shard: int = 0, code: int = 4000,
-                   missed: Iterable[dict[str, Any]] = ()) -> list[InteractionRecord]:
+    async def drop(
+        self, shard: int = 0, code: int = 4000, missed: Iterable[dict[str, Any]] = ()
+    ) -> list[InteractionRecord]:
         """Close shard `shard`'s gateway socket (4000 "unknown error": the client may RESUME).
 
         `missed`: interaction payloads dispatched after the socket is detached and before it closes, so
@@ -161,30 +163,82 @@ class FakeGateway:
         if self.server_size is not None:
             if guild_id not in self._guild_payloads:
                 self._guild_payloads[guild_id] = realistic_guild(guild_id, self.bot_user, **self.server_size)
-            return self._guild_payloads[guild_id] | {"preferred_locale": self.guild_locales.get(guild_id, "en-US")}
+            return self._guild_payloads[guild_id] | {
+                "preferred_locale": self.guild_locales.get(guild_id, "en-US")
+            }
         channel_id = self.channel_of(guild_id)
-        everyone = {"id": guild_id, "name": "@everyone", "permissions": PERMISSIONS, "position": 0,
-                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
-        channel = {"id": channel_id, "type": 0, "guild_id": guild_id, "name": "general", "position": 0,
-                   "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
-                   "rate_limit_per_user": 0, "last_message_id": None, "flags": 0}
+        everyone = {
+            "id": guild_id,
+            "name": "@everyone",
+            "permissions": PERMISSIONS,
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+        channel = {
+            "id": channel_id,
+            "type": 0,
+            "guild_id": guild_id,
+            "name": "general",
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+            "flags": 0,
+        }
         return {
-            "id": guild_id, "name": f"Test Guild {guild_id[-4:]}", "icon": None, "splash": None, "discovery_splash": None,
-            "owner_id": "1100000000000000300", "afk_channel_id": None, "afk_timeout": 300,
-            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-            "roles": [everyone], "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
-            "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
-            "rules_channel_id": None, "vanity_url_code": None, "description": None, "banner": None,
-            "premium_tier": 0, "premium_subscription_count": 0,
+            "id": guild_id,
+            "name": f"Test Guild {guild_id[-4:]}",
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": "1100000000000000300",
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [everyone],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
             "preferred_locale": self.guild_locales.get(guild_id, "en-US"),
-            "public_updates_channel_id": None, "nsfw_level": 0, "premium_progress_bar_enabled": False,
-            "joined_at": "2026-01-01T00:00:00.000000+00:00", "large": False, "unavailable": False,
-            "member_count": 2, "voice_states": [], "members": [], "channels": [channel], "threads": [],
-            "presences": [], "stage_instances": [], "guild_scheduled_events": [], "max_members": 500000,
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "large": False,
+            "unavailable": False,
+            "member_count": 2,
+            "voice_states": [],
+            "members": [],
+            "channels": [channel],
+            "threads": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "max_members": 500000,
         }
 
-    async def _dispatch(self, event: str, data: dict[str, Any], *, shard: int = 0,
-                        session: GatewaySession | None = None) -> None:
+    async def _dispatch(
+        self, event: str, data: dict[str, Any], *, shard: int = 0, session: GatewaySession | None = None
+    ) -> None:
         """Send a DISPATCH (op 0) on a session; kept for replay, sent now only if its socket is up."""
         session = session or self.shards.get(shard)
         if session is None:
@@ -205,8 +259,11 @@ class FakeGateway:
         await ws.prepare(request)
         self._sockets.add(ws)
         self.requests.append(("WS", "/gateway?" + request.query_string))
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms},
-                                      "s": None, "t": None}))
+        await ws.send_str(
+            json.dumps(
+                {"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None}
+            )
+        )
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -249,8 +306,11 @@ class FakeGateway:
             shard_id, shard_count = int(shard[0]), int(shard[1])
         except (TypeError, ValueError, IndexError):
             shard_id, shard_count = -1, 0
-        if shard_count < 1 or not 0 <= shard_id < shard_count or (
-                self.shard_count is not None and self.shard_count != shard_count and self.shards):
+        if (
+            shard_count < 1
+            or not 0 <= shard_id < shard_count
+            or (self.shard_count is not None and self.shard_count != shard_count and self.shards)
+        ):
             self._violation(f"invalid shard {shard!r} (shard count so far: {self.shard_count})")
             await ws.close(code=4010, message=b"Invalid shard.")
             return
@@ -258,20 +318,33 @@ class FakeGateway:
         old = self.shards.get(shard_id)
         if old is not None and old.connected and old.ws is not ws:
             await old.ws.close(code=4000, message=b"superseded by a new session")  # type: ignore[union-attr]
-        session = GatewaySession(session_id=secrets.token_hex(16), shard_id=shard_id, shard_count=shard_count,
-                                 intents=intents, ws=ws)
+        session = GatewaySession(
+            session_id=secrets.token_hex(16),
+            shard_id=shard_id,
+            shard_count=shard_count,
+            intents=intents,
+            ws=ws,
+        )
         self.sessions[session.session_id] = session
         self.shards[shard_id] = session
         self.gateway_closed.clear()
         self.identified.set()
         guilds = self.guilds_of_shard(shard_id, shard_count)
         ready = {
-            "v": 10, "user": self.bot_user, "guilds": [{"id": g, "unavailable": True} for g in guilds],
-            "session_id": session.session_id, "resume_gateway_url": self.gateway_url,
+            "v": 10,
+            "user": self.bot_user,
+            "guilds": [{"id": g, "unavailable": True} for g in guilds],
+            "session_id": session.session_id,
+            "resume_gateway_url": self.gateway_url,
             "shard": [shard_id, shard_count],
-            "application": {"id": self.application_id, "flags": 0}, "private_channels": [],
-            "relationships": [], "presences": [], "user_settings": {}, "geo_ordered_rtc_regions": [],
-            "auth": {}, "session_type": "normal",
+            "application": {"id": self.application_id, "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "user_settings": {},
+            "geo_ordered_rtc_regions": [],
+            "auth": {},
+            "session_type": "normal",
         }
         await self._dispatch("READY", ready, session=session)
         if self.send_guild_create and intents & Intent.GUILDS:  # Discord sends GUILD_CREATE only with GUILDS
@@ -282,8 +355,13 @@ class FakeGateway:
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         """RESUME (op 6): replay every event after `seq` on the new socket, then RESUMED."""
         session = self.sessions.get(str(data.get("session_id")))
-        record: dict[str, Any] = {"session_id": data.get("session_id"), "seq": data.get("seq"), "ok": False,
-                                  "shard": session.shard_id if session else None, "replayed": 0}
+        record: dict[str, Any] = {
+            "session_id": data.get("session_id"),
+            "seq": data.get("seq"),
+            "ok": False,
+            "shard": session.shard_id if session else None,
+            "replayed": 0,
+        }
         self.resumes.append(record)
         if data.get("token") != self.token:
             await ws.close(code=4004, message=b"Authentication failed.")

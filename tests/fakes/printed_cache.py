@@ -15,8 +15,9 @@ from tests.production_world import copy_database
 
 
 @pytest.fixture(scope="session")
-def printed_cache_template(card_cache_copy: Callable[[Path], Path],
-                           tmp_path_factory: pytest.TempPathFactory) -> Path:
+def printed_cache_template(
+    card_cache_copy: Callable[[Path], Path], tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     """The shared data set's oracle cards and, in every language, their printed names (imported once)."""
     folder = tmp_path_factory.mktemp("printed")
     db = card_cache_copy(folder / "cards.sqlite3")
@@ -29,8 +30,9 @@ def printed_cache_template(card_cache_copy: Callable[[Path], Path],
 
 
 @pytest.fixture(params=["index", "search"])
-def language_data(request: pytest.FixtureRequest, printed_cache_template: Path, tmp_path: Path
-                  ) -> tuple[str, dict[str, object]]:
+def language_data(
+    request: pytest.FixtureRequest, printed_cache_template: Path, tmp_path: Path
+) -> tuple[str, dict[str, object]]:
     """Each test twice: with the printed names imported (`CARD_LANGUAGES=all`), and without them (the
     setting off: Scryfall's `lang:` search answers). Returns the mode and the settings overrides."""
     path = copy_database(printed_cache_template, tmp_path / "cards.sqlite3")

@@ -84,7 +84,7 @@ class _CardIndex:
     def of(cls, cards: Sequence[dict[str, Any]]) -> _CardIndex:
         shared = _shared_cards() if len(cards) >= _SHARED_AT_LEAST else ()
         if shared and len(cards) >= len(shared) and all(a is b for a, b in zip(shared, cards, strict=False)):
-            return _shared_index().extended(cards[len(shared):])
+            return _shared_index().extended(cards[len(shared) :])
         return _EMPTY.extended(cards)
 
     def extended(self, cards: Sequence[dict[str, Any]]) -> _CardIndex:
@@ -123,6 +123,7 @@ def _shared_cards() -> tuple[dict[str, Any], ...]:
 @lru_cache(maxsize=1)
 def _shared_index() -> _CardIndex:
     return _EMPTY.extended(_shared_cards())
+
 
 class FakeScryfall:
     """Serve `cards` (Scryfall card objects) the way api.scryfall.com would."""
@@ -176,8 +177,10 @@ class FakeScryfall:
 
     def _containing(self, words: list[str], *, commanders: bool = False) -> list[dict[str, Any]]:
         return self._unique_names(
-            (key, card) for key, card in self._full
-            if all(w in key for w in words) and (not commanders or id(card) in self._commander))
+            (key, card)
+            for key, card in self._full
+            if all(w in key for w in words) and (not commanders or id(card) in self._commander)
+        )
 
     # -- control -----------------------------------------------------------------------------------
 
@@ -243,8 +246,16 @@ class FakeScryfall:
                 body = await request.json()
             except ValueError:
                 body = None
-        self.requests.append(RecordedRequest(request.method, request.path, dict(request.query), body,
-                                             asyncio.get_running_loop().time(), dict(request.headers)))
+        self.requests.append(
+            RecordedRequest(
+                request.method,
+                request.path,
+                dict(request.query),
+                body,
+                asyncio.get_running_loop().time(),
+                dict(request.headers),
+            )
+        )
         if self.delay:
             with contextlib.suppress(TimeoutError):  # a slow answer, cut short when the fake shuts down
                 await asyncio.wait_for(self._closing.wait(), self.delay)
@@ -261,7 +272,9 @@ class FakeScryfall:
         if self.mode == "down":
             return _error(500, "server_error", "fake Scryfall is down")
         if self.malformed_json:
-            return web.Response(status=200, body=b'{"object": "card", "name": "Broken', content_type="application/json")
+            return web.Response(
+                status=200, body=b'{"object": "card", "name": "Broken', content_type="application/json"
+            )
         return await handler(request)
 
     # -- endpoints ---------------------------------------------------------------------------------
@@ -287,8 +300,11 @@ class FakeScryfall:
         if len(matches) == 1:
             return web.json_response(matches[0])
         if len(matches) > 1:
-            return _error(404, "ambiguous", f"Too many cards match ambiguous name “{text}”. "
-                                            "Add more words to refine your search.")
+            return _error(
+                404,
+                "ambiguous",
+                f"Too many cards match ambiguous name “{text}”. Add more words to refine your search.",
+            )
         best = process.extractOne(key, self._keys, scorer=fuzz.ratio, score_cutoff=80)
         if best is not None:
             return web.json_response(self._full[best[2]][1])
@@ -298,16 +314,24 @@ class FakeScryfall:
         key = normalize(request.query.get("q", ""))
         names: list[str] = []
         if len(key) >= 2:
-            starts = [c["name"] for c in self._unique_names((k, c) for k, c in self._full if k.startswith(key))]
-            inner = [c["name"] for c in self._unique_names((k, c) for k, c in self._full
-                                                           if not k.startswith(key) and key in k)]
+            starts = [
+                c["name"] for c in self._unique_names((k, c) for k, c in self._full if k.startswith(key))
+            ]
+            inner = [
+                c["name"]
+                for c in self._unique_names(
+                    (k, c) for k, c in self._full if not k.startswith(key) and key in k
+                )
+            ]
             names = (starts + inner)[:20]
         return web.json_response({"object": "catalog", "total_values": len(names), "data": names})
 
     async def _search(self, request: web.Request) -> web.Response:
         if _PRINTED_TERM.search(request.query.get("q", "")):
             await self.prepare_printed()  # built once, off the loop the bot under test shares
-            return await asyncio.to_thread(self._search_printed, request)  # a scan of every printing: off it too
+            return await asyncio.to_thread(
+                self._search_printed, request
+            )  # a scan of every printing: off it too
         terms = request.query.get("q", "").split()
         commanders = False
         words: list[str] = []
@@ -327,9 +351,14 @@ class FakeScryfall:
         if not matches:
             return _error(404, "not_found", "Your query didn’t match any cards. Adjust your search terms.")
         page = max(1, int(request.query.get("page", "1") or 1))
-        chunk = matches[(page - 1) * self.PAGE_SIZE: page * self.PAGE_SIZE]
+        chunk = matches[(page - 1) * self.PAGE_SIZE : page * self.PAGE_SIZE]
         has_more = page * self.PAGE_SIZE < len(matches)
-        body: dict[str, Any] = {"object": "list", "total_cards": len(matches), "has_more": has_more, "data": chunk}
+        body: dict[str, Any] = {
+            "object": "list",
+            "total_cards": len(matches),
+            "has_more": has_more,
+            "data": chunk,
+        }
         if has_more:
             body["next_page"] = f"{self.base_url}/cards/search?q={request.query.get('q', '')}&page={page + 1}"
         return web.json_response(body)
@@ -365,19 +394,27 @@ class FakeScryfall:
     async def _card(self, request: web.Request) -> web.Response:
         card = self.by_id.get(request.match_info["id"])
         if card is None:
-            return _error(404, "not_found", "No card found with the given ID or set code and collector number.")
+            return _error(
+                404, "not_found", "No card found with the given ID or set code and collector number."
+            )
         return web.json_response(card)
 
     async def _bulk_data(self, request: web.Request) -> web.Response:
         entry = {
-            "object": "bulk_data", "id": "27bf3214-1271-490b-bdfe-c0be6c23d02e", "type": "oracle_cards",
-            "updated_at": self.bulk_updated_at, "name": "Oracle Cards",
+            "object": "bulk_data",
+            "id": "27bf3214-1271-490b-bdfe-c0be6c23d02e",
+            "type": "oracle_cards",
+            "updated_at": self.bulk_updated_at,
+            "name": "Oracle Cards",
             "description": "A JSON file containing one Scryfall card object for each Oracle ID.",
             "size": len(self._bulk_bytes(False)),
             "download_uri": f"{self.base_url}/bulk/oracle-cards.json.gz",
-            "content_type": "application/json", "content_encoding": "gzip",
+            "content_type": "application/json",
+            "content_encoding": "gzip",
         }
-        return web.json_response({"object": "list", "has_more": False, "data": [entry, *self._printed_bulk_entries()]})
+        return web.json_response(
+            {"object": "list", "has_more": False, "data": [entry, *self._printed_bulk_entries()]}
+        )
 
     def serve_bulk(self, raw: bytes, gz: bytes | None = None) -> None:
         """Serve this oracle_cards file (JSON bytes, and its gzip) instead of one made from `cards`."""
@@ -391,8 +428,9 @@ class FakeScryfall:
 
     async def _bulk_file(self, request: web.Request) -> web.Response:
         gz = request.path.endswith(".gz")
-        return web.Response(body=self._bulk_bytes(gz),
-                            content_type="application/gzip" if gz else "application/json")
+        return web.Response(
+            body=self._bulk_bytes(gz), content_type="application/gzip" if gz else "application/json"
+        )
 
     # -- printed names in other languages (issue 20): all_cards and `lang:` searches ------------------
     # Data from tests/fakes/allcards.py (the shared data set's foreign names), built on first use.
@@ -426,13 +464,20 @@ class FakeScryfall:
     def _printed_bulk_entries(self) -> list[dict[str, Any]]:
         if not self._all_cards_on:
             return []
-        return [{
-            "object": "bulk_data", "id": "922288cb-4bef-45e1-bb30-0c2bd3d3534f", "type": "all_cards",
-            "updated_at": self.bulk_updated_at, "name": "All Cards",
-            "description": "A JSON file containing every card object on Scryfall in every language.",
-            "size": len(self._all_cards_bytes()), "download_uri": f"{self.base_url}/bulk/all-cards.json.gz",
-            "content_type": "application/json", "content_encoding": "gzip",
-        }]
+        return [
+            {
+                "object": "bulk_data",
+                "id": "922288cb-4bef-45e1-bb30-0c2bd3d3534f",
+                "type": "all_cards",
+                "updated_at": self.bulk_updated_at,
+                "name": "All Cards",
+                "description": "A JSON file containing every card object on Scryfall in every language.",
+                "size": len(self._all_cards_bytes()),
+                "download_uri": f"{self.base_url}/bulk/all-cards.json.gz",
+                "content_type": "application/json",
+                "content_encoding": "gzip",
+            }
+        ]
 
     async def _all_cards_file(self, request: web.Request) -> web.Response:
         if not self._all_cards_on:
@@ -455,26 +500,36 @@ class FakeScryfall:
             return _error(400, "bad_request", f"Unknown language “{lang}”.")
         matches, seen = [], set()
         for obj, names in _printed_index():
-            if (lang in ("any", obj["lang"]) and all(any(w in n for n in names) for w in words)
-                    and (prints or obj["oracle_id"] not in seen)):
+            if (
+                lang in ("any", obj["lang"])
+                and all(any(w in n for n in names) for w in words)
+                and (prints or obj["oracle_id"] not in seen)
+            ):
                 seen.add(obj["oracle_id"])
                 matches.append(obj)
         if not matches:
             return _error(404, "not_found", "Your query didn’t match any cards. Adjust your search terms.")
         matches.sort(key=lambda o: o["name"])
         chunk = [self._as_printed_card(o) for o in matches[: self.PAGE_SIZE]]
-        return web.json_response({"object": "list", "total_cards": len(matches),
-                                  "has_more": len(matches) > self.PAGE_SIZE, "data": chunk})
+        return web.json_response(
+            {
+                "object": "list",
+                "total_cards": len(matches),
+                "has_more": len(matches) > self.PAGE_SIZE,
+                "data": chunk,
+            }
+        )
 
     def _as_printed_card(self, printing: dict[str, Any]) -> dict[str, Any]:
         """The full card object of a foreign printing: the English card with the printing's fields."""
         card = dict(self.by_key.get(normalize(printing["name"])) or {})
         card.update({k: v for k, v in printing.items() if k != "card_faces"})
         if printing.get("card_faces") and card.get("card_faces"):
-            card["card_faces"] = [dict(face, printed_name=p.get("printed_name"))
-                                  for face, p in zip(card["card_faces"], printing["card_faces"], strict=False)]
+            card["card_faces"] = [
+                dict(face, printed_name=p.get("printed_name"))
+                for face, p in zip(card["card_faces"], printing["card_faces"], strict=False)
+            ]
         return card
-
 
     # -- card symbols (GET /symbology and the SVG each entry points to) -----------------------------
     # Every symbol of `mana_art.SYMBOLS`, in Scryfall's card-symbol shape, each with a small SVG (a
@@ -491,8 +546,11 @@ class FakeScryfall:
     async def _symbology(self, request: web.Request) -> web.Response:
         if self.symbology_status != 200:
             return _error(self.symbology_status, "server_error", "fake /symbology fault")
-        data = [_card_symbol(s, f"{self.base_url}/card-symbols/{_svg_file(s)}")
-                for s in SYMBOLS if s not in self.symbology_lacks]
+        data = [
+            _card_symbol(s, f"{self.base_url}/card-symbols/{_svg_file(s)}")
+            for s in SYMBOLS
+            if s not in self.symbology_lacks
+        ]
         return web.json_response({"object": "list", "has_more": False, "data": data})
 
     async def _symbol_svg(self, request: web.Request) -> web.Response:
@@ -513,20 +571,33 @@ def _svg_file(symbol: str) -> str:
 def symbol_svg(symbol: str) -> bytes:
     """A small valid SVG for a symbol: a circle in its first color (grey when none) with the symbol's text."""
     fill = next((_SYMBOL_FILL[c] for c in symbol if c in _SYMBOL_FILL), "#cac5c0")
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle cx="50" cy="50" r="48" '
-            f'fill="{fill}"/><text x="50" y="62" font-size="32" text-anchor="middle">{escape(symbol)}</text>'
-            f'</svg>').encode()
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle cx="50" cy="50" r="48" '
+        f'fill="{fill}"/><text x="50" y="62" font-size="32" text-anchor="middle">{escape(symbol)}</text>'
+        f"</svg>"
+    ).encode()
 
 
 def _card_symbol(symbol: str, svg_uri: str) -> dict[str, Any]:
     """A card-symbol object in Scryfall's shape."""
     colors = [c for c in symbol.replace("H", "") if c in "WUBRG"] if symbol != "CHAOS" else []
     mana = symbol not in ("T", "Q", "E", "CHAOS")
-    return {"object": "card_symbol", "symbol": "{" + symbol + "}", "svg_uri": svg_uri, "loose_variant": None,
-            "english": f"the symbol {symbol}", "transposable": False, "represents_mana": mana,
-            "appears_in_mana_costs": mana, "mana_value": 1.0 if mana else None, "hybrid": "/" in symbol,
-            "phyrexian": "P" in symbol.split("/"), "funny": symbol in ("½", "∞", "CHAOS"), "colors": colors,
-            "gatherer_alternates": None}
+    return {
+        "object": "card_symbol",
+        "symbol": "{" + symbol + "}",
+        "svg_uri": svg_uri,
+        "loose_variant": None,
+        "english": f"the symbol {symbol}",
+        "transposable": False,
+        "represents_mana": mana,
+        "appears_in_mana_costs": mana,
+        "mana_value": 1.0 if mana else None,
+        "hybrid": "/" in symbol,
+        "phyrexian": "P" in symbol.split("/"),
+        "funny": symbol in ("½", "∞", "CHAOS"),
+        "colors": colors,
+        "gatherer_alternates": None,
+    }
 
 
 _PRINTED_TERM = re.compile(r"(?:^|\s)lang:", re.IGNORECASE)

@@ -92,6 +92,7 @@ def test_card_files_are_well_formed():
 
 # --- CR 903.3: who can be a commander ----------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("name", "phrase"),
     [
@@ -147,12 +148,15 @@ def test_commander_candidates_follow_eligibility_and_backgrounds():
         card = without_answers(c)
         eligible = commander_eligibility(card).ok
         background = PairingTrait(PairingKind.BACKGROUND) in pairing_traits(card).traits
-        assert is_commander_candidate(card) == (eligible or (background and analyze(card).deck_card)), c["name"]
+        assert is_commander_candidate(card) == (eligible or (background and analyze(card).deck_card)), c[
+            "name"
+        ]
     assert is_commander_candidate(R("Folk Hero")) and not commander_eligibility(R("Folk Hero")).ok
     assert not is_commander_candidate(R("Brisela, Voice of Nightmares"))
 
 
 # --- CR 702.124: partner abilities ----------------------------------------------------------------------
+
 
 def _kinds(traits: PairingTraits) -> set[PairingKind]:
     return {t.kind for t in traits.traits}
@@ -160,14 +164,22 @@ def _kinds(traits: PairingTraits) -> set[PairingKind]:
 
 def test_pairing_traits_read_every_partner_ability():
     amy = pairing_traits(R("Amy Pond"))
-    assert amy.traits == {PairingTrait(PairingKind.PARTNER_WITH, "Rory Williams"),
-                          PairingTrait(PairingKind.DOCTORS_COMPANION)}
+    assert amy.traits == {
+        PairingTrait(PairingKind.PARTNER_WITH, "Rory Williams"),
+        PairingTrait(PairingKind.DOCTORS_COMPANION),
+    }
     assert amy.names == {"Amy Pond"}
     assert pairing_traits(R("The Tenth Doctor")).traits == {PairingTrait(PairingKind.TIME_LORD_DOCTOR)}
-    assert pairing_traits(R("Kratos, Stoic Father")).traits == {PairingTrait(PairingKind.PARTNER_TEXT, "Father & son")}
+    assert pairing_traits(R("Kratos, Stoic Father")).traits == {
+        PairingTrait(PairingKind.PARTNER_TEXT, "Father & son")
+    }
     assert pairing_traits(R("Leonardo, the Balance")).traits == {
-        PairingTrait(PairingKind.PARTNER_TEXT, "Character select")}
-    assert _kinds(pairing_traits(R("Faceless One"))) == {PairingKind.CHOOSE_BACKGROUND, PairingKind.BACKGROUND}
+        PairingTrait(PairingKind.PARTNER_TEXT, "Character select")
+    }
+    assert _kinds(pairing_traits(R("Faceless One"))) == {
+        PairingKind.CHOOSE_BACKGROUND,
+        PairingKind.BACKGROUND,
+    }
     assert _kinds(pairing_traits(R("The Prismatic Piper"))) == {PairingKind.PARTNER}
     assert _kinds(pairing_traits(R("Folk Hero"))) == {PairingKind.BACKGROUND}
     assert not pairing_traits(R("Kilo, Apogee Mind"))
@@ -175,10 +187,16 @@ def test_pairing_traits_read_every_partner_ability():
 
 
 def test_old_friends_forever_text_is_partner_friends_forever():
-    old = {"name": "Old", "type_line": "Legendary Creature \u2014 Human",
-           "oracle_text": "Friends forever (You can have two commanders if both have friends forever.)"}
-    new = {"name": "New", "type_line": "Legendary Creature \u2014 Human",
-           "oracle_text": "Partner\u2014Friends forever (You can have two commanders if both have this ability.)"}
+    old = {
+        "name": "Old",
+        "type_line": "Legendary Creature \u2014 Human",
+        "oracle_text": "Friends forever (You can have two commanders if both have friends forever.)",
+    }
+    new = {
+        "name": "New",
+        "type_line": "Legendary Creature \u2014 Human",
+        "oracle_text": "Partner\u2014Friends forever (You can have two commanders if both have this ability.)",
+    }
     assert pairing_traits(old) == pairing_traits(new)
     assert can_pair(pairing_traits(old), pairing_traits(new))
 
@@ -194,7 +212,11 @@ def test_time_lord_doctor_needs_no_other_creature_types():
     ("a", "b", "phrase"),
     [
         ("Amy Pond", "Rory Williams", "each have \u201cPartner with\u201d naming the other"),
-        ("Amy Pond", "The Tenth Doctor", "Doctor\u2019s companion and The Tenth Doctor is a Time Lord Doctor"),
+        (
+            "Amy Pond",
+            "The Tenth Doctor",
+            "Doctor\u2019s companion and The Tenth Doctor is a Time Lord Doctor",
+        ),
         ("The Fourth Doctor", "Clara Oswald", "Clara Oswald has Doctor\u2019s companion"),
         ("Kratos, Stoic Father", "Atreus, Impulsive Son", "both have Partner\u2014Father & son"),
         ("Durnan of the Yawning Portal", "Folk Hero", "Folk Hero is a Background"),
@@ -236,11 +258,17 @@ def test_partner_and_partner_with_do_not_combine():
 
 def test_reversible_printing_of_one_card_answers_to_its_name():
     """A Secret Lair reversible card is named "X // X" by Scryfall; "Partner with X" still names it."""
+
     def reversible(name: str) -> dict[str, Any]:
         base = S(name)
         face = {k: base[k] for k in ("name", "mana_cost", "type_line", "oracle_text") if k in base}
-        return {"object": "card", "name": f"{name} // {name}", "layout": "reversible_card",
-                "legalities": base["legalities"], "card_faces": [dict(face), dict(face)]}
+        return {
+            "object": "card",
+            "name": f"{name} // {name}",
+            "layout": "reversible_card",
+            "legalities": base["legalities"],
+            "card_faces": [dict(face), dict(face)],
+        }
 
     zndrsplt, okaun = reversible("Zndrsplt, Eye of Wisdom"), reversible("Okaun, Eye of Chaos")
     assert check_pairing(zndrsplt, okaun).ok
@@ -314,6 +342,7 @@ def test_check_pairing_agrees_with_can_pair_on_real_commanders():
 
 # --- CR 715.4 / 720: adventurer and omen cards; CR 101.1: the card's own text ----------------------------
 
+
 @pytest.mark.parametrize(
     ("name", "colors", "identity"),
     [
@@ -353,7 +382,8 @@ def test_doesnt_affect_identity_is_read_in_general():
     courier = S("Transguild Courier")
     courier["oracle_text"] = courier["oracle_text"].replace(
         "Transguild Courier is all colors.",
-        "Transguild Courier is all colors. This ability doesn\u2019t affect its color identity.")
+        "Transguild Courier is all colors. This ability doesn\u2019t affect its color identity.",
+    )
     a = analyze(courier)
     assert a.colors == "WUBRG" and a.identity == ""
     # the same ability in current "this <type>" templating
@@ -362,6 +392,7 @@ def test_doesnt_affect_identity_is_read_in_general():
 
 
 # --- objects that are not cards of a deck -----------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("name", "kind"),
@@ -378,9 +409,14 @@ def test_non_deck_objects_are_flagged(name, kind):
 
 
 def test_shared_data_non_deck_kinds():
-    expected_kind = {"token": NonDeckKind.TOKEN, "double_faced_token": NonDeckKind.TOKEN,
-                     "emblem": NonDeckKind.EMBLEM, "vanguard": NonDeckKind.VANGUARD, "planar": NonDeckKind.PLANE,
-                     "scheme": NonDeckKind.SCHEME}
+    expected_kind = {
+        "token": NonDeckKind.TOKEN,
+        "double_faced_token": NonDeckKind.TOKEN,
+        "emblem": NonDeckKind.EMBLEM,
+        "vanguard": NonDeckKind.VANGUARD,
+        "planar": NonDeckKind.PLANE,
+        "scheme": NonDeckKind.SCHEME,
+    }
     counts: dict[NonDeckKind | None, int] = {}
     for c in all_cards():
         kind = analyze(c).not_deck_card
@@ -390,7 +426,9 @@ def test_shared_data_non_deck_kinds():
         elif c["layout"] in expected_kind:
             assert kind is expected_kind[c["layout"]], c["name"]
         elif c["layout"] == "meld":
-            assert (kind is NonDeckKind.MELD_RESULT) == (not c.get("mana_cost") and c["type_line"] != "Land"), c["name"]
+            assert (kind is NonDeckKind.MELD_RESULT) == (
+                not c.get("mana_cost") and c["type_line"] != "Land"
+            ), c["name"]
         else:
             assert kind is None, c["name"]
     assert counts[NonDeckKind.MELD_RESULT] == 3 and counts[None] > 23_000
@@ -415,12 +453,18 @@ def test_emblems_and_inserts_get_no_identity_from_their_text():
 
 
 def test_ordinary_cards_are_deck_cards():
-    for name in ("Inspirit, Flagship Vessel", "Spellscorn Coven // Take It Back", "Fell the Profane // Fell Mire",
-                 "Dryad Arbor", "Invasion of Zendikar // Awakened Skyclave"):
+    for name in (
+        "Inspirit, Flagship Vessel",
+        "Spellscorn Coven // Take It Back",
+        "Fell the Profane // Fell Mire",
+        "Dryad Arbor",
+        "Invasion of Zendikar // Awakened Skyclave",
+    ):
         assert analyze(R(name)).deck_card, name
 
 
 # --- CR 903.4b chosen colors and fit verdicts ----------------------------------------------------------
+
 
 def test_piper_fits_if_chosen_and_fits_once_chosen():
     piper = R("The Prismatic Piper")
@@ -467,7 +511,8 @@ def test_two_choosing_commanders_each_choose():
     assert fit.verdict is FitVerdict.FITS and fit.deck_identity == "WG"
     half = check_fit(S("Kitchen Finks"), leaders, chosen=["G", None])
     assert half.verdict is FitVerdict.FITS_IF_CHOSEN and half.choice_options == (
-        (ColorChoice("Faceless One", 1, "W"),),)
+        (ColorChoice("Faceless One", 1, "W"),),
+    )
     assert check_fit(S("Esper Charm"), leaders).verdict is FitVerdict.DOES_NOT_FIT
 
 
@@ -493,8 +538,11 @@ def test_with_chosen_color_rejects_non_choosers_and_non_colors():
         ("Sol Ring", ["Griselbrand"], (DeckBlocker.COMMANDER_BANNED,)),
         ("Black Lotus", ["Esika's Chariot"], (DeckBlocker.CARD_BANNED,)),
         ("Koth, Fire of Resistance Emblem", ["Inspirit, Flagship Vessel"], (DeckBlocker.NOT_A_DECK_CARD,)),
-        ("Brisela, Voice of Nightmares", ["Folk Hero"], (DeckBlocker.COMMANDER_INELIGIBLE,
-                                                         DeckBlocker.NOT_A_DECK_CARD)),
+        (
+            "Brisela, Voice of Nightmares",
+            ["Folk Hero"],
+            (DeckBlocker.COMMANDER_INELIGIBLE, DeckBlocker.NOT_A_DECK_CARD),
+        ),
         ("Sol Ring", ["Blaring Captain", "Blaring Recruiter"], (DeckBlocker.COMMANDER_INELIGIBLE,)),
     ],
 )

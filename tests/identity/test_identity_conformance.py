@@ -55,8 +55,10 @@ def bare_analyses():
 @pytest.fixture(scope="module")
 def results(bare_analyses):
     """(card, expected, from-full-object, from-card-without-answers) for every card."""
-    return [(card, expected(card), got(analyze(card)), got(bare))
-            for card, bare in zip(all_cards(), bare_analyses, strict=True)]
+    return [
+        (card, expected(card), got(analyze(card)), got(bare))
+        for card, bare in zip(all_cards(), bare_analyses, strict=True)
+    ]
 
 
 def _fmt(card, exp, res) -> str:
@@ -102,7 +104,9 @@ def test_conformance_full_objects(results):
     allow = load_allowlist()
     n = len(results)
     agree = sum(1 for _c, exp, full, _b in results if full == exp)
-    disagreements = [_fmt(c, exp, full) for c, exp, full, _b in results if full != exp and c["id"] not in allow]
+    disagreements = [
+        _fmt(c, exp, full) for c, exp, full, _b in results if full != exp and c["id"] not in allow
+    ]
     raw_bare = sum(1 for _c, exp, _f, bare in results if bare == exp)
     print(
         f"[identity conformance, full objects] {agree}/{n} = {100 * agree / n:.3f}% agree on colors and identity; "
@@ -114,7 +118,9 @@ def test_conformance_full_objects(results):
 @pytest.mark.slow
 def test_allowlist_not_stale(results):
     allow = load_allowlist()
-    agreeing = [c["name"] for c, exp, full, bare in results if c["id"] in allow and full == exp and bare == exp]
+    agreeing = [
+        c["name"] for c, exp, full, bare in results if c["id"] in allow and full == exp and bare == exp
+    ]
     assert not agreeing, f"allow-listed cards that now agree (remove them): {agreeing}"
 
 
@@ -165,4 +171,6 @@ def test_recent_allowlisted_cards_still_disagree():
     allow = load_allowlist()
     for card in recent_cards():
         if card.get("id") in allow:
-            assert got(analyze(without_answers(card))) != expected(card), f"{card['name']} now agrees: remove it"
+            assert got(analyze(without_answers(card))) != expected(card), (
+                f"{card['name']} now agrees: remove it"
+            )

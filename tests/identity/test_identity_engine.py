@@ -41,6 +41,7 @@ def kinds(analysis, color, aspect=Aspect.IDENTITY) -> set[ReasonKind]:
 
 # --- DOMAIN.md worked examples -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("name", "colors", "identity"),
     [
@@ -73,7 +74,9 @@ def test_fires_of_undeath_black_comes_from_flashback_cost():
 def test_dismember_phyrexian_mana_is_black():
     a = A("Dismember")
     reasons = a.reasons_for("B", Aspect.COLOR)
-    assert [(r.symbol, r.symbol_kind, r.text) for r in reasons] == [("{B/P}", SymbolKind.PHYREXIAN, "{1}{B/P}{B/P}")]
+    assert [(r.symbol, r.symbol_kind, r.text) for r in reasons] == [
+        ("{B/P}", SymbolKind.PHYREXIAN, "{1}{B/P}{B/P}")
+    ]
 
 
 def test_kitchen_finks_hybrid_counts_as_both():
@@ -104,15 +107,25 @@ def test_mad_ratter_color_words_do_not_count():
 
 
 def test_color_words_leave_out_the_card_s_own_name():
-    c = {"name": "Black Lotus", "layout": "normal", "mana_cost": "{0}", "type_line": "Artifact",
-         "oracle_text": "{T}, Sacrifice Black Lotus: Add three mana of any one color."}
+    c = {
+        "name": "Black Lotus",
+        "layout": "normal",
+        "mana_cost": "{0}",
+        "type_line": "Artifact",
+        "oracle_text": "{T}, Sacrifice Black Lotus: Add three mana of any one color.",
+    }
     assert analyze(c).color_words == ""
-    knight = {"name": "Test Knight", "mana_cost": "{W}{W}", "type_line": "Creature \u2014 Knight",
-              "oracle_text": "Protection from black and from nonred creatures (reminder: green)"}
+    knight = {
+        "name": "Test Knight",
+        "mana_cost": "{W}{W}",
+        "type_line": "Creature \u2014 Knight",
+        "oracle_text": "Protection from black and from nonred creatures (reminder: green)",
+    }
     assert analyze(knight).color_words == "BR"  # reminder text is not read for words either
 
 
 # --- acceptance list ------------------------------------------------------------------------------
+
 
 def test_syndic_of_tithes_extort_reminder_is_ignored():
     c = card("Syndic of Tithes")
@@ -143,7 +156,12 @@ def test_fire_ice_split_card_is_both_halves():
 
 
 def test_fire_ice_from_top_level_split_cost_only():
-    c = {"name": "Fire // Ice", "layout": "split", "mana_cost": "{1}{R} // {1}{U}", "type_line": "Instant // Instant"}
+    c = {
+        "name": "Fire // Ice",
+        "layout": "split",
+        "mana_cost": "{1}{R} // {1}{U}",
+        "type_line": "Instant // Instant",
+    }
     a = analyze(c)
     assert (a.colors, a.identity) == ("UR", "UR")
 
@@ -196,8 +214,17 @@ def test_tropical_island_basic_land_types():
 
 @pytest.mark.parametrize(
     ("name", "identity"),
-    [("Forest", "G"), ("Plains", "W"), ("Island", "U"), ("Swamp", "B"), ("Mountain", "R"),
-     ("Snow-Covered Forest", "G"), ("Savannah", "WG"), ("Murmuring Bosk", "WBG"), ("Wastes", "")],
+    [
+        ("Forest", "G"),
+        ("Plains", "W"),
+        ("Island", "U"),
+        ("Swamp", "B"),
+        ("Mountain", "R"),
+        ("Snow-Covered Forest", "G"),
+        ("Savannah", "WG"),
+        ("Murmuring Bosk", "WBG"),
+        ("Wastes", ""),
+    ],
 )
 def test_basic_land_types(name, identity):
     a = A(name)
@@ -238,6 +265,7 @@ def test_half_mana_real_cards():
 
 # --- other rules and layouts --------------------------------------------------------------------
 
+
 def test_flip_card_both_parts():
     a = A("Akki Lavarunner // Tok-Tok, Volcano Born")
     assert (a.colors, a.identity) == ("R", "R")
@@ -275,7 +303,11 @@ def test_mana_in_quoted_ability_counts_and_reminder_inside_quotes_does_not():
 
 
 def test_unclosed_reminder_parenthesis_hides_rest_of_line_only():
-    c = {"name": "T", "oracle_text": "Flying (this is {W} reminder\n{R}: T gets +1/+0.", "type_line": "Creature"}
+    c = {
+        "name": "T",
+        "oracle_text": "Flying (this is {W} reminder\n{R}: T gets +1/+0.",
+        "type_line": "Creature",
+    }
     assert analyze(c).identity == "R"
 
 
@@ -295,8 +327,14 @@ def test_chooses_color_flagged():
 
 
 def test_tokens_take_colors_from_the_creating_effect():
-    token = {"name": "Angel", "layout": "token", "type_line": "Token Creature \u2014 Angel",
-             "oracle_text": "Flying", "mana_cost": "", "colors": ["W"]}
+    token = {
+        "name": "Angel",
+        "layout": "token",
+        "type_line": "Token Creature \u2014 Angel",
+        "oracle_text": "Flying",
+        "mana_cost": "",
+        "colors": ["W"],
+    }
     a = analyze(token)
     assert (a.colors, a.identity) == ("W", "W")
     assert kinds(a, "W", Aspect.COLOR) == {ReasonKind.TOKEN_COLOR}
@@ -309,6 +347,7 @@ def test_tokens_take_colors_from_the_creating_effect():
 
 def test_never_reads_scryfall_answers():
     """Poisoned `colors`/`color_identity` change nothing (tokens excepted)."""
+
     class Guarded(dict):
         def __getitem__(self, key):
             assert key not in ("colors", "color_identity"), key
@@ -333,8 +372,15 @@ def test_never_reads_scryfall_answers():
 def test_reasons_are_facts():
     """Every reason says where it comes from as data: a symbol has its kind, a rules-text symbol its place, a
     land type its land, a CDA its ability; the line it sits in is given without reminder text."""
-    for name in ("Fires of Undeath", "Ghostfire", "Tropical Island", "Transguild Courier", "Dryad Arbor",
-                 "Syndic of Tithes", "General Tazri"):
+    for name in (
+        "Fires of Undeath",
+        "Ghostfire",
+        "Tropical Island",
+        "Transguild Courier",
+        "Dryad Arbor",
+        "Syndic of Tithes",
+        "General Tazri",
+    ):
         a = A(name)
         for r in a.reasons:
             if r.symbol:
@@ -355,18 +401,43 @@ def test_non_dict_raises_identity_error():
 
 # --- property tests ------------------------------------------------------------------------------
 
-_odd = st.one_of(st.none(), st.integers(), st.floats(allow_nan=True), st.booleans(), st.text(max_size=40),
-                 st.lists(st.text(max_size=3), max_size=3), st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2))
-_text = st.one_of(st.text(max_size=80), st.text(alphabet="{}/()WUBRGCPHX12 \n\"\u2014:.,", max_size=80))
+_odd = st.one_of(
+    st.none(),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.text(max_size=40),
+    st.lists(st.text(max_size=3), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
+)
+_text = st.one_of(st.text(max_size=80), st.text(alphabet='{}/()WUBRGCPHX12 \n"\u2014:.,', max_size=80))
 _face = st.dictionaries(
     st.sampled_from(["name", "mana_cost", "type_line", "oracle_text", "color_indicator", "colors"]),
-    st.one_of(_text, _odd), max_size=6,
+    st.one_of(_text, _odd),
+    max_size=6,
 )
 _card = st.dictionaries(
-    st.sampled_from(["name", "layout", "mana_cost", "type_line", "oracle_text", "color_indicator", "colors",
-                     "color_identity", "card_faces", "legalities", "keywords"]),
-    st.one_of(_text, _odd, st.lists(st.one_of(_face, _odd), max_size=3),
-              st.sampled_from(["split", "transform", "token", "modal_dfc", "flip", "meld", "vanguard"])),
+    st.sampled_from(
+        [
+            "name",
+            "layout",
+            "mana_cost",
+            "type_line",
+            "oracle_text",
+            "color_indicator",
+            "colors",
+            "color_identity",
+            "card_faces",
+            "legalities",
+            "keywords",
+        ]
+    ),
+    st.one_of(
+        _text,
+        _odd,
+        st.lists(st.one_of(_face, _odd), max_size=3),
+        st.sampled_from(["split", "transform", "token", "modal_dfc", "flip", "meld", "vanguard"]),
+    ),
     max_size=11,
 )
 
@@ -411,6 +482,10 @@ def test_engine_modules_import_no_cycle():
     """No import cycle among the engine's modules, `TYPE_CHECKING` imports included (grimp counts them)."""
     graph = grimp.build_graph("bot", cache_dir=None)
     engine = {m for m in graph.modules if m.startswith("bot.identity.")}
-    cycles = [(a, b) for a in sorted(engine) for b in sorted(graph.find_modules_directly_imported_by(a) & engine)
-              if graph.find_shortest_chain(importer=b, imported=a)]
+    cycles = [
+        (a, b)
+        for a in sorted(engine)
+        for b in sorted(graph.find_modules_directly_imported_by(a) & engine)
+        if graph.find_shortest_chain(importer=b, imported=a)
+    ]
     assert not cycles, f"import cycles through these imports: {cycles}"

@@ -26,52 +26,77 @@ def C(name: str) -> dict:
 
 def make(name, type_line, text="", cost="", layout="normal", **extra) -> dict:
     """A small realistic Scryfall-shaped card, for cards newer than the shared data set."""
-    return {"object": "card", "name": name, "layout": layout, "mana_cost": cost, "type_line": type_line,
-            "oracle_text": text, "legalities": {"commander": "legal"}, **extra}
+    return {
+        "object": "card",
+        "name": name,
+        "layout": layout,
+        "mana_cost": cost,
+        "type_line": type_line,
+        "oracle_text": text,
+        "legalities": {"commander": "legal"},
+        **extra,
+    }
 
 
 RAISED_BY_GIANTS = make(
-    "Raised by Giants", "Legendary Enchantment \u2014 Background",
+    "Raised by Giants",
+    "Legendary Enchantment \u2014 Background",
     "Commander creatures you own have base power and toughness 10/10 and are Giants in addition to their other types.",
     "{5}{G}",
 )
 WILSON = make(
-    "Wilson, Refined Grizzly", "Legendary Creature \u2014 Bear Warrior",
+    "Wilson, Refined Grizzly",
+    "Legendary Creature \u2014 Bear Warrior",
     "Choose a Background (You can have a Background as a second commander.)\nReach, trample, ward {2}",
     "{1}{G}",
 )
 TENTH_DOCTOR = make(
-    "The Tenth Doctor", "Legendary Creature \u2014 Time Lord Doctor",
+    "The Tenth Doctor",
+    "Legendary Creature \u2014 Time Lord Doctor",
     "Allons-y! \u2014 Whenever The Tenth Doctor attacks, exile cards from the top of your library until you exile a "
-    "card with mana value 4 or greater. You may cast that card without paying its mana cost.", "{2}{R}{G}{W}",
+    "card with mana value 4 or greater. You may cast that card without paying its mana cost.",
+    "{2}{R}{G}{W}",
 )
 ROSE_TYLER = make(
-    "Rose Tyler", "Legendary Creature \u2014 Human",
-    "Doctor\u2019s companion (You can have two commanders if the other is the Doctor.)", "{1}{W}",
+    "Rose Tyler",
+    "Legendary Creature \u2014 Human",
+    "Doctor\u2019s companion (You can have two commanders if the other is the Doctor.)",
+    "{1}{W}",
 )
 ELEVEN = make(
-    "Eleven, the Mage", "Legendary Creature \u2014 Human Wizard",
-    "Friends forever (You can have two commanders if both have friends forever.)", "{2}{U}{R}",
+    "Eleven, the Mage",
+    "Legendary Creature \u2014 Human Wizard",
+    "Friends forever (You can have two commanders if both have friends forever.)",
+    "{2}{U}{R}",
 )
 MIKE = make(
-    "Mike, the Dungeon Master", "Legendary Creature \u2014 Human Wizard",
-    "Friends forever (You can have two commanders if both have friends forever.)", "{W}",
+    "Mike, the Dungeon Master",
+    "Legendary Creature \u2014 Human Wizard",
+    "Friends forever (You can have two commanders if both have friends forever.)",
+    "{W}",
 )
 SURVIVOR_A = make(
-    "Test Survivor Alpha", "Legendary Creature \u2014 Human Survivor",
-    "Partner\u2014Survivors (You can have two commanders if both have this ability.)", "{1}{B}",
+    "Test Survivor Alpha",
+    "Legendary Creature \u2014 Human Survivor",
+    "Partner\u2014Survivors (You can have two commanders if both have this ability.)",
+    "{1}{B}",
 )
 SURVIVOR_B = make(
-    "Test Survivor Beta", "Legendary Creature \u2014 Human Survivor",
-    "Partner\u2014Survivors (You can have two commanders if both have this ability.)", "{1}{G}",
+    "Test Survivor Beta",
+    "Legendary Creature \u2014 Human Survivor",
+    "Partner\u2014Survivors (You can have two commanders if both have this ability.)",
+    "{1}{G}",
 )
 FATHER = make(
-    "Test Father", "Legendary Creature \u2014 God",
-    "Partner\u2014Father & son (You can have two commanders if both have this ability.)", "{3}{R}",
+    "Test Father",
+    "Legendary Creature \u2014 God",
+    "Partner\u2014Father & son (You can have two commanders if both have this ability.)",
+    "{3}{R}",
 )
 
 
 # --- commander eligibility -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("name", "ok", "code"),
@@ -99,7 +124,10 @@ def test_background_alone_is_not_a_commander_and_says_why():
 def test_tokens_and_planes_are_not_commanders():
     token = make("Marit Lage", "Token Legendary Creature \u2014 Avatar", "Flying", layout="token")
     verdict = commander_eligibility(token)
-    assert not verdict.ok and (verdict.code, verdict.not_deck_card) == (VerdictCode.NOT_A_DECK_CARD, NonDeckKind.TOKEN)
+    assert not verdict.ok and (verdict.code, verdict.not_deck_card) == (
+        VerdictCode.NOT_A_DECK_CARD,
+        NonDeckKind.TOKEN,
+    )
     plane = make("Bant", "Plane \u2014 Alara", layout="planar")
     assert commander_eligibility(plane).not_deck_card is NonDeckKind.PLANE
 
@@ -110,6 +138,7 @@ def test_eligibility_rejects_non_dicts():
 
 
 # --- pairing ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("a", "b"),
@@ -135,17 +164,45 @@ def test_valid_pairs(a, b):
 @pytest.mark.parametrize(
     ("a", "b", "code", "about", "decides"),
     [
-        (C("Tymna the Weaver"), C("Kumano, Master Yamabushi"), VerdictCode.NO_SHARED_ABILITY, "Tymna the Weaver", ""),
-        (C("Pir, Imaginative Rascal"), C("Tymna the Weaver"), VerdictCode.PARTNER_WITH_OTHER,
-         "Pir, Imaginative Rascal", "Toothy, Imaginary Friend"),
-        (C("Tymna the Weaver"), C("Toothy, Imaginary Friend"), VerdictCode.PARTNER_WITH_OTHER,
-         "Toothy, Imaginary Friend", "Pir, Imaginative Rascal"),
+        (
+            C("Tymna the Weaver"),
+            C("Kumano, Master Yamabushi"),
+            VerdictCode.NO_SHARED_ABILITY,
+            "Tymna the Weaver",
+            "",
+        ),
+        (
+            C("Pir, Imaginative Rascal"),
+            C("Tymna the Weaver"),
+            VerdictCode.PARTNER_WITH_OTHER,
+            "Pir, Imaginative Rascal",
+            "Toothy, Imaginary Friend",
+        ),
+        (
+            C("Tymna the Weaver"),
+            C("Toothy, Imaginary Friend"),
+            VerdictCode.PARTNER_WITH_OTHER,
+            "Toothy, Imaginary Friend",
+            "Pir, Imaginative Rascal",
+        ),
         (ELEVEN, C("Tymna the Weaver"), VerdictCode.VARIANT_ONLY, ELEVEN["name"], "Friends forever"),
         (SURVIVOR_A, FATHER, VerdictCode.VARIANT_ONLY, SURVIVOR_A["name"], "Survivors"),
         (SURVIVOR_A, C("Tymna the Weaver"), VerdictCode.VARIANT_ONLY, SURVIVOR_A["name"], "Survivors"),
-        (RAISED_BY_GIANTS, C("Kumano, Master Yamabushi"), VerdictCode.NO_SHARED_ABILITY, "Raised by Giants", ""),
+        (
+            RAISED_BY_GIANTS,
+            C("Kumano, Master Yamabushi"),
+            VerdictCode.NO_SHARED_ABILITY,
+            "Raised by Giants",
+            "",
+        ),
         (ROSE_TYLER, C("Kumano, Master Yamabushi"), VerdictCode.NO_SHARED_ABILITY, ROSE_TYLER["name"], ""),
-        (C("Blaring Captain"), C("Blaring Recruiter"), VerdictCode.PAIRED_BUT_INELIGIBLE, "Blaring Captain", ""),
+        (
+            C("Blaring Captain"),
+            C("Blaring Recruiter"),
+            VerdictCode.PAIRED_BUT_INELIGIBLE,
+            "Blaring Captain",
+            "",
+        ),
         (C("Tymna the Weaver"), C("Tymna the Weaver"), VerdictCode.SAME_CARD, "Tymna the Weaver", ""),
     ],
 )
@@ -161,6 +218,7 @@ def test_invalid_pairs_say_why(a, b, code, about, decides):
 
 
 # --- fit ---------------------------------------------------------------------------------------------
+
 
 def test_dismember_does_not_fit_kumano_with_evidence():
     fit = check_fit(C("Dismember"), [C("Kumano, Master Yamabushi")])
@@ -242,9 +300,13 @@ def test_banned_commander_is_warned_about():
 
 
 def test_chosen_color_commander_warning():
-    piper = make("The Prismatic Piper", "Legendary Creature \u2014 Shapeshifter",
-                 "If The Prismatic Piper is your commander, choose a color before the game begins. "
-                 "The Prismatic Piper is the chosen color.", "{5}")
+    piper = make(
+        "The Prismatic Piper",
+        "Legendary Creature \u2014 Shapeshifter",
+        "If The Prismatic Piper is your commander, choose a color before the game begins. "
+        "The Prismatic Piper is the chosen color.",
+        "{5}",
+    )
     fit = check_fit(C("Lightning Bolt"), [piper])
     assert not fit.fits and fit.outside == "R"
     assert fit.open_choices == (0,) and fit.verdict is FitVerdict.FITS_IF_CHOSEN
@@ -281,8 +343,12 @@ def test_commander_candidates_include_backgrounds_and_grist_but_not_plain_cards(
 
     from bot.identity import is_commander_candidate
 
-    backgrounds = {c["name"]: c for c in json.loads(
-        (Path(__file__).parents[1] / "data" / "backgrounds.json").read_text(encoding="utf-8"))}
+    backgrounds = {
+        c["name"]: c
+        for c in json.loads(
+            (Path(__file__).parents[1] / "data" / "backgrounds.json").read_text(encoding="utf-8")
+        )
+    }
     assert is_commander_candidate(backgrounds["Raised by Giants"])  # leads beside Choose a Background
     assert not commander_eligibility(backgrounds["Raised by Giants"]).ok  # but not alone
     assert is_commander_candidate(card("Grist, the Hunger Tide"))  # a creature while not on the battlefield

@@ -97,7 +97,11 @@ def test_parse_never_raises_on_arbitrary_text(text):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["W", "U", "B", "R", "G", "C", "P", "2", "H", "X", "/", "½", "Ж", " "]), max_size=6))
+@given(
+    st.lists(
+        st.sampled_from(["W", "U", "B", "R", "G", "C", "P", "2", "H", "X", "/", "½", "Ж", " "]), max_size=6
+    )
+)
 def test_classify_never_raises_on_symbol_shaped_text(parts):
     sym = classify("{" + "".join(parts) + "}")
     assert isinstance(sym.kind, SymbolKind)

@@ -34,13 +34,25 @@ K = TextPlace.KEYWORD_COST
     ("line", "symbol", "place"),
     [
         ("Flashback {5}{B}", "{B}", (K, "Flashback")),
-        ("{W}{U}{B}{R}{G}: Search your library for up to X Ally cards.", "{U}", (TextPlace.ACTIVATED_COST, None)),
+        (
+            "{W}{U}{B}{R}{G}: Search your library for up to X Ally cards.",
+            "{U}",
+            (TextPlace.ACTIVATED_COST, None),
+        ),
         ("{T}: Add {G}.", "{G}", (TextPlace.MANA_ABILITY, None)),
         ('Elves you control have "{T}: Add {B}."', "{B}", (TextPlace.GRANTED_MANA_ABILITY, None)),
-        ('Creatures you control have "{2}{G}: This creature gets +1/+1."', "{G}", (TextPlace.GRANTED_COST, None)),
+        (
+            'Creatures you control have "{2}{G}: This creature gets +1/+1."',
+            "{G}",
+            (TextPlace.GRANTED_COST, None),
+        ),
         ("Kicker {1}{R}", "{R}", (K, "Kicker")),
         ("Escape\u2014{3}{G}{G}, Exile four other cards from your graveyard.", "{G}", (K, "Escape")),
-        ("Channel \u2014 {X}{G}{G}, Discard Arashi: Arashi deals X damage.", "{G}", (TextPlace.ACTIVATED_COST, None)),
+        (
+            "Channel \u2014 {X}{G}{G}, Discard Arashi: Arashi deals X damage.",
+            "{G}",
+            (TextPlace.ACTIVATED_COST, None),
+        ),
         ("This spell costs {U} less to cast.", "{U}", (TextPlace.COST_CHANGE, None)),
         ("Counter target spell unless its controller pays {3}{U}.", "{U}", (TextPlace.COST_ASKED, None)),
         ("If it was kicked with its {2}{U} kicker, draw a card.", "{U}", (TextPlace.TEXT, None)),
@@ -84,8 +96,13 @@ def test_suspend_cost_on_a_real_card():
     from bot.identity import analyze
     from tests.shared_data import all_cards
 
-    suspend = [c for c in all_cards() if "\nSuspend " in "\n" + (c.get("oracle_text") or "")
-               and "\u2014{" in (c.get("oracle_text") or "") and not c.get("mana_cost")]
+    suspend = [
+        c
+        for c in all_cards()
+        if "\nSuspend " in "\n" + (c.get("oracle_text") or "")
+        and "\u2014{" in (c.get("oracle_text") or "")
+        and not c.get("mana_cost")
+    ]
     assert suspend, "the data set has suspend cards without a mana cost (e.g. Ancestral Vision)"
     a = analyze(suspend[0])
     places = {(r.place, r.keyword) for r in a.identity_reasons if r.kind.value == "rules text"}

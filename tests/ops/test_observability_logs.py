@@ -55,15 +55,24 @@ def test_json_one_line_per_record_with_fields(capture):
 def test_log_command_json_exact_fields(capture):
     stream = capture(json=True)
     log_command(
-        command="identity", outcome="ok", latency_ms=3.14159, cache_hit=True, guild_id=123456789012345678,
+        command="identity",
+        outcome="ok",
+        latency_ms=3.14159,
+        cache_hit=True,
+        guild_id=123456789012345678,
         card="Fires of Undeath",
     )
     [line] = lines(stream)
     record = json.loads(line)
     fields = {k: v for k, v in record.items() if k not in {"ts", "level", "logger", "msg"}}
     assert fields == {
-        "event": "command", "command": "identity", "outcome": "ok", "latency_ms": 3.14, "cache_hit": True,
-        "guild_id": 123456789012345678, "card": "Fires of Undeath",
+        "event": "command",
+        "command": "identity",
+        "outcome": "ok",
+        "latency_ms": 3.14,
+        "cache_hit": True,
+        "guild_id": 123456789012345678,
+        "card": "Fires of Undeath",
     }
     assert record["logger"] == "bot.commands" and record["msg"] == "command"
 
@@ -71,8 +80,15 @@ def test_log_command_json_exact_fields(capture):
 def test_log_command_text_is_one_escaped_line(capture):
     stream = capture(json=False)
     hostile = 'Fire\n2026-01-01 ERROR fake: injected "quote" @everyone' + "x" * 500
-    log_command(logging.getLogger("bot.cmd"), command="fits", outcome="not_found", latency_ms=12,
-                cache_hit=None, guild_id=None, card=hostile)
+    log_command(
+        logging.getLogger("bot.cmd"),
+        command="fits",
+        outcome="not_found",
+        latency_ms=12,
+        cache_hit=None,
+        guild_id=None,
+        card=hostile,
+    )
     [line] = lines(stream)
     assert " INFO bot.cmd: command " in line
     assert "command=fits outcome=not_found latency_ms=12.0 cache_hit=null guild_id=null" in line

@@ -86,7 +86,9 @@ def test_scryfall_statuses_429_and_retries():
     s = samples(m)
     assert s[("identity_bot_scryfall_requests_total", (("endpoint", "named"), ("status", "200")))] == 2
     assert s[("identity_bot_scryfall_requests_total", (("endpoint", "search"), ("status", "429")))] == 1
-    assert s[("identity_bot_scryfall_requests_total", (("endpoint", "collection"), ("status", "timeout")))] == 1
+    assert (
+        s[("identity_bot_scryfall_requests_total", (("endpoint", "collection"), ("status", "timeout")))] == 1
+    )
     assert s[("identity_bot_scryfall_requests_total", (("endpoint", "card"), ("status", "error")))] == 1
     assert s[("identity_bot_scryfall_rate_limited_total", ())] == 1
     assert s[("identity_bot_scryfall_retries_total", (("endpoint", "named"),))] == 1

@@ -47,7 +47,10 @@ async def test_healthz_ok_when_all_checks_pass(http, tmp_path):
     async def health():
         return {"gateway": True, "cache": await sqlite_check(db)}
 
-    async with HealthServer(BotMetrics(process_metrics=False), health, port=0) as server, http.get(server.url + "/healthz") as response:
+    async with (
+        HealthServer(BotMetrics(process_metrics=False), health, port=0) as server,
+        http.get(server.url + "/healthz") as response,
+    ):
         assert response.status == 200
         body = await response.json()
     assert body["status"] == "ok"
@@ -73,6 +76,7 @@ async def test_healthz_503_names_the_failing_checks(http, tmp_path):
 
 async def test_healthz_recovers_when_state_changes(http):
     state = {"up": False}
+
     async def health():
         return {"gateway": state["up"]}
 
@@ -92,14 +96,19 @@ async def test_healthz_503_when_health_raises_or_hangs(http):
         await asyncio.sleep(30)
         return {}
 
-    async with HealthServer(BotMetrics(process_metrics=False), boom, port=0) as server, http.get(server.url + "/healthz") as response:
+    async with (
+        HealthServer(BotMetrics(process_metrics=False), boom, port=0) as server,
+        http.get(server.url + "/healthz") as response,
+    ):
         assert response.status == 503
         body = await response.json()
     assert body["checks"]["health"] == "raised RuntimeError"
     assert "secret detail" not in str(body)
 
-    async with HealthServer(BotMetrics(process_metrics=False), hang, port=0, health_timeout=0.2) as server, \
-            http.get(server.url + "/healthz") as response:
+    async with (
+        HealthServer(BotMetrics(process_metrics=False), hang, port=0, health_timeout=0.2) as server,
+        http.get(server.url + "/healthz") as response,
+    ):
         assert response.status == 503
         assert "timed out" in (await response.json())["checks"]["health"]
 

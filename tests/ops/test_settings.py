@@ -50,8 +50,16 @@ def test_emoji_map(clean_env, monkeypatch):
     assert load_settings().emoji_map() == {"W": "<:w:1>", "U": "<:u:2>"}
 
 
-@pytest.mark.parametrize(("given", "level"), [("debug", "DEBUG"), ("Info", "INFO"), (" WARNING ", "WARNING"),
-                                              ("error", "ERROR"), ("CRITICAL", "CRITICAL")])
+@pytest.mark.parametrize(
+    ("given", "level"),
+    [
+        ("debug", "DEBUG"),
+        ("Info", "INFO"),
+        (" WARNING ", "WARNING"),
+        ("error", "ERROR"),
+        ("CRITICAL", "CRITICAL"),
+    ],
+)
 def test_log_level_accepts_the_standard_levels_in_any_case(clean_env, monkeypatch, given, level):
     monkeypatch.setenv("LOG_LEVEL", given)
     assert load_settings().log_level == level
@@ -62,8 +70,13 @@ def test_an_empty_value_means_the_default(clean_env, monkeypatch):
     for name in ("LOG_LEVEL", "CACHE_PATH", "SCRYFALL_RATE", "METRICS_PORT", "USER_RATE"):
         monkeypatch.setenv(name, "")
     loaded = load_settings()
-    assert (loaded.log_level, str(loaded.cache_path), loaded.scryfall_rate, loaded.metrics_port, loaded.user_rate) \
-        == ("INFO", "data/cache.sqlite3", 1.0, None, "5/10")
+    assert (
+        loaded.log_level,
+        str(loaded.cache_path),
+        loaded.scryfall_rate,
+        loaded.metrics_port,
+        loaded.user_rate,
+    ) == ("INFO", "data/cache.sqlite3", 1.0, None, "5/10")
 
 
 @pytest.mark.parametrize("bad", ["LOUD", "verbose", "10"])

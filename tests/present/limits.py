@@ -37,9 +37,12 @@ def embed_problems(embeds: Sequence[Embed | Mapping[str, Any]]) -> list[str]:
 def _one_embed(d: Mapping[str, Any], problems: list[str]) -> int:
     """Adds the problems of one embed's dict; returns the characters it counts toward the total."""
     total = 0
-    texts = {"title": (d.get("title") or "", TITLE_LIMIT), "description": (d.get("description") or "",
-             DESCRIPTION_LIMIT), "footer": ((d.get("footer") or {}).get("text") or "", FOOTER_LIMIT),
-             "author": ((d.get("author") or {}).get("name") or "", AUTHOR_LIMIT)}
+    texts = {
+        "title": (d.get("title") or "", TITLE_LIMIT),
+        "description": (d.get("description") or "", DESCRIPTION_LIMIT),
+        "footer": ((d.get("footer") or {}).get("text") or "", FOOTER_LIMIT),
+        "author": ((d.get("author") or {}).get("name") or "", AUTHOR_LIMIT),
+    }
     for label, (text, limit) in texts.items():
         if len(text) > limit:
             problems.append(f"{label} {len(text)} > {limit}")
@@ -56,9 +59,13 @@ def _one_embed(d: Mapping[str, Any], problems: list[str]) -> int:
         total += len(name) + len(value)
     urls = [("url", d.get("url"), ("http://", "https://"))] + [
         (f"{key}.url", (d.get(key) or {}).get("url"), ("http://", "https://", "attachment://"))
-        for key in ("thumbnail", "image")]
-    problems.extend(f"{key} is not a URL: {url!r}" for key, url, schemes in urls
-                    if url is not None and not str(url).startswith(schemes))
+        for key in ("thumbnail", "image")
+    ]
+    problems.extend(
+        f"{key} is not a URL: {url!r}"
+        for key, url, schemes in urls
+        if url is not None and not str(url).startswith(schemes)
+    )
     return total
 
 

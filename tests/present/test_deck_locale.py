@@ -64,20 +64,39 @@ def run(text: str, commanders: list[dict], **extra: Any) -> DeckReport:
 def reports() -> Iterator[tuple[str, DeckReport]]:
     """Reports that together show every kind of problem, every warning and every note the report words."""
     kumano = card(KUMANO)
-    yield "problems", run(PROBLEMS, [kumano], unknown={"Qwxzzy Frobnicator": ["Sol Ring"]},
-                          unavailable={"Brainstorm": Unchecked(NOT_IN_LOCAL_DATA, ("Brainstorm",))},
-                          readings=[Reading(3, "Sol Ring // ramp", "Sol Ring")], from_list=[KUMANO],
-                          pasted_lines=12)
+    yield (
+        "problems",
+        run(
+            PROBLEMS,
+            [kumano],
+            unknown={"Qwxzzy Frobnicator": ["Sol Ring"]},
+            unavailable={"Brainstorm": Unchecked(NOT_IN_LOCAL_DATA, ("Brainstorm",))},
+            readings=[Reading(3, "Sol Ring // ramp", "Sol Ring")],
+            from_list=[KUMANO],
+            pasted_lines=12,
+        ),
+    )
     legal = (DECKS / "kumano-moxfield.txt").read_text(encoding="utf-8")
     yield "legal", run(legal, [kumano])
     yield "not fully checked", run(legal, [kumano], unavailable={"Shock": Unchecked(NOT_IN_LOCAL_DATA)})
-    yield "commander not looked up", run(legal, [], unchecked_commanders=[
-        UncheckedCommander(KUMANO, listed=True, reason=NOT_IN_LOCAL_DATA)])
+    yield (
+        "commander not looked up",
+        run(
+            legal,
+            [],
+            unchecked_commanders=[UncheckedCommander(KUMANO, listed=True, reason=NOT_IN_LOCAL_DATA)],
+        ),
+    )
     piper = "1 The Prismatic Piper\n1 Counterspell\n1 Brainstorm\n1 Lightning Bolt\n1 Sol Ring\n95 Island\n"
     yield "open choice", run(piper, [PIPER])
     yield "chosen color", run(piper, [PIPER], chosen=["U"], second_from_list=True, from_list=[PIPER["name"]])
-    yield "bad commanders", run("Commander\n1 Lightning Bolt\n1 Sol Ring\n1 Sol Ring\n1 Kumano, Master Yamabushi\n"
-                                "98 Mountain\n", [card("Lightning Bolt"), card("Sol Ring")])
+    yield (
+        "bad commanders",
+        run(
+            "Commander\n1 Lightning Bolt\n1 Sol Ring\n1 Sol Ring\n1 Kumano, Master Yamabushi\n98 Mountain\n",
+            [card("Lightning Bolt"), card("Sol Ring")],
+        ),
+    )
 
 
 def english_in_report(text: str, quoted: list[str]) -> list[str]:
@@ -100,9 +119,26 @@ def evidence_free(reply: Reply) -> Reply:
     return reply
 
 
-QUOTED = [*card_words(*(card(n) for n in ("Dismember", "Golos, Tireless Pilgrim", "Tropical Island", "Goblin",
-                                         "Jegantha, the Wellspring", "Mox Ruby", KUMANO, "Lightning Bolt"))),
-          *card_words(PIPER), "Qwxzzy Frobnicator", "Sol Ring // ramp"]
+QUOTED = [
+    *card_words(
+        *(
+            card(n)
+            for n in (
+                "Dismember",
+                "Golos, Tireless Pilgrim",
+                "Tropical Island",
+                "Goblin",
+                "Jegantha, the Wellspring",
+                "Mox Ruby",
+                KUMANO,
+                "Lightning Bolt",
+            )
+        )
+    ),
+    *card_words(PIPER),
+    "Qwxzzy Frobnicator",
+    "Sol Ring // ramp",
+]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -138,7 +174,12 @@ def test_a_german_report_speaks_magic_german() -> None:
         text = text_report(report)
     assert embed.title == f"Deckprüfung: {KUMANO}"
     assert [f.name for f in embed.fields][:2] == ["Farbidentität", "Karten"]
-    assert "In Commander gebannt (1)" in text and "Zeilen 5, 6" in text and "Zeile 7" in text and "NICHT LEGAL." in text
+    assert (
+        "In Commander gebannt (1)" in text
+        and "Zeilen 5, 6" in text
+        and "Zeile 7" in text
+        and "NICHT LEGAL." in text
+    )
     assert "Sideboard" in text and "Gefährte" in text
 
 
@@ -146,16 +187,25 @@ def input_errors() -> list[DeckInputError]:
     return [
         DeckInputError(InputIssue.TOO_BIG, size=MAX_BYTES + 1, limit=MAX_BYTES),
         DeckInputError(InputIssue.TOO_BIG, size=None, limit=MAX_BYTES),
-        *(DeckInputError(InputIssue.TOO_LONG, count=n, unit=unit, limit=300) for unit in ListUnit for n in (1, 400)),
-        DeckInputError(InputIssue.NOT_TEXT), DeckInputError(InputIssue.NO_CARDS), DeckInputError(InputIssue.DOCTYPE),
+        *(
+            DeckInputError(InputIssue.TOO_LONG, count=n, unit=unit, limit=300)
+            for unit in ListUnit
+            for n in (1, 400)
+        ),
+        DeckInputError(InputIssue.NOT_TEXT),
+        DeckInputError(InputIssue.NO_CARDS),
+        DeckInputError(InputIssue.DOCTYPE),
         DeckInputError(InputIssue.NOT_XML, detail="syntax error"),
         DeckInputError(InputIssue.UNREADABLE_FILE, path="deck.txt", reason="No such file or directory"),
-        NoCommander(), CommanderNotFound("commander", "Kumanoo", ["Kumano, Master Yamabushi"]),
-        CommanderNotFound("partner", "bolt", ambiguous=True), CommanderNotFound(None, "Qwxzzy"),
+        NoCommander(),
+        CommanderNotFound("commander", "Kumanoo", ["Kumano, Master Yamabushi"]),
+        CommanderNotFound("partner", "bolt", ambiguous=True),
+        CommanderNotFound(None, "Qwxzzy"),
         CommanderNotFound(None, "bolt", ["Lightning Bolt"], ambiguous=True),
         DeckCheckError(DeckCheckCode.TOO_MANY_COMMANDERS, count=5, names=["A", "B", "C", "D", "E"]),
         DeckCheckError(DeckCheckCode.OPTION_TOO_LONG, option="commander", length=5000, limit=200),
-        DeckCheckError(DeckCheckCode.NOT_A_COLOR, text="purple"), DeckCheckError(DeckCheckCode.NO_CHOOSER),
+        DeckCheckError(DeckCheckCode.NOT_A_COLOR, text="purple"),
+        DeckCheckError(DeckCheckCode.NO_CHOOSER),
         *(DeckCheckError(DeckCheckCode.TOO_MANY_COLORS, given=n, choosers=1) for n in (1, 2)),
     ]
 
@@ -163,16 +213,33 @@ def input_errors() -> list[DeckInputError]:
 def every_error_text() -> list[str]:
     """Every deck error reply: decklist and option errors, list options, deck links, the commander form."""
     texts = [deck_errors.deck_input_text(e) for e in input_errors()]
-    texts += [decklinks.deck_link_error_text(code, site, after) for code in (
-        "malformed_url", "private", "not_found", "not_a_deck", "too_large", "rate_limited", "busy", "unavailable")
-        for site in ("Moxfield", "Archidekt", None) for after in (None, 1, 30, 600)]
-    texts += [decklinks.not_a_deck_link_text("hello"), decklinks.no_decklist_in_message_text(),
-              decklinks.no_commander_text(), decklinks.no_commander_text(from_message=True),
-              decklinks.deck_source_text("none"), decklinks.deck_source_text("several"),
-              decklinks.deck_source_text("file_too_big", size=70000, limit=MAX_BYTES),
-              decklinks.deck_from_link_line(None, "Moxfield", "https://www.moxfield.com/decks/x"),
-              *(line_reason(issue) for issue in LineIssue),
-              *(i18n._(ENTRY_PROBLEMS[p]) for p in EntryProblem)]
+    texts += [
+        decklinks.deck_link_error_text(code, site, after)
+        for code in (
+            "malformed_url",
+            "private",
+            "not_found",
+            "not_a_deck",
+            "too_large",
+            "rate_limited",
+            "busy",
+            "unavailable",
+        )
+        for site in ("Moxfield", "Archidekt", None)
+        for after in (None, 1, 30, 600)
+    ]
+    texts += [
+        decklinks.not_a_deck_link_text("hello"),
+        decklinks.no_decklist_in_message_text(),
+        decklinks.no_commander_text(),
+        decklinks.no_commander_text(from_message=True),
+        decklinks.deck_source_text("none"),
+        decklinks.deck_source_text("several"),
+        decklinks.deck_source_text("file_too_big", size=70000, limit=MAX_BYTES),
+        decklinks.deck_from_link_line(None, "Moxfield", "https://www.moxfield.com/decks/x"),
+        *(line_reason(issue) for issue in LineIssue),
+        *(i18n._(ENTRY_PROBLEMS[p]) for p in EntryProblem),
+    ]
     return texts
 
 
@@ -180,7 +247,8 @@ FORM: list[tuple[Callable[[], str], int]] = [
     (decklinks.commander_modal_title, decklinks.MODAL_TITLE_LIMIT),
     (decklinks.commander_input_label, decklinks.INPUT_LABEL_LIMIT),
     (decklinks.partner_input_label, decklinks.INPUT_LABEL_LIMIT),
-    (decklinks.commander_input_placeholder, 100), (decklinks.partner_input_placeholder, 100),
+    (decklinks.commander_input_placeholder, 100),
+    (decklinks.partner_input_placeholder, 100),
 ]
 
 
@@ -190,8 +258,11 @@ def test_every_deck_error_in_every_locale(locale: str) -> None:
     with i18n.using(locale):
         texts = every_error_text()
         form = [(make(), limit) for make, limit in FORM]
-    problems = [t for t in texts if not 0 < len(t) <= CONTENT_LIMIT or english_left(shown_text(Reply(content=t),
-                                                                                                 quoted))]
+    problems = [
+        t
+        for t in texts
+        if not 0 < len(t) <= CONTENT_LIMIT or english_left(shown_text(Reply(content=t), quoted))
+    ]
     problems += [t for t, limit in form if not 0 < len(t) <= limit or english_left(t)]
     assert problems == []
 
@@ -199,16 +270,24 @@ def test_every_deck_error_in_every_locale(locale: str) -> None:
 def test_english_error_wording_is_kept() -> None:
     """The English words of the errors are the ones the golden files, the CLI and the README show."""
     by_code = {str(e.code) + str(e.data): deck_errors.cli_text(e) for e in input_errors()}
-    assert by_code[f"too_big{{'size': {MAX_BYTES + 1}, 'limit': {MAX_BYTES}}}"] == \
-        "error: the decklist is 65,537 bytes; the limit is 65,536"
+    assert (
+        by_code[f"too_big{{'size': {MAX_BYTES + 1}, 'limit': {MAX_BYTES}}}"]
+        == "error: the decklist is 65,537 bytes; the limit is 65,536"
+    )
     assert "error: the decklist has 400 non-blank lines; the limit is 300" in by_code.values()
     assert "error: the decklist has 400 card entries; the limit is 300" in by_code.values()
-    assert deck_errors.cli_text(NoCommander()).startswith("error: no commander named: give it with --commander NAME")
-    assert deck_errors.deck_input_text(DeckInputError(InputIssue.NOT_TEXT)) == \
-        "I can't check that decklist: the file is not a text decklist."
+    assert deck_errors.cli_text(NoCommander()).startswith(
+        "error: no commander named: give it with --commander NAME"
+    )
+    assert (
+        deck_errors.deck_input_text(DeckInputError(InputIssue.NOT_TEXT))
+        == "I can't check that decklist: the file is not a text decklist."
+    )
     with i18n.using("de"):
-        assert deck_errors.deck_input_text(DeckInputError(InputIssue.TOO_BIG, size=70000, limit=MAX_BYTES)) == \
-            "Ich kann diese Deckliste nicht prüfen: die Deckliste hat 70.000 Bytes; die Grenze ist 65.536."
+        assert (
+            deck_errors.deck_input_text(DeckInputError(InputIssue.TOO_BIG, size=70000, limit=MAX_BYTES))
+            == "Ich kann diese Deckliste nicht prüfen: die Deckliste hat 70.000 Bytes; die Grenze ist 65.536."
+        )
         assert "`kommandeur:`" in decklinks.no_commander_text()
     with i18n.using("ja"):
         assert "統率者" in deck_errors.deck_input_text(NoCommander())

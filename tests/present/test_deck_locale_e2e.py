@@ -27,23 +27,50 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(120)
 LOCALES = ["de", "es-419", "fr", "it", "ja", "pt-BR"]
 DECK = (Path(__file__).parents[1] / "data" / "decks" / "kumano-moxfield.txt").read_text(encoding="utf-8")
 KUMANO = "Kumano, Master Yamabushi"
-SWAPS = [("1 Shock (M20) 8\n", "1 Dismember\n"), ("1 Abrade\n", "1 Tropical Island\n"),
-         ("1 Hordeling Outburst (A25) 32 *F*\n", "1 Prophet of Kruphix\n"), ("23 Mountain", "22 Mountain\n2 Sol Ring"),
-         ("1 Thran Dynamo\n", "1 Goblin\n"), ("1 Mind's Eye\n", "1 Mox Ruby\n"), ("1 Gamble (UMA) 135\n", "0 Gamble\n"),
-         ("1 Arcane Signet\n", "1 Fires of Undeath\n"), ("1 Thought Vessel\n", "1 Kitchen Finks\n"),
-         ("1 Fire Diamond\n", "1 Lightning Helix\n"), ("1 Burst Lightning\n", "1 Swords to Plowshares\n"),
-         ("1 Pyroclasm\n", "1 Counterspell\n"), ("1 Insurrection\n", "1 Golos, Tireless Pilgrim\n")]
-SHOWN = ("Dismember", "Tropical Island", "Prophet of Kruphix", "Sol Ring", "Goblin", "Mox Ruby", KUMANO,
-         "Fires of Undeath", "Kitchen Finks", "Lightning Helix", "Swords to Plowshares", "Counterspell",
-         "Golos, Tireless Pilgrim")
+SWAPS = [
+    ("1 Shock (M20) 8\n", "1 Dismember\n"),
+    ("1 Abrade\n", "1 Tropical Island\n"),
+    ("1 Hordeling Outburst (A25) 32 *F*\n", "1 Prophet of Kruphix\n"),
+    ("23 Mountain", "22 Mountain\n2 Sol Ring"),
+    ("1 Thran Dynamo\n", "1 Goblin\n"),
+    ("1 Mind's Eye\n", "1 Mox Ruby\n"),
+    ("1 Gamble (UMA) 135\n", "0 Gamble\n"),
+    ("1 Arcane Signet\n", "1 Fires of Undeath\n"),
+    ("1 Thought Vessel\n", "1 Kitchen Finks\n"),
+    ("1 Fire Diamond\n", "1 Lightning Helix\n"),
+    ("1 Burst Lightning\n", "1 Swords to Plowshares\n"),
+    ("1 Pyroclasm\n", "1 Counterspell\n"),
+    ("1 Insurrection\n", "1 Golos, Tireless Pilgrim\n"),
+]
+SHOWN = (
+    "Dismember",
+    "Tropical Island",
+    "Prophet of Kruphix",
+    "Sol Ring",
+    "Goblin",
+    "Mox Ruby",
+    KUMANO,
+    "Fires of Undeath",
+    "Kitchen Finks",
+    "Lightning Helix",
+    "Swords to Plowshares",
+    "Counterspell",
+    "Golos, Tireless Pilgrim",
+)
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def discord(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("deck-locale")
     async with FakeScryfall(all_cards()) as scryfall, FakeDiscord() as fake:
-        settings = fake_settings(scryfall, tmp, discord_token=fake.token, discord_api_base=fake.api_base,
-                                 sync_commands=True, user_rate="off")
+        settings = fake_settings(
+            scryfall,
+            tmp,
+            discord_token=fake.token,
+            discord_api_base=fake.api_base,
+            sync_commands=True,
+            user_rate="off",
+        )
         async with contextlib.AsyncExitStack() as stack:
             await stack.enter_async_context(running_bot(settings, fake))
             yield fake
@@ -82,7 +109,9 @@ def embed_words(embeds: list[dict[str, Any]], quoted: list[str]) -> str:
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_deckcheck_with_many_problems_in_every_locale(discord: FakeDiscord, locale: str) -> None:
     deck = discord.attachment("deck.txt", bad_deck().encode("utf-8"))
-    reply = await discord.invoke("deckcheck", {"commander": "Kumano", "decklist": deck}, locale=locale, timeout=60)
+    reply = await discord.invoke(
+        "deckcheck", {"commander": "Kumano", "decklist": deck}, locale=locale, timeout=60
+    )
     quoted = card_words(*(card(n) for n in SHOWN))
     assert reply.embeds and not reply.ephemeral
     assert limits.embed_problems(reply.embeds) == []
@@ -107,13 +136,19 @@ def error_options(fake: FakeDiscord) -> dict[str, dict[str, Any]]:
     return {
         "no commander": {"list": "1 Sol Ring\n1 Lightning Bolt"},
         "list too long": {"commander": "Kumano", "decklist": fake.attachment("deck.txt", too_long.encode())},
-        "not a text file": {"commander": "Kumano", "decklist": fake.attachment("deck.png", b"\x89PNG\x00\x00\x00")},
+        "not a text file": {
+            "commander": "Kumano",
+            "decklist": fake.attachment("deck.png", b"\x89PNG\x00\x00\x00"),
+        },
         "not a deck link": {"commander": "Kumano", "url": "https://example.com/decks/123"},
         "no list": {"commander": "Kumano"},
         "two lists": {"commander": "Kumano", "list": "1 Sol Ring", "url": "https://archidekt.com/decks/1"},
         "commander too long": {"commander": "K" * 300, "list": "1 Sol Ring"},
         "not a commander": {"commander": "Qwxzzy Frobnicator", "list": "1 Sol Ring"},
-        "too big a file": {"commander": "Kumano", "decklist": fake.attachment("deck.txt", b"1 Sol Ring\n" * 7000)},
+        "too big a file": {
+            "commander": "Kumano",
+            "decklist": fake.attachment("deck.txt", b"1 Sol Ring\n" * 7000),
+        },
     }
 
 
@@ -123,13 +158,19 @@ async def test_every_deckcheck_error_in_every_locale(discord: FakeDiscord, local
     for what, options in error_options(discord).items():
         reply = await discord.invoke("deckcheck", options, locale=locale, timeout=30)
         text = reply.content or ""
-        if not reply.ephemeral or not 0 < len(text) <= CONTENT_LIMIT or english_left(text.replace("Sol Ring", "")):
+        if (
+            not reply.ephemeral
+            or not 0 < len(text) <= CONTENT_LIMIT
+            or english_left(text.replace("Sol Ring", ""))
+        ):
             problems[what] = text
     assert problems == {}
 
 
 async def test_the_errors_in_english_are_the_templates(discord: FakeDiscord) -> None:
     """The check can fail: each English error reply holds a template phrase."""
-    replies = {what: await discord.invoke("deckcheck", options, timeout=30)
-               for what, options in error_options(discord).items()}
+    replies = {
+        what: await discord.invoke("deckcheck", options, timeout=30)
+        for what, options in error_options(discord).items()
+    }
     assert [what for what, reply in replies.items() if not english_left(reply.content or "")] == []

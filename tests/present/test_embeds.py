@@ -50,7 +50,9 @@ def identity(name: str, **kw: Any) -> Embed:
     return embeds.identity_embed(analyze(c), c, **kw)
 
 
-def fits(name: str | dict, *commanders: str | dict, chosen: list[str | None] | None = None, **kw: Any) -> Embed:
+def fits(
+    name: str | dict, *commanders: str | dict, chosen: list[str | None] | None = None, **kw: Any
+) -> Embed:
     """The /fits embed exactly as the cog builds it."""
     c = card(name) if isinstance(name, str) else name
     leaders = [card(n) if isinstance(n, str) else n for n in commanders]
@@ -78,8 +80,10 @@ def test_fires_of_undeath_shows_the_card_and_explains_the_flashback_black():
     assert e.description.split("\n")[0] == "{2}{R} \u00b7 Instant"  # the card like a card: cost, type line
     assert field(e, "Color") == "{R} red"
     assert field(e, "Color identity") == "{B}{R} black and red"
-    assert field(e, "Why").split("\n") == ["{R} \u2014 mana cost: {2}**{R}**",
-                                           "{B} \u2014 flashback cost: Flashback {5}**{B}**"]
+    assert field(e, "Why").split("\n") == [
+        "{R} \u2014 mana cost: {2}**{R}**",
+        "{B} \u2014 flashback cost: Flashback {5}**{B}**",
+    ]
     assert "You may cast" not in text_of(e)  # reminder text is left out of the evidence line
     assert e.color == render.GOLD  # multicolor identity
     assert limits.embed_problems([e]) == []
@@ -95,7 +99,9 @@ def test_phyrexian_symbols_bold_together_and_the_lesson_is_said():
 def test_colorless_identity_is_grey_and_fits_everything():
     e = identity("Sol Ring")
     assert e.color == render.GREY
-    assert field(e, "Color and color identity") == "colorless"  # no {C} pip: that is the colorless *mana* symbol
+    assert (
+        field(e, "Color and color identity") == "colorless"
+    )  # no {C} pip: that is the colorless *mana* symbol
     assert "{C}" not in e.description.split("\n", 1)[1]
     assert e.description.endswith("A colorless identity fits every Commander deck.")
     assert "Why" not in field_names(e)
@@ -111,8 +117,10 @@ def test_double_faced_card_uses_front_image_and_names_the_back_face():
     # split cards have halves, not a back face
     split = identity("Fire // Ice")
     assert "back face" not in text_of(split)
-    assert field(split, "Why").split("\n") == ["{R} \u2014 Fire, mana cost: {1}**{R}**",
-                                               "{U} \u2014 Ice, mana cost: {1}**{U}**"]
+    assert field(split, "Why").split("\n") == [
+        "{R} \u2014 Fire, mana cost: {1}**{R}**",
+        "{U} \u2014 Ice, mana cost: {1}**{U}**",
+    ]
 
 
 def test_card_without_scryfall_uri_links_to_an_exact_search():
@@ -127,8 +135,19 @@ def test_card_without_scryfall_uri_links_to_an_exact_search():
 FULL_EMOJI = mana_art.emoji_map({mana_art.emoji_name(s): 100 + i for i, s in enumerate(mana_art.SYMBOLS)})
 
 
-@pytest.mark.parametrize("name", ["Kitchen Finks", "Dismember", "Golos, Tireless Pilgrim", "Tamiyo, Compleated Sage",
-                                  "Reaper King", "Fires of Undeath", "Syndic of Tithes", "Tropical Island"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Kitchen Finks",
+        "Dismember",
+        "Golos, Tireless Pilgrim",
+        "Tamiyo, Compleated Sage",
+        "Reaper King",
+        "Fires of Undeath",
+        "Syndic of Tithes",
+        "Tropical Island",
+    ],
+)
 def test_every_mana_symbol_goes_through_the_emoji_map(name):
     """Hybrid, Phyrexian, two-generic hybrid, numbers and X: with a map for every symbol, no `{X}` text is left
     anywhere in the reply (card line, summary, lessons, evidence, fields)."""
@@ -159,15 +178,22 @@ def test_banned_card_and_devoid():
 
 def test_reminder_text_symbols_are_said_not_to_count():
     e = identity("Syndic of Tithes")
-    assert "The {W/B} in its reminder text doesn\u2019t count: reminder text is ignored (CR 903.4c)." in e.description
+    assert (
+        "The {W/B} in its reminder text doesn\u2019t count: reminder text is ignored (CR 903.4c)."
+        in e.description
+    )
     assert field(e, "Color and color identity") == "{W} white"
-    assert "reminder" not in identity("Tropical Island").description  # its reminder symbols are in its identity
+    assert (
+        "reminder" not in identity("Tropical Island").description
+    )  # its reminder symbols are in its identity
 
 
 def test_mad_ratter_teaches_that_color_words_do_not_count():
     e = identity("Mad Ratter")
-    assert ("The word \u201cblack\u201d in its text doesn\u2019t count: words never add to color identity, mana "
-            "symbols do (CR 903.4).") in e.description
+    assert (
+        "The word \u201cblack\u201d in its text doesn\u2019t count: words never add to color identity, mana "
+        "symbols do (CR 903.4)."
+    ) in e.description
     assert field(e, "Color and color identity") == "{R} red"
 
 
@@ -179,8 +205,13 @@ def test_land_types_are_one_line_with_the_type_line():
 
 def test_commander_that_chooses_a_color_and_a_banned_commander():
     e = identity("The Prismatic Piper")
-    assert e.description.split("\n")[1].startswith("**The Prismatic Piper** is colorless, and so is its color identity")
-    assert "choose a color before the game begins; that color joins its color identity (CR 903.4b)" in e.description
+    assert e.description.split("\n")[1].startswith(
+        "**The Prismatic Piper** is colorless, and so is its color identity"
+    )
+    assert (
+        "choose a color before the game begins; that color joins its color identity (CR 903.4b)"
+        in e.description
+    )
     assert warnings_of(identity("Griselbrand")) == ["Griselbrand is banned in Commander."]
 
 
@@ -209,16 +240,26 @@ def test_a_token_shows_the_colors_its_data_records_and_never_says_none_are_recor
     assert "Color" not in field_names(e) and "Why" not in field_names(e)  # no colors shown beside "none"
 
 
-@pytest.mark.parametrize("name", ["Brisela, Voice of Nightmares", "Goblin", "Ob Nixilis of the Black Oath Emblem",
-                                  "The Monarch", "Academy at Tolaria West"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Brisela, Voice of Nightmares",
+        "Goblin",
+        "Ob Nixilis of the Black Oath Emblem",
+        "The Monarch",
+        "Academy at Tolaria West",
+    ],
+)
 def test_objects_that_are_not_deck_cards_are_never_described_as_if_they_could_be(name):
     e = identity(name)
     assert "not a card you put in a deck" in e.description
     assert "Commander deck whose" not in e.description and "fits every" not in e.description
     assert "Color identity" not in field_names(e)
     if name.startswith("Brisela"):
-        assert "**Bruna, the Fading Light** and **Gisela, the Broken Blade**, are the cards that go in a deck" \
+        assert (
+            "**Bruna, the Fading Light** and **Gisela, the Broken Blade**, are the cards that go in a deck"
             in e.description
+        )
 
 
 # ---------------------------------------------------------------------------------------------- /fits
@@ -226,8 +267,9 @@ def test_dismember_does_not_fit_kumano():
     e = fits("Dismember", KUMANO)
     assert e.title == "\u274c Dismember does not fit"
     assert e.color == render.MISFIT_COLOR
-    assert e.description == ("Black is outside the deck\u2019s color identity: **Kumano, Master Yamabushi** is red "
-                             "(CR 903.5c).")
+    assert e.description == (
+        "Black is outside the deck\u2019s color identity: **Kumano, Master Yamabushi** is red (CR 903.5c)."
+    )
     assert field(e, "Card") == "Dismember: {B} black"
     assert field(e, "Commander") == "Kumano, Master Yamabushi: {R} red"
     assert field(e, "Outside: black") == "{B/P} \u2014 mana cost: {1}**{B/P}{B/P}**"
@@ -248,13 +290,17 @@ def test_fitting_card_and_colorless_card():
 def test_partner_pair_uses_the_union():
     e = fits("Fires of Undeath", "Tymna the Weaver", "Kraum, Ludevic's Opus")
     assert e.title == "\u2705 Fires of Undeath fits"
-    assert field(e, "Commanders").split("\n") == ["Tymna the Weaver: {W}{B} white and black",
-                                                  "Kraum, Ludevic's Opus: {U}{R} blue and red",
-                                                  "Together: {W}{U}{B}{R} white, blue, black and red"]
+    assert field(e, "Commanders").split("\n") == [
+        "Tymna the Weaver: {W}{B} white and black",
+        "Kraum, Ludevic's Opus: {U}{R} blue and red",
+        "Together: {W}{U}{B}{R} white, blue, black and red",
+    ]
     e = fits("Llanowar Elves", "Tymna the Weaver", "Kraum, Ludevic's Opus")
     assert e.title.startswith("\u274c")
-    assert ("together **Tymna the Weaver** and **Kraum, Ludevic's Opus** are white, blue, black and red"
-            in e.description)
+    assert (
+        "together **Tymna the Weaver** and **Kraum, Ludevic's Opus** are white, blue, black and red"
+        in e.description
+    )
 
 
 CANT_EXIST = "\u26d4 This deck can\u2019t exist: "
@@ -263,22 +309,45 @@ CANT_EXIST = "\u26d4 This deck can\u2019t exist: "
 @pytest.mark.parametrize(
     ("card_name", "leaders", "headline", "reason"),
     [
-        ("Sol Ring", ["Lightning Bolt"], "Lightning Bolt can\u2019t be your commander",
-         "**Lightning Bolt** is not a legendary creature, and no text on it says it can be your commander "
-         "(CR 903.3)."),
-        ("Swords to Plowshares", [KUMANO, "Tymna the Weaver"],
-         "Kumano, Master Yamabushi and Tymna the Weaver can\u2019t be commanders together",
-         "**Kumano, Master Yamabushi** has no ability that lets it share the command zone and **Tymna the Weaver** "
-         "has Partner, so they can\u2019t be commanders together (CR 702.124)."),
-        ("Tempest Efreet", [KUMANO], "Tempest Efreet is banned in Commander",
-         "**Tempest Efreet** is banned in Commander, so no Commander deck may hold it."),
-        ("Dismember", ["Griselbrand"], "Griselbrand is banned in Commander",
-         "**Griselbrand** is banned in Commander, so a deck led by it isn\u2019t legal."),
-        ("Goblin", [KUMANO], "Goblin is a token, not a deck card",
-         "**Goblin** is a token, not a card you put in a deck: an effect creates it during the game (CR 111.1)."),
-        ("Llanowar Elves", ["Raised by Giants"], "Raised by Giants can\u2019t be your commander",
-         "**Raised by Giants** is a Background: it can be your commander only alongside a legendary creature with "
-         "\u201cChoose a Background\u201d (CR 702.124k)."),
+        (
+            "Sol Ring",
+            ["Lightning Bolt"],
+            "Lightning Bolt can\u2019t be your commander",
+            "**Lightning Bolt** is not a legendary creature, and no text on it says it can be your commander "
+            "(CR 903.3).",
+        ),
+        (
+            "Swords to Plowshares",
+            [KUMANO, "Tymna the Weaver"],
+            "Kumano, Master Yamabushi and Tymna the Weaver can\u2019t be commanders together",
+            "**Kumano, Master Yamabushi** has no ability that lets it share the command zone and **Tymna the Weaver** "
+            "has Partner, so they can\u2019t be commanders together (CR 702.124).",
+        ),
+        (
+            "Tempest Efreet",
+            [KUMANO],
+            "Tempest Efreet is banned in Commander",
+            "**Tempest Efreet** is banned in Commander, so no Commander deck may hold it.",
+        ),
+        (
+            "Dismember",
+            ["Griselbrand"],
+            "Griselbrand is banned in Commander",
+            "**Griselbrand** is banned in Commander, so a deck led by it isn\u2019t legal.",
+        ),
+        (
+            "Goblin",
+            [KUMANO],
+            "Goblin is a token, not a deck card",
+            "**Goblin** is a token, not a card you put in a deck: an effect creates it during the game (CR 111.1).",
+        ),
+        (
+            "Llanowar Elves",
+            ["Raised by Giants"],
+            "Raised by Giants can\u2019t be your commander",
+            "**Raised by Giants** is a Background: it can be your commander only alongside a legendary creature with "
+            "\u201cChoose a Background\u201d (CR 702.124k).",
+        ),
     ],
 )
 def test_a_deck_that_cant_exist_says_so_in_the_headline_with_the_reason(card_name, leaders, headline, reason):
@@ -293,10 +362,13 @@ def test_a_deck_that_cant_exist_says_so_in_the_headline_with_the_reason(card_nam
 
 def test_the_identity_comparison_follows_a_deck_that_cant_exist_as_information():
     e = fits("Sol Ring", "Lightning Bolt")
-    assert e.description.split("\n")[1] == ("As for colors: **Sol Ring** has a colorless identity, which fits every "
-                                            "deck.")
+    assert e.description.split("\n")[1] == (
+        "As for colors: **Sol Ring** has a colorless identity, which fits every deck."
+    )
     e = fits("Dismember", "Griselbrand")
-    assert "As for colors: **Dismember**'s identity (black) is within the deck\u2019s (black)." in e.description
+    assert (
+        "As for colors: **Dismember**'s identity (black) is within the deck\u2019s (black)." in e.description
+    )
 
 
 def test_a_commander_that_chooses_a_color_gives_a_conditional_verdict():
@@ -307,7 +379,9 @@ def test_a_commander_that_chooses_a_color_gives_a_conditional_verdict():
     assert field(e, "Commander") == "Clara Oswald: colorless + a color chosen before the game"
     chosen = fits("Lightning Bolt", "Clara Oswald", chosen=["R"])
     assert chosen.title == "\u2705 Lightning Bolt fits"
-    assert "**Clara Oswald** is red, the color chosen for it before the game (CR 903.4b)" in chosen.description
+    assert (
+        "**Clara Oswald** is red, the color chosen for it before the game (CR 903.4b)" in chosen.description
+    )
     wrong = fits("Lightning Bolt", "Clara Oswald", chosen=["G"])
     assert wrong.title == "\u274c Lightning Bolt does not fit"
     two = fits("Lightning Helix", "Clara Oswald")
@@ -330,13 +404,22 @@ def test_kitchen_finks_hybrid_is_one_line_not_one_per_color():
 def test_transguild_courier_misfit_says_the_cda_once():
     e = fits("Transguild Courier", KUMANO)
     assert field(e, "Outside: white, blue, black and green") == (
-        "{W}{U}{B}{G} \u2014 characteristic-defining ability: Transguild Courier is all colors.")
+        "{W}{U}{B}{G} \u2014 characteristic-defining ability: Transguild Courier is all colors."
+    )
 
 
 # --------------------------------------------------------------- acceptance: short replies, no repeated line
-MULTICOLOR = ["Transguild Courier", "Golos, Tireless Pilgrim", "General Tazri", "Jegantha, the Wellspring",
-              "Kenrith, the Returned King", "Kitchen Finks", "Alesha, Who Smiles at Death", "Lurrus of the Dream-Den",
-              "Esika, God of the Tree // The Prismatic Bridge"]
+MULTICOLOR = [
+    "Transguild Courier",
+    "Golos, Tireless Pilgrim",
+    "General Tazri",
+    "Jegantha, the Wellspring",
+    "Kenrith, the Returned King",
+    "Kitchen Finks",
+    "Alesha, Who Smiles at Death",
+    "Lurrus of the Dream-Den",
+    "Esika, God of the Tree // The Prismatic Bridge",
+]
 
 
 @pytest.mark.parametrize("name", MULTICOLOR)
@@ -345,7 +428,9 @@ def test_multicolor_cards_and_their_misfits_are_short_and_never_repeat_a_line(na
         assert limits.repeated_lines(e) == [], text_of(e)
         assert limits.reply_length(e) <= 1000, (limits.reply_length(e), text_of(e))
         assert limits.embed_problems([e]) == []
-        verdict_lines = [line for line in limits.reply_lines(e) if re.search(r"\b(fits|does not fit)\b", line)]
+        verdict_lines = [
+            line for line in limits.reply_lines(e) if re.search(r"\b(fits|does not fit)\b", line)
+        ]
         assert len(verdict_lines) <= 1  # the verdict is said once
 
 
@@ -367,7 +452,9 @@ def test_error_texts_escape_user_input():
     from bot.present import errors
     from bot.present.message import CONTENT_LIMIT
 
-    text = errors.not_found_text("@everyone **bold** <@123456789012345678>", ["A", "B", "C", "D", "E", "F", "G"])
+    text = errors.not_found_text(
+        "@everyone **bold** <@123456789012345678>", ["A", "B", "C", "D", "E", "F", "G"]
+    )
     assert "@everyone" not in text and "@\u200beveryone" in text
     assert "\\*\\*bold\\*\\*" in text
     assert "<@123456789012345678>" not in text
@@ -386,19 +473,30 @@ def test_error_texts_escape_user_input():
 
 
 # ------------------------------------------------------------------------------------ limits (fuzzed)
-symbols = st.sampled_from(["{W}", "{U}", "{B}", "{R}", "{G}", "{W/U}", "{B/P}", "{2/G}", "{C}", "{X}", "{T}",
-                           "{G/U/P}", "{HW}"])
+symbols = st.sampled_from(
+    ["{W}", "{U}", "{B}", "{R}", "{G}", "{W/U}", "{B/P}", "{2/G}", "{C}", "{X}", "{T}", "{G/U/P}", "{HW}"]
+)
 words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
 line = st.lists(st.one_of(symbols, words), max_size=30).map(" ".join)
-hostile_card = st.fixed_dictionaries({
-    "name": st.one_of(words, st.just("@everyone **x** _y_ `z` <@1>"), st.text(min_size=1, max_size=400)),
-    "mana_cost": st.lists(symbols, max_size=12).map("".join),
-    "type_line": st.sampled_from(["Creature \u2014 Elf", "Legendary Creature \u2014 Human", "Land \u2014 Forest Island",
-                                  "Instant", "Legendary Enchantment \u2014 Background", "Token Creature \u2014 Elf"]),
-    "oracle_text": st.lists(line, max_size=40).map("\n".join),
-    "legalities": st.sampled_from([{"commander": "banned"}, {"commander": "legal"}, {}]),
-    "scryfall_uri": st.sampled_from(["https://scryfall.com/card/x/1/y", "javascript:alert(1)", ""]),
-})
+hostile_card = st.fixed_dictionaries(
+    {
+        "name": st.one_of(words, st.just("@everyone **x** _y_ `z` <@1>"), st.text(min_size=1, max_size=400)),
+        "mana_cost": st.lists(symbols, max_size=12).map("".join),
+        "type_line": st.sampled_from(
+            [
+                "Creature \u2014 Elf",
+                "Legendary Creature \u2014 Human",
+                "Land \u2014 Forest Island",
+                "Instant",
+                "Legendary Enchantment \u2014 Background",
+                "Token Creature \u2014 Elf",
+            ]
+        ),
+        "oracle_text": st.lists(line, max_size=40).map("\n".join),
+        "legalities": st.sampled_from([{"commander": "banned"}, {"commander": "legal"}, {}]),
+        "scryfall_uri": st.sampled_from(["https://scryfall.com/card/x/1/y", "javascript:alert(1)", ""]),
+    }
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

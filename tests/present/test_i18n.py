@@ -34,7 +34,8 @@ def code_messages() -> dict[str | tuple[str, ...], str]:
     """Every message `bot/` marks ({msgid or (singular, plural): where}), extracted the way `pybabel extract` does."""
     found: dict[str | tuple[str, ...], str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(ROOT / "bot"), method_map=[("**.py", "python")]):
+        str(ROOT / "bot"), method_map=[("**.py", "python")]
+    ):
         found.setdefault(message, f"bot/{filename}:{lineno}")
     return found
 
@@ -44,16 +45,23 @@ async def command_strings() -> list[tuple[str, bool]]:
     asked: list[tuple[str, bool]] = []
 
     class Recorder(app_commands.Translator):
-        async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                            context: app_commands.TranslationContextTypes) -> str | None:
+        async def translate(
+            self,
+            string: app_commands.locale_str,
+            locale: discord.Locale,
+            context: app_commands.TranslationContextTypes,
+        ) -> str | None:
             if locale is discord.Locale.german:
                 asked.append((string.message, "description" not in context.location.name))
             return None
 
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     stub: Any = SimpleNamespace()
-    commands: list[Any] = [*cogs.identity.IdentityCog(stub).__cog_app_commands__,
-                           *cogs.deck.DeckCog(stub).__cog_app_commands__, *cogs.messages.MessagesCog(stub).menus]
+    commands: list[Any] = [
+        *cogs.identity.IdentityCog(stub).__cog_app_commands__,
+        *cogs.deck.DeckCog(stub).__cog_app_commands__,
+        *cogs.messages.MessagesCog(stub).menus,
+    ]
     for command in commands:
         await command.get_translated_payload(tree, Recorder())
     return list(dict.fromkeys(asked))
@@ -75,8 +83,12 @@ def test_every_message_the_code_says_is_translated_with_its_placeholders(locale:
     for msgid, where in code_messages().items():
         key = msgid[0] if isinstance(msgid, tuple) else msgid
         entry = po.get(key)
-        if entry is None or entry.fuzzy or not entry.string or not all(entry.string if isinstance(
-                entry.string, tuple) else [entry.string]):
+        if (
+            entry is None
+            or entry.fuzzy
+            or not entry.string
+            or not all(entry.string if isinstance(entry.string, tuple) else [entry.string])
+        ):
             problems.append(f"{where}: untranslated {key!r}")
             continue
         english = set().union(*(names(m) for m in msgid)) if isinstance(msgid, tuple) else names(msgid)
@@ -109,9 +121,14 @@ def test_a_catalog_that_lacks_a_message_fails_the_check() -> None:
 async def test_localized_command_names_and_descriptions_keep_discords_rules() -> None:
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     stub: Any = SimpleNamespace()
-    payloads = [await c.get_translated_payload(tree, CatalogTranslator())
-                for c in [*cogs.identity.IdentityCog(stub).__cog_app_commands__,
-                          *cogs.deck.DeckCog(stub).__cog_app_commands__, *cogs.messages.MessagesCog(stub).menus]]
+    payloads = [
+        await c.get_translated_payload(tree, CatalogTranslator())
+        for c in [
+            *cogs.identity.IdentityCog(stub).__cog_app_commands__,
+            *cogs.deck.DeckCog(stub).__cog_app_commands__,
+            *cogs.messages.MessagesCog(stub).menus,
+        ]
+    ]
     problems: list[str] = []
     seen: set[str] = set()
 
@@ -130,27 +147,64 @@ async def test_localized_command_names_and_descriptions_keep_discords_rules() ->
         check(p["name"], p.get("name_localizations"), name=True, slash=slash, limit=32)
         check(p["name"], p.get("description_localizations"), name=False, slash=slash, limit=100)
         for option in p.get("options", []):
-            check(f"{p['name']} {option['name']}", option.get("name_localizations"), name=True, slash=True, limit=32)
-            check(f"{p['name']} {option['name']}", option.get("description_localizations"), name=False, slash=True,
-                  limit=100)
+            check(
+                f"{p['name']} {option['name']}",
+                option.get("name_localizations"),
+                name=True,
+                slash=True,
+                limit=32,
+            )
+            check(
+                f"{p['name']} {option['name']}",
+                option.get("description_localizations"),
+                name=False,
+                slash=True,
+                limit=100,
+            )
             for choice in option.get("choices", []):
-                check(f"choice {choice['name']}", choice.get("name_localizations"), name=False, slash=True, limit=100)
-    for locale in seen:  # Discord refuses two commands (of one type), or two options of a command, named alike
+                check(
+                    f"choice {choice['name']}",
+                    choice.get("name_localizations"),
+                    name=False,
+                    slash=True,
+                    limit=100,
+                )
+    for (
+        locale
+    ) in seen:  # Discord refuses two commands (of one type), or two options of a command, named alike
         for group in [[p for p in payloads if p.get("type", 1) == kind] for kind in (1, 3)] + [
-                p.get("options", []) for p in payloads]:
+            p.get("options", []) for p in payloads
+        ]:
             localized = [(item.get("name_localizations") or {}).get(locale, item["name"]) for item in group]
             if len(set(localized)) != len(localized):
                 problems.append(f"[{locale}] names repeat: {localized}")
     assert problems == []
     assert {"de", "fr", "es-ES", "es-419", "it", "pt-BR", "ja"} <= seen
     identity = next(p for p in payloads if p["name"] == "identity")
-    assert identity["name_localizations"]["de"] == "identität" and "en-US" not in identity["name_localizations"]
+    assert (
+        identity["name_localizations"]["de"] == "identität" and "en-US" not in identity["name_localizations"]
+    )
 
 
 def test_discord_locales_map_to_catalogs() -> None:
-    assert [i18n.catalog_locale(x) for x in ("de", "fr", "es-ES", "es-419", "it", "pt-BR", "ja", "en-US", "en-GB",
-                                             "ko", "zh-CN", "pt", None)] == [
-        "de", "fr", "es", "es", "it", "pt_BR", "ja", "en", "en", "en", "en", "en", "en"]
+    assert [
+        i18n.catalog_locale(x)
+        for x in (
+            "de",
+            "fr",
+            "es-ES",
+            "es-419",
+            "it",
+            "pt-BR",
+            "ja",
+            "en-US",
+            "en-GB",
+            "ko",
+            "zh-CN",
+            "pt",
+            None,
+        )
+    ] == ["de", "fr", "es", "es", "it", "pt_BR", "ja", "en", "en", "en", "en", "en", "en"]
 
 
 def test_the_cli_and_anything_without_a_locale_speaks_english() -> None:
@@ -168,8 +222,9 @@ async def test_concurrent_interactions_keep_their_own_locale() -> None:
         await both_set.wait()
         return embeds.identity_reply(analyze(card), card).embeds[0].description or ""
 
-    german, japanese = await asyncio.gather(asyncio.create_task(interaction("de")),
-                                            asyncio.create_task(interaction("ja")))
+    german, japanese = await asyncio.gather(
+        asyncio.create_task(interaction("de")), asyncio.create_task(interaction("ja"))
+    )
     assert "Farbidentität" in german and "固有色" not in german
     assert "固有色" in japanese and "Farbidentität" not in japanese
     assert errors.error_text().startswith("Sorry")  # the test's own task kept English

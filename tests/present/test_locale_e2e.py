@@ -31,9 +31,16 @@ async def world(tmp_path_factory):
     fake = FakeDiscord()
     api_base = await fake.start()
     settings = load_settings(
-        discord_token=fake.token, discord_api_base=api_base, scryfall_api_base=scryfall.base_url,
-        cache_path=tmp_path_factory.mktemp("locale-e2e") / "cache.sqlite3", bulk_refresh_hours=0,
-        sync_commands=True, dev_guild_id=None, scryfall_timeout=3.0, user_rate="off", mana_emoji="",
+        discord_token=fake.token,
+        discord_api_base=api_base,
+        scryfall_api_base=scryfall.base_url,
+        cache_path=tmp_path_factory.mktemp("locale-e2e") / "cache.sqlite3",
+        bulk_refresh_hours=0,
+        sync_commands=True,
+        dev_guild_id=None,
+        scryfall_timeout=3.0,
+        user_rate="off",
+        mana_emoji="",
         mana_emoji_upload=False,
     )
     async with running_bot(settings, fake) as bot:
@@ -59,11 +66,15 @@ async def test_commands_are_synced_with_their_localizations(world: tuple[Identit
     assert identity["description_localizations"]["fr"].startswith("Explique")
     fits = synced.command("fits")
     commander = next(o for o in fits["options"] if o["name"] == "commander")
-    assert commander["name_localizations"]["es-419"] == commander["name_localizations"]["es-ES"] == "comandante"
+    assert (
+        commander["name_localizations"]["es-419"] == commander["name_localizations"]["es-ES"] == "comandante"
+    )
     assert fake.violations == []
 
 
-async def test_interactions_at_once_each_answer_in_their_own_language(world: tuple[IdentityBot, FakeDiscord]) -> None:
+async def test_interactions_at_once_each_answer_in_their_own_language(
+    world: tuple[IdentityBot, FakeDiscord],
+) -> None:
     _bot, fake = world
     asked = [(locale, card) for card in ("Fires of Undeath", "Kitchen Finks") for locale in WORDS]
     replies = await asyncio.gather(*(ask(fake, locale, "identity", {"card": card}) for locale, card in asked))
@@ -76,8 +87,9 @@ async def test_interactions_at_once_each_answer_in_their_own_language(world: tup
 
 async def test_errors_answer_in_the_players_language(world: tuple[IdentityBot, FakeDiscord]) -> None:
     _bot, fake = world
-    german, english = await asyncio.gather(ask(fake, "de", "fits", {"card": "Sol Ring", "commander": "Sol Ring",
-                                                                       "color": "R"}),
-                                           ask(fake, "en-US", "identity", {"card": "Nonexistent Cardname Zzz"}))
+    german, english = await asyncio.gather(
+        ask(fake, "de", "fits", {"card": "Sol Ring", "commander": "Sol Ring", "color": "R"}),
+        ask(fake, "en-US", "identity", {"card": "Nonexistent Cardname Zzz"}),
+    )
     assert german.ephemeral and "Kommandeur" in text(german), text(german)
     assert english.ephemeral and "I couldn't find a card named" in english.content, english.content

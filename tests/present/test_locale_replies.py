@@ -20,11 +20,24 @@ from tests.present.test_embeds import card as card_named
 from tests.present.test_i18n import ROOT
 from tests.shared_data import all_cards, cards_by_name
 
-EXAMPLE_CARDS = ("Fires of Undeath", "Dismember", "Sol Ring", "Lightning Bolt", "Kumano, Master Yamabushi",
-                 "Tymna the Weaver", "Kraum, Ludevic's Opus", "The Prismatic Piper", "Clara Oswald")
+EXAMPLE_CARDS = (
+    "Fires of Undeath",
+    "Dismember",
+    "Sol Ring",
+    "Lightning Bolt",
+    "Kumano, Master Yamabushi",
+    "Tymna the Weaver",
+    "Kraum, Ludevic's Opus",
+    "The Prismatic Piper",
+    "Clara Oswald",
+)
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-LEADERS = (["Kumano, Master Yamabushi"], ["Tymna the Weaver", "Kraum, Ludevic's Opus"], ["The Prismatic Piper"],
-           ["Lightning Bolt"])
+LEADERS = (
+    ["Kumano, Master Yamabushi"],
+    ["Tymna the Weaver", "Kraum, Ludevic's Opus"],
+    ["The Prismatic Piper"],
+    ["Lightning Bolt"],
+)
 
 
 @cache
@@ -56,7 +69,11 @@ def shown_text(reply: Reply, quoted: list[str], *, card_line: bool = False) -> s
     `card_line`: the description starts with the card's mana cost and type line)."""
     lines = []
     for embed in reply.embeds:
-        lines += [embed.title or "", *(embed.description or "").split("\n")[int(card_line):], embed.footer or ""]
+        lines += [
+            embed.title or "",
+            *(embed.description or "").split("\n")[int(card_line) :],
+            embed.footer or "",
+        ]
         for f in embed.fields:
             lines += [f.name, *(line.split(": ", 1)[0] for line in f.value.split("\n"))]
     text = "\n".join([reply.content or "", *lines]).replace("\\", "").replace("**", "")
@@ -71,8 +88,17 @@ def english_left(text: str) -> list[str]:
 
 def sample_cards() -> Iterator[Mapping[str, Any]]:
     yield from all_cards()[::97]
-    for name in ("Fires of Undeath", "Kitchen Finks", "Dismember", "Transguild Courier", "Ghostfire", "Goblin",
-                 "Sol Ring", "Lurrus of the Dream-Den", "Esika, God of the Tree // The Prismatic Bridge"):
+    for name in (
+        "Fires of Undeath",
+        "Kitchen Finks",
+        "Dismember",
+        "Transguild Courier",
+        "Ghostfire",
+        "Goblin",
+        "Sol Ring",
+        "Lurrus of the Dream-Den",
+        "Esika, God of the Tree // The Prismatic Bridge",
+    ):
         yield card_named(name)
 
 
@@ -100,25 +126,50 @@ def test_card_replies_in_every_locale_fit_discord_and_leave_no_english(locale: s
 def test_help_errors_and_choices_in_every_locale(locale: str) -> None:
     with i18n.using(locale):
         texts = [
-            errors.not_found_text("Foudre", ["Lightning Bolt"], "card"), errors.not_found_text("xyz", []),
+            errors.not_found_text("Foudre", ["Lightning Bolt"], "card"),
+            errors.not_found_text("xyz", []),
             errors.ambiguous_text("bolt", [f"Card {i}" for i in range(14)], "commander"),
-            errors.unavailable_text(), errors.unavailable_text(30), errors.unavailable_text(600), errors.busy_text(1),
-            errors.busy_text(), errors.too_long_text(240, "card"), errors.empty_text("partner"),
-            errors.deck_input_text("the list is empty"), errors.cooldown_text(1), errors.cooldown_text(7),
-            errors.error_text(), errors.attachment_unreadable_text(), errors.chosen_color_text("partner_color", None),
-            errors.chosen_color_text("color", "Kumano, Master Yamabushi"), choices.pick_hint("ambiguous"),
-            choices.pick_hint("not_found"), choices.pick_placeholder("commander"), choices.pick_placeholder(),
-            choices.picked_text("Sol Ring", "card"), choices.pick_expired_text("sol", "card"),
-            choices.not_your_pick_text(), choices.pick_taken_text(), choices.no_card_mentions_text(),
-            choices.explain_reply([choices.Explained("boltt", problem="not_found", names=["Lightning Bolt"]),
-                                   choices.Explained("x", problem="ambiguous", names=["A", "B"]),
-                                   choices.Explained("y", problem="unavailable"),
-                                   choices.Explained("z", problem="bad_name")], left_out=3).content or "",
+            errors.unavailable_text(),
+            errors.unavailable_text(30),
+            errors.unavailable_text(600),
+            errors.busy_text(1),
+            errors.busy_text(),
+            errors.too_long_text(240, "card"),
+            errors.empty_text("partner"),
+            errors.deck_input_text("the list is empty"),
+            errors.cooldown_text(1),
+            errors.cooldown_text(7),
+            errors.error_text(),
+            errors.attachment_unreadable_text(),
+            errors.chosen_color_text("partner_color", None),
+            errors.chosen_color_text("color", "Kumano, Master Yamabushi"),
+            choices.pick_hint("ambiguous"),
+            choices.pick_hint("not_found"),
+            choices.pick_placeholder("commander"),
+            choices.pick_placeholder(),
+            choices.picked_text("Sol Ring", "card"),
+            choices.pick_expired_text("sol", "card"),
+            choices.not_your_pick_text(),
+            choices.pick_taken_text(),
+            choices.no_card_mentions_text(),
+            choices.explain_reply(
+                [
+                    choices.Explained("boltt", problem="not_found", names=["Lightning Bolt"]),
+                    choices.Explained("x", problem="ambiguous", names=["A", "B"]),
+                    choices.Explained("y", problem="unavailable"),
+                    choices.Explained("z", problem="bad_name"),
+                ],
+                left_out=3,
+            ).content
+            or "",
         ]
         help_reply = embeds.help_reply()
     quoted = [*card_words(*(card_named(n) for n in EXAMPLE_CARDS)), "Praetors' Voice", "Ludevic's Opus"]
-    problems = [t for t in texts if not 0 < len(t) <= CONTENT_LIMIT
-                or english_left(shown_text(Reply(content=t), quoted))]
+    problems = [
+        t
+        for t in texts
+        if not 0 < len(t) <= CONTENT_LIMIT or english_left(shown_text(Reply(content=t), quoted))
+    ]
     problems += limits.embed_problems(help_reply.embeds) + english_left(shown_text(help_reply, quoted))
     assert problems == []
 
@@ -126,4 +177,6 @@ def test_help_errors_and_choices_in_every_locale(locale: str) -> None:
 def test_english_replies_are_the_templates_themselves() -> None:
     """The check can fail: an English reply is full of template phrases."""
     card = cards_by_name()["Fires of Undeath"]
-    assert english_left(shown_text(embeds.identity_reply(analyze(card), card), card_words(card), card_line=True))
+    assert english_left(
+        shown_text(embeds.identity_reply(analyze(card), card), card_words(card), card_line=True)
+    )

@@ -15,8 +15,10 @@ from tests.fakes.scryfall import symbol_svg
 DISCORD_NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")
 SYMBOL_IN_TEXT = re.compile(r"\{([^{}]{1,12})\}")
 RED = (200, 30, 30, 255)
-NOISE = ('<filter id="noise"><feTurbulence baseFrequency="0.9" numOctaves="4"/></filter>'
-         '<rect width="100" height="100" filter="url(#noise)"/>')
+NOISE = (
+    '<filter id="noise"><feTurbulence baseFrequency="0.9" numOctaves="4"/></filter>'
+    '<rect width="100" height="100" filter="url(#noise)"/>'
+)
 
 
 def _svg(width: int, height: int, body: str) -> bytes:
@@ -76,8 +78,16 @@ def test_emoji_names_are_valid_unique_and_invertible() -> None:
 
 def test_emoji_names_follow_the_documented_pattern() -> None:
     assert [emoji_name(s) for s in ("W", "W/U", "2/W", "C/W", "W/P", "W/U/P", "HW", "10", "½", "∞")] == [
-        "mana_W", "mana_WU", "mana_2W", "mana_CW", "mana_WP", "mana_WUP", "mana_HW", "mana_10",
-        "mana_half", "mana_infinity",
+        "mana_W",
+        "mana_WU",
+        "mana_2W",
+        "mana_CW",
+        "mana_WP",
+        "mana_WUP",
+        "mana_HW",
+        "mana_10",
+        "mana_half",
+        "mana_infinity",
     ]
     assert emoji_name("{w/u}") == "mana_WU"
 
@@ -95,8 +105,18 @@ def test_names_outside_the_set() -> None:
 
 
 def test_emoji_map_turns_uploaded_emojis_into_render_markup() -> None:
-    uploaded: dict[str, int | str] = {"mana_W": 111, "mana_WU": "222", "mana_2G": 333, "party_parrot": 444, "mana_UW": 555}
-    assert mana_art.emoji_map(uploaded) == {"W": "<:mana_W:111>", "W/U": "<:mana_WU:222>", "2/G": "<:mana_2G:333>"}
+    uploaded: dict[str, int | str] = {
+        "mana_W": 111,
+        "mana_WU": "222",
+        "mana_2G": 333,
+        "party_parrot": 444,
+        "mana_UW": 555,
+    }
+    assert mana_art.emoji_map(uploaded) == {
+        "W": "<:mana_W:111>",
+        "W/U": "<:mana_WU:222>",
+        "2/G": "<:mana_2G:333>",
+    }
     assert mana_art.emoji_map({}) == {}
 
 
@@ -105,8 +125,11 @@ def test_emoji_map_output_is_what_render_uses() -> None:
     emoji = mana_art.emoji_map({emoji_name(s): i for s, i in number.items()})
     assert len(emoji) == len(SYMBOLS)
     assert render.render_symbols("{2/W}{G/U/P}{T}", emoji) == (
-        f"<:mana_2W:{number['2/W']}><:mana_GUP:{number['G/U/P']}><:mana_T:{number['T']}>")
-    assert render.pips("RB", emoji) == f"<:mana_B:{number['B']}><:mana_R:{number['R']}> " + render.color_words("RB")
+        f"<:mana_2W:{number['2/W']}><:mana_GUP:{number['G/U/P']}><:mana_T:{number['T']}>"
+    )
+    assert render.pips(
+        "RB", emoji
+    ) == f"<:mana_B:{number['B']}><:mana_R:{number['R']}> " + render.color_words("RB")
 
 
 def test_symbols_are_unique_and_in_scryfall_spelling() -> None:
@@ -142,5 +165,7 @@ def test_mana_art_is_pure() -> None:
         "ours = sorted(m for m in sys.modules if m.startswith('bot.') and m not in ('bot.present', 'bot.present.mana_art'))\n"
         "print(loaded, ours)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "[] []"

@@ -13,7 +13,9 @@ from bot.present import embeds, mana_art
 from tests.present import limits
 from tests.shared_data import all_cards
 
-EMOJI = mana_art.emoji_map({mana_art.emoji_name(s): 900_000_000_000_000_000 + i for i, s in enumerate(mana_art.SYMBOLS)})
+EMOJI = mana_art.emoji_map(
+    {mana_art.emoji_name(s): 900_000_000_000_000_000 + i for i, s in enumerate(mana_art.SYMBOLS)}
+)
 SYMBOL = re.compile(r"\{([^{}]+)\}")
 
 
@@ -25,7 +27,9 @@ def test_every_identity_reply_fits_discord_and_never_repeats_a_line():
         analysis = analyze(card)
         reply = embeds.identity_reply(analysis, card)
         (embed,) = reply.embeds
-        found = limits.embed_problems(reply.embeds) + [f"repeated: {line}" for line in limits.repeated_lines(reply)]
+        found = limits.embed_problems(reply.embeds) + [
+            f"repeated: {line}" for line in limits.repeated_lines(reply)
+        ]
         if not analysis.deck_card and "not a card you put in a deck" not in (embed.description or ""):
             found.append("a non-deck object described as a deck card")
         if found:

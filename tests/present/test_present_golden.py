@@ -60,12 +60,31 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:80]
 
 
-IDENTITY = ["Transguild Courier", "Golos, Tireless Pilgrim", "General Tazri", "Jegantha, the Wellspring",
-            "Kenrith, the Returned King", "Kitchen Finks", "Alesha, Who Smiles at Death", "Lurrus of the Dream-Den",
-            "Esika, God of the Tree // The Prismatic Bridge", "Fires of Undeath", "Mad Ratter", "Syndic of Tithes",
-            "Dismember", "Civilized Scholar // Homicidal Brute", "Tropical Island", "Ghostfire", "Sol Ring",
-            "Fallaji Wayfarer", "Spellscorn Coven // Take It Back", "The Prismatic Piper", "Goblin",
-            "Brisela, Voice of Nightmares", "Ob Nixilis of the Black Oath Emblem"]
+IDENTITY = [
+    "Transguild Courier",
+    "Golos, Tireless Pilgrim",
+    "General Tazri",
+    "Jegantha, the Wellspring",
+    "Kenrith, the Returned King",
+    "Kitchen Finks",
+    "Alesha, Who Smiles at Death",
+    "Lurrus of the Dream-Den",
+    "Esika, God of the Tree // The Prismatic Bridge",
+    "Fires of Undeath",
+    "Mad Ratter",
+    "Syndic of Tithes",
+    "Dismember",
+    "Civilized Scholar // Homicidal Brute",
+    "Tropical Island",
+    "Ghostfire",
+    "Sol Ring",
+    "Fallaji Wayfarer",
+    "Spellscorn Coven // Take It Back",
+    "The Prismatic Piper",
+    "Goblin",
+    "Brisela, Voice of Nightmares",
+    "Ob Nixilis of the Black Oath Emblem",
+]
 FITS: list[tuple[str, tuple[str, ...], list[str | None] | None]] = [
     *[(name, (KUMANO,), None) for name in IDENTITY[:9]],
     ("Lightning Bolt", (KUMANO,), None),  # fits
@@ -80,15 +99,19 @@ FITS: list[tuple[str, tuple[str, ...], list[str | None] | None]] = [
     ("Dismember", ("Griselbrand",), None),  # can't exist: the commander is banned
     ("Goblin", (KUMANO,), None),  # can't exist: not a deck card
 ]
-DECK = ("Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n1 Prophet of Kruphix\n2 Sol Ring\n1 Goblin\n"
-        "1 Tropical Island\n1 Golos, Tireless Pilgrim\n90 Mountain\n")
+DECK = (
+    "Commander\n1 Kumano, Master Yamabushi\nDeck\n1 Dismember\n1 Prophet of Kruphix\n2 Sol Ring\n1 Goblin\n"
+    "1 Tropical Island\n1 Golos, Tireless Pilgrim\n90 Mountain\n"
+)
 
 
 def cases() -> list[tuple[str, Reply]]:
     out = [(f"identity-{slug(name)}", identity(name)) for name in IDENTITY]
     for name, leaders, chosen in FITS:
         tail = f"-color-{''.join(c or '-' for c in chosen)}" if chosen else ""
-        out.append((f"fits-{slug(name)}--{slug('-'.join(leaders))}{tail}", fits(name, *leaders, chosen=chosen)))
+        out.append(
+            (f"fits-{slug(name)}--{slug('-'.join(leaders))}{tail}", fits(name, *leaders, chosen=chosen))
+        )
     parsed = parse(DECK)
     report = check_deck(DeckInput(parsed, [card(KUMANO)], {n: card(n) for n in parsed.names()}))
     out.append(("deckcheck-kumano-with-problems", deck_reply(report)))

@@ -16,10 +16,18 @@ from bot.deck.entries import CardLine, LineIssue, ParsedDeck, Section
 from bot.deck.formats.lines import read_entry
 
 _SECTIONS: dict[str, Section | None] = {
-    "metadata": None, "general": None,
-    "commander": Section.COMMANDER, "main": Section.MAIN, "sideboard": Section.SIDEBOARD,
-    "avatar": Section.TOKENS, "planes": Section.TOKENS, "schemes": Section.TOKENS, "conspiracy": Section.TOKENS,
-    "dungeon": Section.TOKENS, "attractions": Section.TOKENS, "contraptions": Section.TOKENS,
+    "metadata": None,
+    "general": None,
+    "commander": Section.COMMANDER,
+    "main": Section.MAIN,
+    "sideboard": Section.SIDEBOARD,
+    "avatar": Section.TOKENS,
+    "planes": Section.TOKENS,
+    "schemes": Section.TOKENS,
+    "conspiracy": Section.TOKENS,
+    "dungeon": Section.TOKENS,
+    "attractions": Section.TOKENS,
+    "contraptions": Section.TOKENS,
 }
 _SECTION_RE = re.compile(r"^\s*\[(?P<name>[A-Za-z]+)\]\s*$")
 

@@ -44,17 +44,44 @@ SECTION_WORDS: dict[str, Section] = {
 
 # Type group headers (Moxfield/TappedOut/Archidekt copies): skipped, section unchanged.
 GROUP_WORDS = {
-    "creature", "creatures", "land", "lands", "instant", "instants", "sorcery", "sorceries",
-    "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
-    "battle", "battles", "other", "others", "spells", "nonland", "nonlands", "ramp", "removal",
-    "card draw", "draw", "tribal", "kindred", "legendary", "mana rocks",
+    "creature",
+    "creatures",
+    "land",
+    "lands",
+    "instant",
+    "instants",
+    "sorcery",
+    "sorceries",
+    "artifact",
+    "artifacts",
+    "enchantment",
+    "enchantments",
+    "planeswalker",
+    "planeswalkers",
+    "battle",
+    "battles",
+    "other",
+    "others",
+    "spells",
+    "nonland",
+    "nonlands",
+    "ramp",
+    "removal",
+    "card draw",
+    "draw",
+    "tribal",
+    "kindred",
+    "legendary",
+    "mana rocks",
 }
 
 _HEADER_RE = re.compile(
     r"^(?:(?://|#)+\s*)?(?P<word>[A-Za-z][A-Za-z ]*?)\s*(?:\(\s*\d+\s*\))?\s*:?\s*(?:\d+\s*)?$"
 )
 _COUNT_RE = re.compile(r"^(?P<count>\d+)(?P<x>\s*[xX\u00d7])?\s+(?P<rest>\S.*)$")
-_TRAILING_COUNT_RE = re.compile(r"^(?P<rest>.*\S)(?:\s+[xX\u00d7]|\s*:\s*)(?P<count>\d+)$")  # `Sol Ring x2`, `Island: 9`
+_TRAILING_COUNT_RE = re.compile(
+    r"^(?P<rest>.*\S)(?:\s+[xX\u00d7]|\s*:\s*)(?P<count>\d+)$"
+)  # `Sol Ring x2`, `Island: 9`
 _SB_RE = re.compile(r"^SB:\s*", re.IGNORECASE)
 _STAR_MARK_RE = re.compile(r"\s*\*(?P<mark>[A-Za-z][A-Za-z\- ]{0,15})\*\s*$")
 _HASHTAG_RE = re.compile(r"\s+#!?[^\s#]+\s*$")
@@ -72,14 +99,31 @@ _HASH_COMMENT_RE = re.compile(r"\s#(?:\s|$)")  # ` # note`; Moxfield tags (`#Ram
 _SLASH_SEPARATOR_RE = re.compile(r"\s//")  # ` //`: a split-card separator or the start of a comment
 _INLINE_SECTION_RE = re.compile(r"^(?P<word>[A-Za-z][A-Za-z ]{1,20}?)\s*:\s*(?P<rest>\S.*)$")
 INLINE_SECTION_WORDS: dict[str, Section] = {
-    "commander": Section.COMMANDER, "commanders": Section.COMMANDER, "command zone": Section.COMMANDER,
-    "partner": Section.COMMANDER, "background": Section.COMMANDER,
-    "sideboard": Section.SIDEBOARD, "maybeboard": Section.MAYBEBOARD, "maybe": Section.MAYBEBOARD,
-    "considering": Section.MAYBEBOARD, "companion": Section.COMPANION, "companions": Section.COMPANION,
+    "commander": Section.COMMANDER,
+    "commanders": Section.COMMANDER,
+    "command zone": Section.COMMANDER,
+    "partner": Section.COMMANDER,
+    "background": Section.COMMANDER,
+    "sideboard": Section.SIDEBOARD,
+    "maybeboard": Section.MAYBEBOARD,
+    "maybe": Section.MAYBEBOARD,
+    "considering": Section.MAYBEBOARD,
+    "companion": Section.COMPANION,
+    "companions": Section.COMPANION,
 }
 _SPACES_RE = re.compile(r"\s+")
-QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"',
-                        "\u2013": "-", "\u2014": "-", "\u00a0": " "})
+QUOTES = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u02bc": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u00a0": " ",
+    }
+)
 
 _COMMANDER_MARKS = {"cmdr", "commander"}
 _FOIL_MARKS = {"f", "foil", "e", "etched", "f-etch", "a", "s"}
@@ -141,8 +185,13 @@ def _ignore(m: re.Match[str], info: dict[str, object]) -> None:
     """`^tag^`, `#tag`: organisation, not part of the card."""
 
 
-_SUFFIXES = ((_STAR_MARK_RE, _star_mark), (_CARET_TAG_RE, _ignore), (_HASHTAG_RE, _ignore), (_BRACKET_RE, _bracket),
-             (_SET_PAREN_RE, _set_code))
+_SUFFIXES = (
+    (_STAR_MARK_RE, _star_mark),
+    (_CARET_TAG_RE, _ignore),
+    (_HASHTAG_RE, _ignore),
+    (_BRACKET_RE, _bracket),
+    (_SET_PAREN_RE, _set_code),
+)
 
 
 def strip_suffixes(rest: str) -> tuple[str, dict[str, object]]:
@@ -167,10 +216,35 @@ def first_alpha(text: str) -> str:
 # Lower-case words that occur inside card names (`Fires of Undeath`, `Azusa, Lost but Seeking`, `Chicken à la
 # King`); any other lower-case word marks prose, so ` // Burn and finishers` is a comment, not a split card's
 # face. tests/test_deck_parser.py checks every face name of the shared data set against this rule.
-NAME_SMALL_WORDS = frozenset({
-    "a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "of", "on", "or", "the", "this", "to",
-    "upon", "with", "à", "de", "del", "la", "le", "van",
-})
+NAME_SMALL_WORDS = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "but",
+        "by",
+        "for",
+        "from",
+        "in",
+        "into",
+        "of",
+        "on",
+        "or",
+        "the",
+        "this",
+        "to",
+        "upon",
+        "with",
+        "à",
+        "de",
+        "del",
+        "la",
+        "le",
+        "van",
+    }
+)
 _NAME_PARTICLE_RE = re.compile(r"[a-z]{1,3}-[A-Z]")  # `Augur il-Vec`, `Lancers en-Kor`
 
 
@@ -178,8 +252,12 @@ def prose_word(text: str) -> bool:
     """A lower-case word no card name uses (`finishers`, `rocks`): the text is a note, not a card name."""
     for word in text.split():
         word = word.strip(",.;:!?\"'()")
-        if word[:1].isalpha() and word[:1].islower() and word not in NAME_SMALL_WORDS \
-                and not _NAME_PARTICLE_RE.match(word):
+        if (
+            word[:1].isalpha()
+            and word[:1].islower()
+            and word not in NAME_SMALL_WORDS
+            and not _NAME_PARTICLE_RE.match(word)
+        ):
             return True
     return False
 
@@ -197,7 +275,7 @@ def slash_comment(rest: str) -> tuple[str, str | None]:
     alternative: str | None = None
     for m in _SLASH_SEPARATOR_RE.finditer(rest):
         left = rest[: m.start()].strip()
-        right = rest[m.end():].lstrip("/").strip()
+        right = rest[m.end() :].lstrip("/").strip()
         if not left or not right:
             continue  # `// Ice` or `Fire //`: half a split name, reported by _read_card
         first = right[0]
@@ -208,7 +286,8 @@ def slash_comment(rest: str) -> tuple[str, str | None]:
             or (first.isalpha() and first.islower() and capitalised)
             or strip_suffixes(left)[0] != left
             or (capitalised and prose_word(right))
-            or face in SECTION_WORDS or face in GROUP_WORDS  # no card face is named `Ramp` or `Lands`
+            or face in SECTION_WORDS
+            or face in GROUP_WORDS  # no card face is named `Ramp` or `Lands`
         )
         if comment:
             return left, alternative
@@ -260,7 +339,7 @@ def _read_card(text: str) -> tuple[int, str, dict[str, object]] | LineIssue:
     m = _LEADING_SET_RE.match(rest)
     if m:
         _set_code(m, info)
-        rest = rest[m.end():]
+        rest = rest[m.end() :]
     rest, alternative = slash_comment(rest)
     rest, more = strip_suffixes(rest)
     info.update(more)
@@ -285,7 +364,7 @@ def read_entry(text_line: str) -> CardLine | LineIssue:
     inline = _INLINE_SECTION_RE.match(text_line)
     if sb:
         section = Section.SIDEBOARD
-        text_line = text_line[sb.end():]
+        text_line = text_line[sb.end() :]
     elif inline and _section_word(inline.group("word")) in INLINE_SECTION_WORDS:
         section = INLINE_SECTION_WORDS[_section_word(inline.group("word"))]
         text_line = inline.group("rest")
@@ -306,8 +385,15 @@ def read_entry(text_line: str) -> CardLine | LineIssue:
     )
 
 
-def card_from_fields(count: str | None, name: str, *, set_code: str | None = None, number: str | None = None,
-                     foil: bool = False, section: Section | None = None) -> CardLine | LineIssue:
+def card_from_fields(
+    count: str | None,
+    name: str,
+    *,
+    set_code: str | None = None,
+    number: str | None = None,
+    foil: bool = False,
+    section: Section | None = None,
+) -> CardLine | LineIssue:
     """A card from a deck file's fields (a CSV row, an XML element): the name as written, tidied."""
     count_text = (count or "1").strip()
     if not count_text.isdigit():
@@ -316,9 +402,15 @@ def card_from_fields(count: str | None, name: str, *, set_code: str | None = Non
     issue = _name_issue(int(count_text), tidy)
     if issue is not None:
         return issue
-    return CardLine(name=tidy, count=int(count_text), set_code=(set_code or "").strip().lower() or None,
-                    collector_number=(number or "").strip() or None, foil=foil, section=section,
-                    commander_marker=section is Section.COMMANDER)
+    return CardLine(
+        name=tidy,
+        count=int(count_text),
+        set_code=(set_code or "").strip().lower() or None,
+        collector_number=(number or "").strip() or None,
+        foil=foil,
+        section=section,
+        commander_marker=section is Section.COMMANDER,
+    )
 
 
 def parse_card_line(text: str) -> CardLine | None:
@@ -335,4 +427,3 @@ def parse_card_line(text: str) -> CardLine | None:
         return None
     result = read_entry(line)
     return result if isinstance(result, CardLine) else None
-

@@ -78,10 +78,12 @@ def _is_comment_mark(token: str) -> bool:
 
 def _is_marker(token: str) -> bool:
     """A token that finishes a card entry: `*F*`, `[...]`, `^...^`, `#tag`."""
-    return (token.startswith("*") and token.endswith("*") and len(token) > 2) \
-        or (token.startswith("[") and token.endswith("]")) \
-        or (token.startswith("^") and token.endswith("^") and len(token) > 1) \
+    return (
+        (token.startswith("*") and token.endswith("*") and len(token) > 2)
+        or (token.startswith("[") and token.endswith("]"))
+        or (token.startswith("^") and token.endswith("^") and len(token) > 1)
         or (token.startswith("#") and not _COMMENT_MARK_RE.fullmatch(token))
+    )
 
 
 def _starts_name(token: str) -> bool:
@@ -131,7 +133,7 @@ class _Splitter:
         for width in (2, 1):
             if j + width > self.n:
                 continue
-            words = self.t[j:j + width]
+            words = self.t[j : j + width]
             if any(not w[:1].isalpha() for w in words) or any(w.endswith(":") for w in words[:-1]):
                 continue
             colon = words[-1].endswith(":")
@@ -171,7 +173,11 @@ class _Splitter:
         if phase is _Phase.NAME:
             if span.colon or span.counted or span.marked:
                 return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
-            if span.phrase in SECTION_WORDS and span.capitalised and span.phrase not in NAME_ENDING_SECTION_WORDS:
+            if (
+                span.phrase in SECTION_WORDS
+                and span.capitalised
+                and span.phrase not in NAME_ENDING_SECTION_WORDS
+            ):
                 return span
             return None
         # inside a comment or About metadata: only capitalised section words
@@ -190,20 +196,29 @@ class _Splitter:
         than a split card's next face, by the rules of `_slash_comment`; the entry began at token `start`."""
         words = [self.t[i][2:]] if len(self.t[i]) > 2 else []
         j = i + 1
-        while j < self.n and not self.count_starts_entry(j) and not _is_comment_mark(self.t[j]) \
-                and not _is_marker(self.t[j]) and not self.t[j].startswith("("):
+        while (
+            j < self.n
+            and not self.count_starts_entry(j)
+            and not _is_comment_mark(self.t[j])
+            and not _is_marker(self.t[j])
+            and not self.t[j].startswith("(")
+        ):
             words.append(self.t[j])
             j += 1
         text = " ".join(words).strip()
         if not text:
             return False
         name = self.t[start:i]
-        while name and (_COUNT_TOKEN_RE.fullmatch(name[0]) or name[0] in ("x", "X", "\u00d7", ":")
-                        or name[0].endswith(":")):
+        while name and (
+            _COUNT_TOKEN_RE.fullmatch(name[0])
+            or name[0] in ("x", "X", "\u00d7", ":")
+            or name[0].endswith(":")
+        ):
             name = name[1:]  # the count and `SB:` / `Commander:` prefixes are not the name
         capitalised = first_alpha(" ".join(name)).isupper()
-        return not (text[0].isalnum() or text[0] in "\"'") \
-            or (capitalised and (text[0].islower() or prose_word(text)))
+        return not (text[0].isalnum() or text[0] in "\"'") or (
+            capitalised and (text[0].islower() or prose_word(text))
+        )
 
     def inline_prefix(self, i: int) -> int | None:
         """`Commander: Name` / `Partner: Name`: the index after the prefix, or None."""
@@ -235,7 +250,11 @@ class _Splitter:
             self.begin(span.end)
             about = span.phrase == "about"
             self.phase = _Phase.ABOUT if about else _Phase.START
-            return span.end + 1 if about and span.end < self.n and self.t[span.end].lower() == "name" else span.end
+            return (
+                span.end + 1
+                if about and span.end < self.n and self.t[span.end].lower() == "name"
+                else span.end
+            )
         prose = phase in (_Phase.COMMENT, _Phase.ABOUT) and not tok[:1].isupper()
         after = None if counting or slash or prose else self.inline_prefix(i)
         if after is not None:
@@ -255,8 +274,12 @@ class _Splitter:
 
     def in_count(self, i: int, _: bool) -> None:
         t = self.t
-        if not (t[i] in ("x", "X", "\u00d7") and i + 1 < self.n and _starts_name(t[i + 1])
-                and not self.count_starts_entry(i + 1)):
+        if not (
+            t[i] in ("x", "X", "\u00d7")
+            and i + 1 < self.n
+            and _starts_name(t[i + 1])
+            and not self.count_starts_entry(i + 1)
+        ):
             self.phase = _Phase.NAME  # `1 x Sol Ring` keeps counting; in `1 X 1 Sol Ring`, X is the card
 
     def in_name(self, i: int, _: bool) -> None:
@@ -324,6 +347,5 @@ def split_entries(line: str) -> list[str]:
         if not matches:
             continue
         ranges = _Splitter([m.group() for m in matches]).split()
-        out.extend(chunk[matches[start].start():matches[end - 1].end()] for start, end in ranges)
+        out.extend(chunk[matches[start].start() : matches[end - 1].end()] for start, end in ranges)
     return out
-

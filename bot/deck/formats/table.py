@@ -76,8 +76,13 @@ def _row_card(row: list[str], columns: dict[str, int]) -> CardLine | LineIssue:
         return row[index] if index is not None and index < len(row) else None
 
     return card_from_fields(
-        cell("count"), cell("name") or "", set_code=cell("set"), number=cell("number"),
-        foil=(cell("foil") or "").strip().lower() in _FOILS, section=_section(cell("section") or ""))
+        cell("count"),
+        cell("name") or "",
+        set_code=cell("set"),
+        number=cell("number"),
+        foil=(cell("foil") or "").strip().lower() in _FOILS,
+        section=_section(cell("section") or ""),
+    )
 
 
 def read(lines: list[str], deck: ParsedDeck) -> None:
@@ -85,7 +90,7 @@ def read(lines: list[str], deck: ParsedDeck) -> None:
     if found is None:
         return
     start, delimiter, columns = found
-    reader = csv.reader(lines[start + 1:], delimiter=delimiter)
+    reader = csv.reader(lines[start + 1 :], delimiter=delimiter)
     for row in reader:
         if not any(cell.strip() for cell in row):
             continue

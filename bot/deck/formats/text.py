@@ -42,7 +42,9 @@ def read_lines(records: list[tuple[int, str]], deck: ParsedDeck, section: Sectio
             continue  # deck metadata, not cards
         card = read_entry(text_line)
         deck.add(number, raw, card, section)
-        if isinstance(card, CardLine) and (card.section is not None or card.excluded or card.commander_marker):
+        if isinstance(card, CardLine) and (
+            card.section is not None or card.excluded or card.commander_marker
+        ):
             marked = True
     return marked
 

@@ -92,7 +92,9 @@ def _zone_section(name: str | None) -> Section:
     word = (name or "").strip().lower()
     if "command" in word:
         return Section.COMMANDER
-    return {"main": Section.MAIN, "side": Section.SIDEBOARD}.get(word) or SECTION_WORDS.get(word, Section.TOKENS)
+    return {"main": Section.MAIN, "side": Section.SIDEBOARD}.get(word) or SECTION_WORDS.get(
+        word, Section.TOKENS
+    )
 
 
 def read(lines: list[str], deck: ParsedDeck, max_cards: int) -> None:
@@ -101,7 +103,9 @@ def read(lines: list[str], deck: ParsedDeck, max_cards: int) -> None:
     elements = _elements("\n".join(lines))
     cards = [e for e in elements if e.tag == _CARD_TAGS[kind]]
     if len(cards) > max_cards:
-        raise DeckInputError(InputIssue.TOO_LONG, count=len(cards), unit=ListUnit.CARD_ENTRIES, limit=max_cards)
+        raise DeckInputError(
+            InputIssue.TOO_LONG, count=len(cards), unit=ListUnit.CARD_ENTRIES, limit=max_cards
+        )
     name = next(("".join(e.text).strip() for e in elements if e.tag == "deckname"), "")
     deck.deck_name = name or None
     for e in cards:

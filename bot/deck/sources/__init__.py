@@ -9,5 +9,12 @@ from bot.deck.sources.fetch import DeckSites
 from bot.deck.sources.links import DeckLink, DeckSourceError, DeckSourceErrorCode, Site, parse_deck_url
 from bot.deck.sources.result import FetchedDeck
 
-__all__ = ["DeckLink", "DeckSites", "DeckSourceError", "DeckSourceErrorCode", "FetchedDeck", "Site",
-           "parse_deck_url"]
+__all__ = [
+    "DeckLink",
+    "DeckSites",
+    "DeckSourceError",
+    "DeckSourceErrorCode",
+    "FetchedDeck",
+    "Site",
+    "parse_deck_url",
+]

@@ -52,8 +52,9 @@ def _entry(item: Any, included: Mapping[str, bool]) -> RawEntry | None:
     card = obj(item.get("card"))
     oracle = obj(card.get("oracleCard"))
     name = tidy_name(oracle.get("name")) or face_name(oracle, "faces")
-    return RawEntry(_section(item, included), name, item.get("quantity"),
-                    problem=None if name else EntryProblem.NO_NAME)
+    return RawEntry(
+        _section(item, included), name, item.get("quantity"), problem=None if name else EntryProblem.NO_NAME
+    )
 
 
 def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
@@ -67,7 +68,10 @@ def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
     if answered_id is not None and str(answered_id) != deck_id:
         raise not_a_deck(SITE, "mismatched_id", f"asked for {deck_id}, got {answered_id}")
     check_size(SITE, len(payload["cards"]), max_entries)
-    included = {c["name"].casefold(): c.get("includedInDeck") is not False for c in payload.get("categories") or ()
-                if isinstance(c, Mapping) and isinstance(c.get("name"), str)}
+    included = {
+        c["name"].casefold(): c.get("includedInDeck") is not False
+        for c in payload.get("categories") or ()
+        if isinstance(c, Mapping) and isinstance(c.get("name"), str)
+    }
     raws = [raw for item in payload["cards"] if (raw := _entry(item, included)) is not None]
     return build(SITE, deck_id, payload.get("name"), raws)

@@ -56,7 +56,9 @@ class _Answer:
 
 def _copy(fetched: FetchedDeck) -> FetchedDeck:
     """A copy whose ParsedDeck lists belong to the caller (the cached one stays untouched)."""
-    deck = dataclasses.replace(fetched.deck, entries=list(fetched.deck.entries), problems=list(fetched.deck.problems))
+    deck = dataclasses.replace(
+        fetched.deck, entries=list(fetched.deck.entries), problems=list(fetched.deck.problems)
+    )
     return dataclasses.replace(fetched, deck=deck)
 
 
@@ -100,8 +102,9 @@ class DeckSites:
         self.clock = clock
         self._limiters = {site: AsyncLimiter(1, min_interval) for site in Site} if min_interval > 0 else {}
         self._locked_until = dict.fromkeys(Site, 0.0)
-        self.cache: TTLCache[tuple[Site, str], FetchedDeck] = TTLCache(max(cache_size, 1), max(cache_ttl, 0.0),
-                                                                       timer=clock)
+        self.cache: TTLCache[tuple[Site, str], FetchedDeck] = TTLCache(
+            max(cache_size, 1), max(cache_ttl, 0.0), timer=clock
+        )
         self._caching = cache_ttl > 0 and cache_size > 0
         self._flight = SingleFlight()  # concurrent fetches of one deck share one request
 
@@ -144,16 +147,23 @@ class DeckSites:
                 await self._turn(link.site)
                 answer = await self._get(link)
         except TimeoutError:
-            raise DeckSourceError(_UNAVAILABLE, link.site, url=link.url, reason="timeout",
-                                  seconds=self.timeout) from None
+            raise DeckSourceError(
+                _UNAVAILABLE, link.site, url=link.url, reason="timeout", seconds=self.timeout
+            ) from None
         fetched = self._interpret(link, answer)
         if self._caching:
             self.cache[(link.site, link.deck_id)] = fetched
         return fetched
 
     def _too_large(self, link: DeckLink, size: int) -> DeckSourceError:
-        return DeckSourceError(DeckSourceErrorCode.TOO_LARGE, link.site, url=link.url, limit=self.max_bytes,
-                               unit="bytes", size=size)
+        return DeckSourceError(
+            DeckSourceErrorCode.TOO_LARGE,
+            link.site,
+            url=link.url,
+            limit=self.max_bytes,
+            unit="bytes",
+            size=size,
+        )
 
     async def _get(self, link: DeckLink) -> _Answer:
         headers = {"User-Agent": self.user_agents[link.site], "Accept": "application/json"}
@@ -169,13 +179,19 @@ class DeckSites:
                     resp.close()  # drop the connection instead of draining the rest
                     if resp.status == 200:
                         raise self._too_large(link, size)
-                return _Answer(resp.status, resp.headers.get("Content-Type", ""), resp.headers.get("Retry-After"),
-                               resp.headers.get("Location"), body)
+                return _Answer(
+                    resp.status,
+                    resp.headers.get("Content-Type", ""),
+                    resp.headers.get("Retry-After"),
+                    resp.headers.get("Location"),
+                    body,
+                )
         except TimeoutError:
             raise  # aiohttp's timeouts are ClientErrors too: `_fetch_and_store` reports every one as a timeout
         except aiohttp.ClientError as exc:
-            raise DeckSourceError(_UNAVAILABLE, link.site, url=link.url, reason="unreachable",
-                                  error=type(exc).__name__) from None
+            raise DeckSourceError(
+                _UNAVAILABLE, link.site, url=link.url, reason="unreachable", error=type(exc).__name__
+            ) from None
 
     @staticmethod
     async def _read(resp: aiohttp.ClientResponse, limit: int) -> tuple[bytes, int]:
@@ -208,7 +224,9 @@ class DeckSites:
             wait = max(retry_after_seconds(answer.retry_after), self.lockout_seconds)
             self._locked_until[site] = max(self._locked_until[site], self.clock() + wait)
             log.warning("%s answered 429; pausing deck links to it for %.0f s", site.label, wait)
-            return DeckSourceError(DeckSourceErrorCode.RATE_LIMITED, site, url=url, retry_after=wait, status=status)
+            return DeckSourceError(
+                DeckSourceErrorCode.RATE_LIMITED, site, url=url, retry_after=wait, status=status
+            )
         if status in (401, 403) and _is_json(answer):
             return DeckSourceError(DeckSourceErrorCode.PRIVATE, site, url=url, status=status)
         if status in (400, 404, 410):
@@ -216,8 +234,14 @@ class DeckSites:
         if status in (401, 403):  # an HTML (bot-protection) page: the site refused the bot, not the deck
             return DeckSourceError(_UNAVAILABLE, site, url=url, reason="refused", status=status)
         if 300 <= status < 400:
-            return DeckSourceError(_UNAVAILABLE, site, url=url, reason="redirect", status=status,
-                                   location=(answer.location or "")[:200])
+            return DeckSourceError(
+                _UNAVAILABLE,
+                site,
+                url=url,
+                reason="redirect",
+                status=status,
+                location=(answer.location or "")[:200],
+            )
         reason = "server_error" if status >= 500 else "http_status"
         return DeckSourceError(_UNAVAILABLE, site, url=url, reason=reason, status=status)
 

@@ -54,16 +54,26 @@ class DeckSourceError(Exception):
     """Every deck-link failure: `code`, `site`, `url`, `retry_after` (seconds, or None) and `data` (details for
     wording and logs) carry everything; `str()` is a short developer-facing summary for logs."""
 
-    def __init__(self, code: DeckSourceErrorCode, site: Site | None, *, url: str | None = None,
-                 retry_after: float | None = None, **data: Any) -> None:
+    def __init__(
+        self,
+        code: DeckSourceErrorCode,
+        site: Site | None,
+        *,
+        url: str | None = None,
+        retry_after: float | None = None,
+        **data: Any,
+    ) -> None:
         self.code = code
         self.site = site
         self.url = url
         self.retry_after = retry_after
         self.data: dict[str, Any] = data
         details = ", ".join(f"{k}={v!r}" for k, v in data.items())
-        super().__init__(f"{site.value if site else 'deck link'}: {code.value}" + (f" ({details})" if details else "")
-                         + (f", retry in {retry_after:.1f} s" if retry_after is not None else ""))
+        super().__init__(
+            f"{site.value if site else 'deck link'}: {code.value}"
+            + (f" ({details})" if details else "")
+            + (f", retry in {retry_after:.1f} s" if retry_after is not None else "")
+        )
 
     @property
     def retry_after_seconds(self) -> int | None:
@@ -117,5 +127,11 @@ def parse_deck_url(text: str) -> DeckLink | None:
     id_re = _ARCHIDEKT_ID_RE if site is Site.ARCHIDEKT else _MOXFIELD_ID_RE
     if len(segments) >= 2 and segments[0] == "decks" and id_re.match(segments[1]):
         return DeckLink(site, str(int(segments[1])) if site is Site.ARCHIDEKT else segments[1])
-    raise DeckSourceError(DeckSourceErrorCode.MALFORMED_URL, site, url=value, reason="no_deck_id", host=host,
-                          path=parts.path or "/")
+    raise DeckSourceError(
+        DeckSourceErrorCode.MALFORMED_URL,
+        site,
+        url=value,
+        reason="no_deck_id",
+        host=host,
+        path=parts.path or "/",
+    )

@@ -35,7 +35,9 @@ BOARDS: dict[str, Section] = {
     "signatureSpells": Section.MAIN,
     "sideboard": Section.SIDEBOARD,
     "maybeboard": Section.MAYBEBOARD,
-    **dict.fromkeys(("tokens", "attractions", "stickers", "contraptions", "planes", "schemes"), Section.TOKENS),
+    **dict.fromkeys(
+        ("tokens", "attractions", "stickers", "contraptions", "planes", "schemes"), Section.TOKENS
+    ),
 }
 
 
@@ -62,7 +64,9 @@ def _entry(board: str, map_key: Any, item: Any, v3: bool) -> RawEntry:
     if not isinstance(item, Mapping):
         return RawEntry(section, None, None, problem=EntryProblem.NOT_AN_OBJECT)
     card = obj(item.get("card"))
-    name = tidy_name(card.get("name")) or face_name(card, "card_faces") or (None if v3 else tidy_name(map_key))
+    name = (
+        tidy_name(card.get("name")) or face_name(card, "card_faces") or (None if v3 else tidy_name(map_key))
+    )
     return RawEntry(section, name, item.get("quantity"), problem=None if name else EntryProblem.NO_NAME)
 
 

@@ -20,8 +20,15 @@ from bot.deck.sources.links import DeckLink, DeckSourceError, DeckSourceErrorCod
 
 DEFAULT_MAX_ENTRIES = 1000  # distinct card entries in one deck answer, all boards together
 
-_SECTION_ORDER = {Section.COMMANDER: 0, Section.COMPANION: 1, Section.MAIN: 2, Section.SIDEBOARD: 3,
-                  Section.MAYBEBOARD: 4, Section.TOKENS: 5, Section.ABOUT: 6}
+_SECTION_ORDER = {
+    Section.COMMANDER: 0,
+    Section.COMPANION: 1,
+    Section.MAIN: 2,
+    Section.SIDEBOARD: 3,
+    Section.MAYBEBOARD: 4,
+    Section.TOKENS: 5,
+    Section.ABOUT: 6,
+}
 
 
 class EntryProblem(StrEnum):
@@ -73,7 +80,9 @@ def not_a_deck(site: Site, reason: str, detail: str) -> DeckSourceError:
 
 def check_size(site: Site, total: int, max_entries: int) -> None:
     if total > max_entries:
-        raise DeckSourceError(DeckSourceErrorCode.TOO_LARGE, site, limit=max_entries, unit="entries", size=total)
+        raise DeckSourceError(
+            DeckSourceErrorCode.TOO_LARGE, site, limit=max_entries, unit="entries", size=total
+        )
 
 
 def tidy_name(value: Any) -> str | None:
@@ -114,12 +123,26 @@ def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedD
     for position, raw in enumerate(ordered, start=1):
         problem = raw.problem or _count_problem(raw.count)
         if problem is not None or raw.name is None:
-            problems.append(ParseProblem(position, raw.name or raw.label or f"{raw.section.value} entry",
-                                         problem or EntryProblem.NO_NAME))
+            problems.append(
+                ParseProblem(
+                    position,
+                    raw.name or raw.label or f"{raw.section.value} entry",
+                    problem or EntryProblem.NO_NAME,
+                )
+            )
             continue
-        entries.append(DeckEntry(name=raw.name, count=raw.count, line=position, section=raw.section,
-                                 commander_marker=raw.section is Section.COMMANDER))
+        entries.append(
+            DeckEntry(
+                name=raw.name,
+                count=raw.count,
+                line=position,
+                section=raw.section,
+                commander_marker=raw.section is Section.COMMANDER,
+            )
+        )
     if raws and not entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
-    parsed = ParsedDeck(entries=entries, problems=problems, deck_name=tidy_name(name), lines_read=len(ordered))
+    parsed = ParsedDeck(
+        entries=entries, problems=problems, deck_name=tidy_name(name), lines_read=len(ordered)
+    )
     return FetchedDeck(deck=parsed, site=site, deck_id=deck_id)
