@@ -157,7 +157,12 @@ def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
         ) + _did_you_mean(problem, name)
     if kind is ProblemKind.UNCHECKED:
         where = _("commander") if problem.commander else _lines(problem.lines)
-        why = _("not in the local card data") if problem.why == NOT_IN_LOCAL_DATA else problem.why
+        # the lookup's own reason (a timeout, an HTTP status) is for the log; the player is told what it means
+        why = (
+            _("not in the local card data")
+            if problem.why == NOT_IN_LOCAL_DATA
+            else _("Scryfall didn\u2019t answer")
+        )
         return _("{card} ({where}): couldn\u2019t look it up ({why})").format(
             card=card, where=where, why=name(why)
         ) + _did_you_mean(problem, name)

@@ -342,7 +342,7 @@ def test_unavailable_names_are_listed_once_and_everything_else_is_still_checked(
         [("Lightning Greaves", greaves_lines), ("Guttersnipe", guttersnipe_lines)], key=lambda cl: cl[1]
     )
     assert len(guttersnipe_lines) == 2
-    assert all("Scryfall answered 500" in problem_text(p) for p in unchecked)
+    assert all("couldn\u2019t look it up (Scryfall didn\u2019t answer)" in problem_text(p) for p in unchecked)
     # an unavailable name is neither unknown nor a duplicate (its copy limit is unknown); it counts in the size
     assert not report.of_kind(ProblemKind.UNKNOWN) and report.card_count == 100
     assert not report.complete and report.findings and not report.legal
