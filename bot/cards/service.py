@@ -13,43 +13,22 @@ set them for the whole interaction (`bot.cards.foreign.use_player_langs`) where 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from functools import cached_property
 
-from bot.cards.cache import CardCache
 from bot.cards.exact import ExactReader
-from bot.cards.foreign import ForeignNames, langs_or_players
+from bot.cards.foreign import langs_or_players
 from bot.cards.lookup import CardLookups
 from bot.cards.model import MAX_CHOICES, Batch
-from bot.cards.scryfall import ScryfallClient
 from bot.cards.suggest import Autocomplete
-from bot.ops.metrics import BotMetrics
 
 
 class CardService(CardLookups):
     """Card lookups for the bot, on a cache and a Scryfall client the composition root built."""
 
-    def __init__(
-        self,
-        cache: CardCache,
-        client: ScryfallClient,
-        *,
-        metrics: BotMetrics,
-        cache_ttl: float = 86_400,
-        negative_ttl: float = 600,
-        clock: Callable[[], float] = time.time,
-        foreign: ForeignNames | None = None,
-    ) -> None:
-        super().__init__(
-            cache,
-            client,
-            metrics=metrics,
-            cache_ttl=cache_ttl,
-            negative_ttl=negative_ttl,
-            clock=clock,
-            foreign=foreign,
-        )
-        self._autocomplete = Autocomplete(self, clock=clock)
+    @cached_property
+    def _autocomplete(self) -> Autocomplete:
+        return Autocomplete(self, clock=self._clock)
 
     async def load_index(self) -> None:
         await super().load_index()
