@@ -1,14 +1,7 @@
 """Reading the parts of a Scryfall card object (CR 709 split, 710 flip, 712 double-faced, 715 adventurer,
-720 omen, 722 preparation cards).
-
-`card_faces(card)` turns any dict into a tuple of `Face` records (name, mana cost, type line, rules text,
-color indicator), tolerating missing or odd fields; it never looks at Scryfall's `colors` or `color_identity`
-answers. `colors_from_front(card, faces)` says whether the card is two-sided (transform, modal double-faced
-and other two-sided layouts, CR 712.8), so that its back faces never give it color.
-`color_face_indices(card, faces)` says which parts give the card its colors: the front face of a two-sided
-card (CR 712.8a), the main part of an adventurer, omen or preparation card, whose other part holds
-alternative characteristics used only on the stack (CR 715.4, 720, 722.4), and every half of a split or
-flip card (CR 709.4, 710). `non_deck_kind(card, faces)`: is the object a card you put in a deck at all?
+720 omen, 722 preparation cards): `card_faces` tolerates missing or odd fields and never reads Scryfall's
+`colors`/`color_identity`; `face_roles` says which parts give the card its colors; `non_deck_kind` whether
+it is a card you put in a deck at all.
 """
 
 from __future__ import annotations
@@ -16,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from bot.identity.model import IdentityError, NonDeckKind
+from bot.identity.model import FaceRole, IdentityError, NonDeckKind
 from bot.identity.symbols import wubrg
 
 # Layouts whose faces are separate sides: the card's colors are the front face's (CR 712.8a/b).
@@ -103,17 +96,6 @@ def _face(obj: dict, name: str) -> Face:
     )
 
 
-def colors_from_front(card: dict, faces: tuple[Face, ...]) -> bool:
-    """True when the card's colors are its front face's rather than the union of all its parts."""
-    if len(faces) < 2:
-        return False
-    layout = card.get("layout")
-    if isinstance(layout, str) and layout:
-        return layout in SIDED_LAYOUTS
-    # unknown layout: Scryfall gives two-sided cards no top-level mana cost
-    return "mana_cost" not in card
-
-
 def card_names(card: dict, faces: tuple[Face, ...]) -> frozenset[str]:
     """Every name the card answers to: its full name and each face's name ("Fire // Ice", "Fire", "Ice";
     a reversible card printed as "Okaun, Eye of Chaos // Okaun, Eye of Chaos" also answers to the one name).
@@ -130,30 +112,26 @@ def type_words(type_line: str) -> tuple[list[str], list[str]]:
     return left.split(), right.split() if dash else []
 
 
-def color_face_indices(card: dict, faces: tuple[Face, ...]) -> tuple[int, ...]:
-    """Indices of the faces whose mana cost, color indicator and CDAs give the card its colors."""
+def face_roles(card: dict, faces: tuple[Face, ...]) -> list[FaceRole]:
+    """Each part's role: which parts give the card its colors (CR 709.4, 710, 712.8a, 715.4, 720, 722.4)."""
     if len(faces) < 2:
-        return tuple(range(len(faces)))
-    layout = card.get("layout")
-    if colors_from_front(card, faces) or (isinstance(layout, str) and layout in ALTERNATIVE_PART_LAYOUTS):
-        return (0,)
-    # Any other layout: every part, except parts printed as an Adventure or Omen spell.
-    return tuple(
-        i
-        for i, face in enumerate(faces)
-        if i == 0 or not _ALTERNATIVE_PART_SUBTYPES.intersection(type_words(face.type_line.split("//")[0])[1])
-    )
+        return [FaceRole.ONLY] * len(faces)
+    layout = _str(card.get("layout"))
+    # without a layout: Scryfall gives two-sided cards no top-level mana cost
+    if layout in SIDED_LAYOUTS if layout else "mana_cost" not in card:
+        return [FaceRole.FRONT] + [FaceRole.BACK] * (len(faces) - 1)
+    if layout in ALTERNATIVE_PART_LAYOUTS:
+        return [FaceRole.MAIN] + [FaceRole.ALTERNATIVE] * (len(faces) - 1)
+    # any other layout: every part gives colors, except parts printed as an Adventure or Omen spell
+    subtypes = [type_words(face.type_line.split("//")[0])[1] for face in faces]
+    alternative = [i > 0 and not _ALTERNATIVE_PART_SUBTYPES.isdisjoint(sub) for i, sub in enumerate(subtypes)]
+    part = FaceRole.MAIN if any(alternative) else FaceRole.HALF
+    return [FaceRole.ALTERNATIVE if alt else part for alt in alternative]
 
 
-def _bare_card_type(faces: tuple[Face, ...]) -> bool:
-    """True when every type line is just "Card" (checklists, substitute cards, helper cards, inserts)."""
-    return all(part.strip() == "Card" for face in faces for part in face.type_line.split("//"))
-
-
-def is_meld_result(card: dict) -> bool:
-    """Whether the object is a meld result (CR 712): Scryfall's `all_parts` names it as the
-    `meld_result`; without `all_parts`, a meld-layout object with no mana cost whose text never mentions
-    melding (every meld part says "meld them into ..." or "(Melds with ...)")."""
+def _is_meld_result(card: dict) -> bool:
+    """A meld result (CR 712): Scryfall's `all_parts` names it as the `meld_result`; without `all_parts`, a
+    meld-layout object with no mana cost whose text never mentions melding ("meld them into", "(Melds with")."""
     if card.get("layout") != "meld":
         return False
     name = card_name(card)
@@ -175,14 +153,14 @@ def non_deck_kind(card: dict, faces: tuple[Face, ...]) -> NonDeckKind | None:
         return NonDeckKind.EMBLEM
     if layout in ("art_series", "front_card"):
         return _LAYOUT_KINDS[layout]
-    if _bare_card_type(faces):
-        return NonDeckKind.CHECKLIST
+    if all(part.strip() == "Card" for face in faces for part in face.type_line.split("//")):
+        return NonDeckKind.CHECKLIST  # checklists, substitute cards, helper cards, inserts
     if layout in _LAYOUT_KINDS:
         return _LAYOUT_KINDS[layout]
     if front_type.split(" ", 1)[0] == "Token":
         return NonDeckKind.TOKEN
     if front_type.split("\u2014")[0].split() == ["Dungeon"]:
         return NonDeckKind.DUNGEON
-    if is_meld_result(card):
+    if _is_meld_result(card):
         return NonDeckKind.MELD_RESULT
     return None
