@@ -1,16 +1,13 @@
-"""The identity engine's data types: colors, result types, verdicts and the partner-ability summary.
-Pure data; no I/O. Of the package it imports only `symbols` (a leaf), so every other module may import it.
-
-Other parts of the bot (embeds, deck check, card cache) and outside checks rely on these attribute names.
+"""The engine's data types: result types, verdicts and the partner-ability summary. Pure data; of the package
+it imports only `symbols` (a leaf). Other layers and outside checks rely on these attribute names.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import quote, unquote
 
-# The color order and its helper are defined in `symbols`; other layers import them from here.
 from bot.identity.symbols import WUBRG as WUBRG
 from bot.identity.symbols import Symbol, SymbolKind
 from bot.identity.symbols import wubrg as wubrg
@@ -41,25 +38,18 @@ class Aspect(StrEnum):
 
 
 class NonDeckKind(StrEnum):
-    """Why an object is not a card you put in a deck (a fact the presentation layer words).
+    """Why an object is not a card you put in a deck."""
 
-    Tokens and emblems are made by effects (CR 111, 114); a meld result is the back halves of two meld
-    cards (CR 712, meld), never a card of its own; vanguards (CR 902), planes and phenomena (CR 901) and
-    schemes (CR 904) belong to their own variants; art cards, Jumpstart front cards and cards whose type line
-    is just "Card" (checklists, substitute cards for double-faced cards (CR 713), helper cards such as The
-    Monarch) are inserts, not game cards; a dungeon (CR 309) starts outside the game.
-    """
-
-    TOKEN = "token"
-    EMBLEM = "emblem"
-    MELD_RESULT = "meld result"
-    VANGUARD = "vanguard"
-    PLANE = "plane"
-    SCHEME = "scheme"
+    TOKEN = "token"  # made by effects (CR 111)
+    EMBLEM = "emblem"  # CR 114
+    MELD_RESULT = "meld result"  # the back halves of two meld cards (CR 712)
+    VANGUARD = "vanguard"  # CR 902
+    PLANE = "plane"  # planes and phenomena (CR 901)
+    SCHEME = "scheme"  # CR 904
     ART_CARD = "art card"
-    FRONT_CARD = "front card"
-    CHECKLIST = "checklist or substitute card"
-    DUNGEON = "dungeon"
+    FRONT_CARD = "front card"  # Jumpstart
+    CHECKLIST = "checklist or substitute card"  # type line just "Card" (substitutes: CR 713)
+    DUNGEON = "dungeon"  # starts outside the game (CR 309)
 
 
 class FitVerdict(StrEnum):
@@ -82,7 +72,7 @@ class DeckBlocker(StrEnum):
 
 
 class TextPlace(StrEnum):
-    """Where in a rules-text line a mana symbol sits (a fact; the presentation layer words it)."""
+    """Where in a rules-text line a mana symbol sits."""
 
     ACTIVATED_COST = "activated ability cost"  # before the colon of an activated ability (CR 602.1)
     KEYWORD_COST = "keyword cost"  # "Flashback {5}{B}", "Suspend 4—{1}{R}": `Reason.keyword` names it
@@ -105,7 +95,7 @@ class CdaKind(StrEnum):
 
 
 class FaceRole(StrEnum):
-    """What a face or part is to its card: which parts give the card its colors (CR 709, 710, 712, 715)."""
+    """What a face or part is to its card: which parts give the card its colors."""
 
     ONLY = "only"  # a one-part card
     FRONT = "front"  # front face of a two-sided card: the card's colors are its (CR 712.8a)
@@ -116,7 +106,7 @@ class FaceRole(StrEnum):
 
 
 class Note(StrEnum):
-    """Facts about a whole card that explanations need (the presentation layer words them)."""
+    """Facts about a whole card that explanations need."""
 
     TOKEN_COLORS_UNRECORDED = "token colors unrecorded"  # a token/emblem whose data records no colors
     CHOOSES_COLOR = "chooses a color"  # CR 903.4b: its owner chooses a color before the game
@@ -126,37 +116,25 @@ class Note(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """One piece of evidence: `color` is on this card because of `symbol` in `kind` of `face`.
+    """One piece of evidence: `color` (of `aspect`) is on this card because of `kind` on `face`."""
 
-    - `aspect`: whether this explains the card's color or its color identity.
-    - `face`: name of the face/part the evidence sits on (the card name for one-part cards).
-    - `symbol`: the mana symbol as printed, e.g. "{B/P}"; None for indicators, CDAs, land types.
-    - `text`: the line it sits in: the mana cost, a rules-text line with its reminder text removed
-      (CR 903.4c), the type line (indicators, land types), the CDA's line; None for chosen/token colors.
-    - `symbol_kind`: the symbol's kind (hybrid, Phyrexian, ...) when `symbol` is set.
-    - `place`: where in a rules-text line the symbol sits; `keyword`: the keyword whose cost it is
-      ("Flashback") when `place` is KEYWORD_COST.
-    - `land`: the basic land type ("Forest") for BASIC_LAND_TYPE; `cda`: the ability for CDA reasons.
-    - `removes`: True for a CDA that takes colors away (Devoid, "is colorless"); then `color` is "".
-    """
-
-    color: str
+    color: str  # "" when `removes`
     aspect: Aspect
     kind: ReasonKind
-    face: str
-    symbol: str | None = None
-    text: str | None = None
-    removes: bool = False
+    face: str  # the face/part it sits on (the card name for one-part cards)
+    symbol: str | None = None  # the mana symbol as printed, e.g. "{B/P}"
+    text: str | None = None  # its line (mana cost, rules text without reminder text, type line, the CDA)
+    removes: bool = False  # a CDA that takes colors away (Devoid, "is colorless")
     symbol_kind: SymbolKind | None = None
-    place: TextPlace | None = None
-    keyword: str | None = None
-    land: str | None = None
+    place: TextPlace | None = None  # where in a rules-text line the symbol sits
+    keyword: str | None = None  # "Flashback", for KEYWORD_COST
+    land: str | None = None  # "Forest", for BASIC_LAND_TYPE
     cda: CdaKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class FaceAnalysis:
-    """One face or part: its own colors and identity, its printed mana cost and type line, and its `role`."""
+    """One face or part: its own colors and identity, its printed mana cost and type line, its role."""
 
     name: str
     colors: str
@@ -168,13 +146,7 @@ class FaceAnalysis:
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """What `bot.identity.analyze(card)` returns.
-
-    `colors` and `identity` are WUBRG-ordered strings ("" = colorless). `faces` holds every face or part
-    with its role; `notes` are facts for explanations (`Note`); `reminder_symbols` the colored mana symbols
-    that appear only in reminder text, so don't count (CR 903.4c); `color_words` the colors its rules text
-    names in words ("black Rat creature tokens"), which never count toward color identity (CR 903.4).
-    """
+    """What `analyze(card)` returns; `colors` and `identity` are WUBRG strings ("" = colorless)."""
 
     name: str
     colors: str
@@ -182,18 +154,16 @@ class Analysis:
     reasons: tuple[Reason, ...] = ()
     faces: tuple[FaceAnalysis, ...] = ()
     chooses_color: bool = False  # CR 903.4b: owner chooses a color before the game
-    notes: tuple[Note, ...] = field(default=())
+    notes: tuple[Note, ...] = ()
     not_deck_card: NonDeckKind | None = None  # set for tokens, emblems, meld results, planes, ...
     reminder_symbols: tuple[Symbol, ...] = ()  # colored symbols only in reminder text: ignored (CR 903.4c)
-    color_words: str = ""  # colors named in words in its rules text (never part of identity, CR 903.4)
+    color_words: str = ""  # colors its rules text names in words (never part of identity, CR 903.4)
 
     @property
     def deck_card(self) -> bool:
-        """Whether this object is a card you can put in a deck (False for tokens, meld results, ...)."""
         return self.not_deck_card is None
 
-    def reasons_for(self, color: str, aspect: Aspect | str = Aspect.IDENTITY) -> tuple[Reason, ...]:
-        aspect = Aspect(aspect)
+    def reasons_for(self, color: str, aspect: Aspect = Aspect.IDENTITY) -> tuple[Reason, ...]:
         return tuple(r for r in self.reasons if r.color == color and r.aspect is aspect)
 
     @property
@@ -206,8 +176,7 @@ class Analysis:
 
 
 class PairingKind(StrEnum):
-    """One partner ability (CR 702.124a) or the card type the ability looks for. Values are the one-letter
-    codes of `PairingTraits.encode()`."""
+    """One partner ability (CR 702.124a) or the card type it looks for; values are `encode()`'s codes."""
 
     PARTNER = "P"  # CR 702.124h
     PARTNER_TEXT = "V"  # CR 702.124i, with the variant text
@@ -225,7 +194,7 @@ _SAFE = " ,'&!-./\u2019"
 
 @dataclass(frozen=True, slots=True, order=True)
 class PairingTrait:
-    """One partner ability of a card: its kind, and for partner—[text] the text, for partner with the name."""
+    """One partner ability: its kind, and the text of partner—[text] or the name of partner with."""
 
     kind: PairingKind
     text: str = ""
@@ -233,27 +202,20 @@ class PairingTrait:
 
 @dataclass(frozen=True, slots=True)
 class PairingTraits:
-    """Everything about a card that decides whom it can be paired with (CR 702.124), and nothing else.
+    """Everything about a card that decides whom it can be paired with (CR 702.124), and nothing else;
+    `encode()`/`decode()` round-trip exactly, so a cache can store it per card."""
 
-    - `traits`: its partner abilities, plus BACKGROUND / TIME_LORD_DOCTOR when the card is what "Choose a
-      Background" / "Doctor's companion" look for.
-    - `names`: the names the card answers to, kept only when it has "partner with" (the other card's
-      "partner with" must name it); empty otherwise, so that equal abilities give equal summaries.
-    Frozen and hashable; `encode()`/`decode()` round-trip exactly, so a cache can store it per card.
-    """
-
-    traits: frozenset[PairingTrait] = field(default_factory=frozenset)
-    names: frozenset[str] = field(default_factory=frozenset)
+    traits: frozenset[PairingTrait] = frozenset()  # with BACKGROUND, TIME_LORD_DOCTOR: what abilities seek
+    names: frozenset[str] = frozenset()  # the names it answers to, kept only when it has "partner with"
 
     def __bool__(self) -> bool:
         return bool(self.traits)
 
     def has(self, kind: PairingKind) -> bool:
-        """Whether one of the traits is of `kind`."""
         return any(t.kind is kind for t in self.traits)
 
     def texts(self, kind: PairingKind) -> tuple[str, ...]:
-        """The texts of the traits of `kind` (variant texts, or names after "partner with"), sorted."""
+        """The texts of the traits of `kind`, sorted."""
         return tuple(sorted(t.text for t in self.traits if t.kind is kind))
 
     def encode(self) -> str:
@@ -313,30 +275,19 @@ class VerdictCode(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """A yes/no answer with its reason as facts (the presentation layer words it).
-
-    - `code`: why (`VerdictCode`); `card`: the card judged, or for a pair the card the reason is about;
-      `other`: the other card of a pair.
-    - `banned`: the card judged is banned in Commander (eligibility is about the rules, not the ban list).
-    - `not_deck_card`: what the card is, for NOT_A_DECK_CARD.
-    - `pairing`: the partner ability that pairs them (PAIRED, PAIRED_BUT_INELIGIBLE); `variant`: the shared
-      Partner—[text] variant for PARTNER_TEXT.
-    - `trait`: the one partner ability of `card` that decides a failed pairing (PARTNER_WITH_OTHER,
-      VARIANT_ONLY); `traits`: the pairing summaries of (`card`, `other`) for pairing verdicts.
-    - `cause`: for PAIRED_BUT_INELIGIBLE, the eligibility verdict of the card that can't be a commander.
-    """
+    """A yes/no answer with its reason as facts."""
 
     ok: bool
     code: VerdictCode
-    card: str = ""
-    other: str = ""
-    banned: bool = False
+    card: str = ""  # the card judged, or for a pair the card the reason is about
+    other: str = ""  # the other card of a pair
+    banned: bool = False  # banned in Commander (eligibility is about the rules, not the ban list)
     not_deck_card: NonDeckKind | None = None
-    pairing: PairingKind | None = None
-    variant: str = ""
-    trait: PairingTrait | None = None
-    traits: tuple[PairingTraits, ...] = ()
-    cause: Verdict | None = None
+    pairing: PairingKind | None = None  # the partner ability that pairs them
+    variant: str = ""  # the shared Partner—[text] variant
+    trait: PairingTrait | None = None  # the one partner ability of `card` that decides a failed pairing
+    traits: tuple[PairingTraits, ...] = ()  # the summaries of (`card`, `other`)
+    cause: Verdict | None = None  # PAIRED_BUT_INELIGIBLE: the failing eligibility verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,17 +301,8 @@ class ColorChoice:
 
 @dataclass(frozen=True, slots=True)
 class FitResult:
-    """Whether a card fits a deck led by one or two commanders (CR 903.5c), as facts.
-
-    - `fits`, `outside`, `deck_identity`: judged with the colors already chosen (`chosen`) counted.
-    - `verdict`: FITS, DOES_NOT_FIT, FITS_IF_CHOSEN (then `choice_options` lists every way the open color
-      choices make it fit: each option is one `ColorChoice` per commander that must choose), or
-      DECK_CANT_EXIST (then `blockers` says why, strongest first).
-    - `chosen`: one entry per commander, the color letter it chose or None.
-    - `commander_problems`: the failing verdicts about the commanders (one commander that can't be a
-      commander, or a pair that can't lead a deck together), each once.
-    - `banned_commanders`: names of the commanders banned in Commander.
-    """
+    """Whether a card fits a deck led by one or two commanders (CR 903.5c), judged with the colors already
+    chosen (`chosen`: one letter or None per commander) counted."""
 
     fits: bool
     card: Analysis
@@ -369,10 +311,10 @@ class FitResult:
     outside: str  # identity colors of the card not in deck_identity, WUBRG order
     evidence: dict[str, tuple[Reason, ...]]  # outside color -> the card's identity reasons for it
     verdict: FitVerdict = FitVerdict.FITS
-    blockers: tuple[DeckBlocker, ...] = ()
-    choice_options: tuple[tuple[ColorChoice, ...], ...] = ()
+    blockers: tuple[DeckBlocker, ...] = ()  # DECK_CANT_EXIST: why, strongest first
+    choice_options: tuple[tuple[ColorChoice, ...], ...] = ()  # FITS_IF_CHOSEN: every way open choices fit it
     chosen: tuple[str | None, ...] = ()
-    commander_problems: tuple[Verdict, ...] = ()
+    commander_problems: tuple[Verdict, ...] = ()  # failing verdicts about the commanders, each once
     banned_commanders: tuple[str, ...] = ()
 
     @property
