@@ -10,8 +10,6 @@ symbol it does not know gets kind `UNKNOWN` and no color. Which colors a symbol 
 - half mana `{HW}`: white (CR 107.4d, Un-cards).
 - `{C}` (CR 107.4c), `{S}` (107.4h), `{X}{Y}{Z}` (107.3), numbers `{0}`..`{1000000}`, `{½}`, `{∞}`,
   `{T}` `{Q}` (107.5, 107.6), `{E}` (107.14), `{P}` (generic Phyrexian), `{CHAOS}`, `{A}` ... : no color.
-
-Classified symbols are interned (a bounded cache), so parsing is allocation-light.
 """
 
 from __future__ import annotations
@@ -66,50 +64,42 @@ SYMBOL_RE = re.compile(r"\{[^{}\n]{0,20}\}")
 _SIMPLE: dict[str, SymbolKind] = {
     "C": SymbolKind.COLORLESS,
     "S": SymbolKind.SNOW,
-    "X": SymbolKind.VARIABLE,
-    "Y": SymbolKind.VARIABLE,
-    "Z": SymbolKind.VARIABLE,
+    **dict.fromkeys("XYZ", SymbolKind.VARIABLE),
     "T": SymbolKind.TAP,
     "Q": SymbolKind.UNTAP,
     "E": SymbolKind.ENERGY,
-    "P": SymbolKind.PHYREXIAN_GENERIC,
-    "H": SymbolKind.PHYREXIAN_GENERIC,
+    **dict.fromkeys("PH", SymbolKind.PHYREXIAN_GENERIC),
     "CHAOS": SymbolKind.CHAOS,
-    "½": SymbolKind.GENERIC,
-    "∞": SymbolKind.GENERIC,
-    "A": SymbolKind.OTHER,  # acorn (Unfinity)
-    "TK": SymbolKind.OTHER,  # ticket (Unfinity)
-    "PW": SymbolKind.OTHER,  # planeswalker symbol
-    "L": SymbolKind.OTHER,  # loyalty (Un-cards)
-    "D": SymbolKind.OTHER,
+    **dict.fromkeys("½∞", SymbolKind.GENERIC),
+    # acorn, ticket (Unfinity), planeswalker, loyalty (Un-cards), D
+    **dict.fromkeys(("A", "TK", "PW", "L", "D"), SymbolKind.OTHER),
 }
+_LETTERS = frozenset(WUBRG)
 
 
 @lru_cache(maxsize=4096)
 def classify(raw: str) -> Symbol:
-    """Classify one symbol string such as "{2/W}". Never raises; unknown → `SymbolKind.UNKNOWN`."""
+    """What one symbol such as "{2/W}" is. Never raises: unknown symbols get `SymbolKind.UNKNOWN`."""
     inner = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw
     inner = inner.strip().upper()
     if not inner:
         return Symbol(raw, SymbolKind.UNKNOWN)
-    if inner in WUBRG and len(inner) == 1:
+    if inner in _LETTERS:
         return Symbol(raw, SymbolKind.COLORED, inner)
     simple = _SIMPLE.get(inner)
     if simple is not None:
         return Symbol(raw, simple)
     if inner.isdigit() or _is_number(inner):
         return Symbol(raw, SymbolKind.GENERIC)
-    if len(inner) == 2 and inner[0] == "H" and inner[1] in WUBRG:
+    if inner[0] == "H" and inner[1:] in _LETTERS:
         return Symbol(raw, SymbolKind.HALF, inner[1])
     if "/" in inner:
         parts = [p.strip() for p in inner.split("/")]
-        colors = {p for p in parts if len(p) == 1 and p in WUBRG}
-        others = [p for p in parts if not (len(p) == 1 and p in WUBRG)]
-        phyrexian = "P" in others
-        rest = [p for p in others if p != "P"]
-        if not colors or any(not (p == "C" or _is_number(p)) for p in rest):
+        colors = {p for p in parts if p in _LETTERS}
+        rest = [p for p in parts if p not in _LETTERS and p != "P"]
+        if not colors or any(p != "C" and not _is_number(p) for p in rest):
             return Symbol(raw, SymbolKind.UNKNOWN, wubrg(colors))
-        if phyrexian:
+        if "P" in parts:
             kind = SymbolKind.PHYREXIAN_HYBRID if len(colors) > 1 or rest else SymbolKind.PHYREXIAN
         elif "C" in rest:
             kind = SymbolKind.COLORLESS_HYBRID
@@ -124,8 +114,4 @@ def classify(raw: str) -> Symbol:
 
 
 def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return text.replace(".", "", 1).isdigit()
+    return text.replace(".", "", 1).isdecimal()

@@ -1,6 +1,5 @@
-"""Rules-text helpers: reminder text (CR 903.4c), where a symbol sits in a line (a `TextPlace`: an
-activated ability's cost (CR 602.1), a keyword's cost, a mana ability (CR 605), ...), and the colors a line
-names in words, which never count toward color identity (CR 903.4; explanations point them out).
+"""Rules-text helpers: reminder text (CR 903.4c), where a mana symbol sits in a line (`TextPlace`), and the
+colors a line names in words, which never count toward color identity (CR 903.4).
 """
 
 from __future__ import annotations
@@ -15,9 +14,8 @@ _INNERMOST_PARENS = re.compile(r"\([^()]*\)")
 
 
 def strip_reminder(line: str) -> str:
-    """`line` without any parenthesised text (CR 903.4c), nested parentheses included and whether or not
-    they sit inside a quoted ability ("has "{T}: Add {G}. (...)""). An unclosed "(" takes the rest of the line
-    with it (reminder text never spans lines)."""
+    """`line` without any parenthesised text (CR 903.4c), nested or inside a quoted ability included; an
+    unclosed "(" takes the rest of the line (reminder text never spans lines)."""
     while "(" in line:
         line, removed = _INNERMOST_PARENS.subn("", line)
         if not removed:
@@ -31,44 +29,20 @@ _KEYWORD_COST_RE = re.compile(r"^([A-Z][A-Za-z' ]{1,30}?)(?: (?:\d+|X))?(?: ?\u2
 _ADD_RE = re.compile(r"\badd\b[^.:]*$", re.IGNORECASE)
 _PAY_RE = re.compile(r"\bpays?\b[^.:]*$", re.IGNORECASE)
 _COST_CHANGE_RE = re.compile(r"\bcosts?\b[^.:]*$", re.IGNORECASE)
-_NOT_KEYWORD_WORDS = frozenset(
-    {
-        "add",
-        "pay",
-        "pays",
-        "as",
-        "when",
-        "whenever",
-        "at",
-        "if",
-        "you",
-        "each",
-        "spend",
-        "for",
-        "cost",
-        "costs",
-        "spells",
-        "spell",
-        "this",
-        "that",
-        "and",
-        "or",
-        "the",
-        "a",
-        "an",
-        "may",
-        "it",
-    }
+# words that make "<words> {cost}" not a keyword ("Spells you cast cost {1} less")
+_NOT_KEYWORD_RE = re.compile(
+    r"(?:^|(?<= ))(?:add|pays?|as|when|whenever|at|if|you|each|spend|for|costs?|spells?|this|that|and|or|the|an?"
+    r"|may|it)(?= |$)",
+    re.IGNORECASE,
 )
 
 
 def symbol_context(line: str, start: int) -> tuple[TextPlace, str | None]:
-    """Where the symbol at `line[start]` sits: (place, keyword); keyword only for KEYWORD_COST, as printed
-    ("Flashback")."""
+    """Where the symbol at `line[start]` sits: (place, the keyword as printed for KEYWORD_COST)."""
     before = line[:start]
     quoted = before.count("\u201c") > before.count("\u201d") or before.count('"') % 2 == 1
     if quoted:
-        # inside a quoted ability that the card grants: describe it relative to that ability
+        # inside a quoted ability that the card grants: where in that ability
         q = max(before.rfind("\u201c"), before.rfind('"'))
         inner_before = before[q + 1 :]
         ends = (line.find('"', start), line.find("\u201d", start))
@@ -83,7 +57,7 @@ def symbol_context(line: str, start: int) -> tuple[TextPlace, str | None]:
     m = _KEYWORD_COST_RE.match(line)
     if m and m.end() <= start and ":" not in before:
         keyword = m.group(1).strip()
-        if _NOT_KEYWORD_WORDS.isdisjoint(keyword.lower().split()):
+        if not _NOT_KEYWORD_RE.search(keyword):
             if colon != -1 and "\u2014" in line[: m.end()]:
                 # an ability word: "Channel \u2014 {X}{G}{G}, Discard ...: ..."
                 return TextPlace.ACTIVATED_COST, None
@@ -124,7 +98,7 @@ def _first_colon_outside_quotes(line: str) -> int:
 
 
 def _words_in(low: str) -> set[str]:
-    """Colors named as whole words (or after "non"/"non-") in lower-cased text."""
+    """Colors named as whole words (or after "non"/"non-")."""
     found: set[str] = set()
     for word, letter in COLOR_WORDS.items():
         at = low.find(word)
@@ -141,8 +115,7 @@ def _words_in(low: str) -> set[str]:
 
 
 def named_colors(line: str, names: tuple[str, ...] = ()) -> set[str]:
-    """Color letters of the color words in `line` (one line or several), ignoring words inside the card's own
-    `names` ("Black Lotus")."""
+    """Color letters of the color words in `line`, ignoring words inside the card's own `names`."""
     low = line.lower()
     found = _words_in(low)
     if found and any(name and name.lower() in low for name in names):
