@@ -1,22 +1,10 @@
 """Does a card fit a deck led by one or two commanders? (CR 903.5c, 903.4b, 903.3, 702.124)
 
-`check_fit(card, commanders, chosen=None)`: the deck's color identity is the union of its commanders'
-identities (one commander, or two paired ones, 702.124c); a card fits when its identity is a subset of it
-(903.5c). Colorless cards fit every deck. For each color outside the deck's identity, `FitResult.evidence`
-holds the card's identity reasons for that color.
-
-Chosen colors (CR 903.4b): a commander such as The Prismatic Piper, Clara Oswald or Faceless One has its
-owner choose a color before the game; that color becomes part of its color identity. `chosen` holds one entry
-per commander: the color letter it chose, or None. A chosen color joins that commander's identity (evidence
-kind CHOSEN_COLOR, see `engine.with_chosen_color`); two choosing commanders each choose. When a choice is
-still open and the card's outside colors could be covered by the open choices (one color per choosing
-commander), the verdict is FITS_IF_CHOSEN and `choice_options` lists every assignment that would do it.
-
-The verdict is DECK_CANT_EXIST when no legal deck can hold the card under these commanders, with
-`FitResult.blockers` saying why (`DeckBlocker`, strongest first: CR 903.3, 702.124, the ban list, not a deck
-card). One commander is judged by `commander_eligibility`, two by `check_pairing`, which judges each card's
-eligibility itself (so the Background of a valid Choose-a-Background pair is fine, 702.124k). Commanders
-given as `Analysis` objects (not card dicts) are checked for 903.4b and for being deck cards only.
+The deck's color identity is the union of its commanders' (702.124c); a card fits when its identity is a
+subset of it (903.5c). A commander that chooses a color before the game (903.4b) counts the color chosen;
+while a choice is open, FITS_IF_CHOSEN lists every assignment of open choices that covers the card.
+DECK_CANT_EXIST when no legal deck holds the card under these commanders (903.3, 702.124, the ban list, not a
+deck card). Commanders given as `Analysis` objects are checked for 903.4b and for being deck cards only.
 """
 
 from __future__ import annotations
@@ -24,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import permutations
 
-from bot.identity.commander import commander_eligibility, is_banned, judge_pairing
+from bot.identity.commander import check_pairing, commander_eligibility, is_banned
 from bot.identity.engine import analyze, with_chosen_color
 from bot.identity.model import (
     Analysis,
@@ -35,6 +23,7 @@ from bot.identity.model import (
     FitVerdict,
     IdentityError,
     Verdict,
+    VerdictCode,
 )
 from bot.identity.symbols import WUBRG, wubrg
 
@@ -73,10 +62,11 @@ def _blockers_and_problems(
     problems: list[Verdict] = []
     dicts = [c for c in commanders if isinstance(c, dict)]
     if len(commanders) == 2 and len(dicts) == 2:
-        pairing, pair_problem = judge_pairing(dicts[0], dicts[1])
+        pairing = check_pairing(dicts[0], dicts[1])
         if not pairing.ok:
             problems.append(pairing)
-            blockers.append(DeckBlocker.PAIR_INVALID if pair_problem else DeckBlocker.COMMANDER_INELIGIBLE)
+            ineligible = pairing.code is VerdictCode.PAIRED_BUT_INELIGIBLE
+            blockers.append(DeckBlocker.COMMANDER_INELIGIBLE if ineligible else DeckBlocker.PAIR_INVALID)
     else:
         for c in dicts:
             verdict = commander_eligibility(c)
@@ -96,8 +86,7 @@ def _blockers_and_problems(
         blockers.append(DeckBlocker.CARD_BANNED)
     if not card_analysis.deck_card:
         blockers.append(DeckBlocker.NOT_A_DECK_CARD)
-    order = list(DeckBlocker)
-    return sorted(dict.fromkeys(blockers), key=order.index), list(dict.fromkeys(problems)), banned
+    return sorted(set(blockers), key=list(DeckBlocker).index), list(dict.fromkeys(problems)), banned
 
 
 def _choice_options(
@@ -118,11 +107,9 @@ def check_fit(
     commanders: Sequence[dict | Analysis],
     chosen: Sequence[str | None] | None = None,
 ) -> FitResult:
-    """Whether `card` may be in a deck led by `commanders` (one or two), with evidence for misfits.
-
-    `chosen`: one entry per commander, the color it chose before the game (CR 903.4b) or None. Raises
-    `IdentityError` for a wrong number of commanders or entries, a letter that isn't a color, or a color
-    given for a commander that doesn't choose one.
+    """Whether `card` may be in a deck led by `commanders` (one or two), with evidence for misfits; `chosen`:
+    per commander the color it chose before the game (CR 903.4b) or None. Raises `IdentityError` for a wrong
+    number of commanders or entries, a letter that isn't a color, or a color for a commander that can't choose.
     """
     if isinstance(commanders, dict | Analysis | str) or not isinstance(commanders, Sequence):
         raise IdentityError("commanders must be a sequence of one or two card objects")

@@ -1,21 +1,10 @@
-"""Partner abilities (CR 702.124) as a pure, storable summary: which abilities let a card share the command
-zone, and whether two such summaries pair.
+"""Partner abilities (CR 702.124) as a pure, storable summary (`PairingTraits`), and whether two pair.
 
-CR 702.124a lists the partner abilities: partner, partner—[text], partner with [name], choose a Background,
-and Doctor's companion. Each pairs only with its own kind (702.124f: different partner abilities can't be
-combined); a card with more than one may use either, but not both (702.124g):
-
-- Partner (702.124h): both cards have partner.
-- Partner—[text] (702.124i): both have the same partner—[text] (Friends forever, Survivors, Father & son,
-  Character select, ...). Older Oracle text prints "Friends forever" without "Partner—"; the same ability.
-- Partner with [name] (702.124j): each names the other.
-- Choose a Background (702.124k): the other card is a legendary Background enchantment card.
-- Doctor's companion (702.124m): the other card is a legendary Time Lord Doctor creature card that has no
-  other creature types.
-
-`pairing_traits(card) -> PairingTraits` (the storable summary, defined in `model`) reads them off the card
-(front face type line, rules text without reminder text); `can_pair(a, b)` says whether two summaries share
-one pairing. Eligibility (CR 903.3) and "the same card twice" are `check_pairing`'s job.
+Each partner ability (702.124a) pairs only with its own kind (702.124f); a card with more than one may use
+either, not both (702.124g). Partner (702.124h): both have it. Partner—[text] (702.124i): the same text
+(older Oracle text prints "Friends forever" without "Partner—"). Partner with [name] (702.124j): each names
+the other. Choose a Background (702.124k): the other is a legendary Background enchantment card. Doctor's
+companion (702.124m): the other is a legendary Time Lord Doctor creature card with no other creature types.
 """
 
 from __future__ import annotations
@@ -54,13 +43,6 @@ def is_background(type_line: str) -> bool:
     return "Legendary" in words and "Enchantment" in words and "Background" in subtypes
 
 
-def is_time_lord_doctor(type_line: str) -> bool:
-    """A legendary Time Lord Doctor creature card that has no other creature types (CR 702.124m).
-    "Time Lord" is one creature type of two words."""
-    words, subtypes = type_words(type_line)
-    return "Legendary" in words and "Creature" in words and sorted(subtypes) == ["Doctor", "Lord", "Time"]
-
-
 def ability_lines(faces: tuple[Face, ...]) -> list[str]:
     """Every rules-text line of every face (the card's `card_faces(card)`), reminder text removed."""
     bare = (strip_reminder(line).strip() for face in faces for line in face.oracle_text.split("\n"))
@@ -83,15 +65,14 @@ def _line_traits(line: str) -> Iterable[PairingTrait]:
 
 
 def pairing_traits(card: dict) -> PairingTraits:
-    """The card's pairing summary (CR 702.124): its partner abilities from the rules text of every face,
-    and whether its front face is a legendary Background enchantment or a lone Time Lord Doctor."""
+    """The card's pairing summary (CR 702.124): the partner abilities in the rules text of every face, and
+    whether its front face is a Background or a lone Time Lord Doctor (one creature type of two words)."""
     faces = card_faces(card)
-    traits: set[PairingTrait] = set()
-    for line in ability_lines(faces):
-        traits.update(_line_traits(line))
+    traits = {trait for line in ability_lines(faces) for trait in _line_traits(line)}
+    words, subtypes = type_words(front_type(faces))
     if is_background(front_type(faces)):
         traits.add(PairingTrait(PairingKind.BACKGROUND))
-    if is_time_lord_doctor(front_type(faces)):
+    if "Legendary" in words and "Creature" in words and sorted(subtypes) == ["Doctor", "Lord", "Time"]:
         traits.add(PairingTrait(PairingKind.TIME_LORD_DOCTOR))
     has_with = any(t.kind is PairingKind.PARTNER_WITH for t in traits)
     return PairingTraits(frozenset(traits), card_names(card, faces) if has_with else frozenset())
