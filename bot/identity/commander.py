@@ -23,15 +23,13 @@ from bot.identity.pairing import (
     shared_pairings,
 )
 
-_ELIGIBLE = frozenset(
-    {
-        VerdictCode.LEGENDARY_CREATURE,
-        VerdictCode.SAYS_IT_CAN,
-        VerdictCode.CREATURE_OFF_BATTLEFIELD,
-        VerdictCode.LEGENDARY_VEHICLE,
-        VerdictCode.LEGENDARY_SPACECRAFT,
-    }
-)
+_ELIGIBLE = {
+    VerdictCode.LEGENDARY_CREATURE,
+    VerdictCode.SAYS_IT_CAN,
+    VerdictCode.CREATURE_OFF_BATTLEFIELD,
+    VerdictCode.LEGENDARY_VEHICLE,
+    VerdictCode.LEGENDARY_SPACECRAFT,
+}
 _CAN_BE_COMMANDER_RE = re.compile(r"\bcan be your commander\b", re.IGNORECASE)
 _CREATURE_OFF_BATTLEFIELD_RE = re.compile(
     r"isn\u2019?'?t on the battlefield, (?:it\u2019?'?s|it is) an? [^.]*\bcreature\b", re.IGNORECASE
@@ -45,9 +43,7 @@ def has_power_toughness_box(card: dict) -> bool:
     else its text: "It's an artifact creature at N+." (Station reminder) or a station level "8+ | Flying, 5/5"."""
     faces = card.get("card_faces")
     front = faces[0] if isinstance(faces, list) and faces and isinstance(faces[0], dict) else card
-    if any(
-        obj.get("power") not in (None, "") and obj.get("toughness") not in (None, "") for obj in (front, card)
-    ):
+    if any(all(obj.get(k) not in (None, "") for k in ("power", "toughness")) for obj in (front, card)):
         return True
     raw_text = front.get("oracle_text")
     text = raw_text if isinstance(raw_text, str) else ""
@@ -75,21 +71,16 @@ def commander_eligibility(card: dict) -> Verdict:
     front_words, subtypes = type_words(front)
     legendary = "Legendary" in front_words
     creature = "Creature" in front_words
-    vehicle = legendary and "Vehicle" in subtypes
-    spacecraft = legendary and "Spacecraft" in subtypes
     lines = ability_lines(faces)
-    says_so = any(_CAN_BE_COMMANDER_RE.search(line) for line in lines)
-    creature_elsewhere = legendary and any(_CREATURE_OFF_BATTLEFIELD_RE.search(line) for line in lines)
-
     if legendary and creature:
         code = VerdictCode.LEGENDARY_CREATURE
-    elif says_so:
+    elif any(_CAN_BE_COMMANDER_RE.search(line) for line in lines):
         code = VerdictCode.SAYS_IT_CAN
-    elif creature_elsewhere:
+    elif legendary and any(_CREATURE_OFF_BATTLEFIELD_RE.search(line) for line in lines):
         code = VerdictCode.CREATURE_OFF_BATTLEFIELD
-    elif vehicle:
+    elif legendary and "Vehicle" in subtypes:
         code = VerdictCode.LEGENDARY_VEHICLE
-    elif spacecraft:
+    elif legendary and "Spacecraft" in subtypes:
         box = has_power_toughness_box(card)
         code = VerdictCode.LEGENDARY_SPACECRAFT if box else VerdictCode.SPACECRAFT_WITHOUT_BOX
     elif legendary and is_background(front):

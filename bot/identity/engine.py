@@ -99,23 +99,13 @@ def _read_text(face: Face, names: tuple[str, ...]) -> _FaceText:
         shown = bare if "  " not in bare and bare[0] != " " and bare[-1] != " " else " ".join(bare.split())
         for m in SYMBOL_RE.finditer(bare) if "{" in bare else ():
             sym = classify(m.group())
-            if sym.colors:
-                place, keyword = symbol_context(bare, m.start())
-                facts.rules += [
-                    Reason(
-                        c,
-                        _IDENTITY,
-                        ReasonKind.RULES_TEXT,
-                        face.name,
-                        sym.raw,
-                        shown,
-                        False,
-                        sym.kind,
-                        place,
-                        keyword,
-                    )
-                    for c in sym.colors
-                ]
+            where = symbol_context(bare, m.start()) if sym.colors else ()  # (place, keyword)
+            facts.rules += [
+                Reason(
+                    c, _IDENTITY, ReasonKind.RULES_TEXT, face.name, sym.raw, shown, False, sym.kind, *where
+                )
+                for c in sym.colors
+            ]
         if facts.removed_by is None:
             if _DEVOID_RE.match(bare):
                 facts.removed_by = (CdaKind.DEVOID, shown)
@@ -208,7 +198,7 @@ def analyze(card: dict) -> Analysis:
     colors = identity = ""
     words: set[str] = set()
     reminder: dict[Symbol, None] = {}
-    face_results = []
+    parts = []
     chooses = removes = keeps_identity = False
     for face, role in zip(faces, roles, strict=True):
         text = _read_text(face, (face.name, name) if face.name != name else (name,))
@@ -227,7 +217,7 @@ def analyze(card: dict) -> Analysis:
         chooses = chooses or text.chooses
         reminder.update(text.reminder)
         words |= text.words
-        face_results.append(
+        parts.append(
             FaceAnalysis(face.name, face_colors, face_identity, face.mana_cost, face.type_line, role)
         )
     unrecorded = False
@@ -247,7 +237,7 @@ def analyze(card: dict) -> Analysis:
         wubrg(colors),
         wubrg(identity),
         tuple(reasons.values()),
-        tuple(face_results),
+        tuple(parts),
         chooses,
         notes,
         kind,

@@ -64,8 +64,8 @@ def card_name(card: dict) -> str:
 
 
 def card_faces(card: dict) -> tuple[Face, ...]:
-    """The card's parts as `Face` records: its `card_faces`, or the card itself as one face. Raises
-    `IdentityError` when `card` is not a card object (a dict) at all."""
+    """The card's parts: its `card_faces`, or the card itself as one face. Raises `IdentityError` for a
+    `card` that is not a dict."""
     if not isinstance(card, dict):
         raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
     faces = card.get("card_faces")
@@ -97,9 +97,7 @@ def _face(obj: dict, name: str) -> Face:
 
 
 def card_names(card: dict, faces: tuple[Face, ...]) -> frozenset[str]:
-    """Every name the card answers to: its full name and each face's name ("Fire // Ice", "Fire", "Ice";
-    a reversible card printed as "Okaun, Eye of Chaos // Okaun, Eye of Chaos" also answers to the one name).
-    `faces`: the card's `card_faces(card)`."""
+    """Every name the card answers to: its full name, each face's name, each part of its name."""
     name = card_name(card)
     names = {name, *(face.name for face in faces), *(part.strip() for part in name.split(" // "))}
     names.discard("")
@@ -145,8 +143,7 @@ def _is_meld_result(card: dict) -> bool:
 
 
 def non_deck_kind(card: dict, faces: tuple[Face, ...]) -> NonDeckKind | None:
-    """What kind of object this is when it is not a card you put in a deck, else None (see `NonDeckKind`).
-    `faces`: the card's `card_faces(card)`."""
+    """What kind of object this is when it is not a card you put in a deck, else None."""
     layout = _str(card.get("layout"))
     front_type = faces[0].type_line
     if layout == "emblem" or front_type.startswith("Emblem"):

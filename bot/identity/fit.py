@@ -33,17 +33,13 @@ def _as_analysis(obj: dict | Analysis, what: str) -> Analysis:
         return obj
     if isinstance(obj, dict):
         return analyze(obj)
-    raise IdentityError(
-        f"{what} must be a Scryfall card object (dict) or an Analysis, got {type(obj).__name__}"
-    )
+    raise IdentityError(f"{what} must be a card object (dict) or an Analysis, got {type(obj).__name__}")
 
 
-def _normalize_chosen(
-    chosen: Sequence[str | None] | None, leaders: tuple[Analysis, ...]
-) -> tuple[str | None, ...]:
+def _normalize_chosen(chosen: Sequence[str | None] | None, count: int) -> tuple[str | None, ...]:
     if chosen is None:
-        return (None,) * len(leaders)
-    if isinstance(chosen, str) or not isinstance(chosen, Sequence) or len(chosen) != len(leaders):
+        return (None,) * count
+    if isinstance(chosen, str) or not isinstance(chosen, Sequence) or len(chosen) != count:
         raise IdentityError("chosen must hold one entry (a color letter or None) per commander")
     for entry in chosen:
         if entry is not None and not (isinstance(entry, str) and len(entry) == 1 and entry.upper() in WUBRG):
@@ -52,16 +48,13 @@ def _normalize_chosen(
 
 
 def _blockers_and_problems(
-    card: dict | Analysis,
-    card_analysis: Analysis,
-    commanders: Sequence[dict | Analysis],
-    leaders: tuple[Analysis, ...],
+    card: dict | Analysis, analysis: Analysis, given: Sequence[dict | Analysis], leaders: tuple[Analysis, ...]
 ) -> tuple[list[DeckBlocker], list[Verdict], list[str]]:
     """(blockers, failing commander verdicts, names of banned commanders)."""
     blockers: list[DeckBlocker] = []
     problems: list[Verdict] = []
-    dicts = [c for c in commanders if isinstance(c, dict)]
-    if len(commanders) == 2 and len(dicts) == 2:
+    dicts = [c for c in given if isinstance(c, dict)]
+    if len(given) == 2 and len(dicts) == 2:
         pairing = check_pairing(dicts[0], dicts[1])
         if not pairing.ok:
             problems.append(pairing)
@@ -73,18 +66,15 @@ def _blockers_and_problems(
             if not verdict.ok:
                 problems.append(verdict)
                 blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
-    if any(
-        not leader.deck_card
-        for given, leader in zip(commanders, leaders, strict=True)
-        if not isinstance(given, dict)
-    ):
+    pairs = list(zip(given, leaders, strict=True))
+    if any(not leader.deck_card for c, leader in pairs if not isinstance(c, dict)):
         blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
-    banned = [leader.name for given, leader in zip(commanders, leaders, strict=True) if is_banned(given)]
+    banned = [leader.name for c, leader in pairs if is_banned(c)]
     if banned:
         blockers.append(DeckBlocker.COMMANDER_BANNED)
     if is_banned(card):
         blockers.append(DeckBlocker.CARD_BANNED)
-    if not card_analysis.deck_card:
+    if not analysis.deck_card:
         blockers.append(DeckBlocker.NOT_A_DECK_CARD)
     return sorted(set(blockers), key=list(DeckBlocker).index), list(dict.fromkeys(problems)), banned
 
@@ -103,9 +93,7 @@ def _choice_options(
 
 
 def check_fit(
-    card: dict | Analysis,
-    commanders: Sequence[dict | Analysis],
-    chosen: Sequence[str | None] | None = None,
+    card: dict | Analysis, commanders: Sequence[dict | Analysis], chosen: Sequence[str | None] | None = None
 ) -> FitResult:
     """Whether `card` may be in a deck led by `commanders` (one or two), with evidence for misfits; `chosen`:
     per commander the color it chose before the game (CR 903.4b) or None. Raises `IdentityError` for a wrong
@@ -117,17 +105,12 @@ def check_fit(
         raise IdentityError(f"a deck has one or two commanders, got {len(commanders)}")
     card_analysis = _as_analysis(card, "card")
     base = tuple(_as_analysis(c, "commander") for c in commanders)
-    picks = _normalize_chosen(chosen, base)
-    leaders = tuple(
-        with_chosen_color(leader, pick) if pick is not None else leader
-        for leader, pick in zip(base, picks, strict=True)
-    )
-
+    picks = _normalize_chosen(chosen, len(base))
+    picked = list(zip(base, picks, strict=True))
+    leaders = tuple(leader if pick is None else with_chosen_color(leader, pick) for leader, pick in picked)
     blockers, problems, banned = _blockers_and_problems(card, card_analysis, commanders, base)
     open_choosers = [
-        (i, leader)
-        for i, (leader, pick) in enumerate(zip(base, picks, strict=True))
-        if leader.chooses_color and pick is None
+        (i, leader) for i, (leader, pick) in enumerate(picked) if leader.chooses_color and pick is None
     ]
 
     deck_identity = wubrg("".join(leader.identity for leader in leaders))

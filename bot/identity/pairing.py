@@ -33,7 +33,7 @@ def norm_text(text: str) -> str:
 
 
 def front_type(faces: tuple[Face, ...]) -> str:
-    """The type line of the front face (CR 712.8a) or main part, from the card's `card_faces(card)`."""
+    """The type line of the front face (CR 712.8a) or main part."""
     return faces[0].type_line.split(" // ")[0]
 
 
@@ -44,7 +44,7 @@ def is_background(type_line: str) -> bool:
 
 
 def ability_lines(faces: tuple[Face, ...]) -> list[str]:
-    """Every rules-text line of every face (the card's `card_faces(card)`), reminder text removed."""
+    """Every rules-text line of every face, reminder text removed (CR 903.4c)."""
     bare = (strip_reminder(line).strip() for face in faces for line in face.oracle_text.split("\n"))
     return [line for line in bare if line]
 
@@ -69,8 +69,9 @@ def pairing_traits(card: dict) -> PairingTraits:
     whether its front face is a Background or a lone Time Lord Doctor (one creature type of two words)."""
     faces = card_faces(card)
     traits = {trait for line in ability_lines(faces) for trait in _line_traits(line)}
-    words, subtypes = type_words(front_type(faces))
-    if is_background(front_type(faces)):
+    front = front_type(faces)
+    words, subtypes = type_words(front)
+    if is_background(front):
         traits.add(PairingTrait(PairingKind.BACKGROUND))
     if "Legendary" in words and "Creature" in words and sorted(subtypes) == ["Doctor", "Lord", "Time"]:
         traits.add(PairingTrait(PairingKind.TIME_LORD_DOCTOR))
