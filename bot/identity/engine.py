@@ -52,9 +52,7 @@ _ALL_COLORS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is all colors\.")
 _COLORLESS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is colorless\.")
 _DEVOID_RE = re.compile(r"^devoid\b", re.IGNORECASE)  # CR 702.114a
 _CHOOSE_COLOR_RE = re.compile(r"choose a colou?r before the game", re.IGNORECASE)  # CR 903.4b
-_NO_IDENTITY_RE = re.compile(
-    r"\bdoesn[\u2019']t affect (?:its|this card\u2019s|this card's) colou?r identity", re.IGNORECASE
-)
+_NO_IDENTITY_RE = re.compile(r"\bdoesn[\u2019']t affect (?:its|this card[\u2019']s) colou?r identity", re.I)
 
 
 def _says(regex: re.Pattern[str], phrase: str, line: str, names: tuple[str, ...]) -> bool:
@@ -86,14 +84,13 @@ class _FaceText:
 
 
 def _read_text(face: Face, names: tuple[str, ...]) -> _FaceText:
-    """The colored symbols of every rules-text line, the symbols only its reminder text holds, its CDAs (the
-    first of each)."""
+    """Each line's colored mana symbols, the ones only its reminder text holds, its CDAs (the first of each)."""
     facts = _FaceText()
     for line in face.oracle_text.split("\n"):
         bare = strip_reminder(line)
         if bare is not line and "{" in line:
-            hidden = (classify(raw) for raw in reminder_symbols(line, bare))
-            facts.reminder.update(dict.fromkeys(sym for sym in hidden if sym.colors))
+            hidden = [s for raw in reminder_symbols(line, bare) if (s := classify(raw)).colors]
+            facts.reminder.update(dict.fromkeys(hidden))
         if not bare.strip():
             continue
         shown = bare if "  " not in bare and bare[0] != " " and bare[-1] != " " else " ".join(bare.split())
@@ -180,10 +177,8 @@ def _token_colors(card: dict, faces: tuple[Face, ...]) -> tuple[list[Reason], bo
 
 
 def analyze(card: dict) -> Analysis:
-    """Colors, color identity and the evidence for each color of a Scryfall card object.
-
-    Raises `IdentityError` only when `card` is not a dict; any dict gives a result.
-    """
+    """Colors, color identity and the evidence for each color of a Scryfall card object. Raises
+    `IdentityError` only when `card` is not a dict; any dict gives a result."""
     faces = card_faces(card)
     name = card_name(card)
     kind = non_deck_kind(card, faces)
@@ -247,11 +242,9 @@ def analyze(card: dict) -> Analysis:
 
 
 def with_chosen_color(analysis: Analysis, color: str) -> Analysis:
-    """`analysis` of a commander that chose `color` before the game (CR 903.4b): the color joins its color
-    identity and, as its text makes it "the chosen color", its colors; evidence kind CHOSEN_COLOR.
-
-    Raises `IdentityError` for anything but one of W, U, B, R, G, or for a card that doesn't choose a color.
-    """
+    """`analysis` of a commander that chose `color` before the game (CR 903.4b): it joins its identity and,
+    as its text makes it "the chosen color", its colors. Raises `IdentityError` for anything but one of W, U,
+    B, R, G, or for a card that doesn't choose a color."""
     letter = color.upper() if isinstance(color, str) else ""
     if len(letter) != 1 or letter not in WUBRG:
         raise IdentityError(f"a chosen color is one of W, U, B, R, G; got {color!r}")

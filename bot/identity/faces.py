@@ -18,9 +18,8 @@ SIDED_LAYOUTS = frozenset(
 )
 # Layouts whose colors come from the effect that makes them, not from the object itself (CR 111.3, 114).
 TOKEN_LAYOUTS = frozenset({"token", "double_faced_token", "emblem"})
-# Layouts whose second part holds alternative characteristics used only while a spell (CR 715.4 adventurer,
-# 720 omen, 722.4 preparation cards): the card's colors are its main part's; its identity counts both
-# (CR 903.4e).
+# Layouts whose second part holds characteristics used only on the stack (CR 715.4 adventurer, 720 omen,
+# 722.4 preparation): the card's colors are its main part's; its identity counts both (CR 903.4e).
 ALTERNATIVE_PART_LAYOUTS = frozenset({"adventure", "omen", "prepare", "preparation"})
 # Subtypes that mark such an alternative part on a face, whatever the layout says.
 _ALTERNATIVE_PART_SUBTYPES = frozenset({"Adventure", "Omen"})
