@@ -147,12 +147,12 @@ def check_pairing(a: dict, b: dict) -> Verdict:
     kinds = shared_pairings(ta, tb)
     if not kinds:
         return _no_pair_verdict(name_a, name_b, ta, tb)
+    # the Partner—[text] variant both have, as the first card prints it
+    theirs = {norm_text(t) for t in tb.texts(PairingKind.PARTNER_TEXT)}
+    shared = next((t for t in ta.texts(PairingKind.PARTNER_TEXT) if norm_text(t) in theirs), "")
     failures: list[Verdict] = []
     for kind in kinds:
-        # the Partner—[text] variant both have, as the first card prints it
-        theirs = {norm_text(t) for t in tb.texts(PairingKind.PARTNER_TEXT)}
-        mine = ta.texts(PairingKind.PARTNER_TEXT) if kind is PairingKind.PARTNER_TEXT else ()
-        variant = next((t for t in mine if norm_text(t) in theirs), "")
+        variant = shared if kind is PairingKind.PARTNER_TEXT else ""
         cause = _ineligible(kind, a, ta, tb) or _ineligible(kind, b, tb, ta)
         code = VerdictCode.PAIRED if cause is None else VerdictCode.PAIRED_BUT_INELIGIBLE
         verdict = Verdict(

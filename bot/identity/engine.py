@@ -86,6 +86,7 @@ class _FaceText:
 def _read_text(face: Face, names: tuple[str, ...]) -> _FaceText:
     """Each line's colored mana symbols, the ones only its reminder text holds, its CDAs (the first of each)."""
     facts = _FaceText()
+    name = face.name
     for line in face.oracle_text.split("\n"):
         bare = strip_reminder(line)
         if bare is not line and "{" in line:
@@ -98,9 +99,7 @@ def _read_text(face: Face, names: tuple[str, ...]) -> _FaceText:
             sym = classify(m.group())
             where = symbol_context(bare, m.start()) if sym.colors else ()  # (place, keyword)
             facts.rules += [
-                Reason(
-                    c, _IDENTITY, ReasonKind.RULES_TEXT, face.name, sym.raw, shown, False, sym.kind, *where
-                )
+                Reason(c, _IDENTITY, ReasonKind.RULES_TEXT, name, sym.raw, shown, False, sym.kind, *where)
                 for c in sym.colors
             ]
         if facts.removed_by is None:

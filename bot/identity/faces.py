@@ -114,8 +114,9 @@ def face_roles(card: dict, faces: tuple[Face, ...]) -> list[FaceRole]:
     if len(faces) < 2:
         return [FaceRole.ONLY] * len(faces)
     layout = _str(card.get("layout"))
-    # without a layout: Scryfall gives two-sided cards no top-level mana cost
-    if layout in SIDED_LAYOUTS if layout else "mana_cost" not in card:
+    # two-sided (CR 712.8a); without a layout, Scryfall gives those no top-level mana cost
+    two_sided = layout in SIDED_LAYOUTS if layout else "mana_cost" not in card
+    if two_sided:
         return [FaceRole.FRONT] + [FaceRole.BACK] * (len(faces) - 1)
     if layout in ALTERNATIVE_PART_LAYOUTS:
         return [FaceRole.MAIN] + [FaceRole.ALTERNATIVE] * (len(faces) - 1)
