@@ -163,8 +163,8 @@ class Analysis:
     def deck_card(self) -> bool:
         return self.not_deck_card is None
 
-    def reasons_for(self, color: str, aspect: Aspect = Aspect.IDENTITY) -> tuple[Reason, ...]:
-        return tuple(r for r in self.reasons if r.color == color and r.aspect is aspect)
+    def reasons_for(self, color: str, aspect: Aspect | str = Aspect.IDENTITY) -> tuple[Reason, ...]:
+        return tuple(r for r in self.reasons if r.color == color and r.aspect == aspect)
 
     @property
     def color_reasons(self) -> tuple[Reason, ...]:
