@@ -1,6 +1,2 @@
-"""Production building blocks: metrics, health server, structured logs, sharding.
-
-Submodules are imported on demand (``from bot.ops.metrics import BotMetrics``) so that importing
-``bot.settings`` (which uses the small pure parser in :mod:`bot.ops.sharding`) never pulls in aiohttp or
-prometheus-client.
-"""
+"""Production building blocks: metrics, health server and probe, logs, sharding (each imported on its own,
+so `bot.settings` never pulls in aiohttp or prometheus-client)."""
