@@ -85,10 +85,9 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     except Exception as exc:  # bad file, I/O, Scryfall unavailable...: one clear line, no traceback
         print(f"sync-cards failed: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    rate = f"{result.seconds:.1f} s ({result.rate:,.0f} cards/s)"
     skipped = f"; skipped {result.skipped} non-card objects" if result.skipped else ""
-    print(
-        f"imported {result.cards} cards in {result.seconds:.1f} s ({result.rate:,.0f} cards/s) into {cache}{skipped}"
-    )
+    print(f"imported {result.cards} cards in {rate} into {cache}{skipped}")
     if args.file or not settings.card_languages:
         return EXIT_OK
     try:
@@ -265,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command but `healthcheck`, which reports bad settings as unhealthy itself."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.handler is healthcheck:
-        return healthcheck(args)
+        return healthcheck()
     try:
         settings = load_settings()
     except ValidationError as exc:

@@ -137,7 +137,7 @@ class Settings(BaseSettings):
             return CARD_LANGUAGES
         if unknown := [c for c in codes if c not in CARD_LANGUAGES]:
             raise ValueError(
-                f"unknown language code(s) {', '.join(unknown)}: use some of {','.join(CARD_LANGUAGES)}, or all"
+                f"unknown language code(s) {', '.join(unknown)}: use {','.join(CARD_LANGUAGES)} or all"
             )
         return tuple(dict.fromkeys(codes))
 
@@ -149,7 +149,8 @@ class Settings(BaseSettings):
             raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards across all processes)")
         if too_big := [i for i in self.shard_ids if i >= self.shard_count]:
             raise ValueError(
-                f"SHARD_IDS {too_big} out of range: shard ids run from 0 to SHARD_COUNT-1 ({self.shard_count - 1})"
+                f"SHARD_IDS {too_big} out of range: shard ids run from 0 to SHARD_COUNT-1 "
+                f"({self.shard_count - 1})"
             )
         return self
 

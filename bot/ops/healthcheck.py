@@ -1,4 +1,4 @@
-"""Health probe for Docker's ``HEALTHCHECK``: ``check_health(host, port, cache_path)`` -> (ok, one-line reason).
+"""Health probe for Docker's ``HEALTHCHECK``: ``check_health(host, port, cache_path)`` -> (ok, reason).
 
 With a metrics port it asks the bot's own ``GET /healthz``; without one it checks that the SQLite card cache
 opens read-only and holds cards. Standard library only (Docker runs it every 30 s), and every step has a
@@ -66,7 +66,7 @@ def open_readonly(path: str | Path, timeout: float = TIMEOUT) -> sqlite3.Connect
 
 
 def check_cache(cache_path: str | Path, timeout: float = TIMEOUT) -> tuple[bool, str]:
-    """(True, "ok: … N cards") when the card cache opens read-only and holds card data, else (False, why)."""
+    """(True, "ok: … N cards") when the card cache opens read-only and holds cards, else (False, why)."""
     path = Path(cache_path)
     shown = str(path) if path.is_absolute() else f"{path} (in {Path.cwd()})"
     if not path.exists():

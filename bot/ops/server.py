@@ -72,8 +72,8 @@ async def sqlite_check(path: str | Path) -> CheckResult:
 
 
 class HealthServer:
-    """``/metrics`` (prometheus-client's own aiohttp handler) and ``/healthz`` on ``host:port``; ``async with``
-    it, or ``start()`` and ``stop()``. ``port=0`` binds a free port, :attr:`port` then says which."""
+    """``/metrics`` (prometheus-client's own aiohttp handler) and ``/healthz`` on ``host:port``; ``async
+    with`` it, or ``start()`` and ``stop()``. ``port=0`` binds a free port, :attr:`port` then says which."""
 
     def __init__(
         self,

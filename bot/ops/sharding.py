@@ -9,7 +9,7 @@ _PART = re.compile(r"([0-9]+)(?:\s*-\s*([0-9]+))?")
 
 
 def shard_for_guild(guild_id: int, shard_count: int) -> int:
-    """The shard that receives ``guild_id``'s events: ``(guild_id >> 22) % shard_count`` (Discord's formula)."""
+    """The shard that receives ``guild_id``'s events: ``(guild_id >> 22) % shard_count`` (Discord's rule)."""
     if shard_count < 1 or guild_id < 0:
         raise ValueError(f"no shard for guild {guild_id} among {shard_count} shards")
     return (guild_id >> 22) % shard_count
