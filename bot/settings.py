@@ -8,7 +8,16 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, StringConstraints, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    SecretStr,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -40,6 +49,17 @@ def parse_rate(spec: str | None) -> tuple[int, float] | None:
     return rate, per
 
 
+def _blank_is_default(value: Any) -> Any:
+    """A blank value (`KEY= `, or an override of spaces) means the default, like an empty one."""
+    if isinstance(value, str) and not value.strip():
+        raise PydanticUseDefault()
+    return value
+
+
+Blank = BeforeValidator(_blank_is_default)
+Base = Annotated[str, AfterValidator(lambda url: url.rstrip("/"))]  # an API base URL
+
+
 class Settings(BaseSettings):
     """Bot configuration; each field is the upper-case environment variable of its name."""
 
@@ -48,60 +68,35 @@ class Settings(BaseSettings):
         env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
     )
 
-    discord_token: SecretStr | None = None  # required to run
-    discord_api_base: str = "https://discord.com/api/v10"
-    dev_guild_id: int | None = None
+    discord_token: Annotated[SecretStr | None, Blank] = None  # required to run
+    discord_api_base: Base = "https://discord.com/api/v10"
+    dev_guild_id: Annotated[int | None, Blank] = None
     sync_commands: bool = True
 
-    scryfall_api_base: str = "https://api.scryfall.com"
+    scryfall_api_base: Base = "https://api.scryfall.com"
     scryfall_rate: float = Field(default=1.0, gt=0.0, le=1.0)  # scales Scryfall's limits down, never up
     scryfall_timeout: float = Field(default=8.0, gt=0.0)
-    cache_path: Path = Path("data/cache.sqlite3")
+    cache_path: Annotated[Path, Blank] = Path("data/cache.sqlite3")
     cache_ttl: int = Field(default=86_400, ge=0)
     negative_ttl: int = Field(default=600, ge=0)
     bulk_refresh_hours: float = Field(default=24.0, ge=0.0)
     card_languages: Annotated[tuple[str, ...], NoDecode] = ()
 
-    archidekt_api_base: str = "https://archidekt.com/api"
-    moxfield_api_base: str = "https://api2.moxfield.com"
-    moxfield_user_agent: str | None = None
+    archidekt_api_base: Base = "https://archidekt.com/api"
+    moxfield_api_base: Base = "https://api2.moxfield.com"
+    moxfield_user_agent: Annotated[str | None, Blank] = None
     decksite_contact: str = "https://github.com/identity-bot/identity-bot"
 
     mana_emoji: str = ""
     mana_emoji_upload: bool = True
-    log_level: str = "INFO"
-    log_format: Literal["text", "json"] = "text"
+    log_level: Annotated[str, Blank] = "INFO"
+    log_format: Annotated[Literal["text", "json"], Blank] = "text"
 
-    metrics_port: int | None = Field(default=None, ge=0, le=65535)
-    metrics_host: Annotated[str, StringConstraints(strip_whitespace=True)] = "127.0.0.1"
-    user_rate: str = "5/10"
-    shard_count: int | None = Field(default=None, ge=1)
+    metrics_port: Annotated[int | None, Blank] = Field(default=None, ge=0, le=65535)
+    metrics_host: Annotated[str, Blank, StringConstraints(strip_whitespace=True)] = "127.0.0.1"
+    user_rate: Annotated[str, Blank] = "5/10"
+    shard_count: Annotated[int | None, Blank] = Field(default=None, ge=1)
     shard_ids: Annotated[list[int] | None, NoDecode] = None
-
-    @field_validator(
-        "discord_token",
-        "dev_guild_id",
-        "cache_path",
-        "moxfield_user_agent",
-        "log_level",
-        "log_format",
-        "metrics_port",
-        "metrics_host",
-        "user_rate",
-        "shard_count",
-        mode="before",
-    )
-    @classmethod
-    def _blank_is_default(cls, value: Any) -> Any:
-        """A blank value (`KEY= `, or an override of spaces) means the default, like an empty one."""
-        if isinstance(value, str) and not value.strip():
-            raise PydanticUseDefault()
-        return value
-
-    @field_validator("discord_api_base", "scryfall_api_base", "archidekt_api_base", "moxfield_api_base")
-    @classmethod
-    def _strip_slash(cls, value: str) -> str:
-        return value.rstrip("/")
 
     @field_validator("log_level")
     @classmethod
