@@ -11,6 +11,7 @@ import json
 import sqlite3
 import urllib.error
 import urllib.request
+from contextlib import closing
 from pathlib import Path
 
 TIMEOUT = 5.0
@@ -65,36 +66,40 @@ def open_readonly(path: str | Path, timeout: float = TIMEOUT) -> sqlite3.Connect
     return sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True, timeout=timeout)
 
 
-def check_cache(cache_path: str | Path, timeout: float = TIMEOUT) -> tuple[bool, str]:
-    """(True, "ok: … N cards") when the card cache opens read-only and holds cards, else (False, why)."""
-    path = Path(cache_path)
-    shown = str(path) if path.is_absolute() else f"{path} (in {Path.cwd()})"
+def _shown(path: str | Path) -> str:
+    return str(path) if Path(path).is_absolute() else f"{path} (in {Path.cwd()})"
+
+
+def cache_cards(cache_path: str | Path, timeout: float = TIMEOUT) -> int | str:
+    """How many cards the SQLite card cache holds, opened read-only; or, in one line, why it can't say."""
+    path, shown = Path(cache_path), _shown(cache_path)
     if not path.exists():
-        return False, one_line(
+        return one_line(
             f"no cache file at {shown}: the bot creates it on start; check CACHE_PATH and that the "
             "directory is writable"
         )
     if not path.is_file():
-        return False, one_line(f"cache path {shown} is not a file")
+        return one_line(f"cache path {shown} is not a file")
     try:
-        con = open_readonly(path, timeout)
+        with closing(open_readonly(path, timeout)) as con:
+            if "cards" not in {name for (name,) in con.execute("SELECT name FROM sqlite_master")}:
+                return one_line(f"cache {shown} has no cards table yet (the bot has not initialised it)")
+            count: int = con.execute("SELECT count(*) FROM cards").fetchone()[0]
     except (sqlite3.Error, OSError, ValueError) as exc:
-        return False, one_line(f"cannot open cache {shown}: {exc}")
-    try:
-        if "cards" not in {
-            name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
-        }:
-            return False, one_line(f"cache {shown} has no cards table yet (the bot has not initialised it)")
-        count = con.execute("SELECT count(*) FROM cards").fetchone()[0]
-    except sqlite3.Error as exc:
-        return False, one_line(f"cache {shown} is unreadable: {exc}")
-    finally:
-        con.close()
-    if not count:
+        return one_line(f"cache {shown} is unreadable: {exc}")
+    return count
+
+
+def check_cache(cache_path: str | Path, timeout: float = TIMEOUT) -> tuple[bool, str]:
+    """(True, "ok: … N cards") when the card cache opens read-only and holds cards, else (False, why)."""
+    cards = cache_cards(cache_path, timeout)
+    if isinstance(cards, str):
+        return False, cards
+    if not cards:
         return False, one_line(
-            f"cache {shown} holds no card data yet: wait for the bulk download or run sync-cards"
+            f"cache {_shown(cache_path)} holds no card data yet: wait for the bulk download or run sync-cards"
         )
-    return True, f"ok: cache {shown} holds {count} cards"
+    return True, f"ok: cache {_shown(cache_path)} holds {cards} cards"
 
 
 def check_health(

@@ -49,15 +49,11 @@ _ENDPOINT_RE = re.compile(
     r"^/(?:cards/(named|autocomplete|search|collection|random)|(bulk-data)|cards/[^/]+)(?:/|$)"
 )
 _OUTCOMES = frozenset(Outcome)
-_ENDPOINTS = frozenset({"named", "autocomplete", "search", "collection", "random", "bulk-data", "card"})
 
 
-def scryfall_endpoint(path_or_name: str) -> str:
-    """A Scryfall URL or path (``/cards/named?...``) or an endpoint name as a bounded label value."""
-    text = path_or_name.strip().lower()
-    if text in _ENDPOINTS:
-        return text
-    match = _ENDPOINT_RE.match(urlsplit(text).path)
+def scryfall_endpoint(path: str) -> str:
+    """A Scryfall URL or path (``/cards/named?...``) as a bounded label value."""
+    match = _ENDPOINT_RE.match(urlsplit(path).path)
     return "other" if match is None else match.group(1) or match.group(2) or "card"
 
 
@@ -170,14 +166,14 @@ class BotMetrics:
     def observe_reply_error(self, status: int | str | None) -> None:
         self.reply_errors.labels(_status(status)).inc()
 
-    def observe_scryfall(self, status: int | str | None, endpoint: str = "other") -> None:
+    def observe_scryfall(self, status: int | str | None, endpoint: str) -> None:
         """One HTTP exchange with Scryfall: ``status`` is the HTTP code, or "timeout"/"error"."""
         label = _status(status)
         self.scryfall_requests.labels(scryfall_endpoint(endpoint), label).inc()
         if label == "429":
             self.scryfall_rate_limited.inc()
 
-    def observe_scryfall_retry(self, endpoint: str = "other") -> None:
+    def observe_scryfall_retry(self, endpoint: str) -> None:
         self.scryfall_retries.labels(scryfall_endpoint(endpoint)).inc()
 
     def set_gateway(self, shard_id: int | None, connected: bool) -> None:

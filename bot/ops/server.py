@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable, Mapping
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
-from bot.ops.healthcheck import base_url, open_readonly
+from bot.ops.healthcheck import base_url, cache_cards
 from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
@@ -56,19 +54,9 @@ def gateway_check(client: Any) -> CheckResult:
 
 
 async def sqlite_check(path: str | Path) -> CheckResult:
-    """True when the SQLite file at ``path`` opens read-only and answers a query (off the event loop)."""
-
-    def readable() -> CheckResult:
-        if not Path(path).exists():
-            return "cache file missing"
-        try:
-            with closing(open_readonly(path, timeout=1.0)) as con:
-                con.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.Error as exc:
-            return f"cache unreadable: {exc}"[:200]
-        return True
-
-    return await asyncio.to_thread(readable)
+    """True when the SQLite card cache at ``path`` opens read-only and answers (off the event loop)."""
+    cards = await asyncio.to_thread(cache_cards, path, 1.0)
+    return cards if isinstance(cards, str) else True
 
 
 class HealthServer:

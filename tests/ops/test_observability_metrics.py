@@ -75,7 +75,7 @@ def test_cooldowns_autocomplete_and_reply_errors():
 def test_scryfall_statuses_429_and_retries():
     m = BotMetrics(process_metrics=False)
     m.observe_scryfall(200, "/cards/named?fuzzy=fire")
-    m.observe_scryfall(200, "named")
+    m.observe_scryfall(200, "/cards/named")
     m.observe_scryfall(429, "/cards/search")
     m.observe_scryfall("timeout", "/cards/collection")
     m.observe_scryfall(None, "/cards/abc")
@@ -99,7 +99,7 @@ def test_scryfall_endpoint_labels():
     assert scryfall_endpoint("/bulk-data") == "bulk-data"
     assert scryfall_endpoint("/bulk-data/oracle-cards") == "bulk-data"
     assert scryfall_endpoint("/symbology") == "other"
-    assert scryfall_endpoint("search") == "search"
+    assert scryfall_endpoint("/cards/search?q=t:goblin") == "search"
     assert scryfall_endpoint("") == "other"
 
 
