@@ -10,17 +10,18 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 from pydantic import ValidationError
 from tqdm import tqdm
 
 from bot import __version__
-from bot.cards.allcards import PrintedImport, sync_printed_names
-from bot.cards.bulk import ImportResult, import_file, sync_from_scryfall
+from bot.cards.allcards import sync_printed_names
+from bot.cards.bulk import import_file, sync_from_scryfall
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS
 from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode
@@ -35,6 +36,7 @@ from bot.present.embeds import stale_note
 from bot.settings import Settings, load_settings, settings_problem
 
 DECK_LEGAL, DECK_PROBLEMS, DECK_BAD_INPUT, DECK_UNAVAILABLE = 0, 1, 2, 3
+T = TypeVar("T")
 
 
 def _run_command(args: argparse.Namespace, settings: Settings) -> int:
@@ -57,19 +59,21 @@ def _bar(unit: str, desc: str, **options: Any) -> tqdm[Any]:
     return tqdm(unit=unit, desc=desc, disable=not sys.stderr.isatty(), file=sys.stderr, **options)
 
 
-def _follow(bar: tqdm[Any]) -> Callable[[int, int | None], None]:
-    """A download's progress callback (bytes done, total) moving `bar`."""
+async def _scryfall(settings: Settings, desc: str, sync: Callable[..., Awaitable[T]], cache: Path) -> T:
+    """`sync(client, cache)` on a Scryfall client of its own, its download drawn as a progress bar."""
+    async with aiohttp.ClientSession(headers=HEADERS) as session:
+        with _bar("B", desc, unit_scale=True) as bar:
 
-    def on_bytes(done: int, total: int | None) -> None:
-        bar.total = total or bar.total
-        bar.update(done - bar.n)
+            def on_bytes(done: int, total: int | None) -> None:
+                bar.total = total or bar.total
+                bar.update(done - bar.n)
 
-    return on_bytes
+            client = scryfall_client(settings, session)
+            return await sync(client, cache, download_progress=on_bytes)
 
 
 def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
     cache: Path = args.cache or settings.cache_path
     batch = max(1, args.batch_size)
     try:
@@ -81,7 +85,8 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
             if args.file:
                 result = import_file(args.file, cache, batch_size=batch, progress=imported)
             else:
-                result = asyncio.run(_download(settings, cache, batch, imported))
+                oracle = partial(sync_from_scryfall, batch_size=batch, import_progress=imported)
+                result = asyncio.run(_scryfall(settings, "downloading", oracle, cache))
     except Exception as exc:  # bad file, I/O, Scryfall unavailable...: one clear line, no traceback
         print(f"sync-cards failed: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -91,7 +96,8 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     if args.file or not settings.card_languages:
         return EXIT_OK
     try:
-        printed = asyncio.run(_download_printed(settings, cache))
+        names = partial(sync_printed_names, languages=settings.card_languages)
+        printed = asyncio.run(_scryfall(settings, "downloading all_cards", names, cache))
     except Exception as exc:  # one clear line, no traceback; the oracle data is imported already
         print(f"sync-cards failed importing printed names: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -100,31 +106,6 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
         f"{printed.printings:,} printings in {printed.seconds:.1f} s"
     )
     return EXIT_OK
-
-
-async def _download(
-    settings: Settings, cache: Path, batch: int, imported: Callable[[int], None]
-) -> ImportResult:
-    """Scryfall's oracle_cards, downloaded and imported."""
-    async with aiohttp.ClientSession(headers=HEADERS) as session:
-        with _bar("B", "downloading", unit_scale=True) as down:
-            return await sync_from_scryfall(
-                scryfall_client(settings, session),
-                cache,
-                batch_size=batch,
-                download_progress=_follow(down),
-                import_progress=imported,
-            )
-
-
-async def _download_printed(settings: Settings, cache: Path) -> PrintedImport:
-    """With CARD_LANGUAGES: Scryfall's all_cards, downloaded, and its printed names imported."""
-    async with aiohttp.ClientSession(headers=HEADERS) as session:
-        with _bar("B", "downloading all_cards", unit_scale=True) as down:
-            client = scryfall_client(settings, session)
-            return await sync_printed_names(
-                client, cache, settings.card_languages, download_progress=_follow(down)
-            )
 
 
 # ------------------------------------------------------------------------------------- check-deck
@@ -173,9 +154,7 @@ async def _check_deck(settings: Settings, deck: ParsedDeck, args: argparse.Names
 
 
 def _check_deck_command(args: argparse.Namespace, settings: Settings) -> int:
-    logging.basicConfig(
-        level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-    )
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         deck = read_list(_read_deck(args.file), None if args.file == "-" else args.file)
         return asyncio.run(_check_deck(settings, deck, args))

@@ -1,2 +1,2 @@
-"""Production building blocks: metrics, health server and probe, logs, sharding (each imported on its own,
-so `bot.settings` never pulls in aiohttp or prometheus-client)."""
+"""Production building blocks: metrics, health server and probe, logs, sharding. Nothing is imported
+here, so `bot.settings` and the Docker healthcheck never pull in aiohttp or prometheus-client."""

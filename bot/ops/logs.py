@@ -24,11 +24,7 @@ TOKEN_PATTERN = re.compile(
 )
 AUTH_HEADER_PATTERN = re.compile(r"(?i)(authorization['\"]?\s*[:=]\s*['\"]?\s*(?:bot|bearer)\s+)[^\s'\",}]+")
 
-_STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
-    "message",
-    "asctime",
-    "taskName",
-}
+_STANDARD_ATTRS = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _BARE = re.compile(r"^[A-Za-z0-9_.:/@+\-]+$")
 _commands = logging.getLogger("bot.commands")
@@ -79,16 +75,27 @@ class _Redactor(logging.Filter):
         return True
 
 
-class _UtcFormatter(logging.Formatter):
-    """Timestamps like ``2026-01-01T00:00:00.000Z``."""
+def _kv(value: Any) -> str:
+    """A value as key=value text: bare when it is one simple word (numbers, true, null), else JSON-quoted."""
+    text = value if isinstance(value, str) else _json.dumps(value, ensure_ascii=False, default=str)
+    return text if _BARE.match(text) else _json.dumps(text, ensure_ascii=False)
+
+
+class _Formatter(logging.Formatter):
+    """One JSON object, or ``<ts> <LEVEL> <logger>: <message> key=value ...``, per line (tracebacks follow
+    the text); timestamps like ``2026-01-01T00:00:00.000Z``."""
 
     converter = staticmethod(time.gmtime)
     default_time_format = "%Y-%m-%dT%H:%M:%S"
     default_msec_format = "%s.%03dZ"
 
+    def __init__(self, json: bool) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+        self.json = json
 
-class _JsonFormatter(_UtcFormatter):
     def format(self, record: logging.LogRecord) -> str:
+        if not self.json:
+            return super().format(record)
         payload = {"ts": self.formatTime(record), "level": record.levelname, "logger": record.name}
         payload["msg"] = record.getMessage()
         payload |= {k: v for k, v in _extras(record).items() if k not in payload}
@@ -98,27 +105,10 @@ class _JsonFormatter(_UtcFormatter):
             payload["stack"] = record.stack_info
         return _json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str)
 
-
-def _kv(value: Any) -> str:
-    """A value as key=value text: bare when it is one simple word (numbers, true, null), else JSON-quoted."""
-    text = value if isinstance(value, str) else _json.dumps(value, ensure_ascii=False, default=str)
-    return text if _BARE.match(text) else _json.dumps(text, ensure_ascii=False)
-
-
-class _TextFormatter(_UtcFormatter):
-    """``<ts> <LEVEL> <logger>: <message> key=value ...`` on one line (tracebacks follow)."""
-
-    def __init__(self) -> None:
-        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
-
     def formatMessage(self, record: logging.LogRecord) -> str:
         record.message = _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], record.message)
         fields = "".join(f" {key}={_kv(value)}" for key, value in _extras(record).items())
         return super().formatMessage(record) + fields
-
-
-class _Handler(logging.StreamHandler[IO[str]]):
-    """The handler `setup_logging` installs, and replaces when called again."""
 
 
 def setup_logging(
@@ -133,11 +123,11 @@ def setup_logging(
     Start discord.py with ``bot.start()`` so it installs no handler of its own.
     """
     root = logging.getLogger()
-    for old in [h for h in root.handlers if isinstance(h, _Handler)]:
+    for old in [h for h in root.handlers if isinstance(h.formatter, _Formatter)]:  # ours, set up before
         root.removeHandler(old)
         old.close()
-    handler = _Handler(stream or sys.stderr)
-    handler.setFormatter(_JsonFormatter() if json else _TextFormatter())
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(_Formatter(json))
     root.addHandler(handler)
     redactor = _Redactor(token)
     for each in root.handlers:
