@@ -15,8 +15,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiohttp
 import discord
@@ -114,8 +113,7 @@ def default_extensions() -> tuple[str, ...]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Runtime:
+class Runtime(NamedTuple):
     """What `assemble` built: the bot, and beside it the bulk refresher and (with METRICS_PORT) the health
     server."""
 

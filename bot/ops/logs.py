@@ -51,13 +51,6 @@ class _Redactor(logging.Filter):
         value = token.get_secret_value() if isinstance(token, SecretStr) else token
         self.secrets = (value,) if value else ()
 
-    def _scrub(self, value: Any) -> Any:
-        if value is None or isinstance(value, int | float):
-            return value
-        if isinstance(value, bytes | bytearray):
-            value = value.decode("utf-8", "replace")
-        return redact(str(value), self.secrets)
-
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
@@ -65,7 +58,10 @@ class _Redactor(logging.Filter):
             message = f"{record.msg!s} {record.args!r}"
         record.msg, record.args = redact(message, self.secrets), None
         for key, value in _extras(record).items():
-            setattr(record, key, self._scrub(value))
+            if isinstance(value, bytes | bytearray):
+                value = value.decode("utf-8", "replace")
+            if value is not None and not isinstance(value, int | float):  # rendered now, so it can be checked
+                setattr(record, key, redact(str(value), self.secrets))
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
