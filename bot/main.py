@@ -128,18 +128,14 @@ class MetricsPortError(Exception):
 
 @asynccontextmanager
 async def assemble(
-    settings: Settings,
-    *,
-    clock: Callable[[], float] = time.time,
-    lockout_seconds: float = LOCKOUT_SECONDS,
-    **bot_options: Any,
+    settings: Settings, *, clock: Callable[[], float] = time.time, **bot_options: Any
 ) -> AsyncIterator[Runtime]:
     """The bot with everything it uses, the bulk refresher running beside it; all closed on exit.
-    `bot_options` go to `IdentityBot` (tests: `extensions`, `identify_spacing`)."""
+    `bot_options` go to `IdentityBot` (tests: `extensions`, `identify_spacing`); `clock` is for tests."""
     use_api_base(settings.discord_api_base)
     metrics = BotMetrics(version=__version__, process_metrics=settings.metrics_port is not None)
     async with (
-        open_cards(settings, metrics=metrics, clock=clock, lockout_seconds=lockout_seconds) as cards,
+        open_cards(settings, metrics=metrics, clock=clock) as cards,
         aiohttp.ClientSession() as session,
     ):
         deck_sites = DeckSites(

@@ -8,16 +8,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    BeforeValidator,
-    Field,
-    SecretStr,
-    StringConstraints,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, ValidationError, model_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -56,6 +47,39 @@ def _blank_is_default(value: Any) -> Any:
     return value
 
 
+def _log_level(value: str) -> str:
+    if value.strip().upper() not in LOG_LEVELS:
+        raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)} (any case), not {value!r}")
+    return value.strip().upper()
+
+
+def _user_rate(value: str) -> str:
+    parse_rate(value)  # raises ValueError with a readable message
+    return value.strip()
+
+
+def _languages(value: Any) -> Any:
+    """`de, FR` -> ("de", "fr"); `all` -> every language. Unknown codes are refused."""
+    if not isinstance(value, str):
+        return value
+    codes = [c.strip().lower() for c in value.split(",") if c.strip()]
+    if codes == ["all"]:
+        return CARD_LANGUAGES
+    if unknown := [c for c in codes if c not in CARD_LANGUAGES]:
+        raise ValueError(
+            f"unknown language code(s) {', '.join(unknown)}: use {','.join(CARD_LANGUAGES)} or all"
+        )
+    return tuple(dict.fromkeys(codes))
+
+
+def _lower(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+def _shard_ids(value: Any) -> Any:
+    return parse_shard_ids(value) if isinstance(value, str | list | tuple) else value
+
+
 Blank = BeforeValidator(_blank_is_default)
 Base = Annotated[str, AfterValidator(lambda url: url.rstrip("/"))]  # an API base URL
 
@@ -80,7 +104,7 @@ class Settings(BaseSettings):
     cache_ttl: int = Field(default=86_400, ge=0)
     negative_ttl: int = Field(default=600, ge=0)
     bulk_refresh_hours: float = Field(default=24.0, ge=0.0)
-    card_languages: Annotated[tuple[str, ...], NoDecode] = ()
+    card_languages: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_languages)] = ()
 
     archidekt_api_base: Base = "https://archidekt.com/api"
     moxfield_api_base: Base = "https://api2.moxfield.com"
@@ -89,52 +113,14 @@ class Settings(BaseSettings):
 
     mana_emoji: str = ""
     mana_emoji_upload: bool = True
-    log_level: Annotated[str, Blank] = "INFO"
-    log_format: Annotated[Literal["text", "json"], Blank] = "text"
+    log_level: Annotated[str, Blank, AfterValidator(_log_level)] = "INFO"
+    log_format: Annotated[Literal["text", "json"], Blank, BeforeValidator(_lower)] = "text"
 
     metrics_port: Annotated[int | None, Blank] = Field(default=None, ge=0, le=65535)
-    metrics_host: Annotated[str, Blank, StringConstraints(strip_whitespace=True)] = "127.0.0.1"
-    user_rate: Annotated[str, Blank] = "5/10"
+    metrics_host: Annotated[str, Blank, AfterValidator(str.strip)] = "127.0.0.1"
+    user_rate: Annotated[str, Blank, AfterValidator(_user_rate)] = "5/10"
     shard_count: Annotated[int | None, Blank] = Field(default=None, ge=1)
-    shard_ids: Annotated[list[int] | None, NoDecode] = None
-
-    @field_validator("log_level")
-    @classmethod
-    def _valid_level(cls, value: str) -> str:
-        if value.strip().upper() not in LOG_LEVELS:
-            raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)} (any case), not {value!r}")
-        return value.strip().upper()
-
-    @field_validator("log_format", mode="before")
-    @classmethod
-    def _lower_format(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
-
-    @field_validator("user_rate")
-    @classmethod
-    def _valid_rate(cls, value: str) -> str:
-        parse_rate(value)  # raises ValueError with a readable message
-        return value.strip()
-
-    @field_validator("shard_ids", mode="before")
-    @classmethod
-    def _parse_shard_ids(cls, value: Any) -> Any:
-        return parse_shard_ids(value) if isinstance(value, str | list | tuple) else value
-
-    @field_validator("card_languages", mode="before")
-    @classmethod
-    def _parse_languages(cls, value: Any) -> Any:
-        """`de, FR` -> ("de", "fr"); `all` -> every language. Unknown codes are refused."""
-        if not isinstance(value, str):
-            return value
-        codes = [c.strip().lower() for c in value.split(",") if c.strip()]
-        if codes == ["all"]:
-            return CARD_LANGUAGES
-        if unknown := [c for c in codes if c not in CARD_LANGUAGES]:
-            raise ValueError(
-                f"unknown language code(s) {', '.join(unknown)}: use {','.join(CARD_LANGUAGES)} or all"
-            )
-        return tuple(dict.fromkeys(codes))
+    shard_ids: Annotated[list[int] | None, NoDecode, BeforeValidator(_shard_ids)] = None
 
     @model_validator(mode="after")
     def _check_shards(self) -> Settings:
