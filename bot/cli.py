@@ -53,7 +53,6 @@ def _run_command(args: argparse.Namespace, settings: Settings) -> int:
         return 130
 
 
-# ------------------------------------------------------------------------------------- sync-cards
 def _bar(unit: str, desc: str, **options: Any) -> tqdm[Any]:
     """A progress bar on stderr, shown only on a terminal."""
     return tqdm(unit=unit, desc=desc, disable=not sys.stderr.isatty(), file=sys.stderr, **options)
@@ -108,7 +107,6 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
-# ------------------------------------------------------------------------------------- check-deck
 DECK_EXIT_CODES = """exit codes:
   0  the deck is legal
   1  problems found (also when some names could not be checked: the problems found are certain)
@@ -163,7 +161,6 @@ def _check_deck_command(args: argparse.Namespace, settings: Settings) -> int:
         return DECK_BAD_INPUT
 
 
-# -------------------------------------------------------------------------------------- the CLI
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",

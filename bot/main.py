@@ -44,7 +44,6 @@ _TOKEN_REJECTED = (
 )
 
 
-# ------------------------------------------------------------------------------- composition root
 def scryfall_client(
     settings: Settings,
     session: aiohttp.ClientSession,
@@ -53,8 +52,7 @@ def scryfall_client(
     metrics: BotMetrics | None = None,
     lockout_seconds: float = LOCKOUT_SECONDS,
 ) -> ScryfallClient:
-    """The Scryfall client on `budget` (Scryfall's limits for this process scaled by `SCRYFALL_RATE`; a new
-    one by default)."""
+    """The Scryfall client on `budget` (default: Scryfall's limits scaled by `SCRYFALL_RATE`)."""
     return ScryfallClient(
         session,
         settings.scryfall_api_base,
@@ -114,8 +112,7 @@ def default_extensions() -> tuple[str, ...]:
 
 
 class Runtime(NamedTuple):
-    """What `assemble` built: the bot, and beside it the bulk refresher and (with METRICS_PORT) the health
-    server."""
+    """What `assemble` built: the bot, the bulk refresher and (with METRICS_PORT) the health server."""
 
     bot: IdentityBot
     refresher: BulkRefresher
@@ -201,7 +198,6 @@ def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Health:
     return checks
 
 
-# ------------------------------------------------------------------------------------------ run
 def fail(message: str, code: int) -> int:
     """Print the one `error: ...` line for a way the bot can't start; returns `code`."""
     print(f"error: {message}", file=sys.stderr, flush=True)

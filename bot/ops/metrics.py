@@ -41,8 +41,6 @@ class Outcome(StrEnum):
     ERROR = "error"  # unexpected exception
 
 
-_COMMAND_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-_AUTOCOMPLETE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
 _COMMAND_RE = re.compile(r"[^a-z0-9_\- ]")
 # Scryfall paths -> endpoint labels: /cards/<endpoint>[/...], /bulk-data[/...], /cards/<id>[/...] ("card").
 _ENDPOINT_RE = re.compile(
@@ -89,8 +87,7 @@ class _CardData(Collector):
 
 
 class BotMetrics:
-    """All of the bot's metrics in their own registry. Methods never raise on odd input: metrics must not
-    break commands."""
+    """All of the bot's metrics; methods never raise on odd input (metrics must not break commands)."""
 
     def __init__(self, *, version: str = "", process_metrics: bool = True) -> None:
         self.registry = r = CollectorRegistry(auto_describe=True)
@@ -102,14 +99,14 @@ class BotMetrics:
             "command_latency_seconds",
             "Interaction to reply, by command.",
             ["command"],
-            buckets=_COMMAND_BUCKETS,
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
         )
-        self.cache_lookups = counter(
-            "cache_lookups", "Card lookups the cache answered (hit) or not.", ["result"]
-        )
+        self.cache_lookups = counter("cache_lookups", "Lookups the cache answered (hit) or not.", ["result"])
         self.autocomplete = counter("autocomplete", "Autocomplete requests by outcome.", ["outcome"])
         self.autocomplete_latency = histogram(
-            "autocomplete_latency_seconds", "Time to answer autocomplete.", buckets=_AUTOCOMPLETE_BUCKETS
+            "autocomplete_latency_seconds",
+            "Time to answer autocomplete.",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0),
         )
         self.scryfall_requests = counter(
             "scryfall_requests", "Requests to Scryfall by endpoint and status.", ["endpoint", "status"]
@@ -117,15 +114,9 @@ class BotMetrics:
         self.scryfall_rate_limited = counter("scryfall_rate_limited", "HTTP 429 answers from Scryfall.")
         self.scryfall_retries = counter("scryfall_retries", "Scryfall requests retried.", ["endpoint"])
         self.cooldowns = counter("cooldowns", "Commands refused by the per-user cooldown (USER_RATE).")
-        self.reply_errors = counter(
-            "discord_reply_errors", "Replies Discord rejected, by status.", ["status"]
-        )
+        self.reply_errors = counter("discord_reply_errors", "Replies Discord refused.", ["status"])
         self.gateway_connected = gauge("gateway_connected", "1 while the shard is connected.", ["shard"])
-        self.gateway_reconnects = counter(
-            "gateway_reconnects",
-            "Gateway reconnections by shard and kind (resume, identify).",
-            ["shard", "kind"],
-        )
+        self.gateway_reconnects = counter("gateway_reconnects", "Resumes and identifies.", ["shard", "kind"])
         self.card_lookups = counter(
             "card_lookups",
             "Card lookups by how they were answered (cache, local, api, stale, negative, miss, not_found, "
