@@ -115,9 +115,7 @@ def setup_logging(
     stream: IO[str] | None = None,
 ) -> logging.Handler:
     """Give the root logger our handler (stderr by default) and the token filter on each of its handlers.
-
-    Start discord.py with ``bot.start()`` so it installs no handler of its own.
-    """
+    Start discord.py with ``bot.start()`` so it installs no handler of its own."""
     root = logging.getLogger()
     for old in [h for h in root.handlers if isinstance(h.formatter, _Formatter)]:  # ours, set up before
         root.removeHandler(old)
@@ -145,9 +143,7 @@ def log_command(
     shard_id: int | None = None,
 ) -> None:
     """The one log line of a command, with only these fields; WARNING for outcome ``error``, else INFO.
-
-    ``card`` (at worst what the user typed) loses its control characters and is cut to 100 characters.
-    """
+    ``card`` (at worst what the user typed) loses its control characters and is cut to 100 characters."""
     if card is not None:
         card = _CONTROL.sub(" ", str(card)).strip()
         card = (card[:99] + "…" if len(card) > 100 else card) or None

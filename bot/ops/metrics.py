@@ -69,12 +69,8 @@ class _CardData(Collector):
     state: Callable[[], Mapping[str, float]] = dict
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
-        family = GaugeMetricFamily(
-            f"{NAMESPACE}_card_data",
-            "Local card data: names in the index, whether the bulk import is complete, its age in days "
-            "(-1: none).",
-            labels=["key"],
-        )
+        about = "Local card data: names indexed, bulk import complete, age in days (-1: none)."
+        family = GaugeMetricFamily(f"{NAMESPACE}_card_data", about, labels=["key"])
         try:
             state = self.state()
         except Exception:  # a broken stats source must not break /metrics
