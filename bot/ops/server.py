@@ -72,7 +72,10 @@ class HealthServer:
         port: int = 0,
         health_timeout: float = 2.0,
     ) -> None:
-        self.health, self.host, self.port, self.health_timeout = health, host, port, health_timeout
+        self.health = health
+        self.host = host
+        self.port = port
+        self.health_timeout = health_timeout
         self.app = web.Application()
         self.app.router.add_get("/metrics", make_aiohttp_handler(metrics.registry))
         self.app.router.add_get("/healthz", self._healthz)
