@@ -46,7 +46,7 @@ _COMMAND_RE = re.compile(r"[^a-z0-9_\- ]")
 _ENDPOINT_RE = re.compile(
     r"^/(?:cards/(named|autocomplete|search|collection|random)|(bulk-data)|cards/[^/]+)(?:/|$)"
 )
-_OUTCOMES = frozenset(Outcome)
+_OUTCOMES = frozenset(o.value for o in Outcome)
 
 
 def scryfall_endpoint(path: str) -> str:
