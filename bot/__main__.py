@@ -1,8 +1,5 @@
-"""`python -m bot [run | sync-cards | check-deck | healthcheck]`: see `bot.cli` (and `--help`).
-
-`healthcheck` alone (Docker runs it every 30 s) goes straight to `bot.healthcheck`, without importing
-discord.py and the rest of the bot.
-"""
+"""`python -m bot [run | sync-cards | check-deck | healthcheck]`: `bot.cli`, except that the bare
+`healthcheck` (Docker runs it every 30 s) imports only `bot.healthcheck`, not discord.py and the bot."""
 
 from __future__ import annotations
 
@@ -11,7 +8,6 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`bot.cli.main`, except that the bare `healthcheck` command imports only what it needs."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args == ["healthcheck"]:
         from bot.healthcheck import healthcheck

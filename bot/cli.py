@@ -1,8 +1,7 @@
 """The command line: `python -m bot [run | sync-cards | check-deck | healthcheck]` (`--help` for each).
 
 Each command loads the settings (one clear line and exit code 2 when they are wrong) and hands over to the
-composition root (`bot.main`): `run` the bot, `sync-cards` the bulk import, `check-deck` the deck check on the
-terminal; `healthcheck` is `bot.healthcheck` (registered here for its `--help`).
+composition root (`bot.main`); `healthcheck` is `bot.healthcheck`, registered here for its `--help`.
 """
 
 from __future__ import annotations
@@ -11,28 +10,33 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any, TypeVar
 
 import aiohttp
 from pydantic import ValidationError
+from tqdm import tqdm
 
 from bot import __version__
-from bot.cards.allcards import PrintedImport, sync_printed_names
-from bot.cards.bulk import ImportResult, import_file, sync_from_scryfall
+from bot.cards.allcards import sync_printed_names
+from bot.cards.bulk import import_file, sync_from_scryfall
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS
 from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode
-from bot.deck.report import DeckReport, ProblemKind
+from bot.deck.report import ProblemKind
 from bot.deck.runner import check_decklist, read_list
 from bot.healthcheck import healthcheck
 from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, open_cards, run, scryfall_client
+from bot.ops.logs import setup_logging
 from bot.present import deck_errors
 from bot.present.deck_report import text_report
 from bot.present.embeds import stale_note
 from bot.settings import Settings, load_settings, settings_problem
 
 DECK_LEGAL, DECK_PROBLEMS, DECK_BAD_INPUT, DECK_UNAVAILABLE = 0, 1, 2, 3
+T = TypeVar("T")
 
 
 def _run_command(args: argparse.Namespace, settings: Settings) -> int:
@@ -41,80 +45,61 @@ def _run_command(args: argparse.Namespace, settings: Settings) -> int:
             "DISCORD_TOKEN is not set; put the bot token in the environment or in .env (see .env.example).",
             EXIT_CONFIG,
         )
-    from bot.ops.logs import setup_logging
-
-    setup_logging(
-        settings.log_level,
-        json=settings.log_format == "json",
-        token=settings.discord_token,
-        stream=sys.stdout,
-    )
+    json = settings.log_format == "json"
+    setup_logging(settings.log_level, json=json, token=settings.discord_token, stream=sys.stdout)
     try:
         return asyncio.run(run(settings))
     except KeyboardInterrupt:  # pragma: no cover - a second Ctrl-C during shutdown
         return 130
 
 
-# ------------------------------------------------------------------------------------- sync-cards
+def _bar(unit: str, desc: str, **options: Any) -> tqdm[Any]:
+    """A progress bar on stderr, shown only on a terminal."""
+    return tqdm(unit=unit, desc=desc, disable=not sys.stderr.isatty(), file=sys.stderr, **options)
+
+
+async def _scryfall(settings: Settings, desc: str, sync: Callable[..., Awaitable[T]], cache: Path) -> T:
+    """`sync(client, cache)` on a Scryfall client of its own, its download drawn as a progress bar."""
+    async with aiohttp.ClientSession(headers=HEADERS) as session:
+        with _bar("B", desc, unit_scale=True) as bar:
+
+            def on_bytes(done: int, total: int | None) -> None:
+                bar.total = total or bar.total
+                bar.update(done - bar.n)
+
+            client = scryfall_client(settings, session)
+            return await sync(client, cache, download_progress=on_bytes)
+
+
 def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
-    cache_path: Path = args.cache or settings.cache_path
-    show = sys.stderr.isatty()
-    from tqdm import tqdm
-
-    bar = tqdm(unit=" cards", desc="importing", disable=not show, file=sys.stderr)
-
-    def imported(count: int) -> None:
-        bar.update(count)
-
+    logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
+    cache: Path = args.cache or settings.cache_path
+    batch = max(1, args.batch_size)
     try:
-        if args.file:
-            result = import_file(args.file, cache_path, batch_size=max(1, args.batch_size), progress=imported)
-        else:
-            result = asyncio.run(_download(settings, cache_path, max(1, args.batch_size), imported, show))
+        with _bar(" cards", "importing") as bar:
+
+            def imported(count: int) -> None:
+                bar.update(count)
+
+            if args.file:
+                result = import_file(args.file, cache, batch_size=batch, progress=imported)
+            else:
+                oracle = partial(sync_from_scryfall, batch_size=batch, import_progress=imported)
+                result = asyncio.run(_scryfall(settings, "downloading", oracle, cache))
     except Exception as exc:  # bad file, I/O, Scryfall unavailable...: one clear line, no traceback
-        bar.close()
         print(f"sync-cards failed: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    bar.close()
-    print(
-        f"imported {result.cards} cards in {result.seconds:.1f} s ({result.rate:,.0f} cards/s) "
-        f"into {cache_path}" + (f"; skipped {result.skipped} non-card objects" if result.skipped else "")
-    )
-    if settings.card_languages and not args.file:
-        return _sync_printed(settings, cache_path, show)
-    return EXIT_OK
-
-
-def _sync_printed(settings: Settings, cache_path: Path, show: bool) -> int:
-    """With CARD_LANGUAGES on: Scryfall's all_cards, downloaded (with a progress bar) and its printed names
-    imported (`bot.cards.allcards`)."""
-    from tqdm import tqdm
-
-    down = tqdm(unit="B", unit_scale=True, desc="downloading all_cards", disable=not show, file=sys.stderr)
-
-    def on_bytes(done: int, total: int | None) -> None:
-        if total and down.total != total:
-            down.total = total
-        down.update(done - down.n)
-
-    async def sync() -> PrintedImport:
-        async with aiohttp.ClientSession(headers=HEADERS) as session:
-            return await sync_printed_names(
-                scryfall_client(settings, session),
-                cache_path,
-                settings.card_languages,
-                download_progress=on_bytes,
-            )
-
+    rate = f"{result.seconds:.1f} s ({result.rate:,.0f} cards/s)"
+    skipped = f"; skipped {result.skipped} non-card objects" if result.skipped else ""
+    print(f"imported {result.cards} cards in {rate} into {cache}{skipped}")
+    if args.file or not settings.card_languages:
+        return EXIT_OK
     try:
-        printed = asyncio.run(sync())
+        names = partial(sync_printed_names, languages=settings.card_languages)
+        printed = asyncio.run(_scryfall(settings, "downloading all_cards", names, cache))
     except Exception as exc:  # one clear line, no traceback; the oracle data is imported already
         print(f"sync-cards failed importing printed names: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    finally:
-        down.close()
     print(
         f"imported {printed.names:,} printed names ({','.join(settings.card_languages)}) from "
         f"{printed.printings:,} printings in {printed.seconds:.1f} s"
@@ -122,34 +107,6 @@ def _sync_printed(settings: Settings, cache_path: Path, show: bool) -> int:
     return EXIT_OK
 
 
-async def _download(
-    settings: Settings, cache_path: Path, batch_size: int, imported: Callable[[int], None], show: bool
-) -> ImportResult:
-    from tqdm import tqdm
-
-    down = tqdm(unit="B", unit_scale=True, desc="downloading", disable=not show, file=sys.stderr)
-    last = [0]
-
-    def on_bytes(done: int, total: int | None) -> None:
-        if total and down.total != total:
-            down.total = total
-        down.update(done - last[0])
-        last[0] = done
-
-    try:
-        async with aiohttp.ClientSession(headers=HEADERS) as session:
-            return await sync_from_scryfall(
-                scryfall_client(settings, session),
-                cache_path,
-                batch_size=batch_size,
-                download_progress=on_bytes,
-                import_progress=imported,
-            )
-    finally:
-        down.close()
-
-
-# ------------------------------------------------------------------------------------- check-deck
 DECK_EXIT_CODES = """exit codes:
   0  the deck is legal
   1  problems found (also when some names could not be checked: the problems found are certain)
@@ -161,74 +118,49 @@ DECK_EXIT_CODES = """exit codes:
 
 def _read_deck(path: str) -> str:
     if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise DeckInputError(
-                InputIssue.UNREADABLE_FILE, path=path, reason=exc.strerror or str(exc)
-            ) from exc
-    return decode(data)
+        return decode(sys.stdin.buffer.read())
+    try:
+        return decode(Path(path).read_bytes())
+    except OSError as exc:
+        raise DeckInputError(InputIssue.UNREADABLE_FILE, path=path, reason=exc.strerror or str(exc)) from exc
 
 
-def deck_exit_code(report: DeckReport) -> int:
-    """0 legal, 1 problems found (they win over unchecked names), 3 only names that could not be checked."""
-    if report.legal:
-        return DECK_LEGAL
-    return DECK_PROBLEMS if report.findings else DECK_UNAVAILABLE
-
-
-async def _check_deck(
-    settings: Settings,
-    text: str | ParsedDeck,
-    commander: str | None,
-    partner: str | None,
-    colors: Sequence[str],
-) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of one check."""
+async def _check_deck(settings: Settings, deck: ParsedDeck, args: argparse.Namespace) -> int:
+    """Check `deck`: the report on stdout, what it could not check on stderr; returns the exit code."""
     async with open_cards(settings) as cards:
         try:
-            report, resolved = await check_decklist(cards, text, commander, partner, chosen=colors)
+            report, found = await check_decklist(cards, deck, args.commander, args.partner, chosen=args.color)
         except ScryfallUnavailable as exc:
-            return (
-                DECK_UNAVAILABLE,
-                "",
-                (
-                    f"error: Scryfall is not answering ({exc.reason}) and the local card "
-                    f"data could not answer either; nothing was checked. Try again in a "
-                    f"minute.\n"
-                ),
+            print(
+                f"error: Scryfall is not answering ({exc.reason}) and the local card data could not answer "
+                "either; nothing was checked. Try again in a minute.",
+                file=sys.stderr,
             )
-    note = stale_note(resolved)
-    if note:
+            return DECK_UNAVAILABLE
+    if note := stale_note(found):
         report.warnings.append(note)
-    err = ""
+    sys.stdout.write(text_report(report))
     if not report.complete:
-        unchecked = report.of_kind(ProblemKind.UNCHECKED)
-        err = (
-            f"warning: {len(unchecked)} name{'s' if len(unchecked) != 1 else ''} could not be checked; the "
-            f"report lists them\n"
+        n = len(report.of_kind(ProblemKind.UNCHECKED))
+        print(
+            f"warning: {n} name{'s' if n != 1 else ''} could not be checked; the report lists them",
+            file=sys.stderr,
         )
-    return deck_exit_code(report), text_report(report), err
+    if report.legal:
+        return DECK_LEGAL
+    return DECK_PROBLEMS if report.findings else DECK_UNAVAILABLE  # problems win over unchecked names
 
 
 def _check_deck_command(args: argparse.Namespace, settings: Settings) -> int:
-    logging.basicConfig(
-        level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-    )
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         deck = read_list(_read_deck(args.file), None if args.file == "-" else args.file)
-        code, out, err = asyncio.run(_check_deck(settings, deck, args.commander, args.partner, args.color))
+        return asyncio.run(_check_deck(settings, deck, args))
     except DeckInputError as exc:
         print(deck_errors.cli_text(exc), file=sys.stderr)
         return DECK_BAD_INPUT
-    sys.stdout.write(out)
-    sys.stderr.write(err)
-    return code
 
 
-# -------------------------------------------------------------------------------------- the CLI
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
@@ -239,11 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=_run_command)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
-    run_parser = commands.add_parser(
-        "run",
-        help="run the Discord bot (the default)",
-        description="Run the Discord bot until SIGINT or SIGTERM.",
-    )
+    run_parser = commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
     run_parser.set_defaults(handler=_run_command)
 
     sync = commands.add_parser(
@@ -274,7 +202,6 @@ def build_parser() -> argparse.ArgumentParser:
     deck.add_argument("file", help="the decklist text file, or - to read it from stdin")
     deck.add_argument(
         "--commander",
-        default=None,
         metavar="NAME",
         help="the commander (a partial name works: Kumano). Optional when the list marks its "
         "commander(s): a Commander section, a 'Commander: Name' line, *CMDR* or Archidekt's "
@@ -282,7 +209,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     deck.add_argument(
         "--partner",
-        default=None,
         metavar="NAME",
         help="the second commander (Partner, Background, Doctor's companion, ...). Optional: "
         "with --commander alone, a second commander the list marks is used too",
@@ -314,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command but `healthcheck`, which reports bad settings as unhealthy itself."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.handler is healthcheck:
-        return healthcheck(args)
+        return healthcheck()
     try:
         settings = load_settings()
     except ValidationError as exc:

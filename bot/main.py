@@ -1,9 +1,7 @@
-"""The composition root: the one place that builds things: it opens the HTTP session and the card cache
-(`async with`), builds the Scryfall client with its request budget, the card service, the bulk refresher
-and the metrics, and passes them into the bot (`assemble`), the deck check and `sync-cards` (`open_cards`).
-Nothing below it looks objects up on the bot or keeps module globals. `run` adds the process around the
-bot: logging, the metrics/health server, signals, a connect timeout, and one clear line and exit code for
-each way start-up can fail.
+"""The composition root, the one place that builds things and passes them on: the card service on its
+HTTP session and cache (`open_cards`, also for the deck check and `sync-cards`), the bot with its metrics,
+deck sites, bulk refresher and health server (`assemble`), and the process around it (`run`: signals, a
+connect timeout, one clear line and exit code for each way start-up can fail).
 """
 
 from __future__ import annotations
@@ -17,8 +15,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiohttp
 import discord
@@ -42,9 +39,11 @@ log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 60.0  # seconds for login and the first READY before start-up is reported as failed
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+_TOKEN_REJECTED = (
+    "Discord rejected the token (DISCORD_TOKEN){}; check it in the Developer Portal (Bot > Reset Token)."
+)
 
 
-# ------------------------------------------------------------------------------- composition root
 def scryfall_client(
     settings: Settings,
     session: aiohttp.ClientSession,
@@ -53,8 +52,7 @@ def scryfall_client(
     metrics: BotMetrics | None = None,
     lockout_seconds: float = LOCKOUT_SECONDS,
 ) -> ScryfallClient:
-    """The Scryfall client for these settings, on `budget` (Scryfall's limits for this process, scaled by
-    `SCRYFALL_RATE`; a new one by default)."""
+    """The Scryfall client on `budget` (default: Scryfall's limits scaled by `SCRYFALL_RATE`)."""
     return ScryfallClient(
         session,
         settings.scryfall_api_base,
@@ -74,16 +72,15 @@ async def open_cards(
     clock: Callable[[], float] = time.time,
     lockout_seconds: float = LOCKOUT_SECONDS,
 ) -> AsyncIterator[CardService]:
-    """The card service on its own HTTP session and cache, closed on exit. `budget` (default: a new one for
-    this process), `clock` (wall time, for TTLs) and `lockout_seconds` are for tests."""
+    """The card service on its own HTTP session and cache, closed on exit (`budget`, `clock` and
+    `lockout_seconds` are for tests)."""
     metrics = metrics or BotMetrics(version=__version__, process_metrics=False)
     async with (
         aiohttp.ClientSession(headers=HEADERS) as session,
         await CardCache.open(settings.cache_path, clock=clock) as cache,
     ):
         client = scryfall_client(settings, session, budget, metrics=metrics, lockout_seconds=lockout_seconds)
-        # Names printed in other languages: the local index when CARD_LANGUAGES is on and imported, else
-        # Scryfall's search (cached like card lookups).
+        # Names printed in other languages: the local index with CARD_LANGUAGES, else Scryfall's search.
         foreign = ForeignNames(
             PrintedSearch(client, ttl=settings.cache_ttl, negative_ttl=settings.negative_ttl, timer=clock)
         )
@@ -106,7 +103,7 @@ async def open_cards(
 
 
 def default_extensions() -> tuple[str, ...]:
-    """Every module in the `cogs` package (each defines `async def setup(bot)`), loaded as extensions."""
+    """Every module of the `cogs` package, as extensions to load."""
     import cogs
 
     return tuple(
@@ -114,35 +111,28 @@ def default_extensions() -> tuple[str, ...]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Runtime:
-    """What `assemble` built: the bot (with its metrics), and beside it the bulk refresher and (with
-    METRICS_PORT) the /metrics and /healthz server."""
+class Runtime(NamedTuple):
+    """What `assemble` built: the bot, the bulk refresher and (with METRICS_PORT) the health server."""
 
     bot: IdentityBot
     refresher: BulkRefresher
     health: HealthServer | None
 
 
-class MetricsPortError(OSError):
-    """The metrics server can't listen on METRICS_HOST:METRICS_PORT."""
+class MetricsPortError(Exception):
+    """The health server can't listen on METRICS_HOST:METRICS_PORT."""
 
 
 @asynccontextmanager
 async def assemble(
-    settings: Settings,
-    *,
-    clock: Callable[[], float] = time.time,
-    lockout_seconds: float = LOCKOUT_SECONDS,
-    **bot_options: Any,
+    settings: Settings, *, clock: Callable[[], float] = time.time, **bot_options: Any
 ) -> AsyncIterator[Runtime]:
     """The bot with everything it uses, the bulk refresher running beside it; all closed on exit.
-    `bot_options` go to `IdentityBot` (tests: `extensions`, `identify_spacing`); the clocks and
-    `lockout_seconds` to `open_cards`."""
+    `bot_options` go to `IdentityBot` (tests: `extensions`, `identify_spacing`); `clock` is for tests."""
     use_api_base(settings.discord_api_base)
     metrics = BotMetrics(version=__version__, process_metrics=settings.metrics_port is not None)
     async with (
-        open_cards(settings, metrics=metrics, clock=clock, lockout_seconds=lockout_seconds) as cards,
+        open_cards(settings, metrics=metrics, clock=clock) as cards,
         aiohttp.ClientSession() as session,
     ):
         deck_sites = DeckSites(
@@ -174,11 +164,9 @@ async def assemble(
             try:
                 await health.start()
             except OSError as exc:
+                where = f"{settings.metrics_host}:{settings.metrics_port} (METRICS_HOST, METRICS_PORT)"
                 raise MetricsPortError(
-                    exc.errno,
-                    f"cannot serve /metrics and /healthz on {settings.metrics_host}:"
-                    f"{settings.metrics_port} (METRICS_HOST, METRICS_PORT): "
-                    f"{exc.strerror or exc}",
+                    f"cannot serve /metrics and /healthz on {where}: {exc.strerror or exc}"
                 ) from exc
         refresher.start()
         try:
@@ -210,7 +198,6 @@ def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Health:
     return checks
 
 
-# ------------------------------------------------------------------------------------------ run
 def fail(message: str, code: int) -> int:
     """Print the one `error: ...` line for a way the bot can't start; returns `code`."""
     print(f"error: {message}", file=sys.stderr, flush=True)
@@ -219,26 +206,24 @@ def fail(message: str, code: int) -> int:
 
 async def run(settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT, **bot_options: Any) -> int:
     """Run the bot until SIGINT/SIGTERM or a fatal error; returns the process exit code."""
-    assert settings.discord_token is not None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    installed: list[signal.Signals] = []
-    # asyncio signal handlers exist only on Unix event loops and only in the main thread; elsewhere
-    # (Windows, an embedding thread) Ctrl-C still ends the bot through KeyboardInterrupt.
-    if sys.platform != "win32" and threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-            installed.append(sig)
+    # asyncio signal handlers exist only on Unix and in the main thread; elsewhere (Windows, an embedding
+    # thread) Ctrl-C still ends the bot through KeyboardInterrupt.
+    handled = sys.platform != "win32" and threading.current_thread() is threading.main_thread()
+    signals = (signal.SIGINT, signal.SIGTERM) if handled else ()
+    for sig in signals:
+        loop.add_signal_handler(sig, stop.set)
     try:
         # `async with` the bot: discord.py's own set-up, so `wait_until_ready` works before the login.
         async with assemble(settings, **bot_options) as runtime, runtime.bot:
             return await _serve(runtime.bot, settings, stop, connect_timeout)
     except MetricsPortError as exc:
-        return fail(exc.strerror or str(exc), EXIT_ERROR)
+        return fail(str(exc), EXIT_ERROR)
     except OSError as exc:  # the cache directory or file can't be opened at all
         return fail(f"cannot open the card cache at {settings.cache_path} (CACHE_PATH): {exc}", EXIT_ERROR)
     finally:
-        for sig in installed:
+        for sig in signals:
             loop.remove_signal_handler(sig)
 
 
@@ -278,33 +263,19 @@ def _discord_exit(runner: asyncio.Task[None], settings: Settings) -> int:
     """The exit code (and the one error line) for how `bot.start()` ended."""
     try:
         runner.result()
-    except discord.ConnectionClosed as exc:
-        if exc.code == 4004:  # the gateway refused the token
-            return fail(
-                "Discord rejected the token (DISCORD_TOKEN) on the gateway; check it in the "
-                "Developer Portal (Bot > Reset Token).",
-                EXIT_CONFIG,
-            )
-        return fail(f"the Discord gateway closed the connection (code {exc.code}).", EXIT_ERROR)
-    except discord.LoginFailure:
-        return fail(
-            "Discord rejected the token (DISCORD_TOKEN); check it in the Developer Portal "
-            "(Bot > Reset Token).",
-            EXIT_CONFIG,
-        )
-    except discord.PrivilegedIntentsRequired:
-        return fail("Discord refused the gateway intents this bot asked for.", EXIT_ERROR)
-    except (discord.GatewayNotFound, OSError, discord.HTTPException) as exc:
-        log.debug("connection failure", exc_info=True)
-        return fail(
-            f"cannot talk to Discord at {settings.discord_api_base}: {type(exc).__name__}: {exc}".replace(
-                "\n", " "
-            ),
-            EXIT_ERROR,
-        )
     except asyncio.CancelledError:
         return EXIT_OK
+    except discord.LoginFailure:
+        return fail(_TOKEN_REJECTED.format(""), EXIT_CONFIG)
+    except discord.ConnectionClosed as exc:
+        if exc.code == 4004:  # the gateway refused the token
+            return fail(_TOKEN_REJECTED.format(" on the gateway"), EXIT_CONFIG)
+        return fail(f"the Discord gateway closed the connection (code {exc.code}).", EXIT_ERROR)
+    except discord.PrivilegedIntentsRequired:
+        return fail("Discord refused the gateway intents this bot asked for.", EXIT_ERROR)
     except Exception as exc:
-        log.debug("bot failure", exc_info=True)
-        return fail(f"the bot stopped: {type(exc).__name__}: {exc}".replace("\n", " "), EXIT_ERROR)
+        log.debug("the bot stopped", exc_info=True)
+        connecting = isinstance(exc, discord.GatewayNotFound | OSError | discord.HTTPException)
+        what = f"cannot talk to Discord at {settings.discord_api_base}" if connecting else "the bot stopped"
+        return fail(f"{what}: {type(exc).__name__}: {exc}".replace("\n", " "), EXIT_ERROR)
     return EXIT_OK

@@ -1,196 +1,138 @@
-"""One settings object, read from the environment and `.env`.
-
-Every name here is part of the bot's public configuration (README's configuration table and
-`.env.example` list them); keep them stable.
-"""
+"""The one settings object, read from the environment and `.env` (README, *Configuration*, and
+`.env.example` document every name; keep them stable)."""
 
 from __future__ import annotations
 
 import math
 import re
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, StringConstraints, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, ValidationError, model_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.ops.sharding import parse_shard_ids
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# Scryfall's codes of the languages Magic is printed in besides English (CARD_LANGUAGES=all).
+CARD_LANGUAGES = ("de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht")
 _RATE_OFF = {"", "0", "off", "none", "false", "no", "disabled"}
-_RATE_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d+(?:\.\d+)?|\.\d+)\s*s?\s*$", re.IGNORECASE)
+_RATE_RE = re.compile(r"\s*(\d+)\s*/\s*(\d+(?:\.\d+)?|\.\d+)\s*s?\s*", re.IGNORECASE)
 
 
 def parse_rate(spec: str | None) -> tuple[int, float] | None:
     """USER_RATE: `"5/10"` -> (5, 10.0), 5 commands per 10 s (a trailing `s` and fractional seconds are
     fine); `"0"`, `"off"` -> None (no cooldown). Raises ValueError with a readable message otherwise."""
-    text = str(spec or "").strip()
+    text = (spec or "").strip()
     if text.lower() in _RATE_OFF:
         return None
-    match = _RATE_RE.match(text)
+    match = _RATE_RE.fullmatch(text)
     if not match:
         raise ValueError(
             f"USER_RATE must look like '5/10' (commands per seconds) or 'off', not {text[:40]!r}"
         )
-    rate, per = int(match.group(1)), float(match.group(2))
+    rate, per = int(match[1]), float(match[2])
     if rate == 0:
         return None
-    if not (per > 0 and math.isfinite(per)):
+    if not 0 < per < math.inf:
         raise ValueError("USER_RATE: the period (after '/') must be a positive number of seconds")
     return rate, per
 
 
-# Scryfall's codes of the languages Magic is printed in besides English (CARD_LANGUAGES=all).
-CARD_LANGUAGES = ("de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht")
+def _blank_is_default(value: Any) -> Any:
+    """A blank value (`KEY= `, or an override of spaces) means the default, like an empty one."""
+    if isinstance(value, str) and not value.strip():
+        raise PydanticUseDefault()
+    return value
+
+
+def _log_level(value: str) -> str:
+    if value.strip().upper() not in LOG_LEVELS:
+        raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)} (any case), not {value!r}")
+    return value.strip().upper()
+
+
+def _user_rate(value: str) -> str:
+    parse_rate(value)  # raises ValueError with a readable message
+    return value.strip()
+
+
+def _languages(value: Any) -> Any:
+    """`de, FR` -> ("de", "fr"); `all` -> every language. Unknown codes are refused."""
+    if not isinstance(value, str):
+        return value
+    codes = [c.strip().lower() for c in value.split(",") if c.strip()]
+    if codes == ["all"]:
+        return CARD_LANGUAGES
+    if unknown := [c for c in codes if c not in CARD_LANGUAGES]:
+        raise ValueError(
+            f"unknown language code(s) {', '.join(unknown)}: use {','.join(CARD_LANGUAGES)} or all"
+        )
+    return tuple(dict.fromkeys(codes))
+
+
+def _lower(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+def _shard_ids(value: Any) -> Any:
+    return parse_shard_ids(value) if isinstance(value, str | list | tuple) else value
+
+
+Blank = BeforeValidator(_blank_is_default)
+Base = Annotated[str, AfterValidator(lambda url: url.rstrip("/"))]  # an API base URL
 
 
 class Settings(BaseSettings):
-    """Bot configuration. Field names map to upper-case environment variables."""
+    """Bot configuration; each field is the upper-case environment variable of its name."""
 
+    # `KEY=` (as docker --env-file passes it) means the default.
     model_config = SettingsConfigDict(
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        case_sensitive=False,
-        env_ignore_empty=True,  # `KEY=` (as docker --env-file passes it) means "use the default"
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
     )
 
-    # Discord
-    discord_token: SecretStr | None = Field(default=None, description="Bot token (required to run).")
-    discord_api_base: str = Field(default="https://discord.com/api/v10")
-    dev_guild_id: int | None = None
+    discord_token: Annotated[SecretStr | None, Blank] = None  # required to run
+    discord_api_base: Base = "https://discord.com/api/v10"
+    dev_guild_id: Annotated[int | None, Blank] = None
     sync_commands: bool = True
 
-    # Scryfall and cache
-    scryfall_api_base: str = "https://api.scryfall.com"
-    scryfall_rate: float = Field(default=1.0, gt=0.0, le=1.0, description="Scales Scryfall's limits down.")
+    scryfall_api_base: Base = "https://api.scryfall.com"
+    scryfall_rate: float = Field(default=1.0, gt=0.0, le=1.0)  # scales Scryfall's limits down, never up
     scryfall_timeout: float = Field(default=8.0, gt=0.0)
-    cache_path: Path = Path("data/cache.sqlite3")
-    cache_ttl: int = Field(default=86_400, ge=0, description="Card TTL in seconds.")
-    negative_ttl: int = Field(default=600, ge=0, description="Not-found TTL in seconds.")
+    cache_path: Annotated[Path, Blank] = Path("data/cache.sqlite3")
+    cache_ttl: int = Field(default=86_400, ge=0)
+    negative_ttl: int = Field(default=600, ge=0)
     bulk_refresh_hours: float = Field(default=24.0, ge=0.0)
-    card_languages: Annotated[tuple[str, ...], NoDecode] = Field(
-        default=(),
-        description="Printed-name languages to import from Scryfall's all_cards file ('de,fr', 'all').",
-    )
+    card_languages: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_languages)] = ()
 
-    # Deck links (/deckcheck url:)
-    archidekt_api_base: str = "https://archidekt.com/api"
-    moxfield_api_base: str = "https://api2.moxfield.com"
-    moxfield_user_agent: str | None = Field(
-        default=None,
-        description="The User-Agent Moxfield allowed for this bot (Moxfield blocks unknown clients).",
-    )
-    decksite_contact: str = Field(
-        default="https://github.com/identity-bot/identity-bot",
-        description="Contact URL sent in the User-Agent to Archidekt and Moxfield.",
-    )
+    archidekt_api_base: Base = "https://archidekt.com/api"
+    moxfield_api_base: Base = "https://api2.moxfield.com"
+    moxfield_user_agent: Annotated[str | None, Blank] = None
+    decksite_contact: str = "https://github.com/identity-bot/identity-bot"
 
-    # Presentation and logging
-    mana_emoji: str = Field(default="", description="Custom emoji for pips, e.g. 'W=<:w:1>,U=<:u:2>'.")
-    mana_emoji_upload: bool = Field(
-        default=True,
-        description="Upload Scryfall's official mana symbols as application emojis on start and use them.",
-    )
-    log_level: str = "INFO"
+    mana_emoji: str = ""
+    mana_emoji_upload: bool = True
+    log_level: Annotated[str, Blank, AfterValidator(_log_level)] = "INFO"
+    log_format: Annotated[Literal["text", "json"], Blank, BeforeValidator(_lower)] = "text"
 
-    # Production: observability, abuse limits, sharding (issue 6)
-    metrics_port: int | None = Field(
-        default=None, ge=0, le=65535, description="Serve /metrics and /healthz on this port; unset = off."
-    )
-    metrics_host: Annotated[str, StringConstraints(strip_whitespace=True)] = Field(
-        default="127.0.0.1", description="Bind address of the metrics server."
-    )
-    user_rate: str = Field(
-        default="5/10", description="Per-user cooldown 'N/SECONDS'; '0' or 'off' disables."
-    )
-    shard_count: int | None = Field(default=None, ge=1, description="Total shards; unset = one connection.")
-    shard_ids: Annotated[list[int] | None, NoDecode] = Field(
-        default=None, description="Shards this process runs, e.g. '0,1' or '0-3'; needs SHARD_COUNT."
-    )
-    log_format: Literal["text", "json"] = "text"
-
-    @field_validator(
-        "discord_token",
-        "dev_guild_id",
-        "cache_path",
-        "moxfield_user_agent",
-        "log_level",
-        "metrics_port",
-        "metrics_host",
-        "user_rate",
-        "shard_count",
-        "log_format",
-        mode="before",
-    )
-    @classmethod
-    def _blank_is_default(cls, value: object) -> object:
-        """A blank value (`KEY= `, or an override of spaces) means the default, like an empty one."""
-        if isinstance(value, str) and not value.strip():
-            raise PydanticUseDefault()
-        return value
-
-    @field_validator("discord_api_base", "scryfall_api_base", "archidekt_api_base", "moxfield_api_base")
-    @classmethod
-    def _strip_slash(cls, value: str) -> str:
-        return value.rstrip("/")
-
-    @field_validator("log_level")
-    @classmethod
-    def _valid_level(cls, value: str) -> str:
-        level = value.strip().upper()
-        if level not in LOG_LEVELS:
-            raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)} (any case), not {value!r}")
-        return level
-
-    @field_validator("user_rate")
-    @classmethod
-    def _valid_rate(cls, value: str) -> str:
-        parse_rate(value)  # raises ValueError with a readable message
-        return value.strip()
-
-    @field_validator("shard_ids", mode="before")
-    @classmethod
-    def _parse_shard_ids(cls, value: object) -> object:
-        if value is None or isinstance(value, str | list | tuple):
-            return parse_shard_ids(value)
-        return value
-
-    @field_validator("card_languages", mode="before")
-    @classmethod
-    def _parse_languages(cls, value: object) -> object:
-        """`de, FR` -> ("de", "fr"); `all` -> every language; blank -> () (off). Unknown codes are refused."""
-        if not isinstance(value, str):
-            return value
-        codes = [c.strip().lower() for c in value.split(",") if c.strip()]
-        if codes == ["all"]:
-            return CARD_LANGUAGES
-        unknown = [c for c in codes if c not in CARD_LANGUAGES]
-        if unknown:
-            raise ValueError(
-                f"unknown language code(s) {', '.join(unknown)}: use some of "
-                f"{','.join(CARD_LANGUAGES)}, or all"
-            )
-        return tuple(dict.fromkeys(codes))
-
-    @field_validator("log_format", mode="before")
-    @classmethod
-    def _lower_format(cls, value: object) -> object:
-        return value.strip().lower() if isinstance(value, str) else value
+    metrics_port: Annotated[int | None, Blank] = Field(default=None, ge=0, le=65535)
+    metrics_host: Annotated[str, Blank, AfterValidator(str.strip)] = "127.0.0.1"
+    user_rate: Annotated[str, Blank, AfterValidator(_user_rate)] = "5/10"
+    shard_count: Annotated[int | None, Blank] = Field(default=None, ge=1)
+    shard_ids: Annotated[list[int] | None, NoDecode, BeforeValidator(_shard_ids)] = None
 
     @model_validator(mode="after")
     def _check_shards(self) -> Settings:
-        if self.shard_ids is not None:
-            if self.shard_count is None:
-                raise ValueError(
-                    "SHARD_IDS needs SHARD_COUNT (the total number of shards across all processes)"
-                )
-            too_big = [i for i in self.shard_ids if i >= self.shard_count]
-            if too_big:
-                raise ValueError(
-                    f"SHARD_IDS {too_big} out of range: shard ids run from 0 to SHARD_COUNT-1 ({self.shard_count - 1})"
-                )
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards across all processes)")
+        if too_big := [i for i in self.shard_ids if i >= self.shard_count]:
+            raise ValueError(
+                f"SHARD_IDS {too_big} out of range: shard ids run from 0 to SHARD_COUNT-1 "
+                f"({self.shard_count - 1})"
+            )
         return self
 
     def user_rate_limit(self) -> tuple[int, float] | None:
@@ -198,13 +140,11 @@ class Settings(BaseSettings):
         return parse_rate(self.user_rate)
 
     def emoji_map(self) -> dict[str, str]:
-        """Parse MANA_EMOJI (`SYMBOL=<emoji>` pairs, comma separated) into {symbol: emoji}."""
-        result: dict[str, str] = {}
-        for pair in self.mana_emoji.split(","):
-            key, sep, value = pair.partition("=")
-            if sep and key.strip() and value.strip():
-                result[key.strip().upper().strip("{}")] = value.strip()
-        return result
+        """MANA_EMOJI (`SYMBOL=<emoji>` pairs, comma separated) as {symbol: emoji}."""
+        pairs = (pair.partition("=") for pair in self.mana_emoji.split(","))
+        return {
+            k.strip().upper().strip("{}"): v.strip() for k, sep, v in pairs if sep and k.strip() and v.strip()
+        }
 
 
 def settings_problem(exc: ValidationError) -> str:

@@ -1,6 +1,2 @@
-"""Production building blocks: metrics, health server, structured logs, sharding.
-
-Submodules are imported on demand (``from bot.ops.metrics import BotMetrics``) so that importing
-``bot.settings`` (which uses the small pure parser in :mod:`bot.ops.sharding`) never pulls in aiohttp or
-prometheus-client.
-"""
+"""Production building blocks: metrics, health server and probe, logs, sharding. Nothing is imported
+here, so `bot.settings` and the Docker healthcheck never pull in aiohttp or prometheus-client."""

@@ -1,8 +1,7 @@
-"""Prometheus metrics for the bot, in a registry of its own (no clashes between bots or tests).
+"""Prometheus metrics, in a registry of their own (no clashes between bots or tests).
 
-Every metric is named ``identity_bot_<name>`` and defined once in :class:`BotMetrics` with its labels and help
-text (README, *Health and metrics*, lists them for operators), plus the standard ``process_*``,
-``python_gc_*`` and ``python_info`` collectors.
+Every metric is ``identity_bot_<name>`` (README, *Health and metrics*, lists them), plus the standard
+``process_*``, ``python_gc_*`` and ``python_info`` collectors. Label values are bounded whatever callers pass.
 """
 
 from __future__ import annotations
@@ -12,21 +11,15 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
+from functools import partial
 from urllib.parse import urlsplit
 
-from prometheus_client import (
-    CollectorRegistry,
-    Counter,
-    Gauge,
-    Histogram,
-)
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
-
-__all__ = ["OUTCOMES", "BotMetrics", "Outcome", "scryfall_endpoint"]
 
 log = logging.getLogger(__name__)
 
@@ -48,56 +41,36 @@ class Outcome(StrEnum):
     ERROR = "error"  # unexpected exception
 
 
-#: Known command outcomes; anything else is counted as "other" so label values stay bounded.
-OUTCOMES = frozenset(o.value for o in Outcome)
-
-_COMMAND_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-_AUTOCOMPLETE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
 _COMMAND_RE = re.compile(r"[^a-z0-9_\- ]")
-
-# Scryfall paths -> bounded endpoint label values: /cards/<name>[/...], /bulk-data[/...], /cards/<id>[/...].
+# Scryfall paths -> endpoint labels: /cards/<endpoint>[/...], /bulk-data[/...], /cards/<id>[/...] ("card").
 _ENDPOINT_RE = re.compile(
     r"^/(?:cards/(named|autocomplete|search|collection|random)|(bulk-data)|cards/[^/]+)(?:/|$)"
 )
-_ENDPOINTS = frozenset({"named", "autocomplete", "search", "collection", "random", "bulk-data", "card"})
+_OUTCOMES = frozenset(o.value for o in Outcome)
 
 
-def scryfall_endpoint(path_or_name: str) -> str:
-    """Map a Scryfall URL or path (``/cards/named?...``) or an endpoint name to a bounded label value."""
-    text = (path_or_name or "").strip()
-    if text.lower() in _ENDPOINTS:
-        return text.lower()
-    match = _ENDPOINT_RE.match(urlsplit(text).path)
-    if match is None:
-        return "other"
-    return match.group(1) or match.group(2) or "card"
+def scryfall_endpoint(path: str) -> str:
+    """A Scryfall URL or path (``/cards/named?...``) as a bounded label value."""
+    match = _ENDPOINT_RE.match(urlsplit(path).path)
+    return "other" if match is None else match.group(1) or match.group(2) or "card"
 
 
-def _status_label(status: int | str | None) -> str:
-    if status is None:
-        return "error"
-    if isinstance(status, int):
-        return str(status) if 100 <= status <= 599 else "error"
+def _status(status: int | str | None) -> str:
+    """An HTTP status (100-599), "timeout" or "connection"; anything else is "error"."""
     text = str(status).strip().lower()
-    if text.isdigit() and 100 <= int(text) <= 599:
-        return text
-    return text if text in {"timeout", "error", "connection"} else "error"
+    if text.isdigit():
+        return text if 100 <= int(text) <= 599 else "error"
+    return text if text in {"timeout", "connection"} else "error"
 
 
 class _CardData(Collector):
-    """``card_data{key}``: the local card data's state (a mapping of numbers), read at scrape time."""
+    """``card_data{key}``: the local card data's state, read at scrape time."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.state: Callable[[], Mapping[str, float]] = dict
+    state: Callable[[], Mapping[str, float]] = dict
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
-        family = GaugeMetricFamily(
-            self.name,
-            "Local card data: names in the index, whether the bulk import is "
-            "complete, its age in days (-1: none).",
-            labels=["key"],
-        )
+        about = "Local card data: names indexed, bulk import complete, age in days (-1: none)."
+        family = GaugeMetricFamily(f"{NAMESPACE}_card_data", about, labels=["key"])
         try:
             state = self.state()
         except Exception:  # a broken stats source must not break /metrics
@@ -110,191 +83,100 @@ class _CardData(Collector):
 
 
 class BotMetrics:
-    """All of the bot's metrics, in their own :class:`CollectorRegistry`.
+    """All of the bot's metrics; methods never raise on odd input (metrics must not break commands)."""
 
-    Methods never raise on odd input (unknown outcome, weird status): metrics must not break commands.
-    """
-
-    def __init__(
-        self,
-        registry: CollectorRegistry | None = None,
-        *,
-        namespace: str = NAMESPACE,
-        version: str = "",
-        process_metrics: bool = True,
-    ) -> None:
-        self.registry = registry if registry is not None else CollectorRegistry(auto_describe=True)
-        self.namespace = namespace
-        r, ns = self.registry, namespace
-        self.commands = Counter(
-            "commands",
-            "Slash commands served, by command and outcome.",
-            ["command", "outcome"],
-            namespace=ns,
-            registry=r,
-        )
-        self.command_latency = Histogram(
+    def __init__(self, *, version: str = "", process_metrics: bool = True) -> None:
+        self.registry = r = CollectorRegistry(auto_describe=True)
+        counter = partial(Counter, namespace=NAMESPACE, registry=r)
+        gauge = partial(Gauge, namespace=NAMESPACE, registry=r)
+        histogram = partial(Histogram, namespace=NAMESPACE, registry=r)
+        self.commands = counter("commands", "Slash commands by command and outcome.", ["command", "outcome"])
+        self.command_latency = histogram(
             "command_latency_seconds",
-            "Time from receiving an interaction to its reply, by command.",
+            "Interaction to reply, by command.",
             ["command"],
-            namespace=ns,
-            registry=r,
-            buckets=_COMMAND_BUCKETS,
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
         )
-        self.cache_lookups = Counter(
-            "cache_lookups",
-            "Card lookups answered from the local cache (hit) or not (miss).",
-            ["result"],
-            namespace=ns,
-            registry=r,
-        )
-        self.autocomplete = Counter(
-            "autocomplete",
-            "Autocomplete requests answered, by outcome.",
-            ["outcome"],
-            namespace=ns,
-            registry=r,
-        )
-        self.autocomplete_latency = Histogram(
+        self.cache_lookups = counter("cache_lookups", "Lookups the cache answered (hit) or not.", ["result"])
+        self.autocomplete = counter("autocomplete", "Autocomplete requests by outcome.", ["outcome"])
+        self.autocomplete_latency = histogram(
             "autocomplete_latency_seconds",
-            "Time to answer an autocomplete request.",
-            namespace=ns,
-            registry=r,
-            buckets=_AUTOCOMPLETE_BUCKETS,
+            "Time to answer autocomplete.",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0),
         )
-        self.scryfall_requests = Counter(
-            "scryfall_requests",
-            "HTTP requests sent to Scryfall, by endpoint and status.",
-            ["endpoint", "status"],
-            namespace=ns,
-            registry=r,
+        self.scryfall_requests = counter(
+            "scryfall_requests", "Requests to Scryfall by endpoint and status.", ["endpoint", "status"]
         )
-        self.scryfall_rate_limited = Counter(
-            "scryfall_rate_limited",
-            "HTTP 429 answers from Scryfall (each pauses all requests).",
-            namespace=ns,
-            registry=r,
-        )
-        self.scryfall_retries = Counter(
-            "scryfall_retries",
-            "Scryfall requests retried after a 5xx or a timeout.",
-            ["endpoint"],
-            namespace=ns,
-            registry=r,
-        )
-        self.cooldowns = Counter(
-            "cooldowns",
-            "Commands refused by the per-user cooldown (USER_RATE).",
-            namespace=ns,
-            registry=r,
-        )
-        self.reply_errors = Counter(
-            "discord_reply_errors",
-            "Replies Discord rejected, by HTTP status.",
-            ["status"],
-            namespace=ns,
-            registry=r,
-        )
-        self.gateway_connected = Gauge(
-            "gateway_connected",
-            "1 while the shard's gateway connection is up.",
-            ["shard"],
-            namespace=ns,
-            registry=r,
-        )
-        self.gateway_reconnects = Counter(
-            "gateway_reconnects",
-            "Gateway reconnections, by shard and kind (resume or identify).",
-            ["shard", "kind"],
-            namespace=ns,
-            registry=r,
-        )
-        self.card_lookups = Counter(
+        self.scryfall_rate_limited = counter("scryfall_rate_limited", "HTTP 429 answers from Scryfall.")
+        self.scryfall_retries = counter("scryfall_retries", "Scryfall requests retried.", ["endpoint"])
+        self.cooldowns = counter("cooldowns", "Commands refused by the per-user cooldown (USER_RATE).")
+        self.reply_errors = counter("discord_reply_errors", "Replies Discord refused.", ["status"])
+        self.gateway_connected = gauge("gateway_connected", "1 while the shard is connected.", ["shard"])
+        self.gateway_reconnects = counter("gateway_reconnects", "Resumes and identifies.", ["shard", "kind"])
+        self.card_lookups = counter(
             "card_lookups",
-            "Card lookups by how they were answered (cache, local, api, stale, negative, miss, "
-            "not_found, ambiguous, unavailable, cache_error).",
+            "Card lookups by how they were answered (cache, local, api, stale, negative, miss, not_found, "
+            "ambiguous, unavailable, cache_error).",
             ["result"],
-            namespace=ns,
-            registry=r,
         )
-        self._card_data = _CardData(f"{ns}_card_data")
+        self._card_data = _CardData()
         r.register(self._card_data)
-        self.build_info = Gauge("build_info", "Bot version.", ["version"], namespace=ns, registry=r)
-        self.build_info.labels(version=version or "unknown").set(1)
-        # Pre-create the common series so dashboards see zeros instead of gaps.
-        self.cache_lookups.labels(result="hit")
-        self.cache_lookups.labels(result="miss")
+        gauge("build_info", "Bot version.", ["version"]).labels(version or "unknown").set(1)
+        # Zeros instead of gaps on dashboards.
+        self.cache_lookups.labels("hit")
+        self.cache_lookups.labels("miss")
         if process_metrics:
             ProcessCollector(registry=r)
             PlatformCollector(registry=r)
             GCCollector(registry=r)
 
-    # -- commands -------------------------------------------------------------------------------
-    @staticmethod
-    def _command(command: str) -> str:
-        name = _COMMAND_RE.sub("", (command or "").strip().lower())[:64]
-        return name or "unknown"
-
-    @staticmethod
-    def _outcome(outcome: str) -> str:
-        value = (outcome or "").strip().lower()
-        return value if value in OUTCOMES else "other"
-
     def observe_command(
         self, command: str, outcome: str, seconds: float, cache_hit: bool | None = None
     ) -> None:
         """One finished command: counts it, records its latency and (when known) the cache result."""
-        name = self._command(command)
-        outcome = self._outcome(outcome)
-        self.commands.labels(command=name, outcome=outcome).inc()
-        if seconds is not None and math.isfinite(seconds) and seconds >= 0:
-            self.command_latency.labels(command=name).observe(seconds)
-        if outcome == "cooldown":
+        name = _COMMAND_RE.sub("", command.strip().lower())[:64] or "unknown"
+        outcome = outcome.strip().lower()
+        outcome = outcome if outcome in _OUTCOMES else "other"
+        self.commands.labels(name, outcome).inc()
+        if 0 <= seconds < math.inf:
+            self.command_latency.labels(name).observe(seconds)
+        if outcome == Outcome.COOLDOWN:
             self.cooldowns.inc()
         if cache_hit is not None:
-            self.cache_lookups.labels(result="hit" if cache_hit else "miss").inc()
+            self.cache_lookups.labels("hit" if cache_hit else "miss").inc()
 
     def observe_autocomplete(self, seconds: float, outcome: str = "ok") -> None:
-        outcome = outcome if outcome in {"ok", "error", "timeout"} else "error"
-        self.autocomplete.labels(outcome=outcome).inc()
-        if seconds is not None and math.isfinite(seconds) and seconds >= 0:
+        self.autocomplete.labels(outcome if outcome in {"ok", "error", "timeout"} else "error").inc()
+        if 0 <= seconds < math.inf:
             self.autocomplete_latency.observe(seconds)
 
     def observe_reply_error(self, status: int | str | None) -> None:
-        """Discord refused a reply (HTTPException.status); the caller logs it and does not retry."""
-        self.reply_errors.labels(status=_status_label(status)).inc()
+        self.reply_errors.labels(_status(status)).inc()
 
-    # -- Scryfall ---------------------------------------------------------------------------------
-    def observe_scryfall(self, status: int | str | None, endpoint: str = "other") -> None:
-        """One HTTP exchange with Scryfall. ``status`` is the HTTP code, or "timeout"/"error"."""
-        label = _status_label(status)
-        self.scryfall_requests.labels(endpoint=scryfall_endpoint(endpoint), status=label).inc()
+    def observe_scryfall(self, status: int | str | None, endpoint: str) -> None:
+        """One HTTP exchange with Scryfall: ``status`` is the HTTP code, or "timeout"/"error"."""
+        label = _status(status)
+        self.scryfall_requests.labels(scryfall_endpoint(endpoint), label).inc()
         if label == "429":
             self.scryfall_rate_limited.inc()
 
-    def observe_scryfall_retry(self, endpoint: str = "other") -> None:
-        self.scryfall_retries.labels(endpoint=scryfall_endpoint(endpoint)).inc()
+    def observe_scryfall_retry(self, endpoint: str) -> None:
+        self.scryfall_retries.labels(scryfall_endpoint(endpoint)).inc()
 
-    # -- gateway ----------------------------------------------------------------------------------
     def set_gateway(self, shard_id: int | None, connected: bool) -> None:
-        self.gateway_connected.labels(shard=str(0 if shard_id is None else shard_id)).set(
-            1 if connected else 0
-        )
+        self.gateway_connected.labels(str(shard_id or 0)).set(connected)
 
     def observe_reconnect(self, shard_id: int | None, resumed: bool) -> None:
-        shard = str(0 if shard_id is None else shard_id)
-        self.gateway_reconnects.labels(shard=shard, kind="resume" if resumed else "identify").inc()
+        self.gateway_reconnects.labels(str(shard_id or 0), "resume" if resumed else "identify").inc()
 
-    # -- card data --------------------------------------------------------------------------------
     def observe_lookup(self, result: str, count: int = 1) -> None:
         """`count` card lookups answered as `result` (see `card_lookups_total`)."""
-        self.card_lookups.labels(result=result).inc(count)
+        self.card_lookups.labels(result).inc(count)
 
     def set_card_data(self, state: Callable[[], Mapping[str, float]]) -> None:
         """Where `card_data{key}` reads the local card data's state at scrape time."""
         self._card_data.state = state
 
-    # -- reading ----------------------------------------------------------------------------------
     def value(self, name: str, labels: Mapping[str, str] | None = None) -> float | None:
-        """Current value of one sample (full sample name, e.g. ``identity_bot_commands_total``)."""
+        """Current value of one sample (full name, e.g. ``identity_bot_commands_total``)."""
         return self.registry.get_sample_value(name, dict(labels or {}))

@@ -1,19 +1,14 @@
-"""Optional HTTP server for operators: ``/metrics`` (Prometheus text format) and ``/healthz``.
+"""The operators' HTTP server (with ``METRICS_PORT``): ``/metrics`` and ``/healthz``.
 
-Off unless ``METRICS_PORT`` is set. Binds ``METRICS_HOST`` (default 127.0.0.1, i.e. only the same host or
-container can read it; set 0.0.0.0 to let a Prometheus on another host scrape it, behind a firewall).
-
-``/healthz`` awaits the ``health`` function, which returns ``{check_name: result}``; a result of True
-passes, False or a string (the reason) fails. All pass -> 200 ``{"status": "ok", "checks": {...}}``; any
-fail, raise or time out -> 503 ``{"status": "fail", "checks": {...}, "failing": [...]}``.
+``/healthz`` awaits ``health()`` -> ``{check: result}``: True passes, False or a string (the reason) fails.
+All pass: 200 ``{"status": "ok", "checks": {...}}``; any fails, raises or times out: 503, the same plus
+``"failing": [...]``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,10 +16,8 @@ from typing import Any
 from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
-from bot.ops.healthcheck import base_url, open_readonly
+from bot.ops.healthcheck import base_url, cache_cards
 from bot.ops.metrics import BotMetrics
-
-__all__ = ["Health", "HealthServer", "gateway_check", "run_checks", "sqlite_check"]
 
 log = logging.getLogger(__name__)
 
@@ -34,19 +27,15 @@ Health = Callable[[], Awaitable[Mapping[str, CheckResult]]]
 
 async def run_checks(health: Health, limit_s: float = 2.0) -> tuple[bool, dict[str, Any]]:
     """Run ``health`` once within ``limit_s`` seconds; returns (healthy, JSON body)."""
-    checks: dict[str, str] = {}
     try:
         async with asyncio.timeout(limit_s):
             result = await health()
-        checks = {
-            name: "ok" if value is True else "fail" if value is False else str(value)[:200]
-            for name, value in result.items()
-        }
+        checks = {k: "ok" if v is True else "fail" if v is False else str(v)[:200] for k, v in result.items()}
     except TimeoutError:
-        checks["health"] = f"timed out after {limit_s:g} s"
-    except Exception as exc:  # the endpoint reports the failure instead of erroring
+        checks = {"health": f"timed out after {limit_s:g} s"}
+    except Exception as exc:  # reported by the endpoint, not raised
         log.warning("health check raised", exc_info=True)
-        checks["health"] = f"raised {type(exc).__name__}"
+        checks = {"health": f"raised {type(exc).__name__}"}
     failing = [name for name, value in checks.items() if value != "ok"]
     body: dict[str, Any] = {"status": "fail" if failing else "ok", "checks": checks}
     if failing:
@@ -64,31 +53,15 @@ def gateway_check(client: Any) -> CheckResult:
     return f"shards disconnected: {down}" if down else True
 
 
-def _sqlite_readable(path: str) -> CheckResult:
-    if not Path(path).exists():
-        return "cache file missing"
-    try:
-        con = open_readonly(path, timeout=1.0)
-        try:
-            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        finally:
-            con.close()
-    except sqlite3.Error as exc:
-        return f"cache unreadable: {exc}"[:200]
-    return True
-
-
 async def sqlite_check(path: str | Path) -> CheckResult:
-    """True when the SQLite file at ``path`` opens read-only and answers a query (off the event loop)."""
-    return await asyncio.to_thread(_sqlite_readable, str(path))
+    """True when the SQLite card cache at ``path`` opens read-only and answers (off the event loop)."""
+    cards = await asyncio.to_thread(cache_cards, path, 1.0)
+    return cards if isinstance(cards, str) else True
 
 
 class HealthServer:
-    """aiohttp server for ``/metrics`` (prometheus-client's own aiohttp handler) and ``/healthz``;
-    ``async with`` it, or ``await start()`` then ``await stop()``.
-
-    ``port=0`` picks a free port (tests); :attr:`port` is the bound one after :meth:`start`.
-    """
+    """``/metrics`` (prometheus-client's own aiohttp handler) and ``/healthz`` on ``host:port``; ``async
+    with`` it, or ``start()`` and ``stop()``. ``port=0`` binds a free port, :attr:`port` then says which."""
 
     def __init__(
         self,
@@ -106,9 +79,7 @@ class HealthServer:
         self.app = web.Application()
         self.app.router.add_get("/metrics", make_aiohttp_handler(metrics.registry))
         self.app.router.add_get("/healthz", self._healthz)
-        self.app.router.add_get("/", self._index)
         self._runner: web.AppRunner | None = None
-        self._started_at = time.monotonic()
 
     @property
     def url(self) -> str:
@@ -116,8 +87,6 @@ class HealthServer:
         return base_url(self.host, self.port)
 
     async def start(self) -> None:
-        if self._runner is not None:
-            return
         runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await runner.setup()
         try:
@@ -127,7 +96,6 @@ class HealthServer:
             raise
         self._runner = runner
         self.port = runner.addresses[0][1]
-        self._started_at = time.monotonic()
         log.info("metrics server listening", extra={"host": self.host, "port": self.port})
 
     async def stop(self) -> None:
@@ -144,8 +112,4 @@ class HealthServer:
 
     async def _healthz(self, request: web.Request) -> web.Response:
         healthy, body = await run_checks(self.health, self.health_timeout)
-        body["uptime_s"] = round(time.monotonic() - self._started_at, 1)
         return web.json_response(body, status=200 if healthy else 503, headers={"Cache-Control": "no-store"})
-
-    async def _index(self, request: web.Request) -> web.Response:
-        return web.Response(text="identity-bot: see /metrics and /healthz\n")

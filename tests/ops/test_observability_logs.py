@@ -81,7 +81,6 @@ def test_log_command_text_is_one_escaped_line(capture):
     stream = capture(json=False)
     hostile = 'Fire\n2026-01-01 ERROR fake: injected "quote" @everyone' + "x" * 500
     log_command(
-        logging.getLogger("bot.cmd"),
         command="fits",
         outcome="not_found",
         latency_ms=12,
@@ -90,7 +89,7 @@ def test_log_command_text_is_one_escaped_line(capture):
         card=hostile,
     )
     [line] = lines(stream)
-    assert " INFO bot.cmd: command " in line
+    assert " INFO bot.commands: command " in line
     assert "command=fits outcome=not_found latency_ms=12.0 cache_hit=null guild_id=null" in line
     assert "\n" not in line.strip() and "x" * 101 not in line  # card cut to 100 characters
     assert 'card="Fire 2026-01-01 ERROR fake: injected \\"quote\\" @everyone' in line

@@ -42,7 +42,7 @@ async def test_metrics_endpoint_serves_prometheus_text(http):
 
 async def test_healthz_ok_when_all_checks_pass(http, tmp_path):
     db = tmp_path / "cache.sqlite3"
-    sqlite3.connect(db).execute("CREATE TABLE t (x)").connection.close()
+    sqlite3.connect(db).execute("CREATE TABLE cards (x)").connection.close()
 
     async def health():
         return {"gateway": True, "cache": await sqlite_check(db)}
@@ -71,7 +71,7 @@ async def test_healthz_503_names_the_failing_checks(http, tmp_path):
         assert body["status"] == "fail"
         assert sorted(body["failing"]) == ["cache", "gateway"]
         assert body["checks"]["gateway"] == "not ready"
-        assert "missing" in body["checks"]["cache"]
+        assert "no cache file" in body["checks"]["cache"]
 
 
 async def test_healthz_recovers_when_state_changes(http):
@@ -132,7 +132,7 @@ async def test_cache_check_detects_a_corrupt_file(tmp_path):
     result = await sqlite_check(bad)
     assert isinstance(result, str) and "unreadable" in result
     good = tmp_path / "good.sqlite3"
-    sqlite3.connect(good).execute("CREATE TABLE t (x)").connection.close()
+    sqlite3.connect(good).execute("CREATE TABLE cards (x)").connection.close()
     assert await sqlite_check(good) is True
 
 
@@ -143,7 +143,7 @@ async def test_cache_checks_read_the_real_file_whatever_its_path(tmp_path):
     bad = home / "corrupt.sqlite3"
     bad.write_bytes(b"this is not a database" * 200)
     good = home / "good.sqlite3"
-    sqlite3.connect(good).execute("CREATE TABLE t (x)").connection.close()
+    sqlite3.connect(good).execute("CREATE TABLE cards (x)").connection.close()
     before = sorted(tmp_path.rglob("*"))
     result = await sqlite_check(bad)
     assert isinstance(result, str) and "unreadable" in result
