@@ -21,15 +21,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
-from bot.app.decks import check_parsed, deck_check_reply, message_source, read_deck
+from bot.app.decks import ReadDeck, check_deck, message_source, read_deck
 from bot.app.observe import record
-from bot.app.options import CardQuery, card_query_text, player_langs, read_names_in_players_language
+from bot.app.options import CardQuery, card_query_text, player_langs
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
 from bot.cards.names import MAX_INPUT_CHARS, normalize
-from bot.deck.parser import ParsedDeck
-from bot.deck.sources import FetchedDeck
 from bot.identity import analyze
 from bot.identity.model import IdentityError
 from bot.ops.metrics import Outcome
@@ -57,17 +55,15 @@ def card_mentions(text: str) -> list[str]:
 class CommanderForm(discord.ui.Modal):
     """Asks for the commander of a list that names none; submitting runs the deck check."""
 
-    def __init__(self, cog: MessagesCog, deck: ParsedDeck, fetched: FetchedDeck | None) -> None:
+    def __init__(self, bot: IdentityBot, deck: ReadDeck) -> None:
         super().__init__(title=decklinks.commander_modal_title(), timeout=FORM_TIMEOUT)
-        self.cog = cog
+        self.bot = bot
         self.deck = deck
-        self.fetched = fetched
         self.commander: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
             label=decklinks.commander_input_label(),
             placeholder=decklinks.commander_input_placeholder(),
             custom_id="commander",
             max_length=MAX_INPUT_CHARS,
-            required=True,
         )
         self.partner: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
             label=decklinks.partner_input_label(),
@@ -81,21 +77,13 @@ class CommanderForm(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         i18n.set_locale(interaction.locale.value)  # a submitted form is its own interaction (its own task)
-        await self.cog.check_with(
-            interaction,
-            self.deck,
-            self.fetched,
-            self.commander.value.strip() or None,
-            self.partner.value.strip() or None,
+        options = {
+            name: CardQuery(name, typed, True) if (typed := field.value.strip()) else None
+            for name, field in (("commander", self.commander), ("partner", self.partner))
+        }
+        await self.bot.tree.run_followup(
+            interaction, CHECK_DECKLIST, check_deck, {"deck": self.deck, **options}
         )
-
-    async def on_error(  # type: ignore[override]
-        self,
-        interaction: discord.Interaction[Any],
-        error: Exception,
-        /,
-    ) -> None:
-        await self.cog.bot.tree.answer_error(interaction, error)
 
 
 class MessagesCog(commands.Cog, name="Messages"):
@@ -114,65 +102,19 @@ class MessagesCog(commands.Cog, name="Messages"):
         for menu in self.menus:
             self.bot.tree.remove_command(menu.name, type=menu.type)
 
-    # --------------------------------------------------------------------------- Check this decklist
     async def check_decklist(
         self, interaction: discord.Interaction[IdentityBot], message: discord.Message
     ) -> None:
         """Read the message's list (deferring only when that is slow); ask for the commander with a form
         when the list names none, else check it."""
-        source = message_source(message)
-        deck, fetched = await defer_if_slow(interaction, read_deck(self.bot, source))
-        if not deck.commander_entries:
-            if interaction.response.is_done():  # deferred for a slow read: a form can no longer be shown
-                raise InputProblem(decklinks.no_commander_text(from_message=True))
-            await interaction.response.send_modal(CommanderForm(self, deck, fetched))
-            return
-        await self.check_with(interaction, deck, fetched, None, None)
-
-    async def check_with(
-        self,
-        interaction: discord.Interaction[Any],
-        deck: ParsedDeck,
-        fetched: FetchedDeck | None,
-        commander: str | None,
-        partner: str | None,
-    ) -> None:
-        """Check `deck` with these commanders for `interaction` (the command, or the submitted form). Errors go
-        to the tree's error table; a commander name that needs a pick gets a menu whose pick runs the check
-        again with the picked name (`IdentityTree.run_command`, `run_followup` for the form)."""
-        options = {
-            "commander": CardQuery("commander", commander, True) if commander else None,
-            "partner": CardQuery("partner", partner, True) if partner else None,
-        }
-
-        async def check(
-            again: discord.Interaction[Any], commander: CardQuery | None, partner: CardQuery | None
-        ) -> None:
-            read_names_in_players_language(again)
-            checked = await defer_if_slow(
-                again,
-                check_parsed(
-                    self.bot,
-                    deck,
-                    fetched,
-                    commander.text if commander else None,
-                    partner.text if partner else None,
-                ),
-            )
-            await send_reply(again, deck_check_reply(again, self.bot, checked))
-
-        tree = self.bot.tree
-        if interaction.type is discord.InteractionType.application_command:
-            await tree.run_command(interaction, check, **options)
+        deck = await defer_if_slow(interaction, read_deck(self.bot, message_source(message)))
+        if deck[0].commander_entries:
+            await self.bot.tree.run_command(interaction, check_deck, deck=deck, commander=None, partner=None)
+        elif interaction.response.is_done():  # deferred for a slow read: a form can no longer be shown
+            raise InputProblem(decklinks.no_commander_text(from_message=True))
         else:
-            await tree.run_followup(
-                interaction,
-                CHECK_DECKLIST,
-                tree.retry(CHECK_DECKLIST, check, options),
-                lambda: check(interaction, **options),
-            )
+            await interaction.response.send_modal(CommanderForm(self.bot, deck))
 
-    # --------------------------------------------------------------------------- Explain card names
     async def explain_names(
         self, interaction: discord.Interaction[IdentityBot], message: discord.Message
     ) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.ext.commands import CooldownMapping
 
 from bot.app.emoji import ensure_mana_emojis
 from bot.app.endpoints import use_gateway
@@ -32,7 +33,7 @@ from bot.app.observe import COMMAND
 from bot.app.picks import PICK_TIMEOUT
 from bot.app.recent import RecentNames
 from bot.app.translator import CatalogTranslator
-from bot.app.tree import IdentityTree
+from bot.app.tree import IdentityTree, user_of
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
 from bot.ops.logs import log_command
@@ -108,7 +109,7 @@ class IdentityBot(commands.AutoShardedBot):
         self.cards = cards
         self.deck_sites = deck_sites
         self.metrics = metrics
-        self.tree.limit_users(user_rate)
+        self.tree.cooldown = CooldownMapping.from_cooldown(*user_rate, user_of) if user_rate else None
         self.emoji_override: dict[str, str] = dict(emoji or {})
         self.emoji: Mapping[str, str] = dict(self.emoji_override)
         self.app_emojis = app_emojis

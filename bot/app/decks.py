@@ -1,10 +1,7 @@
-"""Decklists for the deck check, from wherever players keep them: a pasted list, an uploaded text file, a
-public Archidekt or Moxfield deck link, or a message (its text, its attached file, or a deck link in it).
-
-`DeckSource` says where one list comes from; `read_deck` turns it into a `ParsedDeck` (a link's deck comes
-with the `FetchedDeck` it was read from); `check_deck` runs the deck check and words the reply. Everything
-that can be refused without the network (no list, several, a file too big, a URL that is no deck link) is
-refused before any request, so the refusal needs no deferral.
+"""The deck check's work and where its list comes from: a pasted list, an uploaded text file, a public
+Archidekt or Moxfield deck link, or a message (its text, its attached file, or a deck link in it).
+What can be refused without the network (no list, several, a file too big, no deck link) is refused before
+any request, so the refusal needs no deferral.
 """
 
 from __future__ import annotations
@@ -16,18 +13,19 @@ from typing import Any
 
 import discord
 
-from bot.app.context import App
+from bot.app.context import App, app_of
 from bot.app.observe import record_found
+from bot.app.options import CardQuery, read_names_in_players_language
+from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
 from bot.cards.model import Resolved
 from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
 from bot.deck.report import DeckReport
-from bot.deck.runner import check_decklist, read_list
+from bot.deck.runner import check_decklist
 from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, parse_deck_url
 from bot.present import decklinks, errors
 from bot.present.deck_report import deck_reply
 from bot.present.embeds import stale_note
-from bot.present.message import Reply
 
 #: Attachments read as decklists: text files by type or by the extensions deck sites export.
 TEXT_SUFFIXES = (".txt", ".text", ".dck", ".dek", ".dec", ".csv", ".md", ".mwdeck", ".cod")
@@ -144,9 +142,13 @@ def message_source(message: discord.Message) -> DeckSource:
     raise InputProblem(decklinks.no_decklist_in_message_text())
 
 
-async def read_deck(bot: App, source: DeckSource) -> tuple[ParsedDeck, FetchedDeck | None]:
-    """The parsed list (and the fetched deck for a link). Raises DeckInputError (not a list, too long),
-    InputProblem (a file that can't be downloaded) or a DeckSourceError (a link that can't be read)."""
+#: A list read (`read_deck`): the parsed deck, and the fetched deck for a link.
+ReadDeck = tuple[ParsedDeck, FetchedDeck | None]
+
+
+async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
+    """The list of `source`. Raises DeckInputError (not a list, too long), InputProblem (a file that can't be
+    downloaded) or DeckSourceError (a link that can't be read)."""
     if source.link is not None:
         fetched = await bot.deck_sites.fetch(source.link)
         return fetched.deck, fetched
@@ -155,48 +157,32 @@ async def read_deck(bot: App, source: DeckSource) -> tuple[ParsedDeck, FetchedDe
             data = await source.attachment.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return read_list(decode(data), source.attachment.filename), None
-    return read_list(source.text or ""), None
-
-
-@dataclass(frozen=True, slots=True)
-class CheckedDeck:
-    """A finished deck check: the report, every card the service resolved, and the fetched deck (links)."""
-
-    report: DeckReport
-    resolved: list[Resolved]
-    fetched: FetchedDeck | None = None
+        return parse(decode(data), filename=source.attachment.filename), None
+    return parse(source.text or ""), None
 
 
 async def check_deck(
-    bot: App, source: DeckSource, commander: str | None, partner: str | None, chosen: Sequence[str] = ()
-) -> CheckedDeck:
-    """Read the list and check it. Raises what `read_deck` and `check_decklist` raise (NoCommander,
-    CommanderNotFound, DeckInputError, ScryfallUnavailable, DeckSourceError, InputProblem)."""
-    deck, fetched = await read_deck(bot, source)
-    return await check_parsed(bot, deck, fetched, commander, partner, chosen)
-
-
-async def check_parsed(
-    bot: App,
-    deck: ParsedDeck,
-    fetched: FetchedDeck | None,
-    commander: str | None,
-    partner: str | None,
+    interaction: discord.Interaction[Any],
+    deck: DeckSource | ReadDeck,
+    commander: CardQuery | None,
+    partner: CardQuery | None,
     chosen: Sequence[str] = (),
-) -> CheckedDeck:
-    """Check a list already read (`read_deck`). Raises what `check_decklist` raises."""
-    report, resolved = await check_decklist(bot.cards, deck, commander, partner, chosen=chosen)
-    return CheckedDeck(report, resolved, fetched)
+) -> None:
+    """The deck check's work, for /deckcheck, "Check this decklist" and its form (and a pick that fixed a
+    commander's name): read the list unless it is read, check it, reply (a link's deck named first)."""
+    bot = app_of(interaction)
+    read_names_in_players_language(interaction)
 
+    async def check() -> tuple[DeckReport, list[Resolved], FetchedDeck | None]:
+        parsed, fetched = deck if isinstance(deck, tuple) else await read_deck(bot, deck)
+        names = (commander.text if commander else None, partner.text if partner else None)
+        report, resolved = await check_decklist(bot.cards, parsed, *names, chosen=chosen)
+        return report, resolved, fetched
 
-def deck_check_reply(interaction: discord.Interaction[Any], bot: App, checked: CheckedDeck) -> Reply:
-    """The reply for a finished check (a link's deck named first); records the outcome."""
-    report, resolved = checked.report, checked.resolved
+    report, resolved, fetched = await defer_if_slow(interaction, check())
     record_found(interaction, resolved, card=" + ".join(report.commanders) or None)
     reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved))
-    if checked.fetched is not None:
-        fetched = checked.fetched
+    if fetched is not None:
         line = decklinks.deck_from_link_line(fetched.name, fetched.site.label, fetched.url)
         reply.content = f"{line}\n{reply.content}" if reply.content else line
-    return reply
+    await send_reply(interaction, reply)
