@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.app.replies import NO_PINGS, Sent, received_at
+from bot.app.replies import NO_PINGS, Edit, received_at
 from bot.present import choices, i18n
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,7 @@ class Choice:
 
 
 class CardPick(discord.ui.View):
-    """One select of up to 25 card names (values are indexes, so names of any length work). Set `sent` once
-    the prompt is sent, so it can be edited after the pick or expiry."""
+    """One select of up to 25 card names (values are indexes, so names of any length work)."""
 
     def __init__(
         self,
@@ -49,7 +48,7 @@ class CardPick(discord.ui.View):
         self.rerun = rerun
         self.owner_id = owner_id
         self.names = list(dict.fromkeys(choice.names))[: choices.MENU_OPTIONS]
-        self.sent: Sent | None = None
+        self.edit: Edit | None = None  # the prompt's, once it is sent
         self.picked: str | None = None
         self.locale = i18n.current_locale()  # the expiry note is worded like the prompt
         self.select: discord.ui.Select[CardPick] = discord.ui.Select(
@@ -79,11 +78,20 @@ class CardPick(discord.ui.View):
         received_at(interaction)
         self.picked = self.names[int(self.select.values[0])]
         self.stop()
-        if self.sent is not None:  # the menu goes first, so it can't be used twice while the command runs
-            await self.sent.edit(choices.picked_text(self.picked, self.choice.option))
+        await self._say(
+            choices.picked_text(self.picked, self.choice.option)
+        )  # first: no second pick meanwhile
         await self.rerun(interaction, self.picked)
 
     async def on_timeout(self) -> None:
-        if self.picked is None and self.sent is not None:
+        if self.picked is None:
             with i18n.using_catalog(self.locale):
-                await self.sent.edit(choices.pick_expired_text(self.choice.query, self.choice.option))
+                await self._say(choices.pick_expired_text(self.choice.query, self.choice.option))
+
+    async def _say(self, content: str) -> None:
+        """The prompt says `content` instead, without its menu."""
+        try:
+            if self.edit is not None:
+                await self.edit(content=content, view=None, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            log.debug("could not edit the pick's prompt (HTTP %s)", exc.status)

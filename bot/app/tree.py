@@ -24,7 +24,7 @@ from bot.app.context import app_of
 from bot.app.observe import COMMAND, RECEIVED, RUN, record
 from bot.app.options import option_for
 from bot.app.picks import CardPick, Choice
-from bot.app.replies import Sent, send_ephemeral
+from bot.app.replies import send_ephemeral
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallBusy, ScryfallUnavailable
 from bot.deck.errors import CommanderNotFound, NoCommander
 from bot.deck.parser import DeckInputError
@@ -174,9 +174,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
             record(interaction, reply.outcome, card=reply.card)
             view = self._pick(interaction, reply.choice) if reply.choice else None
             text = join_within(reply.text, choices.pick_hint(view.choice.kind)) if view else reply.text
-            sent = await self._send(interaction, text, view=view)
-            if view is not None:
-                view.sent = sent
+            await self._send(interaction, text, view=view)
             return
         if isinstance(original, discord.HTTPException):
             # Discord refused our reply (or the interaction expired): log once, count, no retry loop.
@@ -248,17 +246,18 @@ class IdentityTree(app_commands.CommandTree[Any]):
         *,
         quiet: bool = False,
         view: CardPick | None = None,
-    ) -> Sent:
-        sent = await send_ephemeral(interaction, text, view=view)
-        if sent.error is not None:
-            app_of(interaction).metrics.observe_reply_error(sent.error.status)
+    ) -> None:
+        try:
+            edit = await send_ephemeral(interaction, text, view=view)
+        except discord.HTTPException as exc:
+            app_of(interaction).metrics.observe_reply_error(exc.status)
             level = logging.DEBUG if quiet else logging.WARNING
-            log.log(
-                level, "could not send error reply (HTTP %s): %s", sent.error.status, sent.error.text[:200]
-            )
+            log.log(level, "could not send error reply (HTTP %s): %s", exc.status, exc.text[:200])
             if view is not None:
                 view.stop()
-        return sent
+            return
+        if view is not None:
+            view.edit = edit
 
 
 def _command_name(interaction: discord.Interaction[Any]) -> str:
