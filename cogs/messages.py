@@ -1,13 +1,6 @@
-"""Message commands (right-click or long-press a message -> Apps):
-
-- "Check this decklist": the deck check of the list in that message: an attached text file, a public
-  Archidekt or Moxfield deck link, or the text itself. When the list names no commander, a form (a modal)
-  asks for it (and an optional second commander).
-- "Explain card names": one line per `[[Card Name]]` of the message (at most `MENTION_LIMIT`), with the card's
-  color identity.
-
-Message commands receive the message they were used on, so no privileged intent is needed. Replies are
-public, like the slash commands'; errors are ephemeral, through the tree's error table.
+"""Message commands (a message's Apps menu), needing no privileged intent since they receive the message:
+"Check this decklist" (its attached file, deck link or text; a form asks for the commander when the list
+names none) and "Explain card names" (one line per `[[Card Name]]`, at most `MENTION_LIMIT`).
 """
 
 from __future__ import annotations
@@ -105,8 +98,7 @@ class MessagesCog(commands.Cog, name="Messages"):
     async def check_decklist(
         self, interaction: discord.Interaction[IdentityBot], message: discord.Message
     ) -> None:
-        """Read the message's list (deferring only when that is slow); ask for the commander with a form
-        when the list names none, else check it."""
+        """Check the message's list, asking for the commander with a form when the list names none."""
         deck = await defer_if_slow(interaction, read_deck(self.bot, message_source(message)))
         if deck[0].commander_entries:
             await self.bot.tree.run_command(interaction, check_deck, deck=deck, commander=None, partner=None)
@@ -118,20 +110,19 @@ class MessagesCog(commands.Cog, name="Messages"):
     async def explain_names(
         self, interaction: discord.Interaction[IdentityBot], message: discord.Message
     ) -> None:
-        """One line per `[[Card Name]]` of the message (deferring only when Scryfall must be asked)."""
         names = card_mentions(message.content or "")
         if not names:
             raise InputProblem(choices.no_card_mentions_text())
         shown, left_out = names[:MENTION_LIMIT], max(0, len(names) - MENTION_LIMIT)
         langs = player_langs(interaction)
         items = await defer_if_slow(interaction, asyncio.gather(*(self._explain(n, langs) for n in shown)))
-        found = [i for i in items if i.card is not None]
+        found = [i.card for i in items if i.card is not None]
         if not found and all(i.problem == "unavailable" for i in items):
             raise ScryfallUnavailable("every name needed Scryfall")
         record(
             interaction,
             Outcome.OK if found else Outcome.NOT_FOUND,
-            card=str(found[0].card.get("name")) if found and found[0].card is not None else None,
+            card=str(found[0].get("name")) if found else None,
         )
         await send_reply(interaction, choices.explain_reply(items, left_out=left_out, emoji=self.bot.emoji))
 

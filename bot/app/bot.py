@@ -9,6 +9,7 @@ them; MANA_EMOJI (`emoji`) overrides them symbol by symbol; until then, or when 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -23,6 +24,7 @@ from bot.app.endpoints import use_gateway
 from bot.app.observe import COMMAND
 from bot.app.picks import PICK_TIMEOUT
 from bot.app.recent import RecentNames
+from bot.app.replies import received_at
 from bot.app.translator import CatalogTranslator
 from bot.app.tree import IdentityTree, user_of
 from bot.cards.service import CardService
@@ -174,16 +176,14 @@ class IdentityBot(commands.AutoShardedBot):
             return None
         return shard_for_guild(guild_id, count) if guild_id else 0
 
-    def watch(self, interaction: discord.Interaction[Any], started: float) -> None:
+    def watch(self, interaction: discord.Interaction[Any]) -> None:
         """Keep the interaction's task in flight (`close` lets it finish); once done, its metrics and log line."""
-        task = asyncio.current_task()
-        if task is None:
-            return
-        self.inflight.add(task)
-        task.add_done_callback(lambda t: self._finished(t, interaction, started))
+        if (task := asyncio.current_task()) is not None:
+            self.inflight.add(task)
+            task.add_done_callback(functools.partial(self._finished, interaction, received_at(interaction)))
 
     def _finished(
-        self, task: asyncio.Task[Any], interaction: discord.Interaction[Any], started: float
+        self, interaction: discord.Interaction[Any], started: float, task: asyncio.Task[Any]
     ) -> None:
         self.inflight.discard(task)
         extras = interaction.extras

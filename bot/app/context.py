@@ -1,5 +1,6 @@
-"""What the Discord layer's parts need from the bot, as a Protocol: the tree, the card options and the deck
-commands read it from `interaction.client` (`app_of`) without importing the bot class, which imports them."""
+"""The bot as the Discord layer's parts see it (`App`, read from `interaction.client` by `app_of`), so they
+need not import the bot class, which imports them.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from bot.ops.metrics import BotMetrics
 
 
 class App(Protocol):
-    """The bot as its parts see it (`bot.app.bot.IdentityBot` is one)."""
+    """`bot.app.bot.IdentityBot`, as its parts see it."""
 
     cards: CardService
     deck_sites: DeckSites
@@ -24,10 +25,9 @@ class App(Protocol):
     emoji: Mapping[str, str]
     pick_timeout: float
 
-    def watch(self, interaction: discord.Interaction[Any], started: float) -> None: ...
+    def watch(self, interaction: discord.Interaction[Any]) -> None: ...
 
 
 def app_of(interaction: discord.Interaction[Any]) -> App:
-    """The bot handling `interaction`."""
     app: App = interaction.client
     return app

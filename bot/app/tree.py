@@ -156,7 +156,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
         """Observe the interaction; a slash command over the user's cooldown raises CommandOnCooldown."""
         i18n.set_locale(interaction.locale.value)  # replies in the player's language (this task only)
         interaction.extras[RECEIVED] = time.perf_counter()
-        app_of(interaction).watch(interaction, interaction.extras[RECEIVED])
+        app_of(interaction).watch(interaction)
         self._check_cooldown(interaction)
         return True
 
@@ -230,7 +230,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
         """`run_command` for an interaction that names no command (a pick, a submitted form): observed as the
         command `name`, under the user's cooldown with `cooldown`, its errors answered by `on_error`."""
         interaction.extras[COMMAND] = name
-        app_of(interaction).watch(interaction, interaction.extras.setdefault(RECEIVED, time.perf_counter()))
+        app_of(interaction).watch(interaction)
         try:
             if cooldown:
                 self._check_cooldown(interaction)
@@ -278,8 +278,7 @@ def refuse_over_cooldown(
 ) -> None:
     """Count one command of the interaction's user at `now`; CommandOnCooldown when over the limit."""
     bucket = cooldown.get_bucket(interaction, now) if cooldown is not None else None
-    wait = bucket.update_rate_limit(now) if bucket is not None else None
-    if bucket is not None and wait is not None:
+    if bucket is not None and (wait := bucket.update_rate_limit(now)) is not None:
         raise app_commands.CommandOnCooldown(bucket, wait)
 
 
