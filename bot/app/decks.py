@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -37,18 +36,14 @@ _COUNT_RE = re.compile(r"^[ \t]*(?:\d{1,3}[ \t]*[xX]?|[xX]\d{1,3})[ \t]+\S", re.
 MIN_UNCOUNTED_ENTRIES = 5  # a message of card names without counts reads as a list from this many on
 
 
-@dataclass(frozen=True, slots=True)
-class DeckSource:
-    """Where one decklist comes from: exactly one of pasted `text`, an `attachment`, or a deck `link`."""
-
-    text: str | None = None
-    attachment: discord.Attachment | None = None
-    link: DeckLink | None = None
+#: Where one decklist comes from: pasted text, an attached file, or a deck link.
+DeckSource = str | discord.Attachment | DeckLink
 
 
-def _check_size(attachment: discord.Attachment) -> None:
+def _checked_size(attachment: discord.Attachment) -> discord.Attachment:
     if attachment.size > MAX_BYTES:
         raise InputProblem(decklinks.deck_source_text("file_too_big", size=attachment.size, limit=MAX_BYTES))
+    return attachment
 
 
 def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: str | None) -> DeckSource:
@@ -62,14 +57,13 @@ def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: s
     if len(given) > 1:
         raise InputProblem(decklinks.deck_source_text("several"))
     if decklist is not None:
-        _check_size(decklist)
-        return DeckSource(attachment=decklist)
-    if url is not None:
-        link = parse_deck_url(url)
-        if link is None:
-            raise InputProblem(decklinks.not_a_deck_link_text(url))
-        return DeckSource(link=link)
-    return DeckSource(text=pasted)
+        return _checked_size(decklist)
+    if url is None:
+        return given[0]
+    link = parse_deck_url(url)
+    if link is None:
+        raise InputProblem(decklinks.not_a_deck_link_text(url))
+    return link
 
 
 def _is_text_file(attachment: discord.Attachment) -> bool:
@@ -128,15 +122,12 @@ def message_source(message: discord.Message) -> DeckSource:
     InputProblem when it has none (or its file is too big)."""
     for attachment in message.attachments:
         if _is_text_file(attachment):
-            _check_size(attachment)
-            return DeckSource(attachment=attachment)
-    content = message.content or ""
-    link, refused, rest = links_in(content)
+            return _checked_size(attachment)
+    link, refused, rest = links_in(message.content)
     if link is not None:
-        return DeckSource(link=link)
-    text = without_fences(content)
+        return link
     if looks_like_a_list(without_fences(rest)):
-        return DeckSource(text=text)
+        return without_fences(message.content)
     if refused is not None:
         raise refused
     raise InputProblem(decklinks.no_decklist_in_message_text())
@@ -149,16 +140,16 @@ ReadDeck = tuple[ParsedDeck, FetchedDeck | None]
 async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
     """The list of `source`. Raises DeckInputError (not a list, too long), InputProblem (a file that can't be
     downloaded) or DeckSourceError (a link that can't be read)."""
-    if source.link is not None:
-        fetched = await bot.deck_sites.fetch(source.link)
+    if isinstance(source, DeckLink):
+        fetched = await bot.deck_sites.fetch(source)
         return fetched.deck, fetched
-    if source.attachment is not None:
+    if isinstance(source, discord.Attachment):
         try:
-            data = await source.attachment.read()
+            data = await source.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return parse(decode(data), filename=source.attachment.filename), None
-    return parse(source.text or ""), None
+        return parse(decode(data), filename=source.filename), None
+    return parse(source), None
 
 
 async def check_deck(
