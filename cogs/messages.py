@@ -14,8 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
+from bot.app.context import record
 from bot.app.decks import ReadDeck, check_deck, message_source, read_deck
-from bot.app.observe import record
 from bot.app.options import CardQuery, card_query_text, player_langs
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem

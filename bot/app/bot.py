@@ -19,9 +19,9 @@ import discord
 from discord.ext import commands
 from discord.ext.commands import CooldownMapping
 
+from bot.app.context import COMMAND
 from bot.app.emoji import ensure_mana_emojis
 from bot.app.endpoints import use_gateway
-from bot.app.observe import COMMAND
 from bot.app.picks import PICK_TIMEOUT
 from bot.app.recent import RecentNames
 from bot.app.replies import received_at
@@ -81,12 +81,8 @@ class IdentityBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
-            max_messages=None,
-            chunk_guilds_at_startup=False,
-            # no GUILDS intent, so no GUILD_CREATE stream follows READY: don't hold READY (and the health
-            # check's gateway status) back waiting for one (discord.py's default: 2 s per shard)
-            guild_ready_timeout=0.0,
-            member_cache_flags=discord.MemberCacheFlags.none(),
+            max_messages=None,  # no message cache (member caching and chunking follow the intents: none)
+            guild_ready_timeout=0.0,  # no GUILDS intent, so no GUILD_CREATE follows READY: don't wait for one
             help_command=None,
             tree_cls=IdentityTree,
             shard_count=settings.shard_count or 1,

@@ -1,18 +1,27 @@
-"""The bot as the Discord layer's parts see it (`App`, read from `interaction.client` by `app_of`), so they
-need not import the bot class, which imports them.
+"""What the Discord layer's parts share: the bot as they see it (`App`, from `interaction.client` by
+`app_of`, so they need not import the bot class, which imports them), and what they note on an interaction
+(`interaction.extras`), read by `IdentityBot.watch` once its task ends (metrics, the command's log line):
+`RECEIVED` (when handling started: one deferral budget per interaction), `COMMAND` (the command a pick or a
+form finishes, whose payload names none), `RUN` (the command's work and options, for a pick to re-run) and
+how the command went (`record`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
 
 from bot.app.recent import RecentNames
+from bot.cards.model import Resolved
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
-from bot.ops.metrics import BotMetrics
+from bot.ops.metrics import BotMetrics, Outcome
+
+RECEIVED = "received"
+COMMAND = "command"
+RUN = "run"
 
 
 class App(Protocol):
@@ -31,3 +40,28 @@ class App(Protocol):
 def app_of(interaction: discord.Interaction[Any]) -> App:
     app: App = interaction.client
     return app
+
+
+def record(
+    interaction: discord.Interaction[Any],
+    outcome: Outcome | None = None,
+    *,
+    card: str | None = None,
+    cache_hit: bool | None = None,
+) -> None:
+    """Tell the bot how a command went (read once the interaction's task ends)."""
+    values = {"outcome": outcome, "card": card, "cache_hit": cache_hit}
+    interaction.extras.update({k: v for k, v in values.items() if v is not None})
+
+
+def record_found(
+    interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *, card: str | None
+) -> None:
+    """A command found its cards: STALE when any came from stale data, else OK, and whether the cache or
+    local data answered them all (unknown when none was looked up)."""
+    record(
+        interaction,
+        Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK,
+        card=card,
+        cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None,
+    )

@@ -12,8 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.app.context import App, app_of
-from bot.app.observe import record_found
+from bot.app.context import App, app_of, record_found
 from bot.app.options import CardQuery, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem

@@ -15,8 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app.context import app_of
-from bot.app.observe import record, record_found
+from bot.app.context import app_of, record, record_found
 from bot.app.recent import scope_of
 from bot.cards.foreign import use_player_langs
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import discord
 from discord.utils import MISSING
 
-from bot.app.observe import RECEIVED
+from bot.app.context import RECEIVED
 from bot.present.message import Reply
 
 NO_PINGS = discord.AllowedMentions.none()

@@ -20,8 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext.commands import CooldownMapping
 
-from bot.app.context import app_of
-from bot.app.observe import COMMAND, RECEIVED, RUN, record
+from bot.app.context import COMMAND, RECEIVED, RUN, app_of, record
 from bot.app.options import option_for
 from bot.app.picks import CardPick, Choice
 from bot.app.replies import send_ephemeral
