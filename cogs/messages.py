@@ -129,7 +129,8 @@ class MessagesCog(commands.Cog, name="Messages"):
     async def _explain(self, typed: str, langs: tuple[str, ...] = ()) -> Explained:
         try:
             found = await self.bot.cards.resolve(card_query_text(typed), langs=langs)
-        except BadCardName:
+            return Explained(typed, card=found.card, analysis=analyze(found.card), printed=found.printed)
+        except (BadCardName, IdentityError):
             return Explained(typed, problem="bad_name")
         except AmbiguousCard as exc:
             return Explained(typed, problem="ambiguous", names=exc.candidates)
@@ -137,11 +138,6 @@ class MessagesCog(commands.Cog, name="Messages"):
             return Explained(typed, problem="not_found", names=exc.suggestions)
         except ScryfallUnavailable:
             return Explained(typed, problem="unavailable")
-        try:
-            analysis = analyze(found.card)
-        except IdentityError:
-            return Explained(typed, problem="bad_name")
-        return Explained(typed, card=found.card, analysis=analysis, printed=found.printed)
 
 
 async def setup(bot: IdentityBot) -> None:

@@ -72,12 +72,7 @@ async def ensure_mana_emojis(client: discord.Client, scryfall: ScryfallClient) -
         if images:
             log.info("uploaded %d mana emojis (art version %s)", len(images), mana_art.ART_VERSION)
     except discord.HTTPException as exc:
-        log.warning(
-            "Discord refused a mana emoji change (HTTP %s, code %s): %s; symbols without an emoji stay text",
-            exc.status,
-            exc.code,
-            str(exc.text)[:200],
-        )
+        log.warning("Discord refused a mana emoji change (%s): symbols without one stay text", str(exc)[:300])
     return mana_art.emoji_map({name: e.id for name, e in ours.items()})
 
 

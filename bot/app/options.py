@@ -54,7 +54,7 @@ def read_names_in_players_language(interaction: discord.Interaction[Any]) -> Non
 
 def card_query_text(value: str) -> str:
     """The card name in what was typed, read as the deck parser reads a card line; else as typed."""
-    line = parse_card_line(value) if isinstance(value, str) and len(value) <= MAX_INPUT_CHARS * 4 else None
+    line = parse_card_line(value) if len(value) <= MAX_INPUT_CHARS * 4 else None
     return line.name if line is not None else value
 
 
@@ -109,7 +109,7 @@ class CardOption(app_commands.Transformer):
         bot = app_of(interaction)
         if len(value) > MAX_INPUT_CHARS:
             return []
-        text = card_query_text(value) if value else ""
+        text = card_query_text(value)
         partner_of = self._paired_with(interaction)
         if not text.strip() and partner_of is None:
             return []
@@ -125,13 +125,10 @@ class CardOption(app_commands.Transformer):
         except Exception as exc:  # a failing lookup must not break typing
             record(interaction, Outcome.ERROR)
             log.warning("autocomplete failed: %s", type(exc).__name__)
-        pairs = [(label, choice_name(n)) for label, n in printed] + [
-            (choice_name(n), choice_name(n)) for n in names
-        ]
         labels: dict[str, str] = {}  # value -> its first label
-        for label, name in pairs:
+        for label, name in printed + [(choice_name(n), n) for n in names]:
             if label:
-                labels.setdefault(name, label)
+                labels.setdefault(choice_name(name), label)
         return [app_commands.Choice(name=label, value=name) for name, label in labels.items()][:MAX_CHOICES]
 
 

@@ -40,11 +40,7 @@ Work = Callable[..., Awaitable[None]]
 
 
 class InputProblem(Exception):
-    """Options a command can't work with; `text` (from the presentation layer) says why."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
+    """Options a command can't work with; its text (from the presentation layer) says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +86,7 @@ def _deck_source(e: DeckSourceError) -> ErrorReply:
 
 #: Every expected error, most specific first: its outcome (metrics, log) and what the user is told.
 EXPECTED: tuple[tuple[type[Exception], Callable[[Any], ErrorReply]], ...] = (
-    (InputProblem, lambda e: ErrorReply(Outcome.INVALID, e.text)),
+    (InputProblem, lambda e: ErrorReply(Outcome.INVALID, str(e))),
     (BadCardName, _bad_name),
     (CardNotFound, lambda e: _card_reply(e.query, e.option, e.suggestions, ambiguous=False)),
     (AmbiguousCard, lambda e: _card_reply(e.query, e.option, e.candidates, ambiguous=True)),
@@ -179,13 +175,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
             # Discord refused our reply (or the interaction expired): log once, count, no retry loop.
             record(interaction, Outcome.REJECTED)
             app_of(interaction).metrics.observe_reply_error(original.status)
-            log.warning(
-                "Discord rejected the reply to /%s (HTTP %s, code %s): %s",
-                command,
-                original.status,
-                original.code,
-                str(original.text)[:200],
-            )
+            log.warning("Discord rejected the reply to /%s: %s", command, str(original)[:300])
             if original.status not in (404, 429):  # 404: the interaction expired; 429: don't push harder
                 await self._send(interaction, errors.error_text(), quiet=True)
             return
@@ -251,7 +241,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
         except discord.HTTPException as exc:
             app_of(interaction).metrics.observe_reply_error(exc.status)
             level = logging.DEBUG if quiet else logging.WARNING
-            log.log(level, "could not send error reply (HTTP %s): %s", exc.status, exc.text[:200])
+            log.log(level, "could not send error reply: %s", str(exc)[:300])
             if view is not None:
                 view.stop()
             return
