@@ -16,9 +16,7 @@ from bot.app.context import App, app_of, record_found
 from bot.app.options import CardQuery, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
-from bot.cards.model import Resolved
 from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
-from bot.deck.report import DeckReport
 from bot.deck.runner import check_decklist
 from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, parse_deck_url
 from bot.present import decklinks, errors
@@ -163,13 +161,12 @@ async def check_deck(
     bot = app_of(interaction)
     read_names_in_players_language(interaction)
 
-    async def check() -> tuple[DeckReport, list[Resolved], FetchedDeck | None]:
-        parsed, fetched = deck if isinstance(deck, tuple) else await read_deck(bot, deck)
-        names = (commander.text if commander else None, partner.text if partner else None)
-        report, resolved = await check_decklist(bot.cards, parsed, *names, chosen=chosen)
-        return report, resolved, fetched
-
-    report, resolved, fetched = await defer_if_slow(interaction, check())
+    if not isinstance(deck, tuple):
+        deck = await defer_if_slow(interaction, read_deck(bot, deck))
+    parsed, fetched = deck
+    names = (commander.text if commander else None, partner.text if partner else None)
+    check = check_decklist(bot.cards, parsed, *names, chosen=chosen)
+    report, resolved = await defer_if_slow(interaction, check)  # one deferral budget for both steps
     record_found(interaction, resolved, card=" + ".join(report.commanders) or None)
     reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved))
     if fetched is not None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import Choice
 
 from bot.app.context import app_of, record, record_found
 from bot.app.recent import scope_of
@@ -98,12 +99,7 @@ class CardOption(app_commands.Transformer):
             return None
         return card_query_text(typed).strip() or None
 
-    async def autocomplete(  # type: ignore[override]
-        self,
-        interaction: discord.Interaction[Any],
-        value: str,  # type: ignore[override]
-        /,
-    ) -> list[app_commands.Choice[str]]:
+    async def autocomplete(self, interaction: discord.Interaction[Any], value: str, /) -> list[Choice[str]]:  # type: ignore[override]
         """Recently looked-up names, names printed in the player's language, then the card service's matches;
         never raises. A partner option with its commander typed: only cards that can be paired with it."""
         bot = app_of(interaction)
@@ -129,7 +125,7 @@ class CardOption(app_commands.Transformer):
         for label, name in printed + [(choice_name(n), n) for n in names]:
             if label:
                 labels.setdefault(choice_name(name), label)
-        return [app_commands.Choice(name=label, value=name) for name, label in labels.items()][:MAX_CHOICES]
+        return [Choice(name=label, value=name) for name, label in labels.items()][:MAX_CHOICES]
 
 
 async def resolve_options(

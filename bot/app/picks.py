@@ -19,6 +19,8 @@ from bot.present import choices, i18n
 log = logging.getLogger(__name__)
 
 PICK_TIMEOUT = 600.0  # seconds a menu stays usable (an interaction's token lives 15 minutes)
+#: Runs the command again for the pick's interaction, with the picked card's name.
+Rerun = Callable[[discord.Interaction[Any], str], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,14 +37,7 @@ class Choice:
 class CardPick(discord.ui.View):
     """One select of up to 25 card names (values are indexes, so names of any length work)."""
 
-    def __init__(
-        self,
-        choice: Choice,
-        rerun: Callable[[discord.Interaction[Any], str], Awaitable[None]],
-        *,
-        owner_id: int,
-        timeout: float = PICK_TIMEOUT,
-    ) -> None:
+    def __init__(self, choice: Choice, rerun: Rerun, *, owner_id: int, timeout: float = PICK_TIMEOUT) -> None:
         super().__init__(timeout=timeout)
         self.choice = choice
         self.rerun = rerun

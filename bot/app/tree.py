@@ -1,10 +1,8 @@
 """The command tree: observes every interaction, applies the per-user cooldown (discord.py's
 `CooldownMapping` keyed by user: one budget across all commands and picks, autocomplete never limited), and
 answers expected errors from one table, `EXPECTED` (error type -> outcome and reply), as Red-DiscordBot does.
-
-Each command runs its work through `run_command`, which keeps the work and its options on the interaction:
-when a card option needs a pick, the menu's pick calls that same work again with the picked card
-(`run_followup`, which also runs a submitted form's work, observed like the command it finishes).
+A command runs its work through `run_command`, which keeps the work and its options, so that a pick calls
+the same work again with the picked card (`run_followup`, which also runs a submitted form's work).
 """
 
 from __future__ import annotations
@@ -44,8 +42,8 @@ class InputProblem(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class ErrorReply:
-    """An expected error's outcome, reply text, the card it was about, and the `Choice` to offer, if any."""
+class Answer:
+    """The answer to an expected error: the outcome, the text, the card it was about, the `Choice` to offer."""
 
     outcome: Outcome
     text: str
@@ -53,20 +51,20 @@ class ErrorReply:
     choice: Choice | None = None
 
 
-def _bad_name(e: BadCardName) -> ErrorReply:
+def _bad_name(e: BadCardName) -> Answer:
     text = (
         errors.too_long_text(e.length, e.option) if e.problem == "too_long" else errors.empty_text(e.option)
     )
-    return ErrorReply(Outcome.INVALID, text, e.query or None)
+    return Answer(Outcome.INVALID, text, e.query or None)
 
 
-def _card_reply(query: str, option: str | None, names: list[str], *, ambiguous: bool) -> ErrorReply:
+def _card_reply(query: str, option: str | None, names: list[str], *, ambiguous: bool) -> Answer:
     """A card option that names several cards (`ambiguous`) or none: the candidates or close names, offered
     as a `Choice` when there are any."""
     kind: choices.PickKind = "ambiguous" if ambiguous else "not_found"
     text = (errors.ambiguous_text if ambiguous else errors.not_found_text)(query, names, option)
     choice = Choice(kind, query, option, tuple(names)) if names else None
-    return ErrorReply(Outcome.AMBIGUOUS if ambiguous else Outcome.NOT_FOUND, text, query or None, choice)
+    return Answer(Outcome.AMBIGUOUS if ambiguous else Outcome.NOT_FOUND, text, query or None, choice)
 
 
 _DECK_SOURCE_OUTCOMES = {
@@ -78,35 +76,32 @@ _DECK_SOURCE_OUTCOMES = {
 }
 
 
-def _deck_source(e: DeckSourceError) -> ErrorReply:
+def _deck_source(e: DeckSourceError) -> Answer:
     outcome = _DECK_SOURCE_OUTCOMES.get(e.code, Outcome.BUSY)  # unavailable, rate-limited, busy: try again
     site = e.site.label if e.site else None
-    return ErrorReply(outcome, decklinks.deck_link_error_text(e.code.value, site, e.retry_after_seconds))
+    return Answer(outcome, decklinks.deck_link_error_text(e.code.value, site, e.retry_after_seconds))
 
 
 #: Every expected error, most specific first: its outcome (metrics, log) and what the user is told.
-EXPECTED: tuple[tuple[type[Exception], Callable[[Any], ErrorReply]], ...] = (
-    (InputProblem, lambda e: ErrorReply(Outcome.INVALID, str(e))),
+EXPECTED: tuple[tuple[type[Exception], Callable[[Any], Answer]], ...] = (
+    (InputProblem, lambda e: Answer(Outcome.INVALID, str(e))),
     (BadCardName, _bad_name),
     (CardNotFound, lambda e: _card_reply(e.query, e.option, e.suggestions, ambiguous=False)),
     (AmbiguousCard, lambda e: _card_reply(e.query, e.option, e.candidates, ambiguous=True)),
-    (ScryfallBusy, lambda e: ErrorReply(Outcome.BUSY, errors.busy_text(e.retry_after))),
+    (ScryfallBusy, lambda e: Answer(Outcome.BUSY, errors.busy_text(e.retry_after))),
     (
         ScryfallUnavailable,
-        lambda e: ErrorReply(Outcome.SCRYFALL_UNAVAILABLE, errors.unavailable_text(e.retry_after)),
+        lambda e: Answer(Outcome.SCRYFALL_UNAVAILABLE, errors.unavailable_text(e.retry_after)),
     ),
     (CommanderNotFound, lambda e: _card_reply(e.query, e.option, e.suggestions, ambiguous=e.ambiguous)),
-    (NoCommander, lambda e: ErrorReply(Outcome.INVALID, decklinks.no_commander_text())),
-    (DeckInputError, lambda e: ErrorReply(Outcome.INVALID, deck_errors.deck_input_text(e))),
+    (NoCommander, lambda e: Answer(Outcome.INVALID, decklinks.no_commander_text())),
+    (DeckInputError, lambda e: Answer(Outcome.INVALID, deck_errors.deck_input_text(e))),
     (DeckSourceError, _deck_source),
-    (
-        app_commands.CommandOnCooldown,
-        lambda e: ErrorReply(Outcome.COOLDOWN, errors.cooldown_text(e.retry_after)),
-    ),
+    (app_commands.CommandOnCooldown, lambda e: Answer(Outcome.COOLDOWN, errors.cooldown_text(e.retry_after))),
 )
 
 
-def expected_reply(error: BaseException) -> ErrorReply | None:
+def expected_reply(error: BaseException) -> Answer | None:
     """The reply for an expected error, or None for a bug."""
     return next((make(error) for kind, make in EXPECTED if isinstance(error, kind)), None)
 
@@ -120,14 +115,6 @@ def unwrap(error: BaseException) -> BaseException:
     return error
 
 
-def install_types(app: discord.AppInfo | None) -> app_commands.AppInstallationType:
-    """The installation kinds the application has enabled (Developer Portal > Installation); a server
-    install when it says nothing."""
-    guild = app is not None and app.guild_integration_config is not None
-    user = app is not None and app.user_integration_config is not None
-    return app_commands.AppInstallationType(guild=guild or not user, user=user)
-
-
 class IdentityTree(app_commands.CommandTree[Any]):
     """Observes every interaction, applies the per-user cooldown, answers expected errors."""
 
@@ -138,9 +125,12 @@ class IdentityTree(app_commands.CommandTree[Any]):
         self.clock: Callable[[], float] = time.time  # the cooldown's clock (tests pass a fake one)
 
     def sync_contexts(self, app: discord.AppInfo | None) -> None:
-        """Declare every command for the installation kinds the application has enabled."""
-        self.allowed_installs = install_types(app)
-        if not self.allowed_installs.user:
+        """Declare every command for the installation kinds the application has enabled (Developer Portal >
+        Installation); a server install when it says nothing."""
+        guild = app is not None and app.guild_integration_config is not None
+        user = app is not None and app.user_integration_config is not None
+        self.allowed_installs = app_commands.AppInstallationType(guild=guild or not user, user=user)
+        if not user:
             log.warning(
                 "user install is off for this application, so the commands work only where the bot "
                 "is invited; to let people add it to their account, enable 'User Install' in the "
@@ -197,7 +187,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
 
         async def rerun(again: discord.Interaction[Any], picked: str) -> None:
             replaced = {**options, option: dataclasses.replace(options[option], text=picked)}
-            await self.run_followup(again, name, work, replaced, cooldown=True)
+            await self.run_followup(again, name, work, replaced)
 
         timeout = app_of(interaction).pick_timeout
         return CardPick(choice, rerun, owner_id=interaction.user.id, timeout=timeout)
@@ -208,20 +198,15 @@ class IdentityTree(app_commands.CommandTree[Any]):
         await work(interaction, **options)
 
     async def run_followup(
-        self,
-        interaction: discord.Interaction[Any],
-        name: str,
-        work: Work,
-        options: dict[str, Any],
-        *,
-        cooldown: bool = False,
+        self, interaction: discord.Interaction[Any], name: str, work: Work, options: dict[str, Any]
     ) -> None:
         """`run_command` for an interaction that names no command (a pick, a submitted form): observed as the
-        command `name`, under the user's cooldown with `cooldown`, its errors answered by `on_error`."""
+        command `name`, its errors answered by `on_error`. A pick counts against the user's cooldown; a form
+        finishes a command already counted."""
         interaction.extras[COMMAND] = name
         app_of(interaction).watch(interaction)
         try:
-            if cooldown:
+            if interaction.type is discord.InteractionType.component:
                 self._check_cooldown(interaction)
             await self.run_command(interaction, work, **options)
         except Exception as exc:

@@ -400,20 +400,26 @@ def test_the_option_a_choice_replaces():
 
 
 def test_installation_kinds_follow_the_application():
-    from bot.app.tree import install_types
+    from bot.app.tree import IdentityTree
 
     class App:
         def __init__(self, guild: object, user: object) -> None:
             self.guild_integration_config = guild
             self.user_integration_config = user
 
-    both = install_types(App(object(), object()))  # type: ignore[arg-type]
+    def installs(app: App | None) -> discord.app_commands.AppInstallationType:
+        tree = IdentityTree(discord.Client(intents=discord.Intents.none()))
+        tree.sync_contexts(app)  # type: ignore[arg-type]
+        assert tree.allowed_installs is not None
+        return tree.allowed_installs
+
+    both = installs(App(object(), object()))
     assert both.guild and both.user
-    guild_only = install_types(App(object(), None))  # type: ignore[arg-type]
+    guild_only = installs(App(object(), None))
     assert guild_only.guild and not guild_only.user
-    user_only = install_types(App(None, object()))  # type: ignore[arg-type]
+    user_only = installs(App(None, object()))
     assert user_only.user and not user_only.guild
-    unknown = install_types(None)
+    unknown = installs(None)
     assert unknown.guild and not unknown.user
 
 
