@@ -36,43 +36,40 @@ _MENTION_RE = re.compile(rf"\[\[([^\[\]\n]{{1,{MAX_INPUT_CHARS}}})\]\]")
 
 def card_mentions(text: str) -> list[str]:
     """The `[[Card Name]]`s of a text, in order, each once (compared as names are matched)."""
-    seen: dict[str, str] = {}
-    for match in _MENTION_RE.finditer(text or ""):
-        name = " ".join(match.group(1).split())
-        key = normalize(name) or name
-        if name and key not in seen:
-            seen[key] = name
+    seen: dict[str, str] = {}  # key -> the name as first written
+    for match in _MENTION_RE.finditer(text):
+        if name := " ".join(match.group(1).split()):
+            seen.setdefault(normalize(name) or name, name)
     return list(seen.values())
 
 
 class CommanderForm(discord.ui.Modal):
-    """Asks for the commander of a list that names none; submitting runs the deck check."""
+    """Asks for the commander (and an optional partner) of a list that names none; submitting checks it."""
 
     def __init__(self, bot: IdentityBot, deck: ReadDeck) -> None:
         super().__init__(title=decklinks.commander_modal_title(), timeout=FORM_TIMEOUT)
         self.bot = bot
         self.deck = deck
-        self.commander: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
-            label=decklinks.commander_input_label(),
-            placeholder=decklinks.commander_input_placeholder(),
-            custom_id="commander",
-            max_length=MAX_INPUT_CHARS,
-        )
-        self.partner: discord.ui.TextInput[CommanderForm] = discord.ui.TextInput(
-            label=decklinks.partner_input_label(),
-            placeholder=decklinks.partner_input_placeholder(),
-            custom_id="partner",
-            max_length=MAX_INPUT_CHARS,
-            required=False,
-        )
-        self.add_item(self.commander)
-        self.add_item(self.partner)
+        self.fields: dict[str, discord.ui.TextInput[CommanderForm]] = {
+            "commander": discord.ui.TextInput(
+                label=decklinks.commander_input_label(), placeholder=decklinks.commander_input_placeholder()
+            ),
+            "partner": discord.ui.TextInput(
+                label=decklinks.partner_input_label(),
+                placeholder=decklinks.partner_input_placeholder(),
+                required=False,
+            ),
+        }
+        for name, field in self.fields.items():
+            field.custom_id = name
+            field.max_length = MAX_INPUT_CHARS
+            self.add_item(field)
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         i18n.set_locale(interaction.locale.value)  # a submitted form is its own interaction (its own task)
         options = {
             name: CardQuery(name, typed, True) if (typed := field.value.strip()) else None
-            for name, field in (("commander", self.commander), ("partner", self.partner))
+            for name, field in self.fields.items()
         }
         await self.bot.tree.run_followup(
             interaction, CHECK_DECKLIST, check_deck, {"deck": self.deck, **options}

@@ -172,6 +172,4 @@ Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=
 Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
 
 #: The five colors as a command option's choices (the color a CR 903.4b commander chose before the game).
-COLOR_CHOICES = [
-    app_commands.Choice(name=render.color_name(letter).capitalize(), value=letter) for letter in WUBRG
-]
+COLOR_CHOICES = [Choice(name=render.color_name(c).capitalize(), value=c) for c in WUBRG]
