@@ -41,8 +41,7 @@ IDENTIFY_SPACING = 5.0  # seconds between shard IDENTIFYs, as Discord asks
 
 
 def bot_intents() -> discord.Intents:
-    """No gateway intents: interactions reach a bot whatever its intents and carry everything it reads
-    (guild_id, the user, the locale, a message command's message), so no events are received or cached."""
+    """None: interactions reach a bot whatever its intents and carry all it reads, so no events are cached."""
     return discord.Intents.none()
 
 
@@ -167,10 +166,9 @@ class IdentityBot(commands.AutoShardedBot):
     # ------------------------------------------------------------------------------- observation
     def shard_of(self, guild_id: int | None) -> int | None:
         """The shard serving `guild_id` (Discord's formula), or None with a single shard."""
-        count = self.shard_count or 1
-        if count == 1:
+        if not self.shard_count or self.shard_count == 1:
             return None
-        return shard_for_guild(guild_id, count) if guild_id else 0
+        return shard_for_guild(guild_id, self.shard_count) if guild_id else 0
 
     def watch(self, interaction: discord.Interaction[Any]) -> None:
         """Keep the interaction's task in flight (`close` lets it finish); once done, its metrics and log line."""

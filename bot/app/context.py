@@ -1,9 +1,7 @@
-"""What the Discord layer's parts share: the bot as they see it (`App`, from `interaction.client` by
-`app_of`, so they need not import the bot class, which imports them), and what they note on an interaction
-(`interaction.extras`), read by `IdentityBot.watch` once its task ends (metrics, the command's log line):
-`RECEIVED` (when handling started: one deferral budget per interaction), `COMMAND` (the command a pick or a
-form finishes, whose payload names none), `RUN` (the command's work and options, for a pick to re-run) and
-how the command went (`record`).
+"""What the Discord layer's parts share: the bot as they see it (`app_of`; the bot class imports them), and
+what they note in `interaction.extras` for `IdentityBot.watch` (metrics, log line) and each other: `RECEIVED`
+(one deferral budget per interaction), `COMMAND` (the command a pick or form finishes), `RUN` (a command's
+work and options, for a pick) and how the command went (`record`).
 """
 
 from __future__ import annotations

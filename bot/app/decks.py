@@ -44,8 +44,7 @@ def _checked_size(attachment: discord.Attachment) -> discord.Attachment:
 
 
 def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: str | None) -> DeckSource:
-    """The one list the /deckcheck options give; InputProblem (or DeckSourceError for a site URL without a deck
-    id) when there is none, more than one, a file too big or a URL that is not a deck link."""
+    """The one list the /deckcheck options give; InputProblem for none, several, a file too big, no deck link."""
     pasted = pasted if pasted and pasted.strip() else None
     url = url.strip() if url and url.strip() else None
     given = [v for v in (decklist, pasted, url) if v is not None]
@@ -61,11 +60,6 @@ def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: s
     if link is None:
         raise InputProblem(decklinks.not_a_deck_link_text(url))
     return link
-
-
-def _is_text_file(attachment: discord.Attachment) -> bool:
-    kind = (attachment.content_type or "").split(";")[0].strip().lower()
-    return kind.startswith("text/") or attachment.filename.lower().endswith(TEXT_SUFFIXES)
 
 
 def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
@@ -91,9 +85,8 @@ def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
 
 
 def looks_like_a_list(text: str) -> bool:
-    """Whether a message's text reads as a decklist rather than conversation: a line starting with a count
-    (`1 Sol Ring`, `4x ...`), a commander the list marks, or five or more entries. A text the parser refuses
-    counts as a list, so the refusal is what the user sees."""
+    """Whether a message's text reads as a decklist, not conversation: a line starting with a count, a marked
+    commander, five or more entries, or a text the parser refuses (so that the refusal is what is shown)."""
     if not text.strip():
         return False
     if _COUNT_RE.search(text):
@@ -115,10 +108,10 @@ def without_fences(text: str) -> str:
 
 
 def message_source(message: discord.Message) -> DeckSource:
-    """The decklist of a message: an attached text file, else a deck link in its text, else its text;
-    InputProblem when it has none (or its file is too big)."""
+    """A message's decklist: an attached text file, else a deck link in its text, else its text."""
     for attachment in message.attachments:
-        if _is_text_file(attachment):
+        kind = (attachment.content_type or "").split(";")[0].strip().lower()
+        if kind.startswith("text/") or attachment.filename.lower().endswith(TEXT_SUFFIXES):
             return _checked_size(attachment)
     link, refused, rest = links_in(message.content)
     if link is not None:

@@ -1,10 +1,7 @@
-"""Mana symbols as the application's own emojis, made on start from Scryfall's symbol images.
-
-The images' version is kept in a marker emoji (`mana_art_v<ART_VERSION>`). When it names another version, the
-old symbols are deleted, then the old marker, then the new marker and symbols are uploaded, so a start cut
-short anywhere leaves a state the next start completes. Only missing symbols are fetched and uploaded. A
-refusal (Scryfall, Discord) is one log line and leaves symbols text; emojis not named `mana_` are never
-touched.
+"""Mana symbols as the application's own emojis, made on start from Scryfall's symbol images; only missing
+ones are fetched and uploaded. The art version is kept in a marker emoji; for another version, old symbols,
+old marker, new marker, new symbols, in that order, so a start cut short leaves what the next one completes.
+A refusal (Scryfall, Discord) is one log line and leaves symbols text; other emojis are never touched.
 """
 
 from __future__ import annotations

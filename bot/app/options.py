@@ -81,9 +81,8 @@ def option_for(options: Mapping[str, object], label: str | None, query: str) -> 
 
 
 class CardOption(app_commands.Transformer):
-    """Validation (empty or over-long input never reaches the card service) and autocomplete of one card
-    option; errors carry `label`. The "partner" option autocompletes only cards that can be paired with the
-    commander typed in the "commander" option."""
+    """Validation (bad input never reaches the card service; errors carry `label`) and autocomplete of one
+    card option; "partner" offers only cards that can be paired with the commander typed."""
 
     def __init__(self, label: str | None = None, *, commander: bool = False) -> None:
         self.label = label

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -16,13 +17,14 @@ from typing import Any, TypeVar
 import discord
 from discord.utils import MISSING
 
-from bot.app.context import RECEIVED
+from bot.app.context import RECEIVED, app_of
 from bot.present.message import Reply
 
 NO_PINGS = discord.AllowedMentions.none()
 DEFER_AFTER = 1.5  # seconds after an interaction arrived before slow work defers (Discord allows 3)
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 #: Edits a sent message (`content=`, `view=`, `allowed_mentions=` keywords).
 Edit = Callable[..., Awaitable[object]]
 
@@ -50,22 +52,31 @@ async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> Non
 
 
 async def send_ephemeral(
-    interaction: discord.Interaction[Any], text: str, *, view: discord.ui.View | None
-) -> Edit:
+    interaction: discord.Interaction[Any],
+    text: str,
+    view: discord.ui.View | None = None,
+    *,
+    quiet: bool = False,
+) -> Edit | None:
     """Send `text` (and `view`) only to the user who asked, removing a public "thinking…" placeholder first;
-    returns how to edit what was sent. Raises discord.HTTPException when Discord refuses."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(
-            text, ephemeral=True, allowed_mentions=NO_PINGS, view=view or MISSING
+    how to edit what was sent, or None (counted and logged; `quiet`: at debug level) when Discord refused."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=NO_PINGS, view=view or MISSING
+            )
+            return interaction.edit_original_response
+        if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        message = await interaction.followup.send(
+            text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True, view=view or MISSING
         )
-        return interaction.edit_original_response
-    if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.delete_original_response()
-    message = await interaction.followup.send(
-        text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True, view=view or MISSING
-    )
-    return message.edit
+        return message.edit
+    except discord.HTTPException as exc:
+        app_of(interaction).metrics.observe_reply_error(exc.status)
+        log.log(logging.DEBUG if quiet else logging.WARNING, "could not send error reply: %s", str(exc)[:300])
+        return None
 
 
 def received_at(interaction: discord.Interaction[Any]) -> float:

@@ -59,8 +59,7 @@ def _bad_name(e: BadCardName) -> Answer:
 
 
 def _card_reply(query: str, option: str | None, names: list[str], *, ambiguous: bool) -> Answer:
-    """A card option that names several cards (`ambiguous`) or none: the candidates or close names, offered
-    as a `Choice` when there are any."""
+    """A card option naming several cards (`ambiguous`) or none, with the names as a `Choice` when any."""
     kind: choices.PickKind = "ambiguous" if ambiguous else "not_found"
     text = (errors.ambiguous_text if ambiguous else errors.not_found_text)(query, names, option)
     choice = Choice(kind, query, option, tuple(names)) if names else None
@@ -125,8 +124,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
         self.clock: Callable[[], float] = time.time  # the cooldown's clock (tests pass a fake one)
 
     def sync_contexts(self, app: discord.AppInfo | None) -> None:
-        """Declare every command for the installation kinds the application has enabled (Developer Portal >
-        Installation); a server install when it says nothing."""
+        """Declare the commands for the installation kinds the application enables (by default a server's)."""
         guild = app is not None and app.guild_integration_config is not None
         user = app is not None and app.user_integration_config is not None
         self.allowed_installs = app_commands.AppInstallationType(guild=guild or not user, user=user)
@@ -159,7 +157,9 @@ class IdentityTree(app_commands.CommandTree[Any]):
             record(interaction, reply.outcome, card=reply.card)
             view = self._pick(interaction, reply.choice) if reply.choice else None
             text = join_within(reply.text, choices.pick_hint(view.choice.kind)) if view else reply.text
-            await self._send(interaction, text, view=view)
+            edit = await send_ephemeral(interaction, text, view)
+            if view is not None:
+                view.edit = edit
             return
         if isinstance(original, discord.HTTPException):
             # Discord refused our reply (or the interaction expired): log once, count, no retry loop.
@@ -167,14 +167,14 @@ class IdentityTree(app_commands.CommandTree[Any]):
             app_of(interaction).metrics.observe_reply_error(original.status)
             log.warning("Discord rejected the reply to /%s: %s", command, str(original)[:300])
             if original.status not in (404, 429):  # 404: the interaction expired; 429: don't push harder
-                await self._send(interaction, errors.error_text(), quiet=True)
+                await send_ephemeral(interaction, errors.error_text(), quiet=True)
             return
         record(interaction, Outcome.ERROR)
         if isinstance(error, app_commands.CommandNotFound):
             log.warning("interaction for unknown command %r", command)
         else:
             log.error("error in /%s", command, exc_info=(type(original), original, original.__traceback__))
-        await self._send(interaction, errors.error_text())
+        await send_ephemeral(interaction, errors.error_text())
 
     def _pick(self, interaction: discord.Interaction[Any], choice: Choice) -> CardPick | None:
         """A menu for `choice` whose pick runs the interaction's command again with the picked card, when
@@ -200,9 +200,8 @@ class IdentityTree(app_commands.CommandTree[Any]):
     async def run_followup(
         self, interaction: discord.Interaction[Any], name: str, work: Work, options: dict[str, Any]
     ) -> None:
-        """`run_command` for an interaction that names no command (a pick, a submitted form): observed as the
-        command `name`, its errors answered by `on_error`. A pick counts against the user's cooldown; a form
-        finishes a command already counted."""
+        """`run_command` for a pick or a submitted form: observed as the command `name`, errors answered here,
+        a pick under the user's cooldown (a form finishes a command already counted)."""
         interaction.extras[COMMAND] = name
         app_of(interaction).watch(interaction)
         try:
@@ -212,26 +211,6 @@ class IdentityTree(app_commands.CommandTree[Any]):
         except Exception as exc:
             interaction.command_failed = True
             await self.on_error(interaction, exc)
-
-    async def _send(
-        self,
-        interaction: discord.Interaction[Any],
-        text: str,
-        *,
-        quiet: bool = False,
-        view: CardPick | None = None,
-    ) -> None:
-        try:
-            edit = await send_ephemeral(interaction, text, view=view)
-        except discord.HTTPException as exc:
-            app_of(interaction).metrics.observe_reply_error(exc.status)
-            level = logging.DEBUG if quiet else logging.WARNING
-            log.log(level, "could not send error reply: %s", str(exc)[:300])
-            if view is not None:
-                view.stop()
-            return
-        if view is not None:
-            view.edit = edit
 
 
 def _command_name(interaction: discord.Interaction[Any]) -> str:
