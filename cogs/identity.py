@@ -11,15 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
-from bot.app.options import (
-    COLOR_CHOICES,
-    CardOption,
-    CardQuery,
-    Commander,
-    Partner,
-    resolve_options,
-    scope_of,
-)
+from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, Commander, Partner, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
 from bot.identity import Analysis, analyze, check_fit, commander_eligibility
@@ -59,7 +51,7 @@ class IdentityCog(commands.Cog, name="Identity"):
     ) -> None:
         """Offer this card first in this server's autocomplete for a while."""
         commander = commander or commander_eligibility(card).ok
-        self.bot.recent.add(scope_of(interaction), str(card.get("name") or ""), commander=commander)
+        self.bot.recent.add(interaction, str(card.get("name") or ""), commander=commander)
 
     @app_commands.command(
         name="identity", description="Explain a card's color and its Commander color identity."

@@ -131,11 +131,7 @@ class IdentityBot(commands.AutoShardedBot):
         try:
             uploaded = await ensure_mana_emojis(self, self.cards.client)
             self.emoji = {**uploaded, **self.emoji_override}
-            log.info(
-                "mana symbols: %d application emojis, %d from MANA_EMOJI",
-                len(uploaded),
-                len(self.emoji_override),
-            )
+            log.info("mana symbols: %d app emojis, %d MANA_EMOJI", len(uploaded), len(self.emoji_override))
         except Exception:  # never let the emojis stop the bot: symbols stay text
             log.exception("could not set up the mana emojis; symbols stay text")
         finally:

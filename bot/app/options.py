@@ -17,7 +17,6 @@ from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.app.context import app_of, record, record_found
-from bot.app.recent import scope_of
 from bot.cards.foreign import use_player_langs
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
 from bot.cards.names import MAX_INPUT_CHARS, choice_name
@@ -111,7 +110,7 @@ class CardOption(app_commands.Transformer):
         names: list[str] = []
         printed: list[tuple[str, str]] = []  # (label, English name): names printed in the player's language
         if partner_of is None:
-            names += bot.recent.matching(scope_of(interaction), text, commanders_only=self.commander)
+            names += bot.recent.matching(interaction, text, commanders_only=self.commander)
             printed = bot.cards.printed_choices(
                 text, player_langs(interaction), commanders_only=self.commander
             )

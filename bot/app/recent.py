@@ -15,29 +15,27 @@ RECENT_FIRST = 5  # recently looked-up names shown before the card service's mat
 
 class RecentNames:
     """Newest last: `per_scope` names (with their key and whether they can be a commander) for each of the
-    `scopes` servers used most recently."""
+    `scopes` servers (or DM users) used most recently."""
 
     def __init__(self, per_scope: int = 64, scopes: int = 2048) -> None:
         self.per_scope = per_scope
         self._by_scope: LRUCache[int, dict[str, tuple[str, bool]]] = LRUCache(scopes)
 
-    def add(self, scope: int, name: str, *, commander: bool) -> None:
-        names = self._by_scope.setdefault(scope, {})
+    def add(self, interaction: discord.Interaction[Any], name: str, *, commander: bool) -> None:
+        names = self._by_scope.setdefault(interaction.guild_id or interaction.user.id, {})
         names.pop(name, None)
         names[name] = (normalize(name), commander)
         if len(names) > self.per_scope:
             del names[next(iter(names))]
 
-    def matching(self, scope: int, text: str, *, commanders_only: bool = False) -> list[str]:
+    def matching(
+        self, interaction: discord.Interaction[Any], text: str, *, commanders_only: bool = False
+    ) -> list[str]:
         q = normalize(text)
-        names = self._by_scope.get(scope, {}) if q else {}
+        names = self._by_scope.get(interaction.guild_id or interaction.user.id, {}) if q else {}
         found = [
             name
             for name, (key, commander) in reversed(names.items())
             if f" {q}" in f" {key}" and (commander or not commanders_only)  # a word of the name starts so
         ]
         return found[:RECENT_FIRST]
-
-
-def scope_of(interaction: discord.Interaction[Any]) -> int:
-    return interaction.guild_id or interaction.user.id

@@ -11,6 +11,8 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import discord
 import pytest
@@ -346,23 +348,30 @@ async def test_unreachable_discord_is_one_error_line(tmp_path, capsys):
 def test_recent_names_are_per_server_bounded_and_filtered():
     from bot.app.recent import RecentNames
 
+    def at(guild: int) -> Any:  # an interaction in that server
+        return SimpleNamespace(guild_id=guild, user=SimpleNamespace(id=99))
+
     recent = RecentNames(per_scope=3, scopes=2)
-    recent.add(1, "Fires of Undeath", commander=False)
-    recent.add(1, "Kumano, Master Yamabushi", commander=True)
-    assert recent.matching(1, "fire") == ["Fires of Undeath"]
-    assert recent.matching(1, "master") == ["Kumano, Master Yamabushi"]  # a later word matches too
-    assert recent.matching(1, "ire") == []  # but not the middle of a word
-    assert recent.matching(2, "fire") == []  # other servers don't see it
-    assert recent.matching(1, "", commanders_only=False) == []
-    assert recent.matching(1, "k", commanders_only=True) == ["Kumano, Master Yamabushi"]
-    assert recent.matching(1, "f", commanders_only=True) == []
+    recent.add(at(1), "Fires of Undeath", commander=False)
+    recent.add(at(1), "Kumano, Master Yamabushi", commander=True)
+    assert recent.matching(at(1), "fire") == ["Fires of Undeath"]
+    assert recent.matching(at(1), "master") == ["Kumano, Master Yamabushi"]  # a later word matches too
+    assert recent.matching(at(1), "ire") == []  # but not the middle of a word
+    assert recent.matching(at(2), "fire") == []  # other servers don't see it
+    assert recent.matching(at(1), "", commanders_only=False) == []
+    assert recent.matching(at(1), "k", commanders_only=True) == ["Kumano, Master Yamabushi"]
+    assert recent.matching(at(1), "f", commanders_only=True) == []
     for name in ("Fire // Ice", "Firebolt", "Fireball"):
-        recent.add(1, name, commander=False)
-    assert recent.matching(1, "fire") == ["Fireball", "Firebolt", "Fire // Ice"]  # newest first, 3 kept
-    recent.add(2, "Sol Ring", commander=False)
-    recent.add(3, "Sol Ring", commander=False)
-    assert recent.matching(1, "fire") == []  # the least recently used server was dropped
-    assert recent.matching(3, "sol") == ["Sol Ring"]
+        recent.add(at(1), name, commander=False)
+    assert recent.matching(at(1), "fire") == ["Fireball", "Firebolt", "Fire // Ice"]  # newest first, 3 kept
+    recent.add(at(2), "Sol Ring", commander=False)
+    recent.add(at(3), "Sol Ring", commander=False)
+    assert recent.matching(at(1), "fire") == []  # the least recently used server was dropped
+    assert recent.matching(at(3), "sol") == ["Sol Ring"]
+    dm = SimpleNamespace(guild_id=None, user=SimpleNamespace(id=7))  # in DMs, per user
+    recent.add(dm, "Sol Ring", commander=False)
+    assert recent.matching(dm, "sol") == ["Sol Ring"]
+    assert recent.matching(SimpleNamespace(guild_id=None, user=SimpleNamespace(id=8)), "sol") == []
 
 
 # ---------------------------------------------------------------------- helpers of the Discord layer
