@@ -100,20 +100,6 @@ EXPECTED: tuple[tuple[type[Exception], Callable[[Any], Answer]], ...] = (
 )
 
 
-def expected_reply(error: BaseException) -> Answer | None:
-    """The reply for an expected error, or None for a bug."""
-    return next((make(error) for kind, make in EXPECTED if isinstance(error, kind)), None)
-
-
-def unwrap(error: BaseException) -> BaseException:
-    """The error a command raised, out of discord.py's wrappers (CommandInvokeError, TransformerError)."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        return error.original
-    if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
-        return error.__cause__
-    return error
-
-
 class IdentityTree(app_commands.CommandTree[Any]):
     """Observes every interaction, applies the per-user cooldown, answers expected errors."""
 
@@ -140,23 +126,24 @@ class IdentityTree(app_commands.CommandTree[Any]):
         i18n.set_locale(interaction.locale.value)  # replies in the player's language (this task only)
         interaction.extras[RECEIVED] = time.perf_counter()
         app_of(interaction).watch(interaction)
-        self._check_cooldown(interaction)
-        return True
-
-    def _check_cooldown(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.autocomplete:
             refuse_over_cooldown(self.cooldown, interaction, self.clock())
+        return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: BaseException, /) -> None:
         """Answer an error of any interaction: an expected one with its reply (and a menu when it offers a
         choice the command can be re-run with), a refused reply by logging it, a bug with a log and a sorry."""
         command = _command_name(interaction)
-        original = unwrap(error)
-        reply = expected_reply(original)
+        # the error the command raised, out of discord.py's wrappers
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(original, app_commands.TransformerError) and original.__cause__ is not None:
+            original = original.__cause__
+        reply = next((make(original) for kind, make in EXPECTED if isinstance(original, kind)), None)
         if reply is not None:
             record(interaction, reply.outcome, card=reply.card)
             view = self._pick(interaction, reply.choice) if reply.choice else None
-            text = join_within(reply.text, choices.pick_hint(view.choice.kind)) if view else reply.text
+            hint = choices.pick_hint(view.choice.kind) if view else ""  # the text shortened to fit beside it
+            text = f"{truncate(reply.text, CONTENT_LIMIT - len(hint) - 1)}\n{hint}" if hint else reply.text
             edit = await send_ephemeral(interaction, text, view)
             if view is not None:
                 view.edit = edit
@@ -206,7 +193,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
         app_of(interaction).watch(interaction)
         try:
             if interaction.type is discord.InteractionType.component:
-                self._check_cooldown(interaction)
+                refuse_over_cooldown(self.cooldown, interaction, self.clock())
             await self.run_command(interaction, work, **options)
         except Exception as exc:
             interaction.command_failed = True
@@ -233,8 +220,3 @@ def refuse_over_cooldown(
     bucket = cooldown.get_bucket(interaction, now) if cooldown is not None else None
     if bucket is not None and (wait := bucket.update_rate_limit(now)) is not None:
         raise app_commands.CommandOnCooldown(bucket, wait)
-
-
-def join_within(text: str, line: str) -> str:
-    """`text` and `line` on the next line, `text` shortened so both fit in a message's content."""
-    return f"{truncate(text, CONTENT_LIMIT - len(line) - 1)}\n{line}"
