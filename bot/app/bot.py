@@ -177,7 +177,7 @@ class IdentityBot(commands.AutoShardedBot):
     ) -> None:
         self.inflight.discard(task)
         extras = interaction.extras
-        seconds = max(time.perf_counter() - started, 0.0)
+        seconds = time.perf_counter() - started
         if interaction.type is discord.InteractionType.autocomplete:  # counted, not logged per call
             self.metrics.observe_autocomplete(seconds, str(extras.get("outcome") or "ok"))
             return

@@ -41,8 +41,7 @@ class CardQuery:
 
 
 def player_langs(interaction: discord.Interaction[Any]) -> tuple[str, ...]:
-    """The player's card language (Scryfall code) by their Discord locale; () for English and locales Magic
-    is not printed in."""
+    """Scryfall language codes of the player's Discord locale; () for English and locales Magic isn't in."""
     lang = scryfall_language(interaction.locale.value)
     return (lang,) if lang else ()
 
@@ -56,15 +55,6 @@ def card_query_text(value: str) -> str:
     """The card name in what was typed, read as the deck parser reads a card line; else as typed."""
     line = parse_card_line(value) if len(value) <= MAX_INPUT_CHARS * 4 else None
     return line.name if line is not None else value
-
-
-def card_query(label: str | None, value: str, *, commander: bool = False) -> CardQuery:
-    """What was typed (or picked) in the card option `label`, validated; BadCardName names the option."""
-    try:
-        query, _key = CardService.check_name(card_query_text(value))
-    except BadCardName as exc:
-        raise _labelled(exc, label) from None
-    return CardQuery(label, query, commander)
 
 
 def option_for(options: Mapping[str, object], label: str | None, query: str) -> str | None:
@@ -88,7 +78,11 @@ class CardOption(app_commands.Transformer):
         self.commander = commander
 
     async def transform(self, interaction: discord.Interaction[Any], value: str, /) -> CardQuery:
-        return card_query(self.label, value, commander=self.commander)
+        try:
+            query, _key = CardService.check_name(card_query_text(value))
+        except BadCardName as exc:
+            raise _labelled(exc, self.label) from None
+        return CardQuery(self.label, query, self.commander)
 
     def _paired_with(self, interaction: discord.Interaction[Any]) -> str | None:
         """The commander typed in the option this one pairs with, read as a card name; None when empty."""

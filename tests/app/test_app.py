@@ -387,8 +387,8 @@ def test_card_options_read_pasted_decklist_lines():
     assert card_query_text("1/2") == "1/2"  # not a card line: kept as typed
 
 
-def test_the_option_a_choice_replaces():
-    from bot.app.options import CardQuery, card_query, option_for
+async def test_the_option_a_choice_replaces():
+    from bot.app.options import CardOption, CardQuery, option_for
 
     fits = {
         "card": CardQuery("card", "bolt"),
@@ -398,7 +398,7 @@ def test_the_option_a_choice_replaces():
     }
     assert option_for(fits, "commander", "kumano") == "commander"
     assert option_for(fits, "color", "kumano") is None  # not a card option of this command
-    one = {"card": card_query(None, "1 Lightning Bolt (M10) 1")}
+    one = {"card": await CardOption().transform(None, "1 Lightning Bolt (M10) 1")}  # type: ignore[arg-type]
     assert one["card"].text == "Lightning Bolt"
     assert option_for(one, None, "Lightning Bolt") == "card"
     assert option_for({"card": CardQuery(None, "bolt")}, None, "something else") == "card"  # the only one
