@@ -73,9 +73,8 @@ class CardPick(discord.ui.View):
         received_at(interaction)
         self.picked = self.names[int(self.select.values[0])]
         self.stop()
-        await self._say(
-            choices.picked_text(self.picked, self.choice.option)
-        )  # first: no second pick meanwhile
+        # the menu goes first, so it can't be used again while the command runs
+        await self._say(choices.picked_text(self.picked, self.choice.option))
         await self.rerun(interaction, self.picked)
 
     async def on_timeout(self) -> None:
