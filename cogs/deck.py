@@ -1,28 +1,16 @@
-"""/deckcheck [commander] [partner] [decklist:<file>] [list:<text>] [url:<deck link>] [color].
-
-Checks a whole Commander decklist against its commanders: color identity with evidence, unknown names,
-singleton, deck size, banned cards, commander eligibility and partner pairing. The list is an uploaded text
-file, pasted text (read by the deck parser as is, one line or many), or a public Archidekt or Moxfield deck
-link (its commanders taken from the deck). `commander` may be left out when the list names its commanders;
-`color` is the color chosen before the game for a commander that chooses one (CR 903.4b).
-
-The reply is a summary embed; when the report is long, the full plain-text report (the same one
-`python -m bot check-deck` prints) is attached. Options are validated before anything else, and the
-interaction is deferred only when the work (a download, a deck site, Scryfall) takes long enough to need it.
-"""
+"""/deckcheck: a whole Commander decklist (an uploaded file, pasted text, or a public Archidekt or Moxfield
+deck link) checked against its commanders; `color` is the color a commander chose before the game
+(CR 903.4b). The work is `bot.app.decks.check_deck`."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
-from bot.app.decks import DeckSource, check_deck, deck_check_reply, slash_source
-from bot.app.options import COLOR_CHOICES, CardQuery, Commander, Partner, read_names_in_players_language
-from bot.app.replies import defer_if_slow, send_reply
+from bot.app.decks import check_deck, slash_source
+from bot.app.options import COLOR_CHOICES, Commander, Partner
 
 MAX_PASTE = 6000  # Discord's longest string option
 
@@ -56,34 +44,12 @@ class DeckCog(commands.Cog, name="Deck"):
     ) -> None:
         await self.bot.tree.run_command(
             interaction,
-            self.check,
-            source=slash_source(decklist, list_text, url),
+            check_deck,
+            deck=slash_source(decklist, list_text, url),
             commander=commander,
             partner=partner,
             chosen=[color.value] if color else [],
         )
-
-    async def check(
-        self,
-        interaction: discord.Interaction[Any],
-        source: DeckSource,
-        commander: CardQuery | None,
-        partner: CardQuery | None,
-        chosen: list[str],
-    ) -> None:
-        """/deckcheck's work (also run by a pick that fixed a commander's name)."""
-        read_names_in_players_language(interaction)
-        checked = await defer_if_slow(
-            interaction,
-            check_deck(
-                self.bot,
-                source,
-                commander.text if commander else None,
-                partner.text if partner else None,
-                chosen=chosen,
-            ),
-        )
-        await send_reply(interaction, deck_check_reply(interaction, self.bot, checked))
 
 
 async def setup(bot: IdentityBot) -> None:

@@ -1,10 +1,5 @@
-"""Slash commands /identity, /fits and /help. Thin: the card options find the cards, the identity engine
-judges them, the presentation layer words the answer, the tree answers errors.
-
-/fits takes the colors chosen before the game (CR 903.4b) for commanders such as The Prismatic Piper or
-Clara Oswald: `color` for the commander (or, when only the partner chooses one, for the partner) and
-`partner_color` for the partner.
-"""
+"""Slash commands /identity, /fits and /help: the card options find the cards, the identity engine judges
+them, the presentation layer words the answer, the tree answers errors."""
 
 from __future__ import annotations
 
@@ -16,15 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
-from bot.app.options import (
-    COLOR_CHOICES,
-    CardOption,
-    CardQuery,
-    Commander,
-    Partner,
-    resolve_options,
-    scope_of,
-)
+from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, Commander, Partner, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
 from bot.identity import Analysis, analyze, check_fit, commander_eligibility
@@ -37,9 +24,8 @@ FitCard = app_commands.Transform[CardQuery, CardOption("card")]
 def chosen_colors(
     leaders: Sequence[Analysis], color: str | None, partner_color: str | None
 ) -> list[str | None]:
-    """The color each commander chose before the game (CR 903.4b), from the two options: `color` goes to the
-    commander, or to the partner when only the partner chooses; `partner_color` to the partner. Raises
-    InputProblem when an option names a color for a commander that doesn't choose one."""
+    """The color each commander chose before the game (CR 903.4b): `color` the commander's (the partner's
+    when only it chooses one), `partner_color` the partner's. InputProblem for a commander that chooses none."""
     chosen: list[str | None] = [None] * len(leaders)
     partner = leaders[1] if len(leaders) > 1 else None
     if partner_color is not None:
@@ -61,12 +47,11 @@ class IdentityCog(commands.Cog, name="Identity"):
         self.bot = bot
 
     def remember(
-        self, interaction: discord.Interaction[Any], card: dict[str, Any], *, commander: bool | None = None
+        self, interaction: discord.Interaction[Any], card: dict[str, Any], *, commander: bool = False
     ) -> None:
         """Offer this card first in this server's autocomplete for a while."""
-        if commander is None:
-            commander = commander_eligibility(card).ok
-        self.bot.recent.add(scope_of(interaction), str(card.get("name") or ""), commander=commander)
+        commander = commander or commander_eligibility(card).ok
+        self.bot.recent.add(interaction, str(card.get("name") or ""), commander=commander)
 
     @app_commands.command(
         name="identity", description="Explain a card's color and its Commander color identity."
@@ -76,19 +61,13 @@ class IdentityCog(commands.Cog, name="Identity"):
         await self.bot.tree.run_command(interaction, self.explain, card=card)
 
     async def explain(self, interaction: discord.Interaction[Any], card: CardQuery) -> None:
-        """/identity's work (also run by a pick that fixed the card's name)."""
         [found] = await resolve_options(interaction, [card])
         self.remember(interaction, found.card)
-        await send_reply(
-            interaction,
-            embeds.identity_reply(
-                analyze(found.card),
-                found.card,
-                emoji=self.bot.emoji,
-                stale=embeds.stale_note([found]),
-                typed=found.printed,
-            ),
+        stale = embeds.stale_note([found])
+        reply = embeds.identity_reply(
+            analyze(found.card), found.card, emoji=self.bot.emoji, stale=stale, typed=found.printed
         )
+        await send_reply(interaction, reply)
 
     @app_commands.command(
         name="fits", description="Check whether a card fits a Commander deck led by a commander."
@@ -129,32 +108,20 @@ class IdentityCog(commands.Cog, name="Identity"):
         color: str | None,
         partner_color: str | None,
     ) -> None:
-        """/fits' work (also run by a pick that fixed a card's name)."""
         found = await resolve_options(interaction, [card, commander] + ([partner] if partner else []))
         the_card, *leaders = found
         leader_cards = [r.card for r in leaders]
         chosen = chosen_colors([analyze(c) for c in leader_cards], color, partner_color)
         result = check_fit(the_card.card, leader_cards, chosen)
-        # A Background is no commander alone but is one beside a Choose a Background creature (CR 903.3).
         self.remember(interaction, the_card.card)
-        for leader in leader_cards:
-            self.remember(
-                interaction,
-                leader,
-                commander=not result.commander_problems or commander_eligibility(leader).ok,
-            )
+        for leader in leader_cards:  # a Background leads beside a Choose a Background creature (CR 903.3)
+            self.remember(interaction, leader, commander=not result.commander_problems)
         typed = [(r.printed, r.name) for r in found if r.printed]
-        await send_reply(
-            interaction,
-            embeds.fits_reply(
-                result,
-                the_card.card,
-                leader_cards,
-                emoji=self.bot.emoji,
-                stale=embeds.stale_note(found),
-                typed=typed,
-            ),
+        stale = embeds.stale_note(found)
+        reply = embeds.fits_reply(
+            result, the_card.card, leader_cards, emoji=self.bot.emoji, stale=stale, typed=typed
         )
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="help", description="What this bot does: color, color identity, and examples.")
     async def help_command(self, interaction: discord.Interaction[IdentityBot]) -> None:

@@ -1,38 +1,32 @@
-"""`IdentityBot`: the one bot class (discord.py's `AutoShardedBot`, one shard unless `SHARD_COUNT` says more).
-
-It receives everything it uses from the composition root (`bot.main`): the card service, the deck-site
-client, the metrics and the per-user cooldown (`USER_RATE`). No gateway intents (`bot_intents`), no message
-or member cache, no chunking. The cogs in `cogs/` are loaded as extensions in `setup_hook`,
-and commands are synced there (globally, or to `DEV_GUILD_ID`; not at all with `SYNC_COMMANDS=false`),
-declared for a server install and, when the application allows it, a user install (DMs, group DMs, any
-server). No message can ping anyone (`AllowedMentions.none()` bot-wide). `close()` lets the interactions
-being handled finish (at most `DRAIN_SECONDS`) before the gateway closes.
-
-Mana symbols: with `app_emojis`, a background task started in `setup_hook` makes sure the application has
-its mana emojis (`bot.app.emoji`) and then uses them (`emoji`); the `emoji` given to the constructor
-(MANA_EMOJI) overrides them symbol by symbol; until they exist, or when Discord refuses them, symbols are text.
+"""`IdentityBot`: the one bot class (discord.py's `AutoShardedBot`, one shard unless `SHARD_COUNT` says more),
+given everything it uses by the composition root (`bot.main`). No gateway intents, no caches, no pings
+(`AllowedMentions.none()` bot-wide). `setup_hook` loads the cogs and syncs the commands (globally, or to
+`DEV_GUILD_ID`; not with `SYNC_COMMANDS=false`); `close()` lets in-flight interactions finish first.
+With `app_emojis`, a background task makes the application's mana emojis (`bot.app.emoji`) and then uses
+them; MANA_EMOJI (`emoji`) overrides them symbol by symbol; until then, or when refused, symbols are text.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
 import logging
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
+from discord.ext.commands import CooldownMapping
 
+from bot.app.context import COMMAND
 from bot.app.emoji import ensure_mana_emojis
 from bot.app.endpoints import use_gateway
-from bot.app.observe import COMMAND
 from bot.app.picks import PICK_TIMEOUT
 from bot.app.recent import RecentNames
+from bot.app.replies import received_at
 from bot.app.translator import CatalogTranslator
-from bot.app.tree import IdentityTree
+from bot.app.tree import IdentityTree, user_of
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
 from bot.ops.logs import log_command
@@ -47,27 +41,20 @@ IDENTIFY_SPACING = 5.0  # seconds between shard IDENTIFYs, as Discord asks
 
 
 def bot_intents() -> discord.Intents:
-    """No gateway intents at all: interactions (slash commands, message commands, components, forms) reach a
-    bot whatever its intents, and carry everything the bot reads (guild_id, the user, locale, the message a
-    message command was used on). So no guild, member, message, reaction, typing or voice-state events are
-    received, parsed or cached."""
+    """None: interactions reach a bot whatever its intents and carry all it reads, so no events are cached."""
     return discord.Intents.none()
 
 
-class _ChosenWarnings(logging.Filter):
-    """Drop discord.py's warnings about what this bot does without on purpose: voice ("PyNaCl/davey is not
-    installed") and the GUILDS intent ("Guilds intent seems to be disabled")."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        return (
-            "voice will NOT be supported" not in message
-            and "Guilds intent seems to be disabled" not in message
-        )
+def _wanted(record: logging.LogRecord) -> bool:
+    """False for discord.py's warnings about what this bot does without on purpose: voice, the GUILDS intent."""
+    message = record.getMessage()
+    return (
+        "voice will NOT be supported" not in message and "Guilds intent seems to be disabled" not in message
+    )
 
 
 for _logger in ("discord.client", "discord.state"):
-    logging.getLogger(_logger).addFilter(_ChosenWarnings())
+    logging.getLogger(_logger).addFilter(_wanted)
 
 
 class IdentityBot(commands.AutoShardedBot):
@@ -93,12 +80,8 @@ class IdentityBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
-            max_messages=None,
-            chunk_guilds_at_startup=False,
-            # no GUILDS intent, so no GUILD_CREATE stream follows READY: don't hold READY (and the health
-            # check's gateway status) back waiting for one (discord.py's default: 2 s per shard)
-            guild_ready_timeout=0.0,
-            member_cache_flags=discord.MemberCacheFlags.none(),
+            max_messages=None,  # no message cache (member caching and chunking follow the intents: none)
+            guild_ready_timeout=0.0,  # no GUILDS intent, so no GUILD_CREATE follows READY: don't wait for one
             help_command=None,
             tree_cls=IdentityTree,
             shard_count=settings.shard_count or 1,
@@ -108,13 +91,11 @@ class IdentityBot(commands.AutoShardedBot):
         self.cards = cards
         self.deck_sites = deck_sites
         self.metrics = metrics
-        self.tree.limit_users(user_rate)
+        self.tree.cooldown = CooldownMapping.from_cooldown(*user_rate, user_of) if user_rate else None
         self.emoji_override: dict[str, str] = dict(emoji or {})
         self.emoji: Mapping[str, str] = dict(self.emoji_override)
         self.app_emojis = app_emojis
-        self.emoji_ready = (
-            asyncio.Event()
-        )  # set once the application's mana emojis are settled (or not wanted)
+        self.emoji_ready = asyncio.Event()  # set once the mana emojis are settled (or not wanted)
         self._emoji_task: asyncio.Task[None] | None = None
         self.pick_timeout = pick_timeout
         self.recent = RecentNames()
@@ -123,7 +104,6 @@ class IdentityBot(commands.AutoShardedBot):
         self.inflight: set[asyncio.Task[Any]] = set()
         self._ready_seen: set[int] = set()
 
-    # ------------------------------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
         await use_gateway(self.http)
@@ -133,91 +113,71 @@ class IdentityBot(commands.AutoShardedBot):
             self._emoji_task = asyncio.create_task(self.load_mana_emojis(), name="mana-emojis")
         else:
             self.emoji_ready.set()
-        if self.settings.sync_commands:
-            await self.sync_commands()
-        else:
+        if not self.settings.sync_commands:
             log.info("SYNC_COMMANDS=false: not syncing application commands")
+            return
+        self.tree.sync_contexts(self.application)
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:  # to DEV_GUILD_ID: instant
+            self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info("synced %d commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         if not initial:
             await asyncio.sleep(self.identify_spacing)
 
     async def load_mana_emojis(self) -> None:
-        """Make sure the application has its mana emojis, then use them (MANA_EMOJI still wins per symbol)."""
         try:
             uploaded = await ensure_mana_emojis(self, self.cards.client)
             self.emoji = {**uploaded, **self.emoji_override}
-            log.info(
-                "mana symbols: %d application emojis, %d from MANA_EMOJI",
-                len(uploaded),
-                len(self.emoji_override),
-            )
+            log.info("mana symbols: %d app emojis, %d MANA_EMOJI", len(uploaded), len(self.emoji_override))
         except Exception:  # never let the emojis stop the bot: symbols stay text
             log.exception("could not set up the mana emojis; symbols stay text")
         finally:
             self.emoji_ready.set()
 
-    async def sync_commands(self) -> list[app_commands.AppCommand]:
-        """Register the application commands: to DEV_GUILD_ID when set (instant), otherwise globally; declared
-        for the installation kinds the application has enabled, usable in servers, DMs and group DMs."""
-        self.tree.sync_contexts(self.application)
-        if self.settings.dev_guild_id:
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(synced), guild.id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands", len(synced))
-        return synced
-
     async def drain(self, timeout: float = DRAIN_SECONDS) -> int:  # noqa: ASYNC109
         """Wait (at most `timeout` s) for the interactions being handled; returns how many were left."""
-        me = asyncio.current_task()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             await asyncio.sleep(0)  # let interactions already received start (and join the in-flight set)
-            pending = {t for t in self.inflight if t is not me and not t.done()}
-            left = deadline - loop.time()
-            if not pending or left <= 0:
-                if pending:
-                    log.warning("closing with %d command(s) still running", len(pending))
-                return len(pending)
+            pending = {t for t in self.inflight if t is not asyncio.current_task() and not t.done()}
+            if not pending or (left := deadline - loop.time()) <= 0:
+                break
             await asyncio.wait(pending, timeout=left)
+        if pending:
+            log.warning("closing with %d command(s) still running", len(pending))
+        return len(pending)
 
     async def close(self) -> None:
         if not self.is_closed():
             await self.drain()
-        if self._emoji_task is not None and not self._emoji_task.done():
+        if self._emoji_task is not None:
             self._emoji_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._emoji_task
+            await asyncio.gather(self._emoji_task, return_exceptions=True)
         await super().close()
 
     # ------------------------------------------------------------------------------- observation
     def shard_of(self, guild_id: int | None) -> int | None:
         """The shard serving `guild_id` (Discord's formula), or None with a single shard."""
-        count = self.shard_count or 1
-        if count == 1:
+        if not self.shard_count or self.shard_count == 1:
             return None
-        return shard_for_guild(guild_id, count) if guild_id else 0
+        return shard_for_guild(guild_id, self.shard_count) if guild_id else 0
 
-    def watch(self, interaction: discord.Interaction[Any], started: float) -> None:
-        """Keep the interaction's task in the in-flight set (`close` lets it finish) and record it once done:
-        metrics, and one log line per command."""
-        task = asyncio.current_task()
-        if task is None:
-            return
-        self.inflight.add(task)
-        task.add_done_callback(lambda t: self._finished(t, interaction, started))
+    def watch(self, interaction: discord.Interaction[Any]) -> None:
+        """Keep the interaction's task in flight (`close` lets it finish); once done, its metrics and log line."""
+        if (task := asyncio.current_task()) is not None:
+            self.inflight.add(task)
+            task.add_done_callback(functools.partial(self._finished, interaction, received_at(interaction)))
 
     def _finished(
-        self, task: asyncio.Task[Any], interaction: discord.Interaction[Any], started: float
+        self, interaction: discord.Interaction[Any], started: float, task: asyncio.Task[Any]
     ) -> None:
         self.inflight.discard(task)
         extras = interaction.extras
-        seconds = max(time.perf_counter() - started, 0.0)
+        seconds = time.perf_counter() - started
         if interaction.type is discord.InteractionType.autocomplete:  # counted, not logged per call
             self.metrics.observe_autocomplete(seconds, str(extras.get("outcome") or "ok"))
             return

@@ -1,21 +1,29 @@
-"""What the Discord layer's parts need from the bot, as a Protocol: the tree, the card options and the deck
-commands read it from `interaction.client` (`app_of`) without importing the bot class, which imports them."""
+"""What the Discord layer's parts share: the bot as they see it (`app_of`; the bot class imports them), and
+what they note in `interaction.extras` for `IdentityBot.watch` (metrics, log line) and each other: `RECEIVED`
+(one deferral budget per interaction), `COMMAND` (the command a pick or form finishes), `RUN` (a command's
+work and options, for a pick) and how the command went (`record`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
 
 from bot.app.recent import RecentNames
+from bot.cards.model import Resolved
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
-from bot.ops.metrics import BotMetrics
+from bot.ops.metrics import BotMetrics, Outcome
+
+RECEIVED = "received"
+COMMAND = "command"
+RUN = "run"
 
 
 class App(Protocol):
-    """The bot as its parts see it (`bot.app.bot.IdentityBot` is one)."""
+    """`bot.app.bot.IdentityBot`, as its parts see it."""
 
     cards: CardService
     deck_sites: DeckSites
@@ -24,10 +32,34 @@ class App(Protocol):
     emoji: Mapping[str, str]
     pick_timeout: float
 
-    def watch(self, interaction: discord.Interaction[Any], started: float) -> None: ...
+    def watch(self, interaction: discord.Interaction[Any]) -> None: ...
 
 
 def app_of(interaction: discord.Interaction[Any]) -> App:
-    """The bot handling `interaction`."""
     app: App = interaction.client
     return app
+
+
+def record(
+    interaction: discord.Interaction[Any],
+    outcome: Outcome | None = None,
+    *,
+    card: str | None = None,
+    cache_hit: bool | None = None,
+) -> None:
+    """Tell the bot how a command went (read once the interaction's task ends)."""
+    values = {"outcome": outcome, "card": card, "cache_hit": cache_hit}
+    interaction.extras.update({k: v for k, v in values.items() if v is not None})
+
+
+def record_found(
+    interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *, card: str | None
+) -> None:
+    """A command found its cards: STALE when any came from stale data, else OK, and whether the cache or
+    local data answered them all (unknown when none was looked up)."""
+    record(
+        interaction,
+        Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK,
+        card=card,
+        cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None,
+    )

@@ -1,33 +1,27 @@
-"""Decklists for the deck check, from wherever players keep them: a pasted list, an uploaded text file, a
-public Archidekt or Moxfield deck link, or a message (its text, its attached file, or a deck link in it).
-
-`DeckSource` says where one list comes from; `read_deck` turns it into a `ParsedDeck` (a link's deck comes
-with the `FetchedDeck` it was read from); `check_deck` runs the deck check and words the reply. Everything
-that can be refused without the network (no list, several, a file too big, a URL that is no deck link) is
-refused before any request, so the refusal needs no deferral.
+"""The deck check's work and where its list comes from: a pasted list, an uploaded text file, a public
+Archidekt or Moxfield deck link, or a message (its text, its attached file, or a deck link in it).
+What can be refused without the network (no list, several, a file too big, no deck link) is refused before
+any request, so the refusal needs no deferral.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.app.context import App
-from bot.app.observe import record_found
+from bot.app.context import App, app_of, record_found
+from bot.app.options import CardQuery, read_names_in_players_language
+from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
-from bot.cards.model import Resolved
 from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
-from bot.deck.report import DeckReport
-from bot.deck.runner import check_decklist, read_list
+from bot.deck.runner import check_decklist
 from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, parse_deck_url
 from bot.present import decklinks, errors
 from bot.present.deck_report import deck_reply
 from bot.present.embeds import stale_note
-from bot.present.message import Reply
 
 #: Attachments read as decklists: text files by type or by the extensions deck sites export.
 TEXT_SUFFIXES = (".txt", ".text", ".dck", ".dek", ".dec", ".csv", ".md", ".mwdeck", ".cod")
@@ -39,23 +33,18 @@ _COUNT_RE = re.compile(r"^[ \t]*(?:\d{1,3}[ \t]*[xX]?|[xX]\d{1,3})[ \t]+\S", re.
 MIN_UNCOUNTED_ENTRIES = 5  # a message of card names without counts reads as a list from this many on
 
 
-@dataclass(frozen=True, slots=True)
-class DeckSource:
-    """Where one decklist comes from: exactly one of pasted `text`, an `attachment`, or a deck `link`."""
-
-    text: str | None = None
-    attachment: discord.Attachment | None = None
-    link: DeckLink | None = None
+#: Where one decklist comes from: pasted text, an attached file, or a deck link.
+DeckSource = str | discord.Attachment | DeckLink
 
 
-def _check_size(attachment: discord.Attachment) -> None:
+def _checked_size(attachment: discord.Attachment) -> discord.Attachment:
     if attachment.size > MAX_BYTES:
         raise InputProblem(decklinks.deck_source_text("file_too_big", size=attachment.size, limit=MAX_BYTES))
+    return attachment
 
 
 def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: str | None) -> DeckSource:
-    """The one list the /deckcheck options give; InputProblem (or DeckSourceError for a site URL without a deck
-    id) when there is none, more than one, a file too big or a URL that is not a deck link."""
+    """The one list the /deckcheck options give; InputProblem for none, several, a file too big, no deck link."""
     pasted = pasted if pasted and pasted.strip() else None
     url = url.strip() if url and url.strip() else None
     given = [v for v in (decklist, pasted, url) if v is not None]
@@ -64,19 +53,13 @@ def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: s
     if len(given) > 1:
         raise InputProblem(decklinks.deck_source_text("several"))
     if decklist is not None:
-        _check_size(decklist)
-        return DeckSource(attachment=decklist)
-    if url is not None:
-        link = parse_deck_url(url)
-        if link is None:
-            raise InputProblem(decklinks.not_a_deck_link_text(url))
-        return DeckSource(link=link)
-    return DeckSource(text=pasted)
-
-
-def _is_text_file(attachment: discord.Attachment) -> bool:
-    kind = (attachment.content_type or "").split(";")[0].strip().lower()
-    return kind.startswith("text/") or attachment.filename.lower().endswith(TEXT_SUFFIXES)
+        return _checked_size(decklist)
+    if url is None:
+        return given[0]
+    link = parse_deck_url(url)
+    if link is None:
+        raise InputProblem(decklinks.not_a_deck_link_text(url))
+    return link
 
 
 def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
@@ -102,9 +85,8 @@ def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
 
 
 def looks_like_a_list(text: str) -> bool:
-    """Whether a message's text reads as a decklist rather than conversation: a line starting with a count
-    (`1 Sol Ring`, `4x ...`), a commander the list marks, or five or more entries. A text the parser refuses
-    counts as a list, so the refusal is what the user sees."""
+    """Whether a message's text reads as a decklist, not conversation: a line starting with a count, a marked
+    commander, five or more entries, or a text the parser refuses (so that the refusal is what is shown)."""
     if not text.strip():
         return False
     if _COUNT_RE.search(text):
@@ -126,77 +108,61 @@ def without_fences(text: str) -> str:
 
 
 def message_source(message: discord.Message) -> DeckSource:
-    """The decklist of a message: an attached text file, else a deck link in its text, else its text;
-    InputProblem when it has none (or its file is too big)."""
+    """A message's decklist: an attached text file, else a deck link in its text, else its text."""
     for attachment in message.attachments:
-        if _is_text_file(attachment):
-            _check_size(attachment)
-            return DeckSource(attachment=attachment)
-    content = message.content or ""
-    link, refused, rest = links_in(content)
+        kind = (attachment.content_type or "").split(";")[0].strip().lower()
+        if kind.startswith("text/") or attachment.filename.lower().endswith(TEXT_SUFFIXES):
+            return _checked_size(attachment)
+    link, refused, rest = links_in(message.content)
     if link is not None:
-        return DeckSource(link=link)
-    text = without_fences(content)
+        return link
     if looks_like_a_list(without_fences(rest)):
-        return DeckSource(text=text)
+        return without_fences(message.content)
     if refused is not None:
         raise refused
     raise InputProblem(decklinks.no_decklist_in_message_text())
 
 
-async def read_deck(bot: App, source: DeckSource) -> tuple[ParsedDeck, FetchedDeck | None]:
-    """The parsed list (and the fetched deck for a link). Raises DeckInputError (not a list, too long),
-    InputProblem (a file that can't be downloaded) or a DeckSourceError (a link that can't be read)."""
-    if source.link is not None:
-        fetched = await bot.deck_sites.fetch(source.link)
+#: A list read (`read_deck`): the parsed deck, and the fetched deck for a link.
+ReadDeck = tuple[ParsedDeck, FetchedDeck | None]
+
+
+async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
+    """The list of `source`. Raises DeckInputError (not a list, too long), InputProblem (a file that can't be
+    downloaded) or DeckSourceError (a link that can't be read)."""
+    if isinstance(source, DeckLink):
+        fetched = await bot.deck_sites.fetch(source)
         return fetched.deck, fetched
-    if source.attachment is not None:
+    if isinstance(source, discord.Attachment):
         try:
-            data = await source.attachment.read()
+            data = await source.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return read_list(decode(data), source.attachment.filename), None
-    return read_list(source.text or ""), None
-
-
-@dataclass(frozen=True, slots=True)
-class CheckedDeck:
-    """A finished deck check: the report, every card the service resolved, and the fetched deck (links)."""
-
-    report: DeckReport
-    resolved: list[Resolved]
-    fetched: FetchedDeck | None = None
+        return parse(decode(data), filename=source.filename), None
+    return parse(source), None
 
 
 async def check_deck(
-    bot: App, source: DeckSource, commander: str | None, partner: str | None, chosen: Sequence[str] = ()
-) -> CheckedDeck:
-    """Read the list and check it. Raises what `read_deck` and `check_decklist` raise (NoCommander,
-    CommanderNotFound, DeckInputError, ScryfallUnavailable, DeckSourceError, InputProblem)."""
-    deck, fetched = await read_deck(bot, source)
-    return await check_parsed(bot, deck, fetched, commander, partner, chosen)
-
-
-async def check_parsed(
-    bot: App,
-    deck: ParsedDeck,
-    fetched: FetchedDeck | None,
-    commander: str | None,
-    partner: str | None,
+    interaction: discord.Interaction[Any],
+    deck: DeckSource | ReadDeck,
+    commander: CardQuery | None,
+    partner: CardQuery | None,
     chosen: Sequence[str] = (),
-) -> CheckedDeck:
-    """Check a list already read (`read_deck`). Raises what `check_decklist` raises."""
-    report, resolved = await check_decklist(bot.cards, deck, commander, partner, chosen=chosen)
-    return CheckedDeck(report, resolved, fetched)
+) -> None:
+    """The deck check's work, for /deckcheck, "Check this decklist" and its form (and a pick that fixed a
+    commander's name): read the list unless it is read, check it, reply (a link's deck named first)."""
+    bot = app_of(interaction)
+    read_names_in_players_language(interaction)
 
-
-def deck_check_reply(interaction: discord.Interaction[Any], bot: App, checked: CheckedDeck) -> Reply:
-    """The reply for a finished check (a link's deck named first); records the outcome."""
-    report, resolved = checked.report, checked.resolved
+    if not isinstance(deck, tuple):
+        deck = await defer_if_slow(interaction, read_deck(bot, deck))
+    parsed, fetched = deck
+    names = (commander.text if commander else None, partner.text if partner else None)
+    check = check_decklist(bot.cards, parsed, *names, chosen=chosen)
+    report, resolved = await defer_if_slow(interaction, check)  # one deferral budget for both steps
     record_found(interaction, resolved, card=" + ".join(report.commanders) or None)
     reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved))
-    if checked.fetched is not None:
-        fetched = checked.fetched
+    if fetched is not None:
         line = decklinks.deck_from_link_line(fetched.name, fetched.site.label, fetched.url)
         reply.content = f"{line}\n{reply.content}" if reply.content else line
-    return reply
+    await send_reply(interaction, reply)

@@ -1,22 +1,7 @@
-"""Mana symbols as the application's own emojis (Discord's application emojis), made on start.
-
-`ensure_mana_emojis(client, scryfall)` makes sure the application has one emoji per symbol of
-`bot.present.mana_art.SYMBOLS`, made from Scryfall's official symbol images (`bot.cards.symbology`,
-rendered to PNG by `mana_art.png` off the event loop), and returns the {symbol: `<:name:id>`} map the
-presentation layer takes:
-
-- the images' version is remembered in a marker emoji, `mana_art_v<ART_VERSION>`, beside the symbols. When
-  the marker names another version, the mana emojis are replaced once the new images are in hand: first the
-  old symbols are deleted, then the old marker, then the new marker is uploaded, then the symbols, so a start
-  interrupted at any point leaves a state the next start completes;
-- only missing symbols are fetched and uploaded (a restart with a complete set makes one Discord request and
-  none to Scryfall);
-- when Scryfall cannot be read, the emojis that exist are used (one log line); a symbol Scryfall lacks, or
-  whose image does not render, stays text (`{B}`);
-- when Discord refuses (no permission, the application's emoji limit, an outage) the first refusal ends the
-  uploads with one log line; the symbols that exist are used and the others stay text.
-
-Emojis whose names do not start with `mana_` are never touched.
+"""Mana symbols as the application's own emojis, made on start from Scryfall's symbol images; only missing
+ones are fetched and uploaded. The art version is kept in a marker emoji; for another version, old symbols,
+old marker, new marker, new symbols, in that order, so a start cut short leaves what the next one completes.
+A refusal (Scryfall, Discord) is one log line and leaves symbols text; other emojis are never touched.
 """
 
 from __future__ import annotations
@@ -24,8 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Mapping, Sequence
-from typing import Protocol
+from collections.abc import Mapping
 
 import discord
 
@@ -44,16 +28,8 @@ def marker_name(version: str = mana_art.ART_VERSION) -> str:
     return (MARKER_PREFIX + re.sub(r"[^A-Za-z0-9_]", "_", version))[:32]
 
 
-class EmojiClient(Protocol):
-    """What this needs of a discord.py client (`discord.Client` has it)."""
-
-    async def fetch_application_emojis(self) -> list[discord.Emoji]: ...
-
-    async def create_application_emoji(self, *, name: str, image: bytes) -> discord.Emoji: ...
-
-
-def render_all(svgs: Mapping[str, bytes]) -> dict[str, bytes]:
-    """{symbol: PNG} for every SVG that renders; the others are left out, with one log line."""
+def _render_all(svgs: Mapping[str, bytes]) -> dict[str, bytes]:
+    """{symbol: PNG} for every SVG that renders."""
     images: dict[str, bytes] = {}
     for symbol, svg in svgs.items():
         try:
@@ -63,27 +39,21 @@ def render_all(svgs: Mapping[str, bytes]) -> dict[str, bytes]:
     return images
 
 
-async def ensure_mana_emojis(
-    client: EmojiClient,
-    scryfall: ScryfallClient,
-    *,
-    symbols: Sequence[str] = mana_art.SYMBOLS,
-    version: str = mana_art.ART_VERSION,
-) -> dict[str, str]:
-    """Make sure the application has the mana emojis of this art `version`; returns {symbol: emoji markup}
-    for every symbol that has one (possibly none). Never raises for Scryfall's or Discord's refusals."""
+async def ensure_mana_emojis(client: discord.Client, scryfall: ScryfallClient) -> dict[str, str]:
+    """Make sure the application has the mana emojis of this art version; {symbol: emoji markup} for every
+    symbol that has one. Never raises for Scryfall's or Discord's refusals."""
     try:
         existing = await client.fetch_application_emojis()
     except discord.HTTPException as exc:
         log.warning("cannot list the application's emojis (HTTP %s): mana symbols stay text", exc.status)
         return {}
     ours = {e.name: e for e in existing if e.name.startswith(mana_art.EMOJI_PREFIX)}
-    marker = marker_name(version)
-    missing = [s for s in symbols if marker not in ours or mana_art.emoji_name(s) not in ours]
+    marker = marker_name()
+    missing = [s for s in mana_art.SYMBOLS if marker not in ours or mana_art.emoji_name(s) not in ours]
     if not missing:
         return mana_art.emoji_map({name: e.id for name, e in ours.items()})
     try:
-        images = await asyncio.to_thread(render_all, await symbol_svgs(scryfall, missing))
+        images = await asyncio.to_thread(_render_all, await symbol_svgs(scryfall, missing))
     except (ScryfallUnavailable, ScryfallError) as exc:
         log.warning("cannot get the mana symbols from Scryfall (%s): symbols without an emoji stay text", exc)
         images = {}
@@ -97,20 +67,14 @@ async def ensure_mana_emojis(
             name = mana_art.emoji_name(symbol)
             ours[name] = await client.create_application_emoji(name=name, image=image)
         if images:
-            log.info("uploaded %d mana emojis (art version %s)", len(images), version)
+            log.info("uploaded %d mana emojis (art version %s)", len(images), mana_art.ART_VERSION)
     except discord.HTTPException as exc:
-        log.warning(
-            "Discord refused a mana emoji change (HTTP %s, code %s): %s; symbols without an emoji stay text",
-            exc.status,
-            exc.code,
-            str(exc.text)[:200],
-        )
+        log.warning("Discord refused a mana emoji change (%s): symbols without one stay text", str(exc)[:300])
     return mana_art.emoji_map({name: e.id for name, e in ours.items()})
 
 
 async def _replace_old_art(ours: dict[str, discord.Emoji], marker: str) -> None:
-    """Delete the mana emojis of another art version: the symbols first, then the old markers (so a delete
-    cut short is retried on the next start). Updates `ours`."""
+    """Delete the mana emojis of another art version, symbols first; updates `ours`."""
     symbols = [e for name, e in ours.items() if mana_art.symbol_of(name) is not None]
     markers = [e for name, e in ours.items() if name.startswith(MARKER_PREFIX) and name != marker]
     if not symbols and not markers:

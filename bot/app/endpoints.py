@@ -1,13 +1,7 @@
-"""Where discord.py connects: the one place the bot touches discord.py's globals.
-
-discord.py has no per-client option for its endpoints. Every REST request, interaction callbacks and webhook
-edits included, builds its URL from the class attribute `discord.http.Route.BASE`, and a client with a
-fixed shard count connects to the class attribute `DiscordWebSocket.DEFAULT_GATEWAY`. So:
-
-- `use_api_base(base)` sets the REST base once, from the composition root, before the bot logs in (with
-  Discord's own base it changes nothing; a REST proxy or the tests' fake Discord give another);
-- `use_gateway(http)`, from `setup_hook` (after login, before the gateway connects), asks
-  `GET {base}/gateway/bot` for the gateway URL, as Discord documents, and connects there.
+"""Where discord.py connects, the one place that sets discord.py's globals: discord.py has no per-client
+option for its REST base (`Route.BASE`) or, with a fixed shard count, its gateway (`DEFAULT_GATEWAY`).
+`use_api_base` is called before login (a REST proxy or the tests' fake Discord give another base);
+`use_gateway` from `setup_hook` connects to the gateway `GET {base}/gateway/bot` names, as Discord documents.
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
-"""Card options, shared by every command: one transformer validates what was typed and autocompletes it,
-and `resolve_options` finds the cards (deferring only when Scryfall must be asked).
-
-    card: app_commands.Transform[CardQuery, CardOption("card")]
-    commander: Commander
-    partner: Partner
-
-A card option takes what players paste: a decklist line (`1 Sol Ring (C21) 263 *F*`) is read the way the deck
-parser reads it (`card_query_text`). The partner option's autocomplete offers only cards that can be paired
-with the commander already typed in the same command (`CardOption.partner_of`).
+"""Card options, shared by every command: one transformer (`CardOption`) validates and autocompletes what
+was typed, a decklist line included (`1 Sol Ring (C21) 263 *F*`), and `resolve_options` finds the cards,
+deferring only when Scryfall must be asked.
 """
 
 from __future__ import annotations
@@ -21,10 +14,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import Choice
 
-from bot.app.context import app_of
-from bot.app.observe import record, record_found
-from bot.app.recent import scope_of
+from bot.app.context import app_of, record, record_found
 from bot.cards.foreign import use_player_langs
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
 from bot.cards.names import MAX_INPUT_CHARS, choice_name
@@ -40,8 +32,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class CardQuery:
-    """A validated card option: the option's name for error messages (None when the command has only one
-    card option), the text, and whether it names a commander."""
+    """A validated card option: its name for replies (None when it is the command's only card option), the
+    text, and whether it names a commander."""
 
     option: str | None
     text: str
@@ -49,39 +41,25 @@ class CardQuery:
 
 
 def player_langs(interaction: discord.Interaction[Any]) -> tuple[str, ...]:
-    """The languages (Scryfall codes) the player's cards are printed in, by their Discord locale: names in
-    it are read first (`de` -> ("de",)); () for English and locales Magic is not printed in."""
+    """Scryfall language codes of the player's Discord locale; () for English and locales Magic isn't in."""
     lang = scryfall_language(interaction.locale.value)
     return (lang,) if lang else ()
 
 
 def read_names_in_players_language(interaction: discord.Interaction[Any]) -> None:
-    """Card lookups that name no language (a deck check's names and commanders) read printed names in the
-    player's language first, for the rest of this interaction's task."""
+    """Lookups that name no language (a deck check's) read the player's language first, in this task."""
     use_player_langs(player_langs(interaction))
 
 
 def card_query_text(value: str) -> str:
-    """The card name in what was typed: a decklist line's count, `(SET) 123`, `[SET]`, `*F*` and `*CMDR*`
-    markers and a trailing comment are dropped, as the deck parser drops them; anything the parser does not
-    read as a card line is kept as typed."""
-    line = parse_card_line(value) if isinstance(value, str) and len(value) <= MAX_INPUT_CHARS * 4 else None
+    """The card name in what was typed, read as the deck parser reads a card line; else as typed."""
+    line = parse_card_line(value) if len(value) <= MAX_INPUT_CHARS * 4 else None
     return line.name if line is not None else value
 
 
-def card_query(label: str | None, value: str, *, commander: bool = False) -> CardQuery:
-    """What was typed (or picked) in the card option `label`, validated; BadCardName names the option."""
-    try:
-        query, _key = CardService.check_name(card_query_text(value))
-    except BadCardName as exc:
-        raise _labelled(exc, label) from None
-    return CardQuery(label, query, commander)
-
-
 def option_for(options: Mapping[str, object], label: str | None, query: str) -> str | None:
-    """Which of a command's options (name -> value) an error about card option `label` and `query` is about:
-    the card option labelled `label`; without a label the one card option whose text is `query`, or the
-    command's only card option; None when that is not exactly one option."""
+    """The name of the card option (in a command's options) an error about `label` and `query` is about:
+    the one labelled `label`; without a label, the one whose text is `query`, or the only one; else None."""
     cards = {name: q for name, q in options.items() if isinstance(q, CardQuery)}
     if label is not None:
         return next((name for name, q in cards.items() if q.option == label), None)
@@ -92,51 +70,41 @@ def option_for(options: Mapping[str, object], label: str | None, query: str) -> 
 
 
 class CardOption(app_commands.Transformer):
-    """Validation (empty or over-long input never reaches the card service) and autocomplete of one card
-    option. Errors carry `label`, so the reply can say which option was wrong.
-
-    `partner_of`: for the option labelled "partner", "commander", the option holding the commander it pairs
-    with; its autocomplete then offers only cards that can be paired with that commander."""
+    """Validation (bad input never reaches the card service; errors carry `label`) and autocomplete of one
+    card option; "partner" offers only cards that can be paired with the commander typed."""
 
     def __init__(self, label: str | None = None, *, commander: bool = False) -> None:
         self.label = label
         self.commander = commander
-        self.partner_of = "commander" if label == "partner" else None
 
     async def transform(self, interaction: discord.Interaction[Any], value: str, /) -> CardQuery:
-        return card_query(self.label, value, commander=self.commander)
+        try:
+            query, _key = CardService.check_name(card_query_text(value))
+        except BadCardName as exc:
+            raise _labelled(exc, self.label) from None
+        return CardQuery(self.label, query, self.commander)
 
     def _paired_with(self, interaction: discord.Interaction[Any]) -> str | None:
         """The commander typed in the option this one pairs with, read as a card name; None when empty."""
-        if self.partner_of is None:
-            return None
-        typed = getattr(
-            interaction.namespace, self.partner_of
-        )  # a Namespace answers None for an option not typed
-        if not isinstance(typed, str) or not typed.strip() or len(typed) > MAX_INPUT_CHARS:
+        typed = interaction.namespace.commander if self.label == "partner" else None  # None when not typed
+        if not isinstance(typed, str) or len(typed) > MAX_INPUT_CHARS:
             return None
         return card_query_text(typed).strip() or None
 
-    async def autocomplete(  # type: ignore[override]
-        self,
-        interaction: discord.Interaction[Any],
-        value: str,  # type: ignore[override]
-        /,
-    ) -> list[app_commands.Choice[str]]:
-        """Recently looked-up names first, then the card service's matches; never raises. For a partner
-        option with its commander typed, only the service's cards that can be paired with it (even before
-        anything is typed: the most played of them)."""
+    async def autocomplete(self, interaction: discord.Interaction[Any], value: str, /) -> list[Choice[str]]:  # type: ignore[override]
+        """Recently looked-up names, names printed in the player's language, then the card service's matches;
+        never raises. A partner option with its commander typed: only cards that can be paired with it."""
         bot = app_of(interaction)
         if len(value) > MAX_INPUT_CHARS:
             return []
-        text = card_query_text(value) if value else ""
+        text = card_query_text(value)
         partner_of = self._paired_with(interaction)
         if not text.strip() and partner_of is None:
             return []
         names: list[str] = []
         printed: list[tuple[str, str]] = []  # (label, English name): names printed in the player's language
         if partner_of is None:
-            names += bot.recent.matching(scope_of(interaction), text, commanders_only=self.commander)
+            names += bot.recent.matching(interaction, text, commanders_only=self.commander)
             printed = bot.cards.printed_choices(
                 text, player_langs(interaction), commanders_only=self.commander
             )
@@ -145,24 +113,18 @@ class CardOption(app_commands.Transformer):
         except Exception as exc:  # a failing lookup must not break typing
             record(interaction, Outcome.ERROR)
             log.warning("autocomplete failed: %s", type(exc).__name__)
-        pairs = [(label, choice_name(name)) for label, name in printed] + [
-            (choice_name(n), choice_name(n)) for n in names
-        ]
-        choices: list[app_commands.Choice[str]] = []
-        for label, value in dict.fromkeys(pairs):
-            if label and value not in {c.value for c in choices}:
-                choices.append(app_commands.Choice(name=label, value=value))
-            if len(choices) == MAX_CHOICES:
-                break
-        return choices
+        labels: dict[str, str] = {}  # value -> its first label
+        for label, name in printed + [(choice_name(n), n) for n in names]:
+            if label:
+                labels.setdefault(choice_name(name), label)
+        return [Choice(name=label, value=name) for name, label in labels.items()][:MAX_CHOICES]
 
 
 async def resolve_options(
     interaction: discord.Interaction[Any], queries: Sequence[CardQuery]
 ) -> list[Resolved]:
-    """The cards the options name. Answers from local data need no deferral; anything that must ask
-    Scryfall defers first ("thinking…"). Raises the first lookup error (with its option's name), which
-    the tree answers; records the outcome, the first card and whether the cache answered."""
+    """The cards the options name, deferring first when any must be asked of Scryfall. Raises the first
+    option's lookup error (naming the option); records the outcome."""
     cards = app_of(interaction).cards
     langs = player_langs(interaction)
     known: list[Resolved | None] = []
@@ -181,32 +143,25 @@ async def resolve_options(
             return await cards.resolve_commander(q.text, langs=langs)
         return await cards.resolve(q.text, langs=langs)
 
-    results = await asyncio.gather(
-        *(one(q, k) for q, k in zip(queries, known, strict=True)), return_exceptions=True
-    )
+    results = await asyncio.gather(*map(one, queries, known), return_exceptions=True)
     for q, r in zip(queries, results, strict=True):
-        if isinstance(r, CardLookupError):
-            raise _labelled(r, q.option)
         if isinstance(r, BaseException):
-            raise r
+            raise _labelled(r, q.option) if isinstance(r, CardLookupError) else r
     found = [r for r in results if isinstance(r, Resolved)]
     record_found(interaction, found, card=found[0].name)
     return found
 
 
 def _labelled(error: CardLookupError, option: str | None) -> CardLookupError:
-    """The error naming the option it came from (lookup errors about a name; not Scryfall outages)."""
+    """The error naming the option it came from (lookup errors about a name, not outages)."""
     if isinstance(error, CardNotFound | AmbiguousCard | BadCardName):
         return dataclasses.replace(error, option=option)
     return error
 
 
-#: The commander options of /fits and /deckcheck; the partner's autocomplete offers only the cards that can be
-#: paired with the commander typed (`CardOption.partner_of`).
+#: The commander options of /fits and /deckcheck.
 Commander = app_commands.Transform[CardQuery, CardOption("commander", commander=True)]
 Partner = app_commands.Transform[CardQuery, CardOption("partner", commander=True)]
 
 #: The five colors as a command option's choices (the color a CR 903.4b commander chose before the game).
-COLOR_CHOICES = [
-    app_commands.Choice(name=render.color_name(letter).capitalize(), value=letter) for letter in WUBRG
-]
+COLOR_CHOICES = [Choice(name=render.color_name(c).capitalize(), value=c) for c in WUBRG]

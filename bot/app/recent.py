@@ -1,11 +1,12 @@
-"""Card names recently looked up, per server (or per user in DMs): autocomplete offers them first."""
+"""Card names recently looked up, per server (or per user in DMs): autocomplete offers them first, so the
+cards a server talks about are one keystroke away."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 
 from bot.cards.names import normalize
 
@@ -13,48 +14,28 @@ RECENT_FIRST = 5  # recently looked-up names shown before the card service's mat
 
 
 class RecentNames:
-    """Card names recently looked up, per server (or per user in DMs), newest first.
-
-    Autocomplete shows the ones matching what is being typed before the card service's matches, so
-    the cards a server talks about are one keystroke away. Bounded: `per_scope` names for each of at
-    most `scopes` servers.
-    """
+    """Newest last: `per_scope` names (with their key and whether they can be a commander) for each of the
+    `scopes` servers (or DM users) used most recently."""
 
     def __init__(self, per_scope: int = 64, scopes: int = 2048) -> None:
         self.per_scope = per_scope
-        self.scopes = scopes
-        self._by_scope: OrderedDict[int, OrderedDict[str, tuple[str, bool]]] = OrderedDict()
+        self._by_scope: LRUCache[int, dict[str, tuple[str, bool]]] = LRUCache(scopes)
 
-    def add(self, scope: int, name: str, *, commander: bool) -> None:
-        names = self._by_scope.get(scope)
-        if names is None:
-            names = self._by_scope[scope] = OrderedDict()
-            if len(self._by_scope) > self.scopes:
-                self._by_scope.popitem(last=False)
-        else:
-            self._by_scope.move_to_end(scope)
+    def add(self, interaction: discord.Interaction[Any], name: str, *, commander: bool) -> None:
+        names = self._by_scope.setdefault(interaction.guild_id or interaction.user.id, {})
+        names.pop(name, None)
         names[name] = (normalize(name), commander)
-        names.move_to_end(name)
         if len(names) > self.per_scope:
-            names.popitem(last=False)
+            del names[next(iter(names))]
 
     def matching(
-        self, scope: int, text: str, *, commanders_only: bool = False, limit: int = RECENT_FIRST
+        self, interaction: discord.Interaction[Any], text: str, *, commanders_only: bool = False
     ) -> list[str]:
-        names = self._by_scope.get(scope)
         q = normalize(text)
-        if not names or not q:
-            return []
-        out: list[str] = []
-        for name, (key, commander) in reversed(names.items()):
-            if commanders_only and not commander:
-                continue
-            if f" {q}" in f" {key}":  # the name, or one of its words, starts with the text
-                out.append(name)
-                if len(out) == limit:
-                    break
-        return out
-
-
-def scope_of(interaction: discord.Interaction[Any]) -> int:
-    return interaction.guild_id or interaction.user.id
+        names = self._by_scope.get(interaction.guild_id or interaction.user.id, {}) if q else {}
+        found = [
+            name
+            for name, (key, commander) in reversed(names.items())
+            if f" {q}" in f" {key}" and (commander or not commanders_only)  # a word of the name starts so
+        ]
+        return found[:RECENT_FIRST]

@@ -1,11 +1,7 @@
-"""Command names, option names, choices and descriptions in the player's Discord language: discord.py's
-`app_commands.Translator` over the presentation's message catalogs (`bot.present.i18n`).
-
-Names and choices are looked up with the gettext context "command" (`option_name` in the replies reads the
-same entries, so a reply names an option as the player's client shows it); descriptions as plain messages.
-A translation Discord would refuse (a slash command or option name that isn't 1-32 lowercase letters, digits,
-`-` or `_`; a description or choice over 100 characters; a context menu name over 32) is left out, so Discord
-shows the English one instead of rejecting the whole sync.
+"""Command names, options, choices and descriptions in the player's Discord language: discord.py's
+`app_commands.Translator` over the message catalogs (names and choices in gettext context "command", as the
+replies name options). A translation Discord would refuse is left out, so Discord shows the English one
+instead of rejecting the whole sync.
 """
 
 from __future__ import annotations
@@ -18,8 +14,8 @@ from discord.app_commands import TranslationContextLocation as Where
 
 from bot.present import i18n
 
-# Discord's rule for slash command and option names (\p{L}, \p{N} and the Devanagari and Thai scripts; Python's
-# \w covers letters and digits of every script, and `_`).
+# Discord's rule for slash command and option names: \w (letters, digits of every script, `_`), plus the
+# Devanagari and Thai blocks whole (their vowel signs are no \w).
 SLASH_NAME_RE = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
 _NAMES = (Where.command_name, Where.group_name, Where.parameter_name, Where.choice_name)
 _LIMITS = {Where.command_name: 32, Where.group_name: 32, Where.parameter_name: 32, Where.choice_name: 100}

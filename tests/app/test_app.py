@@ -11,6 +11,8 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import discord
 import pytest
@@ -346,23 +348,30 @@ async def test_unreachable_discord_is_one_error_line(tmp_path, capsys):
 def test_recent_names_are_per_server_bounded_and_filtered():
     from bot.app.recent import RecentNames
 
+    def at(guild: int) -> Any:  # an interaction in that server
+        return SimpleNamespace(guild_id=guild, user=SimpleNamespace(id=99))
+
     recent = RecentNames(per_scope=3, scopes=2)
-    recent.add(1, "Fires of Undeath", commander=False)
-    recent.add(1, "Kumano, Master Yamabushi", commander=True)
-    assert recent.matching(1, "fire") == ["Fires of Undeath"]
-    assert recent.matching(1, "master") == ["Kumano, Master Yamabushi"]  # a later word matches too
-    assert recent.matching(1, "ire") == []  # but not the middle of a word
-    assert recent.matching(2, "fire") == []  # other servers don't see it
-    assert recent.matching(1, "", commanders_only=False) == []
-    assert recent.matching(1, "k", commanders_only=True) == ["Kumano, Master Yamabushi"]
-    assert recent.matching(1, "f", commanders_only=True) == []
+    recent.add(at(1), "Fires of Undeath", commander=False)
+    recent.add(at(1), "Kumano, Master Yamabushi", commander=True)
+    assert recent.matching(at(1), "fire") == ["Fires of Undeath"]
+    assert recent.matching(at(1), "master") == ["Kumano, Master Yamabushi"]  # a later word matches too
+    assert recent.matching(at(1), "ire") == []  # but not the middle of a word
+    assert recent.matching(at(2), "fire") == []  # other servers don't see it
+    assert recent.matching(at(1), "", commanders_only=False) == []
+    assert recent.matching(at(1), "k", commanders_only=True) == ["Kumano, Master Yamabushi"]
+    assert recent.matching(at(1), "f", commanders_only=True) == []
     for name in ("Fire // Ice", "Firebolt", "Fireball"):
-        recent.add(1, name, commander=False)
-    assert recent.matching(1, "fire") == ["Fireball", "Firebolt", "Fire // Ice"]  # newest first, 3 kept
-    recent.add(2, "Sol Ring", commander=False)
-    recent.add(3, "Sol Ring", commander=False)
-    assert recent.matching(1, "fire") == []  # the least recently used server was dropped
-    assert recent.matching(3, "sol") == ["Sol Ring"]
+        recent.add(at(1), name, commander=False)
+    assert recent.matching(at(1), "fire") == ["Fireball", "Firebolt", "Fire // Ice"]  # newest first, 3 kept
+    recent.add(at(2), "Sol Ring", commander=False)
+    recent.add(at(3), "Sol Ring", commander=False)
+    assert recent.matching(at(1), "fire") == []  # the least recently used server was dropped
+    assert recent.matching(at(3), "sol") == ["Sol Ring"]
+    dm = SimpleNamespace(guild_id=None, user=SimpleNamespace(id=7))  # in DMs, per user
+    recent.add(dm, "Sol Ring", commander=False)
+    assert recent.matching(dm, "sol") == ["Sol Ring"]
+    assert recent.matching(SimpleNamespace(guild_id=None, user=SimpleNamespace(id=8)), "sol") == []
 
 
 # ---------------------------------------------------------------------- helpers of the Discord layer
@@ -378,8 +387,8 @@ def test_card_options_read_pasted_decklist_lines():
     assert card_query_text("1/2") == "1/2"  # not a card line: kept as typed
 
 
-def test_the_option_a_choice_replaces():
-    from bot.app.options import CardQuery, card_query, option_for
+async def test_the_option_a_choice_replaces():
+    from bot.app.options import CardOption, CardQuery, option_for
 
     fits = {
         "card": CardQuery("card", "bolt"),
@@ -389,7 +398,7 @@ def test_the_option_a_choice_replaces():
     }
     assert option_for(fits, "commander", "kumano") == "commander"
     assert option_for(fits, "color", "kumano") is None  # not a card option of this command
-    one = {"card": card_query(None, "1 Lightning Bolt (M10) 1")}
+    one = {"card": await CardOption().transform(None, "1 Lightning Bolt (M10) 1")}  # type: ignore[arg-type]
     assert one["card"].text == "Lightning Bolt"
     assert option_for(one, None, "Lightning Bolt") == "card"
     assert option_for({"card": CardQuery(None, "bolt")}, None, "something else") == "card"  # the only one
@@ -400,20 +409,26 @@ def test_the_option_a_choice_replaces():
 
 
 def test_installation_kinds_follow_the_application():
-    from bot.app.tree import install_types
+    from bot.app.tree import IdentityTree
 
     class App:
         def __init__(self, guild: object, user: object) -> None:
             self.guild_integration_config = guild
             self.user_integration_config = user
 
-    both = install_types(App(object(), object()))  # type: ignore[arg-type]
+    def installs(app: App | None) -> discord.app_commands.AppInstallationType:
+        tree = IdentityTree(discord.Client(intents=discord.Intents.none()))
+        tree.sync_contexts(app)  # type: ignore[arg-type]
+        assert tree.allowed_installs is not None
+        return tree.allowed_installs
+
+    both = installs(App(object(), object()))
     assert both.guild and both.user
-    guild_only = install_types(App(object(), None))  # type: ignore[arg-type]
+    guild_only = installs(App(object(), None))
     assert guild_only.guild and not guild_only.user
-    user_only = install_types(App(None, object()))  # type: ignore[arg-type]
+    user_only = installs(App(None, object()))
     assert user_only.user and not user_only.guild
-    unknown = install_types(None)
+    unknown = installs(None)
     assert unknown.guild and not unknown.user
 
 
