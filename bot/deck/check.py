@@ -41,8 +41,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.deck.entries import DeckEntry, ParsedDeck, Section
 from bot.deck.errors import DeckCheckCode, DeckCheckError
-from bot.deck.parser import DeckEntry, ParsedDeck, Section
 from bot.deck.report import (
     KIND_ORDER,
     CommanderIssue,

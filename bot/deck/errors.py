@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
-from bot.deck.parser import DeckInputError
+from bot.deck.entries import DeckInputError
 
 
 class DeckCheckCode(StrEnum):

@@ -1,67 +1,24 @@
-"""Decklist reading: which format a text is, then that format's reader. Pure; no I/O.
+"""Decklist reading: which format a text is, then that format's reader (`formats/`). Pure; no I/O.
 
-The format is picked from what the text looks like (pasted text has no file name; a file name's extension is
-only a hint), first match wins:
-
-| format | recognised by | reader |
-|---|---|---|
-| Cockatrice `.cod` | XML whose root is `<cockatrice_deck>` | `formats.xmlfiles` |
-| MTGO `.dek` | XML whose root is `<Deck>` | `formats.xmlfiles` |
-| Forge `.dck` | a line `[metadata]`, `[Main]`, `[Commander]`, `[Sideboard]` or another Forge section | `formats.forge` |
-| XMage `.dck` | a card line `N [SET:NUM] Name`, or a `NAME:` or `LAYOUT` line | `formats.xmage` |
-| CSV export | a header row naming a card-name column and a count or set column | `formats.table` |
-| one-line paste | a single non-blank line that holds several entries | `formats.oneline` |
-| text list | everything else: plain, Arena, Moxfield, Archidekt, TappedOut, MTGO `.txt` | `formats.text` |
-
-Every reader turns each line (row, element) it cannot read into a `ParseProblem` with its line number and a
-`LineIssue` code; nothing is dropped silently. Sideboard, maybeboard, companion and token sections are read into
-their `Section` but are not part of the deck. The data types live in `bot.deck.entries` and are re-exported here.
+The format is read from the text itself, first match wins: Cockatrice / MTGO XML (by root element), Forge
+(`[Main]`-style sections), XMage (`N [SET:NUM] Name`, `NAME:`), a CSV table (header row), a one-line paste,
+else a line-per-card text list. A file name only breaks a tie (`.csv`). Every line a reader can't read
+becomes a `ParseProblem` with a `LineIssue` code; nothing is dropped silently.
 """
 
 from __future__ import annotations
 
-from bot.deck.entries import (
-    MAX_BYTES,
-    MAX_COUNT,
-    MAX_LINES,
-    MAX_NAME_LENGTH,
-    CardLine,
-    DeckEntry,
-    DeckFormat,
-    DeckInputError,
-    InputIssue,
-    LineIssue,
-    ListUnit,
-    ParsedDeck,
-    ParseProblem,
-    Section,
-)
+from bot.deck.entries import MAX_BYTES as MAX_BYTES
+from bot.deck.entries import MAX_COUNT as MAX_COUNT
+from bot.deck.entries import MAX_LINES, DeckFormat, InputIssue, ListUnit
+from bot.deck.entries import DeckInputError as DeckInputError
+from bot.deck.entries import ParsedDeck as ParsedDeck
+from bot.deck.entries import Section as Section
 from bot.deck.formats import forge, table, xmage, xmlfiles
-from bot.deck.formats.lines import QUOTES, normalize_name, parse_card_line
+from bot.deck.formats.lines import QUOTES
+from bot.deck.formats.lines import parse_card_line as parse_card_line
 from bot.deck.formats.oneline import split_entries
 from bot.deck.formats.text import read_text
-
-__all__ = [
-    "MAX_BYTES",
-    "MAX_COUNT",
-    "MAX_LINES",
-    "MAX_NAME_LENGTH",
-    "CardLine",
-    "DeckEntry",
-    "DeckFormat",
-    "DeckInputError",
-    "InputIssue",
-    "LineIssue",
-    "ListUnit",
-    "ParseProblem",
-    "ParsedDeck",
-    "Section",
-    "decode",
-    "detect",
-    "normalize_name",
-    "parse",
-    "parse_card_line",
-]
 
 
 def decode(data: bytes) -> str:
@@ -86,7 +43,7 @@ def decode(data: bytes) -> str:
 
 
 def detect(lines: list[str], filename: str | None = None) -> DeckFormat:
-    """The format of a multi-line text (see the table above); `filename`'s extension breaks a tie only."""
+    """The format of a multi-line text; `filename`'s extension breaks a tie only."""
     xml = xmlfiles.detect(lines)
     if xml is not None:
         return xml
@@ -114,7 +71,7 @@ def parse(text: str, *, max_lines: int = MAX_LINES, filename: str | None = None)
     pieces = split_entries(non_blank[0][1].translate(QUOTES)) if len(non_blank) == 1 else []
     if len(pieces) > 1:
         _check_length(len(pieces), ListUnit.ENTRIES, max_lines)
-        deck = ParsedDeck(lines_read=len(pieces), one_line=True, format=DeckFormat.ONE_LINE)
+        deck = ParsedDeck(lines_read=len(pieces), format=DeckFormat.ONE_LINE)
         (xmage.read if xmage.detect(pieces) else read_text)(pieces, deck)
     else:
         kind = detect(lines, filename)

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from bot.deck.parser import Section
+from bot.deck.entries import Section
 from bot.identity.model import Analysis, NonDeckKind, Reason, Verdict
 
 

@@ -35,8 +35,9 @@ from typing import Any, Protocol
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import normalize
 from bot.deck.check import MAX_SUGGESTIONS, DeckInput, card_key, check_deck, color_letter
+from bot.deck.entries import DeckEntry, DeckFormat, ParsedDeck, Section
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
-from bot.deck.parser import DeckEntry, ParsedDeck, Section, parse
+from bot.deck.parser import parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, Reading, Unchecked, UncheckedCommander
 from bot.identity import analyze, check_pairing
 from bot.identity.model import IdentityError
@@ -326,7 +327,7 @@ async def check_decklist(
     offline = lookup.offline or next((u.reason for u in leaders.unchecked), None)
     if not lookup.found and not leaders.cards and offline:
         raise ScryfallUnavailable(offline)
-    one_line = parsed.one_line and len(parsed.entries) + len(parsed.problems) > 1
+    one_line = parsed.format is DeckFormat.ONE_LINE and len(parsed.entries) + len(parsed.problems) > 1
     report = check_deck(
         DeckInput(
             parsed,

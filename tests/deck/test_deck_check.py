@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.deck.check import DeckInput, check_deck, color_letter, copy_limit, is_basic_land
-from bot.deck.parser import DeckInputError, Section, parse
+from bot.deck.entries import DeckInputError, Section
+from bot.deck.parser import parse
 from bot.deck.report import CommanderIssue, ProblemKind, Unchecked, UncheckedCommander
 from bot.identity.model import NonDeckKind, ReasonKind, VerdictCode
 from bot.present import deck_errors

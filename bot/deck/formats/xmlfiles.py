@@ -1,13 +1,11 @@
 """XML deck files: Cockatrice `.cod` and MTGO `.dek`. Pure; read with the standard library's expat parser.
 
-- Cockatrice: `<cockatrice_deck>` holds `<deckname>`, `<comments>` and `<zone name="main|side|tokens">` elements
-  of `<card number="N" name="..." setShortName="..." collectorNumber="..."/>`. A zone named for the commander
-  (`Commander`, `Command Zone`) or another section word is read as that section; Cockatrice players keep a
-  Commander deck's commanders in the sideboard (`entries.commanders_from_sideboard`).
-- MTGO: `<Deck>` holds `<Cards CatID="..." Quantity="N" Sideboard="true|false" Name="..."/>`; MTGO keeps a
-  Commander deck's commander in the sideboard too.
+- Cockatrice: `<cockatrice_deck>` holds `<deckname>` and `<zone name="main|side|tokens|...">` of
+  `<card number="N" name="..." setShortName="..." collectorNumber="..."/>`;
+- MTGO: `<Deck>` holds `<Cards Quantity="N" Sideboard="true|false" Name="..."/>`.
 
-A document type declaration (and with it any entity) is refused: a deck file never needs one.
+Both keep a Commander deck's commanders in the sideboard. A document type declaration (and with it any
+entity) is refused: a deck file never needs one.
 """
 
 from __future__ import annotations
@@ -118,5 +116,5 @@ def read(lines: list[str], deck: ParsedDeck, max_cards: int) -> None:
             set_code = number = None
         raw = lines[e.line - 1] if 0 < e.line <= len(lines) else e.attrs.get("name", "")
         name_attr = e.attrs.get("name" if kind is DeckFormat.COCKATRICE else "Name", "")
-        deck.add(e.line, raw, card_from_fields(count, name_attr, set_code=set_code, number=number), section)
+        deck.add(e.line, raw, card_from_fields(count, name_attr, section, set_code=set_code, number=number))
     commanders_from_sideboard(deck)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.deck.parser import Section
+from bot.deck.entries import Section
 from bot.deck.sources.links import DeckSourceError, DeckSourceErrorCode, Site
 from bot.deck.sources.result import (
     DEFAULT_MAX_ENTRIES,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bot.deck.parser import MAX_COUNT, MAX_NAME_LENGTH, DeckEntry, ParsedDeck, ParseProblem, Section
+from bot.deck.entries import MAX_COUNT, MAX_NAME_LENGTH, DeckEntry, ParsedDeck, ParseProblem, Section
 from bot.deck.sources.links import DeckLink, DeckSourceError, DeckSourceErrorCode, Site
 
 DEFAULT_MAX_ENTRIES = 1000  # distinct card entries in one deck answer, all boards together
