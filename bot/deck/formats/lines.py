@@ -33,32 +33,21 @@ INLINE_SECTION_WORDS: dict[str, Section] = {
     "sideboard": Section.SIDEBOARD,
 }
 # Type group headers (Moxfield/TappedOut/Archidekt copies): skipped, section unchanged.
+_TYPES = (
+    "creature",
+    "land",
+    "instant",
+    "artifact",
+    "enchantment",
+    "planeswalker",
+    "battle",
+    "other",
+    "nonland",
+)
 GROUP_WORDS = {
-    *[
-        "creature",
-        "creatures",
-        "land",
-        "lands",
-        "instant",
-        "instants",
-        "sorcery",
-        "sorceries",
-        "artifact",
-        "artifacts",
-    ],
-    *[
-        "enchantment",
-        "enchantments",
-        "planeswalker",
-        "planeswalkers",
-        "battle",
-        "battles",
-        "other",
-        "others",
-        "spells",
-    ],
-    *["nonland", "nonlands", "ramp", "removal", "draw", "tribal", "kindred", "legendary"],
-    *("card draw", "mana rocks"),
+    *(word + plural for word in _TYPES for plural in ("", "s")),
+    *("sorcery", "sorceries", "spells", "ramp", "removal", "card draw", "draw", "mana rocks"),
+    *("tribal", "kindred", "legendary"),
 }
 
 _HEADER_RE = re.compile(
@@ -86,36 +75,10 @@ QUOTES = str.maketrans("\u2019\u2018\u02bc\u201c\u201d\u2013\u2014\u00a0", "'''\
 _FOIL_MARKS = {"f", "foil", "e", "etched", "f-etch", "a", "s"}
 # Lower-case words inside card names (`Fires of Undeath`, `Chicken à la King`); any other lower-case word is
 # prose, so ` // Burn and finishers` is a comment. tests/deck/test_deck_parser.py checks every face name.
-NAME_SMALL_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "as",
-        "at",
-        "but",
-        "by",
-        "for",
-        "from",
-        "in",
-        "into",
-        "of",
-        "on",
-        "or",
-        "the",
-        "this",
-        "to",
-        "upon",
-        "with",
-        "à",
-        "de",
-        "del",
-        "la",
-        "le",
-        "van",
-    ]
+_NAME_WORD_RE = re.compile(
+    r"a|an|and|as|at|but|by|for|from|in|into|of|on|or|the|this|to|upon|with|à|de|del|la|le|van"
+    r"|[a-z]{1,3}-[A-Z].*"  # `Augur il-Vec`, `Lancers en-Kor`
 )
-_NAME_PARTICLE_RE = re.compile(r"[a-z]{1,3}-[A-Z]")  # `Augur il-Vec`, `Lancers en-Kor`
 
 
 def normalize_name(name: str) -> str:
@@ -196,10 +159,7 @@ def first_alpha(text: str) -> str:
 def prose_word(text: str) -> bool:
     """A lower-case word no card name uses (`finishers`, `rocks`): the text is a note, not a card name."""
     words = (w.strip(",.;:!?\"'()") for w in text.split())
-    return any(
-        w[:1].isalpha() and w[:1].islower() and w not in NAME_SMALL_WORDS and not _NAME_PARTICLE_RE.match(w)
-        for w in words
-    )
+    return any(w[:1].isalpha() and w[:1].islower() and not _NAME_WORD_RE.fullmatch(w) for w in words)
 
 
 def slash_comment(rest: str) -> tuple[str, str | None]:
