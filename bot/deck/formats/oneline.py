@@ -1,17 +1,12 @@
 """One-line pastes: a whole decklist whose newlines became spaces (Discord text options, some chat clients).
 
-`split_entries` cuts the line into entries that each read like one line of a multi-line list (`text.read_text`
-then reads them). An entry starts at a count followed by a name (`1 Sol Ring`, `1x Sol Ring`), at `SB:`, at `;`
-or `|`, at a section or type header, at `Commander: Name`, at a `//` or `#` comment that follows a finished
-entry, and at a name that follows a finished entry (one that ended in a set code, collector number,
-`*F*`/`*CMDR*` marker, `[category]`, `^tag^` or `#tag`). A number right after a `(SET)` code is its collector
-number when the paste's other set codes carry collector numbers (Moxfield, Arena and Archidekt exports always
-do). A bare section word right after a card name without a set code is a header only when no card name ends with
-that word (`Deck`, `Sideboard`, `Maybeboard` are headers; in `1 Siege-Gang Commander 1 Sol Ring` "Commander"
-belongs to the name); with a colon, a `(N)` count or written as a comment (`Commander:`, `Lands (30)`,
-`// Removal`: no card face is named like a header) it always is. `Word: <count> ...` is a section header. Limits:
-a one-line plain list needs counts or `;` separators between the names, and a comment's own numbers (`// top 10`)
-start new entries.
+`split_entries` cuts the line into entries that each read like one line of a multi-line list. An entry starts
+at a count followed by a name, `SB:`, `;` or `|`, a section or type header, `Commander: Name`, a comment after
+a finished entry, or a name after a finished entry (one that ended in a set code, collector number, marker,
+`[category]` or tag). A number after a `(SET)` is its collector number when the paste's set codes carry them.
+A bare section word right after a name is a header only when no card name ends with it (`1 Siege-Gang
+Commander`); with a colon, a `(N)` count or as a comment it always is. Limits: a plain list needs counts or
+`;` between names, and a comment's own numbers (`// top 10`) start new entries.
 """
 
 from __future__ import annotations
@@ -152,12 +147,14 @@ class _Splitter:
     def _followed_by_entry(self, span: _HeaderSpan) -> bool:
         """What follows a header must start an entry (or be the end): a count, `SB:`, a comment, a header."""
         k = span.end
-        if k >= self.n:
+        if (
+            k >= self.n
+            or self.count_starts_entry(k)
+            or self.t[k].upper() == "SB:"
+            or _is_comment_mark(self.t[k])
+        ):
             return True
-        tok = self.t[k]
-        if self.count_starts_entry(k) or tok.upper() == "SB:" or _is_comment_mark(tok):
-            return True
-        if span.phrase == "about" and tok.lower() == "name":
+        if span.phrase == "about" and self.t[k].lower() == "name":
             return True
         nested = self.header(k)
         return nested is not None and (nested.end >= self.n or self.count_starts_entry(nested.end))
@@ -168,28 +165,20 @@ class _Splitter:
         span = self.header(i)
         if span is None or not self._followed_by_entry(span):
             return None
-        if phase in (_Phase.START, _Phase.SUFFIX):
-            return span
+        if phase in (_Phase.START, _Phase.SUFFIX) or (
+            phase is _Phase.NAME and (span.colon or span.counted or span.marked)
+        ):
+            return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
+        section = span.phrase in SECTION_WORDS and span.capitalised
         if phase is _Phase.NAME:
-            if span.colon or span.counted or span.marked:
-                return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
-            if (
-                span.phrase in SECTION_WORDS
-                and span.capitalised
-                and span.phrase not in NAME_ENDING_SECTION_WORDS
-            ):
-                return span
-            return None
-        # inside a comment or About metadata: only capitalised section words
-        return span if span.phrase in SECTION_WORDS and span.capitalised else None
+            return span if section and span.phrase not in NAME_ENDING_SECTION_WORDS else None
+        return span if section else None  # inside a comment or About metadata
 
     def count_starts_entry(self, i: int) -> bool:
         """Token i is a count followed by a card name (`1 Sol`, `1x Sol`, `1 x Sol`, `1 1996 World ...`)."""
         if i >= self.n or not _COUNT_TOKEN_RE.fullmatch(self.t[i]):
             return False
-        if i + 1 >= self.n:
-            return True  # a lone count at the end: its own (unreadable) entry
-        return _starts_name(self.t[i + 1])
+        return i + 1 >= self.n or _starts_name(self.t[i + 1])  # a lone count at the end: its own entry
 
     def note_follows(self, start: int, i: int) -> bool:
         """The text after the `//` at token i (up to the next `//`, set code, marker or entry) is a note rather
@@ -205,8 +194,7 @@ class _Splitter:
         ):
             words.append(self.t[j])
             j += 1
-        text = " ".join(words).strip()
-        if not text:
+        if not (text := " ".join(words).strip()):
             return False
         name = self.t[start:i]
         while name and (
@@ -273,11 +261,10 @@ class _Splitter:
         return None
 
     def in_count(self, i: int, _: bool) -> None:
-        t = self.t
         if not (
-            t[i] in ("x", "X", "\u00d7")
+            self.t[i] in ("x", "X", "\u00d7")
             and i + 1 < self.n
-            and _starts_name(t[i + 1])
+            and _starts_name(self.t[i + 1])
             and not self.count_starts_entry(i + 1)
         ):
             self.phase = _Phase.NAME  # `1 x Sol Ring` keeps counting; in `1 X 1 Sol Ring`, X is the card
@@ -336,11 +323,7 @@ class _Splitter:
 
 
 def split_entries(line: str) -> list[str]:
-    """Cut one pasted line (a whole decklist whose newlines became spaces) into entries, in order.
-
-    Each returned string reads like one line of a multi-line list: a card line, a section header, a comment
-    or Arena `About` metadata. A line holding one entry comes back as it is.
-    """
+    """Cut one pasted line into entries, in order: card lines, headers, comments or Arena `About` metadata."""
     out: list[str] = []
     for chunk in _PASTE_SEPARATOR_RE.split(line.strip()):
         matches = list(_TOKEN_RE.finditer(chunk))
