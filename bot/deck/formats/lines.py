@@ -152,14 +152,18 @@ def strip_suffixes(rest: str) -> tuple[str, dict[str, Any]]:
     return rest.strip(), info
 
 
-def first_alpha(text: str) -> str:
-    return next((ch for ch in text if ch.isalpha()), "")
-
-
 def prose_word(text: str) -> bool:
     """A lower-case word no card name uses (`finishers`, `rocks`): the text is a note, not a card name."""
     words = (w.strip(",.;:!?\"'()") for w in text.split())
     return any(w[:1].isalpha() and w[:1].islower() and not _NAME_WORD_RE.fullmatch(w) for w in words)
+
+
+def looks_like_note(name: str, text: str) -> bool:
+    """Text after ` // ` that can't start a split card's next face: punctuation first, or after a capitalised
+    name a lower-case word or one no card name uses (card names capitalise every word but `of`, `the`, ...)."""
+    capitalised = next((ch for ch in name if ch.isalpha()), "").isupper()
+    first = text[0]
+    return not (first.isalnum() or first in "\"'") or (capitalised and (first.islower() or prose_word(text)))
 
 
 def slash_comment(rest: str) -> tuple[str, str | None]:
@@ -175,15 +179,11 @@ def slash_comment(rest: str) -> tuple[str, str | None]:
         left = rest[: m.start()].strip()
         right = rest[m.end() :].lstrip("/").strip()
         if not left or not right:
-            continue  # `// Ice` or `Fire //`: half a split name, reported by _read_card
-        first = right[0]
-        capitalised = first_alpha(left).isupper()
+            continue  # `// Ice` or `Fire //`: half a split name, reported as such
         face = strip_suffixes(right)[0].lower()
         if (
-            not (first.isalnum() or first in "\"'")
-            or (first.isalpha() and first.islower() and capitalised)
+            looks_like_note(left, right)
             or strip_suffixes(left)[0] != left
-            or (capitalised and prose_word(right))
             or face in SECTION_WORDS
             or face in GROUP_WORDS
         ):

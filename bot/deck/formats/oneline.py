@@ -21,8 +21,7 @@ from bot.deck.formats.lines import (
     INLINE_SECTION_WORDS,
     SECTION_WORDS,
     SET_CODE,
-    first_alpha,
-    prose_word,
+    looks_like_note,
 )
 
 # Section words that end some card's name (`Siege-Gang Commander`, `Raptor Companion`, `Sworn Companions`,
@@ -45,6 +44,9 @@ _DIGITS_PAREN_RE = re.compile(r"\(\s*\d+\s*\)")
 _COLLECTOR_RE = re.compile(r"(?=.*[0-9★†])" + COLLECTOR)
 _COMMENT_MARK_RE = re.compile(r"(?://|#)+")
 _PASTE_SEPARATOR_RE = re.compile(r"\s*[;|]\s*")
+_MARKER_RE = re.compile(
+    r"\*.+\*|\[(?:.*\])?|\^.*\^|#(?!(?://|#)*$).*"
+)  # finishes an entry: `*F*`, `[..]`, `^..^`, `#tag`
 
 
 class _Phase(StrEnum):
@@ -72,13 +74,7 @@ def _is_comment_mark(token: str) -> bool:
 
 
 def _is_marker(token: str) -> bool:
-    """A token that finishes a card entry: `*F*`, `[...]`, `^...^`, `#tag`."""
-    return (
-        (token.startswith("*") and token.endswith("*") and len(token) > 2)
-        or (token.startswith("[") and token.endswith("]"))
-        or (token.startswith("^") and token.endswith("^") and len(token) > 1)
-        or (token.startswith("#") and not _COMMENT_MARK_RE.fullmatch(token))
-    )
+    return bool(_MARKER_RE.fullmatch(token))
 
 
 def _starts_name(token: str) -> bool:
@@ -108,11 +104,9 @@ class _Splitter:
         for i, tok in enumerate(self.t[:-1]):
             if not _SET_TOKEN_RE.fullmatch(tok):
                 continue
-            nxt = self.t[i + 1]
-            after = self.t[i + 2] if i + 2 < self.n else None
+            nxt, after = self.t[i + 1], self.t[i + 2] if i + 2 < self.n else ""
             if nxt.isdigit():
-                if after is None or not _starts_name(after) or _COUNT_TOKEN_RE.fullmatch(after):
-                    with_number += 1
+                with_number += not after or not _starts_name(after) or bool(_COUNT_TOKEN_RE.fullmatch(after))
             elif _COLLECTOR_RE.fullmatch(nxt) and not _COUNT_TOKEN_RE.fullmatch(nxt):
                 with_number += 1
             else:
@@ -121,10 +115,8 @@ class _Splitter:
 
     def header(self, i: int) -> _HeaderSpan | None:
         """A section or type header starting at token i (`Deck`, `SIDEBOARD:`, `// Lands (30)`, `Main Deck`)."""
-        j = i
-        marked = bool(_COMMENT_MARK_RE.fullmatch(self.t[j]))
-        if marked:
-            j += 1
+        marked = bool(_COMMENT_MARK_RE.fullmatch(self.t[i]))
+        j = i + marked
         for width in (2, 1):
             if j + width > self.n:
                 continue
@@ -182,7 +174,7 @@ class _Splitter:
 
     def note_follows(self, start: int, i: int) -> bool:
         """The text after the `//` at token i (up to the next `//`, set code, marker or entry) is a note rather
-        than a split card's next face, by the rules of `_slash_comment`; the entry began at token `start`."""
+        than a split card's next face (`looks_like_note`); the entry began at token `start`."""
         words = [self.t[i][2:]] if len(self.t[i]) > 2 else []
         j = i + 1
         while (
@@ -203,10 +195,7 @@ class _Splitter:
             or name[0].endswith(":")
         ):
             name = name[1:]  # the count and `SB:` / `Commander:` prefixes are not the name
-        capitalised = first_alpha(" ".join(name)).isupper()
-        return not (text[0].isalnum() or text[0] in "\"'") or (
-            capitalised and (text[0].islower() or prose_word(text))
-        )
+        return looks_like_note(" ".join(name), text)
 
     def inline_prefix(self, i: int) -> int | None:
         """`Commander: Name` / `Partner: Name`: the index after the prefix, or None."""
