@@ -220,10 +220,9 @@ def _name_problems(groups: _Groups, inp: DeckInput) -> list[Problem]:
 
 
 def _identity_problems(
-    kind: ProblemKind, card: Mapping[str, Any], lines: tuple[int, ...], leaders: _Leaders
+    kind: ProblemKind, card: Mapping[str, Any], name: str, lines: tuple[int, ...], leaders: _Leaders
 ) -> tuple[Analysis | None, list[Problem]]:
     """The card's analysis and, when its identity leaves the deck's (CR 903.4, 903.5c), a `kind` problem."""
-    name = str(card.get("name"))
     try:
         analysis = analyze(dict(card))
     except IdentityError:
@@ -251,7 +250,7 @@ def _card_problems(
         return problems
     if is_banned(card):
         problems.append(Problem(ProblemKind.BANNED, name, lines))
-    analysis, colors = _identity_problems(ProblemKind.COLOR, card, lines, leaders)
+    analysis, colors = _identity_problems(ProblemKind.COLOR, card, name, lines, leaders)
     if analysis is not None and not analysis.deck_card:
         problems.append(Problem(ProblemKind.NOT_A_CARD, name, lines, not_deck_card=analysis.not_deck_card))
     return problems + colors
@@ -264,7 +263,7 @@ def _companion_problems(
     (CR 903.4) and not banned."""
     name, lines = str(card.get("name", entries[0].name)), _lines(entries)
     problems = [Problem(ProblemKind.BANNED, name, lines, companion=True)] if is_banned(card) else []
-    return problems + _identity_problems(ProblemKind.COMPANION, card, lines, leaders)[1]
+    return problems + _identity_problems(ProblemKind.COMPANION, card, name, lines, leaders)[1]
 
 
 def _list_names_other(groups: _Groups, leaders: _Leaders) -> list[Problem]:

@@ -208,9 +208,11 @@ class _Splitter:
             return None
         return k if k < self.n and (_starts_name(self.t[k]) or self.count_starts_entry(k)) else None
 
-    def begin(self, index: int) -> None:
+    def begin(self, index: int, phase: _Phase | None = None) -> None:
+        """An entry starts at token `index` (and the splitter is in `phase` there)."""
         if index < self.n and index != self.starts[-1]:
             self.starts.append(index)
+        self.phase = phase or self.phase
 
     def boundary(self, i: int, in_set_slot: bool, slash: bool) -> int | None:
         """When token i starts an entry (`SB:`, a header, `Commander:`, a count) or is a collector number: the
@@ -218,15 +220,13 @@ class _Splitter:
         tok, phase = self.t[i], self.phase
         counting = phase in (_Phase.COUNT, _Phase.PREFIX)
         if tok.upper() == "SB:" and not counting:
-            self.begin(i)
-            self.phase = _Phase.PREFIX
+            self.begin(i, _Phase.PREFIX)
             return i + 1
         span = self.header_here(i, phase, slash)
         if span is not None:
-            self.begin(i)
-            self.begin(span.end)
             about = span.phrase == "about"
-            self.phase = _Phase.ABOUT if about else _Phase.START
+            self.begin(i)
+            self.begin(span.end, _Phase.ABOUT if about else _Phase.START)
             return (
                 span.end + 1
                 if about and span.end < self.n and self.t[span.end].lower() == "name"
@@ -235,8 +235,7 @@ class _Splitter:
         prose = phase in (_Phase.COMMENT, _Phase.ABOUT) and not tok[:1].isupper()
         after = None if counting or slash or prose else self.inline_prefix(i)
         if after is not None:
-            self.begin(i)
-            self.phase = _Phase.PREFIX
+            self.begin(i, _Phase.PREFIX)
             return after
         if counting or slash or not _COUNT_TOKEN_RE.fullmatch(tok):
             return None
@@ -244,8 +243,7 @@ class _Splitter:
             self.phase = _Phase.SUFFIX  # the collector number of the set code before it
             return i + 1
         if self.count_starts_entry(i):
-            self.begin(i)
-            self.phase = _Phase.COUNT
+            self.begin(i, _Phase.COUNT)
             return i + 1
         return None
 
@@ -261,8 +259,7 @@ class _Splitter:
     def in_name(self, i: int, _: bool) -> None:
         tok = self.t[i]
         if tok.startswith("//") and self.note_follows(self.starts[-1], i):
-            self.begin(i)  # `1 Fiery Confluence // Burn and finishers 1 Comet Storm`
-            self.phase = _Phase.COMMENT
+            self.begin(i, _Phase.COMMENT)  # `1 Fiery Confluence // Burn and finishers 1 Comet Storm`
         elif tok.startswith("//"):
             self.after_slash = True  # `Fire // Ice`, or `Sol Ring // Staple`: the entry's reader decides
         elif _COMMENT_MARK_RE.fullmatch(tok):
@@ -279,11 +276,9 @@ class _Splitter:
         if _SET_TOKEN_RE.fullmatch(tok):
             self.set_slot = True
         elif _is_comment_mark(tok):
-            self.begin(i)
-            self.phase = _Phase.COMMENT
+            self.begin(i, _Phase.COMMENT)
         elif not _is_marker(tok):
-            self.begin(i)  # a name after a finished entry: a new entry without a count
-            self.phase = _Phase.NAME
+            self.begin(i, _Phase.NAME)  # a name after a finished entry: a new entry without a count
 
     def in_other(self, i: int, _: bool) -> None:
         tok = self.t[i]
@@ -292,8 +287,7 @@ class _Splitter:
         elif self.phase is _Phase.PREFIX:
             self.phase = _Phase.COUNT if _COUNT_TOKEN_RE.fullmatch(tok) else _Phase.NAME
         elif _is_comment_mark(tok):  # in a comment or About metadata
-            self.begin(i)
-            self.phase = _Phase.COMMENT
+            self.begin(i, _Phase.COMMENT)
 
     def split(self) -> list[tuple[int, int]]:
         """Token ranges [start, end) of the entries, in order."""
