@@ -159,21 +159,16 @@ def _leader_problems(leaders: _Leaders, identity_checked: bool) -> list[Problem]
     problems: list[Problem] = []
     if identity_checked and len(cards) == 2 and card_key(cards[0]) != card_key(cards[1]):
         if not (pairing := check_pairing(cards[0], cards[1])).ok:
-            card = " + ".join(names)
-            problems.append(
-                Problem(ProblemKind.COMMANDER, card, issue=CommanderIssue.CANT_PAIR, verdict=pairing)
-            )
+            issue = CommanderIssue.CANT_PAIR
+            problems.append(Problem(ProblemKind.COMMANDER, " + ".join(names), issue=issue, verdict=pairing))
     elif identity_checked and cards:
         if len(cards) == 2:
             problems.append(Problem(ProblemKind.COMMANDER, names[0], issue=CommanderIssue.NAMED_TWICE))
         if not (verdict := commander_eligibility(cards[0])).ok:
             issue = CommanderIssue.INELIGIBLE
             problems.append(Problem(ProblemKind.COMMANDER, names[0], issue=issue, verdict=verdict))
-    unique = {card_key(c): c for c in cards}.values()
-    problems += [
-        Problem(ProblemKind.BANNED, str(c.get("name")), commander=True) for c in unique if is_banned(c)
-    ]
-    return problems
+    banned = [str(c.get("name")) for c in {card_key(c): c for c in cards}.values() if is_banned(c)]
+    return problems + [Problem(ProblemKind.BANNED, name, commander=True) for name in banned]
 
 
 @dataclass(slots=True)
@@ -201,21 +196,13 @@ def _group(entries: Sequence[DeckEntry], inp: DeckInput) -> _Groups:
 
 def _name_problems(groups: _Groups, inp: DeckInput) -> list[Problem]:
     """Names that are no card and names that could not be checked, each once with all its lines."""
-    problems = [
-        Problem(
-            ProblemKind.UNKNOWN,
-            typed,
-            _lines(entries),
-            suggestions=tuple(s for s in inp.unknown.get(typed, ()) if s)[:MAX_SUGGESTIONS],
-        )
-        for typed, entries in groups.unknown.items()
-    ]
+    problems: list[Problem] = []
+    for typed, entries in groups.unknown.items():
+        close = tuple(s for s in inp.unknown.get(typed, ()) if s)[:MAX_SUGGESTIONS]
+        problems.append(Problem(ProblemKind.UNKNOWN, typed, _lines(entries), suggestions=close))
     for typed, entries in groups.unchecked.items():
-        why = inp.unavailable[typed]
-        suggestions = why.suggestions[:MAX_SUGGESTIONS]
-        problems.append(
-            Problem(ProblemKind.UNCHECKED, typed, _lines(entries), why=why.reason, suggestions=suggestions)
-        )
+        why, close = inp.unavailable[typed].reason, inp.unavailable[typed].suggestions[:MAX_SUGGESTIONS]
+        problems.append(Problem(ProblemKind.UNCHECKED, typed, _lines(entries), why=why, suggestions=close))
     return problems
 
 
@@ -271,10 +258,9 @@ def _list_names_other(groups: _Groups, leaders: _Leaders) -> list[Problem]:
     problems: list[Problem] = []
     for key, entries in groups.cards.items():
         if (marked := [e for e in entries if e.commander_marker]) and key not in leaders.keys:
-            name, issue = str(groups.card_of[key].get("name")), CommanderIssue.LIST_NAMES_OTHER
-            problems.append(
-                Problem(ProblemKind.COMMANDER, name, _lines(marked), issue=issue, others=leaders.names)
-            )
+            name, lines = str(groups.card_of[key].get("name")), _lines(marked)
+            issue = CommanderIssue.LIST_NAMES_OTHER
+            problems.append(Problem(ProblemKind.COMMANDER, name, lines, issue=issue, others=leaders.names))
     return problems
 
 

@@ -8,6 +8,8 @@ becomes a `ParseProblem` with a `LineIssue` code; nothing is dropped silently.
 
 from __future__ import annotations
 
+import contextlib
+
 from bot.deck.entries import MAX_BYTES as MAX_BYTES
 from bot.deck.entries import MAX_COUNT as MAX_COUNT
 from bot.deck.entries import MAX_LINES, DeckFormat, InputIssue, ListUnit
@@ -26,26 +28,18 @@ def decode(data: bytes) -> str:
     if len(data) > MAX_BYTES:
         raise DeckInputError(InputIssue.TOO_BIG, size=len(data), limit=MAX_BYTES)
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark (Windows Notepad)
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise DeckInputError(InputIssue.NOT_TEXT) from exc
-    if b"\x00" in data:
-        raise DeckInputError(InputIssue.NOT_TEXT)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError as exc:
-        raise DeckInputError(InputIssue.NOT_TEXT) from exc
+        encodings: tuple[str, ...] = ("utf-16",)
+    else:
+        encodings = () if b"\x00" in data else ("utf-8-sig", "cp1252")
+    for encoding in encodings:
+        with contextlib.suppress(UnicodeDecodeError):
+            return data.decode(encoding)
+    raise DeckInputError(InputIssue.NOT_TEXT)
 
 
 def detect(lines: list[str], filename: str | None = None) -> DeckFormat:
     """The format of a multi-line text; `filename`'s extension breaks a tie only."""
-    xml = xmlfiles.detect(lines)
-    if xml is not None:
+    if xml := xmlfiles.detect(lines):
         return xml
     if forge.detect(lines):
         return DeckFormat.FORGE

@@ -52,9 +52,8 @@ def names_card(typed: str, card: Mapping[str, Any]) -> bool:
     """Whether `typed` is the card's name, a face's, or one printed in their place (`flavor_name`: Godzilla
     series, Secret Lair), folded; not a close reading of it."""
     parts = [card, *(f for f in card.get("card_faces") or () if isinstance(f, Mapping))]
-    return normalize(typed) in {
-        normalize(str(p[k])) for p in parts for k in ("name", "flavor_name") if p.get(k)
-    }
+    folded = {normalize(str(p[k])) for p in parts for k in ("name", "flavor_name") if p.get(k)}
+    return normalize(typed) in folded
 
 
 @dataclass(slots=True)
@@ -86,29 +85,21 @@ async def _settle_alternatives(
 ) -> tuple[ParsedDeck, list[Reading]]:
     """For lines where ` // B` may be a comment (`1 Sol Ring // Ramp`): when `A // B` names no card but `A`
     names one exactly (one `resolve_many` for all such lines), the entry is renamed and a `Reading` says so."""
-    alternatives: dict[str, str] = {}
-    for entry in parsed.entries:
-        if (
-            entry.alternative
-            and entry.name not in lookup.found
-            and len(alternatives) < MAX_ALTERNATIVE_LOOKUPS
-        ):
-            alternatives.setdefault(entry.name, entry.alternative)
-    if not alternatives:
+    alts: dict[str, str] = {}
+    for e in parsed.entries:
+        if e.alternative and e.name not in lookup.found and len(alts) < MAX_ALTERNATIVE_LOOKUPS:
+            alts.setdefault(e.name, e.alternative)
+    if not alts:
         return parsed, []
-    alt_found = (await cards.resolve_many(list(dict.fromkeys(alternatives.values())))).found
-    chosen = {
-        typed: alt
-        for typed, alt in alternatives.items()
-        if alt in alt_found and names_card(alt, alt_found[alt].card)
-    }
+    found = (await cards.resolve_many(list(dict.fromkeys(alts.values())))).found
+    chosen = {typed: alt for typed, alt in alts.items() if alt in found and names_card(alt, found[alt].card)}
     readings = [
-        Reading(e.line, e.name, alt_found[chosen[e.name]].name) for e in parsed.entries if e.name in chosen
+        Reading(e.line, e.name, found[chosen[e.name]].name) for e in parsed.entries if e.name in chosen
     ]
     for typed, alt in chosen.items():
         lookup.missing.pop(typed, None)
         lookup.unavailable.pop(typed, None)
-        lookup.found[alt] = alt_found[alt]
+        lookup.found[alt] = found[alt]
     entries = [
         replace(e, name=chosen[e.name], alternative=None) if e.name in chosen else e for e in parsed.entries
     ]
@@ -218,9 +209,8 @@ async def _commanders(
             out.second_from_list = True
         return out
     if len(marked) > 2:
-        raise DeckCheckError(
-            DeckCheckCode.TOO_MANY_COMMANDERS, count=len(marked), names=[typed for typed, _card in marked]
-        )
+        names = [typed for typed, _card in marked]
+        raise DeckCheckError(DeckCheckCode.TOO_MANY_COMMANDERS, count=len(marked), names=names)
     for typed, card in marked:
         _add_marked(out, typed, card, lookup)
     return out
@@ -236,10 +226,8 @@ def _chosen_colors(
         if not choosers:
             raise DeckCheckError(DeckCheckCode.NO_CHOOSER)
         raise DeckCheckError(DeckCheckCode.TOO_MANY_COLORS, given=len(colors), choosers=len(choosers))
-    out: list[str | None] = [None] * len(leaders)
-    for index, color in zip(choosers, colors, strict=False):
-        out[index] = color
-    return out
+    given = dict(zip(choosers, colors, strict=False))
+    return [given.get(i) for i in range(len(leaders))]
 
 
 def _chooses_color(card: Mapping[str, Any]) -> bool:
