@@ -49,19 +49,16 @@ def _entry(item: Any, included: Mapping[str, bool]) -> RawEntry | None:
         return RawEntry(Section.MAIN, None, None, problem=EntryProblem.NOT_AN_OBJECT)
     if item.get("deletedAt"):
         return None  # removed from the deck; kept by the site for its history
-    card = obj(item.get("card"))
-    oracle = obj(card.get("oracleCard"))
+    oracle = obj(obj(item.get("card")).get("oracleCard"))
     name = tidy_name(oracle.get("name")) or face_name(oracle, "faces")
-    return RawEntry(
-        _section(item, included), name, item.get("quantity"), problem=None if name else EntryProblem.NO_NAME
-    )
+    return RawEntry(_section(item, included), name, item.get("quantity"))
 
 
 def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
     """A `FetchedDeck` from an Archidekt answer (JSON-decoded), or a `DeckSourceError`."""
     if not isinstance(payload, dict) or not isinstance(payload.get("cards"), list):
         raise not_a_deck(SITE, "shape", "no cards list")
-    check_answer(SITE, deck_id, payload.get("id"), private=payload.get("private") is True)
+    check_answer(SITE, deck_id, payload.get("id"), "private" if payload.get("private") is True else "")
     check_size(SITE, len(payload["cards"]), max_entries)
     included = {
         c["name"].casefold(): c.get("includedInDeck") is not False

@@ -65,10 +65,8 @@ def _entry(board: str, map_key: Any, item: Any, v3: bool) -> RawEntry:
     if not isinstance(item, Mapping):
         return RawEntry(section, None, None, problem=EntryProblem.NOT_AN_OBJECT)
     card = obj(item.get("card"))
-    name = (
-        tidy_name(card.get("name")) or face_name(card, "card_faces") or (None if v3 else tidy_name(map_key))
-    )
-    return RawEntry(section, name, item.get("quantity"), problem=None if name else EntryProblem.NO_NAME)
+    name = tidy_name(card.get("name")) or face_name(card, "card_faces")
+    return RawEntry(section, name or (None if v3 else tidy_name(map_key)), item.get("quantity"))
 
 
 def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
@@ -76,13 +74,7 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
     if not isinstance(payload, dict):
         raise not_a_deck(SITE, "shape", f"a {type(payload).__name__}, not an object")
     visibility = str(payload.get("visibility")).casefold()
-    check_answer(
-        SITE,
-        deck_id,
-        payload.get("publicId"),
-        private=visibility == "private",
-        deleted=visibility == "deleted",
-    )
+    check_answer(SITE, deck_id, payload.get("publicId"), visibility)
     boards = _boards(payload)
     check_size(SITE, sum(len(cards) for cards in boards.values()), max_entries)
     v3 = "boards" in payload

@@ -60,12 +60,11 @@ def not_a_deck(site: Site, reason: str, detail: str) -> DeckSourceError:
     return DeckSourceError(DeckSourceErrorCode.NOT_A_DECK, site, reason=reason, detail=detail)
 
 
-def check_answer(site: Site, deck_id: str, answered_id: Any, *, private: bool, deleted: bool = False) -> None:
-    """Refuse a private or deleted deck and an answer about another deck than the one asked for."""
-    if private:
-        raise DeckSourceError(DeckSourceErrorCode.PRIVATE, site, status=200)
-    if deleted:
-        raise DeckSourceError(DeckSourceErrorCode.NOT_FOUND, site, status=200)
+def check_answer(site: Site, deck_id: str, answered_id: Any, visibility: str) -> None:
+    """Refuse a private or deleted deck, and an answer about another deck than the one asked for."""
+    if visibility in ("private", "deleted"):
+        code = DeckSourceErrorCode.PRIVATE if visibility == "private" else DeckSourceErrorCode.NOT_FOUND
+        raise DeckSourceError(code, site, status=200)
     if answered_id is not None and str(answered_id) != deck_id:
         raise not_a_deck(site, "mismatched_id", f"asked for {deck_id}, got {answered_id}")
 
@@ -106,7 +105,9 @@ def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedD
     ordered = sorted(raws, key=lambda r: (rank.get(r.section, 9), (r.name or "").casefold()))
     for position, raw in enumerate(ordered, start=1):
         problem = raw.problem
-        if problem is None and (isinstance(raw.count, bool) or not isinstance(raw.count, int)):
+        if problem is None and raw.name is None:
+            problem = EntryProblem.NO_NAME
+        elif problem is None and (isinstance(raw.count, bool) or not isinstance(raw.count, int)):
             problem = EntryProblem.COUNT_NOT_WHOLE
         elif problem is None and not 1 <= raw.count <= MAX_COUNT:
             problem = EntryProblem.COUNT_OUT_OF_RANGE
