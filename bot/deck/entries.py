@@ -140,6 +140,11 @@ class DeckInputError(ValueError):
         super().__init__(f"{code.value} {data}" if data else code.value)
 
 
+def check_length(count: int, unit: ListUnit) -> None:
+    if count > MAX_LINES:
+        raise DeckInputError(InputIssue.TOO_LONG, count=count, unit=unit, limit=MAX_LINES)
+
+
 def commanders_from_sideboard(deck: ParsedDeck) -> None:
     """XMage, MTGO and Cockatrice keep the commanders in the sideboard (the command zone, CR 903.6): when the
     list marks none and one or two sideboard cards make the deck exactly 100 (CR 903.5a), they are its

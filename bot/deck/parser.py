@@ -12,7 +12,7 @@ import contextlib
 
 from bot.deck.entries import MAX_BYTES as MAX_BYTES
 from bot.deck.entries import MAX_COUNT as MAX_COUNT
-from bot.deck.entries import MAX_LINES, DeckFormat, InputIssue, ListUnit
+from bot.deck.entries import DeckFormat, InputIssue, ListUnit, check_length
 from bot.deck.entries import DeckInputError as DeckInputError
 from bot.deck.entries import ParsedDeck as ParsedDeck
 from bot.deck.entries import Section as Section
@@ -50,32 +50,26 @@ def detect(lines: list[str], filename: str | None = None) -> DeckFormat:
     return DeckFormat.TEXT
 
 
-def _check_length(count: int, unit: ListUnit, max_lines: int) -> None:
-    if count > max_lines:
-        raise DeckInputError(InputIssue.TOO_LONG, count=count, unit=unit, limit=max_lines)
-
-
-def parse(text: str, *, max_lines: int = MAX_LINES, filename: str | None = None) -> ParsedDeck:
+def parse(text: str, *, filename: str | None = None) -> ParsedDeck:
     """Read a decklist in any format above, multi-line or pasted on one line. Raises DeckInputError when it is
-    too long (more than `max_lines` non-blank lines, entries or cards) or holds no card at all."""
+    too big or too long (more than MAX_LINES non-blank lines, entries or cards) or holds no card at all."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise DeckInputError(InputIssue.TOO_BIG, size=None, limit=MAX_BYTES)
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    non_blank = [(number, raw) for number, raw in enumerate(lines, start=1) if raw.strip()]
-    pieces = split_entries(non_blank[0][1].translate(QUOTES)) if len(non_blank) == 1 else []
+    non_blank = [raw for raw in lines if raw.strip()]
+    pieces = split_entries(non_blank[0].translate(QUOTES)) if len(non_blank) == 1 else []
     if len(pieces) > 1:
-        _check_length(len(pieces), ListUnit.ENTRIES, max_lines)
+        check_length(len(pieces), ListUnit.ENTRIES)
         deck = ParsedDeck(lines_read=len(pieces), format=DeckFormat.ONE_LINE)
         (xmage.read if xmage.detect(pieces) else read_text)(pieces, deck)
     else:
         kind = detect(lines, filename)
         deck = ParsedDeck(lines_read=len(lines), format=kind)
-        if kind in (DeckFormat.COCKATRICE, DeckFormat.MTGO_DEK):
-            xmlfiles.read(lines, deck, max_lines)
-        else:
-            _check_length(len(non_blank), ListUnit.LINES, max_lines)
-            reader = {DeckFormat.FORGE: forge.read, DeckFormat.XMAGE: xmage.read, DeckFormat.CSV: table.read}
-            reader.get(kind, read_text)(lines, deck)
+        xml = kind in (DeckFormat.COCKATRICE, DeckFormat.MTGO_DEK)
+        if not xml:  # an XML file counts its cards instead
+            check_length(len(non_blank), ListUnit.LINES)
+        readers = {DeckFormat.FORGE: forge.read, DeckFormat.XMAGE: xmage.read, DeckFormat.CSV: table.read}
+        (xmlfiles.read if xml else readers.get(kind, read_text))(lines, deck)
     if not deck.entries and not deck.problems:
         raise DeckInputError(InputIssue.NO_CARDS)
     return deck

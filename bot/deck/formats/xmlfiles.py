@@ -19,6 +19,7 @@ from bot.deck.entries import (
     ListUnit,
     ParsedDeck,
     Section,
+    check_length,
     commanders_from_sideboard,
 )
 from bot.deck.formats.lines import SECTION_WORDS, card_from_fields
@@ -84,14 +85,11 @@ def _section(kind: DeckFormat, zone: str | None, attrs: dict[str, str]) -> Secti
     return sections.get(word) or SECTION_WORDS.get(word, Section.TOKENS)
 
 
-def read(lines: list[str], deck: ParsedDeck, max_cards: int) -> None:
+def read(lines: list[str], deck: ParsedDeck) -> None:
     """Read a Cockatrice or MTGO XML deck into `deck` (`deck.format` says which)."""
     kind = deck.format or DeckFormat.COCKATRICE
     cards, deck_name = _cards("\n".join(lines), _CARD_TAGS[kind])
-    if len(cards) > max_cards:
-        raise DeckInputError(
-            InputIssue.TOO_LONG, count=len(cards), unit=ListUnit.CARD_ENTRIES, limit=max_cards
-        )
+    check_length(len(cards), ListUnit.CARD_ENTRIES)
     deck.deck_name = deck_name or None
     cockatrice = kind is DeckFormat.COCKATRICE
     for line, zone, attrs in cards:
