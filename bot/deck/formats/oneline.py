@@ -12,8 +12,8 @@ Commander`); with a colon, a `(N)` count or as a comment it always is. Limits: a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from bot.deck.formats.lines import (
     COLLECTOR,
@@ -38,6 +38,7 @@ _TOKEN_RE = re.compile(
     r"|\S+"
 )
 _COUNT_TOKEN_RE = re.compile(r"\d{1,3}[xX\u00d7]?")
+_PREFIX_TOKEN_RE = re.compile(r"\d{1,3}[xX\u00d7]?|[xX\u00d7]|.*:")  # a count, `x`, `SB:`, `Commander:`
 _SET_TOKEN_RE = re.compile(r"\(" + SET_CODE + r"\)")
 _SET_BRACKET_TOKEN_RE = re.compile(r"\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{2,6}(?::" + COLLECTOR + r")?\]")
 _DIGITS_PAREN_RE = re.compile(r"\(\s*\d+\s*\)")
@@ -59,29 +60,22 @@ class _Phase(StrEnum):
     ABOUT = "about"  # inside Arena's `About` metadata (`Name My deck`)
 
 
-@dataclass(frozen=True, slots=True)
-class _HeaderSpan:
+class _HeaderSpan(NamedTuple):
     end: int  # index of the first token after the header
     phrase: str  # lower case, e.g. "sideboard", "main deck", "creatures"
-    colon: bool
-    counted: bool  # a `(N)` count follows the word
+    strong: bool  # a colon, a `(N)` count or written as a comment (`// Lands`): a header wherever it stands
     capitalised: bool
-    marked: bool  # written as a comment: `// Lands`, `# Sideboard`
 
 
 def _is_comment_mark(token: str) -> bool:
     return token.startswith("//") or bool(_COMMENT_MARK_RE.fullmatch(token))
 
 
-def _is_marker(token: str) -> bool:
-    return bool(_MARKER_RE.fullmatch(token))
-
-
 def _starts_name(token: str) -> bool:
     """Can a card name begin with this token? (`[C21]` too: `1 [C21] Sol Ring`)"""
     if _SET_BRACKET_TOKEN_RE.fullmatch(token):
         return True
-    if _is_marker(token) or _is_comment_mark(token) or token.startswith("("):
+    if _MARKER_RE.fullmatch(token) or _is_comment_mark(token) or token.startswith("("):
         return False
     return token.upper() != "SB:" and token != ":"
 
@@ -133,22 +127,17 @@ class _Splitter:
                 counted, k = True, k + 1
             if not colon and k < self.n and self.t[k] == ":":
                 colon, k = True, k + 1
-            return _HeaderSpan(k, phrase, colon, counted, words[0][0].isupper(), marked)
+            return _HeaderSpan(k, phrase, colon or counted or marked, words[0][0].isupper())
         return None
 
     def _followed_by_entry(self, span: _HeaderSpan) -> bool:
         """What follows a header must start an entry (or be the end): a count, `SB:`, a comment, a header."""
-        k = span.end
-        if (
-            k >= self.n
-            or self.count_starts_entry(k)
-            or self.t[k].upper() == "SB:"
-            or _is_comment_mark(self.t[k])
-        ):
+        tok = self.t[span.end] if span.end < self.n else ""
+        if not tok or self.count_starts_entry(span.end) or tok.upper() == "SB:" or _is_comment_mark(tok):
             return True
-        if span.phrase == "about" and self.t[k].lower() == "name":
+        if span.phrase == "about" and tok.lower() == "name":
             return True
-        nested = self.header(k)
+        nested = self.header(span.end)
         return nested is not None and (nested.end >= self.n or self.count_starts_entry(nested.end))
 
     def header_here(self, i: int, phase: _Phase, after_slash: bool) -> _HeaderSpan | None:
@@ -157,9 +146,7 @@ class _Splitter:
         span = self.header(i)
         if span is None or not self._followed_by_entry(span):
             return None
-        if phase in (_Phase.START, _Phase.SUFFIX) or (
-            phase is _Phase.NAME and (span.colon or span.counted or span.marked)
-        ):
+        if phase in (_Phase.START, _Phase.SUFFIX) or (phase is _Phase.NAME and span.strong):
             return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
         section = span.phrase in SECTION_WORDS and span.capitalised
         if phase is _Phase.NAME:
@@ -181,7 +168,7 @@ class _Splitter:
             j < self.n
             and not self.count_starts_entry(j)
             and not _is_comment_mark(self.t[j])
-            and not _is_marker(self.t[j])
+            and not _MARKER_RE.fullmatch(self.t[j])
             and not self.t[j].startswith("(")
         ):
             words.append(self.t[j])
@@ -189,11 +176,7 @@ class _Splitter:
         if not (text := " ".join(words).strip()):
             return False
         name = self.t[start:i]
-        while name and (
-            _COUNT_TOKEN_RE.fullmatch(name[0])
-            or name[0] in ("x", "X", "\u00d7", ":")
-            or name[0].endswith(":")
-        ):
+        while name and _PREFIX_TOKEN_RE.fullmatch(name[0]):
             name = name[1:]  # the count and `SB:` / `Commander:` prefixes are not the name
         return looks_like_note(" ".join(name), text)
 
@@ -227,11 +210,8 @@ class _Splitter:
             about = span.phrase == "about"
             self.begin(i)
             self.begin(span.end, _Phase.ABOUT if about else _Phase.START)
-            return (
-                span.end + 1
-                if about and span.end < self.n and self.t[span.end].lower() == "name"
-                else span.end
-            )
+            name_follows = about and span.end < self.n and self.t[span.end].lower() == "name"
+            return span.end + name_follows  # Arena's `About Name My deck`
         prose = phase in (_Phase.COMMENT, _Phase.ABOUT) and not tok[:1].isupper()
         after = None if counting or slash or prose else self.inline_prefix(i)
         if after is not None:
@@ -266,7 +246,7 @@ class _Splitter:
             self.phase = _Phase.COMMENT  # `1 Sol Ring # staple`: the rest of this entry is a comment
         elif _SET_TOKEN_RE.fullmatch(tok):
             self.phase, self.set_slot = _Phase.SUFFIX, True
-        elif _is_marker(tok):
+        elif _MARKER_RE.fullmatch(tok):
             self.phase = _Phase.SUFFIX
 
     def in_suffix(self, i: int, in_set_slot: bool) -> None:
@@ -277,7 +257,7 @@ class _Splitter:
             self.set_slot = True
         elif _is_comment_mark(tok):
             self.begin(i, _Phase.COMMENT)
-        elif not _is_marker(tok):
+        elif not _MARKER_RE.fullmatch(tok):
             self.begin(i, _Phase.NAME)  # a name after a finished entry: a new entry without a count
 
     def in_other(self, i: int, _: bool) -> None:
