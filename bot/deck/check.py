@@ -51,16 +51,9 @@ _NUMBER_WORDS = (
 
 @dataclass(frozen=True, slots=True)
 class DeckInput:
-    """What the runner resolved for one check.
-
-    - `resolved`: name as written -> card, only for names that name that card exactly; `unknown`: name ->
-      close names, for names no card has; `unavailable`: names that could not be checked. A name in none of
-      the three is unknown, with no suggestions.
-    - `unchecked_commanders`: commanders that could not be looked up; with any, identity, eligibility and
-      pairing are not checked.
-    - `chosen`: per commander (in `commanders` order), the WUBRG letter chosen for it (CR 903.4b) or None.
-    - the rest is passed on to the `DeckReport`.
-    """
+    """What the runner resolved: `resolved` (name as written -> the card it names exactly), `unknown` (-> close
+    names), `unavailable` (not checked); a name in none is unknown. With `unchecked_commanders`, identity,
+    eligibility and pairing are not checked. `chosen`: per commander, its chosen color (CR 903.4b) or None."""
 
     parsed: ParsedDeck
     commanders: Sequence[Mapping[str, Any]] = ()

@@ -1,9 +1,7 @@
 """Deck check against the card service: read the list, resolve every name in one batch, run the checks.
 
 One path for every way a list arrives (`/deckcheck`, the message command, `check-deck`). Names are read
-exactly: a card counts as named only when the name as written is its name or a face's (folded by
-`bot.cards.names.normalize`); a close name the service found is never used in its place, only suggested.
-For `A // B` where `// B` may be a comment, `A` is looked up only when `A // B` names no card.
+exactly (`names_card`): a close name the service found is never used in its place, only suggested.
 
 Commanders: both options given: those two; one: it, plus the list's one other commander when the two can
 pair; none: the one or two the list marks (none: `NoCommander`; more: TOO_MANY_COMMANDERS).

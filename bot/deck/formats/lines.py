@@ -167,13 +167,9 @@ def looks_like_note(name: str, text: str) -> bool:
 
 
 def slash_comment(rest: str) -> tuple[str, str | None]:
-    """Cut a trailing ` // comment` off a card line; (rest, alternative).
-
-    Each ` //`, left to right, starts a comment when what follows can't be a split card's next face:
-    punctuation first (`// -- ramp`), a lower-case or prose word after a capitalised name (`Sol Ring // ramp`),
-    a section or type word (`// Ramp`), or the left part already ends in a set code, marker or tag. Otherwise
-    it separates faces; when the last such separator could also be a comment, the left part is the alternative.
-    """
+    """Cut a trailing ` // comment` off a card line; (rest, alternative). Each ` //`, left to right, starts a
+    comment when what follows `looks_like_note`, is a section or type word (`// Ramp`), or the left part already
+    ends in a set code, marker or tag; else it separates faces, and the left part is the alternative."""
     alternative: str | None = None
     for m in _SLASH_SEPARATOR_RE.finditer(rest):
         left = rest[: m.start()].strip()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import re
 
-from bot.deck.entries import DeckEntry, LineIssue, ParsedDeck, Section
+from bot.deck.entries import ParsedDeck, Section
 from bot.deck.formats.lines import SECTION_WORDS, card_from_fields
 
 _COLUMNS: dict[str, tuple[str, ...]] = {
@@ -60,22 +60,9 @@ def _section(value: str) -> Section:
     words = {w.strip().lower() for w in re.split(r"[,;{}]", value) if w.strip()}
     if words & {"commander", "commanders"}:
         return Section.COMMANDER
-    excluded = sorted(words & _EXCLUDED)
-    if excluded:
+    if excluded := sorted(words & _EXCLUDED):
         return SECTION_WORDS.get(excluded[0], Section.MAYBEBOARD)
     return next((SECTION_WORDS[w] for w in sorted(words) if w in SECTION_WORDS), Section.MAIN)
-
-
-def _row_card(row: list[str], columns: dict[str, int]) -> DeckEntry | LineIssue:
-    cell = {key: row[index] for key, index in columns.items() if index < len(row)}
-    return card_from_fields(
-        cell.get("count"),
-        cell.get("name") or "",
-        _section(cell.get("section") or ""),
-        set_code=cell.get("set"),
-        number=cell.get("number"),
-        foil=(cell.get("foil") or "").strip().lower() in _FOILS,
-    )
 
 
 def read(lines: list[str], deck: ParsedDeck) -> None:
@@ -87,4 +74,13 @@ def read(lines: list[str], deck: ParsedDeck) -> None:
     for row in reader:
         if not any(cell.strip() for cell in row):
             continue
-        deck.add(start + 1 + reader.line_num, delimiter.join(row), _row_card(row, columns))
+        cell = {key: row[index] for key, index in columns.items() if index < len(row)}
+        card = card_from_fields(
+            cell.get("count"),
+            cell.get("name") or "",
+            _section(cell.get("section") or ""),
+            set_code=cell.get("set"),
+            number=cell.get("number"),
+            foil=(cell.get("foil") or "").strip().lower() in _FOILS,
+        )
+        deck.add(start + 1 + reader.line_num, delimiter.join(row), card)

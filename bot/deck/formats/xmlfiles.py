@@ -1,12 +1,6 @@
-"""XML deck files: Cockatrice `.cod` and MTGO `.dek`. Pure; read with the standard library's expat parser.
-
-- Cockatrice: `<cockatrice_deck>` holds `<deckname>` and `<zone name="main|side|tokens|...">` of
-  `<card number="N" name="..." setShortName="..." collectorNumber="..."/>`;
-- MTGO: `<Deck>` holds `<Cards Quantity="N" Sideboard="true|false" Name="..."/>`.
-
-Both keep a Commander deck's commanders in the sideboard. A document type declaration (and with it any
-entity) is refused: a deck file never needs one.
-"""
+"""XML deck files: Cockatrice `.cod` (`<card>`s in `<zone>`s) and MTGO `.dek` (`<Cards Sideboard=...>`), read
+with expat. Both keep a Commander deck's commanders in the sideboard. A document type declaration (and with it
+any entity) is refused: a deck file never needs one."""
 
 from __future__ import annotations
 

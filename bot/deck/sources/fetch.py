@@ -1,10 +1,9 @@
 """`DeckSites`: reads public Archidekt and Moxfield decks through one aiohttp session, politely.
 
-Per site at most one request every `min_interval` seconds (`aiolimiter`; neither site publishes a limit), a
-turn more than `max_wait` seconds away fails with BUSY; a 429 locks the site for max(Retry-After,
-`lockout_seconds`). One deadline (`timeout`) covers the wait, the connection and the body; bodies past
-`max_bytes` are abandoned; redirects are never followed. Decks stay `cache_ttl` seconds in a
-`cachetools.TTLCache`, concurrent fetches of one deck share one request, and errors are never cached.
+Per site one request every `min_interval` s (`aiolimiter`; neither site publishes a limit; BUSY past `max_wait`),
+a 429 locks the site for max(Retry-After, `lockout_seconds`); one `timeout` covers wait, connection and body;
+bodies past `max_bytes` are abandoned, redirects never followed; decks stay `cache_ttl` s in a
+`cachetools.TTLCache`, concurrent fetches of one deck share one request, errors are never cached.
 """
 
 from __future__ import annotations
