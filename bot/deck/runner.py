@@ -163,14 +163,18 @@ async def _resolve_option(
     out.resolved.append(resolved)
 
 
-def _marked(parsed: ParsedDeck, lookup: _Lookup) -> list[tuple[str, dict[str, Any] | None]]:
-    """The commanders the list marks: (name as written, card or None when not found), one per card."""
+def _key(typed: str, card: Mapping[str, Any] | None) -> str:
+    """One key per commander: its card, or the name as typed when it names none."""
+    return card_key(card) if card is not None else f"typed:{normalize(typed)}"
+
+
+def _marked(parsed: ParsedDeck, lookup: _Lookup) -> dict[str, tuple[str, dict[str, Any] | None]]:
+    """The commanders the list marks, one per card: key -> (name as written, card or None when not found)."""
     out: dict[str, tuple[str, dict[str, Any] | None]] = {}
     for entry in parsed.commander_entries:
-        hit = lookup.found.get(entry.name)
-        key = card_key(hit.card) if hit is not None else f"typed:{normalize(entry.name)}"
-        out.setdefault(key, (entry.name, dict(hit.card) if hit is not None else None))
-    return list(out.values())
+        card = dict(hit.card) if (hit := lookup.found.get(entry.name)) else None
+        out.setdefault(_key(entry.name, card), (entry.name, card))
+    return out
 
 
 def _add_marked(out: _Commanders, typed: str, card: dict[str, Any] | None, lookup: _Lookup) -> None:
@@ -194,12 +198,11 @@ async def _commanders(
     if len(options) == 2:
         return out
     if options:  # one option: the list's other commander joins it when the two can lead a deck together
-        keys = {card_key(c) for c in out.cards} | {f"typed:{normalize(u.name)}" for u in out.unchecked}
+        keys = {card_key(c) for c in out.cards} | {_key(u.name, None) for u in out.unchecked}
         others = [
             (typed, card)
-            for typed, card in marked
-            if (card_key(card) if card else f"typed:{normalize(typed)}") not in keys
-            and (card is not None or typed in lookup.unavailable)
+            for key, (typed, card) in marked.items()
+            if key not in keys and (card is not None or typed in lookup.unavailable)
         ]
         other = others[0][1] if len(others) == 1 else None
         if len(others) == 1 and (other is None or not out.cards or check_pairing(out.cards[0], other).ok):
@@ -207,9 +210,9 @@ async def _commanders(
             out.second_from_list = True
         return out
     if len(marked) > 2:
-        names = [typed for typed, _card in marked]
+        names = [typed for typed, _card in marked.values()]
         raise DeckCheckError(DeckCheckCode.TOO_MANY_COMMANDERS, count=len(marked), names=names)
-    for typed, card in marked:
+    for typed, card in marked.values():
         _add_marked(out, typed, card, lookup)
     return out
 
