@@ -74,14 +74,10 @@ def card_key(card: Mapping[str, Any]) -> str:
     return str(card.get("oracle_id") or card.get("name") or id(card))
 
 
-def is_basic_land(card: Mapping[str, Any]) -> bool:
-    """Basic supertype on the (front) type line: the five basics, Wastes, snow-covered basics."""
-    return "Basic" in str(card.get("type_line") or "").split("//")[0].split("—")[0].split()
-
-
 def copy_limit(card: Mapping[str, Any]) -> int | None:
-    """How many copies a Commander deck may hold (CR 903.5b): None = any number, else the limit."""
-    if is_basic_land(card):
+    """How many copies a Commander deck may hold (CR 903.5b): None = any number, else the limit. Basic lands
+    (the Basic supertype on the front face's type line) and cards whose text says so: any number."""
+    if "Basic" in str(card.get("type_line") or "").split("//")[0].split("—")[0].split():
         return None
     for face in (card, *(card.get("card_faces") or ())):
         text = str(face.get("oracle_text") or "")
