@@ -19,7 +19,6 @@ from bot.cards.model import MAX_SUGGESTIONS
 from bot.deck.entries import DeckEntry, ParsedDeck, Section
 from bot.deck.errors import DeckCheckCode, DeckCheckError
 from bot.deck.report import (
-    KIND_ORDER,
     CommanderIssue,
     DeckReport,
     Problem,
@@ -278,7 +277,7 @@ def check_deck(inp: DeckInput) -> DeckReport:
     total = parsed.card_count + sum(key not in groups.cards for key in leaders.keys) + len(unlisted)
     if total != DECK_SIZE:
         problems.append(Problem(ProblemKind.SIZE, count=total, limit=DECK_SIZE, others=leaders.names))
-    problems.sort(key=lambda p: (KIND_ORDER.index(p.kind), p.lines[:1] or (0,)))
+    problems.sort(key=lambda p: (list(ProblemKind).index(p.kind), p.lines[:1] or (0,)))
     excluded = Counter[Section]()
     for entry in parsed.excluded_entries:
         if entry.section is not Section.COMPANION:

@@ -10,7 +10,7 @@ from bot.deck.entries import Section
 from bot.identity.model import Analysis, NonDeckKind, Reason, Verdict
 
 
-class ProblemKind(StrEnum):
+class ProblemKind(StrEnum):  # in display order
     UNREADABLE = "unreadable"
     UNKNOWN = "unknown"
     UNCHECKED = "unchecked"
@@ -23,7 +23,6 @@ class ProblemKind(StrEnum):
     NOT_A_CARD = "not_a_card"
 
 
-KIND_ORDER = tuple(ProblemKind)
 # `Problem.why` of a name the local data lacks while Scryfall could not confirm it: not checked, not "no card".
 NOT_IN_LOCAL_DATA = "not_in_local_data"
 
@@ -146,7 +145,7 @@ class DeckReport:
     def counts(self) -> dict[ProblemKind, int]:
         """Problems per kind, in display order, only kinds that occur."""
         found = Counter(p.kind for p in self.problems)
-        return {kind: found[kind] for kind in KIND_ORDER if found[kind]}
+        return {kind: found[kind] for kind in ProblemKind if found[kind]}
 
     def of_kind(self, kind: ProblemKind) -> list[Problem]:
         return [p for p in self.problems if p.kind is kind]
