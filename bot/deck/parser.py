@@ -12,8 +12,9 @@ import contextlib
 
 from bot.deck.entries import MAX_BYTES as MAX_BYTES
 from bot.deck.entries import MAX_COUNT as MAX_COUNT
-from bot.deck.entries import DeckFormat, InputIssue, ListUnit, check_length
+from bot.deck.entries import DeckFormat, ListUnit, check_length
 from bot.deck.entries import DeckInputError as DeckInputError
+from bot.deck.entries import InputIssue as InputIssue
 from bot.deck.entries import ParsedDeck as ParsedDeck
 from bot.deck.entries import Section as Section
 from bot.deck.formats import forge, table, xmage, xmlfiles
