@@ -6,9 +6,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-MAX_LINES = (
-    300  # non-blank lines (or card elements/rows); a Commander list with sideboard and maybeboard fits
-)
+MAX_LINES = 300  # non-blank lines, entries or cards: a Commander list with sideboard and maybeboard fits
 MAX_BYTES = 64 * 1024
 MAX_NAME_LENGTH = 200
 MAX_COUNT = 999
@@ -22,10 +20,6 @@ class Section(StrEnum):
     COMPANION = "companion"
     TOKENS = "tokens"
     ABOUT = "about"
-
-    @property
-    def in_deck(self) -> bool:
-        return self in (Section.COMMANDER, Section.MAIN)
 
 
 class LineIssue(StrEnum):
@@ -42,8 +36,6 @@ class LineIssue(StrEnum):
 
 
 class DeckFormat(StrEnum):
-    """The kind of text a decklist was read as (see `bot.deck.formats.detect`)."""
-
     TEXT = "text"  # one card per line: plain, Arena, Moxfield, Archidekt, TappedOut, MTGO .txt
     ONE_LINE = "one_line"  # a text list whose newlines became spaces
     FORGE = "forge"  # Forge .dck
@@ -55,11 +47,11 @@ class DeckFormat(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class DeckEntry:
-    """One card line of a decklist."""
+    """One card line of a decklist (`line` 1-based; 0 for a card read on its own)."""
 
     name: str
-    count: int
-    line: int  # 1-based line number in the input
+    count: int = 1
+    line: int = 0
     section: Section = Section.MAIN
     set_code: str | None = None
     collector_number: str | None = None
@@ -70,27 +62,7 @@ class DeckEntry:
 
     @property
     def in_deck(self) -> bool:
-        return self.section.in_deck
-
-
-@dataclass(frozen=True, slots=True)
-class CardLine:
-    """One card line as written: what `parse_card_line` returns and what the readers build entries from.
-
-    - `section`: the section a `Commander:` / `Sideboard:` / `SB:` prefix puts this one line in (None: none).
-    - `excluded`: an Archidekt `{noDeck}` / `[Maybeboard]` / `[Sideboard]` category keeps it out of the deck.
-    - `alternative`: for `A // B` where `// B` may be a comment, the name without it (see `DeckEntry`).
-    """
-
-    name: str
-    count: int = 1
-    set_code: str | None = None
-    collector_number: str | None = None
-    foil: bool = False
-    commander_marker: bool = False
-    section: Section | None = None
-    excluded: bool = False
-    alternative: str | None = None
+        return self.section in (Section.COMMANDER, Section.MAIN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,14 +79,11 @@ class ParsedDeck:
     entries: list[DeckEntry] = field(default_factory=list)  # every card line, any section
     problems: list[ParseProblem] = field(default_factory=list)
     deck_name: str | None = None
-    lines_read: int = 0
-    # The input was one line holding several entries; `line` numbers count the entries in the order pasted.
-    one_line: bool = False
+    lines_read: int = 0  # for a one-line paste: its entries, which `line` numbers count
     format: DeckFormat | None = None  # how the text was read; None for decks built elsewhere (deck links)
 
     @property
     def deck_entries(self) -> list[DeckEntry]:
-        """Entries that are part of the deck (Commander and main sections)."""
         return [e for e in self.entries if e.in_deck]
 
     @property
@@ -133,25 +102,12 @@ class ParsedDeck:
         """Distinct card names in the deck, in order of first appearance."""
         return list(dict.fromkeys(e.name for e in self.deck_entries))
 
-    def add(self, line: int, raw: str, card: CardLine | LineIssue, section: Section) -> None:
-        """Record one card line read in `section` (its own prefix or category wins), or its problem."""
+    def add(self, line: int, raw: str, card: DeckEntry | LineIssue) -> None:
+        """Record the card read on `line`, or its problem."""
         if isinstance(card, LineIssue):
             self.problems.append(ParseProblem(line, raw.strip(), card))
-            return
-        where = Section.MAYBEBOARD if card.excluded else (card.section or section)
-        self.entries.append(
-            DeckEntry(
-                name=card.name,
-                count=card.count,
-                line=line,
-                section=where,
-                set_code=card.set_code,
-                collector_number=card.collector_number,
-                foil=card.foil,
-                commander_marker=card.commander_marker or where is Section.COMMANDER,
-                alternative=card.alternative,
-            )
-        )
+        else:
+            self.entries.append(replace(card, line=line))
 
 
 class InputIssue(StrEnum):
@@ -175,8 +131,8 @@ class ListUnit(StrEnum):
 
 
 class DeckInputError(ValueError):
-    """The input is not a decklist we can check: `code` (an `InputIssue`, or a `bot.deck.errors.DeckCheckCode`)
-    and `data` say why; `str()` is a developer-facing summary for logs."""
+    """The input is not a decklist we can check: `code` (an `InputIssue` or a `DeckCheckCode`) and `data` say
+    why; `str()` is a summary for logs."""
 
     def __init__(self, code: StrEnum, **data: Any) -> None:
         self.code = code
@@ -184,10 +140,15 @@ class DeckInputError(ValueError):
         super().__init__(f"{code.value} {data}" if data else code.value)
 
 
+def check_length(count: int, unit: ListUnit) -> None:
+    if count > MAX_LINES:
+        raise DeckInputError(InputIssue.TOO_LONG, count=count, unit=unit, limit=MAX_LINES)
+
+
 def commanders_from_sideboard(deck: ParsedDeck) -> None:
-    """XMage and MTGO keep a Commander deck's commanders in the sideboard (the command zone, CR 903.6): when the
-    list marks no commander, the sideboard holds one or two cards and with them the deck is exactly 100 cards
-    (CR 903.5a), those cards are its commanders."""
+    """XMage, MTGO and Cockatrice keep the commanders in the sideboard (the command zone, CR 903.6): when the
+    list marks none and one or two sideboard cards make the deck exactly 100 (CR 903.5a), they are its
+    commanders."""
     side = [e for e in deck.entries if e.section is Section.SIDEBOARD]
     side_cards = sum(e.count for e in side)
     if deck.commander_entries or not 1 <= side_cards <= 2 or deck.card_count + side_cards != 100:

@@ -1,16 +1,12 @@
-"""Why a decklist or an option of the deck check can't be used, as data: a code and its details.
-
-Every word is the presentation layer's (`bot.present.deck_errors`); `str()` is a developer-facing summary
-for logs. All of them are `DeckInputError`s, so callers that only need "bad input" catch that one class.
-"""
+"""Why an option or the commanders of the deck check can't be used, as a code and its details (words:
+`bot.present.deck_errors`). All are `DeckInputError`s, so "bad input" is one class to catch."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any
 
-from bot.deck.parser import DeckInputError
+from bot.deck.entries import DeckInputError
 
 
 class DeckCheckCode(StrEnum):
@@ -28,32 +24,24 @@ class DeckCheckError(DeckInputError):
 
     code: DeckCheckCode
 
-    def __init__(self, code: DeckCheckCode, **data: Any) -> None:
-        super().__init__(code, **data)
-
 
 class NoCommander(DeckCheckError):
-    """Neither the options nor the list name a commander."""
-
     def __init__(self) -> None:
         super().__init__(DeckCheckCode.NO_COMMANDER)
 
 
 class CommanderNotFound(DeckCheckError):
-    """The commander (or partner) option, or (`option` None) a commander the list marks, names no card;
+    """The commander or partner option, or (`option` None) a commander the list marks, names no card;
     `suggestions` are close names, never used in its place."""
 
     def __init__(
         self, option: str | None, query: str, suggestions: Sequence[str] = (), ambiguous: bool = False
     ) -> None:
-        self.option = option
-        self.query = query
-        self.suggestions = list(suggestions)
-        self.ambiguous = ambiguous
-        super().__init__(
-            DeckCheckCode.COMMANDER_NOT_FOUND,
-            option=option,
-            query=query,
-            suggestions=self.suggestions,
-            ambiguous=ambiguous,
+        self.option, self.query, self.suggestions, self.ambiguous = (
+            option,
+            query,
+            list(suggestions),
+            ambiguous,
         )
+        data = {"option": option, "query": query, "suggestions": self.suggestions, "ambiguous": ambiguous}
+        super().__init__(DeckCheckCode.COMMANDER_NOT_FOUND, **data)

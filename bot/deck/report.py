@@ -1,7 +1,4 @@
-"""The deck check's answer as data: what is wrong (`Problem`), how the list was read, and the `DeckReport`
-that holds them. The words are the presentation layer's (`bot.present.deck_report`); the checks that
-make a report are `bot.deck.check`'s.
-"""
+"""The deck check's answer as data (`DeckReport`, `Problem`); `bot.present.deck_report` words it."""
 
 from __future__ import annotations
 
@@ -9,11 +6,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from bot.deck.parser import Section
+from bot.deck.entries import Section
 from bot.identity.model import Analysis, NonDeckKind, Reason, Verdict
 
 
-class ProblemKind(StrEnum):
+class ProblemKind(StrEnum):  # in display order
     UNREADABLE = "unreadable"
     UNKNOWN = "unknown"
     UNCHECKED = "unchecked"
@@ -26,15 +23,11 @@ class ProblemKind(StrEnum):
     NOT_A_CARD = "not_a_card"
 
 
-KIND_ORDER = tuple(ProblemKind)
-#: `Problem.why` of a name the local card data lacks while Scryfall could not confirm it (offline, or the
-#: service answered with a card of another name): not checked, rather than "no such card".
+# `Problem.why` of a name the local data lacks while Scryfall could not confirm it: not checked, not "no card".
 NOT_IN_LOCAL_DATA = "not_in_local_data"
 
 
 class CommanderIssue(StrEnum):
-    """What a COMMANDER problem is about."""
-
     INELIGIBLE = "ineligible"  # `verdict`: the card can't be a commander (CR 903.3)
     CANT_PAIR = "can't pair"  # `verdict`: the two can't lead a deck together (CR 702.124)
     NAMED_TWICE = "named twice"  # the same card given as both commanders
@@ -43,20 +36,15 @@ class CommanderIssue(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with the deck, as data.
+    """One thing wrong with the deck. `card`: the card's name (as typed for unknown names and unreadable
+    lines; "A + B" for a pair); `lines`: its line numbers (none for deck-wide problems and options).
 
-    - `card`: the card's full name (or the name as typed, for unknown names and unreadable lines; "A + B" for
-      a pair that can't lead a deck together).
-    - `lines`: line numbers in the decklist (empty for deck-wide problems and commanders given as options).
-    - COLOR, COMPANION: `outside` (the colors outside the deck's identity, WUBRG order), `evidence` (the
-      engine's reasons for each of them) and `analysis` (the card's, for its faces).
-    - UNKNOWN: `suggestions` (close card names, best first; never used in its place).
-    - UNREADABLE: `text` (the line as written) and `why` (the parser's reason).
-    - UNCHECKED: `why` (why it could not be looked up, or `NOT_IN_LOCAL_DATA`), `suggestions`; `commander`
-      when it is a commander option.
-    - COMMANDER: `issue`, with `verdict` (the engine's, INELIGIBLE / CANT_PAIR) or `others` (LIST_NAMES_OTHER).
-    - SINGLETON: `count` copies, `limit` allowed. SIZE: `count` cards, `limit` = 100, `others` the commanders.
-    - NOT_A_CARD: `not_deck_card` (what it is). BANNED: `commander` / `companion` when it is one.
+    - COLOR, COMPANION: `outside` (WUBRG), `evidence` (the engine's reasons per color), `analysis`.
+    - UNKNOWN, UNCHECKED: `suggestions` (never used in its place); UNCHECKED, UNREADABLE: `why`; UNREADABLE:
+      `text`; UNCHECKED: `commander` for a commander option.
+    - COMMANDER: `issue`, with `verdict` (INELIGIBLE, CANT_PAIR) or `others` (LIST_NAMES_OTHER).
+    - SINGLETON: `count` copies, `limit` allowed. SIZE: `count` cards, `limit` 100, `others` the commanders.
+    - NOT_A_CARD: `not_deck_card`. BANNED: `commander` / `companion` when it is one.
     """
 
     kind: ProblemKind
@@ -83,8 +71,7 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """A decklist line whose text after the last `//` was taken for a comment (`Sol Ring // ramp` read as
-    Sol Ring, because `Sol Ring // ramp` is no card and `Sol Ring` is one, exactly)."""
+    """A line whose text after the last `//` was taken for a comment (`Sol Ring // ramp` is no card)."""
 
     line: int
     typed: str
@@ -93,12 +80,8 @@ class Reading:
 
 @dataclass(frozen=True, slots=True)
 class UncheckedCommander:
-    """A commander that could not be looked up (Scryfall unreachable).
-
-    - `name`: as typed in the option or the list.
-    - `listed`: the list holds it (so it already counts toward the deck size).
-    - `reason`: why it could not be looked up.
-    """
+    """A commander that could not be looked up: `name` as typed, `listed` when the list holds it (so it
+    counts toward the deck size already), `reason` why."""
 
     name: str
     listed: bool
@@ -115,19 +98,15 @@ class Unchecked:
 
 @dataclass(slots=True)
 class DeckReport:
-    """The deck check's answer, as data (the presentation layer words it).
+    """The deck check's answer.
 
-    - `card_count`: cards counting the commanders (every deck line, as written); `unverified` of them are
-      names that could not be checked or are no card.
-    - `excluded`: section -> cards in it that are not the deck (sideboard, maybeboard, tokens, ...).
-    - `companions`: the companions (CR 702.139a), outside the 100 and checked against the deck's identity.
-    - `warnings`: text already worded by the caller (e.g. the stale-data note); everything else is data.
-    - `unchecked_commanders`: commanders that could not be looked up (then `identity_checked` is False).
-    - `open_choices`: commanders that choose a color before the game (CR 903.4b) with no color given.
-    - `chosen`: commander name -> the color chosen for it (CR 903.4b).
-    - `from_list`: commanders taken from the list itself; `second_from_list`: only the second one was.
-    - `readings`: lines whose `// text` was read as a comment; `pasted_lines`: the list came on one line and
-      was read as this many lines; `unjudged`: cards whose color identity could not be worked out.
+    - `card_count`: cards counting the commanders; `unverified` of them are no card or could not be checked.
+    - `excluded`: section -> cards in it that are not the deck; `companions` (CR 702.139a) are apart.
+    - `warnings`: text the caller already worded (the stale-data note); everything else is data.
+    - `open_choices`: commanders that choose a color (CR 903.4b) with none given; `chosen`: name -> color.
+    - `from_list`: commanders taken from the list; `second_from_list`: only the second one was.
+    - `readings`: lines whose `// text` was a comment; `pasted_lines`: a one-line paste read as this many
+      lines; `unjudged`: cards whose color identity could not be worked out.
     """
 
     commanders: tuple[str, ...]
@@ -155,18 +134,18 @@ class DeckReport:
 
     @property
     def complete(self) -> bool:
-        """Every name could be looked up (no "couldn't check" entries)."""
+        """Every name could be looked up."""
         return not any(p.kind is ProblemKind.UNCHECKED for p in self.problems)
 
     @property
     def findings(self) -> list[Problem]:
-        """Problems actually found (everything except the names that could not be checked)."""
+        """Problems found (not the names that could not be checked)."""
         return [p for p in self.problems if p.kind is not ProblemKind.UNCHECKED]
 
     def counts(self) -> dict[ProblemKind, int]:
-        """Number of problems per kind, in display order, only kinds that occur."""
+        """Problems per kind, in display order, only kinds that occur."""
         found = Counter(p.kind for p in self.problems)
-        return {kind: found[kind] for kind in KIND_ORDER if found[kind]}
+        return {kind: found[kind] for kind in ProblemKind if found[kind]}
 
     def of_kind(self, kind: ProblemKind) -> list[Problem]:
         return [p for p in self.problems if p.kind is kind]

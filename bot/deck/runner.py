@@ -1,42 +1,25 @@
 """Deck check against the card service: read the list, resolve every name in one batch, run the checks.
 
-One path for every way a list arrives (`/deckcheck`, the "Check this decklist" message command and
-`python -m bot check-deck`): `read_list(text, filename)` parses it (the file name is the parser's format
-hint), `check_decklist` resolves and checks it.
+One path for every way a list arrives (`/deckcheck`, the message command, `check-deck`). Names are read
+exactly (`names_card`): a close name the service found is never used in its place, only suggested.
 
-Names are read exactly: a card counts as named only when the name as written is the card's name or one of
-its faces' names, with case, accents, punctuation and `//` folded (`bot.cards.names.normalize`). Anything
-else the card service answers (a close name it found for a typo or a name newer than the local data) is
-never used in its place: the name is reported as no card (Scryfall itself answered) or as not checked (the
-answer came from local data), with the close names as suggestions, and no finding is made from it.
-
-Scryfall cost of a cold 100-card deck: the deck's names go to `CardService.resolve_many`, which asks
-`/cards/collection` in batches of 75. A line like `1 Sol Ring // Staple`, where `// Staple` may be a
-comment or a split card's second face, is read as the split name first; only when that is not a card is
-the left part looked up (one more `resolve_many` for all such lines) and used when it names a card exactly.
-
-Which commanders (`check_decklist`):
-- both options given: those two; commanders the list marks besides them are reported as naming someone else;
-- one option: it, plus the one other commander the list marks when the two can lead a deck together;
-- no option: the one or two commanders the list marks. None anywhere: `NoCommander`; more than two:
-  `DeckCheckError(TOO_MANY_COMMANDERS)`.
-A commander option is matched against the list's cards by exact name, else looked up
-(`resolve_commander`); a commander that names no card raises `CommanderNotFound` with close names (with
-Scryfall unreachable, close names from the local data; none: the check goes on without color identity).
-Only when nothing at all could be looked up does `ScryfallUnavailable` propagate.
+Commanders: both options given: those two; one: it, plus the list's one other commander when the two can
+pair; none: the one or two the list marks (none: `NoCommander`; more: TOO_MANY_COMMANDERS).
+`ScryfallUnavailable` propagates only when nothing at all could be looked up.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import normalize
 from bot.deck.check import MAX_SUGGESTIONS, DeckInput, card_key, check_deck, color_letter
+from bot.deck.entries import DeckFormat, ParsedDeck, Section
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
-from bot.deck.parser import DeckEntry, ParsedDeck, Section, parse
+from bot.deck.parser import parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, Reading, Unchecked, UncheckedCommander
 from bot.identity import analyze, check_pairing
 from bot.identity.model import IdentityError
@@ -63,32 +46,26 @@ def read_list(text: str, filename: str | None = None) -> ParsedDeck:
     return parse(text, filename=filename)
 
 
-def card_names(card: Mapping[str, Any]) -> set[str]:
-    """The folded names a card answers to exactly: its name, its faces' names and the names printed on it in
-    place of them (`flavor_name`: Godzilla series, Secret Lair)."""
-    parts = [card, *(f for f in card.get("card_faces") or () if isinstance(f, Mapping))]
-    return {normalize(str(p[key])) for p in parts for key in ("name", "flavor_name") if p.get(key)}
-
-
 def names_card(typed: str, card: Mapping[str, Any]) -> bool:
-    """Whether `typed` is the card's name or a face's name (folded), not a close reading of it."""
-    return normalize(typed) in card_names(card)
+    """Whether `typed` is the card's name, a face's, or one printed in their place (`flavor_name`: Godzilla
+    series, Secret Lair), folded; not a close reading of it."""
+    parts = [card, *(f for f in card.get("card_faces") or () if isinstance(f, Mapping))]
+    folded = {normalize(str(p[k])) for p in parts for k in ("name", "flavor_name") if p.get(k)}
+    return normalize(typed) in folded
 
 
-@dataclasses.dataclass(slots=True)
+@dataclass(slots=True)
 class _Lookup:
     """Every name of the list, settled: exactly found, no card, or not checked."""
 
-    found: dict[str, Resolved] = dataclasses.field(default_factory=dict)
-    missing: dict[str, list[str]] = dataclasses.field(default_factory=dict)
-    unavailable: dict[str, Unchecked] = dataclasses.field(default_factory=dict)
+    found: dict[str, Resolved] = field(default_factory=dict)
+    missing: dict[str, list[str]] = field(default_factory=dict)
+    unavailable: dict[str, Unchecked] = field(default_factory=dict)
     offline: str | None = None  # a reason Scryfall could not be asked, when it could not
 
     def add(self, batch: Batch) -> None:
         for typed, res in batch.found.items():
-            if (
-                names_card(typed, res.card) or res.printed == typed
-            ):  # its name, or printed so in another language
+            if names_card(typed, res.card) or res.printed == typed:  # or printed so in another language
                 self.found[typed] = res
             elif res.source == "api":  # Scryfall has no card of that name: it answered a close one
                 self.missing[typed] = [res.name]
@@ -100,49 +77,31 @@ class _Lookup:
             self.unavailable[typed] = Unchecked(reason, tuple(batch.suggestions.get(typed, ())))
             self.offline = self.offline or reason
 
-    def settle(self, typed: str, found: Resolved, alt: str) -> None:
-        """`typed` was read as `alt`, a name `found` exactly."""
-        self.missing.pop(typed, None)
-        self.unavailable.pop(typed, None)
-        self.found[alt] = found
-
 
 async def _settle_alternatives(
     cards: CardSource, parsed: ParsedDeck, lookup: _Lookup
 ) -> tuple[ParsedDeck, list[Reading]]:
-    """Choose between `A // B` and `A` for lines where ` // B` may be a comment (`1 Sol Ring // Ramp`).
-
-    The split reading wins when it names a card exactly (`Fire // Ice`). Otherwise `A` is looked up (one
-    `resolve_many` for all such lines) and wins when it names a card exactly; then the entry is renamed and
-    a `Reading` says so. Otherwise the split reading stays (unknown or not checked)."""
-    alternatives: dict[str, str] = {}
-    for entry in parsed.entries:
-        if (
-            entry.alternative
-            and entry.name not in lookup.found
-            and len(alternatives) < MAX_ALTERNATIVE_LOOKUPS
-        ):
-            alternatives.setdefault(entry.name, entry.alternative)
-    if not alternatives:
+    """For lines where ` // B` may be a comment (`1 Sol Ring // Ramp`): when `A // B` names no card but `A`
+    names one exactly (one `resolve_many` for all such lines), the entry is renamed and a `Reading` says so."""
+    alts: dict[str, str] = {}
+    for e in parsed.entries:
+        if e.alternative and e.name not in lookup.found and len(alts) < MAX_ALTERNATIVE_LOOKUPS:
+            alts.setdefault(e.name, e.alternative)
+    if not alts:
         return parsed, []
-    alt_found = (await cards.resolve_many(list(dict.fromkeys(alternatives.values())))).found
-    chosen = {
-        typed: alt
-        for typed, alt in alternatives.items()
-        if alt in alt_found and names_card(alt, alt_found[alt].card)
-    }
-    readings: list[Reading] = []
-    entries: list[DeckEntry] = []
-    for entry in parsed.entries:
-        alt = chosen.get(entry.name)
-        if alt is None:
-            entries.append(entry)
-            continue
-        readings.append(Reading(entry.line, entry.name, alt_found[alt].name))
-        entries.append(dataclasses.replace(entry, name=alt, alternative=None))
+    found = (await cards.resolve_many(list(dict.fromkeys(alts.values())))).found
+    chosen = {typed: alt for typed, alt in alts.items() if alt in found and names_card(alt, found[alt].card)}
+    readings = [
+        Reading(e.line, e.name, found[chosen[e.name]].name) for e in parsed.entries if e.name in chosen
+    ]
     for typed, alt in chosen.items():
-        lookup.settle(typed, alt_found[alt], alt)
-    return dataclasses.replace(parsed, entries=entries, problems=list(parsed.problems)), readings
+        lookup.missing.pop(typed, None)
+        lookup.unavailable.pop(typed, None)
+        lookup.found[alt] = found[alt]
+    entries = [
+        replace(e, name=chosen[e.name], alternative=None) if e.name in chosen else e for e in parsed.entries
+    ]
+    return replace(parsed, entries=entries, problems=list(parsed.problems)), readings
 
 
 def _check_option(option: str, value: str | None) -> str | None:
@@ -154,19 +113,18 @@ def _check_option(option: str, value: str | None) -> str | None:
     return value or None
 
 
-@dataclasses.dataclass(slots=True)
+@dataclass(slots=True)
 class _Commanders:
-    cards: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-    resolved: list[Resolved] = dataclasses.field(default_factory=list)
-    unchecked: list[UncheckedCommander] = dataclasses.field(default_factory=list)
-    from_list: list[str] = dataclasses.field(default_factory=list)  # commanders the list named
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    resolved: list[Resolved] = field(default_factory=list)
+    unchecked: list[UncheckedCommander] = field(default_factory=list)
+    from_list: list[str] = field(default_factory=list)  # commanders the list named
     second_from_list: bool = False  # only the second commander came from the list
 
 
 async def _local_suggestions(cards: CardSource, query: str) -> list[str]:
-    """Close commander names from the local card data only (never the network), offered when Scryfall can't
-    be asked: the local autocomplete for what was typed, else for ever shorter beginnings of it (down to 4
-    characters or half the text), so `Kumanno` still suggests the commanders starting with `Kuman`."""
+    """Close commander names from the local data only, when Scryfall can't be asked: for what was typed, else
+    for ever shorter beginnings of it (down to 4 characters or half), so `Kumanno` finds `Kuman...`."""
     if not cards.has_local_data:
         return []
     text = " ".join(query.split())
@@ -205,14 +163,18 @@ async def _resolve_option(
     out.resolved.append(resolved)
 
 
-def _marked(parsed: ParsedDeck, lookup: _Lookup) -> list[tuple[str, dict[str, Any] | None]]:
-    """The commanders the list marks: (name as written, card or None when not found), one per card."""
+def _key(typed: str, card: Mapping[str, Any] | None) -> str:
+    """One key per commander: its card, or the name as typed when it names none."""
+    return card_key(card) if card is not None else f"typed:{normalize(typed)}"
+
+
+def _marked(parsed: ParsedDeck, lookup: _Lookup) -> dict[str, tuple[str, dict[str, Any] | None]]:
+    """The commanders the list marks, one per card: key -> (name as written, card or None when not found)."""
     out: dict[str, tuple[str, dict[str, Any] | None]] = {}
     for entry in parsed.commander_entries:
-        hit = lookup.found.get(entry.name)
-        key = card_key(hit.card) if hit is not None else f"typed:{normalize(entry.name)}"
-        out.setdefault(key, (entry.name, dict(hit.card) if hit is not None else None))
-    return list(out.values())
+        card = dict(hit.card) if (hit := lookup.found.get(entry.name)) else None
+        out.setdefault(_key(entry.name, card), (entry.name, card))
+    return out
 
 
 def _add_marked(out: _Commanders, typed: str, card: dict[str, Any] | None, lookup: _Lookup) -> None:
@@ -236,58 +198,44 @@ async def _commanders(
     if len(options) == 2:
         return out
     if options:  # one option: the list's other commander joins it when the two can lead a deck together
-        keys = {card_key(c) for c in out.cards} | {f"typed:{normalize(u.name)}" for u in out.unchecked}
+        keys = {card_key(c) for c in out.cards} | {_key(u.name, None) for u in out.unchecked}
         others = [
             (typed, card)
-            for typed, card in marked
-            if (card_key(card) if card else f"typed:{normalize(typed)}") not in keys
-            and (card is not None or typed in lookup.unavailable)
+            for key, (typed, card) in marked.items()
+            if key not in keys and (card is not None or typed in lookup.unavailable)
         ]
-        if len(others) == 1 and (
-            others[0][1] is None or not out.cards or _can_pair(out.cards[0], others[0][1])
-        ):
+        other = others[0][1] if len(others) == 1 else None
+        if len(others) == 1 and (other is None or not out.cards or check_pairing(out.cards[0], other).ok):
             _add_marked(out, *others[0], lookup)
             out.second_from_list = True
         return out
     if len(marked) > 2:
-        raise DeckCheckError(
-            DeckCheckCode.TOO_MANY_COMMANDERS, count=len(marked), names=[typed for typed, _card in marked]
-        )
-    for typed, card in marked:
+        names = [typed for typed, _card in marked.values()]
+        raise DeckCheckError(DeckCheckCode.TOO_MANY_COMMANDERS, count=len(marked), names=names)
+    for typed, card in marked.values():
         _add_marked(out, typed, card, lookup)
     return out
-
-
-def _can_pair(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    return card_key(a) != card_key(b) and check_pairing(dict(a), dict(b)).ok
 
 
 def _chosen_colors(
     leaders: Sequence[Mapping[str, Any]], colors: Sequence[str], complete: bool
 ) -> list[str | None]:
-    """Assign the chosen colors (one per commander that chooses a color, CR 903.4b, in order) to the
-    commanders; DeckCheckError when more colors are given than commanders choose one."""
-    choosers: list[int] = []
-    for index, card in enumerate(leaders):
-        try:
-            if analyze(dict(card)).chooses_color:
-                choosers.append(index)
-        except IdentityError:
-            continue
+    """The chosen colors, in order, given to the commanders that choose one (CR 903.4b); DeckCheckError when
+    more colors are given than commanders choose one."""
+    choosers = [i for i, card in enumerate(leaders) if _chooses_color(card)]
     if complete and len(colors) > len(choosers):
         if not choosers:
             raise DeckCheckError(DeckCheckCode.NO_CHOOSER)
         raise DeckCheckError(DeckCheckCode.TOO_MANY_COLORS, given=len(colors), choosers=len(choosers))
-    out: list[str | None] = [None] * len(leaders)
-    for index, color in zip(choosers, colors, strict=False):
-        out[index] = color
-    return out
+    given = dict(zip(choosers, colors, strict=False))
+    return [given.get(i) for i in range(len(leaders))]
 
 
-def _names_to_look_up(parsed: ParsedDeck) -> list[str]:
-    """The deck's names and the companions' (the other sections are not checked)."""
-    companions = [e.name for e in parsed.excluded_entries if e.section is Section.COMPANION]
-    return list(dict.fromkeys(parsed.names() + companions))
+def _chooses_color(card: Mapping[str, Any]) -> bool:
+    try:
+        return analyze(dict(card)).chooses_color
+    except IdentityError:
+        return False
 
 
 async def check_decklist(
@@ -298,16 +246,9 @@ async def check_decklist(
     *,
     chosen: Sequence[str] = (),
 ) -> tuple[DeckReport, list[Resolved]]:
-    """Parse (when given text: `read_list`), resolve and check a decklist.
-
-    - `commander`, `partner`: options; either may be left out when the list marks its commanders.
-    - `chosen`: colors (letters or words) for commanders that choose one before the game (CR 903.4b), one per
-      such commander in order; they count in the deck's color identity and the report names them.
-
-    Returns the report and every `Resolved` the service gave (for stale-data notes). Raises `DeckInputError`
-    (bad list, too long; `DeckCheckError` and its `NoCommander`, `CommanderNotFound` for the rest);
-    `ScryfallUnavailable` only when Scryfall was needed and nothing at all could be looked up.
-    """
+    """Parse (text: `read_list`), resolve and check a decklist; the report and every `Resolved` the service
+    gave (for stale-data notes). `chosen`: colors (letters or words) for the commanders that choose one
+    (CR 903.4b), in order. Raises `DeckInputError` (and its `DeckCheckError`s) or `ScryfallUnavailable`."""
     options = [
         (label, q)
         for label, value in (("commander", commander), ("partner", partner))
@@ -319,14 +260,15 @@ async def check_decklist(
         raise NoCommander()
     lookup = _Lookup()
     readings: list[Reading] = []
-    if names := _names_to_look_up(parsed):
+    companions = [e.name for e in parsed.excluded_entries if e.section is Section.COMPANION]
+    if names := list(dict.fromkeys(parsed.names() + companions)):  # the other sections are not checked
         lookup.add(await cards.resolve_many(names))
         parsed, readings = await _settle_alternatives(cards, parsed, lookup)
     leaders = await _commanders(cards, parsed, lookup, options)
     offline = lookup.offline or next((u.reason for u in leaders.unchecked), None)
     if not lookup.found and not leaders.cards and offline:
         raise ScryfallUnavailable(offline)
-    one_line = parsed.one_line and len(parsed.entries) + len(parsed.problems) > 1
+    one_line = parsed.format is DeckFormat.ONE_LINE and len(parsed.entries) + len(parsed.problems) > 1
     report = check_deck(
         DeckInput(
             parsed,

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.deck.check import DeckInput, check_deck, color_letter, copy_limit, is_basic_land
-from bot.deck.parser import DeckInputError, Section, parse
+from bot.deck.check import DeckInput, check_deck, color_letter, copy_limit
+from bot.deck.entries import DeckInputError, Section
+from bot.deck.parser import parse
 from bot.deck.report import CommanderIssue, ProblemKind, Unchecked, UncheckedCommander
 from bot.identity.model import NonDeckKind, ReasonKind, VerdictCode
 from bot.present import deck_errors
@@ -143,8 +144,8 @@ def test_copy_limits_from_card_text():
     assert copy_limit(card("Sol Ring")) == 1
     assert copy_limit(card("Once More with Feeling")) == 1
     for basic in ("Forest", "Wastes", "Snow-Covered Island"):
-        assert is_basic_land(card(basic)) and copy_limit(card(basic)) is None
-    assert not is_basic_land(card("Tropical Island"))
+        assert copy_limit(card(basic)) is None
+    assert copy_limit(card("Tropical Island")) == 1  # basic land types, but not the Basic supertype
 
 
 def test_commander_listed_twice_is_a_duplicate():

@@ -15,7 +15,8 @@ from bot.cards.bulk import import_file
 from bot.cards.model import Batch, Resolved
 from bot.cards.names import normalize
 from bot.deck.check import DeckInput, check_deck
-from bot.deck.parser import Section, parse
+from bot.deck.entries import Section
+from bot.deck.parser import parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, ProblemKind
 from bot.deck.runner import check_decklist, names_card
 from bot.main import open_cards

@@ -9,24 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.deck.entries import MAX_LINES, DeckFormat, DeckInputError, InputIssue, LineIssue, ListUnit, Section
 from bot.deck.formats.lines import GROUP_WORDS as _GROUP_WORDS
 from bot.deck.formats.lines import QUOTES as _QUOTES
 from bot.deck.formats.lines import SECTION_WORDS as _SECTION_WORDS
 from bot.deck.formats.lines import header as _header
+from bot.deck.formats.lines import normalize_name, parse_card_line
 from bot.deck.formats.lines import prose_word as _prose_word
 from bot.deck.formats.oneline import NAME_ENDING_SECTION_WORDS, split_entries
-from bot.deck.parser import (
-    MAX_LINES,
-    DeckInputError,
-    InputIssue,
-    LineIssue,
-    ListUnit,
-    Section,
-    decode,
-    normalize_name,
-    parse,
-    parse_card_line,
-)
+from bot.deck.parser import decode, parse
 from bot.present import deck_errors
 from tests.shared_data import cards_by_name
 
@@ -530,7 +521,7 @@ def test_one_line_paste_reads_like_the_multi_line_export(name):
         assert [_entry_key(e) for e in single.entries] == [_entry_key(e) for e in multi.entries]
         assert single.card_count == multi.card_count
     assert single.deck_name == multi.deck_name
-    assert single.one_line and not multi.one_line
+    assert single.format is DeckFormat.ONE_LINE is not multi.format
     # entries are numbered in the order pasted: entry N is the export's N-th non-blank line
     non_blank = [line for line in text.split("\n") if line.strip()]
     assert single.lines_read == len(non_blank)
@@ -686,7 +677,7 @@ def _read(text: str) -> list[tuple[str, int, str]]:
 )
 def test_one_line_entry_boundaries(text, expected):
     assert _read(text) == expected
-    assert parse(text).one_line
+    assert parse(text).format is DeckFormat.ONE_LINE
 
 
 def test_one_line_markers_categories_and_about():
@@ -731,7 +722,9 @@ def test_one_line_entry_cap():
 
 def test_a_single_entry_line_is_not_a_paste():
     deck = parse("1 Sol Ring (C21) 263 *F*\n")
-    assert not deck.one_line and [(e.line, e.name, e.foil) for e in deck.entries] == [(1, "Sol Ring", True)]
+    assert deck.format is not DeckFormat.ONE_LINE and [(e.line, e.name, e.foil) for e in deck.entries] == [
+        (1, "Sol Ring", True)
+    ]
     # a multi-line list is never cut inside a line, whatever a line holds
     deck = parse("1 Sol Ring // ramp, 2 mana\n1 Shock\n")
     assert [(e.line, e.name) for e in deck.entries] == [(1, "Sol Ring"), (2, "Shock")]

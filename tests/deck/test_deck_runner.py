@@ -18,8 +18,8 @@ from bot.cards.budget import DEFAULT_RATES, Budget
 from bot.cards.bulk import import_file
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.service import CardService
+from bot.deck.entries import DeckInputError
 from bot.deck.errors import CommanderNotFound, NoCommander
-from bot.deck.parser import DeckInputError
 from bot.deck.report import ProblemKind
 from bot.deck.runner import check_decklist
 from bot.main import open_cards

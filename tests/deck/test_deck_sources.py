@@ -17,7 +17,7 @@ import pytest
 from bot import __version__
 from bot.cards.service import CardService
 from bot.deck.check import DeckInput, check_deck
-from bot.deck.parser import Section
+from bot.deck.entries import Section
 from bot.deck.report import ProblemKind
 from bot.deck.sources import DeckLink, DeckSites, DeckSourceError, FetchedDeck, Site, parse_deck_url
 from bot.deck.sources import DeckSourceErrorCode as Code

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.deck.parser import DeckFormat, Section, detect, parse
+from bot.deck.entries import DeckFormat, Section
+from bot.deck.parser import detect, parse
 
 
 @pytest.mark.parametrize(
@@ -48,7 +49,7 @@ def test_a_csv_file_name_lets_a_name_only_table_be_read():
 
 def test_one_line_paste_format():
     deck = parse("Commander 1 Kumano, Master Yamabushi Deck 1 Sol Ring 1 Shock")
-    assert deck.format is DeckFormat.ONE_LINE and deck.one_line
+    assert deck.format is DeckFormat.ONE_LINE
     assert [e.section for e in deck.entries] == [Section.COMMANDER, Section.MAIN, Section.MAIN]
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.deck.parser import DeckFormat, DeckInputError, LineIssue, Section, parse
+from bot.deck.entries import DeckFormat, DeckInputError, LineIssue, Section
+from bot.deck.parser import parse
 
 
 def read(text: str, **kwargs):
@@ -171,7 +172,7 @@ def test_xmage_commander_deck():
 def test_xmage_and_sb_lines_pasted_on_one_line():
     cards = " ".join(f"1 [C13:{i}] Card {chr(65 + i % 26)}{i}" for i in range(69))
     deck = parse(f"NAME:Derevi {cards} 30 [ZEN:235] Forest SB: 1 [C13:2] Derevi, Empyrial Tactician")
-    assert deck.one_line and deck.deck_name == "Derevi" and deck.problems == []
+    assert deck.format is DeckFormat.ONE_LINE and deck.deck_name == "Derevi" and deck.problems == []
     assert [e.name for e in deck.commander_entries] == [
         "Derevi, Empyrial Tactician"
     ] and deck.card_count == 100
@@ -293,7 +294,7 @@ def test_xml_with_a_doctype_broken_or_too_long_is_bad_input(text):
 
 def test_every_card_name_alone_reads_as_itself():
     """No card name looks like a count after a name (`Island: 9`, `Sol Ring x2`) or a set code after it."""
-    from bot.deck.parser import normalize_name, parse_card_line
+    from bot.deck.formats.lines import normalize_name, parse_card_line
     from tests.shared_data import cards_by_name
 
     for name in (n for n in cards_by_name() if n.strip()):

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.deck.parser import DeckFormat, Section, parse
+from bot.deck.entries import DeckFormat, Section
+from bot.deck.parser import parse
 from tests.shared_data import cards_by_name
 
 DECKS = Path(__file__).parents[1] / "data" / "decks"

@@ -1,91 +1,63 @@
 """What every text reader shares: one card line and the section headers around it. Pure.
 
-A card line: a count before the name (`1 Sol Ring`, `1x Sol Ring`, `1 x Sol Ring`; none means 1) or after it
-(`Sol Ring x2`, `Island: 9`); a set code and collector number (`(C21) 263`, `[C21]`, XMage's `[C21:263]` before
-the name); Moxfield `*F*`/`*E*`, TappedOut `*CMDR*`, Moxfield `#tags`, Archidekt `[Category]` and `^tag^`
-suffixes (`[Commander{top}]` marks the commander, `{noDeck}` keeps the card out of the deck); a prefix that puts
-the one line in a section (`SB:`, `Commander:`, `Partner:`, `Companion:`, ...); a comment after ` # ` or after
-` // ` when the rest can't be a split card's next face (`slash_comment`). Split names written `Fire/Ice`,
-`Fire / Ice` or `Fire // Ice` all become `Fire // Ice`; a leading number no deck could hold (1000 or more)
-is part of the name (`1996 World Champion`). Headers: Arena/Moxfield/MTGO section words, with `//` or `#` in
-front, a `(N)` count or a `:`, and type groups such as `Creatures (30)` (skipped).
+A card line: a count before or after the name (`1x Sol Ring`, `Sol Ring x2`, `Island: 9`; none means 1), set
+code and collector number (`(C21) 263`, `[C21]`, XMage's `[C21:263]` before the name), markers and tags
+(`*F*`, `*CMDR*`, `#tag`, Archidekt `[Category]` and `^tag^`), a one-line section prefix (`SB:`,
+`Commander:`), and a comment after ` # ` or after a ` // ` that can't start a split card's next face
+(`slash_comment`). `Fire/Ice` becomes `Fire // Ice`; a leading number no deck could hold (1000 or more) is
+part of the name (`1996 World Champion`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
-from bot.deck.entries import MAX_COUNT, MAX_NAME_LENGTH, CardLine, LineIssue, Section
+from bot.deck.entries import MAX_COUNT, MAX_NAME_LENGTH, DeckEntry, LineIssue, Section
 
 SECTION_WORDS: dict[str, Section] = {
-    "commander": Section.COMMANDER,
-    "commanders": Section.COMMANDER,
-    "command zone": Section.COMMANDER,
-    "deck": Section.MAIN,
-    "main": Section.MAIN,
-    "maindeck": Section.MAIN,
-    "main deck": Section.MAIN,
-    "mainboard": Section.MAIN,
-    "sideboard": Section.SIDEBOARD,
-    "side board": Section.SIDEBOARD,
-    "side": Section.SIDEBOARD,
-    "maybeboard": Section.MAYBEBOARD,
-    "maybe board": Section.MAYBEBOARD,
-    "maybe": Section.MAYBEBOARD,
-    "considering": Section.MAYBEBOARD,
-    "companion": Section.COMPANION,
-    "companions": Section.COMPANION,
-    "tokens": Section.TOKENS,
-    "attractions": Section.TOKENS,
-    "stickers": Section.TOKENS,
+    **dict.fromkeys(("commander", "commanders", "command zone"), Section.COMMANDER),
+    **dict.fromkeys(("deck", "main", "maindeck", "main deck", "mainboard"), Section.MAIN),
+    **dict.fromkeys(("sideboard", "side board", "side"), Section.SIDEBOARD),
+    **dict.fromkeys(("maybeboard", "maybe board", "maybe", "considering"), Section.MAYBEBOARD),
+    **dict.fromkeys(("companion", "companions"), Section.COMPANION),
+    **dict.fromkeys(("tokens", "attractions", "stickers"), Section.TOKENS),
     "about": Section.ABOUT,
 }
-
+# Words of `Commander: Name`-style prefixes that put one line in a section.
+INLINE_SECTION_WORDS: dict[str, Section] = {
+    **dict.fromkeys(("commander", "commanders", "command zone", "partner", "background"), Section.COMMANDER),
+    **dict.fromkeys(("maybeboard", "maybe", "considering"), Section.MAYBEBOARD),
+    **dict.fromkeys(("companion", "companions"), Section.COMPANION),
+    "sideboard": Section.SIDEBOARD,
+}
 # Type group headers (Moxfield/TappedOut/Archidekt copies): skipped, section unchanged.
-GROUP_WORDS = {
+_TYPES = (
     "creature",
-    "creatures",
     "land",
-    "lands",
     "instant",
-    "instants",
-    "sorcery",
-    "sorceries",
     "artifact",
-    "artifacts",
     "enchantment",
-    "enchantments",
     "planeswalker",
-    "planeswalkers",
     "battle",
-    "battles",
     "other",
-    "others",
-    "spells",
     "nonland",
-    "nonlands",
-    "ramp",
-    "removal",
-    "card draw",
-    "draw",
-    "tribal",
-    "kindred",
-    "legendary",
-    "mana rocks",
+)
+GROUP_WORDS = {
+    *(word + plural for word in _TYPES for plural in ("", "s")),
+    *("sorcery", "sorceries", "spells", "ramp", "removal", "card draw", "draw", "mana rocks"),
+    *("tribal", "kindred", "legendary"),
 }
 
 _HEADER_RE = re.compile(
     r"^(?:(?://|#)+\s*)?(?P<word>[A-Za-z][A-Za-z ]*?)\s*(?:\(\s*\d+\s*\))?\s*:?\s*(?:\d+\s*)?$"
 )
 _COUNT_RE = re.compile(r"^(?P<count>\d+)(?P<x>\s*[xX\u00d7])?\s+(?P<rest>\S.*)$")
-_TRAILING_COUNT_RE = re.compile(
-    r"^(?P<rest>.*\S)(?:\s+[xX\u00d7]|\s*:\s*)(?P<count>\d+)$"
-)  # `Sol Ring x2`, `Island: 9`
+_TRAILING_COUNT_RE = re.compile(r"^(?P<rest>.*\S)(?:\s+[xX\u00d7]|\s*:\s*)(?P<count>\d+)$")
 _SB_RE = re.compile(r"^SB:\s*", re.IGNORECASE)
 _STAR_MARK_RE = re.compile(r"\s*\*(?P<mark>[A-Za-z][A-Za-z\- ]{0,15})\*\s*$")
-_HASHTAG_RE = re.compile(r"\s+#!?[^\s#]+\s*$")
-_CARET_TAG_RE = re.compile(r"\s*\^[^^]*\^\s*$")
+_TAG_RE = re.compile(r"\s*\^[^^]*\^\s*$|\s+#!?[^\s#]+\s*$")  # `^tag^`, `#tag`: organisation, not the card
 # A set code has a letter and one case (`(C21)`, `(c21)`), so `Hazmat Suit (Used)` and `Bio (1999)` keep theirs.
 SET_CODE = r"(?=[A-Za-z0-9]*[A-Za-z])(?:[A-Z0-9]{2,6}|[a-z0-9]{2,6})"
 COLLECTOR = r"[A-Za-z0-9★†\-]{1,10}"  # a collector number: `263`, `217p`, `C21-263`, `1★`
@@ -98,105 +70,76 @@ _SPLIT_RE = re.compile(r"\s*/{1,2}\s*")
 _HASH_COMMENT_RE = re.compile(r"\s#(?:\s|$)")  # ` # note`; Moxfield tags (`#Ramp`) have no space after `#`
 _SLASH_SEPARATOR_RE = re.compile(r"\s//")  # ` //`: a split-card separator or the start of a comment
 _INLINE_SECTION_RE = re.compile(r"^(?P<word>[A-Za-z][A-Za-z ]{1,20}?)\s*:\s*(?P<rest>\S.*)$")
-INLINE_SECTION_WORDS: dict[str, Section] = {
-    "commander": Section.COMMANDER,
-    "commanders": Section.COMMANDER,
-    "command zone": Section.COMMANDER,
-    "partner": Section.COMMANDER,
-    "background": Section.COMMANDER,
-    "sideboard": Section.SIDEBOARD,
-    "maybeboard": Section.MAYBEBOARD,
-    "maybe": Section.MAYBEBOARD,
-    "considering": Section.MAYBEBOARD,
-    "companion": Section.COMPANION,
-    "companions": Section.COMPANION,
-}
 _SPACES_RE = re.compile(r"\s+")
-QUOTES = str.maketrans(
-    {
-        "\u2019": "'",
-        "\u2018": "'",
-        "\u02bc": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u2013": "-",
-        "\u2014": "-",
-        "\u00a0": " ",
-    }
-)
-
-_COMMANDER_MARKS = {"cmdr", "commander"}
+QUOTES = str.maketrans("\u2019\u2018\u02bc\u201c\u201d\u2013\u2014\u00a0", "'''\"\"-- ")
 _FOIL_MARKS = {"f", "foil", "e", "etched", "f-etch", "a", "s"}
+# Lower-case words inside card names (`Fires of Undeath`, `Chicken à la King`); any other lower-case word is
+# prose, so ` // Burn and finishers` is a comment. tests/deck/test_deck_parser.py checks every face name.
+_NAME_WORD_RE = re.compile(
+    r"a|an|and|as|at|but|by|for|from|in|into|of|on|or|the|this|to|upon|with|à|de|del|la|le|van"
+    r"|[a-z]{1,3}-[A-Z].*"  # `Augur il-Vec`, `Lancers en-Kor`
+)
 
 
 def normalize_name(name: str) -> str:
     """Tidy a typed card name: curly quotes, repeated spaces, split names as `A // B`."""
-    name = unicodedata.normalize("NFC", name).translate(QUOTES)
-    name = _SPACES_RE.sub(" ", name).strip()
-    if "/" in name:
-        parts = [p for p in _SPLIT_RE.split(name) if p]
-        name = " // ".join(parts)
-    return name
+    name = _SPACES_RE.sub(" ", unicodedata.normalize("NFC", name).translate(QUOTES)).strip()
+    return " // ".join(p for p in _SPLIT_RE.split(name) if p) if "/" in name else name
+
+
+def _section_word(word: str) -> str:
+    return _SPACES_RE.sub(" ", word.strip().lower())
 
 
 def header(text: str) -> tuple[str, Section | None] | None:
     """('section', Section) for a section header, ('group', None) for a type group header, else None."""
     m = _HEADER_RE.match(text)
-    if not m:
-        return None
-    word = _section_word(m.group("word"))
+    word = _section_word(m.group("word")) if m else ""
     if word in SECTION_WORDS:
         return ("section", SECTION_WORDS[word])
-    if word in GROUP_WORDS:
-        # A bare "Other" or "Land" could be a card name only with a count in front; headers have none.
-        return ("group", None)
-    return None
+    # A bare "Other" or "Land" could be a card name only with a count in front; headers have none.
+    return ("group", None) if word in GROUP_WORDS else None
 
 
-def _star_mark(m: re.Match[str], info: dict[str, object]) -> None:
+def _star_mark(m: re.Match[str], info: dict[str, Any]) -> None:
     mark = m.group("mark").strip().lower()
-    if mark in _COMMANDER_MARKS:
+    if mark in ("cmdr", "commander"):
         info["commander"] = True
     elif mark in _FOIL_MARKS or mark.startswith("f"):
         info["foil"] = True
 
 
-def _bracket(m: re.Match[str], info: dict[str, object]) -> None:
+def _bracket(m: re.Match[str], info: dict[str, Any]) -> None:
     """`[C21]`, `[C21:263]` is a set code (once); anything else is an Archidekt category list."""
     inner = m.group("inner").strip()
     set_match = _SET_BRACKET_RE.match(inner)
     if set_match and (inner.isupper() or any(ch.isdigit() for ch in inner)) and "set" not in info:
         _set_code(set_match, info)
         return
-    categories = {c.strip() for c in re.split(r"[,{}]", inner.lower()) if c.strip()}
+    categories = {c.strip() for c in re.split(r"[,{}]", inner.lower())}
     if "commander" in categories:
         info["commander"] = True
     if categories & {"nodeck", "maybeboard", "sideboard"}:
         info["excluded"] = True
 
 
-def _set_code(m: re.Match[str], info: dict[str, object]) -> None:
+def _set_code(m: re.Match[str], info: dict[str, Any]) -> None:
     info["set"] = m.group("set").lower()
     if m.group("num"):
         info["num"] = m.group("num")
 
 
-def _ignore(m: re.Match[str], info: dict[str, object]) -> None:
-    """`^tag^`, `#tag`: organisation, not part of the card."""
-
-
 _SUFFIXES = (
     (_STAR_MARK_RE, _star_mark),
-    (_CARET_TAG_RE, _ignore),
-    (_HASHTAG_RE, _ignore),
+    (_TAG_RE, lambda m, info: None),
     (_BRACKET_RE, _bracket),
     (_SET_PAREN_RE, _set_code),
 )
 
 
-def strip_suffixes(rest: str) -> tuple[str, dict[str, object]]:
+def strip_suffixes(rest: str) -> tuple[str, dict[str, Any]]:
     """Peel set codes, collector numbers, markers and tags off the end of a card line."""
-    info: dict[str, object] = {}
+    info: dict[str, Any] = {}
     peeled = True
     while peeled and rest:
         peeled = False
@@ -209,87 +152,37 @@ def strip_suffixes(rest: str) -> tuple[str, dict[str, object]]:
     return rest.strip(), info
 
 
-def first_alpha(text: str) -> str:
-    return next((ch for ch in text if ch.isalpha()), "")
-
-
-# Lower-case words that occur inside card names (`Fires of Undeath`, `Azusa, Lost but Seeking`, `Chicken à la
-# King`); any other lower-case word marks prose, so ` // Burn and finishers` is a comment, not a split card's
-# face. tests/test_deck_parser.py checks every face name of the shared data set against this rule.
-NAME_SMALL_WORDS = frozenset(
-    {
-        "a",
-        "an",
-        "and",
-        "as",
-        "at",
-        "but",
-        "by",
-        "for",
-        "from",
-        "in",
-        "into",
-        "of",
-        "on",
-        "or",
-        "the",
-        "this",
-        "to",
-        "upon",
-        "with",
-        "à",
-        "de",
-        "del",
-        "la",
-        "le",
-        "van",
-    }
-)
-_NAME_PARTICLE_RE = re.compile(r"[a-z]{1,3}-[A-Z]")  # `Augur il-Vec`, `Lancers en-Kor`
-
-
 def prose_word(text: str) -> bool:
     """A lower-case word no card name uses (`finishers`, `rocks`): the text is a note, not a card name."""
-    for word in text.split():
-        word = word.strip(",.;:!?\"'()")
-        if (
-            word[:1].isalpha()
-            and word[:1].islower()
-            and word not in NAME_SMALL_WORDS
-            and not _NAME_PARTICLE_RE.match(word)
-        ):
-            return True
-    return False
+    words = (w.strip(",.;:!?\"'()") for w in text.split())
+    return any(w[:1].isalpha() and w[:1].islower() and not _NAME_WORD_RE.fullmatch(w) for w in words)
+
+
+def looks_like_note(name: str, text: str) -> bool:
+    """Text after ` // ` that can't start a split card's next face: punctuation first, or after a capitalised
+    name a lower-case word or one no card name uses (card names capitalise every word but `of`, `the`, ...)."""
+    capitalised = next((ch for ch in name if ch.isalpha()), "").isupper()
+    first = text[0]
+    return not (first.isalnum() or first in "\"'") or (capitalised and (first.islower() or prose_word(text)))
 
 
 def slash_comment(rest: str) -> tuple[str, str | None]:
-    """Cut a trailing ` // comment` off a card line; (rest, alternative).
-
-    Each ` //` is read left to right. It starts a comment when what follows can't be a split card's next
-    face: nothing but punctuation first (`// -- ramp`), a lower-case word after a capitalised name
-    (`Sol Ring // ramp`, `Sol Ring // Ramp and rocks`: card names capitalise every word but `of`, `the`, ...),
-    a section or type word (`Sol Ring // Ramp`: no card face is named like a header), or the left part already
-    ends in a set code, marker or tag (names come first: `Sol Ring (C21) 263 // Staple`). Otherwise it is a split-card separator, and when the line's last such
-    separator could also be a comment (`Sol Ring // Ramp`), the left part is returned as the alternative.
-    """
+    """Cut a trailing ` // comment` off a card line; (rest, alternative). Each ` //`, left to right, starts a
+    comment when what follows `looks_like_note`, is a section or type word (`// Ramp`), or the left part already
+    ends in a set code, marker or tag; else it separates faces, and the left part is the alternative."""
     alternative: str | None = None
     for m in _SLASH_SEPARATOR_RE.finditer(rest):
         left = rest[: m.start()].strip()
         right = rest[m.end() :].lstrip("/").strip()
         if not left or not right:
-            continue  # `// Ice` or `Fire //`: half a split name, reported by _read_card
-        first = right[0]
-        capitalised = first_alpha(left).isupper()
+            continue  # `// Ice` or `Fire //`: half a split name, reported as such
         face = strip_suffixes(right)[0].lower()
-        comment = (
-            not (first.isalnum() or first in "\"'")
-            or (first.isalpha() and first.islower() and capitalised)
+        if (
+            looks_like_note(left, right)
             or strip_suffixes(left)[0] != left
-            or (capitalised and prose_word(right))
             or face in SECTION_WORDS
-            or face in GROUP_WORDS  # no card face is named `Ramp` or `Lands`
-        )
-        if comment:
+            or face in GROUP_WORDS
+        ):
             return left, alternative
         alternative = left
     return rest, alternative
@@ -326,104 +219,77 @@ def _name_issue(count: int, name: str) -> LineIssue | None:
     return None
 
 
-def _read_card(text: str) -> tuple[int, str, dict[str, object]] | LineIssue:
-    """(count, name, info) for a card line, or why it can't be read."""
-    hash_comment = _HASH_COMMENT_RE.search(text)
-    if hash_comment:
+def read_entry(text: str, section: Section = Section.MAIN) -> DeckEntry | LineIssue:
+    """A card line (quotes normalised, stripped, not a header or comment) read in `section`, or why it can't be
+    read. A `SB:` / `Commander:` prefix or an Archidekt category puts the one line in its own section."""
+    sb, inline = _SB_RE.match(text), _INLINE_SECTION_RE.match(text)
+    prefix: Section | None = None
+    if sb:
+        prefix, text = Section.SIDEBOARD, text[sb.end() :]
+    elif inline and (word := _section_word(inline.group("word"))) in INLINE_SECTION_WORDS:
+        prefix, text = INLINE_SECTION_WORDS[word], inline.group("rest")
+    if hash_comment := _HASH_COMMENT_RE.search(text):
         text = text[: hash_comment.start()].strip()
     counted = _split_count(text) if text else LineIssue.NO_NAME
     if isinstance(counted, LineIssue):
         return counted
     count, rest = counted
-    info: dict[str, object] = {}
-    m = _LEADING_SET_RE.match(rest)
-    if m:
+    info: dict[str, Any] = {}
+    if m := _LEADING_SET_RE.match(rest):
         _set_code(m, info)
         rest = rest[m.end() :]
     rest, alternative = slash_comment(rest)
     rest, more = strip_suffixes(rest)
     info.update(more)
     name = normalize_name(rest)
-    if alternative is not None:
-        alt_name = normalize_name(strip_suffixes(alternative)[0])
-        if alt_name and alt_name != name and any(ch.isalpha() for ch in alt_name):
-            info["alternative"] = alt_name
-    issue = _name_issue(count, name)
-    return issue if issue is not None else (count, name, info)
-
-
-def _section_word(word: str) -> str:
-    return _SPACES_RE.sub(" ", word.strip().lower())
-
-
-def read_entry(text_line: str) -> CardLine | LineIssue:
-    """A card line (quotes already normalised, stripped, not a header or comment): a CardLine or the reason
-    it can't be read. `SB: ...` and `Commander: ...` prefixes put the line in their section."""
-    section: Section | None = None
-    sb = _SB_RE.match(text_line)
-    inline = _INLINE_SECTION_RE.match(text_line)
-    if sb:
-        section = Section.SIDEBOARD
-        text_line = text_line[sb.end() :]
-    elif inline and _section_word(inline.group("word")) in INLINE_SECTION_WORDS:
-        section = INLINE_SECTION_WORDS[_section_word(inline.group("word"))]
-        text_line = inline.group("rest")
-    result = _read_card(text_line)
-    if isinstance(result, LineIssue):
-        return result
-    count, name, info = result
-    return CardLine(
-        name=name,
-        count=count,
-        set_code=info.get("set"),  # type: ignore[arg-type]
-        collector_number=info.get("num"),  # type: ignore[arg-type]
+    alt = normalize_name(strip_suffixes(alternative)[0]) if alternative is not None else None
+    if issue := _name_issue(count, name):
+        return issue
+    where = Section.MAYBEBOARD if info.get("excluded") else (prefix or section)
+    return DeckEntry(
+        name,
+        count,
+        section=where,
+        set_code=info.get("set"),
+        collector_number=info.get("num"),
         foil=bool(info.get("foil")),
-        commander_marker=bool(info.get("commander")) or section is Section.COMMANDER,
-        section=section,
-        excluded=bool(info.get("excluded")),
-        alternative=info.get("alternative"),  # type: ignore[arg-type]
+        commander_marker=bool(info.get("commander")) or Section.COMMANDER in (prefix, where),
+        alternative=alt if alt and alt != name and any(ch.isalpha() for ch in alt) else None,
     )
 
 
 def card_from_fields(
     count: str | None,
     name: str,
+    section: Section,
     *,
     set_code: str | None = None,
     number: str | None = None,
     foil: bool = False,
-    section: Section | None = None,
-) -> CardLine | LineIssue:
+) -> DeckEntry | LineIssue:
     """A card from a deck file's fields (a CSV row, an XML element): the name as written, tidied."""
     count_text = (count or "1").strip()
     if not count_text.isdigit():
         return LineIssue.BAD_COUNT
     tidy = normalize_name(name)
-    issue = _name_issue(int(count_text), tidy)
-    if issue is not None:
+    if issue := _name_issue(int(count_text), tidy):
         return issue
-    return CardLine(
-        name=tidy,
-        count=int(count_text),
+    return DeckEntry(
+        tidy,
+        int(count_text),
+        section=section,
         set_code=(set_code or "").strip().lower() or None,
         collector_number=(number or "").strip() or None,
         foil=foil,
-        section=section,
         commander_marker=section is Section.COMMANDER,
     )
 
 
-def parse_card_line(text: str) -> CardLine | None:
-    """Read one card as players paste it (`Sol Ring (C21) 263`, `1x Sol Ring *F*`, `1 Sol Ring [C21]`,
-    `Commander: Kumano`): name, count, set code, collector number, foil and commander markers.
-
-    The same code reads every line of `parse`. None when the text is not a card line: blank, a section
-    header, a comment, or unreadable (a count with no name, control characters, ...).
-    """
-    if not isinstance(text, str):
-        return None
+def parse_card_line(text: str) -> DeckEntry | None:
+    """Read one card as players paste it (`Sol Ring (C21) 263`, `1x Sol Ring *F*`, `Commander: Kumano`), the
+    way `parse` reads each line; None for what is not a card line (blank, header, comment, unreadable)."""
     line = text.lstrip("\ufeff").translate(QUOTES).strip()
     if not line or header(line) is not None or line.startswith(("//", "#")):
         return None
     result = read_entry(line)
-    return result if isinstance(result, CardLine) else None
+    return result if isinstance(result, DeckEntry) else None

@@ -1,24 +1,19 @@
 """One-line pastes: a whole decklist whose newlines became spaces (Discord text options, some chat clients).
 
-`split_entries` cuts the line into entries that each read like one line of a multi-line list (`text.read_text`
-then reads them). An entry starts at a count followed by a name (`1 Sol Ring`, `1x Sol Ring`), at `SB:`, at `;`
-or `|`, at a section or type header, at `Commander: Name`, at a `//` or `#` comment that follows a finished
-entry, and at a name that follows a finished entry (one that ended in a set code, collector number,
-`*F*`/`*CMDR*` marker, `[category]`, `^tag^` or `#tag`). A number right after a `(SET)` code is its collector
-number when the paste's other set codes carry collector numbers (Moxfield, Arena and Archidekt exports always
-do). A bare section word right after a card name without a set code is a header only when no card name ends with
-that word (`Deck`, `Sideboard`, `Maybeboard` are headers; in `1 Siege-Gang Commander 1 Sol Ring` "Commander"
-belongs to the name); with a colon, a `(N)` count or written as a comment (`Commander:`, `Lands (30)`,
-`// Removal`: no card face is named like a header) it always is. `Word: <count> ...` is a section header. Limits:
-a one-line plain list needs counts or `;` separators between the names, and a comment's own numbers (`// top 10`)
-start new entries.
+`split_entries` cuts the line into entries that each read like one line of a multi-line list. An entry starts
+at a count followed by a name, `SB:`, `;` or `|`, a section or type header, `Commander: Name`, a comment after
+a finished entry, or a name after a finished entry (one that ended in a set code, collector number, marker,
+`[category]` or tag). A number after a `(SET)` is its collector number when the paste's set codes carry them.
+A bare section word right after a name is a header only when no card name ends with it (`1 Siege-Gang
+Commander`); with a colon, a `(N)` count or as a comment it always is. Limits: a plain list needs counts or
+`;` between names, and a comment's own numbers (`// top 10`) start new entries.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from bot.deck.formats.lines import (
     COLLECTOR,
@@ -26,8 +21,7 @@ from bot.deck.formats.lines import (
     INLINE_SECTION_WORDS,
     SECTION_WORDS,
     SET_CODE,
-    first_alpha,
-    prose_word,
+    looks_like_note,
 )
 
 # Section words that end some card's name (`Siege-Gang Commander`, `Raptor Companion`, `Sworn Companions`,
@@ -44,12 +38,16 @@ _TOKEN_RE = re.compile(
     r"|\S+"
 )
 _COUNT_TOKEN_RE = re.compile(r"\d{1,3}[xX\u00d7]?")
+_PREFIX_TOKEN_RE = re.compile(r"\d{1,3}[xX\u00d7]?|[xX\u00d7]|.*:")  # a count, `x`, `SB:`, `Commander:`
 _SET_TOKEN_RE = re.compile(r"\(" + SET_CODE + r"\)")
 _SET_BRACKET_TOKEN_RE = re.compile(r"\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{2,6}(?::" + COLLECTOR + r")?\]")
 _DIGITS_PAREN_RE = re.compile(r"\(\s*\d+\s*\)")
 _COLLECTOR_RE = re.compile(r"(?=.*[0-9★†])" + COLLECTOR)
 _COMMENT_MARK_RE = re.compile(r"(?://|#)+")
 _PASTE_SEPARATOR_RE = re.compile(r"\s*[;|]\s*")
+_MARKER_RE = re.compile(
+    r"\*.+\*|\[(?:.*\])?|\^.*\^|#(?!(?://|#)*$).*"
+)  # finishes an entry: `*F*`, `[..]`, `^..^`, `#tag`
 
 
 class _Phase(StrEnum):
@@ -62,35 +60,22 @@ class _Phase(StrEnum):
     ABOUT = "about"  # inside Arena's `About` metadata (`Name My deck`)
 
 
-@dataclass(frozen=True, slots=True)
-class _HeaderSpan:
+class _HeaderSpan(NamedTuple):
     end: int  # index of the first token after the header
     phrase: str  # lower case, e.g. "sideboard", "main deck", "creatures"
-    colon: bool
-    counted: bool  # a `(N)` count follows the word
+    strong: bool  # a colon, a `(N)` count or written as a comment (`// Lands`): a header wherever it stands
     capitalised: bool
-    marked: bool  # written as a comment: `// Lands`, `# Sideboard`
 
 
 def _is_comment_mark(token: str) -> bool:
     return token.startswith("//") or bool(_COMMENT_MARK_RE.fullmatch(token))
 
 
-def _is_marker(token: str) -> bool:
-    """A token that finishes a card entry: `*F*`, `[...]`, `^...^`, `#tag`."""
-    return (
-        (token.startswith("*") and token.endswith("*") and len(token) > 2)
-        or (token.startswith("[") and token.endswith("]"))
-        or (token.startswith("^") and token.endswith("^") and len(token) > 1)
-        or (token.startswith("#") and not _COMMENT_MARK_RE.fullmatch(token))
-    )
-
-
 def _starts_name(token: str) -> bool:
     """Can a card name begin with this token? (`[C21]` too: `1 [C21] Sol Ring`)"""
     if _SET_BRACKET_TOKEN_RE.fullmatch(token):
         return True
-    if _is_marker(token) or _is_comment_mark(token) or token.startswith("("):
+    if _MARKER_RE.fullmatch(token) or _is_comment_mark(token) or token.startswith("("):
         return False
     return token.upper() != "SB:" and token != ":"
 
@@ -113,11 +98,9 @@ class _Splitter:
         for i, tok in enumerate(self.t[:-1]):
             if not _SET_TOKEN_RE.fullmatch(tok):
                 continue
-            nxt = self.t[i + 1]
-            after = self.t[i + 2] if i + 2 < self.n else None
+            nxt, after = self.t[i + 1], self.t[i + 2] if i + 2 < self.n else ""
             if nxt.isdigit():
-                if after is None or not _starts_name(after) or _COUNT_TOKEN_RE.fullmatch(after):
-                    with_number += 1
+                with_number += not after or not _starts_name(after) or bool(_COUNT_TOKEN_RE.fullmatch(after))
             elif _COLLECTOR_RE.fullmatch(nxt) and not _COUNT_TOKEN_RE.fullmatch(nxt):
                 with_number += 1
             else:
@@ -126,10 +109,8 @@ class _Splitter:
 
     def header(self, i: int) -> _HeaderSpan | None:
         """A section or type header starting at token i (`Deck`, `SIDEBOARD:`, `// Lands (30)`, `Main Deck`)."""
-        j = i
-        marked = bool(_COMMENT_MARK_RE.fullmatch(self.t[j]))
-        if marked:
-            j += 1
+        marked = bool(_COMMENT_MARK_RE.fullmatch(self.t[i]))
+        j = i + marked
         for width in (2, 1):
             if j + width > self.n:
                 continue
@@ -146,20 +127,17 @@ class _Splitter:
                 counted, k = True, k + 1
             if not colon and k < self.n and self.t[k] == ":":
                 colon, k = True, k + 1
-            return _HeaderSpan(k, phrase, colon, counted, words[0][0].isupper(), marked)
+            return _HeaderSpan(k, phrase, colon or counted or marked, words[0][0].isupper())
         return None
 
     def _followed_by_entry(self, span: _HeaderSpan) -> bool:
         """What follows a header must start an entry (or be the end): a count, `SB:`, a comment, a header."""
-        k = span.end
-        if k >= self.n:
-            return True
-        tok = self.t[k]
-        if self.count_starts_entry(k) or tok.upper() == "SB:" or _is_comment_mark(tok):
+        tok = self.t[span.end] if span.end < self.n else ""
+        if not tok or self.count_starts_entry(span.end) or tok.upper() == "SB:" or _is_comment_mark(tok):
             return True
         if span.phrase == "about" and tok.lower() == "name":
             return True
-        nested = self.header(k)
+        nested = self.header(span.end)
         return nested is not None and (nested.end >= self.n or self.count_starts_entry(nested.end))
 
     def header_here(self, i: int, phase: _Phase, after_slash: bool) -> _HeaderSpan | None:
@@ -168,57 +146,39 @@ class _Splitter:
         span = self.header(i)
         if span is None or not self._followed_by_entry(span):
             return None
-        if phase in (_Phase.START, _Phase.SUFFIX):
-            return span
+        if phase in (_Phase.START, _Phase.SUFFIX) or (phase is _Phase.NAME and span.strong):
+            return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
+        section = span.phrase in SECTION_WORDS and span.capitalised
         if phase is _Phase.NAME:
-            if span.colon or span.counted or span.marked:
-                return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
-            if (
-                span.phrase in SECTION_WORDS
-                and span.capitalised
-                and span.phrase not in NAME_ENDING_SECTION_WORDS
-            ):
-                return span
-            return None
-        # inside a comment or About metadata: only capitalised section words
-        return span if span.phrase in SECTION_WORDS and span.capitalised else None
+            return span if section and span.phrase not in NAME_ENDING_SECTION_WORDS else None
+        return span if section else None  # inside a comment or About metadata
 
     def count_starts_entry(self, i: int) -> bool:
         """Token i is a count followed by a card name (`1 Sol`, `1x Sol`, `1 x Sol`, `1 1996 World ...`)."""
         if i >= self.n or not _COUNT_TOKEN_RE.fullmatch(self.t[i]):
             return False
-        if i + 1 >= self.n:
-            return True  # a lone count at the end: its own (unreadable) entry
-        return _starts_name(self.t[i + 1])
+        return i + 1 >= self.n or _starts_name(self.t[i + 1])  # a lone count at the end: its own entry
 
     def note_follows(self, start: int, i: int) -> bool:
         """The text after the `//` at token i (up to the next `//`, set code, marker or entry) is a note rather
-        than a split card's next face, by the rules of `_slash_comment`; the entry began at token `start`."""
+        than a split card's next face (`looks_like_note`); the entry began at token `start`."""
         words = [self.t[i][2:]] if len(self.t[i]) > 2 else []
         j = i + 1
         while (
             j < self.n
             and not self.count_starts_entry(j)
             and not _is_comment_mark(self.t[j])
-            and not _is_marker(self.t[j])
+            and not _MARKER_RE.fullmatch(self.t[j])
             and not self.t[j].startswith("(")
         ):
             words.append(self.t[j])
             j += 1
-        text = " ".join(words).strip()
-        if not text:
+        if not (text := " ".join(words).strip()):
             return False
         name = self.t[start:i]
-        while name and (
-            _COUNT_TOKEN_RE.fullmatch(name[0])
-            or name[0] in ("x", "X", "\u00d7", ":")
-            or name[0].endswith(":")
-        ):
+        while name and _PREFIX_TOKEN_RE.fullmatch(name[0]):
             name = name[1:]  # the count and `SB:` / `Commander:` prefixes are not the name
-        capitalised = first_alpha(" ".join(name)).isupper()
-        return not (text[0].isalnum() or text[0] in "\"'") or (
-            capitalised and (text[0].islower() or prose_word(text))
-        )
+        return looks_like_note(" ".join(name), text)
 
     def inline_prefix(self, i: int) -> int | None:
         """`Commander: Name` / `Partner: Name`: the index after the prefix, or None."""
@@ -231,9 +191,11 @@ class _Splitter:
             return None
         return k if k < self.n and (_starts_name(self.t[k]) or self.count_starts_entry(k)) else None
 
-    def begin(self, index: int) -> None:
+    def begin(self, index: int, phase: _Phase | None = None) -> None:
+        """An entry starts at token `index` (and the splitter is in `phase` there)."""
         if index < self.n and index != self.starts[-1]:
             self.starts.append(index)
+        self.phase = phase or self.phase
 
     def boundary(self, i: int, in_set_slot: bool, slash: bool) -> int | None:
         """When token i starts an entry (`SB:`, a header, `Commander:`, a count) or is a collector number: the
@@ -241,25 +203,19 @@ class _Splitter:
         tok, phase = self.t[i], self.phase
         counting = phase in (_Phase.COUNT, _Phase.PREFIX)
         if tok.upper() == "SB:" and not counting:
-            self.begin(i)
-            self.phase = _Phase.PREFIX
+            self.begin(i, _Phase.PREFIX)
             return i + 1
         span = self.header_here(i, phase, slash)
         if span is not None:
-            self.begin(i)
-            self.begin(span.end)
             about = span.phrase == "about"
-            self.phase = _Phase.ABOUT if about else _Phase.START
-            return (
-                span.end + 1
-                if about and span.end < self.n and self.t[span.end].lower() == "name"
-                else span.end
-            )
+            self.begin(i)
+            self.begin(span.end, _Phase.ABOUT if about else _Phase.START)
+            name_follows = about and span.end < self.n and self.t[span.end].lower() == "name"
+            return span.end + name_follows  # Arena's `About Name My deck`
         prose = phase in (_Phase.COMMENT, _Phase.ABOUT) and not tok[:1].isupper()
         after = None if counting or slash or prose else self.inline_prefix(i)
         if after is not None:
-            self.begin(i)
-            self.phase = _Phase.PREFIX
+            self.begin(i, _Phase.PREFIX)
             return after
         if counting or slash or not _COUNT_TOKEN_RE.fullmatch(tok):
             return None
@@ -267,17 +223,15 @@ class _Splitter:
             self.phase = _Phase.SUFFIX  # the collector number of the set code before it
             return i + 1
         if self.count_starts_entry(i):
-            self.begin(i)
-            self.phase = _Phase.COUNT
+            self.begin(i, _Phase.COUNT)
             return i + 1
         return None
 
     def in_count(self, i: int, _: bool) -> None:
-        t = self.t
         if not (
-            t[i] in ("x", "X", "\u00d7")
+            self.t[i] in ("x", "X", "\u00d7")
             and i + 1 < self.n
-            and _starts_name(t[i + 1])
+            and _starts_name(self.t[i + 1])
             and not self.count_starts_entry(i + 1)
         ):
             self.phase = _Phase.NAME  # `1 x Sol Ring` keeps counting; in `1 X 1 Sol Ring`, X is the card
@@ -285,15 +239,14 @@ class _Splitter:
     def in_name(self, i: int, _: bool) -> None:
         tok = self.t[i]
         if tok.startswith("//") and self.note_follows(self.starts[-1], i):
-            self.begin(i)  # `1 Fiery Confluence // Burn and finishers 1 Comet Storm`
-            self.phase = _Phase.COMMENT
+            self.begin(i, _Phase.COMMENT)  # `1 Fiery Confluence // Burn and finishers 1 Comet Storm`
         elif tok.startswith("//"):
             self.after_slash = True  # `Fire // Ice`, or `Sol Ring // Staple`: the entry's reader decides
         elif _COMMENT_MARK_RE.fullmatch(tok):
             self.phase = _Phase.COMMENT  # `1 Sol Ring # staple`: the rest of this entry is a comment
         elif _SET_TOKEN_RE.fullmatch(tok):
             self.phase, self.set_slot = _Phase.SUFFIX, True
-        elif _is_marker(tok):
+        elif _MARKER_RE.fullmatch(tok):
             self.phase = _Phase.SUFFIX
 
     def in_suffix(self, i: int, in_set_slot: bool) -> None:
@@ -303,11 +256,9 @@ class _Splitter:
         if _SET_TOKEN_RE.fullmatch(tok):
             self.set_slot = True
         elif _is_comment_mark(tok):
-            self.begin(i)
-            self.phase = _Phase.COMMENT
-        elif not _is_marker(tok):
-            self.begin(i)  # a name after a finished entry: a new entry without a count
-            self.phase = _Phase.NAME
+            self.begin(i, _Phase.COMMENT)
+        elif not _MARKER_RE.fullmatch(tok):
+            self.begin(i, _Phase.NAME)  # a name after a finished entry: a new entry without a count
 
     def in_other(self, i: int, _: bool) -> None:
         tok = self.t[i]
@@ -316,8 +267,7 @@ class _Splitter:
         elif self.phase is _Phase.PREFIX:
             self.phase = _Phase.COUNT if _COUNT_TOKEN_RE.fullmatch(tok) else _Phase.NAME
         elif _is_comment_mark(tok):  # in a comment or About metadata
-            self.begin(i)
-            self.phase = _Phase.COMMENT
+            self.begin(i, _Phase.COMMENT)
 
     def split(self) -> list[tuple[int, int]]:
         """Token ranges [start, end) of the entries, in order."""
@@ -336,11 +286,7 @@ class _Splitter:
 
 
 def split_entries(line: str) -> list[str]:
-    """Cut one pasted line (a whole decklist whose newlines became spaces) into entries, in order.
-
-    Each returned string reads like one line of a multi-line list: a card line, a section header, a comment
-    or Arena `About` metadata. A line holding one entry comes back as it is.
-    """
+    """Cut one pasted line into entries, in order: card lines, headers, comments or Arena `About` metadata."""
     out: list[str] = []
     for chunk in _PASTE_SEPARATOR_RE.split(line.strip()):
         matches = list(_TOKEN_RE.finditer(chunk))

@@ -1,13 +1,9 @@
-"""CSV exports with a header row: Moxfield and Deckbox (`Count,Tradelist Count,Name,Edition,...`), Archidekt
-(`Quantity,Name,...,Categories`), ManaBox (`Name,Set code,Set name,Collector number,Foil,Rarity,Quantity,...`) and
-the like. Pure; read with the `csv` module.
+"""CSV exports with a header row (Moxfield, Deckbox, Archidekt, ManaBox, ...). Pure; read with `csv`.
 
-Columns are found by their header, without case: the card name (`Name`, `Card Name`, `Card`), the count
-(`Count`, `Quantity`, `Qty`; 1 when there is none), set code, collector number, foil or finish, and where the
-card goes (`Board`, `Section`, `Zone`, `Category`/`Categories`: `Commander` marks a commander, `Sideboard`,
-`Maybeboard`, `Considering`, `Tokens` keep a card out of the deck). The comma, semicolon or tab that yields the
-most known columns is the delimiter. A header needs a name column and a count, set or collector-number column
-(with a `.csv` file name, a name column is enough), so a plain list is never read as a table.
+Columns are found by their header, without case (`_COLUMNS`; a count of 1 when there is none); the comma,
+semicolon or tab that yields the most known columns is the delimiter. A header needs a name column and a
+count, set or collector-number column (with a `.csv` file name, a name column is enough), so a plain list is
+never read as a table.
 """
 
 from __future__ import annotations
@@ -15,7 +11,7 @@ from __future__ import annotations
 import csv
 import re
 
-from bot.deck.entries import CardLine, LineIssue, ParsedDeck, Section
+from bot.deck.entries import ParsedDeck, Section
 from bot.deck.formats.lines import SECTION_WORDS, card_from_fields
 
 _COLUMNS: dict[str, tuple[str, ...]] = {
@@ -60,29 +56,13 @@ def detect(lines: list[str], *, prefer: bool = False) -> bool:
     return prefer or bool({"count", "set", "number"} & set(found[2]))
 
 
-def _section(value: str) -> Section | None:
+def _section(value: str) -> Section:
     words = {w.strip().lower() for w in re.split(r"[,;{}]", value) if w.strip()}
     if words & {"commander", "commanders"}:
         return Section.COMMANDER
-    excluded = sorted(words & _EXCLUDED)
-    if excluded:
+    if excluded := sorted(words & _EXCLUDED):
         return SECTION_WORDS.get(excluded[0], Section.MAYBEBOARD)
-    return next((SECTION_WORDS[w] for w in sorted(words) if w in SECTION_WORDS), None)
-
-
-def _row_card(row: list[str], columns: dict[str, int]) -> CardLine | LineIssue:
-    def cell(key: str) -> str | None:
-        index = columns.get(key)
-        return row[index] if index is not None and index < len(row) else None
-
-    return card_from_fields(
-        cell("count"),
-        cell("name") or "",
-        set_code=cell("set"),
-        number=cell("number"),
-        foil=(cell("foil") or "").strip().lower() in _FOILS,
-        section=_section(cell("section") or ""),
-    )
+    return next((SECTION_WORDS[w] for w in sorted(words) if w in SECTION_WORDS), Section.MAIN)
 
 
 def read(lines: list[str], deck: ParsedDeck) -> None:
@@ -94,5 +74,13 @@ def read(lines: list[str], deck: ParsedDeck) -> None:
     for row in reader:
         if not any(cell.strip() for cell in row):
             continue
-        number = start + 1 + reader.line_num
-        deck.add(number, delimiter.join(row), _row_card(row, columns), Section.MAIN)
+        cell = {key: row[index] for key, index in columns.items() if index < len(row)}
+        card = card_from_fields(
+            cell.get("count"),
+            cell.get("name") or "",
+            _section(cell.get("section") or ""),
+            set_code=cell.get("set"),
+            number=cell.get("number"),
+            foil=(cell.get("foil") or "").strip().lower() in _FOILS,
+        )
+        deck.add(start + 1 + reader.line_num, delimiter.join(row), card)

@@ -1,8 +1,7 @@
 """XMage `.dck` files. Pure.
 
-XMage writes `NAME:<deck name>` (and `AUTHOR:`), one card per line as `N [SET:NUM] Name`, sideboard cards as
-`SB: N [SET:NUM] Name`, and `LAYOUT MAIN:...` / `LAYOUT SIDEBOARD:...` lines for its deck editor. In a Commander
-deck the sideboard is the command zone: it holds the commanders (`entries.commanders_from_sideboard`).
+`NAME:<deck name>`, `AUTHOR:`, cards as `N [SET:NUM] Name` (sideboard: `SB: N [SET:NUM] Name`) and `LAYOUT ...`
+lines for its editor. In a Commander deck the sideboard is the command zone: it holds the commanders.
 """
 
 from __future__ import annotations

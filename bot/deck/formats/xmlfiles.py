@@ -1,18 +1,9 @@
-"""XML deck files: Cockatrice `.cod` and MTGO `.dek`. Pure; read with the standard library's expat parser.
-
-- Cockatrice: `<cockatrice_deck>` holds `<deckname>`, `<comments>` and `<zone name="main|side|tokens">` elements
-  of `<card number="N" name="..." setShortName="..." collectorNumber="..."/>`. A zone named for the commander
-  (`Commander`, `Command Zone`) or another section word is read as that section; Cockatrice players keep a
-  Commander deck's commanders in the sideboard (`entries.commanders_from_sideboard`).
-- MTGO: `<Deck>` holds `<Cards CatID="..." Quantity="N" Sideboard="true|false" Name="..."/>`; MTGO keeps a
-  Commander deck's commander in the sideboard too.
-
-A document type declaration (and with it any entity) is refused: a deck file never needs one.
-"""
+"""XML deck files: Cockatrice `.cod` (`<card>`s in `<zone>`s) and MTGO `.dek` (`<Cards Sideboard=...>`), read
+with expat. Both keep a Commander deck's commanders in the sideboard. A document type declaration (and with it
+any entity) is refused: a deck file never needs one."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from bot.deck.entries import (
@@ -22,6 +13,7 @@ from bot.deck.entries import (
     ListUnit,
     ParsedDeck,
     Section,
+    check_length,
     commanders_from_sideboard,
 )
 from bot.deck.formats.lines import SECTION_WORDS, card_from_fields
@@ -30,52 +22,41 @@ _ROOTS = {"cockatrice_deck": DeckFormat.COCKATRICE, "Deck": DeckFormat.MTGO_DEK}
 _CARD_TAGS = {DeckFormat.COCKATRICE: "card", DeckFormat.MTGO_DEK: "Cards"}
 
 
-@dataclass(slots=True)
-class _Element:
-    tag: str
-    attrs: dict[str, str]
-    line: int
-    zone: str | None  # the enclosing Cockatrice zone's name
-    text: list[str] = field(default_factory=list)
-
-
 def detect(lines: list[str]) -> DeckFormat | None:
     """Cockatrice or MTGO when the text is XML with that root element."""
     text = "\n".join(lines).lstrip()
-    if not text.startswith("<"):
-        return None
-    for root, kind in _ROOTS.items():
-        if f"<{root}" in text:
-            return kind
-    return None
+    return (
+        next((kind for root, kind in _ROOTS.items() if f"<{root}" in text), None) if text[:1] == "<" else None
+    )
 
 
 def _refuse_doctype(*_: object) -> None:
     raise DeckInputError(InputIssue.DOCTYPE)
 
 
-def _elements(text: str) -> list[_Element]:
-    """Every element with its attributes, line and enclosing zone, in document order."""
+def _cards(text: str, card_tag: str) -> tuple[list[tuple[int, str | None, dict[str, str]]], str]:
+    """The card elements (line, enclosing Cockatrice zone, attributes) and the first `<deckname>`'s text."""
     parser = expat.ParserCreate()
-    out: list[_Element] = []
-    open_stack: list[_Element] = []
-    zone: list[str | None] = [None]
+    cards: list[tuple[int, str | None, dict[str, str]]] = []
+    zones: list[str | None] = [None]
+    tags: list[str] = []
+    names: list[list[str]] = []
 
     def start(tag: str, attrs: dict[str, str]) -> None:
-        if tag == "zone":
-            zone.append(attrs.get("name"))
-        element = _Element(tag, attrs, parser.CurrentLineNumber, zone[-1])
-        out.append(element)
-        open_stack.append(element)
+        tags.append(tag)
+        zones.append(attrs.get("name") if tag == "zone" else zones[-1])
+        if tag == "deckname":
+            names.append([])
+        if tag == card_tag:
+            cards.append((parser.CurrentLineNumber, zones[-1], attrs))
 
     def end(tag: str) -> None:
-        open_stack.pop()
-        if tag == "zone":
-            zone.pop()
+        tags.pop()
+        zones.pop()
 
     def chars(data: str) -> None:
-        if open_stack:
-            open_stack[-1].text.append(data)
+        if tags and tags[-1] == "deckname":
+            names[-1].append(data)
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -85,38 +66,34 @@ def _elements(text: str) -> list[_Element]:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
         raise DeckInputError(InputIssue.NOT_XML, detail=expat.errors.messages[exc.code]) from exc
-    return out
+    return cards, "".join(names[0]).strip() if names else ""
 
 
-def _zone_section(name: str | None) -> Section:
-    word = (name or "").strip().lower()
+def _section(kind: DeckFormat, zone: str | None, attrs: dict[str, str]) -> Section:
+    if kind is DeckFormat.MTGO_DEK:
+        return Section.SIDEBOARD if attrs.get("Sideboard", "").strip().lower() == "true" else Section.MAIN
+    word = (zone or "").strip().lower()
     if "command" in word:
         return Section.COMMANDER
-    return {"main": Section.MAIN, "side": Section.SIDEBOARD}.get(word) or SECTION_WORDS.get(
-        word, Section.TOKENS
-    )
+    sections = {"main": Section.MAIN, "side": Section.SIDEBOARD}
+    return sections.get(word) or SECTION_WORDS.get(word, Section.TOKENS)
 
 
-def read(lines: list[str], deck: ParsedDeck, max_cards: int) -> None:
+def read(lines: list[str], deck: ParsedDeck) -> None:
     """Read a Cockatrice or MTGO XML deck into `deck` (`deck.format` says which)."""
     kind = deck.format or DeckFormat.COCKATRICE
-    elements = _elements("\n".join(lines))
-    cards = [e for e in elements if e.tag == _CARD_TAGS[kind]]
-    if len(cards) > max_cards:
-        raise DeckInputError(
-            InputIssue.TOO_LONG, count=len(cards), unit=ListUnit.CARD_ENTRIES, limit=max_cards
+    cards, deck_name = _cards("\n".join(lines), _CARD_TAGS[kind])
+    check_length(len(cards), ListUnit.CARD_ENTRIES)
+    deck.deck_name = deck_name or None
+    cockatrice = kind is DeckFormat.COCKATRICE
+    for line, zone, attrs in cards:
+        name = attrs.get("name" if cockatrice else "Name", "")
+        card = card_from_fields(
+            attrs.get("number" if cockatrice else "Quantity"),
+            name,
+            _section(kind, zone, attrs),
+            set_code=attrs.get("setShortName"),
+            number=attrs.get("collectorNumber"),
         )
-    name = next(("".join(e.text).strip() for e in elements if e.tag == "deckname"), "")
-    deck.deck_name = name or None
-    for e in cards:
-        if kind is DeckFormat.COCKATRICE:
-            section, count = _zone_section(e.zone), e.attrs.get("number")
-            set_code, number = e.attrs.get("setShortName"), e.attrs.get("collectorNumber")
-        else:
-            sideboard = e.attrs.get("Sideboard", "").strip().lower() == "true"
-            section, count = (Section.SIDEBOARD if sideboard else Section.MAIN), e.attrs.get("Quantity")
-            set_code = number = None
-        raw = lines[e.line - 1] if 0 < e.line <= len(lines) else e.attrs.get("name", "")
-        name_attr = e.attrs.get("name" if kind is DeckFormat.COCKATRICE else "Name", "")
-        deck.add(e.line, raw, card_from_fields(count, name_attr, set_code=set_code, number=number), section)
+        deck.add(line, lines[line - 1] if 0 < line <= len(lines) else name, card)
     commanders_from_sideboard(deck)

@@ -1,10 +1,9 @@
 """Archidekt's deck answer (`GET {ARCHIDEKT_API_BASE}/decks/<id>/`) as a `FetchedDeck`.
 
-`cards[]` with `quantity`, `categories` (names) and `card.oracleCard.name`; the deck's `categories[]` say
-which categories are `includedInDeck`. A card in the "Commander" category is a commander; a card flagged
-`companion` (or in "Companion") is the companion; a card whose first (primary) category is "Sideboard" is
-sideboard, "Maybeboard"/"Considering" maybeboard, and any other primary category that is not included in
-the deck counts as maybeboard too. A deck answered with `private: true` is private.
+`cards[]` with `quantity`, `categories` and `card.oracleCard.name`; the deck's `categories[]` say which are
+`includedInDeck`. The "Commander" category marks a commander, `companion` (or "Companion") the companion; a
+card's first (primary) category decides the rest: "Sideboard", "Maybeboard"/"Considering", or any category
+not included in the deck (maybeboard).
 """
 
 from __future__ import annotations
@@ -12,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.deck.parser import Section
-from bot.deck.sources.links import DeckSourceError, DeckSourceErrorCode, Site
+from bot.deck.entries import Section
+from bot.deck.sources.links import Site
 from bot.deck.sources.result import (
     DEFAULT_MAX_ENTRIES,
     EntryProblem,
     FetchedDeck,
     RawEntry,
     build,
+    check_answer,
     check_size,
     face_name,
     not_a_deck,
@@ -49,24 +49,16 @@ def _entry(item: Any, included: Mapping[str, bool]) -> RawEntry | None:
         return RawEntry(Section.MAIN, None, None, problem=EntryProblem.NOT_AN_OBJECT)
     if item.get("deletedAt"):
         return None  # removed from the deck; kept by the site for its history
-    card = obj(item.get("card"))
-    oracle = obj(card.get("oracleCard"))
+    oracle = obj(obj(item.get("card")).get("oracleCard"))
     name = tidy_name(oracle.get("name")) or face_name(oracle, "faces")
-    return RawEntry(
-        _section(item, included), name, item.get("quantity"), problem=None if name else EntryProblem.NO_NAME
-    )
+    return RawEntry(_section(item, included), name, item.get("quantity"))
 
 
 def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
-    """Build a `FetchedDeck` from an Archidekt answer (already JSON-decoded). `DeckSourceError`: PRIVATE for
-    `private: true`, NOT_A_DECK for a wrong shape or another deck's answer, TOO_LARGE past `max_entries`."""
+    """A `FetchedDeck` from an Archidekt answer (JSON-decoded), or a `DeckSourceError`."""
     if not isinstance(payload, dict) or not isinstance(payload.get("cards"), list):
         raise not_a_deck(SITE, "shape", "no cards list")
-    if payload.get("private") is True:
-        raise DeckSourceError(DeckSourceErrorCode.PRIVATE, SITE, status=200)
-    answered_id = payload.get("id")
-    if answered_id is not None and str(answered_id) != deck_id:
-        raise not_a_deck(SITE, "mismatched_id", f"asked for {deck_id}, got {answered_id}")
+    check_answer(SITE, deck_id, payload.get("id"), "private" if payload.get("private") is True else "")
     check_size(SITE, len(payload["cards"]), max_entries)
     included = {
         c["name"].casefold(): c.get("includedInDeck") is not False

@@ -1,10 +1,5 @@
-"""Deck links: which site a URL names, its deck id, and every way reading a deck link can fail.
-
-`parse_deck_url(text)` recognises a deck URL of a known site and returns a `DeckLink` (site, deck id,
-canonical URL); anything that is not a URL of a known site is None; a URL of a known site without a deck id
-raises `DeckSourceError(MALFORMED_URL)`. The user's URL is never fetched: the client builds the API URL
-itself from the configured API base and the deck id, so no other host can be reached through it.
-"""
+"""Deck links: which site and deck a URL names (`parse_deck_url`), and every way reading one can fail.
+The user's URL is never fetched: the client builds the API URL from its configured base and the deck id."""
 
 from __future__ import annotations
 
@@ -17,14 +12,11 @@ from urllib.parse import urlsplit
 
 
 class Site(StrEnum):
-    """A deck-building site the bot can read decks from."""
-
     ARCHIDEKT = "archidekt"
     MOXFIELD = "moxfield"
 
     @property
     def label(self) -> str:
-        """The site's name as it writes it (a proper name, not a sentence)."""
         return "Archidekt" if self is Site.ARCHIDEKT else "Moxfield"
 
 
@@ -38,8 +30,6 @@ _MAX_URL_LENGTH = 2048
 
 
 class DeckSourceErrorCode(StrEnum):
-    """What went wrong, for the presentation layer to word."""
-
     MALFORMED_URL = "malformed_url"  # a known site's URL without a deck id. data: reason, host, path
     PRIVATE = "private"  # the deck exists but is not public. data: status
     NOT_FOUND = "not_found"  # no such deck (or one the site hides completely). data: status
@@ -51,8 +41,8 @@ class DeckSourceErrorCode(StrEnum):
 
 
 class DeckSourceError(Exception):
-    """Every deck-link failure: `code`, `site`, `url`, `retry_after` (seconds, or None) and `data` (details for
-    wording and logs) carry everything; `str()` is a short developer-facing summary for logs."""
+    """Every deck-link failure: `code`, `site`, `url`, `retry_after` (seconds, or None) and `data` (details);
+    `str()` is a summary for logs."""
 
     def __init__(
         self,
@@ -83,27 +73,22 @@ class DeckSourceError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class DeckLink:
-    """A recognised deck URL: the site, its deck id and the deck's canonical web address."""
+    """A recognised deck URL: the site and its deck id."""
 
     site: Site
     deck_id: str
 
     @property
     def url(self) -> str:
-        """The canonical web address of the deck (what the reply links to)."""
         if self.site is Site.ARCHIDEKT:
             return f"https://archidekt.com/decks/{self.deck_id}"
         return f"https://www.moxfield.com/decks/{self.deck_id}"
 
 
 def parse_deck_url(text: str) -> DeckLink | None:
-    """Recognise an Archidekt or Moxfield deck URL.
-
-    Accepted: `https://archidekt.com/decks/<id>[/<slug>]` (also `www.`, `http:`, no scheme, `/api/decks/<id>/`)
-    and `https://moxfield.com/decks/<publicId>[/...]` (also `www.`), with any query or fragment, optionally
-    wrapped in `<...>` (Discord's no-embed form). Returns None for anything else (other hosts, plain text);
-    raises `DeckSourceError(MALFORMED_URL)` for an Archidekt or Moxfield URL that has no deck id.
-    """
+    """An Archidekt (`/decks/<id>`, `/api/decks/<id>/`) or Moxfield (`/decks/<publicId>`) deck URL, with or
+    without scheme or `www.`, optionally in Discord's `<...>`; None for anything else; MALFORMED_URL for a URL of
+    those sites without a deck id."""
     value = text.strip()
     if value.startswith("<") and value.endswith(">"):
         value = value[1:-1].strip()

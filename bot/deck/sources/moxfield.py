@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.deck.parser import Section
-from bot.deck.sources.links import DeckSourceError, DeckSourceErrorCode, Site
+from bot.deck.entries import Section
+from bot.deck.sources.links import Site
 from bot.deck.sources.result import (
     DEFAULT_MAX_ENTRIES,
     EntryProblem,
     FetchedDeck,
     RawEntry,
     build,
+    check_answer,
     check_size,
     face_name,
     not_a_deck,
@@ -64,27 +65,16 @@ def _entry(board: str, map_key: Any, item: Any, v3: bool) -> RawEntry:
     if not isinstance(item, Mapping):
         return RawEntry(section, None, None, problem=EntryProblem.NOT_AN_OBJECT)
     card = obj(item.get("card"))
-    name = (
-        tidy_name(card.get("name")) or face_name(card, "card_faces") or (None if v3 else tidy_name(map_key))
-    )
-    return RawEntry(section, name, item.get("quantity"), problem=None if name else EntryProblem.NO_NAME)
+    name = tidy_name(card.get("name")) or face_name(card, "card_faces")
+    return RawEntry(section, name or (None if v3 else tidy_name(map_key)), item.get("quantity"))
 
 
 def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
-    """Build a `FetchedDeck` from a Moxfield answer (already JSON-decoded). `DeckSourceError`: PRIVATE for
-    `visibility: "private"`, NOT_FOUND for `"deleted"`, NOT_A_DECK for a wrong shape, TOO_LARGE past
-    `max_entries`."""
+    """A `FetchedDeck` from a Moxfield answer (JSON-decoded), or a `DeckSourceError`."""
     if not isinstance(payload, dict):
         raise not_a_deck(SITE, "shape", f"a {type(payload).__name__}, not an object")
-    visibility = payload.get("visibility")
-    visibility = visibility.casefold() if isinstance(visibility, str) else None
-    if visibility == "private":
-        raise DeckSourceError(DeckSourceErrorCode.PRIVATE, SITE, status=200)
-    if visibility == "deleted":
-        raise DeckSourceError(DeckSourceErrorCode.NOT_FOUND, SITE, status=200)
-    answered_id = payload.get("publicId")
-    if isinstance(answered_id, str) and answered_id != deck_id:
-        raise not_a_deck(SITE, "mismatched_id", f"asked for {deck_id}, got {answered_id}")
+    visibility = str(payload.get("visibility")).casefold()
+    check_answer(SITE, deck_id, payload.get("publicId"), visibility)
     boards = _boards(payload)
     check_size(SITE, sum(len(cards) for cards in boards.values()), max_entries)
     v3 = "boards" in payload

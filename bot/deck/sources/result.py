@@ -1,11 +1,6 @@
-"""What a deck site's answer becomes: a `FetchedDeck` holding a `ParsedDeck`, built from the entries a
-site's reader (`archidekt.py`, `moxfield.py`) found.
-
-Entries keep `line` = position in the deck, 1-based: commanders first, then companions, main deck,
-sideboard, maybeboard and tokens, alphabetical within each. Entries that can't be read (no name, bad
-quantity) become `ParseProblem`s with their position; a deck none of whose entries could be read is not a
-deck.
-"""
+"""What a deck site's answer becomes: a `FetchedDeck` holding a `ParsedDeck`, from the entries a site's
+reader (`archidekt.py`, `moxfield.py`) found. An entry's `line` is its position in the deck: commanders
+first, then companions, main deck, sideboard, maybeboard and tokens, alphabetical within each."""
 
 from __future__ import annotations
 
@@ -15,20 +10,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bot.deck.parser import MAX_COUNT, MAX_NAME_LENGTH, DeckEntry, ParsedDeck, ParseProblem, Section
+from bot.deck.entries import MAX_COUNT, MAX_NAME_LENGTH, DeckEntry, ParsedDeck, ParseProblem, Section
 from bot.deck.sources.links import DeckLink, DeckSourceError, DeckSourceErrorCode, Site
 
 DEFAULT_MAX_ENTRIES = 1000  # distinct card entries in one deck answer, all boards together
-
-_SECTION_ORDER = {
-    Section.COMMANDER: 0,
-    Section.COMPANION: 1,
-    Section.MAIN: 2,
-    Section.SIDEBOARD: 3,
-    Section.MAYBEBOARD: 4,
-    Section.TOKENS: 5,
-    Section.ABOUT: 6,
-}
+_ORDER = (Section.COMMANDER, Section.COMPANION, Section.MAIN, Section.SIDEBOARD, Section.MAYBEBOARD)
 
 
 class EntryProblem(StrEnum):
@@ -43,8 +29,7 @@ class EntryProblem(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class FetchedDeck:
-    """A deck read from a site: `deck` holds every entry (any section; the site's commanders marked) with
-    `deck_name` set."""
+    """A deck read from a site: every entry (any section, the site's commanders marked) and its name."""
 
     deck: ParsedDeck
     site: Site
@@ -52,20 +37,17 @@ class FetchedDeck:
 
     @property
     def name(self) -> str | None:
-        """The deck's name on the site (`deck.deck_name`)."""
         return self.deck.deck_name
 
     @property
     def url(self) -> str:
-        """The canonical web address of the deck (`DeckLink.url`)."""
         return DeckLink(self.site, self.deck_id).url
 
 
 @dataclass(frozen=True, slots=True)
 class RawEntry:
-    """One entry as read from a site, before numbering (only what the check uses: printings don't matter).
-    `problem` says why it can't be read (its name or count is unusable); `label` names it in that problem
-    when it has no usable name."""
+    """One entry as a site wrote it, before numbering; `problem` says why it can't be read, `label` names it
+    then when it has no usable name."""
 
     section: Section
     name: str | None
@@ -76,6 +58,15 @@ class RawEntry:
 
 def not_a_deck(site: Site, reason: str, detail: str) -> DeckSourceError:
     return DeckSourceError(DeckSourceErrorCode.NOT_A_DECK, site, reason=reason, detail=detail)
+
+
+def check_answer(site: Site, deck_id: str, answered_id: Any, visibility: str) -> None:
+    """Refuse a private or deleted deck, and an answer about another deck than the one asked for."""
+    if visibility in ("private", "deleted"):
+        code = DeckSourceErrorCode.PRIVATE if visibility == "private" else DeckSourceErrorCode.NOT_FOUND
+        raise DeckSourceError(code, site, status=200)
+    if answered_id is not None and str(answered_id) != deck_id:
+        raise not_a_deck(site, "mismatched_id", f"asked for {deck_id}, got {answered_id}")
 
 
 def check_size(site: Site, total: int, max_entries: int) -> None:
@@ -96,12 +87,10 @@ def tidy_name(value: Any) -> str | None:
 def face_name(card: Mapping[str, Any], faces_key: str) -> str | None:
     """`A // B` from a card's faces, for answers that give faces but no top-level name."""
     faces = card.get(faces_key)
-    if not isinstance(faces, list):
-        return None
-    names = [tidy_name(f.get("name")) for f in faces if isinstance(f, Mapping)]
-    if not names or any(n is None for n in names):
-        return None
-    return tidy_name(" // ".join(n for n in names if n))
+    names = (
+        [tidy_name(f.get("name")) for f in faces if isinstance(f, Mapping)] if isinstance(faces, list) else []
+    )
+    return tidy_name(" // ".join(n for n in names if n)) if names and None not in names else None
 
 
 def obj(value: Any) -> Mapping[str, Any]:
@@ -109,40 +98,27 @@ def obj(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _count_problem(count: Any) -> EntryProblem | None:
-    if isinstance(count, bool) or not isinstance(count, int):
-        return EntryProblem.COUNT_NOT_WHOLE
-    return None if 1 <= count <= MAX_COUNT else EntryProblem.COUNT_OUT_OF_RANGE
-
-
 def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedDeck:
     """Number the entries (commanders first, alphabetical within a section) and build the result."""
-    ordered = sorted(raws, key=lambda r: (_SECTION_ORDER.get(r.section, 9), (r.name or "").casefold()))
-    entries: list[DeckEntry] = []
-    problems: list[ParseProblem] = []
+    rank = {section: i for i, section in enumerate(_ORDER)}
+    deck = ParsedDeck(deck_name=tidy_name(name), lines_read=len(raws))
+    ordered = sorted(raws, key=lambda r: (rank.get(r.section, 9), (r.name or "").casefold()))
     for position, raw in enumerate(ordered, start=1):
-        problem = raw.problem or _count_problem(raw.count)
+        problem = raw.problem
+        if problem is None and raw.name is None:
+            problem = EntryProblem.NO_NAME
+        elif problem is None and (isinstance(raw.count, bool) or not isinstance(raw.count, int)):
+            problem = EntryProblem.COUNT_NOT_WHOLE
+        elif problem is None and not 1 <= raw.count <= MAX_COUNT:
+            problem = EntryProblem.COUNT_OUT_OF_RANGE
         if problem is not None or raw.name is None:
-            problems.append(
-                ParseProblem(
-                    position,
-                    raw.name or raw.label or f"{raw.section.value} entry",
-                    problem or EntryProblem.NO_NAME,
-                )
+            text = raw.name or raw.label or f"{raw.section.value} entry"
+            deck.problems.append(ParseProblem(position, text, problem or EntryProblem.NO_NAME))
+        else:
+            marked = raw.section is Section.COMMANDER
+            deck.entries.append(
+                DeckEntry(raw.name, raw.count, position, raw.section, commander_marker=marked)
             )
-            continue
-        entries.append(
-            DeckEntry(
-                name=raw.name,
-                count=raw.count,
-                line=position,
-                section=raw.section,
-                commander_marker=raw.section is Section.COMMANDER,
-            )
-        )
-    if raws and not entries:
+    if raws and not deck.entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
-    parsed = ParsedDeck(
-        entries=entries, problems=problems, deck_name=tidy_name(name), lines_read=len(ordered)
-    )
-    return FetchedDeck(deck=parsed, site=site, deck_id=deck_id)
+    return FetchedDeck(deck, site, deck_id)
