@@ -1,12 +1,6 @@
-"""Deck check output: the plain-text report (terminal and attached file) and the summary embed. Pure.
-
-`text_report(report)` is what `python -m bot check-deck` prints and what the bot attaches as a file;
-`summary_embed(report)` is the bot's reply embed (✅ legal, or the count of problems by kind with the first
-few of each); `deck_reply(report)` is the whole /deckcheck reply. Both list problems grouped by kind, each
-problem card once: an off-color card with all its outside colors and the evidence for them, one line per
-source (`bot.present.evidence`). Every word comes from here, `bot.present.words` and `bot.present.evidence`;
-the report itself is data (`bot.deck.check.DeckReport`).
-"""
+"""The /deckcheck answer and the `check-deck` report: the plain-text report (printed, or attached as a file)
+and the summary embed. Both list problems grouped by kind, each card once; an off-color card with its outside
+colors and their evidence, one line per source (`bot.present.evidence`). Pure."""
 
 from __future__ import annotations
 
@@ -20,7 +14,7 @@ from bot.identity.model import WUBRG
 from bot.present import embeds, evidence, render, words
 from bot.present.deck_lines import line_reason
 from bot.present.i18n import N_, _, ngettext
-from bot.present.message import FIELD_VALUE_LIMIT, TITLE_LIMIT, Attachment, Embed, Reply
+from bot.present.message import TITLE_LIMIT, Attachment, Embed, Reply
 from bot.present.render import Emoji
 
 ATTACH_OVER = 900  # attach the full report when it is longer than this many characters
@@ -76,11 +70,6 @@ def kind_label(kind: ProblemKind, n: int) -> str:
     return _LABELS[kind](n).format(n=n)
 
 
-def title(kind: ProblemKind) -> str:
-    """The heading of a kind of problem ('Outside the color identity')."""
-    return _(TITLES[kind])
-
-
 def excluded_text(report: DeckReport) -> str:
     """'3 in the sideboard, 2 in tokens not counted', or '' when every section was the deck."""
     parts = [
@@ -89,15 +78,6 @@ def excluded_text(report: DeckReport) -> str:
         if n
     ]
     return _("{sections} not counted").format(sections=", ".join(parts)) if parts else ""
-
-
-def _entry_problem(why: str) -> str | None:
-    words = ENTRY_PROBLEMS.get(why)
-    return _(words).format(max_count=MAX_COUNT) if words else None
-
-
-def _plain(text: str) -> str:
-    return text
 
 
 def _lines(lines: Sequence[int]) -> str:
@@ -142,14 +122,15 @@ def _singleton_text(problem: Problem, card: str) -> str:
     return text.format(card=card, count=problem.count, lines=_lines(problem.lines), limit=problem.limit)
 
 
-def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
+def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
     """One problem in words, without its evidence ('Sol Ring: 2 copies (lines 3, 40); a deck may hold one
     copy'). `name` formats names that came from the list or the card data (escape for Discord)."""
     card = name(problem.card or "")
     kind = problem.kind
     if kind is ProblemKind.UNREADABLE:
         shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
-        why = _entry_problem(problem.why) or line_reason(problem.why)  # a site's code, or the parser's
+        site = ENTRY_PROBLEMS.get(problem.why)  # a site's code, or the parser's
+        why = _(site).format(max_count=MAX_COUNT) if site else line_reason(problem.why)
         return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(why)}"
     if kind is ProblemKind.UNKNOWN:
         return _("{lines}: no card named {card}").format(
@@ -276,7 +257,7 @@ def _best_choice(report: DeckReport) -> str | None:
     ).format(color=render.color_name(color), n=n, total=total)
 
 
-def warnings_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[str]:
+def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str]:
     """The report's warnings in words: commanders not looked up, open color choices (CR 903.4b), cards whose
     identity could not be worked out, then the ones the caller worded (stale data)."""
     out: list[str] = []
@@ -309,7 +290,7 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = _plain) -> li
     return list(dict.fromkeys(out))
 
 
-def notes_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[str]:
+def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str]:
     """How the list was read: commanders taken from it, chosen colors, names read as other cards."""
     out: list[str] = []
     if report.from_list:
@@ -355,16 +336,14 @@ def text_report(report: DeckReport) -> str:
         out.append(_("Deck: {name}").format(name=report.deck_name))
     out.append(_("Cards: {cards}").format(cards=_cards_text(report)))
     if report.companions:
-        out.append(
-            _("Companion: {names} (not counted)").format(names=words.names_list(report.companions, _plain))
-        )
+        out.append(_("Companion: {names} (not counted)").format(names=words.names_list(report.companions)))
     out.append("")
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
     out.append(f"{verdict} {headline(report)}")
     for kind in report.counts():
         problems = report.of_kind(kind)
         out.append("")
-        out.append(f"{title(kind)} ({len(problems)})")
+        out.append(f"{_(TITLES[kind])} ({len(problems)})")
         for p in problems:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
@@ -447,22 +426,11 @@ def summary_embed(
             shown.append(
                 _("\u2026and {more} more in the full report").format(more=kind_label(kind, n - FIELD_ITEMS))
             )
-        value = render.join_limited(shown, FIELD_VALUE_LIMIT)
-        embed.add_field(name=f"{title(kind)} ({n})", value=value, inline=False)
-    warnings = warnings_text(report, _escaped) + ([stale] if stale else [])
-    if warnings:
-        embed.add_field(
-            name=_("Warnings"),
-            value=render.join_limited(
-                (f"\u26a0\ufe0f {w}" for w in dict.fromkeys(warnings)), FIELD_VALUE_LIMIT
-            ),
-            inline=False,
-        )
-    notes = notes_text(report, _escaped)
-    if notes:
-        embed.add_field(name=_("Read as"), value=render.join_limited(notes, FIELD_VALUE_LIMIT), inline=False)
+        embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
+    embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
+    embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
     if attached:
-        embed.set_footer(text=_("The full report is attached as {file}.").format(file=FILE_NAME))
+        embed.footer = _("The full report is attached as {file}.").format(file=FILE_NAME)
     return embeds.finish(embed)
 
 
