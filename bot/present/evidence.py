@@ -1,14 +1,10 @@
 """The one way evidence becomes text: the engine's reasons grouped by source, one line per source.
 
-Colors that come from the same line of a card (its mana cost, one rules-text line, its type line, one
-characteristic-defining ability) are one `Source`, so a card like Golos gives one line for its
-`{2}{W}{U}{B}{R}{G}` ability, not five. `evidence_line(source)` words it:
+Colors from the same line of a card (its mana cost, one rules-text line, its type line) are one `Source`, so
+Golos gives one line for its `{2}{W}{U}{B}{R}{G}` ability, not five:
 
     {W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile the top three cards of your library…
     {R} — Homicidal Brute (back face), color indicator
-    {G}{U} — basic land types (CR 903.5d): Land — **Forest Island**
-
-The same function writes the plain-text lines of the deck report (`markdown=False`). Pure.
 """
 
 from __future__ import annotations
@@ -47,9 +43,7 @@ _WHERE: dict[ReasonKind, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """Every reason that comes from one line of one face (or one chosen/token color), merged.
-
-    `colors` in the order they were found (WUBRG within a symbol), `symbols` the distinct colored symbols as
+    """The reasons from one line of one face (or one chosen/token color): `colors` as found, `symbols` as
     printed, `places` where in a rules-text line they sit, `lands` the basic land types."""
 
     kind: ReasonKind
@@ -103,11 +97,6 @@ def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source
     return out
 
 
-def identity_sources(analysis: Analysis, colors: str | None = None) -> list[Source]:
-    """The sources of the card's color identity (for `colors` only, when given)."""
-    return sources(analysis.identity_reasons, colors)
-
-
 def face_label(analysis: Analysis, face: str) -> str:
     """'' for the card itself or its front/main part; else the face's name and, for a back face or an
     Adventure/Omen part, what it is: 'Homicidal Brute (back face)', 'Take It Back (Adventure)'."""
@@ -153,34 +142,13 @@ def evidence_line(
     text = (source.text or "").strip()
     if not text or source.kind is ReasonKind.COLOR_INDICATOR:
         return line
-    if source.kind is ReasonKind.BASIC_LAND_TYPE:
-        shown = _bold_words(render.clip_line(text, None, width), source.lands, markdown)
-    else:
-        first = source.symbols[0] if source.symbols else None
-        clipped = render.clip_line(text, first, width)
-        shown = render.highlight(clipped, source.symbols, emoji, markdown=markdown) if markdown else clipped
+    lands = source.kind is ReasonKind.BASIC_LAND_TYPE
+    shown = render.clip_line(text, None if lands or not source.symbols else source.symbols[0], width)
+    if markdown and lands:  # the basic land types in bold
+        shown = render.bold_runs(((w, w in source.lands) for w in render.escape(shown).split(" ")), " ")
+    elif markdown:
+        shown = render.highlight(shown, source.symbols, emoji)
     return f"{line}: {shown}"
-
-
-def _bold_words(text: str, words: Sequence[str], markdown: bool) -> str:
-    """The type line with the basic land types in bold (adjacent ones together)."""
-    if not markdown:
-        return text
-    escaped = render.escape(text)
-    parts = escaped.split(" ")
-    out: list[str] = []
-    run: list[str] = []
-    for part in parts:
-        if part in words:
-            run.append(part)
-            continue
-        if run:
-            out.append("**" + " ".join(run) + "**")
-            run = []
-        out.append(part)
-    if run:
-        out.append("**" + " ".join(run) + "**")
-    return " ".join(out)
 
 
 def evidence_lines(

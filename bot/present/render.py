@@ -1,27 +1,21 @@
-"""Text helpers for replies: the one mana-symbol renderer, the one way to name colors, highlighting,
-escaping and safe truncation.
+"""Text helpers for replies: mana symbols, color names, highlighting, escaping and safe truncation. Pure.
 
-- `symbol(sym, emoji)`: one mana symbol (`{G/W}`, `G/W`, `{2}`...) as the emoji the map gives for it, else as
-  text `{G/W}`. `render_symbols(text, emoji)` does it for every `{...}` in a text, `pips(colors, emoji)`
-  for a set of colors. The map's keys are Scryfall symbols without braces ("W", "G/W", "2/W", "B/P", "10"):
-  the `MANA_EMOJI` setting's shape and `bot.present.mana_art.emoji_map`'s.
-- `color_words(colors)`: 'black and red', 'colorless', ...; `color_name(letter)`: 'black'.
-
-Pure functions, no Discord objects and no network, so they are easy to test.
+An emoji map's keys are Scryfall symbols without braces ("W", "G/W", "2/W", "10"): the `MANA_EMOJI` setting's
+shape and `mana_art.emoji_map`'s; a symbol the map lacks is shown as text, `{G/W}`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping
+from itertools import groupby
 
+from bot.identity.model import WUBRG
 from bot.present.i18n import N_, _
 from bot.present.i18n import and_list as and_list
 
 ELLIPSIS = "\u2026"
 MAX_ECHO = 100  # characters of user input echoed back in a reply
-
-WUBRG = "WUBRG"
 COLOR_NAMES: dict[str, str] = {
     "W": N_("white"),
     "U": N_("blue"),
@@ -52,30 +46,20 @@ Emoji = Mapping[str, str] | None
 def identity_color(colors: str) -> int:
     """Embed color for a WUBRG string: mono color, gold (two or more), grey (colorless)."""
     present = [c for c in WUBRG if c in colors]
-    if not present:
-        return GREY
-    if len(present) > 1:
-        return GOLD
-    return EMBED_COLORS[present[0]]
+    return EMBED_COLORS[present[0]] if len(present) == 1 else GOLD if present else GREY
 
 
-# ------------------------------------------------------------------------------------------ colors
 def color_name(letter: str) -> str:
     """'B' -> 'black' in the reply's language (anything else is returned as it is)."""
     return _(COLOR_NAMES[letter]) if letter in COLOR_NAMES else letter
 
 
-def color_words(colors: Iterable[str], *, ordered: bool = False) -> str:
-    """The one way the bot names a set of colors: 'BR' -> 'black and red'; '' -> 'colorless';
-    'WUBRG' -> 'white, blue, black, red and green'. WUBRG order unless `ordered` (then as given)."""
-    letters = list(dict.fromkeys(colors)) if ordered else [c for c in WUBRG if c in set(colors)]
-    names = [color_name(c) for c in letters if c in COLOR_NAMES]
-    if not names:
-        return _("colorless")
-    return and_list(names)
+def color_words(colors: Iterable[str]) -> str:
+    """The one way the bot names a set of colors, in WUBRG order: 'BR' -> 'black and red'; '' -> 'colorless'."""
+    present = set(colors)
+    return and_list(color_name(c) for c in WUBRG if c in present) or _("colorless")
 
 
-# ------------------------------------------------------------------------------------- mana symbols
 def symbol_key(sym: str) -> str:
     """`{g/w}` -> `G/W`: the emoji map's key for a symbol (braces and spaces dropped, upper case)."""
     return sym.strip().strip("{}").strip().upper()
@@ -84,11 +68,7 @@ def symbol_key(sym: str) -> str:
 def symbol(sym: str, emoji: Emoji = None) -> str:
     """One mana symbol: its emoji when the map has one, else the plain `{X}` text."""
     key = symbol_key(sym)
-    if emoji:
-        shown = emoji.get(key)
-        if shown:
-            return shown
-    return "{" + key + "}"
+    return (emoji or {}).get(key) or "{" + key + "}"
 
 
 def render_symbols(text: str, emoji: Emoji = None) -> str:
@@ -111,35 +91,23 @@ def pips(colors: str, emoji: Emoji = None) -> str:
     return "".join(symbol(c, emoji) for c in present) + " " + color_words(colors)
 
 
-def highlight(line: str, symbols: Collection[str], emoji: Emoji = None, *, markdown: bool = True) -> str:
-    """A rules-text line with every `{X}` rendered and the runs of `symbols` in bold; escaped for Discord
-    (`markdown=False`: plain text, nothing escaped or bold, symbols as text)."""
-    if not markdown:
-        return line
-    out: list[str] = []
+def bold_runs(parts: Iterable[tuple[str, bool]], sep: str = "") -> str:
+    """Join (text, bold) parts with `sep`, each run of bold parts inside one pair of `**`."""
+    runs = ((bold, sep.join(text for text, _bold in run)) for bold, run in groupby(parts, key=lambda p: p[1]))
+    return sep.join(f"**{text}**" if bold else text for bold, text in runs)
+
+
+def highlight(line: str, symbols: Collection[str], emoji: Emoji = None) -> str:
+    """A rules-text line escaped for Discord, every `{X}` rendered and the runs of `symbols` in bold."""
+    parts: list[tuple[str, bool]] = []
     pos = 0
-    run: list[str] = []
-
-    def flush() -> None:
-        if run:
-            out.append("**" + "".join(symbol(x, emoji) for x in run) + "**")
-            run.clear()
-
     for m in SYMBOL_RE.finditer(line):
-        between = line[pos : m.start()]
-        if between:
-            flush()
-            out.append(render_symbols(escape(between), emoji))
-        raw = m.group(0)
-        if raw in symbols:
-            run.append(raw)
-        else:
-            flush()
-            out.append(symbol(raw, emoji) if emoji else escape(raw))
-        pos = m.end()
-    flush()
-    out.append(render_symbols(escape(line[pos:]), emoji))
-    return "".join(out)
+        if m.start() > pos:
+            parts.append((render_symbols(escape(line[pos : m.start()]), emoji), False))
+        raw, pos = m.group(0), m.end()
+        parts.append((symbol(raw, emoji) if raw in symbols or emoji else escape(raw), raw in symbols))
+    parts.append((render_symbols(escape(line[pos:]), emoji), False))
+    return bold_runs(parts)
 
 
 # Discord markdown: emphasis, code, strike, spoiler and escape characters anywhere; quotes, headings,
@@ -204,9 +172,9 @@ def clip_line(line: str, sym: str | None, width: int = 180) -> str:
     return out
 
 
-def join_limited(lines: Iterable[str], limit: int, *, sep: str = "\n", more: str | None = None) -> str:
+def join_limited(lines: Iterable[str], limit: int) -> str:
     """Join lines without exceeding `limit`; lines that don't fit are summarised as '…and N more'."""
-    more = more or _("\u2026and {n} more")
+    more, sep = _("\u2026and {n} more"), "\n"
     items = list(lines)
     out: list[str] = []
     for i, line in enumerate(items):

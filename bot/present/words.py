@@ -1,7 +1,5 @@
 """Sentences for the engine's facts: commander verdicts (CR 903.3, 702.124), objects that are not deck cards,
-the /identity summary and its lessons, chosen colors (CR 903.4b). Plain text with markdown only where a
-function says so; names are escaped by the caller's choice (`escape=`). Pure.
-"""
+the /identity summary and lessons, chosen colors (CR 903.4b). `name=` formats card names (escape, bold). Pure."""
 
 from __future__ import annotations
 
@@ -52,10 +50,6 @@ _NON_DECK_WHY: dict[NonDeckKind, str] = {
 }
 
 
-def _plain(text: str) -> str:
-    return text
-
-
 def shown(name: str) -> str:
     """A card name in a sentence: escaped, cut, bold."""
     return f"**{render.escape(render.truncate(name, NAME_WIDTH))}**"
@@ -70,8 +64,7 @@ _POSSESSIVE = N_("{name}'s")
 
 
 def possessive(name: str) -> str:
-    """The form of a name that precedes what it owns: "Tymna the Weaver's", "Kitchen Finks'"; in other
-    languages what their catalog says (the name itself where the sentence says "of")."""
+    """ "Tymna the Weaver's", "Kitchen Finks'"; in other languages what their catalog says."""
     form = _(_POSSESSIVE)
     if form != _POSSESSIVE:
         return form.format(name=name)
@@ -85,7 +78,6 @@ def possessive_shown(name: str) -> str:
 
 
 def non_deck_words(kind: NonDeckKind) -> str:
-    """'a token', 'an emblem' in the reply's language."""
     return _(NON_DECK_WORDS[kind])
 
 
@@ -129,9 +121,8 @@ _INELIGIBLE: dict[VerdictCode, str] = {
 }
 
 
-def verdict_sentence(verdict: Verdict, name: Callable[[str], str] = _plain) -> str:
-    """The sentence for any commander verdict (eligibility or pairing). `name` formats card names (escape,
-    bold)."""
+def verdict_sentence(verdict: Verdict, name: Callable[[str], str] = str) -> str:
+    """The sentence for any commander verdict (eligibility or pairing)."""
     if verdict.code in _PAIRING_CODES:
         return _pairing_sentence(verdict, name)
     return _eligibility_sentence(verdict, name)
@@ -273,7 +264,7 @@ def is_pairing(verdict: Verdict) -> bool:
 
 
 # --------------------------------------------------------------------------------- chosen colors
-def choice_words(options: Sequence[Sequence[ColorChoice]], name: Callable[[str], str] = _plain) -> str:
+def choice_words(options: Sequence[Sequence[ColorChoice]], name: Callable[[str], str] = str) -> str:
     """'red for Clara Oswald', 'white for A and red for B, or red for A and white for B'."""
     phrases = [
         render.and_list(
@@ -288,79 +279,48 @@ def choice_words(options: Sequence[Sequence[ColorChoice]], name: Callable[[str],
 
 
 # ---------------------------------------------------------------------------- the /identity summary
-def _face_roles(analysis: Analysis, colors: str) -> set[str]:
-    """Why identity colors beyond the card's colors are there: 'text', 'back', 'alternative', 'land',
-    'indicator', 'chosen', 'cda', 'token'."""
-    roles = {f.name: f.role for f in analysis.faces}
-    why: set[str] = set()
-    for r in analysis.identity_reasons:
-        if r.color not in colors:
-            continue
-        role = roles.get(r.face, FaceRole.ONLY)
-        if role is FaceRole.BACK:
-            why.add("back")
-        elif role is FaceRole.ALTERNATIVE:
-            why.add("alternative")
-        elif r.kind is ReasonKind.RULES_TEXT:
-            why.add("text")
-        elif r.kind is ReasonKind.BASIC_LAND_TYPE:
-            why.add("land")
-        elif r.kind is ReasonKind.COLOR_INDICATOR:
-            why.add("indicator")
-        elif r.kind is ReasonKind.CHOSEN_COLOR:
-            why.add("chosen")
-        elif r.kind is ReasonKind.CDA:
-            why.add("cda")
-        else:
-            why.add("other")
-    return why
-
-
 _PART_WORDS = {"Adventure": N_("Adventure"), "Omen": N_("Omen")}
 
 
 def alternative_part_word(type_line: str) -> str:
-    """What an alternative part (CR 715 adventurer, 720 omen cards) is called, from its type line: 'Adventure',
-    'Omen', or 'other part'."""
+    """What an alternative part (CR 715 adventurer, 720 omen cards) is called: 'Adventure', 'Omen', 'other
+    part'."""
     type_words = type_line.split()
     return next((_(w) for t, w in _PART_WORDS.items() if t in type_words), _("other part"))
 
 
-def _alternative_kind(analysis: Analysis) -> str:
-    for f in analysis.faces:
-        if f.role is FaceRole.ALTERNATIVE:
-            return alternative_part_word(f.type_line)
-    return _("other part")
-
-
 def _extra_causes(analysis: Analysis, extra: str) -> str:
-    why = _face_roles(analysis, extra)
-    parts: list[tuple[str, str]] = []  # (what counts too, its rule)
-    if "text" in why:
-        parts.append((_("mana symbols in its rules text"), "903.4"))
-    if "back" in why:
-        parts.append((_("its back face"), "903.4d"))
-    if "alternative" in why:
-        parts.append((_("its {part}").format(part=_alternative_kind(analysis)), "903.4"))
-    if "indicator" in why:
-        parts.append((_("the color indicator of another part"), "903.4"))
-    if "chosen" in why:
-        parts.append((_("the color chosen before the game"), "903.4b"))
-    causes: list[str] = []
+    """Why the identity has colors the card hasn't: what else counts, each with its rule."""
+    roles = {f.name: f.role for f in analysis.faces}
+    why: set[str] = set()  # a FaceRole for the back/alternative parts, else the ReasonKind
+    for r in analysis.identity_reasons:
+        if r.color in extra:
+            role = roles.get(r.face, FaceRole.ONLY)
+            why.add(role if role in (FaceRole.BACK, FaceRole.ALTERNATIVE) else r.kind)
+    part = next((f.type_line for f in analysis.faces if f.role is FaceRole.ALTERNATIVE), "")
+    causes = {
+        ReasonKind.RULES_TEXT: (_("mana symbols in its rules text"), "903.4"),
+        FaceRole.BACK: (_("its back face"), "903.4d"),
+        FaceRole.ALTERNATIVE: (_("its {part}").format(part=alternative_part_word(part)), "903.4"),
+        ReasonKind.COLOR_INDICATOR: (_("the color indicator of another part"), "903.4"),
+        ReasonKind.CHOSEN_COLOR: (_("the color chosen before the game"), "903.4b"),
+    }
+    parts = [cause for key, cause in causes.items() if key in why]
+    out: list[str] = []
     if parts:
-        rules = ", ".join(dict.fromkeys(part[1] for part in parts))
-        what = render.and_list(part[0] for part in parts)
-        plural = len(parts) > 1 or "text" in why
+        rules = ", ".join(dict.fromkeys(rule for _what, rule in parts))
+        what = render.and_list(what for what, _rule in parts)
+        plural = len(parts) > 1 or ReasonKind.RULES_TEXT in why
         text = _("{what} count too (CR {rules})") if plural else _("{what} counts too (CR {rules})")
-        causes.append(text.format(what=what, rules=rules))
-    if "land" in why:
-        causes.append(
+        out.append(text.format(what=what, rules=rules))
+    if ReasonKind.BASIC_LAND_TYPE in why:
+        out.append(
             _(
                 "a land may only join a deck whose identity has every color its basic land types tap for "
                 "(CR 903.5d)"
             )
         )
-    return "; ".join(causes) or _("more of the card counts toward its identity (CR 903.4)")
+    return "; ".join(out) or _("more of the card counts toward its identity (CR 903.4)")
 
 
 def _color_part(analysis: Analysis, who: str) -> tuple[str, str]:
@@ -383,7 +343,7 @@ def _color_part(analysis: Analysis, who: str) -> tuple[str, str]:
     return _("{card} is {colors}").format(card=who, colors=render.color_words(analysis.colors)), ""
 
 
-def identity_summary(analysis: Analysis, name: Callable[[str], str] = _plain) -> str:
+def identity_summary(analysis: Analysis, name: Callable[[str], str] = str) -> str:
     """One sentence: the card's color against its color identity, and why they differ (CR 903.4)."""
     colors, ident = analysis.colors, analysis.identity
     color_part, removed_why = _color_part(analysis, name(analysis.name or _("This card")))
@@ -418,9 +378,8 @@ _SYMBOL_LESSONS: dict[SymbolKind, str] = {
 
 
 def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -> list[str]:
-    """What the card exists to teach, each once: hybrid/Phyrexian symbols count as their colors; symbols in
-    reminder text don't count (CR 903.4c); color words don't count (CR 903.4); a color chosen before the game
-    joins the identity (CR 903.4b)."""
+    """What the card teaches, each once: hybrid/Phyrexian symbols count as their colors; symbols in reminder
+    text (CR 903.4c) and color words (CR 903.4) don't; a color chosen before the game does (CR 903.4b)."""
     shown = emoji if markdown else None
     out: list[str] = []
     seen: set[SymbolKind] = set()
@@ -472,7 +431,6 @@ def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -
 
 
 def deck_line(analysis: Analysis) -> str:
-    """Which Commander decks the card can join."""
     if not analysis.identity:
         return _("A colorless identity fits every Commander deck.")
     return _("It can go in a Commander deck whose commander\u2019s identity includes {colors}.").format(
@@ -489,6 +447,5 @@ def token_colors_sentence(analysis: Analysis) -> str:
     )
 
 
-def names_list(names: Iterable[str], name: Callable[[str], str] = _plain) -> str:
-    """'A', 'A and B' with each name formatted."""
+def names_list(names: Iterable[str], name: Callable[[str], str] = str) -> str:
     return render.and_list(name(n) for n in names)
