@@ -12,7 +12,7 @@ from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Probl
 from bot.deck.sources.result import EntryProblem
 from bot.identity.model import WUBRG
 from bot.present import embeds, evidence, render, words
-from bot.present.deck_lines import line_reason
+from bot.present.deck_errors import line_reason
 from bot.present.i18n import N_, _, ngettext
 from bot.present.message import TITLE_LIMIT, Attachment, Embed, Reply
 from bot.present.render import Emoji

@@ -48,26 +48,29 @@ def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = No
     return render.truncate(text, CONTENT_LIMIT)
 
 
-def _wait(retry_after: float | None, default: str | None = None) -> str:
+def wait_words(retry_after: float | None, default: str | None = None, *, about: bool = True) -> str:
+    """When to try again: 'in about 5 seconds' (`about=False`: 'in 5 seconds'), 'in a few minutes'."""
     if not retry_after or retry_after <= 0:
         return default or _("in a minute")
     if retry_after >= 90:
         return _("in a few minutes")
-    seconds = max(1, round(retry_after))
-    return ngettext("in about {n} second", "in about {n} seconds", seconds).format(n=seconds)
+    n = max(1, round(retry_after))
+    if about:
+        return ngettext("in about {n} second", "in about {n} seconds", n).format(n=n)
+    return ngettext("in {n} second", "in {n} seconds", n).format(n=n)
 
 
 def unavailable_text(retry_after: float | None = None) -> str:
     return _(
         "Scryfall (where my card data comes from) isn't answering right now, so I can't look that card up. "
         "Please try again {when}."
-    ).format(when=_wait(retry_after))
+    ).format(when=wait_words(retry_after))
 
 
 def busy_text(retry_after: float | None = None) -> str:
     return _(
         "I'm busy: many card lookups are waiting for Scryfall right now. Please try again {when}."
-    ).format(when=_wait(retry_after, _("in a few seconds")))
+    ).format(when=wait_words(retry_after, _("in a few seconds")))
 
 
 def too_long_text(length: int, label: str | None = None) -> str:
@@ -79,10 +82,6 @@ def too_long_text(length: int, label: str | None = None) -> str:
 
 def empty_text(label: str | None = None) -> str:
     return _("Please give a card name{option}.").format(option=option_note(label))
-
-
-def deck_input_text(problem: str) -> str:
-    return _("I can't check that decklist: {problem}.").format(problem=render.echo(problem, 300))
 
 
 def cooldown_text(retry_after: float) -> str:

@@ -1,19 +1,10 @@
-"""The language of a reply: gettext message catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`) served
-through Babel, and the reply locale of the running interaction in a `ContextVar`.
+"""The language of a reply: gettext catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`, read and compiled
+in memory by Babel: no build step) and the reply locale of the running interaction in a `ContextVar`.
 
-Mark and translate a message where it is said (the msgid is the English text; `{placeholders}` are filled
-with `.format` after translating, so a translation may move them):
-
-    from bot.present.i18n import _, N_, ngettext
-    _("{card} fits").format(card=name)
-    ngettext("{n} second", "{n} seconds", n).format(n=n)
-    WORDS = {Kind.A: N_("a token")}   # marked for extraction only; say `_(WORDS[kind])` when it is used
-
-The Discord layer sets the locale once per interaction with `set_locale(interaction.locale.value)`; each
-interaction runs in its own asyncio task, which has its own copy of the context, so concurrent interactions
-never see each other's locale. Anything that sets none (the CLI, tests) speaks English. `using(locale)`
-sets it for a block. Catalogs are read from the `.po` files and compiled in memory when first needed (no build
-step); `babel.cfg` says how `pybabel extract` regenerates the template (README, "Languages").
+The msgid is the English text; `{placeholders}` are filled with `.format` after translating, so a translation
+may move them: `_("{card} fits").format(card=name)`; `N_` marks a table's messages for `pybabel extract`.
+Each interaction runs in its own asyncio task with its own copy of the context, so concurrent interactions
+never see each other's locale; anything that sets none (the CLI, tests) speaks English.
 """
 
 from __future__ import annotations
@@ -34,8 +25,7 @@ from babel.support import NullTranslations, Translations
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
 ENGLISH = "en"
-SUPPORTED: tuple[str, ...] = ("de", "es", "fr", "it", "ja", "pt_BR")
-"""Catalogs shipped besides English (Discord's es-ES and es-419 both read `es`)."""
+SUPPORTED: tuple[str, ...] = ("de", "es", "fr", "it", "ja", "pt_BR")  # besides English
 
 _locale: ContextVar[str] = ContextVar("reply_locale", default=ENGLISH)
 
@@ -58,7 +48,7 @@ def set_locale(discord_locale: str | None) -> None:
 
 
 def current_locale() -> str:
-    """The catalog locale replies are worded in now (`catalog_locale`'s form, e.g. "pt_BR")."""
+    """The catalog locale replies are worded in now (e.g. "pt_BR")."""
     return _locale.get()
 
 
@@ -79,25 +69,23 @@ def using(discord_locale: str | None) -> AbstractContextManager[str]:
 
 @lru_cache(maxsize=len(SUPPORTED) + 1)
 def translations(locale: str) -> NullTranslations:
-    """The catalog of a locale, read from its `.po` file once (fuzzy entries are not used)."""
+    """The catalog of a locale, read from its `.po` file once (fuzzy entries left out)."""
     path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
     if locale == ENGLISH or not path.is_file():
         return NullTranslations()
     with path.open("rb") as f:
         catalog = read_po(f, locale=locale, domain=DOMAIN, ignore_obsolete=True)
     compiled = io.BytesIO()
-    write_mo(compiled, catalog)  # fuzzy entries are left out
+    write_mo(compiled, catalog)
     compiled.seek(0)
     return Translations(compiled, domain=DOMAIN)
 
 
 def _(message: str) -> str:
-    """`message` in the current locale (itself when the catalog lacks it)."""
     return translations(_locale.get()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """The singular or plural message for `n`, by the current locale's plural rules."""
     return translations(_locale.get()).ngettext(singular, plural, n)
 
 
@@ -112,7 +100,6 @@ def option_name(name: str) -> str:
 
 
 def N_(message: str) -> str:
-    """Marks a message for extraction without translating it (tables built at import time)."""
     return message
 
 

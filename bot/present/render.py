@@ -13,6 +13,7 @@ from itertools import groupby
 from bot.identity.model import WUBRG
 from bot.present.i18n import N_, _
 from bot.present.i18n import and_list as and_list
+from bot.present.mana_art import normalize as symbol_key
 
 ELLIPSIS = "\u2026"
 MAX_ECHO = 100  # characters of user input echoed back in a reply
@@ -58,11 +59,6 @@ def color_words(colors: Iterable[str]) -> str:
     """The one way the bot names a set of colors, in WUBRG order: 'BR' -> 'black and red'; '' -> 'colorless'."""
     present = set(colors)
     return and_list(color_name(c) for c in WUBRG if c in present) or _("colorless")
-
-
-def symbol_key(sym: str) -> str:
-    """`{g/w}` -> `G/W`: the emoji map's key for a symbol (braces and spaces dropped, upper case)."""
-    return sym.strip().strip("{}").strip().upper()
 
 
 def symbol(sym: str, emoji: Emoji = None) -> str:

@@ -17,7 +17,7 @@ from bot.deck.parser import DeckInputError, parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, ProblemKind, Reading, Unchecked, UncheckedCommander
 from bot.deck.sources.result import EntryProblem
 from bot.present import deck_errors, decklinks, i18n
-from bot.present.deck_lines import line_reason
+from bot.present.deck_errors import line_reason
 from bot.present.deck_report import ENTRY_PROBLEMS, deck_reply, text_report
 from bot.present.message import CONTENT_LIMIT, Reply
 from tests.deck.test_deck_check import PIPER
