@@ -21,7 +21,6 @@ ATTACH_OVER = 900  # attach the full report when it is longer than this many cha
 FIELD_ITEMS = 8  # problems listed per kind in the embed before "…and N more"
 FILE_NAME = "deck-check.txt"
 UNCHECKED_COLOR = 0xF1C40F  # amber: nothing wrong found, but not every name could be looked up
-EVIDENCE_WIDTH = 90  # characters of a card's line in the embed's evidence
 
 
 TITLES = {
@@ -192,15 +191,12 @@ def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
     return _("{card} can\u2019t lead this deck").format(card=name(problem.card or ""))
 
 
-def evidence_text(
-    problem: Problem, emoji: Emoji = None, *, markdown: bool = False, width: int = evidence.LINE_WIDTH
-) -> list[str]:
+def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = False) -> list[str]:
     """The evidence for an off-color card's outside colors: one line per source, each once."""
     if problem.analysis is None:
         return []
-    reasons = [r for color in problem.outside for r in problem.evidence_for(color)]
-    found = evidence.sources(reasons)
-    return evidence.evidence_lines(problem.analysis, found, emoji, markdown=markdown, width=width)
+    found = evidence.sources(r for color in problem.outside for r in problem.evidence_for(color))
+    return evidence.evidence_lines(problem.analysis, found, emoji, markdown=markdown)
 
 
 def headline(report: DeckReport) -> str:
@@ -242,14 +238,12 @@ def _commander_line(report: DeckReport) -> str:
 
 def _best_choice(report: DeckReport) -> str | None:
     """The one color that, chosen before the game, would bring the most off-color cards in."""
-    helped: Counter[str] = Counter()
-    for p in report.of_kind(ProblemKind.COLOR):
-        if len(p.outside) == 1:
-            helped[p.outside] += 1
+    off = report.of_kind(ProblemKind.COLOR)
+    helped = Counter(p.outside for p in off if len(p.outside) == 1)
     if not helped:
         return None
     color, n = max(helped.items(), key=lambda item: (item[1], -WUBRG.index(item[0])))
-    total = len(report.of_kind(ProblemKind.COLOR))
+    total = len(off)
     return ngettext(
         "choosing {color} would bring in {n} of the {total} off-color card",
         "choosing {color} would bring in {n} of the {total} off-color cards",
@@ -269,8 +263,8 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[
                 "looked up (Scryfall unreachable)."
             ).format(names=names)
         )
+    tip = _best_choice(report)
     for leader in report.open_choices:
-        tip = _best_choice(report)
         choice = _(
             "{card} has you choose a color before the game begins, and that color joins the deck\u2019s "
             "color identity (CR 903.4b); none was given, so it isn\u2019t counted"
@@ -330,29 +324,24 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
 
 def text_report(report: DeckReport) -> str:
     """The full plain-text report (no markdown), as printed by the CLI and attached by the bot."""
-    out: list[str] = []
-    out.append(_("Deck check for {commanders}").format(commanders=_commander_line(report)))
+    out = [_("Deck check for {commanders}").format(commanders=_commander_line(report))]
     if report.deck_name:
         out.append(_("Deck: {name}").format(name=report.deck_name))
     out.append(_("Cards: {cards}").format(cards=_cards_text(report)))
     if report.companions:
         out.append(_("Companion: {names} (not counted)").format(names=words.names_list(report.companions)))
-    out.append("")
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
-    out.append(f"{verdict} {headline(report)}")
+    out += ["", f"{verdict} {headline(report)}"]
     for kind in report.counts():
         problems = report.of_kind(kind)
-        out.append("")
-        out.append(f"{_(TITLES[kind])} ({len(problems)})")
+        out += ["", f"{_(TITLES[kind])} ({len(problems)})"]
         for p in problems:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
                 out.extend(f"      {line}" for line in evidence_text(p))
     for heading, items in ((_("Warnings"), warnings_text(report)), (_("Read as"), notes_text(report))):
         if items:
-            out.append("")
-            out.append(heading)
-            out.extend(f"  - {item}" for item in items)
+            out += ["", heading, *(f"  - {item}" for item in items)]
     return "\n".join(out) + "\n"
 
 
@@ -373,20 +362,13 @@ def _escaped(text: str) -> str:
     return render.escape(render.truncate(text, 150))
 
 
-def _field_lines(report: DeckReport, kind: ProblemKind, emoji: Emoji, limit: int) -> list[str]:
-    """One line per problem of `kind`, the first `limit` of them; an off-color card with its first piece of
-    evidence."""
-    lines: list[str] = []
-    for p in report.of_kind(kind)[:limit]:
-        text = render.truncate(problem_text(p, _escaped), 300)
-        if kind is ProblemKind.COLOR:
-            found = evidence_text(p, emoji, markdown=True, width=EVIDENCE_WIDTH)
-            if found:
-                text += f" \u00b7 {found[0]}" + (
-                    _(" (+{n} more)").format(n=len(found) - 1) if len(found) > 1 else ""
-                )
-        lines.append(f"\u2022 {text}")
-    return lines
+def _field_line(p: Problem, emoji: Emoji) -> str:
+    """One problem in the embed; an off-color card with its first piece of evidence."""
+    text = render.truncate(problem_text(p, _escaped), 300)
+    found = evidence_text(p, emoji, markdown=True) if p.kind is ProblemKind.COLOR else []
+    if found:
+        text += f" \u00b7 {found[0]}" + (_(" (+{n} more)").format(n=len(found) - 1) if len(found) > 1 else "")
+    return f"\u2022 {text}"
 
 
 def summary_embed(
@@ -421,7 +403,7 @@ def summary_embed(
     if report.companions:
         embed.add_field(name=_("Companion"), value=words.names_list(report.companions, _escaped), inline=True)
     for kind, n in report.counts().items():
-        shown = _field_lines(report, kind, emoji, FIELD_ITEMS)
+        shown = [_field_line(p, emoji) for p in report.of_kind(kind)[:FIELD_ITEMS]]
         if n > FIELD_ITEMS:
             shown.append(
                 _("\u2026and {more} more in the full report").format(more=kind_label(kind, n - FIELD_ITEMS))
@@ -437,9 +419,7 @@ def summary_embed(
 def needs_attachment(report: DeckReport, text: str | None = None) -> bool:
     """Attach the full text report when it is long or the embed had to leave things out."""
     text = text if text is not None else text_report(report)
-    if len(text) > ATTACH_OVER:
-        return True
-    return any(len(report.of_kind(kind)) > FIELD_ITEMS for kind in ProblemKind)
+    return len(text) > ATTACH_OVER or any(len(report.of_kind(kind)) > FIELD_ITEMS for kind in ProblemKind)
 
 
 def deck_reply(report: DeckReport, *, emoji: Emoji = None, stale: str | None = None) -> Reply:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.identity.model import Analysis, CdaKind, FaceRole, Reason, ReasonKind, TextPlace
+from bot.identity.model import Analysis, FaceRole, Reason, ReasonKind, TextPlace
 from bot.present import render
 from bot.present.i18n import N_, _, ngettext
 from bot.present.render import Emoji
@@ -31,13 +31,12 @@ _PLACES: dict[TextPlace, str] = {
     TextPlace.GRANTED_ABILITY: N_("ability it grants"),
     TextPlace.TEXT: N_("rules text"),
 }
-_ROLE_WORDS: dict[FaceRole, str] = {FaceRole.BACK: N_("back face")}
-_TOKEN_COLOR = N_("set by the effect that creates it")
 _WHERE: dict[ReasonKind, str] = {
     ReasonKind.MANA_COST: N_("mana cost"),
     ReasonKind.COLOR_INDICATOR: N_("color indicator"),
     ReasonKind.CDA: N_("characteristic-defining ability"),
     ReasonKind.CHOSEN_COLOR: N_("color chosen before the game (CR 903.4b)"),
+    ReasonKind.TOKEN_COLOR: N_("set by the effect that creates it"),
 }
 
 
@@ -53,7 +52,6 @@ class Source:
     symbols: tuple[str, ...] = ()
     places: tuple[str, ...] = ()
     lands: tuple[str, ...] = ()
-    cda: CdaKind | None = None
 
 
 def place_words(reason: Reason) -> str:
@@ -91,7 +89,6 @@ def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source
                 symbols=tuple(symbols),
                 places=tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT)),
                 lands=tuple(dict.fromkeys(r.land for r in group if r.land)),
-                cda=group[0].cda,
             )
         )
     return out
@@ -108,14 +105,7 @@ def face_label(analysis: Analysis, face: str) -> str:
     if role is FaceRole.ALTERNATIVE:
         type_line = next((f.type_line for f in analysis.faces if f.name == face), "")
         return _("{face} ({part})").format(face=face, part=alternative_part_word(type_line))
-    role_words = _ROLE_WORDS.get(role)
-    return _("{face} ({part})").format(face=face, part=_(role_words)) if role_words else face
-
-
-def _lead(source: Source, emoji: Emoji) -> str:
-    if source.symbols:
-        return "".join(render.symbol(s, emoji) for s in source.symbols)
-    return "".join(render.symbol(c, emoji) for c in source.colors if c)
+    return _("{face} ({part})").format(face=face, part=_("back face")) if role is FaceRole.BACK else face
 
 
 def _where(source: Source) -> str:
@@ -124,12 +114,10 @@ def _where(source: Source) -> str:
         return render.and_list(source.places) or _(_PLACES[TextPlace.TEXT])
     if kind is ReasonKind.BASIC_LAND_TYPE:
         return ngettext("basic land type (CR 903.5d)", "basic land types (CR 903.5d)", len(source.lands))
-    return _(_WHERE.get(kind, _TOKEN_COLOR))
+    return _(_WHERE[kind])
 
 
-def evidence_line(
-    source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True, width: int = LINE_WIDTH
-) -> str:
+def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -> str:
     """One line for one source: symbols (or color pips), where they sit, and the card's line with them in
     bold. `markdown=False`: plain text (symbols as `{X}`, nothing bold or escaped), for text files."""
     if not markdown:
@@ -138,12 +126,13 @@ def evidence_line(
     where = _where(source)
     if label:
         where = _("{face}, {where}").format(face=render.escape(label) if markdown else label, where=where)
-    line = f"{_lead(source, emoji)} \u2014 {where}"
+    lead = "".join(render.symbol(s, emoji) for s in source.symbols or source.colors)
+    line = f"{lead} \u2014 {where}"
     text = (source.text or "").strip()
     if not text or source.kind is ReasonKind.COLOR_INDICATOR:
         return line
     lands = source.kind is ReasonKind.BASIC_LAND_TYPE
-    shown = render.clip_line(text, None if lands or not source.symbols else source.symbols[0], width)
+    shown = render.clip_line(text, None if lands or not source.symbols else source.symbols[0], LINE_WIDTH)
     if markdown and lands:  # the basic land types in bold
         shown = render.bold_runs(((w, w in source.lands) for w in render.escape(shown).split(" ")), " ")
     elif markdown:
@@ -152,14 +141,7 @@ def evidence_line(
 
 
 def evidence_lines(
-    analysis: Analysis,
-    found: Sequence[Source],
-    emoji: Emoji = None,
-    *,
-    markdown: bool = True,
-    width: int = LINE_WIDTH,
+    analysis: Analysis, found: Sequence[Source], emoji: Emoji = None, *, markdown: bool = True
 ) -> list[str]:
     """`evidence_line` for each source, each line once."""
-    return list(
-        dict.fromkeys(evidence_line(s, analysis, emoji, markdown=markdown, width=width) for s in found)
-    )
+    return list(dict.fromkeys(evidence_line(s, analysis, emoji, markdown=markdown) for s in found))
