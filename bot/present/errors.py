@@ -19,17 +19,19 @@ def option_note(label: str | None) -> str:
     return _(" (for `{option}`)").format(option=option_name(label)) if label else ""
 
 
-def _names(names: Sequence[str], limit: int) -> list[str]:
-    return [render.escape(render.truncate(n, 150)) for n in list(dict.fromkeys(names))[:limit]]
+def _bold_names(names: Sequence[str], limit: int) -> str:
+    return ", ".join(
+        f"**{render.escape(render.truncate(n, 150))}**" for n in list(dict.fromkeys(names))[:limit]
+    )
 
 
 def not_found_text(query: str, suggestions: Sequence[str], label: str | None = None) -> str:
     text = _("I couldn't find a card named \u201c{query}\u201d{option}.").format(
         query=render.echo(query), option=option_note(label)
     )
-    names = _names(suggestions, MAX_SUGGESTIONS)
+    names = _bold_names(suggestions, MAX_SUGGESTIONS)
     if names:
-        text += "\n" + _("Did you mean: {names}?").format(names=", ".join(f"**{n}**" for n in names))
+        text += "\n" + _("Did you mean: {names}?").format(names=names)
     else:
         text += "\n" + _("Check the spelling, or start typing and pick a name from the suggestions.")
     return render.truncate(text, CONTENT_LIMIT)
@@ -39,9 +41,9 @@ def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = No
     text = _("\u201c{query}\u201d{option} matches several cards").format(
         query=render.echo(query), option=option_note(label)
     )
-    names = _names(candidates, CANDIDATES_SHOWN)
+    names = _bold_names(candidates, CANDIDATES_SHOWN)
     if names:
-        text += ": " + ", ".join(f"**{n}**" for n in names)
+        text += ": " + names
         if len(candidates) > CANDIDATES_SHOWN:
             text += _(" and {n} more").format(n=len(candidates) - CANDIDATES_SHOWN)
     text += _(". Please type more of the name.")

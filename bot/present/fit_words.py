@@ -1,7 +1,6 @@
-"""The sentences of a /fits answer: the headline that says the verdict once (fits, does not fit, fits if you
-choose a color (CR 903.4b), or this deck can't exist, with the reason), and the lines that explain it, the
-identity comparison following as information (CR 903.4, 903.5c). Pure; names are escaped here.
-"""
+"""The sentences of a /fits answer: the headline says the verdict once (fits, does not fit, fits if you choose a
+color (CR 903.4b), or this deck can't exist, with the reason); the lines under it explain it, the identity
+comparison following as information (CR 903.4, 903.5c). Pure; names are escaped here."""
 
 from __future__ import annotations
 
@@ -78,16 +77,17 @@ def _blocker_sentences(result: FitResult, name: str) -> list[str]:
 
 def headline(result: FitResult, name: str, leaders: Sequence[str]) -> str:
     """The verdict, said once, with its reason when the deck can't exist (plain text, for the title)."""
-    mark = MARKS[result.verdict]
     if result.verdict is FitVerdict.DECK_CANT_EXIST and result.blockers:
         reason = _blocker_reason(result, result.blockers[0], leaders, name)
-        return f"{mark} " + _("This deck can\u2019t exist: {reason}").format(reason=reason)
-    if result.verdict is FitVerdict.FITS_IF_CHOSEN:
+        text = _("This deck can\u2019t exist: {reason}").format(reason=reason)
+    elif result.verdict is FitVerdict.FITS_IF_CHOSEN:
         choice = words.choice_words(result.choice_options)
-        return f"{mark} " + _("{card} fits if you choose {choice}").format(card=name, choice=choice)
-    if result.verdict is FitVerdict.FITS:
-        return f"{mark} " + _("{card} fits").format(card=name)
-    return f"{mark} " + _("{card} does not fit").format(card=name)
+        text = _("{card} fits if you choose {choice}").format(card=name, choice=choice)
+    else:
+        text = (_("{card} fits") if result.verdict is FitVerdict.FITS else _("{card} does not fit")).format(
+            card=name
+        )
+    return f"{MARKS[result.verdict]} {text}"
 
 
 def _deck_words(result: FitResult) -> str:
@@ -212,6 +212,5 @@ def _option_hint(result: FitResult) -> str:
         return _(
             "Say which with `{color}:` (for the commander) and `{partner_color}:` (for the partner)."
         ).format(color=option_name("color"), partner_color=option_name("partner_color"))
-    if result.open_choices and result.open_choices[0] == 1:
-        return _("Say which with `{option}:`.").format(option=option_name("partner_color"))
-    return _("Say which with `{option}:`.").format(option=option_name("color"))
+    option = "partner_color" if result.open_choices and result.open_choices[0] == 1 else "color"
+    return _("Say which with `{option}:`.").format(option=option_name(option))

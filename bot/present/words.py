@@ -50,21 +50,21 @@ _NON_DECK_WHY: dict[NonDeckKind, str] = {
 }
 
 
-def shown(name: str) -> str:
-    """A card name in a sentence: escaped, cut, bold."""
-    return f"**{render.escape(render.truncate(name, NAME_WIDTH))}**"
-
-
 def plain(name: str) -> str:
     """A card name where bold would be noise (titles, field lines): escaped and cut."""
     return render.escape(render.truncate(name, NAME_WIDTH))
+
+
+def shown(name: str) -> str:
+    """A card name in a sentence: escaped, cut, bold."""
+    return f"**{plain(name)}**"
 
 
 _POSSESSIVE = N_("{name}'s")
 
 
 def possessive(name: str) -> str:
-    """ "Tymna the Weaver's", "Kitchen Finks'"; in other languages what their catalog says."""
+    """'Tymna the Weaver's', 'Kitchen Finks''; in other languages what their catalog says."""
     form = _(_POSSESSIVE)
     if form != _POSSESSIVE:
         return form.format(name=name)
@@ -142,17 +142,7 @@ def _eligibility_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     return _(_INELIGIBLE.get(verdict.code, _INELIGIBLE[VerdictCode.NEITHER])).format(name=who)
 
 
-_PAIRING_CODES = frozenset(
-    {
-        VerdictCode.PAIRED,
-        VerdictCode.PAIRED_BUT_INELIGIBLE,
-        VerdictCode.SAME_CARD,
-        VerdictCode.PARTNER_WITH_OTHER,
-        VerdictCode.PARTNER_WITH_ONE_WAY,
-        VerdictCode.VARIANT_ONLY,
-        VerdictCode.NO_SHARED_ABILITY,
-    }
-)
+_PAIRING_CODES = set(VerdictCode) - {*_ELIGIBLE, *_INELIGIBLE, VerdictCode.NOT_A_DECK_CARD}  # CR 702.124
 
 
 def _label(trait: PairingTrait) -> str:
@@ -192,8 +182,7 @@ def traits_words(traits: PairingTraits) -> str:
     return render.and_list(phrases)
 
 
-def _paired_words(verdict: Verdict, a: str, b: str) -> str:
-    ta, tb = (*verdict.traits, PairingTraits(), PairingTraits())[:2]
+def _paired_words(verdict: Verdict, a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> str:
     kind = verdict.pairing
     if kind is PairingKind.PARTNER:
         return _("{a} and {b} both have Partner").format(a=a, b=b)
@@ -205,29 +194,25 @@ def _paired_words(verdict: Verdict, a: str, b: str) -> str:
         return _("{a} and {b} each have \u201cPartner with\u201d naming the other").format(a=a, b=b)
     if kind is PairingKind.CHOOSE_BACKGROUND:
         text = _("{a} has \u201cChoose a Background\u201d and {b} is a Background")
-        if ta.has(PairingKind.CHOOSE_BACKGROUND) and tb.has(PairingKind.BACKGROUND):
-            return text.format(a=a, b=b)
-        return text.format(a=b, b=a)
-    text = _("{a} has Doctor\u2019s companion and {b} is a Time Lord Doctor")
-    if ta.has(PairingKind.DOCTORS_COMPANION) and tb.has(PairingKind.TIME_LORD_DOCTOR):
-        return text.format(a=a, b=b)
-    return text.format(a=b, b=a)
+        in_order = ta.has(PairingKind.CHOOSE_BACKGROUND) and tb.has(PairingKind.BACKGROUND)
+    else:
+        text = _("{a} has Doctor\u2019s companion and {b} is a Time Lord Doctor")
+        in_order = ta.has(PairingKind.DOCTORS_COMPANION) and tb.has(PairingKind.TIME_LORD_DOCTOR)
+    return text.format(a=a, b=b) if in_order else text.format(a=b, b=a)
 
 
 def _pairing_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     a, b = name(verdict.card), name(verdict.other)
-    code = verdict.code
+    ta, ty = (*verdict.traits, PairingTraits(), PairingTraits())[:2]
+    code, trait = verdict.code, verdict.trait
     if code is VerdictCode.PAIRED:
-        return _("{why}, so they can be commanders together (CR 702.124).").format(
-            why=_paired_words(verdict, a, b)
-        )
+        why = _paired_words(verdict, a, b, ta, ty)
+        return _("{why}, so they can be commanders together (CR 702.124).").format(why=why)
     if code is VerdictCode.PAIRED_BUT_INELIGIBLE:
         cause = _eligibility_sentence(verdict.cause, name) if verdict.cause is not None else ""
-        return _("{why}, but {cause}").format(why=_paired_words(verdict, a, b), cause=cause)
+        return _("{why}, but {cause}").format(why=_paired_words(verdict, a, b, ta, ty), cause=cause)
     if code is VerdictCode.SAME_CARD:
         return _("A deck can\u2019t have two copies of {a} as its commanders.").format(a=a)
-    ty = verdict.traits[1] if len(verdict.traits) > 1 else PairingTraits()
-    trait = verdict.trait
     if code is VerdictCode.PARTNER_WITH_OTHER and trait is not None:
         return _(
             "{a} has \u201cPartner with {partner}\u201d, so it can only be paired with {partner}, not {b} "
@@ -242,7 +227,6 @@ def _pairing_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
             "{a} has {ability}, which pairs only with another commander that has {ability}; {b} {traits} "
             "(CR 702.124i)."
         ).format(a=a, b=b, ability=_label(trait), traits=traits_words(ty))
-    ta = verdict.traits[0] if verdict.traits else PairingTraits()
     text = (
         _("{a} {traits_a} and {b} {traits_b}, so they can\u2019t be commanders together (CR 702.124).")
         if len(ta.traits) <= 1
@@ -377,10 +361,9 @@ _SYMBOL_LESSONS: dict[SymbolKind, str] = {
 }
 
 
-def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -> list[str]:
+def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
     """What the card teaches, each once: hybrid/Phyrexian symbols count as their colors; symbols in reminder
     text (CR 903.4c) and color words (CR 903.4) don't; a color chosen before the game does (CR 903.4b)."""
-    shown = emoji if markdown else None
     out: list[str] = []
     seen: set[SymbolKind] = set()
     for r in analysis.identity_reasons:
@@ -388,18 +371,12 @@ def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -
         if kind is None or kind in seen or kind not in _SYMBOL_LESSONS or not r.symbol:
             continue
         seen.add(kind)
-        colors = "".join(x.color for x in analysis.identity_reasons if x.symbol == r.symbol)
-        out.append(
-            _(_SYMBOL_LESSONS[kind]).format(
-                sym=render.symbol(r.symbol, shown),
-                colors=render.color_words(colors),
-                two=render.symbol("{2}", shown),
-                colorless=render.symbol("{C}", shown),
-            )
-        )
+        colors = render.color_words(x.color for x in analysis.identity_reasons if x.symbol == r.symbol)
+        sym, two, colorless = (render.symbol(s, emoji) for s in (r.symbol, "{2}", "{C}"))
+        out.append(_(_SYMBOL_LESSONS[kind]).format(sym=sym, colors=colors, two=two, colorless=colorless))
     hidden = [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]
     if hidden:
-        syms = render.and_list(render.symbol(s.raw, shown) for s in hidden)
+        syms = render.and_list(render.symbol(s.raw, emoji) for s in hidden)
         out.append(
             ngettext(
                 "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored "
