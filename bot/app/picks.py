@@ -100,7 +100,7 @@ class CardPick(discord.ui.View):
 
     async def on_timeout(self) -> None:
         if self.picked is None and self.sent is not None:
-            with i18n.using_catalog(self.locale):
+            with i18n.using(self.locale):
                 await self.sent.edit(choices.pick_expired_text(self.choice.query, self.choice.option))
 
     async def on_error(

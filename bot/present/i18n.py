@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
@@ -33,13 +33,9 @@ _locale: ContextVar[str] = ContextVar("reply_locale", default=ENGLISH)
 def catalog_locale(discord_locale: str | None) -> str:
     """The catalog for a Discord locale ("pt-BR" -> "pt_BR", "es-419" -> "es", "de" -> "de"); English for
     any locale without one."""
-    if not discord_locale:
-        return ENGLISH
-    exact = discord_locale.replace("-", "_")
-    if exact in SUPPORTED:
-        return exact
+    exact = (discord_locale or "").replace("-", "_")
     base = exact.split("_")[0]
-    return base if base in SUPPORTED else ENGLISH
+    return exact if exact in SUPPORTED else base if base in SUPPORTED else ENGLISH
 
 
 def set_locale(discord_locale: str | None) -> None:
@@ -53,18 +49,13 @@ def current_locale() -> str:
 
 
 @contextmanager
-def using_catalog(locale: str) -> Iterator[str]:
-    """Word replies in a catalog locale (as `current_locale` returned it) inside the block."""
-    token = _locale.set(locale)
+def using(locale: str | None) -> Iterator[None]:
+    """Word replies in this locale (a Discord one, "pt-BR", or a catalog's, "pt_BR") inside the block."""
+    token = _locale.set(catalog_locale(locale))
     try:
-        yield locale
+        yield
     finally:
         _locale.reset(token)
-
-
-def using(discord_locale: str | None) -> AbstractContextManager[str]:
-    """Word replies in this Discord locale inside the block (tests, previews)."""
-    return using_catalog(catalog_locale(discord_locale))
 
 
 @lru_cache(maxsize=len(SUPPORTED) + 1)

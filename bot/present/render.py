@@ -169,28 +169,14 @@ def clip_line(line: str, sym: str | None, width: int = 180) -> str:
 
 
 def join_limited(lines: Iterable[str], limit: int) -> str:
-    """Join lines without exceeding `limit`; lines that don't fit are summarised as '…and N more'."""
-    more, sep = _("\u2026and {n} more"), "\n"
-    items = list(lines)
-    out: list[str] = []
-    for i, line in enumerate(items):
-        everything = sep.join([*out, *items[i:]])
-        if len(everything) <= limit:
-            return everything
-        rest = len(items) - i - 1
-        reserve = len(sep) + len(more.format(n=rest)) if rest else 0
-        if len(sep.join([*out, line])) + reserve <= limit:
-            out.append(line)
-            continue
-        left = len(items) - i
-        if out:
-            out.append(more.format(n=left))  # the previous step reserved room for exactly this note
-        else:
-            note = more.format(n=left - 1) if left > 1 else ""
-            room = limit - (len(sep) + len(note) if note else 0)
-            out.append(truncate(line, room))
-            if note:
-                out.append(note)
-        break
-    result = sep.join(out)
-    return result if len(result) <= limit else truncate(result, limit)
+    """Join lines without exceeding `limit`: as many as fit, then '…and N more' for the rest (the first line
+    cut when not even it fits)."""
+    items, more = list(lines), _("\u2026and {n} more")
+    for keep in range(len(items), 0, -1):
+        text = "\n".join(items[:keep] + ([more.format(n=len(items) - keep)] if keep < len(items) else []))
+        if len(text) <= limit:
+            return text
+    if not items:
+        return ""
+    note = "\n" + more.format(n=len(items) - 1) if len(items) > 1 else ""
+    return truncate(truncate(items[0], limit - len(note)) + note, limit)
