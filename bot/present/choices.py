@@ -84,8 +84,7 @@ def no_card_mentions_text() -> str:
 
 
 def explained_line(item: Explained, emoji: Emoji = None) -> str:
-    """One line for one `[[name]]`: the card (linked to Scryfall) with its color identity, and its color when
-    that differs; or why it could not be explained."""
+    """One `[[name]]`: the card with its color identity (and its color if different), or the problem."""
     typed = f"[[{render.echo(item.query, 60)}]]"
     if item.card is not None and item.analysis is not None:
         name = render.escape(str(item.card.get("name") or item.query))
@@ -116,8 +115,7 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
 
 
 def explain_reply(items: Sequence[Explained], *, left_out: int = 0, emoji: Emoji = None) -> Reply:
-    """The reply to "Explain card names": one line per name, within Discord's 2,000 characters; `left_out`
-    names beyond the limit are counted at the end."""
+    """The reply to "Explain card names" in 2,000 characters; `left_out` names are counted at the end."""
     lines = [explained_line(item, emoji) for item in items]
     if left_out:
         lines.append(

@@ -153,8 +153,7 @@ def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
 
 
 def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
-    """The problem in a few words, without "I can't check"; `how` says how to name a commander where the
-    words are read (a command-line option or a slash-command option)."""
+    """The problem in a few words; `how` says how to name a commander where the words are read."""
     if isinstance(error, CommanderNotFound):
         return _commander_not_found(error)
     if isinstance(error.code, InputIssue):

@@ -122,8 +122,7 @@ def _singleton_text(problem: Problem, card: str) -> str:
 
 
 def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
-    """One problem in words, without its evidence ('Sol Ring: 2 copies (lines 3, 40); a deck may hold one
-    copy'). `name` formats names that came from the list or the card data (escape for Discord)."""
+    """One problem in words, without its evidence; `name` formats outside names (escape for Discord)."""
     card = name(problem.card or "")
     kind = problem.kind
     if kind is ProblemKind.UNREADABLE:
@@ -252,8 +251,7 @@ def _best_choice(report: DeckReport) -> str | None:
 
 
 def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str]:
-    """The report's warnings in words: commanders not looked up, open color choices (CR 903.4b), cards whose
-    identity could not be worked out, then the ones the caller worded (stale data)."""
+    """Commanders not looked up, open color choices (CR 903.4b), cards not judged, the caller's warnings."""
     out: list[str] = []
     if report.unchecked_commanders:
         names = words.names_list((u.name for u in report.unchecked_commanders), name)

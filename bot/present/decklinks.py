@@ -41,8 +41,7 @@ def _sites() -> str:
 
 
 def deck_link_error_text(code: str, site: str | None = None, retry_after: int | None = None) -> str:
-    """Why a deck link could not be read, and what to do. `code` is a `DeckSourceErrorCode` value, `site` the
-    site's name ("Moxfield"), `retry_after` whole seconds when the site or the bot said when to retry."""
+    """Why a deck link could not be read (`code`: a `DeckSourceErrorCode` value), and what to do."""
     options = {"list": option_name("list"), "decklist": option_name("decklist")}
     paste = _("or paste the list with `{list}:` (or attach it as a file with `{decklist}:`)").format(
         **options
@@ -68,8 +67,7 @@ def not_a_deck_link_text(text: str) -> str:
 
 
 def deck_source_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
-    """Why the list options of /deckcheck can't be used: "none" (no list given), "several" (more than one of
-    `decklist:`, `list:` and `url:`), or "file_too_big"."""
+    """Why the list options can't be used: "none" given, "several" given, or "file_too_big"."""
     options = {"decklist": option_name("decklist"), "list": option_name("list"), "url": option_name("url")}
     if problem == "several":
         return _(

@@ -128,9 +128,8 @@ def identity_reply(
     stale: str | None = None,
     typed: str | None = None,
 ) -> Reply:
-    """The /identity answer: the card line, its color against its color identity and why (one line per source
-    of color), the lessons it teaches; for objects that are not deck cards, what they are instead. `typed`:
-    the name printed in another language the card was asked by (shown first)."""
+    """The /identity answer: the card, its color against its color identity and why, its lessons; for an
+    object that is not a deck card, what it is. `typed`: the name in another language it was asked by."""
     name = analysis.name or card_name(card)
     kind = analysis.not_deck_card
     lines = [typed_line([(typed, name)], with_names=False) if typed else None, card_line(analysis, emoji)]
@@ -207,9 +206,8 @@ def fits_reply(
     stale: str | None = None,
     typed: Sequence[tuple[str, str]] = (),
 ) -> Reply:
-    """The /fits answer: the headline says the verdict once (with the reason when no legal deck can hold the
-    card); then why, both identities, and for colors outside the deck the evidence, one line per source.
-    `typed`: see `typed_line`."""
+    """The /fits answer: the headline says the verdict once; then why, both identities, and the evidence for
+    colors outside the deck. `typed`: see `typed_line`."""
     analysis = result.card
     name = analysis.name or card_name(card)
     leaders = [a.name for a in result.commanders] or [card_name(c) for c in commanders]

@@ -1,18 +1,13 @@
-"""The one way evidence becomes text: the engine's reasons grouped by source, one line per source.
-
-Colors from the same line of a card (its mana cost, one rules-text line, its type line) are one `Source`, so
+"""The one way evidence becomes text: the engine's reasons merged into one `Source` per line of the card, so
 Golos gives one line for its `{2}{W}{U}{B}{R}{G}` ability, not five:
-
-    {W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile the top three cards of your library…
-    {R} — Homicidal Brute (back face), color indicator
-"""
+`{W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile the top three cards of your library…`"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.identity.model import Analysis, FaceRole, Reason, ReasonKind, TextPlace
+from bot.identity.model import WUBRG, Analysis, FaceRole, Reason, ReasonKind, TextPlace
 from bot.present import render
 from bot.present.i18n import N_, _, ngettext
 from bot.present.render import Emoji
@@ -64,27 +59,24 @@ def place_words(reason: Reason) -> str:
 
 def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source]:
     """The reasons (for `colors` only, when given) merged into one `Source` per line, in first-seen order."""
-    groups: dict[tuple[object, ...], list[Reason]] = {}
+    groups: dict[tuple[ReasonKind, str, str | None], list[Reason]] = {}
     for r in reasons:
-        if r.removes or (colors is not None and r.color not in colors):
-            continue
-        key = (r.kind, r.face, r.text)
-        groups.setdefault(key, []).append(r)
+        if not r.removes and (colors is None or r.color in colors):
+            groups.setdefault((r.kind, r.face, r.text), []).append(r)
     out: list[Source] = []
     for (kind, face, text), group in groups.items():
-        assert isinstance(kind, ReasonKind) and isinstance(face, str)
         symbols = list(dict.fromkeys(r.symbol for r in group if r.symbol))
-        if isinstance(text, str):  # as printed, left to right
+        if text is not None:  # as printed, left to right
             symbols.sort(key=lambda sym: text.find(sym) if sym in text else len(text))
             if kind is ReasonKind.BASIC_LAND_TYPE:
                 group.sort(key=lambda r: text.find(r.land) if r.land and r.land in text else len(text))
         if not symbols and kind is not ReasonKind.BASIC_LAND_TYPE:
-            group.sort(key=lambda r: "WUBRG".find(r.color))
+            group.sort(key=lambda r: WUBRG.find(r.color))
         out.append(
             Source(
                 kind=kind,
                 face=face,
-                text=text if isinstance(text, str) else None,
+                text=text,
                 colors="".join(dict.fromkeys(r.color for r in group)),
                 symbols=tuple(symbols),
                 places=tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT)),

@@ -1,11 +1,7 @@
-"""The language of a reply: gettext catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`, read and compiled
-in memory by Babel: no build step) and the reply locale of the running interaction in a `ContextVar`.
-
-The msgid is the English text; `{placeholders}` are filled with `.format` after translating, so a translation
-may move them: `_("{card} fits").format(card=name)`; `N_` marks a table's messages for `pybabel extract`.
-Each interaction runs in its own asyncio task with its own copy of the context, so concurrent interactions
-never see each other's locale; anything that sets none (the CLI, tests) speaks English.
-"""
+"""The language of a reply: gettext catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`, compiled in memory
+by Babel) and the reply locale of the running interaction in a `ContextVar` (each interaction runs in its own
+asyncio task with its own context; the CLI and tests speak English). The msgid is the English text, filled with
+`.format` after translating (`_("{card} fits").format(card=name)`); `N_` marks a table's messages."""
 
 from __future__ import annotations
 
@@ -31,8 +27,7 @@ _locale: ContextVar[str] = ContextVar("reply_locale", default=ENGLISH)
 
 
 def catalog_locale(discord_locale: str | None) -> str:
-    """The catalog for a Discord locale ("pt-BR" -> "pt_BR", "es-419" -> "es", "de" -> "de"); English for
-    any locale without one."""
+    """The catalog for a Discord locale ("pt-BR" -> "pt_BR", "es-419" -> "es"), else English."""
     exact = (discord_locale or "").replace("-", "_")
     base = exact.split("_")[0]
     return exact if exact in SUPPORTED else base if base in SUPPORTED else ENGLISH
@@ -95,8 +90,7 @@ def N_(message: str) -> str:
 
 
 def and_list(items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
-    """'a, b and c' in the current locale's words (CLDR list patterns; `style="or"` for 'a, b or c'). English
-    uses en_GB's pattern: no serial comma."""
+    """'a, b and c' in the current locale (`style="or"`: 'a, b or c'); English as en_GB: no serial comma."""
     items = list(items)
     if len(items) <= 1:
         return "".join(items)

@@ -1,8 +1,5 @@
-"""Mana symbols as Discord application emojis: which symbols, their emoji names, and their PNG images. Pure.
-
-Symbols are spelled as Scryfall spells them, without braces (`W`, `2/W`, `G/U/P`, `10`); the images are
-Scryfall's symbol SVGs (`bot.cards.symbology`) rendered by resvg (self-contained: no system libraries or fonts).
-"""
+"""Mana symbols as Discord application emojis: which symbols (spelled as Scryfall spells them, without braces:
+`W`, `2/W`, `G/U/P`), their emoji names, and their PNG images (Scryfall's SVGs rendered by resvg). Pure."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """Text helpers for replies: mana symbols, color names, highlighting, escaping and safe truncation. Pure.
-
-An emoji map's keys are Scryfall symbols without braces ("W", "G/W", "2/W", "10"): the `MANA_EMOJI` setting's
-shape and `mana_art.emoji_map`'s; a symbol the map lacks is shown as text, `{G/W}`.
-"""
+An emoji map's keys are Scryfall symbols without braces ("W", "G/W", "10": `mana_art.emoji_map`'s shape); a
+symbol the map lacks is shown as text, `{G/W}`."""
 
 from __future__ import annotations
 
@@ -77,10 +75,7 @@ def render_symbols(text: str, emoji: Emoji = None) -> str:
 
 
 def pips(colors: str, emoji: Emoji = None) -> str:
-    """Colors as mana pips followed by words: '{B}{R} black and red'; colorless: plain 'colorless'.
-
-    No pip for colorless: `{C}` is the colorless *mana* symbol, which would suggest the card needs {C}.
-    """
+    """'{B}{R} black and red'; plain 'colorless' (no `{C}` pip: that is the colorless *mana* symbol)."""
     present = [c for c in WUBRG if c in colors]
     if not present:
         return _("colorless")

@@ -267,8 +267,7 @@ _PART_WORDS = {"Adventure": N_("Adventure"), "Omen": N_("Omen")}
 
 
 def alternative_part_word(type_line: str) -> str:
-    """What an alternative part (CR 715 adventurer, 720 omen cards) is called: 'Adventure', 'Omen', 'other
-    part'."""
+    """What an alternative part (CR 715, 720) is called: 'Adventure', 'Omen', 'other part'."""
     type_words = type_line.split()
     return next((_(w) for t, w in _PART_WORDS.items() if t in type_words), _("other part"))
 
