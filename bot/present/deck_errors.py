@@ -12,10 +12,11 @@ from babel.numbers import format_decimal
 from bot.deck.entries import MAX_COUNT, MAX_NAME_LENGTH, InputIssue, LineIssue, ListUnit
 from bot.deck.errors import CommanderNotFound, DeckCheckCode
 from bot.deck.parser import DeckInputError
+from bot.deck.sources.result import EntryProblem
 from bot.present import i18n, render
 from bot.present.i18n import N_, _, ngettext
 
-_LINE_ISSUES: dict[str, str] = {
+_LINE_ISSUES: dict[str, str] = {  # a reader's `LineIssue`, or a deck site's `EntryProblem`
     LineIssue.NO_NAME: N_("no card name"),
     LineIssue.COUNT_ONLY: N_("a count with no card name"),
     LineIssue.ZERO_COUNT: N_("a count of 0"),
@@ -24,6 +25,11 @@ _LINE_ISSUES: dict[str, str] = {
     LineIssue.NAME_TOO_LONG: N_("a card name longer than {max_length} characters"),
     LineIssue.CONTROL_CHARACTERS: N_("control characters in the card name"),
     LineIssue.HALF_SPLIT_NAME: N_("half a split-card name"),
+    EntryProblem.NOT_AN_OBJECT: N_("the site\u2019s entry is not a card"),
+    EntryProblem.NO_NAME: N_("the site\u2019s entry has no card name"),
+    EntryProblem.COUNT_NOT_WHOLE: N_("the quantity is not a whole number"),
+    EntryProblem.COUNT_OUT_OF_RANGE: N_("the quantity is outside 1-{max_count}"),
+    EntryProblem.UNKNOWN_BOARD: N_("it is on a board of the deck the bot does not read"),
 }
 
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from bot.deck.parser import MAX_COUNT, Section
+from bot.deck.parser import Section
 from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
-from bot.deck.sources.result import EntryProblem
 from bot.identity.model import WUBRG
 from bot.present import embeds, evidence, render, words
 from bot.present.deck_errors import line_reason
@@ -47,14 +46,6 @@ _LABELS: dict[ProblemKind, Callable[[int], str]] = {
     ProblemKind.BANNED: lambda n: ngettext("{n} banned card", "{n} banned cards", n),
     ProblemKind.NOT_A_CARD: lambda n: ngettext("{n} non-deck card", "{n} non-deck cards", n),
 }
-#: Why a deck site's entry could not be read (`bot.deck.sources.result.EntryProblem`).
-ENTRY_PROBLEMS: dict[str, str] = {
-    EntryProblem.NOT_AN_OBJECT: N_("the site\u2019s entry is not a card"),
-    EntryProblem.NO_NAME: N_("the site\u2019s entry has no card name"),
-    EntryProblem.COUNT_NOT_WHOLE: N_("the quantity is not a whole number"),
-    EntryProblem.COUNT_OUT_OF_RANGE: N_("the quantity is outside 1-{max_count}"),
-    EntryProblem.UNKNOWN_BOARD: N_("it is on a board of the deck the bot does not read"),
-}
 #: How a section that is not the deck is called in "3 in the sideboard, 2 in tokens not counted".
 SECTION_WORDS = {
     Section.SIDEBOARD: N_("{n} in the sideboard"),
@@ -80,11 +71,8 @@ def excluded_text(report: DeckReport) -> str:
 
 
 def _lines(lines: Sequence[int]) -> str:
-    if not lines:
-        return ""
-    return ngettext("line {lines}", "lines {lines}", len(lines)).format(
-        lines=", ".join(str(n) for n in lines)
-    )
+    text = ngettext("line {lines}", "lines {lines}", len(lines)) if lines else ""
+    return text.format(lines=", ".join(str(n) for n in lines))
 
 
 def _with_lines(card: str, lines: Sequence[int]) -> str:
@@ -127,8 +115,7 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
     kind = problem.kind
     if kind is ProblemKind.UNREADABLE:
         shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
-        site = ENTRY_PROBLEMS.get(problem.why)  # a site's code, or the parser's
-        why = _(site).format(max_count=MAX_COUNT) if site else line_reason(problem.why)
+        why = line_reason(problem.why)
         return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(why)}"
     if kind is ProblemKind.UNKNOWN:
         return _("{lines}: no card named {card}").format(
