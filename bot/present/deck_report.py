@@ -153,28 +153,23 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
-    if not problem.suggestions:
-        return ""
-    return _(" (did you mean {names}?)").format(names=", ".join(name(s) for s in problem.suggestions))
+    names = ", ".join(name(s) for s in problem.suggestions)
+    return _(" (did you mean {names}?)").format(names=names) if names else ""
 
 
 def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
+    card = name(problem.card or "")
     if problem.issue is CommanderIssue.NAMED_TWICE:
-        return _("{card} is named twice; a deck has one copy of each commander").format(
-            card=name(problem.card or "")
-        )
+        return _("{card} is named twice; a deck has one copy of each commander").format(card=card)
     if problem.issue is CommanderIssue.LIST_NAMES_OTHER:
+        others = words.names_list(problem.others, name)
         return _(
             "{lines}: the list names {card} as a commander, but the deck is being checked against "
             "{commanders}"
-        ).format(
-            lines=_lines(problem.lines),
-            card=name(problem.card or ""),
-            commanders=words.names_list(problem.others, name),
-        )
+        ).format(lines=_lines(problem.lines), card=card, commanders=others)
     if problem.verdict is not None:
         return words.verdict_sentence(problem.verdict, name).removesuffix(".").removesuffix("\u3002")
-    return _("{card} can\u2019t lead this deck").format(card=name(problem.card or ""))
+    return _("{card} can\u2019t lead this deck").format(card=card)
 
 
 def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = False) -> list[str]:
@@ -209,9 +204,8 @@ def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
     problems = ngettext("{n} problem", "{n} problems", total).format(n=total)
     parts = ", ".join(kind_label(kind, n) for kind, n in counts.items())
     if unchecked:
-        parts = _("{problems}; {unchecked}").format(
-            problems=parts, unchecked=kind_label(ProblemKind.UNCHECKED, unchecked)
-        )
+        label = kind_label(ProblemKind.UNCHECKED, unchecked)
+        parts = _("{problems}; {unchecked}").format(problems=parts, unchecked=label)
     return _("{problems}: {kinds}.").format(problems=f"**{problems}**" if bold else problems, kinds=parts)
 
 
@@ -229,12 +223,11 @@ def _best_choice(report: DeckReport) -> str | None:
     if not helped:
         return None
     color, n = max(helped.items(), key=lambda item: (item[1], -WUBRG.index(item[0])))
-    total = len(off)
     return ngettext(
         "choosing {color} would bring in {n} of the {total} off-color card",
         "choosing {color} would bring in {n} of the {total} off-color cards",
-        total,
-    ).format(color=render.color_name(color), n=n, total=total)
+        len(off),
+    ).format(color=render.color_name(color), n=n, total=len(off))
 
 
 def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str]:
@@ -254,17 +247,10 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[
             "{card} has you choose a color before the game begins, and that color joins the deck\u2019s "
             "color identity (CR 903.4b); none was given, so it isn\u2019t counted"
         ).format(card=name(leader))
-        out.append(
-            _("{sentence}: {tip}.").format(sentence=choice, tip=tip)
-            if tip
-            else _("{sentence}.").format(sentence=choice)
-        )
+        out.append((_("{sentence}: {tip}.") if tip else _("{sentence}.")).format(sentence=choice, tip=tip))
     if report.unjudged:
-        out.append(
-            _("Could not work out the color identity of {names}.").format(
-                names=words.names_list(report.unjudged, name)
-            )
-        )
+        names = words.names_list(report.unjudged, name)
+        out.append(_("Could not work out the color identity of {names}.").format(names=names))
     out.extend(name(w) for w in report.warnings)
     return list(dict.fromkeys(out))
 
@@ -273,23 +259,16 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
     """How the list was read: commanders taken from it, chosen colors, names read as other cards."""
     out: list[str] = []
     if report.from_list:
-        listed = words.names_list(report.from_list, name)
-        if report.second_from_list:
-            out.append(_("Second commander taken from the list: {names}").format(names=listed))
-        else:
-            out.append(
-                ngettext(
-                    "Commander taken from the list: {names}",
-                    "Commanders taken from the list: {names}",
-                    len(report.from_list),
-                ).format(names=listed)
-            )
-    for leader, color in report.chosen.items():
-        out.append(
-            _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity").format(
-                card=name(leader), color=render.color_name(color)
-            )
+        n = len(report.from_list)
+        text = ngettext(
+            "Commander taken from the list: {names}", "Commanders taken from the list: {names}", n
         )
+        if report.second_from_list:
+            text = _("Second commander taken from the list: {names}")
+        out.append(text.format(names=words.names_list(report.from_list, name)))
+    for leader, color in report.chosen.items():
+        text = _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity")
+        out.append(text.format(card=name(leader), color=render.color_name(color)))
     if report.pasted_lines:
         out.append(
             _(

@@ -136,11 +136,8 @@ def identity_reply(
     if kind is not None:
         lines += _not_deck_lines(analysis, card, kind)
     else:
-        lines += [
-            words.identity_summary(analysis, shown),
-            *words.lessons(analysis, emoji),
-            words.deck_line(analysis),
-        ]
+        lines += [words.identity_summary(analysis, shown), *words.lessons(analysis, emoji)]
+        lines.append(words.deck_line(analysis))
     embed = _card_embed(render.escape(name), render.identity_color(analysis.identity), card, lines)
     color, identity = render.pips(analysis.colors, emoji), render.pips(analysis.identity, emoji)
     if kind is None and analysis.colors == analysis.identity:
@@ -155,7 +152,7 @@ def identity_reply(
         add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, evidence.sources(reasons), emoji))
     banned = is_banned(card) and analysis.deck_card
     add_warnings(
-        embed, [_("{card} is banned in Commander.").format(card=plain(name)) if banned else None, stale]
+        embed, [_("{card} is banned in Commander.").format(card=plain(name)) if banned else "", stale]
     )
     return Reply(embeds=[finish(embed)])
 
@@ -171,11 +168,8 @@ def _not_deck_lines(analysis: Analysis, card: Mapping[str, Any], kind: NonDeckKi
             if isinstance(p, Mapping) and p.get("component") == "meld_part" and p.get("name")
         ]
         if parts:
-            lines.append(
-                _("Its two halves, {cards}, are the cards that go in a deck.").format(
-                    cards=words.names_list(parts, shown)
-                )
-            )
+            cards = words.names_list(parts, shown)
+            lines.append(_("Its two halves, {cards}, are the cards that go in a deck.").format(cards=cards))
     elif kind in (NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST):
         lines.append(_("Nothing printed on it gives it a color or a color identity."))
     return lines
@@ -215,9 +209,8 @@ def fits_reply(
     title = fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)
     lines = [typed_line(typed), *fit_words.fits_lines(result, name)]
     embed = _card_embed(render.escape(title), _VERDICT_COLORS[result.verdict], card, lines)
-    embed.add_field(
-        name=_("Card"), value=f"{plain(name)}: {render.pips(analysis.identity, emoji)}", inline=True
-    )
+    pips = render.pips(analysis.identity, emoji)
+    embed.add_field(name=_("Card"), value=f"{plain(name)}: {pips}", inline=True)
     _commanders_field(embed, result, emoji)
     if result.outside:
         found = evidence.sources(analysis.identity_reasons, result.outside)
