@@ -109,7 +109,6 @@ def deck_from_link_line(name: str | None, site: str, url: str) -> str:
     return _("**{title}** on {site}: <{url}>").format(title=title, site=site, url=url)
 
 
-# ----------------------------------------------------------------------------- "Check this decklist"
 def no_decklist_in_message_text() -> str:
     """The message has neither a decklist (text or a text file) nor a deck link."""
     return _(

@@ -119,7 +119,6 @@ def add_warnings(embed: Embed, warnings: Iterable[str | None]) -> None:
     add_list_field(embed, _("Warnings"), (w for w in warnings if w), mark="\u26a0\ufe0f ")
 
 
-# ------------------------------------------------------------------------------------------ /identity
 def identity_reply(
     analysis: Analysis,
     card: Mapping[str, Any],
@@ -175,7 +174,6 @@ def _not_deck_lines(analysis: Analysis, card: Mapping[str, Any], kind: NonDeckKi
     return lines
 
 
-# ---------------------------------------------------------------------------------------------- /fits
 def _commanders_field(embed: Embed, result: FitResult, emoji: Emoji) -> None:
     lines = []
     for i, leader in enumerate(result.commanders):

@@ -113,17 +113,13 @@ def _chooser_words(result: FitResult) -> str:
 
 def _comparison(result: FitResult, name: str) -> str:
     """The identity comparison as information (no verdict mark)."""
-    card = result.card
-    if not card.identity:
-        return _("As for colors: {card} has a colorless identity, which fits every deck.").format(
-            card=shown(name)
-        )
+    if not result.card.identity:
+        text = _("As for colors: {card} has a colorless identity, which fits every deck.")
+        return text.format(card=shown(name))
     if not result.outside:
-        return _("As for colors: {card_s} identity ({colors}) is within the deck\u2019s ({deck}).").format(
-            card_s=possessive_shown(name),
-            colors=render.color_words(card.identity),
-            deck=render.color_words(result.deck_identity),
-        )
+        colors, deck = render.color_words(result.card.identity), render.color_words(result.deck_identity)
+        text = _("As for colors: {card_s} identity ({colors}) is within the deck\u2019s ({deck}).")
+        return text.format(card_s=possessive_shown(name), colors=colors, deck=deck)
     return _("As for colors: {outside} would be outside the deck\u2019s identity; {deck}.").format(
         outside=_capitalized(render.color_words(result.outside)), deck=_deck_words(result)
     )
@@ -139,14 +135,12 @@ def _fits_tail(result: FitResult) -> str:
     if len(result.commanders) == 1 and picked:
         if result.commanders[0].identity == picked[0][1]:
             return _(", the color chosen for it before the game (CR 903.4b)")
-        return _(", with {color} chosen for it before the game (CR 903.4b)").format(
-            color=render.color_name(picked[0][1])
-        )
+        color = render.color_name(picked[0][1])
+        return _(", with {color} chosen for it before the game (CR 903.4b)").format(color=color)
     if picked:
+        each = _("{color} chosen for {commander}")
         chosen = [
-            _("{color} chosen for {commander}").format(
-                color=render.color_name(c), commander=shown(result.commanders[i].name)
-            )
+            each.format(color=render.color_name(c), commander=shown(result.commanders[i].name))
             for i, c in picked
         ]
         return _(", with {choices} before the game (CR 903.4b)").format(choices=render.and_list(chosen))
@@ -164,19 +158,11 @@ def fits_lines(result: FitResult, name: str) -> list[str]:
         return lines
     if verdict is FitVerdict.FITS:
         if not card.identity:
-            return [
-                _("{card} has a colorless identity, which fits every Commander deck (CR 903.5c).").format(
-                    card=shown(name)
-                )
-            ]
-        return [
-            _("{card_s} color identity ({colors}) is within the deck\u2019s: {deck}{tail}.").format(
-                card_s=possessive_shown(name),
-                colors=render.color_words(card.identity),
-                deck=_deck_words(result),
-                tail=_fits_tail(result),
-            )
-        ]
+            text = _("{card} has a colorless identity, which fits every Commander deck (CR 903.5c).")
+            return [text.format(card=shown(name))]
+        text = _("{card_s} color identity ({colors}) is within the deck\u2019s: {deck}{tail}.")
+        colors, deck, tail = render.color_words(card.identity), _deck_words(result), _fits_tail(result)
+        return [text.format(card_s=possessive_shown(name), colors=colors, deck=deck, tail=tail)]
     outside = render.color_words(result.outside)
     if verdict is FitVerdict.FITS_IF_CHOSEN:
         return [

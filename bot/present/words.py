@@ -83,12 +83,10 @@ def non_deck_words(kind: NonDeckKind) -> str:
 
 def not_deck_sentence(name: str, kind: NonDeckKind) -> str:
     """'Goblin is a token, not a card you put in a deck: an effect creates it during the game (CR 111.1).'"""
-    return _("{name} is {what}, not a card you put in a deck: {why}.").format(
-        name=name, what=non_deck_words(kind), why=_(_NON_DECK_WHY[kind])
-    )
+    what, why = non_deck_words(kind), _(_NON_DECK_WHY[kind])
+    return _("{name} is {what}, not a card you put in a deck: {why}.").format(name=name, what=what, why=why)
 
 
-# ----------------------------------------------------------------------------- commander verdicts
 _ELIGIBLE: dict[VerdictCode, str] = {
     VerdictCode.LEGENDARY_CREATURE: N_("{name} is a legendary creature"),
     VerdictCode.SAYS_IT_CAN: N_("{name}\u2019s text says it can be your commander"),
@@ -131,9 +129,8 @@ def verdict_sentence(verdict: Verdict, name: Callable[[str], str] = str) -> str:
 def _eligibility_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     who = name(verdict.card or _("This card"))
     if verdict.code is VerdictCode.NOT_A_DECK_CARD and verdict.not_deck_card is not None:
-        return _("{name} is {what}, not a card you can put in a deck.").format(
-            name=who, what=non_deck_words(verdict.not_deck_card)
-        )
+        what = non_deck_words(verdict.not_deck_card)
+        return _("{name} is {what}, not a card you can put in a deck.").format(name=who, what=what)
     if verdict.ok:
         why = _(_ELIGIBLE.get(verdict.code, _CAN_BE)).format(name=who)
         if verdict.banned:
@@ -146,12 +143,10 @@ _PAIRING_CODES = set(VerdictCode) - {*_ELIGIBLE, *_INELIGIBLE, VerdictCode.NOT_A
 
 
 def _label(trait: PairingTrait) -> str:
+    if trait.kind is PairingKind.PARTNER_TEXT and trait.text == "Friends forever":
+        return _("Friends forever")
     if trait.kind is PairingKind.PARTNER_TEXT:
-        return (
-            _("Friends forever")
-            if trait.text == "Friends forever"
-            else _("Partner\u2014{text}").format(text=trait.text)
-        )
+        return _("Partner\u2014{text}").format(text=trait.text)
     if trait.kind is PairingKind.PARTNER_WITH:
         return _("\u201cPartner with {name}\u201d").format(name=trait.text)
     label = _LABELS.get(trait.kind)
@@ -163,21 +158,18 @@ _LABELS = {
     PairingKind.CHOOSE_BACKGROUND: N_("\u201cChoose a Background\u201d"),
     PairingKind.DOCTORS_COMPANION: N_("Doctor\u2019s companion"),
 }
+_IS = {
+    PairingKind.BACKGROUND: N_("is a Background"),
+    PairingKind.TIME_LORD_DOCTOR: N_("is a Time Lord Doctor"),
+}
 
 
 def traits_words(traits: PairingTraits) -> str:
     """What lets a card share the command zone: 'has Partner', 'is a Background', 'has no ability ...'."""
     if not traits:
         return _("has no ability that lets it share the command zone")
-    has: list[str] = []
-    is_: list[str] = []
-    for t in sorted(traits.traits):
-        if t.kind is PairingKind.BACKGROUND:
-            is_.append(_("is a Background"))
-        elif t.kind is PairingKind.TIME_LORD_DOCTOR:
-            is_.append(_("is a Time Lord Doctor"))
-        else:
-            has.append(_label(t))
+    has = [_label(t) for t in sorted(traits.traits) if t.kind not in _IS]
+    is_ = [_(_IS[t.kind]) for t in sorted(traits.traits) if t.kind in _IS]
     phrases = ([_("has {abilities}").format(abilities=render.and_list(has))] if has else []) + is_
     return render.and_list(phrases)
 
@@ -247,22 +239,18 @@ def is_pairing(verdict: Verdict) -> bool:
     return verdict.code in _PAIRING_CODES
 
 
-# --------------------------------------------------------------------------------- chosen colors
 def choice_words(options: Sequence[Sequence[ColorChoice]], name: Callable[[str], str] = str) -> str:
     """'red for Clara Oswald', 'white for A and red for B, or red for A and white for B'."""
+    each = _("{color} for {commander}")
     phrases = [
-        render.and_list(
-            _("{color} for {commander}").format(color=render.color_name(c.color), commander=name(c.commander))
-            for c in option
-        )
-        for option in options
+        render.and_list(each.format(color=render.color_name(c.color), commander=name(c.commander)) for c in o)
+        for o in options
     ]
-    return (
-        _(", or ").join(phrases) if any(len(o) > 1 for o in options) else render.and_list(phrases, style="or")
-    )
+    if any(len(o) > 1 for o in options):
+        return _(", or ").join(phrases)
+    return render.and_list(phrases, style="or")
 
 
-# ---------------------------------------------------------------------------- the /identity summary
 _PART_WORDS = {"Adventure": N_("Adventure"), "Omen": N_("Omen")}
 
 
