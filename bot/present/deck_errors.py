@@ -93,22 +93,17 @@ _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
+_NOT_FOUND = {  # (named by an option, ambiguous)
+    (True, True): N_("{option} {query} matches several cards"),
+    (True, False): N_("{option} {query} is not a card I know"),
+    (False, True): N_("the list's commander {query} matches several cards"),
+    (False, False): N_("the list's commander {query} is not a card I know"),
+}
+
+
 def _commander_not_found(error: CommanderNotFound) -> str:
-    if error.option:
-        who = i18n.option_name(error.option)
-        text = (
-            _("{option} {query} matches several cards")
-            if error.ambiguous
-            else _("{option} {query} is not a card I know")
-        )
-    else:
-        who = ""
-        text = (
-            _("the list's commander {query} matches several cards")
-            if error.ambiguous
-            else _("the list's commander {query} is not a card I know")
-        )
-    text = text.format(option=who, query=repr(error.query))
+    who = i18n.option_name(error.option) if error.option else ""
+    text = _(_NOT_FOUND[bool(error.option), error.ambiguous]).format(option=who, query=repr(error.query))
     if error.suggestions:
         text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
     return text

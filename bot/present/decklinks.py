@@ -42,10 +42,8 @@ def _sites() -> str:
 
 def deck_link_error_text(code: str, site: str | None = None, retry_after: int | None = None) -> str:
     """Why a deck link could not be read (`code`: a `DeckSourceErrorCode` value), and what to do."""
-    options = {"list": option_name("list"), "decklist": option_name("decklist")}
-    paste = _("or paste the list with `{list}:` (or attach it as a file with `{decklist}:`)").format(
-        **options
-    )
+    opts = {"list": option_name("list"), "decklist": option_name("decklist")}
+    paste = _("or paste the list with `{list}:` (or attach it as a file with `{decklist}:`)").format(**opts)
     example = (
         "https://archidekt.com/decks/123456" if site == "Archidekt" else "https://www.moxfield.com/decks/…"
     )
@@ -54,7 +52,7 @@ def deck_link_error_text(code: str, site: str | None = None, retry_after: int | 
         paste=paste,
         example=example,
         when=wait_words(retry_after, _("in a few seconds") if code == "busy" else None, about=False),
-        **options,
+        **opts,
     )
 
 

@@ -15,23 +15,11 @@ from bot.present.mana_art import normalize as symbol_key
 
 ELLIPSIS = "\u2026"
 MAX_ECHO = 100  # characters of user input echoed back in a reply
-COLOR_NAMES: dict[str, str] = {
-    "W": N_("white"),
-    "U": N_("blue"),
-    "B": N_("black"),
-    "R": N_("red"),
-    "G": N_("green"),
-}
+COLOR_NAMES = {"W": N_("white"), "U": N_("blue"), "B": N_("black"), "R": N_("red"), "G": N_("green")}
 SYMBOL_RE = re.compile(r"\{[^{}\n]{1,20}\}")
 
 # Embed colors: each mono color its own, gold for multicolor, grey for colorless.
-EMBED_COLORS: dict[str, int] = {
-    "W": 0xF3E9C6,
-    "U": 0x1E88E5,
-    "B": 0x3C3245,
-    "R": 0xE53935,
-    "G": 0x2E7D32,
-}
+EMBED_COLORS = {"W": 0xF3E9C6, "U": 0x1E88E5, "B": 0x3C3245, "R": 0xE53935, "G": 0x2E7D32}
 GOLD = 0xD4AF37
 GREY = 0x9E9E9E
 FITS_COLOR = 0x2ECC71
@@ -69,9 +57,7 @@ def render_symbols(text: str, emoji: Emoji = None) -> str:
     """Every `{X}` symbol in (already escaped) text through `symbol`."""
     if not emoji or "{" not in text:
         return text
-    return SYMBOL_RE.sub(
-        lambda m: symbol(m.group(0), emoji) if symbol_key(m.group(0)) in emoji else m.group(0), text
-    )
+    return SYMBOL_RE.sub(lambda m: emoji.get(symbol_key(m.group(0))) or m.group(0), text)
 
 
 def pips(colors: str, emoji: Emoji = None) -> str:
@@ -119,8 +105,7 @@ def escape(text: str) -> str:
 
 def echo(user_text: str, limit: int = MAX_ECHO) -> str:
     """User input made safe to show back: one line, truncated, markdown and mentions escaped."""
-    one_line = " ".join(str(user_text).split())
-    return escape(truncate(one_line, limit))
+    return escape(truncate(" ".join(str(user_text).split()), limit))
 
 
 def truncate(text: str, limit: int) -> str:
@@ -129,9 +114,7 @@ def truncate(text: str, limit: int) -> str:
         return ""
     if len(text) <= limit:
         return text
-    cut = text[: limit - 1]
-    # Never leave a dangling backslash escape or an unbalanced bold marker at the cut.
-    cut = cut.rstrip("\\")
+    cut = text[: limit - 1].rstrip("\\")  # never a dangling backslash escape or unbalanced bold at the cut
     if cut.count("**") % 2:
         cut = cut[: cut.rfind("**")]
     return cut.rstrip() + ELLIPSIS
