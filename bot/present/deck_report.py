@@ -336,11 +336,7 @@ def _field_line(p: Problem, emoji: Emoji) -> str:
 
 
 def summary_embed(
-    report: DeckReport,
-    *,
-    emoji: Emoji = None,
-    attached: bool = False,
-    stale: str | None = None,
+    report: DeckReport, *, emoji: Emoji = None, attached: bool = False, stale: str | None = None
 ) -> Embed:
     """The reply embed: verdict, commanders and identity, then one field per kind of problem."""
     heading = _("Deck check: {commanders}").format(commanders=" + ".join(report.commanders))

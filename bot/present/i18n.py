@@ -91,8 +91,5 @@ def N_(message: str) -> str:
 
 def and_list(items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
     """'a, b and c' in the current locale (`style="or"`: 'a, b or c'); English as en_GB: no serial comma."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
     locale = _locale.get()
-    return str(format_list(items, style=style, locale="en_GB" if locale == ENGLISH else locale))
+    return str(format_list(list(items), style=style, locale="en_GB" if locale == ENGLISH else locale))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import chain
 
 import resvg_py
 
@@ -15,27 +16,13 @@ SIZE = 128  # pixels; Discord shows emojis at most 128 px large
 WUBRG = "WUBRG"
 _HYBRID_PAIRS = ("W/U", "U/B", "B/R", "R/G", "G/W", "W/B", "U/R", "B/G", "R/W", "G/U")
 
-SYMBOLS: tuple[str, ...] = (
-    *WUBRG,
-    "C",
-    *(str(n) for n in range(21)),
-    "X",
-    "Y",
-    "Z",
-    "S",
-    *_HYBRID_PAIRS,
-    *(f"2/{c}" for c in WUBRG),
-    *(f"C/{c}" for c in WUBRG),
-    *(f"{c}/P" for c in WUBRG),
-    "P",
-    *(f"{pair}/P" for pair in _HYBRID_PAIRS),
-    *(f"H{c}" for c in WUBRG),
-    "½",
-    "∞",
-    "T",
-    "Q",
-    "E",
-    "CHAOS",
+SYMBOLS: tuple[str, ...] = tuple(
+    chain(
+        (*WUBRG, "C", *map(str, range(21)), "X", "Y", "Z", "S", *_HYBRID_PAIRS),
+        (f"{n}/{c}" for n in "2C" for c in WUBRG),
+        (*(f"{c}/P" for c in WUBRG), "P", *(f"{pair}/P" for pair in _HYBRID_PAIRS)),
+        (*(f"H{c}" for c in WUBRG), "½", "∞", "T", "Q", "E", "CHAOS"),
+    )
 )
 
 
