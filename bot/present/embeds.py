@@ -72,9 +72,8 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
         return _("Scryfall could not be reached, so this uses cached card data that may be out of date.")
     ages = [r.data_age_days for r in items if r.data_age_days is not None]
     if ages and max(ages) > STALE_DAYS:
-        return _("The local card data is {days} days old; recent changes may be missing.").format(
-            days=f"{max(ages):.0f}"
-        )
+        days = f"{max(ages):.0f}"
+        return _("The local card data is {days} days old; recent changes may be missing.").format(days=days)
     return None
 
 

@@ -83,10 +83,10 @@ def headline(result: FitResult, name: str, leaders: Sequence[str]) -> str:
     elif result.verdict is FitVerdict.FITS_IF_CHOSEN:
         choice = words.choice_words(result.choice_options)
         text = _("{card} fits if you choose {choice}").format(card=name, choice=choice)
+    elif result.verdict is FitVerdict.FITS:
+        text = _("{card} fits").format(card=name)
     else:
-        text = (_("{card} fits") if result.verdict is FitVerdict.FITS else _("{card} does not fit")).format(
-            card=name
-        )
+        text = _("{card} does not fit").format(card=name)
     return f"{MARKS[result.verdict]} {text}"
 
 

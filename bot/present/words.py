@@ -63,18 +63,14 @@ def shown(name: str) -> str:
 _POSSESSIVE = N_("{name}'s")
 
 
-def possessive(name: str) -> str:
-    """'Tymna the Weaver's', 'Kitchen Finks''; in other languages what their catalog says."""
-    form = _(_POSSESSIVE)
-    if form != _POSSESSIVE:
-        return form.format(name=name)
-    return f"{name}'" if name.endswith("s") and not name.endswith("ss") else f"{name}'s"
-
-
 def possessive_shown(name: str) -> str:
-    """'**Kitchen Finks**\'', '**Dismember**\'s': the possessive of a bold name, the mark outside the bold."""
+    """'**Kitchen Finks**\'', '**Dismember**\'s': the possessive of a bold name, the mark outside the bold; in
+    other languages what their catalog says."""
     cut = render.truncate(name, NAME_WIDTH)
-    return possessive(cut).replace(cut, shown(cut), 1)
+    form = _(_POSSESSIVE)
+    if form == _POSSESSIVE:
+        form = "{name}'" if cut.endswith("s") and not cut.endswith("ss") else "{name}'s"
+    return form.format(name=shown(cut))
 
 
 def non_deck_words(kind: NonDeckKind) -> str:
