@@ -172,5 +172,4 @@ def deck_input_text(error: DeckInputError) -> str:
 
 
 def cli_text(error: DeckInputError) -> str:
-    """The `check-deck` error line."""
     return "error: " + problem_text(error, how=_("give it with --commander NAME"))

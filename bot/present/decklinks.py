@@ -85,7 +85,6 @@ def deck_source_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
 
 
 def no_commander_text(*, from_message: bool = False) -> str:
-    """Neither the options nor the list name a commander."""
     marks = _("a `Commander` section, a `Commander: Name` line or `*CMDR*` after the card")
     commander = option_name("commander")
     if from_message:
@@ -108,7 +107,6 @@ def deck_from_link_line(name: str | None, site: str, url: str) -> str:
 
 
 def no_decklist_in_message_text() -> str:
-    """The message has neither a decklist (text or a text file) nor a deck link."""
     return _(
         'I found no decklist in that message. "{menu}" reads a list posted as text (one card per line), '
         "an attached text file, or a public {sites} deck link."

@@ -135,5 +135,4 @@ def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, ma
 def evidence_lines(
     analysis: Analysis, found: Sequence[Source], emoji: Emoji = None, *, markdown: bool = True
 ) -> list[str]:
-    """`evidence_line` for each source, each line once."""
     return list(dict.fromkeys(evidence_line(s, analysis, emoji, markdown=markdown) for s in found))

@@ -23,14 +23,9 @@ def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[s
     """The short reason for the headline: 'Lightning Bolt can't be your commander'."""
     if blocker is DeckBlocker.COMMANDER_INELIGIBLE:
         problem = next((v for v in result.commander_problems if not words.is_pairing(v) or v.cause), None)
-        who = (
-            words.ineligible_name(problem)
-            if problem is not None
-            else next(
-                (a.name for a in result.commanders if not a.deck_card),
-                leaders[0] if leaders else _("The commander"),
-            )
-        )
+        default = leaders[0] if leaders else _("The commander")
+        fallback = next((a.name for a in result.commanders if not a.deck_card), default)
+        who = words.ineligible_name(problem) if problem is not None else fallback
         return _("{card} can\u2019t be your commander").format(card=who)
     if blocker is DeckBlocker.PAIR_INVALID:
         problem = next((v for v in result.commander_problems if words.is_pairing(v)), None)
@@ -60,16 +55,11 @@ def _blocker_sentences(result: FitResult, name: str) -> list[str]:
                 if leader.not_deck_card is not None
             )
         elif blocker is DeckBlocker.COMMANDER_BANNED:
-            out.extend(
-                _("{card} is banned in Commander, so a deck led by it isn\u2019t legal.").format(
-                    card=shown(banned)
-                )
-                for banned in result.banned_commanders
-            )
+            text = _("{card} is banned in Commander, so a deck led by it isn\u2019t legal.")
+            out.extend(text.format(card=shown(banned)) for banned in result.banned_commanders)
         elif blocker is DeckBlocker.CARD_BANNED:
-            out.append(
-                _("{card} is banned in Commander, so no Commander deck may hold it.").format(card=shown(name))
-            )
+            text = _("{card} is banned in Commander, so no Commander deck may hold it.")
+            out.append(text.format(card=shown(name)))
         elif blocker is DeckBlocker.NOT_A_DECK_CARD and result.card.not_deck_card is not None:
             out.append(words.not_deck_sentence(shown(name), result.card.not_deck_card))
     return list(dict.fromkeys(out))
@@ -112,7 +102,6 @@ def _chooser_words(result: FitResult) -> str:
 
 
 def _comparison(result: FitResult, name: str) -> str:
-    """The identity comparison as information (no verdict mark)."""
     if not result.card.identity:
         text = _("As for colors: {card} has a colorless identity, which fits every deck.")
         return text.format(card=shown(name))

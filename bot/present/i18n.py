@@ -39,7 +39,6 @@ def set_locale(discord_locale: str | None) -> None:
 
 
 def current_locale() -> str:
-    """The catalog locale replies are worded in now (e.g. "pt_BR")."""
     return _locale.get()
 
 
