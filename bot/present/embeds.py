@@ -268,9 +268,7 @@ def help_reply(emoji: Emoji = None) -> Reply:
 def finish(embed: Embed) -> Embed:
     """Last guard: a line shown earlier is left out of later fields; then trailing fields are dropped (noting
     it) until the embed is within Discord's 6,000 characters."""
-    seen = {
-        line.strip() for text in (embed.title or "", embed.description or "") for line in text.split("\n")
-    }
+    seen = {line.strip() for line in f"{embed.title or ''}\n{embed.description or ''}".split("\n")}
     for f in list(embed.fields):
         kept = []
         for line in f.value.split("\n"):
@@ -285,9 +283,7 @@ def finish(embed: Embed) -> Embed:
         del embed.fields[-1]
         if len(embed) + len(note) + 10 <= TOTAL_LIMIT:
             embed.add_field(name="…", value=note)
-            if len(embed) <= TOTAL_LIMIT:
-                break
-            del embed.fields[-1]
+            break
     if len(embed) > TOTAL_LIMIT and embed.description:
         over = len(embed) - TOTAL_LIMIT
         embed.description = render.truncate(embed.description, max(1, len(embed.description) - over))
