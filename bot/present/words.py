@@ -299,12 +299,9 @@ def _color_part(analysis: Analysis, who: str) -> tuple[str, str]:
             _("Devoid changes its color only, not its color identity (CR 702.114a, 903.4)"),
         )
     if removing is not None:
-        return (
-            _("{card} is colorless by its own text (\u201c{text}\u201d)").format(
-                card=who, text=removing.text or ""
-            ),
-            _("that changes its color only, not its color identity (CR 604.3)"),
-        )
+        own = removing.text or ""
+        said = _("{card} is colorless by its own text (\u201c{text}\u201d)").format(card=who, text=own)
+        return said, _("that changes its color only, not its color identity (CR 604.3)")
     if any(r.cda is CdaKind.ALL_COLORS for r in analysis.color_reasons) and len(analysis.colors) == 5:
         return _("{card} is all colors by its own text (CR 604.3)").format(card=who), ""
     return _("{card} is {colors}").format(card=who, colors=render.color_words(analysis.colors)), ""
