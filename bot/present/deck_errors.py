@@ -41,8 +41,7 @@ def line_reason(reason: str) -> str:
 
 def number(n: int) -> str:
     """A whole number with the current locale's digit grouping ('65,536', '65.536')."""
-    locale = i18n.current_locale()
-    return format_decimal(n, locale="en" if locale == i18n.ENGLISH else locale)
+    return format_decimal(n, locale=i18n.current_locale())
 
 
 def _too_long(data: Mapping[str, Any]) -> str:

@@ -27,11 +27,11 @@ from bot.present.words import NAME_WIDTH, plain, shown
 
 SCRYFALL_IMAGE = "https://api.scryfall.com/cards/{id}?format=image&version=normal"
 FOOTER = N_("Card data from Scryfall")
-_VERDICT_COLORS: dict[FitVerdict, int] = {
-    FitVerdict.FITS: render.FITS_COLOR,
-    FitVerdict.DOES_NOT_FIT: render.MISFIT_COLOR,
-    FitVerdict.FITS_IF_CHOSEN: render.CONDITIONAL_COLOR,
-    FitVerdict.DECK_CANT_EXIST: render.CANT_EXIST_COLOR,
+_VERDICT_LOOKS: dict[FitVerdict, tuple[str, int]] = {  # the title's mark, the embed's color
+    FitVerdict.FITS: ("\u2705", render.FITS_COLOR),
+    FitVerdict.DOES_NOT_FIT: ("\u274c", render.MISFIT_COLOR),
+    FitVerdict.FITS_IF_CHOSEN: ("\U0001f3a8", render.CONDITIONAL_COLOR),
+    FitVerdict.DECK_CANT_EXIST: ("\u26d4", render.CANT_EXIST_COLOR),
 }
 
 
@@ -203,9 +203,10 @@ def fits_reply(
     name = analysis.name or card_name(card)
     leaders = [a.name for a in result.commanders] or [card_name(c) for c in commanders]
     cut = [render.truncate(n, 80) for n in leaders]
-    title = fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)
+    mark, color = _VERDICT_LOOKS[result.verdict]
+    title = f"{mark} {fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)}"
     lines = [typed_line(typed), *fit_words.fits_lines(result, name)]
-    embed = _card_embed(render.escape(title), _VERDICT_COLORS[result.verdict], card, lines)
+    embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)
     embed.add_field(name=_("Card"), value=f"{plain(name)}: {pips}", inline=True)
     _commanders_field(embed, result, emoji)

@@ -11,13 +11,6 @@ from bot.present import render, words
 from bot.present.i18n import _, ngettext, option_name
 from bot.present.words import possessive_shown, shown
 
-MARKS: dict[FitVerdict, str] = {
-    FitVerdict.FITS: "\u2705",
-    FitVerdict.DOES_NOT_FIT: "\u274c",
-    FitVerdict.FITS_IF_CHOSEN: "\U0001f3a8",
-    FitVerdict.DECK_CANT_EXIST: "\u26d4",
-}
-
 
 def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[str], name: str) -> str:
     """The short reason for the headline: 'Lightning Bolt can't be your commander'."""
@@ -77,7 +70,7 @@ def headline(result: FitResult, name: str, leaders: Sequence[str]) -> str:
         text = _("{card} fits").format(card=name)
     else:
         text = _("{card} does not fit").format(card=name)
-    return f"{MARKS[result.verdict]} {text}"
+    return text
 
 
 def _deck_words(result: FitResult) -> str:
