@@ -11,17 +11,9 @@ from urllib.parse import quote
 from bot.cards.model import STALE_DAYS, Resolved
 from bot.identity import is_banned
 from bot.identity.model import Analysis, FitResult, FitVerdict, NonDeckKind
-from bot.present import evidence, fit_words, render, words
+from bot.present import evidence, fit_words, message, render, words
 from bot.present.i18n import N_, _
-from bot.present.message import (
-    DESCRIPTION_LIMIT,
-    FIELD_NAME_LIMIT,
-    FIELD_VALUE_LIMIT,
-    TITLE_LIMIT,
-    TOTAL_LIMIT,
-    Embed,
-    Reply,
-)
+from bot.present.message import Embed, Reply
 from bot.present.render import Emoji
 from bot.present.words import NAME_WIDTH, plain, shown
 
@@ -101,17 +93,19 @@ def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
 
 
 def _card_embed(title: str, color: int, card: Mapping[str, Any], lines: Iterable[str | None]) -> Embed:
-    description = render.truncate("\n".join(line for line in lines if line), DESCRIPTION_LIMIT)
-    embed = Embed(title=render.truncate(title, TITLE_LIMIT), description=description, url=card_url(card))
+    description = render.truncate("\n".join(line for line in lines if line), message.DESCRIPTION_LIMIT)
+    embed = Embed(
+        title=render.truncate(title, message.TITLE_LIMIT), description=description, url=card_url(card)
+    )
     embed.color, embed.thumbnail, embed.footer = color, card_image(card), _(FOOTER)
     return embed
 
 
 def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str = "") -> None:
     """A field of one line per item (each once, `mark` before each), cut to fit; none when there are none."""
-    value = render.join_limited((f"{mark}{line}" for line in dict.fromkeys(lines)), FIELD_VALUE_LIMIT)
+    value = render.join_limited((f"{mark}{line}" for line in dict.fromkeys(lines)), message.FIELD_VALUE_LIMIT)
     if value:
-        embed.add_field(name=render.truncate(name, FIELD_NAME_LIMIT), value=value)
+        embed.add_field(name=render.truncate(name, message.FIELD_NAME_LIMIT), value=value)
 
 
 def add_warnings(embed: Embed, warnings: Iterable[str | None]) -> None:
@@ -185,7 +179,7 @@ def _commanders_field(embed: Embed, result: FitResult, emoji: Emoji) -> None:
     if len(result.commanders) > 1:
         lines.append(_("Together: {colors}").format(colors=render.pips(result.deck_identity, emoji)))
     name = _("Commanders") if len(result.commanders) > 1 else _("Commander")
-    embed.add_field(name=name, value=render.join_limited(lines, FIELD_VALUE_LIMIT), inline=True)
+    embed.add_field(name=name, value=render.join_limited(lines, message.FIELD_VALUE_LIMIT), inline=True)
 
 
 def fits_reply(
@@ -280,12 +274,12 @@ def finish(embed: Embed) -> Embed:
         if not f.value.strip():
             embed.fields.remove(f)
     note = _("Some details were left out to fit Discord's limits.")
-    while len(embed) > TOTAL_LIMIT and len(embed.fields) > 1:
+    while len(embed) > message.TOTAL_LIMIT and len(embed.fields) > 1:
         del embed.fields[-1]
-        if len(embed) + len(note) + 10 <= TOTAL_LIMIT:
+        if len(embed) + len(note) + 10 <= message.TOTAL_LIMIT:
             embed.add_field(name="…", value=note)
             break
-    if len(embed) > TOTAL_LIMIT and embed.description:
-        over = len(embed) - TOTAL_LIMIT
+    if len(embed) > message.TOTAL_LIMIT and embed.description:
+        over = len(embed) - message.TOTAL_LIMIT
         embed.description = render.truncate(embed.description, max(1, len(embed.description) - over))
     return embed
