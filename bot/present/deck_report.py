@@ -353,9 +353,8 @@ def summary_embed(
     else:
         color = render.MISFIT_COLOR
         description = "\u274c " + _problems_sentence(report, bold=True)
-    embed = Embed(
-        title=render.truncate(render.escape(heading), TITLE_LIMIT), description=description, color=color
-    )
+    title = render.truncate(render.escape(heading), TITLE_LIMIT)
+    embed = Embed(title=title, description=description, color=color)
     identity = render.pips(report.deck_identity, emoji) if report.identity_checked else _("not checked")
     embed.add_field(name=_("Color identity"), value=identity, inline=True)
     cards = f"{report.card_count} / 100" + "".join(f" ({part})" for part in _card_notes(report))
@@ -365,9 +364,8 @@ def summary_embed(
     for kind, n in report.counts().items():
         shown = [_field_line(p, emoji) for p in report.of_kind(kind)[:FIELD_ITEMS]]
         if n > FIELD_ITEMS:
-            shown.append(
-                _("\u2026and {more} more in the full report").format(more=kind_label(kind, n - FIELD_ITEMS))
-            )
+            more = kind_label(kind, n - FIELD_ITEMS)
+            shown.append(_("\u2026and {more} more in the full report").format(more=more))
         embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
     embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
