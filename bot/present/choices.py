@@ -91,9 +91,8 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
         card = f"**[{name}](<{card_url(item.card)}>)**"
         if item.printed:  # typed in another language: the English name first, then what was typed
             card += f" ({render.echo(item.printed, 60)})"
-        line = _("{card}: color identity {identity}").format(
-            card=card, identity=render.pips(item.analysis.identity, emoji)
-        )
+        identity = render.pips(item.analysis.identity, emoji)
+        line = _("{card}: color identity {identity}").format(card=card, identity=identity)
         if item.analysis.colors != item.analysis.identity:
             line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
         return line

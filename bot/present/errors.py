@@ -26,9 +26,8 @@ def _bold_names(names: Sequence[str], limit: int) -> str:
 
 
 def not_found_text(query: str, suggestions: Sequence[str], label: str | None = None) -> str:
-    text = _("I couldn't find a card named \u201c{query}\u201d{option}.").format(
-        query=render.echo(query), option=option_note(label)
-    )
+    query, option = render.echo(query), option_note(label)
+    text = _("I couldn't find a card named \u201c{query}\u201d{option}.").format(query=query, option=option)
     names = _bold_names(suggestions, MAX_SUGGESTIONS)
     if names:
         text += "\n" + _("Did you mean: {names}?").format(names=names)
@@ -38,9 +37,8 @@ def not_found_text(query: str, suggestions: Sequence[str], label: str | None = N
 
 
 def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = None) -> str:
-    text = _("\u201c{query}\u201d{option} matches several cards").format(
-        query=render.echo(query), option=option_note(label)
-    )
+    query, option = render.echo(query), option_note(label)
+    text = _("\u201c{query}\u201d{option} matches several cards").format(query=query, option=option)
     names = _bold_names(candidates, CANDIDATES_SHOWN)
     if names:
         text += ": " + names
