@@ -72,9 +72,8 @@ def _too_big(data: Mapping[str, Any]) -> str:
     limit = number(int(data.get("limit", 0)))
     if data.get("size") is None:
         return _("the decklist is longer than {limit} bytes").format(limit=limit)
-    return _("the decklist is {size} bytes; the limit is {limit}").format(
-        size=number(int(data["size"])), limit=limit
-    )
+    size = number(int(data["size"]))
+    return _("the decklist is {size} bytes; the limit is {limit}").format(size=size, limit=limit)
 
 
 _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
@@ -124,11 +123,9 @@ def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
         marks = _("a Commander section, a `Commander: Name` line or `*CMDR*`")
         return _("no commander named: {how}, or mark it in the list ({marks})").format(how=how, marks=marks)
     if code is DeckCheckCode.OPTION_TOO_LONG:
-        return _("the {option} name is {length} characters long; card names are at most {limit}").format(
-            option=i18n.option_name(str(data.get("option"))),
-            length=number(int(data.get("length", 0))),
-            limit=data.get("limit"),
-        )
+        option, length = i18n.option_name(str(data.get("option"))), number(int(data.get("length", 0)))
+        text = _("the {option} name is {length} characters long; card names are at most {limit}")
+        return text.format(option=option, length=length, limit=data.get("limit"))
     if code is DeckCheckCode.NOT_A_COLOR:
         return _("{text} is not a color; use W, U, B, R, G or white, blue, black, red, green").format(
             text=repr(data.get("text"))

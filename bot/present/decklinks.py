@@ -100,9 +100,8 @@ def no_commander_text(*, from_message: bool = False) -> str:
 
 def deck_from_link_line(name: str | None, site: str, url: str) -> str:
     """The first line of a deck check read from a link: which deck, where."""
-    title = (
-        render.escape(render.truncate(" ".join(name.split()), 100)) if name and name.strip() else _("A deck")
-    )
+    title = " ".join((name or "").split())
+    title = render.escape(render.truncate(title, 100)) if title else _("A deck")
     return _("**{title}** on {site}: <{url}>").format(title=title, site=site, url=url)
 
 
