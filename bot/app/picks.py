@@ -79,7 +79,7 @@ class CardPick(discord.ui.View):
 
     async def on_timeout(self) -> None:
         if self.picked is None:
-            with i18n.using_catalog(self.locale):
+            with i18n.using(self.locale):
                 await self._say(choices.pick_expired_text(self.choice.query, self.choice.option))
 
     async def _say(self, content: str) -> None:

@@ -1,13 +1,6 @@
-"""Words for the choices the bot offers and for the "Explain card names" message command.
-
-- The pick menu: when a card option names several cards, or no card but close names, the error reply
-  carries a select menu of the candidates (best first); these functions word its prompt, placeholder,
-  options, and what the prompt says once a card was picked or the menu expired.
-- "Explain card names" (a message command): one compact line per `[[Card Name]]` of a message, with the
-  card's color identity in the presentation's own color words (`render.pips`, `render.color_words`).
-
-No discord.py here: the Discord layer (`bot.app.picks`, `cogs.messages`) builds the components.
-"""
+"""Words for the pick menu (the candidates offered when a card option names several cards, or none but close
+names) and for the "Explain card names" message command (one line per `[[Card Name]]` of a message). The
+Discord layer (`bot.app.picks`, `cogs.messages`) builds the components."""
 
 from __future__ import annotations
 
@@ -21,6 +14,7 @@ from bot.present.embeds import card_url
 from bot.present.errors import option_note
 from bot.present.i18n import _, ngettext, option_name
 from bot.present.message import CONTENT_LIMIT, Reply
+from bot.present.render import Emoji
 
 PickKind = Literal["ambiguous", "not_found"]
 
@@ -31,7 +25,6 @@ MENTION_LIMIT = 10  # [[names]] explained per message
 SUGGESTIONS_SHOWN = 3  # close names shown for an unknown [[name]]
 
 
-# ------------------------------------------------------------------------------------- the pick menu
 def pick_hint(kind: PickKind) -> str:
     """The line added under the error text (which names the candidates) when a menu comes with it."""
     if kind == "ambiguous":
@@ -41,17 +34,12 @@ def pick_hint(kind: PickKind) -> str:
 
 def pick_placeholder(label: str | None = None) -> str:
     """The menu's grey text before anything is picked."""
-    text = (
-        _("Pick the card for {option}").format(option=option_name(label))
-        if label
-        else _("Pick the card you mean")
-    )
-    return render.truncate(text, PLACEHOLDER_LIMIT)
+    text = _("Pick the card for {option}").format(option=option_name(label)) if label else None
+    return render.truncate(text or _("Pick the card you mean"), PLACEHOLDER_LIMIT)
 
 
 def pick_label(name: str) -> str:
-    """One option of the menu: the card name, cut to Discord's 100 characters (not escaped: Discord shows
-    option labels as plain text)."""
+    """One option of the menu: the card name, cut (not escaped: Discord shows option labels as plain text)."""
     return render.truncate(" ".join(name.split()), OPTION_LABEL_LIMIT)
 
 
@@ -68,20 +56,17 @@ def pick_expired_text(query: str, label: str | None = None) -> str:
 
 
 def not_your_pick_text() -> str:
-    """Said (only to them) to someone who tries to pick in another user's menu."""
     return _("Only the person who ran the command can pick here.")
 
 
 def pick_taken_text() -> str:
-    """Said when the menu was already used (a second pick arriving before the menu is removed)."""
+    """Said when a second pick arrives before the menu is removed."""
     return _("A card was already picked here.")
 
 
-# ---------------------------------------------------------------------------------- explain names
 @dataclass(frozen=True, slots=True)
 class Explained:
-    """One `[[name]]` of a message and what became of it: the card and its analysis, or not found (with close
-    names), ambiguous (with candidates), or not readable as a card name."""
+    """One `[[name]]` of a message: the card and its analysis, or the problem (with close names or candidates)."""
 
     query: str
     card: Mapping[str, Any] | None = None
@@ -92,51 +77,44 @@ class Explained:
 
 
 def no_card_mentions_text() -> str:
-    """The message has no `[[Card Name]]` to explain."""
     return _(
         'That message names no card in double brackets. "{command}" explains each `[[Card Name]]` of a '
         "message, e.g. `[[Sol Ring]]` or `[[Fires of Undeath]]`."
     ).format(command=option_name("Explain card names"))
 
 
-def _names(names: Sequence[str], limit: int) -> str:
-    return ", ".join(render.escape(render.truncate(n, 80)) for n in list(dict.fromkeys(names))[:limit])
-
-
-def explained_line(item: Explained, emoji: Mapping[str, str] | None = None) -> str:
-    """One line for one `[[name]]`: the card (linked to Scryfall) with its color identity, and its color when
-    that differs; or why it could not be explained."""
+def explained_line(item: Explained, emoji: Emoji = None) -> str:
+    """One `[[name]]`: the card with its color identity (and its color if different), or the problem."""
     typed = f"[[{render.echo(item.query, 60)}]]"
     if item.card is not None and item.analysis is not None:
         name = render.escape(str(item.card.get("name") or item.query))
         card = f"**[{name}](<{card_url(item.card)}>)**"
         if item.printed:  # typed in another language: the English name first, then what was typed
             card += f" ({render.echo(item.printed, 60)})"
-        line = _("{card}: color identity {identity}").format(
-            card=card, identity=render.pips(item.analysis.identity, emoji)
-        )
+        identity = render.pips(item.analysis.identity, emoji)
+        line = _("{card}: color identity {identity}").format(card=card, identity=identity)
         if item.analysis.colors != item.analysis.identity:
             line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
         return line
-    names = _names(item.names, SUGGESTIONS_SHOWN)
+    shown = list(dict.fromkeys(item.names))[:SUGGESTIONS_SHOWN]
+    names = ", ".join(render.escape(render.truncate(n, 80)) for n in shown)
     if item.problem == "ambiguous":
-        if names:
-            return _("{typed}: matches several cards ({names}, \u2026)").format(typed=typed, names=names)
-        return _("{typed}: matches several cards").format(typed=typed)
-    if item.problem == "not_found":
-        if names:
-            return _("{typed}: no such card; did you mean {names}?").format(typed=typed, names=names)
-        return _("{typed}: no such card").format(typed=typed)
-    if item.problem == "unavailable":
-        return _("{typed}: couldn't be looked up right now (Scryfall isn't answering)").format(typed=typed)
-    return _("{typed}: not a card name").format(typed=typed)
+        text = (
+            _("{typed}: matches several cards ({names}, \u2026)")
+            if names
+            else _("{typed}: matches several cards")
+        )
+    elif item.problem == "not_found":
+        text = _("{typed}: no such card; did you mean {names}?") if names else _("{typed}: no such card")
+    elif item.problem == "unavailable":
+        text = _("{typed}: couldn't be looked up right now (Scryfall isn't answering)")
+    else:
+        text = _("{typed}: not a card name")
+    return text.format(typed=typed, names=names)
 
 
-def explain_reply(
-    items: Sequence[Explained], *, left_out: int = 0, emoji: Mapping[str, str] | None = None
-) -> Reply:
-    """The reply to "Explain card names": one line per name, within Discord's 2,000 characters; `left_out`
-    names beyond the limit are counted at the end."""
+def explain_reply(items: Sequence[Explained], *, left_out: int = 0, emoji: Emoji = None) -> Reply:
+    """The reply to "Explain card names" in 2,000 characters; `left_out` names are counted at the end."""
     lines = [explained_line(item, emoji) for item in items]
     if left_out:
         lines.append(

@@ -1,9 +1,6 @@
-"""Why a decklist or a deck-check option can't be used, in words: the codes of `bot.deck.entries.InputIssue`
-(the list itself) and `bot.deck.errors.DeckCheckCode` (the commander and color options).
-
-`deck_input_text(error)` is the Discord reply; `cli_text(error)` the `check-deck` error line. Both are worded in
-the current reply locale (`bot.present.i18n`); the CLI runs in English.
-"""
+"""Why a decklist, one of its lines or a deck-check option can't be used, in words: the codes of
+`bot.deck.entries` (`LineIssue`, `InputIssue`) and `bot.deck.errors.DeckCheckCode`. `deck_input_text` is the
+Discord reply, `cli_text` the `check-deck` error line (English: the CLI sets no locale)."""
 
 from __future__ import annotations
 
@@ -12,22 +9,39 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
-from bot.deck.entries import InputIssue, ListUnit
+from bot.deck.entries import MAX_COUNT, MAX_NAME_LENGTH, InputIssue, LineIssue, ListUnit
 from bot.deck.errors import CommanderNotFound, DeckCheckCode
 from bot.deck.parser import DeckInputError
-from bot.present import i18n
-from bot.present.errors import deck_input_text as _reply
-from bot.present.i18n import _, ngettext
+from bot.deck.sources.result import EntryProblem
+from bot.present import i18n, render
+from bot.present.i18n import N_, _, ngettext
+
+_LINE_ISSUES: dict[str, str] = {  # a reader's `LineIssue`, or a deck site's `EntryProblem`
+    LineIssue.NO_NAME: N_("no card name"),
+    LineIssue.COUNT_ONLY: N_("a count with no card name"),
+    LineIssue.ZERO_COUNT: N_("a count of 0"),
+    LineIssue.COUNT_TOO_HIGH: N_("a count of more than {max_count}, more than any deck holds"),
+    LineIssue.BAD_COUNT: N_("a count that is not a whole number"),
+    LineIssue.NAME_TOO_LONG: N_("a card name longer than {max_length} characters"),
+    LineIssue.CONTROL_CHARACTERS: N_("control characters in the card name"),
+    LineIssue.HALF_SPLIT_NAME: N_("half a split-card name"),
+    EntryProblem.NOT_AN_OBJECT: N_("the site\u2019s entry is not a card"),
+    EntryProblem.NO_NAME: N_("the site\u2019s entry has no card name"),
+    EntryProblem.COUNT_NOT_WHOLE: N_("the quantity is not a whole number"),
+    EntryProblem.COUNT_OUT_OF_RANGE: N_("the quantity is outside 1-{max_count}"),
+    EntryProblem.UNKNOWN_BOARD: N_("it is on a board of the deck the bot does not read"),
+}
+
+
+def line_reason(reason: str) -> str:
+    """The words for a `ParseProblem.reason` code; a reason that is not a code (already words) as it is."""
+    words = _LINE_ISSUES.get(reason)
+    return _(words).format(max_count=MAX_COUNT, max_length=MAX_NAME_LENGTH) if words else reason
 
 
 def number(n: int) -> str:
     """A whole number with the current locale's digit grouping ('65,536', '65.536')."""
-    locale = i18n.current_locale()
-    return format_decimal(n, locale="en" if locale == i18n.ENGLISH else locale)
-
-
-def _marks() -> str:
-    return _("a Commander section, a `Commander: Name` line or `*CMDR*`")
+    return format_decimal(n, locale=i18n.current_locale())
 
 
 def _too_long(data: Mapping[str, Any]) -> str:
@@ -58,9 +72,8 @@ def _too_big(data: Mapping[str, Any]) -> str:
     limit = number(int(data.get("limit", 0)))
     if data.get("size") is None:
         return _("the decklist is longer than {limit} bytes").format(limit=limit)
-    return _("the decklist is {size} bytes; the limit is {limit}").format(
-        size=number(int(data["size"])), limit=limit
-    )
+    size = number(int(data["size"]))
+    return _("the decklist is {size} bytes; the limit is {limit}").format(size=size, limit=limit)
 
 
 _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
@@ -78,22 +91,17 @@ _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
+_NOT_FOUND = {  # (named by an option, ambiguous)
+    (True, True): N_("{option} {query} matches several cards"),
+    (True, False): N_("{option} {query} is not a card I know"),
+    (False, True): N_("the list's commander {query} matches several cards"),
+    (False, False): N_("the list's commander {query} is not a card I know"),
+}
+
+
 def _commander_not_found(error: CommanderNotFound) -> str:
-    if error.option:
-        who = i18n.option_name(error.option)
-        text = (
-            _("{option} {query} matches several cards")
-            if error.ambiguous
-            else _("{option} {query} is not a card I know")
-        )
-    else:
-        who = ""
-        text = (
-            _("the list's commander {query} matches several cards")
-            if error.ambiguous
-            else _("the list's commander {query} is not a card I know")
-        )
-    text = text.format(option=who, query=repr(error.query))
+    who = i18n.option_name(error.option) if error.option else ""
+    text = _(_NOT_FOUND[bool(error.option), error.ambiguous]).format(option=who, query=repr(error.query))
     if error.suggestions:
         text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
     return text
@@ -112,15 +120,12 @@ def _too_many_commanders(data: Mapping[str, Any]) -> str:
 
 def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
     if code is DeckCheckCode.NO_COMMANDER:
-        return _("no commander named: {how}, or mark it in the list ({marks})").format(
-            how=how, marks=_marks()
-        )
+        marks = _("a Commander section, a `Commander: Name` line or `*CMDR*`")
+        return _("no commander named: {how}, or mark it in the list ({marks})").format(how=how, marks=marks)
     if code is DeckCheckCode.OPTION_TOO_LONG:
-        return _("the {option} name is {length} characters long; card names are at most {limit}").format(
-            option=i18n.option_name(str(data.get("option"))),
-            length=number(int(data.get("length", 0))),
-            limit=data.get("limit"),
-        )
+        option, length = i18n.option_name(str(data.get("option"))), number(int(data.get("length", 0)))
+        text = _("the {option} name is {length} characters long; card names are at most {limit}")
+        return text.format(option=option, length=length, limit=data.get("limit"))
     if code is DeckCheckCode.NOT_A_COLOR:
         return _("{text} is not a color; use W, U, B, R, G or white, blue, black, red, green").format(
             text=repr(data.get("text"))
@@ -145,8 +150,7 @@ def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
 
 
 def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
-    """The problem in a few words, without "I can't check"; `how` says how to name a commander where the
-    words are read (a command-line option or a slash-command option)."""
+    """The problem in a few words; `how` says how to name a commander where the words are read."""
     if isinstance(error, CommanderNotFound):
         return _commander_not_found(error)
     if isinstance(error.code, InputIssue):
@@ -159,9 +163,9 @@ def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
 def deck_input_text(error: DeckInputError) -> str:
     """The reply to a decklist or option the check can't use."""
     how = _("give it with `{option}:`").format(option=i18n.option_name("commander"))
-    return _reply(problem_text(error, how=how))
+    problem = problem_text(error, how=how)
+    return _("I can't check that decklist: {problem}.").format(problem=render.echo(problem, 300))
 
 
 def cli_text(error: DeckInputError) -> str:
-    """The `check-deck` error line (English: the CLI sets no locale)."""
     return "error: " + problem_text(error, how=_("give it with --commander NAME"))

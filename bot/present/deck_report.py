@@ -1,33 +1,25 @@
-"""Deck check output: the plain-text report (terminal and attached file) and the summary embed. Pure.
-
-`text_report(report)` is what `python -m bot check-deck` prints and what the bot attaches as a file;
-`summary_embed(report)` is the bot's reply embed (✅ legal, or the count of problems by kind with the first
-few of each); `deck_reply(report)` is the whole /deckcheck reply. Both list problems grouped by kind, each
-problem card once: an off-color card with all its outside colors and the evidence for them, one line per
-source (`bot.present.evidence`). Every word comes from here, `bot.present.words` and `bot.present.evidence`;
-the report itself is data (`bot.deck.check.DeckReport`).
-"""
+"""The /deckcheck answer and the `check-deck` report: the plain-text report (printed, or attached as a file)
+and the summary embed. Both list problems grouped by kind, each card once; an off-color card with its outside
+colors and their evidence, one line per source (`bot.present.evidence`). Pure."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from bot.deck.parser import MAX_COUNT, Section
+from bot.deck.parser import Section
 from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
-from bot.deck.sources.result import EntryProblem
 from bot.identity.model import WUBRG
 from bot.present import embeds, evidence, render, words
-from bot.present.deck_lines import line_reason
+from bot.present.deck_errors import line_reason
 from bot.present.i18n import N_, _, ngettext
-from bot.present.message import FIELD_VALUE_LIMIT, TITLE_LIMIT, Attachment, Embed, Reply
+from bot.present.message import TITLE_LIMIT, Attachment, Embed, Reply
 from bot.present.render import Emoji
 
 ATTACH_OVER = 900  # attach the full report when it is longer than this many characters
 FIELD_ITEMS = 8  # problems listed per kind in the embed before "…and N more"
 FILE_NAME = "deck-check.txt"
 UNCHECKED_COLOR = 0xF1C40F  # amber: nothing wrong found, but not every name could be looked up
-EVIDENCE_WIDTH = 90  # characters of a card's line in the embed's evidence
 
 
 TITLES = {
@@ -54,14 +46,6 @@ _LABELS: dict[ProblemKind, Callable[[int], str]] = {
     ProblemKind.BANNED: lambda n: ngettext("{n} banned card", "{n} banned cards", n),
     ProblemKind.NOT_A_CARD: lambda n: ngettext("{n} non-deck card", "{n} non-deck cards", n),
 }
-#: Why a deck site's entry could not be read (`bot.deck.sources.result.EntryProblem`).
-ENTRY_PROBLEMS: dict[str, str] = {
-    EntryProblem.NOT_AN_OBJECT: N_("the site\u2019s entry is not a card"),
-    EntryProblem.NO_NAME: N_("the site\u2019s entry has no card name"),
-    EntryProblem.COUNT_NOT_WHOLE: N_("the quantity is not a whole number"),
-    EntryProblem.COUNT_OUT_OF_RANGE: N_("the quantity is outside 1-{max_count}"),
-    EntryProblem.UNKNOWN_BOARD: N_("it is on a board of the deck the bot does not read"),
-}
 #: How a section that is not the deck is called in "3 in the sideboard, 2 in tokens not counted".
 SECTION_WORDS = {
     Section.SIDEBOARD: N_("{n} in the sideboard"),
@@ -76,11 +60,6 @@ def kind_label(kind: ProblemKind, n: int) -> str:
     return _LABELS[kind](n).format(n=n)
 
 
-def title(kind: ProblemKind) -> str:
-    """The heading of a kind of problem ('Outside the color identity')."""
-    return _(TITLES[kind])
-
-
 def excluded_text(report: DeckReport) -> str:
     """'3 in the sideboard, 2 in tokens not counted', or '' when every section was the deck."""
     parts = [
@@ -91,21 +70,9 @@ def excluded_text(report: DeckReport) -> str:
     return _("{sections} not counted").format(sections=", ".join(parts)) if parts else ""
 
 
-def _entry_problem(why: str) -> str | None:
-    words = ENTRY_PROBLEMS.get(why)
-    return _(words).format(max_count=MAX_COUNT) if words else None
-
-
-def _plain(text: str) -> str:
-    return text
-
-
 def _lines(lines: Sequence[int]) -> str:
-    if not lines:
-        return ""
-    return ngettext("line {lines}", "lines {lines}", len(lines)).format(
-        lines=", ".join(str(n) for n in lines)
-    )
+    text = ngettext("line {lines}", "lines {lines}", len(lines)) if lines else ""
+    return text.format(lines=", ".join(str(n) for n in lines))
 
 
 def _with_lines(card: str, lines: Sequence[int]) -> str:
@@ -142,14 +109,13 @@ def _singleton_text(problem: Problem, card: str) -> str:
     return text.format(card=card, count=problem.count, lines=_lines(problem.lines), limit=problem.limit)
 
 
-def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
-    """One problem in words, without its evidence ('Sol Ring: 2 copies (lines 3, 40); a deck may hold one
-    copy'). `name` formats names that came from the list or the card data (escape for Discord)."""
+def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
+    """One problem in words, without its evidence; `name` formats outside names (escape for Discord)."""
     card = name(problem.card or "")
     kind = problem.kind
     if kind is ProblemKind.UNREADABLE:
         shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
-        why = _entry_problem(problem.why) or line_reason(problem.why)  # a site's code, or the parser's
+        why = line_reason(problem.why)
         return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(why)}"
     if kind is ProblemKind.UNKNOWN:
         return _("{lines}: no card named {card}").format(
@@ -187,39 +153,31 @@ def problem_text(problem: Problem, name: Callable[[str], str] = _plain) -> str:
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
-    if not problem.suggestions:
-        return ""
-    return _(" (did you mean {names}?)").format(names=", ".join(name(s) for s in problem.suggestions))
+    names = ", ".join(name(s) for s in problem.suggestions)
+    return _(" (did you mean {names}?)").format(names=names) if names else ""
 
 
 def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
+    card = name(problem.card or "")
     if problem.issue is CommanderIssue.NAMED_TWICE:
-        return _("{card} is named twice; a deck has one copy of each commander").format(
-            card=name(problem.card or "")
-        )
+        return _("{card} is named twice; a deck has one copy of each commander").format(card=card)
     if problem.issue is CommanderIssue.LIST_NAMES_OTHER:
+        others = words.names_list(problem.others, name)
         return _(
             "{lines}: the list names {card} as a commander, but the deck is being checked against "
             "{commanders}"
-        ).format(
-            lines=_lines(problem.lines),
-            card=name(problem.card or ""),
-            commanders=words.names_list(problem.others, name),
-        )
+        ).format(lines=_lines(problem.lines), card=card, commanders=others)
     if problem.verdict is not None:
         return words.verdict_sentence(problem.verdict, name).removesuffix(".").removesuffix("\u3002")
-    return _("{card} can\u2019t lead this deck").format(card=name(problem.card or ""))
+    return _("{card} can\u2019t lead this deck").format(card=card)
 
 
-def evidence_text(
-    problem: Problem, emoji: Emoji = None, *, markdown: bool = False, width: int = evidence.LINE_WIDTH
-) -> list[str]:
+def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = False) -> list[str]:
     """The evidence for an off-color card's outside colors: one line per source, each once."""
     if problem.analysis is None:
         return []
-    reasons = [r for color in problem.outside for r in problem.evidence_for(color)]
-    found = evidence.sources(reasons)
-    return evidence.evidence_lines(problem.analysis, found, emoji, markdown=markdown, width=width)
+    found = evidence.sources(r for color in problem.outside for r in problem.evidence_for(color))
+    return evidence.evidence_lines(problem.analysis, found, emoji, markdown=markdown)
 
 
 def headline(report: DeckReport) -> str:
@@ -246,9 +204,8 @@ def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
     problems = ngettext("{n} problem", "{n} problems", total).format(n=total)
     parts = ", ".join(kind_label(kind, n) for kind, n in counts.items())
     if unchecked:
-        parts = _("{problems}; {unchecked}").format(
-            problems=parts, unchecked=kind_label(ProblemKind.UNCHECKED, unchecked)
-        )
+        label = kind_label(ProblemKind.UNCHECKED, unchecked)
+        parts = _("{problems}; {unchecked}").format(problems=parts, unchecked=label)
     return _("{problems}: {kinds}.").format(problems=f"**{problems}**" if bold else problems, kinds=parts)
 
 
@@ -261,24 +218,20 @@ def _commander_line(report: DeckReport) -> str:
 
 def _best_choice(report: DeckReport) -> str | None:
     """The one color that, chosen before the game, would bring the most off-color cards in."""
-    helped: Counter[str] = Counter()
-    for p in report.of_kind(ProblemKind.COLOR):
-        if len(p.outside) == 1:
-            helped[p.outside] += 1
+    off = report.of_kind(ProblemKind.COLOR)
+    helped = Counter(p.outside for p in off if len(p.outside) == 1)
     if not helped:
         return None
     color, n = max(helped.items(), key=lambda item: (item[1], -WUBRG.index(item[0])))
-    total = len(report.of_kind(ProblemKind.COLOR))
     return ngettext(
         "choosing {color} would bring in {n} of the {total} off-color card",
         "choosing {color} would bring in {n} of the {total} off-color cards",
-        total,
-    ).format(color=render.color_name(color), n=n, total=total)
+        len(off),
+    ).format(color=render.color_name(color), n=n, total=len(off))
 
 
-def warnings_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[str]:
-    """The report's warnings in words: commanders not looked up, open color choices (CR 903.4b), cards whose
-    identity could not be worked out, then the ones the caller worded (stale data)."""
+def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str]:
+    """Commanders not looked up, open color choices (CR 903.4b), cards not judged, the caller's warnings."""
     out: list[str] = []
     if report.unchecked_commanders:
         names = words.names_list((u.name for u in report.unchecked_commanders), name)
@@ -288,48 +241,34 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = _plain) -> li
                 "looked up (Scryfall unreachable)."
             ).format(names=names)
         )
+    tip = _best_choice(report)
     for leader in report.open_choices:
-        tip = _best_choice(report)
         choice = _(
             "{card} has you choose a color before the game begins, and that color joins the deck\u2019s "
             "color identity (CR 903.4b); none was given, so it isn\u2019t counted"
         ).format(card=name(leader))
-        out.append(
-            _("{sentence}: {tip}.").format(sentence=choice, tip=tip)
-            if tip
-            else _("{sentence}.").format(sentence=choice)
-        )
+        out.append((_("{sentence}: {tip}.") if tip else _("{sentence}.")).format(sentence=choice, tip=tip))
     if report.unjudged:
-        out.append(
-            _("Could not work out the color identity of {names}.").format(
-                names=words.names_list(report.unjudged, name)
-            )
-        )
+        names = words.names_list(report.unjudged, name)
+        out.append(_("Could not work out the color identity of {names}.").format(names=names))
     out.extend(name(w) for w in report.warnings)
     return list(dict.fromkeys(out))
 
 
-def notes_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[str]:
+def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str]:
     """How the list was read: commanders taken from it, chosen colors, names read as other cards."""
     out: list[str] = []
     if report.from_list:
-        listed = words.names_list(report.from_list, name)
-        if report.second_from_list:
-            out.append(_("Second commander taken from the list: {names}").format(names=listed))
-        else:
-            out.append(
-                ngettext(
-                    "Commander taken from the list: {names}",
-                    "Commanders taken from the list: {names}",
-                    len(report.from_list),
-                ).format(names=listed)
-            )
-    for leader, color in report.chosen.items():
-        out.append(
-            _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity").format(
-                card=name(leader), color=render.color_name(color)
-            )
+        n = len(report.from_list)
+        text = ngettext(
+            "Commander taken from the list: {names}", "Commanders taken from the list: {names}", n
         )
+        if report.second_from_list:
+            text = _("Second commander taken from the list: {names}")
+        out.append(text.format(names=words.names_list(report.from_list, name)))
+    for leader, color in report.chosen.items():
+        text = _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity")
+        out.append(text.format(card=name(leader), color=render.color_name(color)))
     if report.pasted_lines:
         out.append(
             _(
@@ -349,31 +288,24 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = _plain) -> list[
 
 def text_report(report: DeckReport) -> str:
     """The full plain-text report (no markdown), as printed by the CLI and attached by the bot."""
-    out: list[str] = []
-    out.append(_("Deck check for {commanders}").format(commanders=_commander_line(report)))
+    out = [_("Deck check for {commanders}").format(commanders=_commander_line(report))]
     if report.deck_name:
         out.append(_("Deck: {name}").format(name=report.deck_name))
     out.append(_("Cards: {cards}").format(cards=_cards_text(report)))
     if report.companions:
-        out.append(
-            _("Companion: {names} (not counted)").format(names=words.names_list(report.companions, _plain))
-        )
-    out.append("")
+        out.append(_("Companion: {names} (not counted)").format(names=words.names_list(report.companions)))
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
-    out.append(f"{verdict} {headline(report)}")
+    out += ["", f"{verdict} {headline(report)}"]
     for kind in report.counts():
         problems = report.of_kind(kind)
-        out.append("")
-        out.append(f"{title(kind)} ({len(problems)})")
+        out += ["", f"{_(TITLES[kind])} ({len(problems)})"]
         for p in problems:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
                 out.extend(f"      {line}" for line in evidence_text(p))
     for heading, items in ((_("Warnings"), warnings_text(report)), (_("Read as"), notes_text(report))):
         if items:
-            out.append("")
-            out.append(heading)
-            out.extend(f"  - {item}" for item in items)
+            out += ["", heading, *(f"  - {item}" for item in items)]
     return "\n".join(out) + "\n"
 
 
@@ -394,28 +326,17 @@ def _escaped(text: str) -> str:
     return render.escape(render.truncate(text, 150))
 
 
-def _field_lines(report: DeckReport, kind: ProblemKind, emoji: Emoji, limit: int) -> list[str]:
-    """One line per problem of `kind`, the first `limit` of them; an off-color card with its first piece of
-    evidence."""
-    lines: list[str] = []
-    for p in report.of_kind(kind)[:limit]:
-        text = render.truncate(problem_text(p, _escaped), 300)
-        if kind is ProblemKind.COLOR:
-            found = evidence_text(p, emoji, markdown=True, width=EVIDENCE_WIDTH)
-            if found:
-                text += f" \u00b7 {found[0]}" + (
-                    _(" (+{n} more)").format(n=len(found) - 1) if len(found) > 1 else ""
-                )
-        lines.append(f"\u2022 {text}")
-    return lines
+def _field_line(p: Problem, emoji: Emoji) -> str:
+    """One problem in the embed; an off-color card with its first piece of evidence."""
+    text = render.truncate(problem_text(p, _escaped), 300)
+    found = evidence_text(p, emoji, markdown=True) if p.kind is ProblemKind.COLOR else []
+    if found:
+        text += f" \u00b7 {found[0]}" + (_(" (+{n} more)").format(n=len(found) - 1) if len(found) > 1 else "")
+    return f"\u2022 {text}"
 
 
 def summary_embed(
-    report: DeckReport,
-    *,
-    emoji: Emoji = None,
-    attached: bool = False,
-    stale: str | None = None,
+    report: DeckReport, *, emoji: Emoji = None, attached: bool = False, stale: str | None = None
 ) -> Embed:
     """The reply embed: verdict, commanders and identity, then one field per kind of problem."""
     heading = _("Deck check: {commanders}").format(commanders=" + ".join(report.commanders))
@@ -432,9 +353,8 @@ def summary_embed(
     else:
         color = render.MISFIT_COLOR
         description = "\u274c " + _problems_sentence(report, bold=True)
-    embed = Embed(
-        title=render.truncate(render.escape(heading), TITLE_LIMIT), description=description, color=color
-    )
+    title = render.truncate(render.escape(heading), TITLE_LIMIT)
+    embed = Embed(title=title, description=description, color=color)
     identity = render.pips(report.deck_identity, emoji) if report.identity_checked else _("not checked")
     embed.add_field(name=_("Color identity"), value=identity, inline=True)
     cards = f"{report.card_count} / 100" + "".join(f" ({part})" for part in _card_notes(report))
@@ -442,36 +362,22 @@ def summary_embed(
     if report.companions:
         embed.add_field(name=_("Companion"), value=words.names_list(report.companions, _escaped), inline=True)
     for kind, n in report.counts().items():
-        shown = _field_lines(report, kind, emoji, FIELD_ITEMS)
+        shown = [_field_line(p, emoji) for p in report.of_kind(kind)[:FIELD_ITEMS]]
         if n > FIELD_ITEMS:
-            shown.append(
-                _("\u2026and {more} more in the full report").format(more=kind_label(kind, n - FIELD_ITEMS))
-            )
-        value = render.join_limited(shown, FIELD_VALUE_LIMIT)
-        embed.add_field(name=f"{title(kind)} ({n})", value=value, inline=False)
-    warnings = warnings_text(report, _escaped) + ([stale] if stale else [])
-    if warnings:
-        embed.add_field(
-            name=_("Warnings"),
-            value=render.join_limited(
-                (f"\u26a0\ufe0f {w}" for w in dict.fromkeys(warnings)), FIELD_VALUE_LIMIT
-            ),
-            inline=False,
-        )
-    notes = notes_text(report, _escaped)
-    if notes:
-        embed.add_field(name=_("Read as"), value=render.join_limited(notes, FIELD_VALUE_LIMIT), inline=False)
+            more = kind_label(kind, n - FIELD_ITEMS)
+            shown.append(_("\u2026and {more} more in the full report").format(more=more))
+        embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
+    embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
+    embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
     if attached:
-        embed.set_footer(text=_("The full report is attached as {file}.").format(file=FILE_NAME))
+        embed.footer = _("The full report is attached as {file}.").format(file=FILE_NAME)
     return embeds.finish(embed)
 
 
 def needs_attachment(report: DeckReport, text: str | None = None) -> bool:
     """Attach the full text report when it is long or the embed had to leave things out."""
     text = text if text is not None else text_report(report)
-    if len(text) > ATTACH_OVER:
-        return True
-    return any(len(report.of_kind(kind)) > FIELD_ITEMS for kind in ProblemKind)
+    return len(text) > ATTACH_OVER or any(len(report.of_kind(kind)) > FIELD_ITEMS for kind in ProblemKind)
 
 
 def deck_reply(report: DeckReport, *, emoji: Emoji = None, stale: str | None = None) -> Reply:

@@ -1,89 +1,59 @@
-"""Words for where a decklist comes from: deck links (Archidekt, Moxfield), the options of /deckcheck, the
-"Check this decklist" message command and its commander form (a modal).
-
-Deck-link failures arrive as `bot.deck.sources.DeckSourceError` codes (`malformed_url`, `private`, ...);
-`deck_link_error_text` words each one. No discord.py here.
-"""
+"""Words for where a decklist comes from: deck links (`bot.deck.sources.DeckSourceError` codes), the options of
+/deckcheck, the "Check this decklist" message command and its commander modal. No discord.py here."""
 
 from __future__ import annotations
 
 from bot.present import render
 from bot.present.deck_errors import number
-from bot.present.i18n import _, ngettext, option_name
+from bot.present.errors import wait_words
+from bot.present.i18n import N_, _, option_name
 
 MODAL_TITLE_LIMIT = 45  # Discord's limit of a modal title
 INPUT_LABEL_LIMIT = 45  # Discord's limit of a text input label
+
+_LINK_ERRORS = {
+    "malformed_url": N_(
+        "That {site} link doesn't point at a deck. Open the deck on {site} and copy the address from "
+        "your browser (it looks like {example})."
+    ),
+    "private": N_(
+        "That {site} deck is private, so I can't read it. Make it public (or unlisted) on {site}, {paste}."
+    ),
+    "not_found": N_(
+        "I couldn't find that deck on {site}. Check the link; a deleted deck, or a private one "
+        "{site} hides completely, looks like this too."
+    ),
+    "not_a_deck": N_("{site} answered, but not with a deck I can read. Please try again later, {paste}."),
+    "too_large": N_(
+        "That {site} deck is too large for me to read. Please paste the list with `{list}:` (or attach "
+        "it as a file with `{decklist}:`)."
+    ),
+    "rate_limited": N_("{site} asked me to slow down. Please try again {when}, {paste}."),
+    "busy": N_("I'm reading many deck links right now. Please try again {when}, {paste}."),
+    "unavailable": N_(
+        "{site} isn't answering right now (or took too long). Please try again {when}, {paste}."
+    ),
+}
 
 
 def _sites() -> str:
     return _("{first} or {second}").format(first="Archidekt", second="Moxfield")
 
 
-def _site(site: str | None) -> str:
-    return site or _("The deck site")
-
-
-def _again(retry_after: int | None, default: str | None = None) -> str:
-    if not retry_after:
-        return default or _("in a minute")
-    if retry_after < 90:
-        return ngettext("in {n} second", "in {n} seconds", retry_after).format(n=retry_after)
-    return _("in a few minutes")
-
-
-def _paste() -> str:
-    return _("or paste the list with `{list}:` (or attach it as a file with `{decklist}:`)").format(
-        list=option_name("list"), decklist=option_name("decklist")
-    )
-
-
 def deck_link_error_text(code: str, site: str | None = None, retry_after: int | None = None) -> str:
-    """Why a deck link could not be read, and what to do. `code` is a `DeckSourceErrorCode` value, `site` the
-    site's name ("Moxfield"), `retry_after` whole seconds when the site or the bot said when to retry."""
-    name, paste = _site(site), _paste()
-    when = _again(retry_after, _("in a few seconds") if code == "busy" else None)
-    if code == "malformed_url":
-        text = _(
-            "That {site} link doesn't point at a deck. Open the deck on {site} and copy the address from "
-            "your browser (it looks like {example})."
-        )
-    elif code == "private":
-        text = _(
-            "That {site} deck is private, so I can't read it. Make it public (or unlisted) on {site}, "
-            "{paste}."
-        )
-    elif code == "not_found":
-        text = _(
-            "I couldn't find that deck on {site}. Check the link; a deleted deck, or a private one "
-            "{site} hides completely, looks like this too."
-        )
-    elif code == "not_a_deck":
-        text = _("{site} answered, but not with a deck I can read. Please try again later, {paste}.")
-    elif code == "too_large":
-        text = _(
-            "That {site} deck is too large for me to read. Please paste the list with `{list}:` (or attach "
-            "it as a file with `{decklist}:`)."
-        )
-    elif code == "rate_limited":
-        text = _("{site} asked me to slow down. Please try again {when}, {paste}.")
-    elif code == "busy":
-        text = _("I'm reading many deck links right now. Please try again {when}, {paste}.")
-    else:
-        text = _("{site} isn't answering right now (or took too long). Please try again {when}, {paste}.")
-    return text.format(
-        site=name,
-        paste=paste,
-        example=example_url(site),
-        when=when,
-        list=option_name("list"),
-        decklist=option_name("decklist"),
+    """Why a deck link could not be read (`code`: a `DeckSourceErrorCode` value), and what to do."""
+    opts = {"list": option_name("list"), "decklist": option_name("decklist")}
+    paste = _("or paste the list with `{list}:` (or attach it as a file with `{decklist}:`)").format(**opts)
+    example = (
+        "https://archidekt.com/decks/123456" if site == "Archidekt" else "https://www.moxfield.com/decks/…"
     )
-
-
-def example_url(site: str | None) -> str:
-    if site == "Archidekt":
-        return "https://archidekt.com/decks/123456"
-    return "https://www.moxfield.com/decks/…"
+    return _(_LINK_ERRORS.get(code, _LINK_ERRORS["unavailable"])).format(
+        site=site or _("The deck site"),
+        paste=paste,
+        example=example,
+        when=wait_words(retry_after, _("in a few seconds") if code == "busy" else None, about=False),
+        **opts,
+    )
 
 
 def not_a_deck_link_text(text: str) -> str:
@@ -95,8 +65,7 @@ def not_a_deck_link_text(text: str) -> str:
 
 
 def deck_source_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
-    """Why the list options of /deckcheck can't be used: "none" (no list given), "several" (more than one of
-    `decklist:`, `list:` and `url:`), or "file_too_big"."""
+    """Why the list options can't be used: "none" given, "several" given, or "file_too_big"."""
     options = {"decklist": option_name("decklist"), "list": option_name("list"), "url": option_name("url")}
     if problem == "several":
         return _(
@@ -116,7 +85,6 @@ def deck_source_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
 
 
 def no_commander_text(*, from_message: bool = False) -> str:
-    """Neither the options nor the list name a commander."""
     marks = _("a `Commander` section, a `Commander: Name` line or `*CMDR*` after the card")
     commander = option_name("commander")
     if from_message:
@@ -132,15 +100,12 @@ def no_commander_text(*, from_message: bool = False) -> str:
 
 def deck_from_link_line(name: str | None, site: str, url: str) -> str:
     """The first line of a deck check read from a link: which deck, where."""
-    title = (
-        render.escape(render.truncate(" ".join(name.split()), 100)) if name and name.strip() else _("A deck")
-    )
+    title = " ".join((name or "").split())
+    title = render.escape(render.truncate(title, 100)) if title else _("A deck")
     return _("**{title}** on {site}: <{url}>").format(title=title, site=site, url=url)
 
 
-# ----------------------------------------------------------------------------- "Check this decklist"
 def no_decklist_in_message_text() -> str:
-    """The message has neither a decklist (text or a text file) nor a deck link."""
     return _(
         'I found no decklist in that message. "{menu}" reads a list posted as text (one card per line), '
         "an attached text file, or a public {sites} deck link."

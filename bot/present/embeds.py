@@ -1,18 +1,6 @@
-"""Pure builders for the bot's card replies. No network, no Discord connection.
-
-- `identity_reply` / `identity_embed(analysis, card, ...)`: the /identity answer: the card like a card (name,
-  mana cost, type line), its color against its color identity, the lessons it teaches, and one evidence line
-  per source (`bot.present.evidence`).
-- `fits_reply` / `fits_embed(result, card, commanders, ...)`: the /fits answer. The headline (title) says the
-  verdict once: fits, does not fit, fits if you choose a color (CR 903.4b), or this deck can't exist (with
-  the reason); the identity comparison follows as information. Its sentences are `bot.present.fit_words`'.
-- `help_embed()`: the /help answer (lists /identity, /fits, /deckcheck and /help).
-- `stale_note(resolved)`: the warning for stale or old card data (None when fresh).
-- `finish(embed)`: the last guard: no line repeated, within Discord's limits.
-
-Everything that came from outside (card data, user input) is escaped, and every text is cut to Discord's
-limits. Every `{X}` goes through `render.symbol` with the emoji map given.
-"""
+"""The /identity, /fits and /help replies, and `finish`, the last guard every embed passes (no line repeated,
+within Discord's limits). Outside text (card data, user input) is escaped and cut; every `{X}` goes through
+`render.symbol` with the emoji map given. Pure."""
 
 from __future__ import annotations
 
@@ -23,32 +11,22 @@ from urllib.parse import quote
 from bot.cards.model import STALE_DAYS, Resolved
 from bot.identity import is_banned
 from bot.identity.model import Analysis, FitResult, FitVerdict, NonDeckKind
-from bot.present import evidence, fit_words, render, words
+from bot.present import evidence, fit_words, message, render, words
 from bot.present.i18n import N_, _
-from bot.present.message import (
-    DESCRIPTION_LIMIT,
-    FIELD_NAME_LIMIT,
-    FIELD_VALUE_LIMIT,
-    TITLE_LIMIT,
-    TOTAL_LIMIT,
-    Embed,
-    Reply,
-)
+from bot.present.message import Embed, Reply
 from bot.present.render import Emoji
 from bot.present.words import NAME_WIDTH, plain, shown
 
-SCRYFALL_SEARCH = "https://scryfall.com/search?q="
 SCRYFALL_IMAGE = "https://api.scryfall.com/cards/{id}?format=image&version=normal"
 FOOTER = N_("Card data from Scryfall")
-_VERDICT_COLORS: dict[FitVerdict, int] = {
-    FitVerdict.FITS: render.FITS_COLOR,
-    FitVerdict.DOES_NOT_FIT: render.MISFIT_COLOR,
-    FitVerdict.FITS_IF_CHOSEN: render.CONDITIONAL_COLOR,
-    FitVerdict.DECK_CANT_EXIST: render.CANT_EXIST_COLOR,
+_VERDICT_LOOKS: dict[FitVerdict, tuple[str, int]] = {  # the title's mark, the embed's color
+    FitVerdict.FITS: ("\u2705", render.FITS_COLOR),
+    FitVerdict.DOES_NOT_FIT: ("\u274c", render.MISFIT_COLOR),
+    FitVerdict.FITS_IF_CHOSEN: ("\U0001f3a8", render.CONDITIONAL_COLOR),
+    FitVerdict.DECK_CANT_EXIST: ("\u26d4", render.CANT_EXIST_COLOR),
 }
 
 
-# ---------------------------------------------------------------------------------------- card bits
 def card_name(card: Mapping[str, Any]) -> str:
     return str(card.get("name") or _("Unknown card"))
 
@@ -58,7 +36,7 @@ def card_url(card: Mapping[str, Any]) -> str:
     uri = card.get("scryfall_uri")
     if isinstance(uri, str) and uri.startswith(("https://", "http://")):
         return uri
-    return SCRYFALL_SEARCH + quote(f'!"{card_name(card)}"', safe="")
+    return "https://scryfall.com/search?q=" + quote(f'!"{card_name(card)}"', safe="")
 
 
 def card_image(card: Mapping[str, Any]) -> str | None:
@@ -86,140 +64,52 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
         return _("Scryfall could not be reached, so this uses cached card data that may be out of date.")
     ages = [r.data_age_days for r in items if r.data_age_days is not None]
     if ages and max(ages) > STALE_DAYS:
-        return _("The local card data is {days} days old; recent changes may be missing.").format(
-            days=f"{max(ages):.0f}"
-        )
+        days = f"{max(ages):.0f}"
+        return _("The local card data is {days} days old; recent changes may be missing.").format(days=days)
     return None
 
 
 def typed_line(typed: Sequence[tuple[str, str]], *, with_names: bool = True) -> str | None:
-    """The names the player typed in another language, beside the cards' English names: `You typed:
-    Blitzschlag (Lightning Bolt)` (`typed`: (printed name as typed, English name) pairs; without
-    `with_names` only the typed names, when the title already names the card). None when there are none."""
+    """`You typed: Blitzschlag (Lightning Bolt)` from (name as typed in another language, English name) pairs;
+    only the typed names without `with_names` (the title names the card). None when there are none."""
     if not typed:
         return None
-    shown_names = [
-        render.echo(printed, 80) + (f" ({render.escape(name)})" if with_names else "")
-        for printed, name in typed
-    ]
-    return _("You typed: {names}").format(names=", ".join(shown_names))
+    names = [render.echo(t, 80) + (f" ({render.escape(n)})" if with_names else "") for t, n in typed]
+    return _("You typed: {names}").format(names=", ".join(names))
 
 
 def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
-    """The card like a card: mana cost and type line; each face's for a card of several parts
-    ("Fire {1}{R} · Instant // Ice {1}{U} · Instant")."""
-    faces = analysis.faces
+    """Mana cost and type line, each face's for a card of several parts ("Fire {1}{R} · Instant // Ice …")."""
     parts: list[str] = []
-    for face in faces:
+    for face in analysis.faces:
         bits = [render.render_symbols(render.escape(face.mana_cost), emoji)] if face.mana_cost else []
         if face.type_line:
             bits.append(render.escape(face.type_line))
-        if len(faces) > 1:
+        if len(analysis.faces) > 1:
             bits.insert(0, plain(face.name) + (" " + bits.pop(0) if face.mana_cost else ""))
-        text = " \u00b7 ".join(bits)
-        if text:
-            parts.append(text)
+        if bits:
+            parts.append(" \u00b7 ".join(bits))
     return render.truncate(" // ".join(parts), 300)
 
 
-def _base_embed(title: str, url: str | None, color: int, card: Mapping[str, Any]) -> Embed:
-    embed = Embed(title=render.truncate(title, TITLE_LIMIT), url=url, color=color)
-    image = card_image(card)
-    if image:
-        embed.set_thumbnail(url=image)
+def _card_embed(title: str, color: int, card: Mapping[str, Any], lines: Iterable[str | None]) -> Embed:
+    description = render.truncate("\n".join(line for line in lines if line), message.DESCRIPTION_LIMIT)
+    embed = Embed(
+        title=render.truncate(title, message.TITLE_LIMIT), description=description, url=card_url(card)
+    )
+    embed.color, embed.thumbnail, embed.footer = color, card_image(card), _(FOOTER)
     return embed
 
 
-def _add_warnings(embed: Embed, warnings: Sequence[str]) -> None:
-    if warnings:
-        value = render.join_limited((f"\u26a0\ufe0f {w}" for w in dict.fromkeys(warnings)), FIELD_VALUE_LIMIT)
-        embed.add_field(name=_("Warnings"), value=value, inline=False)
+def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str = "") -> None:
+    """A field of one line per item (each once, `mark` before each), cut to fit; none when there are none."""
+    value = render.join_limited((f"{mark}{line}" for line in dict.fromkeys(lines)), message.FIELD_VALUE_LIMIT)
+    if value:
+        embed.add_field(name=render.truncate(name, message.FIELD_NAME_LIMIT), value=value)
 
 
-def _why_field(
-    embed: Embed, name: str, analysis: Analysis, found: Sequence[evidence.Source], emoji: Emoji
-) -> None:
-    lines = evidence.evidence_lines(analysis, found, emoji)
-    if lines:
-        embed.add_field(
-            name=render.truncate(name, FIELD_NAME_LIMIT),
-            value=render.join_limited(lines, FIELD_VALUE_LIMIT),
-            inline=False,
-        )
-
-
-# ------------------------------------------------------------------------------------------ /identity
-def identity_embed(
-    analysis: Analysis,
-    card: Mapping[str, Any],
-    *,
-    emoji: Emoji = None,
-    stale: str | None = None,
-    typed: str | None = None,
-) -> Embed:
-    """The /identity answer: the card line, its color against its color identity and why (one line per source
-    of color), the lessons it teaches; for objects that are not deck cards, what they are instead. `typed`:
-    the name printed in another language the card was asked by (shown first)."""
-    name = analysis.name or card_name(card)
-    embed = _base_embed(render.escape(name), card_url(card), render.identity_color(analysis.identity), card)
-    lines = [typed_line([(typed, name)], with_names=False) if typed else None, card_line(analysis, emoji)]
-    if analysis.not_deck_card is not None:
-        lines.extend(_not_deck_lines(analysis, card))
-        if analysis.colors or analysis.color_reasons:
-            embed.add_field(name=_("Color"), value=render.pips(analysis.colors, emoji), inline=True)
-        found = (
-            evidence.sources(analysis.color_reasons)
-            if analysis.not_deck_card is NonDeckKind.TOKEN
-            else evidence.identity_sources(analysis)
-        )
-    else:
-        lines.append(words.identity_summary(analysis, shown))
-        lines.extend(words.lessons(analysis, emoji))
-        lines.append(words.deck_line(analysis))
-        if analysis.colors == analysis.identity:
-            embed.add_field(
-                name=_("Color and color identity"), value=render.pips(analysis.identity, emoji), inline=True
-            )
-        else:
-            embed.add_field(name=_("Color"), value=render.pips(analysis.colors, emoji), inline=True)
-            embed.add_field(
-                name=_("Color identity"), value=render.pips(analysis.identity, emoji), inline=True
-            )
-        found = evidence.identity_sources(analysis)
-    embed.description = render.truncate("\n".join(line for line in lines if line), DESCRIPTION_LIMIT)
-    if analysis.not_deck_card is not NonDeckKind.TOKEN or analysis.colors:
-        _why_field(embed, _("Why"), analysis, found, emoji)
-    warnings: list[str] = []
-    if is_banned(card) and analysis.deck_card:
-        warnings.append(_("{card} is banned in Commander.").format(card=plain(name)))
-    if stale:
-        warnings.append(stale)
-    _add_warnings(embed, warnings)
-    embed.set_footer(text=_(FOOTER))
-    return finish(embed)
-
-
-def _not_deck_lines(analysis: Analysis, card: Mapping[str, Any]) -> list[str]:
-    kind = analysis.not_deck_card
-    assert kind is not None
-    lines = [words.not_deck_sentence(shown(analysis.name or card_name(card)), kind)]
-    if kind is NonDeckKind.TOKEN:
-        lines.append(words.token_colors_sentence(analysis))
-    elif kind is NonDeckKind.MELD_RESULT:
-        parts = [
-            str(p.get("name"))
-            for p in card.get("all_parts") or ()
-            if isinstance(p, Mapping) and p.get("component") == "meld_part" and p.get("name")
-        ]
-        if parts:
-            lines.append(
-                _("Its two halves, {cards}, are the cards that go in a deck.").format(
-                    cards=words.names_list(parts, shown)
-                )
-            )
-    elif kind in (NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST):
-        lines.append(_("Nothing printed on it gives it a color or a color identity."))
-    return lines
+def add_warnings(embed: Embed, warnings: Iterable[str | None]) -> None:
+    add_list_field(embed, _("Warnings"), (w for w in warnings if w), mark="\u26a0\ufe0f ")
 
 
 def identity_reply(
@@ -230,19 +120,54 @@ def identity_reply(
     stale: str | None = None,
     typed: str | None = None,
 ) -> Reply:
-    """The /identity reply (one public embed)."""
-    return Reply(embeds=[identity_embed(analysis, card, emoji=emoji, stale=stale, typed=typed)])
-
-
-# ---------------------------------------------------------------------------------------------- /fits
-def _leader_names(result: FitResult, commanders: Sequence[Mapping[str, Any]]) -> list[str]:
-    return [a.name for a in result.commanders] or [card_name(c) for c in commanders]
-
-
-def _identities_fields(embed: Embed, result: FitResult, name: str, emoji: Emoji) -> None:
-    embed.add_field(
-        name=_("Card"), value=f"{plain(name)}: {render.pips(result.card.identity, emoji)}", inline=True
+    """The /identity answer: the card, its color against its color identity and why, its lessons; for an
+    object that is not a deck card, what it is. `typed`: the name in another language it was asked by."""
+    name = analysis.name or card_name(card)
+    kind = analysis.not_deck_card
+    lines = [typed_line([(typed, name)], with_names=False) if typed else None, card_line(analysis, emoji)]
+    if kind is not None:
+        lines += _not_deck_lines(analysis, card, kind)
+    else:
+        lines += [words.identity_summary(analysis, shown), *words.lessons(analysis, emoji)]
+        lines.append(words.deck_line(analysis))
+    embed = _card_embed(render.escape(name), render.identity_color(analysis.identity), card, lines)
+    color, identity = render.pips(analysis.colors, emoji), render.pips(analysis.identity, emoji)
+    if kind is None and analysis.colors == analysis.identity:
+        embed.add_field(name=_("Color and color identity"), value=identity, inline=True)
+    elif kind is None:
+        embed.add_field(name=_("Color"), value=color, inline=True)
+        embed.add_field(name=_("Color identity"), value=identity, inline=True)
+    elif analysis.colors or analysis.color_reasons:
+        embed.add_field(name=_("Color"), value=color, inline=True)
+    if kind is not NonDeckKind.TOKEN or analysis.colors:
+        reasons = analysis.color_reasons if kind is NonDeckKind.TOKEN else analysis.identity_reasons
+        add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, evidence.sources(reasons), emoji))
+    banned = is_banned(card) and analysis.deck_card
+    add_warnings(
+        embed, [_("{card} is banned in Commander.").format(card=plain(name)) if banned else "", stale]
     )
+    return Reply(embeds=[finish(embed)])
+
+
+def _not_deck_lines(analysis: Analysis, card: Mapping[str, Any], kind: NonDeckKind) -> list[str]:
+    lines = [words.not_deck_sentence(shown(analysis.name or card_name(card)), kind)]
+    if kind is NonDeckKind.TOKEN:
+        lines.append(words.token_colors_sentence(analysis))
+    elif kind is NonDeckKind.MELD_RESULT:
+        parts = [
+            str(p.get("name"))
+            for p in card.get("all_parts") or ()
+            if isinstance(p, Mapping) and p.get("component") == "meld_part" and p.get("name")
+        ]
+        if parts:
+            cards = words.names_list(parts, shown)
+            lines.append(_("Its two halves, {cards}, are the cards that go in a deck.").format(cards=cards))
+    elif kind in (NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST):
+        lines.append(_("Nothing printed on it gives it a color or a color identity."))
+    return lines
+
+
+def _commanders_field(embed: Embed, result: FitResult, emoji: Emoji) -> None:
     lines = []
     for i, leader in enumerate(result.commanders):
         text = f"{plain(leader.name)}: {render.pips(leader.identity, emoji)}"
@@ -253,47 +178,8 @@ def _identities_fields(embed: Embed, result: FitResult, name: str, emoji: Emoji)
         lines.append(text)
     if len(result.commanders) > 1:
         lines.append(_("Together: {colors}").format(colors=render.pips(result.deck_identity, emoji)))
-    embed.add_field(
-        name=_("Commanders") if len(result.commanders) > 1 else _("Commander"),
-        value=render.join_limited(lines, FIELD_VALUE_LIMIT),
-        inline=True,
-    )
-
-
-def fits_embed(
-    result: FitResult,
-    card: Mapping[str, Any],
-    commanders: Sequence[Mapping[str, Any]],
-    *,
-    emoji: Emoji = None,
-    stale: str | None = None,
-    typed: Sequence[tuple[str, str]] = (),
-) -> Embed:
-    """The /fits answer: the headline says the verdict once (with the reason when no legal deck can hold the
-    card); then why, both identities, and for colors outside the deck the evidence, one line per source."""
-    analysis = result.card
-    name = analysis.name or card_name(card)
-    leaders = _leader_names(result, commanders)
-    title = fit_words.headline(
-        result, render.truncate(name, NAME_WIDTH), [render.truncate(n, 80) for n in leaders]
-    )
-    embed = _base_embed(render.escape(title), card_url(card), _VERDICT_COLORS[result.verdict], card)
-    lines = [typed_line(typed), *fit_words.fits_lines(result, name)]
-    embed.description = render.truncate("\n".join(line for line in lines if line), DESCRIPTION_LIMIT)
-    _identities_fields(embed, result, name, emoji)
-    if result.outside:
-        found = evidence.identity_sources(analysis, result.outside)
-        _why_field(
-            embed,
-            _("Outside: {colors}").format(colors=render.color_words(result.outside)),
-            analysis,
-            found,
-            emoji,
-        )
-    warnings = [stale] if stale else []
-    _add_warnings(embed, warnings)
-    embed.set_footer(text=_(FOOTER))
-    return finish(embed)
+    name = _("Commanders") if len(result.commanders) > 1 else _("Commander")
+    embed.add_field(name=name, value=render.join_limited(lines, message.FIELD_VALUE_LIMIT), inline=True)
 
 
 def fits_reply(
@@ -305,8 +191,25 @@ def fits_reply(
     stale: str | None = None,
     typed: Sequence[tuple[str, str]] = (),
 ) -> Reply:
-    """The /fits reply (one public embed); `typed`: see `typed_line`."""
-    return Reply(embeds=[fits_embed(result, card, commanders, emoji=emoji, stale=stale, typed=typed)])
+    """The /fits answer: the headline says the verdict once; then why, both identities, and the evidence for
+    colors outside the deck. `typed`: see `typed_line`."""
+    analysis = result.card
+    name = analysis.name or card_name(card)
+    leaders = [a.name for a in result.commanders] or [card_name(c) for c in commanders]
+    cut = [render.truncate(n, 80) for n in leaders]
+    mark, color = _VERDICT_LOOKS[result.verdict]
+    title = f"{mark} {fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)}"
+    lines = [typed_line(typed), *fit_words.fits_lines(result, name)]
+    embed = _card_embed(render.escape(title), color, card, lines)
+    pips = render.pips(analysis.identity, emoji)
+    embed.add_field(name=_("Card"), value=f"{plain(name)}: {pips}", inline=True)
+    _commanders_field(embed, result, emoji)
+    if result.outside:
+        found = evidence.sources(analysis.identity_reasons, result.outside)
+        outside = _("Outside: {colors}").format(colors=render.color_words(result.outside))
+        add_list_field(embed, outside, evidence.evidence_lines(analysis, found, emoji))
+    add_warnings(embed, [stale])
+    return Reply(embeds=[finish(embed)])
 
 
 HELP_WHAT = N_(
@@ -346,59 +249,37 @@ HELP_EXAMPLES = N_(
 )
 
 
-def help_embed(emoji: Emoji = None) -> Embed:
-    """The /help answer."""
-    embed = Embed(title=_("Color identity bot"), description=_(HELP_WHAT), color=render.GOLD)
-    embed.add_field(name=_("Commands"), value=_(HELP_COMMANDS), inline=False)
-    embed.add_field(name=_("Color"), value=render.render_symbols(_(HELP_COLOR), emoji), inline=False)
-    embed.add_field(
-        name=_("Color identity"), value=render.render_symbols(_(HELP_IDENTITY), emoji), inline=False
-    )
-    embed.add_field(name=_("Examples"), value=_(HELP_EXAMPLES), inline=False)
-    embed.set_footer(text=_("Start typing a card name and pick it from the suggestions."))
-    return finish(embed)
-
-
 def help_reply(emoji: Emoji = None) -> Reply:
-    """The /help reply (only the user who asked sees it)."""
-    return Reply(embeds=[help_embed(emoji)], ephemeral=True)
-
-
-# ------------------------------------------------------------------------------------------- limits
-def _drop_repeats(embed: Embed) -> None:
-    """Last guard: a line already shown earlier in the embed is left out of later fields."""
-    seen = {
-        line.strip() for text in (embed.title or "", embed.description or "") for line in text.split("\n")
-    }
-    for f in list(embed.fields):
-        kept = []
-        for line in f.value.split("\n"):
-            if line.strip() and line.strip() in seen:
-                continue
-            seen.add(line.strip())
-            kept.append(line)
-        f.value = "\n".join(kept)
-        if not f.value.strip():
-            embed.fields.remove(f)
+    """The /help answer (only the user who asked sees it)."""
+    embed = Embed(title=_("Color identity bot"), description=_(HELP_WHAT), color=render.GOLD)
+    embed.add_field(name=_("Commands"), value=_(HELP_COMMANDS))
+    embed.add_field(name=_("Color"), value=render.render_symbols(_(HELP_COLOR), emoji))
+    embed.add_field(name=_("Color identity"), value=render.render_symbols(_(HELP_IDENTITY), emoji))
+    embed.add_field(name=_("Examples"), value=_(HELP_EXAMPLES))
+    embed.footer = _("Start typing a card name and pick it from the suggestions.")
+    return Reply(embeds=[finish(embed)], ephemeral=True)
 
 
 def finish(embed: Embed) -> Embed:
-    """No repeated line, then within Discord's limits."""
-    _drop_repeats(embed)
-    return fit_to_limits(embed)
-
-
-def fit_to_limits(embed: Embed) -> Embed:
-    """Last guard: drop trailing fields (noting it) until the embed's total size is within 6,000."""
-    while len(embed) > TOTAL_LIMIT and len(embed.fields) > 1:
-        embed.remove_field(len(embed.fields) - 1)
-        note = _("Some details were left out to fit Discord's limits.")
-        if len(embed) + len(note) + 10 <= TOTAL_LIMIT:
-            embed.add_field(name="…", value=note, inline=False)
-            if len(embed) <= TOTAL_LIMIT:
-                break
-            embed.remove_field(len(embed.fields) - 1)
-    if len(embed) > TOTAL_LIMIT and embed.description:
-        over = len(embed) - TOTAL_LIMIT
+    """Last guard: a line shown earlier is left out of later fields; then trailing fields are dropped (noting
+    it) until the embed is within Discord's 6,000 characters."""
+    seen = {line.strip() for line in f"{embed.title or ''}\n{embed.description or ''}".split("\n")}
+    for f in list(embed.fields):
+        kept = []
+        for line in f.value.split("\n"):
+            if not line.strip() or line.strip() not in seen:
+                seen.add(line.strip())
+                kept.append(line)
+        f.value = "\n".join(kept)
+        if not f.value.strip():
+            embed.fields.remove(f)
+    note = _("Some details were left out to fit Discord's limits.")
+    while len(embed) > message.TOTAL_LIMIT and len(embed.fields) > 1:
+        del embed.fields[-1]
+        if len(embed) + len(note) + 10 <= message.TOTAL_LIMIT:
+            embed.add_field(name="…", value=note)
+            break
+    if len(embed) > message.TOTAL_LIMIT and embed.description:
+        over = len(embed) - message.TOTAL_LIMIT
         embed.description = render.truncate(embed.description, max(1, len(embed.description) - over))
     return embed

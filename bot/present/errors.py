@@ -19,55 +19,58 @@ def option_note(label: str | None) -> str:
     return _(" (for `{option}`)").format(option=option_name(label)) if label else ""
 
 
-def _names(names: Sequence[str], limit: int) -> list[str]:
-    return [render.escape(render.truncate(n, 150)) for n in list(dict.fromkeys(names))[:limit]]
+def _bold_names(names: Sequence[str], limit: int) -> str:
+    return ", ".join(
+        f"**{render.escape(render.truncate(n, 150))}**" for n in list(dict.fromkeys(names))[:limit]
+    )
 
 
 def not_found_text(query: str, suggestions: Sequence[str], label: str | None = None) -> str:
-    text = _("I couldn't find a card named \u201c{query}\u201d{option}.").format(
-        query=render.echo(query), option=option_note(label)
-    )
-    names = _names(suggestions, MAX_SUGGESTIONS)
+    query, option = render.echo(query), option_note(label)
+    text = _("I couldn't find a card named \u201c{query}\u201d{option}.").format(query=query, option=option)
+    names = _bold_names(suggestions, MAX_SUGGESTIONS)
     if names:
-        text += "\n" + _("Did you mean: {names}?").format(names=", ".join(f"**{n}**" for n in names))
+        text += "\n" + _("Did you mean: {names}?").format(names=names)
     else:
         text += "\n" + _("Check the spelling, or start typing and pick a name from the suggestions.")
     return render.truncate(text, CONTENT_LIMIT)
 
 
 def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = None) -> str:
-    text = _("\u201c{query}\u201d{option} matches several cards").format(
-        query=render.echo(query), option=option_note(label)
-    )
-    names = _names(candidates, CANDIDATES_SHOWN)
+    query, option = render.echo(query), option_note(label)
+    text = _("\u201c{query}\u201d{option} matches several cards").format(query=query, option=option)
+    names = _bold_names(candidates, CANDIDATES_SHOWN)
     if names:
-        text += ": " + ", ".join(f"**{n}**" for n in names)
+        text += ": " + names
         if len(candidates) > CANDIDATES_SHOWN:
             text += _(" and {n} more").format(n=len(candidates) - CANDIDATES_SHOWN)
     text += _(". Please type more of the name.")
     return render.truncate(text, CONTENT_LIMIT)
 
 
-def _wait(retry_after: float | None, default: str | None = None) -> str:
+def wait_words(retry_after: float | None, default: str | None = None, *, about: bool = True) -> str:
+    """When to try again: 'in about 5 seconds' (`about=False`: 'in 5 seconds'), 'in a few minutes'."""
     if not retry_after or retry_after <= 0:
         return default or _("in a minute")
     if retry_after >= 90:
         return _("in a few minutes")
-    seconds = max(1, round(retry_after))
-    return ngettext("in about {n} second", "in about {n} seconds", seconds).format(n=seconds)
+    n = max(1, round(retry_after))
+    if about:
+        return ngettext("in about {n} second", "in about {n} seconds", n).format(n=n)
+    return ngettext("in {n} second", "in {n} seconds", n).format(n=n)
 
 
 def unavailable_text(retry_after: float | None = None) -> str:
     return _(
         "Scryfall (where my card data comes from) isn't answering right now, so I can't look that card up. "
         "Please try again {when}."
-    ).format(when=_wait(retry_after))
+    ).format(when=wait_words(retry_after))
 
 
 def busy_text(retry_after: float | None = None) -> str:
     return _(
         "I'm busy: many card lookups are waiting for Scryfall right now. Please try again {when}."
-    ).format(when=_wait(retry_after, _("in a few seconds")))
+    ).format(when=wait_words(retry_after, _("in a few seconds")))
 
 
 def too_long_text(length: int, label: str | None = None) -> str:
@@ -79,10 +82,6 @@ def too_long_text(length: int, label: str | None = None) -> str:
 
 def empty_text(label: str | None = None) -> str:
     return _("Please give a card name{option}.").format(option=option_note(label))
-
-
-def deck_input_text(problem: str) -> str:
-    return _("I can't check that decklist: {problem}.").format(problem=render.echo(problem, 300))
 
 
 def cooldown_text(retry_after: float) -> str:

@@ -1,22 +1,13 @@
-"""The one way evidence becomes text: the engine's reasons grouped by source, one line per source.
-
-Colors that come from the same line of a card (its mana cost, one rules-text line, its type line, one
-characteristic-defining ability) are one `Source`, so a card like Golos gives one line for its
-`{2}{W}{U}{B}{R}{G}` ability, not five. `evidence_line(source)` words it:
-
-    {W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile the top three cards of your library…
-    {R} — Homicidal Brute (back face), color indicator
-    {G}{U} — basic land types (CR 903.5d): Land — **Forest Island**
-
-The same function writes the plain-text lines of the deck report (`markdown=False`). Pure.
-"""
+"""The one way evidence becomes text: the engine's reasons merged into one `Source` per line of the card, so
+Golos gives one line for its `{2}{W}{U}{B}{R}{G}` ability, not five:
+`{W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile the top three cards of your library…`"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.identity.model import Analysis, CdaKind, FaceRole, Reason, ReasonKind, TextPlace
+from bot.identity.model import WUBRG, Analysis, FaceRole, Reason, ReasonKind, TextPlace
 from bot.present import render
 from bot.present.i18n import N_, _, ngettext
 from bot.present.render import Emoji
@@ -35,21 +26,18 @@ _PLACES: dict[TextPlace, str] = {
     TextPlace.GRANTED_ABILITY: N_("ability it grants"),
     TextPlace.TEXT: N_("rules text"),
 }
-_ROLE_WORDS: dict[FaceRole, str] = {FaceRole.BACK: N_("back face")}
-_TOKEN_COLOR = N_("set by the effect that creates it")
 _WHERE: dict[ReasonKind, str] = {
     ReasonKind.MANA_COST: N_("mana cost"),
     ReasonKind.COLOR_INDICATOR: N_("color indicator"),
     ReasonKind.CDA: N_("characteristic-defining ability"),
     ReasonKind.CHOSEN_COLOR: N_("color chosen before the game (CR 903.4b)"),
+    ReasonKind.TOKEN_COLOR: N_("set by the effect that creates it"),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """Every reason that comes from one line of one face (or one chosen/token color), merged.
-
-    `colors` in the order they were found (WUBRG within a symbol), `symbols` the distinct colored symbols as
+    """The reasons from one line of one face (or one chosen/token color): `colors` as found, `symbols` as
     printed, `places` where in a rules-text line they sit, `lands` the basic land types."""
 
     kind: ReasonKind
@@ -59,7 +47,6 @@ class Source:
     symbols: tuple[str, ...] = ()
     places: tuple[str, ...] = ()
     lands: tuple[str, ...] = ()
-    cda: CdaKind | None = None
 
 
 def place_words(reason: Reason) -> str:
@@ -72,40 +59,31 @@ def place_words(reason: Reason) -> str:
 
 def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source]:
     """The reasons (for `colors` only, when given) merged into one `Source` per line, in first-seen order."""
-    groups: dict[tuple[object, ...], list[Reason]] = {}
+    groups: dict[tuple[ReasonKind, str, str | None], list[Reason]] = {}
     for r in reasons:
-        if r.removes or (colors is not None and r.color not in colors):
-            continue
-        key = (r.kind, r.face, r.text)
-        groups.setdefault(key, []).append(r)
+        if not r.removes and (colors is None or r.color in colors):
+            groups.setdefault((r.kind, r.face, r.text), []).append(r)
     out: list[Source] = []
     for (kind, face, text), group in groups.items():
-        assert isinstance(kind, ReasonKind) and isinstance(face, str)
         symbols = list(dict.fromkeys(r.symbol for r in group if r.symbol))
-        if isinstance(text, str):  # as printed, left to right
+        if text is not None:  # as printed, left to right
             symbols.sort(key=lambda sym: text.find(sym) if sym in text else len(text))
             if kind is ReasonKind.BASIC_LAND_TYPE:
                 group.sort(key=lambda r: text.find(r.land) if r.land and r.land in text else len(text))
         if not symbols and kind is not ReasonKind.BASIC_LAND_TYPE:
-            group.sort(key=lambda r: "WUBRG".find(r.color))
+            group.sort(key=lambda r: WUBRG.find(r.color))
         out.append(
             Source(
                 kind=kind,
                 face=face,
-                text=text if isinstance(text, str) else None,
+                text=text,
                 colors="".join(dict.fromkeys(r.color for r in group)),
                 symbols=tuple(symbols),
                 places=tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT)),
                 lands=tuple(dict.fromkeys(r.land for r in group if r.land)),
-                cda=group[0].cda,
             )
         )
     return out
-
-
-def identity_sources(analysis: Analysis, colors: str | None = None) -> list[Source]:
-    """The sources of the card's color identity (for `colors` only, when given)."""
-    return sources(analysis.identity_reasons, colors)
 
 
 def face_label(analysis: Analysis, face: str) -> str:
@@ -119,14 +97,7 @@ def face_label(analysis: Analysis, face: str) -> str:
     if role is FaceRole.ALTERNATIVE:
         type_line = next((f.type_line for f in analysis.faces if f.name == face), "")
         return _("{face} ({part})").format(face=face, part=alternative_part_word(type_line))
-    role_words = _ROLE_WORDS.get(role)
-    return _("{face} ({part})").format(face=face, part=_(role_words)) if role_words else face
-
-
-def _lead(source: Source, emoji: Emoji) -> str:
-    if source.symbols:
-        return "".join(render.symbol(s, emoji) for s in source.symbols)
-    return "".join(render.symbol(c, emoji) for c in source.colors if c)
+    return _("{face} ({part})").format(face=face, part=_("back face")) if role is FaceRole.BACK else face
 
 
 def _where(source: Source) -> str:
@@ -135,12 +106,10 @@ def _where(source: Source) -> str:
         return render.and_list(source.places) or _(_PLACES[TextPlace.TEXT])
     if kind is ReasonKind.BASIC_LAND_TYPE:
         return ngettext("basic land type (CR 903.5d)", "basic land types (CR 903.5d)", len(source.lands))
-    return _(_WHERE.get(kind, _TOKEN_COLOR))
+    return _(_WHERE[kind])
 
 
-def evidence_line(
-    source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True, width: int = LINE_WIDTH
-) -> str:
+def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -> str:
     """One line for one source: symbols (or color pips), where they sit, and the card's line with them in
     bold. `markdown=False`: plain text (symbols as `{X}`, nothing bold or escaped), for text files."""
     if not markdown:
@@ -149,49 +118,21 @@ def evidence_line(
     where = _where(source)
     if label:
         where = _("{face}, {where}").format(face=render.escape(label) if markdown else label, where=where)
-    line = f"{_lead(source, emoji)} \u2014 {where}"
+    lead = "".join(render.symbol(s, emoji) for s in source.symbols or source.colors)
+    line = f"{lead} \u2014 {where}"
     text = (source.text or "").strip()
     if not text or source.kind is ReasonKind.COLOR_INDICATOR:
         return line
-    if source.kind is ReasonKind.BASIC_LAND_TYPE:
-        shown = _bold_words(render.clip_line(text, None, width), source.lands, markdown)
-    else:
-        first = source.symbols[0] if source.symbols else None
-        clipped = render.clip_line(text, first, width)
-        shown = render.highlight(clipped, source.symbols, emoji, markdown=markdown) if markdown else clipped
+    lands = source.kind is ReasonKind.BASIC_LAND_TYPE
+    shown = render.clip_line(text, None if lands or not source.symbols else source.symbols[0], LINE_WIDTH)
+    if markdown and lands:  # the basic land types in bold
+        shown = render.bold_runs(((w, w in source.lands) for w in render.escape(shown).split(" ")), " ")
+    elif markdown:
+        shown = render.highlight(shown, source.symbols, emoji)
     return f"{line}: {shown}"
 
 
-def _bold_words(text: str, words: Sequence[str], markdown: bool) -> str:
-    """The type line with the basic land types in bold (adjacent ones together)."""
-    if not markdown:
-        return text
-    escaped = render.escape(text)
-    parts = escaped.split(" ")
-    out: list[str] = []
-    run: list[str] = []
-    for part in parts:
-        if part in words:
-            run.append(part)
-            continue
-        if run:
-            out.append("**" + " ".join(run) + "**")
-            run = []
-        out.append(part)
-    if run:
-        out.append("**" + " ".join(run) + "**")
-    return " ".join(out)
-
-
 def evidence_lines(
-    analysis: Analysis,
-    found: Sequence[Source],
-    emoji: Emoji = None,
-    *,
-    markdown: bool = True,
-    width: int = LINE_WIDTH,
+    analysis: Analysis, found: Sequence[Source], emoji: Emoji = None, *, markdown: bool = True
 ) -> list[str]:
-    """`evidence_line` for each source, each line once."""
-    return list(
-        dict.fromkeys(evidence_line(s, analysis, emoji, markdown=markdown, width=width) for s in found)
-    )
+    return list(dict.fromkeys(evidence_line(s, analysis, emoji, markdown=markdown) for s in found))

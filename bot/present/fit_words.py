@@ -1,7 +1,6 @@
-"""The sentences of a /fits answer: the headline that says the verdict once (fits, does not fit, fits if you
-choose a color (CR 903.4b), or this deck can't exist, with the reason), and the lines that explain it, the
-identity comparison following as information (CR 903.4, 903.5c). Pure; names are escaped here.
-"""
+"""The sentences of a /fits answer: the headline says the verdict once (fits, does not fit, fits if you choose a
+color (CR 903.4b), or this deck can't exist, with the reason); the lines under it explain it, the identity
+comparison following as information (CR 903.4, 903.5c). Pure; names are escaped here."""
 
 from __future__ import annotations
 
@@ -12,26 +11,14 @@ from bot.present import render, words
 from bot.present.i18n import _, ngettext, option_name
 from bot.present.words import possessive_shown, shown
 
-MARKS: dict[FitVerdict, str] = {
-    FitVerdict.FITS: "\u2705",
-    FitVerdict.DOES_NOT_FIT: "\u274c",
-    FitVerdict.FITS_IF_CHOSEN: "\U0001f3a8",
-    FitVerdict.DECK_CANT_EXIST: "\u26d4",
-}
-
 
 def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[str], name: str) -> str:
     """The short reason for the headline: 'Lightning Bolt can't be your commander'."""
     if blocker is DeckBlocker.COMMANDER_INELIGIBLE:
         problem = next((v for v in result.commander_problems if not words.is_pairing(v) or v.cause), None)
-        who = (
-            words.ineligible_name(problem)
-            if problem is not None
-            else next(
-                (a.name for a in result.commanders if not a.deck_card),
-                leaders[0] if leaders else _("The commander"),
-            )
-        )
+        default = leaders[0] if leaders else _("The commander")
+        fallback = next((a.name for a in result.commanders if not a.deck_card), default)
+        who = words.ineligible_name(problem) if problem is not None else fallback
         return _("{card} can\u2019t be your commander").format(card=who)
     if blocker is DeckBlocker.PAIR_INVALID:
         problem = next((v for v in result.commander_problems if words.is_pairing(v)), None)
@@ -61,16 +48,11 @@ def _blocker_sentences(result: FitResult, name: str) -> list[str]:
                 if leader.not_deck_card is not None
             )
         elif blocker is DeckBlocker.COMMANDER_BANNED:
-            out.extend(
-                _("{card} is banned in Commander, so a deck led by it isn\u2019t legal.").format(
-                    card=shown(banned)
-                )
-                for banned in result.banned_commanders
-            )
+            text = _("{card} is banned in Commander, so a deck led by it isn\u2019t legal.")
+            out.extend(text.format(card=shown(banned)) for banned in result.banned_commanders)
         elif blocker is DeckBlocker.CARD_BANNED:
-            out.append(
-                _("{card} is banned in Commander, so no Commander deck may hold it.").format(card=shown(name))
-            )
+            text = _("{card} is banned in Commander, so no Commander deck may hold it.")
+            out.append(text.format(card=shown(name)))
         elif blocker is DeckBlocker.NOT_A_DECK_CARD and result.card.not_deck_card is not None:
             out.append(words.not_deck_sentence(shown(name), result.card.not_deck_card))
     return list(dict.fromkeys(out))
@@ -78,16 +60,17 @@ def _blocker_sentences(result: FitResult, name: str) -> list[str]:
 
 def headline(result: FitResult, name: str, leaders: Sequence[str]) -> str:
     """The verdict, said once, with its reason when the deck can't exist (plain text, for the title)."""
-    mark = MARKS[result.verdict]
     if result.verdict is FitVerdict.DECK_CANT_EXIST and result.blockers:
         reason = _blocker_reason(result, result.blockers[0], leaders, name)
-        return f"{mark} " + _("This deck can\u2019t exist: {reason}").format(reason=reason)
-    if result.verdict is FitVerdict.FITS_IF_CHOSEN:
+        text = _("This deck can\u2019t exist: {reason}").format(reason=reason)
+    elif result.verdict is FitVerdict.FITS_IF_CHOSEN:
         choice = words.choice_words(result.choice_options)
-        return f"{mark} " + _("{card} fits if you choose {choice}").format(card=name, choice=choice)
-    if result.verdict is FitVerdict.FITS:
-        return f"{mark} " + _("{card} fits").format(card=name)
-    return f"{mark} " + _("{card} does not fit").format(card=name)
+        text = _("{card} fits if you choose {choice}").format(card=name, choice=choice)
+    elif result.verdict is FitVerdict.FITS:
+        text = _("{card} fits").format(card=name)
+    else:
+        text = _("{card} does not fit").format(card=name)
+    return text
 
 
 def _deck_words(result: FitResult) -> str:
@@ -112,18 +95,13 @@ def _chooser_words(result: FitResult) -> str:
 
 
 def _comparison(result: FitResult, name: str) -> str:
-    """The identity comparison as information (no verdict mark)."""
-    card = result.card
-    if not card.identity:
-        return _("As for colors: {card} has a colorless identity, which fits every deck.").format(
-            card=shown(name)
-        )
+    if not result.card.identity:
+        text = _("As for colors: {card} has a colorless identity, which fits every deck.")
+        return text.format(card=shown(name))
     if not result.outside:
-        return _("As for colors: {card_s} identity ({colors}) is within the deck\u2019s ({deck}).").format(
-            card_s=possessive_shown(name),
-            colors=render.color_words(card.identity),
-            deck=render.color_words(result.deck_identity),
-        )
+        colors, deck = render.color_words(result.card.identity), render.color_words(result.deck_identity)
+        text = _("As for colors: {card_s} identity ({colors}) is within the deck\u2019s ({deck}).")
+        return text.format(card_s=possessive_shown(name), colors=colors, deck=deck)
     return _("As for colors: {outside} would be outside the deck\u2019s identity; {deck}.").format(
         outside=_capitalized(render.color_words(result.outside)), deck=_deck_words(result)
     )
@@ -139,14 +117,12 @@ def _fits_tail(result: FitResult) -> str:
     if len(result.commanders) == 1 and picked:
         if result.commanders[0].identity == picked[0][1]:
             return _(", the color chosen for it before the game (CR 903.4b)")
-        return _(", with {color} chosen for it before the game (CR 903.4b)").format(
-            color=render.color_name(picked[0][1])
-        )
+        color = render.color_name(picked[0][1])
+        return _(", with {color} chosen for it before the game (CR 903.4b)").format(color=color)
     if picked:
+        each = _("{color} chosen for {commander}")
         chosen = [
-            _("{color} chosen for {commander}").format(
-                color=render.color_name(c), commander=shown(result.commanders[i].name)
-            )
+            each.format(color=render.color_name(c), commander=shown(result.commanders[i].name))
             for i, c in picked
         ]
         return _(", with {choices} before the game (CR 903.4b)").format(choices=render.and_list(chosen))
@@ -164,19 +140,11 @@ def fits_lines(result: FitResult, name: str) -> list[str]:
         return lines
     if verdict is FitVerdict.FITS:
         if not card.identity:
-            return [
-                _("{card} has a colorless identity, which fits every Commander deck (CR 903.5c).").format(
-                    card=shown(name)
-                )
-            ]
-        return [
-            _("{card_s} color identity ({colors}) is within the deck\u2019s: {deck}{tail}.").format(
-                card_s=possessive_shown(name),
-                colors=render.color_words(card.identity),
-                deck=_deck_words(result),
-                tail=_fits_tail(result),
-            )
-        ]
+            text = _("{card} has a colorless identity, which fits every Commander deck (CR 903.5c).")
+            return [text.format(card=shown(name))]
+        text = _("{card_s} color identity ({colors}) is within the deck\u2019s: {deck}{tail}.")
+        colors, deck, tail = render.color_words(card.identity), _deck_words(result), _fits_tail(result)
+        return [text.format(card_s=possessive_shown(name), colors=colors, deck=deck, tail=tail)]
     outside = render.color_words(result.outside)
     if verdict is FitVerdict.FITS_IF_CHOSEN:
         return [
@@ -212,6 +180,5 @@ def _option_hint(result: FitResult) -> str:
         return _(
             "Say which with `{color}:` (for the commander) and `{partner_color}:` (for the partner)."
         ).format(color=option_name("color"), partner_color=option_name("partner_color"))
-    if result.open_choices and result.open_choices[0] == 1:
-        return _("Say which with `{option}:`.").format(option=option_name("partner_color"))
-    return _("Say which with `{option}:`.").format(option=option_name("color"))
+    option = "partner_color" if result.open_choices and result.open_choices[0] == 1 else "color"
+    return _("Say which with `{option}:`.").format(option=option_name(option))

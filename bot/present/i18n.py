@@ -1,26 +1,13 @@
-"""The language of a reply: gettext message catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`) served
-through Babel, and the reply locale of the running interaction in a `ContextVar`.
-
-Mark and translate a message where it is said (the msgid is the English text; `{placeholders}` are filled
-with `.format` after translating, so a translation may move them):
-
-    from bot.present.i18n import _, N_, ngettext
-    _("{card} fits").format(card=name)
-    ngettext("{n} second", "{n} seconds", n).format(n=n)
-    WORDS = {Kind.A: N_("a token")}   # marked for extraction only; say `_(WORDS[kind])` when it is used
-
-The Discord layer sets the locale once per interaction with `set_locale(interaction.locale.value)`; each
-interaction runs in its own asyncio task, which has its own copy of the context, so concurrent interactions
-never see each other's locale. Anything that sets none (the CLI, tests) speaks English. `using(locale)`
-sets it for a block. Catalogs are read from the `.po` files and compiled in memory when first needed (no build
-step); `babel.cfg` says how `pybabel extract` regenerates the template (README, "Languages").
-"""
+"""The language of a reply: gettext catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`, compiled in memory
+by Babel) and the reply locale of the running interaction in a `ContextVar` (each interaction runs in its own
+asyncio task with its own context; the CLI and tests speak English). The msgid is the English text, filled with
+`.format` after translating (`_("{card} fits").format(card=name)`); `N_` marks a table's messages."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
@@ -34,22 +21,16 @@ from babel.support import NullTranslations, Translations
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
 ENGLISH = "en"
-SUPPORTED: tuple[str, ...] = ("de", "es", "fr", "it", "ja", "pt_BR")
-"""Catalogs shipped besides English (Discord's es-ES and es-419 both read `es`)."""
+SUPPORTED: tuple[str, ...] = ("de", "es", "fr", "it", "ja", "pt_BR")  # besides English
 
 _locale: ContextVar[str] = ContextVar("reply_locale", default=ENGLISH)
 
 
 def catalog_locale(discord_locale: str | None) -> str:
-    """The catalog for a Discord locale ("pt-BR" -> "pt_BR", "es-419" -> "es", "de" -> "de"); English for
-    any locale without one."""
-    if not discord_locale:
-        return ENGLISH
-    exact = discord_locale.replace("-", "_")
-    if exact in SUPPORTED:
-        return exact
+    """The catalog for a Discord locale ("pt-BR" -> "pt_BR", "es-419" -> "es"), else English."""
+    exact = (discord_locale or "").replace("-", "_")
     base = exact.split("_")[0]
-    return base if base in SUPPORTED else ENGLISH
+    return exact if exact in SUPPORTED else base if base in SUPPORTED else ENGLISH
 
 
 def set_locale(discord_locale: str | None) -> None:
@@ -58,46 +39,38 @@ def set_locale(discord_locale: str | None) -> None:
 
 
 def current_locale() -> str:
-    """The catalog locale replies are worded in now (`catalog_locale`'s form, e.g. "pt_BR")."""
     return _locale.get()
 
 
 @contextmanager
-def using_catalog(locale: str) -> Iterator[str]:
-    """Word replies in a catalog locale (as `current_locale` returned it) inside the block."""
-    token = _locale.set(locale)
+def using(locale: str | None) -> Iterator[None]:
+    """Word replies in this locale (a Discord one, "pt-BR", or a catalog's, "pt_BR") inside the block."""
+    token = _locale.set(catalog_locale(locale))
     try:
-        yield locale
+        yield
     finally:
         _locale.reset(token)
 
 
-def using(discord_locale: str | None) -> AbstractContextManager[str]:
-    """Word replies in this Discord locale inside the block (tests, previews)."""
-    return using_catalog(catalog_locale(discord_locale))
-
-
 @lru_cache(maxsize=len(SUPPORTED) + 1)
 def translations(locale: str) -> NullTranslations:
-    """The catalog of a locale, read from its `.po` file once (fuzzy entries are not used)."""
+    """The catalog of a locale, read from its `.po` file once (fuzzy entries left out)."""
     path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
     if locale == ENGLISH or not path.is_file():
         return NullTranslations()
     with path.open("rb") as f:
         catalog = read_po(f, locale=locale, domain=DOMAIN, ignore_obsolete=True)
     compiled = io.BytesIO()
-    write_mo(compiled, catalog)  # fuzzy entries are left out
+    write_mo(compiled, catalog)
     compiled.seek(0)
     return Translations(compiled, domain=DOMAIN)
 
 
 def _(message: str) -> str:
-    """`message` in the current locale (itself when the catalog lacks it)."""
     return translations(_locale.get()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """The singular or plural message for `n`, by the current locale's plural rules."""
     return translations(_locale.get()).ngettext(singular, plural, n)
 
 
@@ -112,15 +85,10 @@ def option_name(name: str) -> str:
 
 
 def N_(message: str) -> str:
-    """Marks a message for extraction without translating it (tables built at import time)."""
     return message
 
 
 def and_list(items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
-    """'a, b and c' in the current locale's words (CLDR list patterns; `style="or"` for 'a, b or c'). English
-    uses en_GB's pattern: no serial comma."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
+    """'a, b and c' in the current locale (`style="or"`: 'a, b or c'); English as en_GB: no serial comma."""
     locale = _locale.get()
-    return str(format_list(items, style=style, locale="en_GB" if locale == ENGLISH else locale))
+    return str(format_list(list(items), style=style, locale="en_GB" if locale == ENGLISH else locale))

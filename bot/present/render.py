@@ -1,44 +1,25 @@
-"""Text helpers for replies: the one mana-symbol renderer, the one way to name colors, highlighting,
-escaping and safe truncation.
-
-- `symbol(sym, emoji)`: one mana symbol (`{G/W}`, `G/W`, `{2}`...) as the emoji the map gives for it, else as
-  text `{G/W}`. `render_symbols(text, emoji)` does it for every `{...}` in a text, `pips(colors, emoji)`
-  for a set of colors. The map's keys are Scryfall symbols without braces ("W", "G/W", "2/W", "B/P", "10"):
-  the `MANA_EMOJI` setting's shape and `bot.present.mana_art.emoji_map`'s.
-- `color_words(colors)`: 'black and red', 'colorless', ...; `color_name(letter)`: 'black'.
-
-Pure functions, no Discord objects and no network, so they are easy to test.
-"""
+"""Text helpers for replies: mana symbols, color names, highlighting, escaping and safe truncation. Pure.
+An emoji map's keys are Scryfall symbols without braces ("W", "G/W", "10": `mana_art.emoji_map`'s shape); a
+symbol the map lacks is shown as text, `{G/W}`."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping
+from itertools import groupby
 
+from bot.identity.model import WUBRG
 from bot.present.i18n import N_, _
 from bot.present.i18n import and_list as and_list
+from bot.present.mana_art import normalize as symbol_key
 
 ELLIPSIS = "\u2026"
 MAX_ECHO = 100  # characters of user input echoed back in a reply
-
-WUBRG = "WUBRG"
-COLOR_NAMES: dict[str, str] = {
-    "W": N_("white"),
-    "U": N_("blue"),
-    "B": N_("black"),
-    "R": N_("red"),
-    "G": N_("green"),
-}
+COLOR_NAMES = {"W": N_("white"), "U": N_("blue"), "B": N_("black"), "R": N_("red"), "G": N_("green")}
 SYMBOL_RE = re.compile(r"\{[^{}\n]{1,20}\}")
 
 # Embed colors: each mono color its own, gold for multicolor, grey for colorless.
-EMBED_COLORS: dict[str, int] = {
-    "W": 0xF3E9C6,
-    "U": 0x1E88E5,
-    "B": 0x3C3245,
-    "R": 0xE53935,
-    "G": 0x2E7D32,
-}
+EMBED_COLORS = {"W": 0xF3E9C6, "U": 0x1E88E5, "B": 0x3C3245, "R": 0xE53935, "G": 0x2E7D32}
 GOLD = 0xD4AF37
 GREY = 0x9E9E9E
 FITS_COLOR = 0x2ECC71
@@ -52,94 +33,58 @@ Emoji = Mapping[str, str] | None
 def identity_color(colors: str) -> int:
     """Embed color for a WUBRG string: mono color, gold (two or more), grey (colorless)."""
     present = [c for c in WUBRG if c in colors]
-    if not present:
-        return GREY
-    if len(present) > 1:
-        return GOLD
-    return EMBED_COLORS[present[0]]
+    return EMBED_COLORS[present[0]] if len(present) == 1 else GOLD if present else GREY
 
 
-# ------------------------------------------------------------------------------------------ colors
 def color_name(letter: str) -> str:
     """'B' -> 'black' in the reply's language (anything else is returned as it is)."""
     return _(COLOR_NAMES[letter]) if letter in COLOR_NAMES else letter
 
 
-def color_words(colors: Iterable[str], *, ordered: bool = False) -> str:
-    """The one way the bot names a set of colors: 'BR' -> 'black and red'; '' -> 'colorless';
-    'WUBRG' -> 'white, blue, black, red and green'. WUBRG order unless `ordered` (then as given)."""
-    letters = list(dict.fromkeys(colors)) if ordered else [c for c in WUBRG if c in set(colors)]
-    names = [color_name(c) for c in letters if c in COLOR_NAMES]
-    if not names:
-        return _("colorless")
-    return and_list(names)
-
-
-# ------------------------------------------------------------------------------------- mana symbols
-def symbol_key(sym: str) -> str:
-    """`{g/w}` -> `G/W`: the emoji map's key for a symbol (braces and spaces dropped, upper case)."""
-    return sym.strip().strip("{}").strip().upper()
+def color_words(colors: Iterable[str]) -> str:
+    """The one way the bot names a set of colors, in WUBRG order: 'BR' -> 'black and red'; '' -> 'colorless'."""
+    present = set(colors)
+    return and_list(color_name(c) for c in WUBRG if c in present) or _("colorless")
 
 
 def symbol(sym: str, emoji: Emoji = None) -> str:
     """One mana symbol: its emoji when the map has one, else the plain `{X}` text."""
     key = symbol_key(sym)
-    if emoji:
-        shown = emoji.get(key)
-        if shown:
-            return shown
-    return "{" + key + "}"
+    return (emoji or {}).get(key) or "{" + key + "}"
 
 
 def render_symbols(text: str, emoji: Emoji = None) -> str:
     """Every `{X}` symbol in (already escaped) text through `symbol`."""
     if not emoji or "{" not in text:
         return text
-    return SYMBOL_RE.sub(
-        lambda m: symbol(m.group(0), emoji) if symbol_key(m.group(0)) in emoji else m.group(0), text
-    )
+    return SYMBOL_RE.sub(lambda m: emoji.get(symbol_key(m.group(0))) or m.group(0), text)
 
 
 def pips(colors: str, emoji: Emoji = None) -> str:
-    """Colors as mana pips followed by words: '{B}{R} black and red'; colorless: plain 'colorless'.
-
-    No pip for colorless: `{C}` is the colorless *mana* symbol, which would suggest the card needs {C}.
-    """
+    """'{B}{R} black and red'; plain 'colorless' (no `{C}` pip: that is the colorless *mana* symbol)."""
     present = [c for c in WUBRG if c in colors]
     if not present:
         return _("colorless")
     return "".join(symbol(c, emoji) for c in present) + " " + color_words(colors)
 
 
-def highlight(line: str, symbols: Collection[str], emoji: Emoji = None, *, markdown: bool = True) -> str:
-    """A rules-text line with every `{X}` rendered and the runs of `symbols` in bold; escaped for Discord
-    (`markdown=False`: plain text, nothing escaped or bold, symbols as text)."""
-    if not markdown:
-        return line
-    out: list[str] = []
+def bold_runs(parts: Iterable[tuple[str, bool]], sep: str = "") -> str:
+    """Join (text, bold) parts with `sep`, each run of bold parts inside one pair of `**`."""
+    runs = ((bold, sep.join(text for text, _bold in run)) for bold, run in groupby(parts, key=lambda p: p[1]))
+    return sep.join(f"**{text}**" if bold else text for bold, text in runs)
+
+
+def highlight(line: str, symbols: Collection[str], emoji: Emoji = None) -> str:
+    """A rules-text line escaped for Discord, every `{X}` rendered and the runs of `symbols` in bold."""
+    parts: list[tuple[str, bool]] = []
     pos = 0
-    run: list[str] = []
-
-    def flush() -> None:
-        if run:
-            out.append("**" + "".join(symbol(x, emoji) for x in run) + "**")
-            run.clear()
-
     for m in SYMBOL_RE.finditer(line):
-        between = line[pos : m.start()]
-        if between:
-            flush()
-            out.append(render_symbols(escape(between), emoji))
-        raw = m.group(0)
-        if raw in symbols:
-            run.append(raw)
-        else:
-            flush()
-            out.append(symbol(raw, emoji) if emoji else escape(raw))
-        pos = m.end()
-    flush()
-    out.append(render_symbols(escape(line[pos:]), emoji))
-    return "".join(out)
+        if m.start() > pos:
+            parts.append((render_symbols(escape(line[pos : m.start()]), emoji), False))
+        raw, pos = m.group(0), m.end()
+        parts.append((symbol(raw, emoji) if raw in symbols or emoji else escape(raw), raw in symbols))
+    parts.append((render_symbols(escape(line[pos:]), emoji), False))
+    return bold_runs(parts)
 
 
 # Discord markdown: emphasis, code, strike, spoiler and escape characters anywhere; quotes, headings,
@@ -160,8 +105,7 @@ def escape(text: str) -> str:
 
 def echo(user_text: str, limit: int = MAX_ECHO) -> str:
     """User input made safe to show back: one line, truncated, markdown and mentions escaped."""
-    one_line = " ".join(str(user_text).split())
-    return escape(truncate(one_line, limit))
+    return escape(truncate(" ".join(str(user_text).split()), limit))
 
 
 def truncate(text: str, limit: int) -> str:
@@ -170,9 +114,7 @@ def truncate(text: str, limit: int) -> str:
         return ""
     if len(text) <= limit:
         return text
-    cut = text[: limit - 1]
-    # Never leave a dangling backslash escape or an unbalanced bold marker at the cut.
-    cut = cut.rstrip("\\")
+    cut = text[: limit - 1].rstrip("\\")  # never a dangling backslash escape or unbalanced bold at the cut
     if cut.count("**") % 2:
         cut = cut[: cut.rfind("**")]
     return cut.rstrip() + ELLIPSIS
@@ -204,29 +146,15 @@ def clip_line(line: str, sym: str | None, width: int = 180) -> str:
     return out
 
 
-def join_limited(lines: Iterable[str], limit: int, *, sep: str = "\n", more: str | None = None) -> str:
-    """Join lines without exceeding `limit`; lines that don't fit are summarised as '…and N more'."""
-    more = more or _("\u2026and {n} more")
-    items = list(lines)
-    out: list[str] = []
-    for i, line in enumerate(items):
-        everything = sep.join([*out, *items[i:]])
-        if len(everything) <= limit:
-            return everything
-        rest = len(items) - i - 1
-        reserve = len(sep) + len(more.format(n=rest)) if rest else 0
-        if len(sep.join([*out, line])) + reserve <= limit:
-            out.append(line)
-            continue
-        left = len(items) - i
-        if out:
-            out.append(more.format(n=left))  # the previous step reserved room for exactly this note
-        else:
-            note = more.format(n=left - 1) if left > 1 else ""
-            room = limit - (len(sep) + len(note) if note else 0)
-            out.append(truncate(line, room))
-            if note:
-                out.append(note)
-        break
-    result = sep.join(out)
-    return result if len(result) <= limit else truncate(result, limit)
+def join_limited(lines: Iterable[str], limit: int) -> str:
+    """Join lines without exceeding `limit`: as many as fit, then '…and N more' for the rest (the first line
+    cut when not even it fits)."""
+    items, more = list(lines), _("\u2026and {n} more")
+    for keep in range(len(items), 0, -1):
+        text = "\n".join(items[:keep] + ([more.format(n=len(items) - keep)] if keep < len(items) else []))
+        if len(text) <= limit:
+            return text
+    if not items:
+        return ""
+    note = "\n" + more.format(n=len(items) - 1) if len(items) > 1 else ""
+    return truncate(truncate(items[0], limit - len(note)) + note, limit)

@@ -1,7 +1,5 @@
 """Sentences for the engine's facts: commander verdicts (CR 903.3, 702.124), objects that are not deck cards,
-the /identity summary and its lessons, chosen colors (CR 903.4b). Plain text with markdown only where a
-function says so; names are escaped by the caller's choice (`escape=`). Pure.
-"""
+the /identity summary and lessons, chosen colors (CR 903.4b). `name=` formats card names (escape, bold). Pure."""
 
 from __future__ import annotations
 
@@ -52,51 +50,39 @@ _NON_DECK_WHY: dict[NonDeckKind, str] = {
 }
 
 
-def _plain(text: str) -> str:
-    return text
-
-
-def shown(name: str) -> str:
-    """A card name in a sentence: escaped, cut, bold."""
-    return f"**{render.escape(render.truncate(name, NAME_WIDTH))}**"
-
-
 def plain(name: str) -> str:
     """A card name where bold would be noise (titles, field lines): escaped and cut."""
     return render.escape(render.truncate(name, NAME_WIDTH))
 
 
+def shown(name: str) -> str:
+    """A card name in a sentence: escaped, cut, bold."""
+    return f"**{plain(name)}**"
+
+
 _POSSESSIVE = N_("{name}'s")
 
 
-def possessive(name: str) -> str:
-    """The form of a name that precedes what it owns: "Tymna the Weaver's", "Kitchen Finks'"; in other
-    languages what their catalog says (the name itself where the sentence says "of")."""
-    form = _(_POSSESSIVE)
-    if form != _POSSESSIVE:
-        return form.format(name=name)
-    return f"{name}'" if name.endswith("s") and not name.endswith("ss") else f"{name}'s"
-
-
 def possessive_shown(name: str) -> str:
-    """'**Kitchen Finks**\'', '**Dismember**\'s': the possessive of a bold name, the mark outside the bold."""
+    """'**Kitchen Finks**\'', '**Dismember**\'s': the possessive of a bold name, the mark outside the bold; in
+    other languages what their catalog says."""
     cut = render.truncate(name, NAME_WIDTH)
-    return possessive(cut).replace(cut, shown(cut), 1)
+    form = _(_POSSESSIVE)
+    if form == _POSSESSIVE:
+        form = "{name}'" if cut.endswith("s") and not cut.endswith("ss") else "{name}'s"
+    return form.format(name=shown(cut))
 
 
 def non_deck_words(kind: NonDeckKind) -> str:
-    """'a token', 'an emblem' in the reply's language."""
     return _(NON_DECK_WORDS[kind])
 
 
 def not_deck_sentence(name: str, kind: NonDeckKind) -> str:
     """'Goblin is a token, not a card you put in a deck: an effect creates it during the game (CR 111.1).'"""
-    return _("{name} is {what}, not a card you put in a deck: {why}.").format(
-        name=name, what=non_deck_words(kind), why=_(_NON_DECK_WHY[kind])
-    )
+    what, why = non_deck_words(kind), _(_NON_DECK_WHY[kind])
+    return _("{name} is {what}, not a card you put in a deck: {why}.").format(name=name, what=what, why=why)
 
 
-# ----------------------------------------------------------------------------- commander verdicts
 _ELIGIBLE: dict[VerdictCode, str] = {
     VerdictCode.LEGENDARY_CREATURE: N_("{name} is a legendary creature"),
     VerdictCode.SAYS_IT_CAN: N_("{name}\u2019s text says it can be your commander"),
@@ -129,9 +115,8 @@ _INELIGIBLE: dict[VerdictCode, str] = {
 }
 
 
-def verdict_sentence(verdict: Verdict, name: Callable[[str], str] = _plain) -> str:
-    """The sentence for any commander verdict (eligibility or pairing). `name` formats card names (escape,
-    bold)."""
+def verdict_sentence(verdict: Verdict, name: Callable[[str], str] = str) -> str:
+    """The sentence for any commander verdict (eligibility or pairing)."""
     if verdict.code in _PAIRING_CODES:
         return _pairing_sentence(verdict, name)
     return _eligibility_sentence(verdict, name)
@@ -140,9 +125,8 @@ def verdict_sentence(verdict: Verdict, name: Callable[[str], str] = _plain) -> s
 def _eligibility_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     who = name(verdict.card or _("This card"))
     if verdict.code is VerdictCode.NOT_A_DECK_CARD and verdict.not_deck_card is not None:
-        return _("{name} is {what}, not a card you can put in a deck.").format(
-            name=who, what=non_deck_words(verdict.not_deck_card)
-        )
+        what = non_deck_words(verdict.not_deck_card)
+        return _("{name} is {what}, not a card you can put in a deck.").format(name=who, what=what)
     if verdict.ok:
         why = _(_ELIGIBLE.get(verdict.code, _CAN_BE)).format(name=who)
         if verdict.banned:
@@ -151,26 +135,14 @@ def _eligibility_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     return _(_INELIGIBLE.get(verdict.code, _INELIGIBLE[VerdictCode.NEITHER])).format(name=who)
 
 
-_PAIRING_CODES = frozenset(
-    {
-        VerdictCode.PAIRED,
-        VerdictCode.PAIRED_BUT_INELIGIBLE,
-        VerdictCode.SAME_CARD,
-        VerdictCode.PARTNER_WITH_OTHER,
-        VerdictCode.PARTNER_WITH_ONE_WAY,
-        VerdictCode.VARIANT_ONLY,
-        VerdictCode.NO_SHARED_ABILITY,
-    }
-)
+_PAIRING_CODES = set(VerdictCode) - {*_ELIGIBLE, *_INELIGIBLE, VerdictCode.NOT_A_DECK_CARD}  # CR 702.124
 
 
 def _label(trait: PairingTrait) -> str:
+    if trait.kind is PairingKind.PARTNER_TEXT and trait.text == "Friends forever":
+        return _("Friends forever")
     if trait.kind is PairingKind.PARTNER_TEXT:
-        return (
-            _("Friends forever")
-            if trait.text == "Friends forever"
-            else _("Partner\u2014{text}").format(text=trait.text)
-        )
+        return _("Partner\u2014{text}").format(text=trait.text)
     if trait.kind is PairingKind.PARTNER_WITH:
         return _("\u201cPartner with {name}\u201d").format(name=trait.text)
     label = _LABELS.get(trait.kind)
@@ -182,27 +154,23 @@ _LABELS = {
     PairingKind.CHOOSE_BACKGROUND: N_("\u201cChoose a Background\u201d"),
     PairingKind.DOCTORS_COMPANION: N_("Doctor\u2019s companion"),
 }
+_IS = {
+    PairingKind.BACKGROUND: N_("is a Background"),
+    PairingKind.TIME_LORD_DOCTOR: N_("is a Time Lord Doctor"),
+}
 
 
 def traits_words(traits: PairingTraits) -> str:
     """What lets a card share the command zone: 'has Partner', 'is a Background', 'has no ability ...'."""
     if not traits:
         return _("has no ability that lets it share the command zone")
-    has: list[str] = []
-    is_: list[str] = []
-    for t in sorted(traits.traits):
-        if t.kind is PairingKind.BACKGROUND:
-            is_.append(_("is a Background"))
-        elif t.kind is PairingKind.TIME_LORD_DOCTOR:
-            is_.append(_("is a Time Lord Doctor"))
-        else:
-            has.append(_label(t))
+    has = [_label(t) for t in sorted(traits.traits) if t.kind not in _IS]
+    is_ = [_(_IS[t.kind]) for t in sorted(traits.traits) if t.kind in _IS]
     phrases = ([_("has {abilities}").format(abilities=render.and_list(has))] if has else []) + is_
     return render.and_list(phrases)
 
 
-def _paired_words(verdict: Verdict, a: str, b: str) -> str:
-    ta, tb = (*verdict.traits, PairingTraits(), PairingTraits())[:2]
+def _paired_words(verdict: Verdict, a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> str:
     kind = verdict.pairing
     if kind is PairingKind.PARTNER:
         return _("{a} and {b} both have Partner").format(a=a, b=b)
@@ -214,29 +182,25 @@ def _paired_words(verdict: Verdict, a: str, b: str) -> str:
         return _("{a} and {b} each have \u201cPartner with\u201d naming the other").format(a=a, b=b)
     if kind is PairingKind.CHOOSE_BACKGROUND:
         text = _("{a} has \u201cChoose a Background\u201d and {b} is a Background")
-        if ta.has(PairingKind.CHOOSE_BACKGROUND) and tb.has(PairingKind.BACKGROUND):
-            return text.format(a=a, b=b)
-        return text.format(a=b, b=a)
-    text = _("{a} has Doctor\u2019s companion and {b} is a Time Lord Doctor")
-    if ta.has(PairingKind.DOCTORS_COMPANION) and tb.has(PairingKind.TIME_LORD_DOCTOR):
-        return text.format(a=a, b=b)
-    return text.format(a=b, b=a)
+        in_order = ta.has(PairingKind.CHOOSE_BACKGROUND) and tb.has(PairingKind.BACKGROUND)
+    else:
+        text = _("{a} has Doctor\u2019s companion and {b} is a Time Lord Doctor")
+        in_order = ta.has(PairingKind.DOCTORS_COMPANION) and tb.has(PairingKind.TIME_LORD_DOCTOR)
+    return text.format(a=a, b=b) if in_order else text.format(a=b, b=a)
 
 
 def _pairing_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
     a, b = name(verdict.card), name(verdict.other)
-    code = verdict.code
+    ta, ty = (*verdict.traits, PairingTraits(), PairingTraits())[:2]
+    code, trait = verdict.code, verdict.trait
     if code is VerdictCode.PAIRED:
-        return _("{why}, so they can be commanders together (CR 702.124).").format(
-            why=_paired_words(verdict, a, b)
-        )
+        why = _paired_words(verdict, a, b, ta, ty)
+        return _("{why}, so they can be commanders together (CR 702.124).").format(why=why)
     if code is VerdictCode.PAIRED_BUT_INELIGIBLE:
         cause = _eligibility_sentence(verdict.cause, name) if verdict.cause is not None else ""
-        return _("{why}, but {cause}").format(why=_paired_words(verdict, a, b), cause=cause)
+        return _("{why}, but {cause}").format(why=_paired_words(verdict, a, b, ta, ty), cause=cause)
     if code is VerdictCode.SAME_CARD:
         return _("A deck can\u2019t have two copies of {a} as its commanders.").format(a=a)
-    ty = verdict.traits[1] if len(verdict.traits) > 1 else PairingTraits()
-    trait = verdict.trait
     if code is VerdictCode.PARTNER_WITH_OTHER and trait is not None:
         return _(
             "{a} has \u201cPartner with {partner}\u201d, so it can only be paired with {partner}, not {b} "
@@ -251,7 +215,6 @@ def _pairing_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
             "{a} has {ability}, which pairs only with another commander that has {ability}; {b} {traits} "
             "(CR 702.124i)."
         ).format(a=a, b=b, ability=_label(trait), traits=traits_words(ty))
-    ta = verdict.traits[0] if verdict.traits else PairingTraits()
     text = (
         _("{a} {traits_a} and {b} {traits_b}, so they can\u2019t be commanders together (CR 702.124).")
         if len(ta.traits) <= 1
@@ -272,95 +235,59 @@ def is_pairing(verdict: Verdict) -> bool:
     return verdict.code in _PAIRING_CODES
 
 
-# --------------------------------------------------------------------------------- chosen colors
-def choice_words(options: Sequence[Sequence[ColorChoice]], name: Callable[[str], str] = _plain) -> str:
+def choice_words(options: Sequence[Sequence[ColorChoice]], name: Callable[[str], str] = str) -> str:
     """'red for Clara Oswald', 'white for A and red for B, or red for A and white for B'."""
+    each = _("{color} for {commander}")
     phrases = [
-        render.and_list(
-            _("{color} for {commander}").format(color=render.color_name(c.color), commander=name(c.commander))
-            for c in option
-        )
-        for option in options
+        render.and_list(each.format(color=render.color_name(c.color), commander=name(c.commander)) for c in o)
+        for o in options
     ]
-    return (
-        _(", or ").join(phrases) if any(len(o) > 1 for o in options) else render.and_list(phrases, style="or")
-    )
-
-
-# ---------------------------------------------------------------------------- the /identity summary
-def _face_roles(analysis: Analysis, colors: str) -> set[str]:
-    """Why identity colors beyond the card's colors are there: 'text', 'back', 'alternative', 'land',
-    'indicator', 'chosen', 'cda', 'token'."""
-    roles = {f.name: f.role for f in analysis.faces}
-    why: set[str] = set()
-    for r in analysis.identity_reasons:
-        if r.color not in colors:
-            continue
-        role = roles.get(r.face, FaceRole.ONLY)
-        if role is FaceRole.BACK:
-            why.add("back")
-        elif role is FaceRole.ALTERNATIVE:
-            why.add("alternative")
-        elif r.kind is ReasonKind.RULES_TEXT:
-            why.add("text")
-        elif r.kind is ReasonKind.BASIC_LAND_TYPE:
-            why.add("land")
-        elif r.kind is ReasonKind.COLOR_INDICATOR:
-            why.add("indicator")
-        elif r.kind is ReasonKind.CHOSEN_COLOR:
-            why.add("chosen")
-        elif r.kind is ReasonKind.CDA:
-            why.add("cda")
-        else:
-            why.add("other")
-    return why
+    if any(len(o) > 1 for o in options):
+        return _(", or ").join(phrases)
+    return render.and_list(phrases, style="or")
 
 
 _PART_WORDS = {"Adventure": N_("Adventure"), "Omen": N_("Omen")}
 
 
 def alternative_part_word(type_line: str) -> str:
-    """What an alternative part (CR 715 adventurer, 720 omen cards) is called, from its type line: 'Adventure',
-    'Omen', or 'other part'."""
+    """What an alternative part (CR 715, 720) is called: 'Adventure', 'Omen', 'other part'."""
     type_words = type_line.split()
     return next((_(w) for t, w in _PART_WORDS.items() if t in type_words), _("other part"))
 
 
-def _alternative_kind(analysis: Analysis) -> str:
-    for f in analysis.faces:
-        if f.role is FaceRole.ALTERNATIVE:
-            return alternative_part_word(f.type_line)
-    return _("other part")
-
-
 def _extra_causes(analysis: Analysis, extra: str) -> str:
-    why = _face_roles(analysis, extra)
-    parts: list[tuple[str, str]] = []  # (what counts too, its rule)
-    if "text" in why:
-        parts.append((_("mana symbols in its rules text"), "903.4"))
-    if "back" in why:
-        parts.append((_("its back face"), "903.4d"))
-    if "alternative" in why:
-        parts.append((_("its {part}").format(part=_alternative_kind(analysis)), "903.4"))
-    if "indicator" in why:
-        parts.append((_("the color indicator of another part"), "903.4"))
-    if "chosen" in why:
-        parts.append((_("the color chosen before the game"), "903.4b"))
-    causes: list[str] = []
+    """Why the identity has colors the card hasn't: what else counts, each with its rule."""
+    roles = {f.name: f.role for f in analysis.faces}
+    why: set[str] = set()  # a FaceRole for the back/alternative parts, else the ReasonKind
+    for r in analysis.identity_reasons:
+        if r.color in extra:
+            role = roles.get(r.face, FaceRole.ONLY)
+            why.add(role if role in (FaceRole.BACK, FaceRole.ALTERNATIVE) else r.kind)
+    part = next((f.type_line for f in analysis.faces if f.role is FaceRole.ALTERNATIVE), "")
+    causes = {
+        ReasonKind.RULES_TEXT: (_("mana symbols in its rules text"), "903.4"),
+        FaceRole.BACK: (_("its back face"), "903.4d"),
+        FaceRole.ALTERNATIVE: (_("its {part}").format(part=alternative_part_word(part)), "903.4"),
+        ReasonKind.COLOR_INDICATOR: (_("the color indicator of another part"), "903.4"),
+        ReasonKind.CHOSEN_COLOR: (_("the color chosen before the game"), "903.4b"),
+    }
+    parts = [cause for key, cause in causes.items() if key in why]
+    out: list[str] = []
     if parts:
-        rules = ", ".join(dict.fromkeys(part[1] for part in parts))
-        what = render.and_list(part[0] for part in parts)
-        plural = len(parts) > 1 or "text" in why
+        rules = ", ".join(dict.fromkeys(rule for _what, rule in parts))
+        what = render.and_list(what for what, _rule in parts)
+        plural = len(parts) > 1 or ReasonKind.RULES_TEXT in why
         text = _("{what} count too (CR {rules})") if plural else _("{what} counts too (CR {rules})")
-        causes.append(text.format(what=what, rules=rules))
-    if "land" in why:
-        causes.append(
+        out.append(text.format(what=what, rules=rules))
+    if ReasonKind.BASIC_LAND_TYPE in why:
+        out.append(
             _(
                 "a land may only join a deck whose identity has every color its basic land types tap for "
                 "(CR 903.5d)"
             )
         )
-    return "; ".join(causes) or _("more of the card counts toward its identity (CR 903.4)")
+    return "; ".join(out) or _("more of the card counts toward its identity (CR 903.4)")
 
 
 def _color_part(analysis: Analysis, who: str) -> tuple[str, str]:
@@ -372,18 +299,15 @@ def _color_part(analysis: Analysis, who: str) -> tuple[str, str]:
             _("Devoid changes its color only, not its color identity (CR 702.114a, 903.4)"),
         )
     if removing is not None:
-        return (
-            _("{card} is colorless by its own text (\u201c{text}\u201d)").format(
-                card=who, text=removing.text or ""
-            ),
-            _("that changes its color only, not its color identity (CR 604.3)"),
-        )
+        own = removing.text or ""
+        said = _("{card} is colorless by its own text (\u201c{text}\u201d)").format(card=who, text=own)
+        return said, _("that changes its color only, not its color identity (CR 604.3)")
     if any(r.cda is CdaKind.ALL_COLORS for r in analysis.color_reasons) and len(analysis.colors) == 5:
         return _("{card} is all colors by its own text (CR 604.3)").format(card=who), ""
     return _("{card} is {colors}").format(card=who, colors=render.color_words(analysis.colors)), ""
 
 
-def identity_summary(analysis: Analysis, name: Callable[[str], str] = _plain) -> str:
+def identity_summary(analysis: Analysis, name: Callable[[str], str] = str) -> str:
     """One sentence: the card's color against its color identity, and why they differ (CR 903.4)."""
     colors, ident = analysis.colors, analysis.identity
     color_part, removed_why = _color_part(analysis, name(analysis.name or _("This card")))
@@ -417,11 +341,9 @@ _SYMBOL_LESSONS: dict[SymbolKind, str] = {
 }
 
 
-def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -> list[str]:
-    """What the card exists to teach, each once: hybrid/Phyrexian symbols count as their colors; symbols in
-    reminder text don't count (CR 903.4c); color words don't count (CR 903.4); a color chosen before the game
-    joins the identity (CR 903.4b)."""
-    shown = emoji if markdown else None
+def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
+    """What the card teaches, each once: hybrid/Phyrexian symbols count as their colors; symbols in reminder
+    text (CR 903.4c) and color words (CR 903.4) don't; a color chosen before the game does (CR 903.4b)."""
     out: list[str] = []
     seen: set[SymbolKind] = set()
     for r in analysis.identity_reasons:
@@ -429,18 +351,12 @@ def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -
         if kind is None or kind in seen or kind not in _SYMBOL_LESSONS or not r.symbol:
             continue
         seen.add(kind)
-        colors = "".join(x.color for x in analysis.identity_reasons if x.symbol == r.symbol)
-        out.append(
-            _(_SYMBOL_LESSONS[kind]).format(
-                sym=render.symbol(r.symbol, shown),
-                colors=render.color_words(colors),
-                two=render.symbol("{2}", shown),
-                colorless=render.symbol("{C}", shown),
-            )
-        )
+        colors = render.color_words(x.color for x in analysis.identity_reasons if x.symbol == r.symbol)
+        sym, two, colorless = (render.symbol(s, emoji) for s in (r.symbol, "{2}", "{C}"))
+        out.append(_(_SYMBOL_LESSONS[kind]).format(sym=sym, colors=colors, two=two, colorless=colorless))
     hidden = [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]
     if hidden:
-        syms = render.and_list(render.symbol(s.raw, shown) for s in hidden)
+        syms = render.and_list(render.symbol(s.raw, emoji) for s in hidden)
         out.append(
             ngettext(
                 "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored "
@@ -472,7 +388,6 @@ def lessons(analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -
 
 
 def deck_line(analysis: Analysis) -> str:
-    """Which Commander decks the card can join."""
     if not analysis.identity:
         return _("A colorless identity fits every Commander deck.")
     return _("It can go in a Commander deck whose commander\u2019s identity includes {colors}.").format(
@@ -489,6 +404,5 @@ def token_colors_sentence(analysis: Analysis) -> str:
     )
 
 
-def names_list(names: Iterable[str], name: Callable[[str], str] = _plain) -> str:
-    """'A', 'A and B' with each name formatted."""
+def names_list(names: Iterable[str], name: Callable[[str], str] = str) -> str:
     return render.and_list(name(n) for n in names)

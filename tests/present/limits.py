@@ -7,18 +7,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.present.message import (
-    AUTHOR_LIMIT,
     DESCRIPTION_LIMIT,
-    EMBEDS_PER_MESSAGE,
-    FIELD_LIMIT,
     FIELD_NAME_LIMIT,
     FIELD_VALUE_LIMIT,
-    FOOTER_LIMIT,
     TITLE_LIMIT,
     TOTAL_LIMIT,
     Embed,
     Reply,
 )
+
+# Discord's other limits, which the bot meets without counting (it sends at most one embed of a few fields)
+FIELD_LIMIT = 25
+FOOTER_LIMIT = 2048
+AUTHOR_LIMIT = 256
+EMBEDS_PER_MESSAGE = 10
 
 Shown = Reply | Embed | Sequence[Embed]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.deck.entries import LineIssue
-from bot.present.deck_lines import line_reason
+from bot.present.deck_errors import line_reason
 
 
 def test_every_line_issue_has_words():

@@ -17,8 +17,8 @@ from bot.deck.parser import DeckInputError, parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, ProblemKind, Reading, Unchecked, UncheckedCommander
 from bot.deck.sources.result import EntryProblem
 from bot.present import deck_errors, decklinks, i18n
-from bot.present.deck_lines import line_reason
-from bot.present.deck_report import ENTRY_PROBLEMS, deck_reply, text_report
+from bot.present.deck_errors import line_reason
+from bot.present.deck_report import deck_reply, text_report
 from bot.present.message import CONTENT_LIMIT, Reply
 from tests.deck.test_deck_check import PIPER
 from tests.present import limits
@@ -238,7 +238,7 @@ def every_error_text() -> list[str]:
         decklinks.deck_source_text("file_too_big", size=70000, limit=MAX_BYTES),
         decklinks.deck_from_link_line(None, "Moxfield", "https://www.moxfield.com/decks/x"),
         *(line_reason(issue) for issue in LineIssue),
-        *(i18n._(ENTRY_PROBLEMS[p]) for p in EntryProblem),
+        *(line_reason(p) for p in EntryProblem),
     ]
     return texts
 

@@ -47,7 +47,7 @@ def field_names(embed: Embed) -> list[str]:
 
 def identity(name: str, **kw: Any) -> Embed:
     c = card(name)
-    return embeds.identity_embed(analyze(c), c, **kw)
+    return embeds.identity_reply(analyze(c), c, **kw).embeds[0]
 
 
 def fits(
@@ -56,7 +56,7 @@ def fits(
     """The /fits embed exactly as the cog builds it."""
     c = card(name) if isinstance(name, str) else name
     leaders = [card(n) if isinstance(n, str) else n for n in commanders]
-    return embeds.fits_embed(check_fit(c, leaders, chosen), c, leaders, **kw)
+    return embeds.fits_reply(check_fit(c, leaders, chosen), c, leaders, **kw).embeds[0]
 
 
 def warnings_of(embed: Embed) -> list[str]:
@@ -126,7 +126,7 @@ def test_double_faced_card_uses_front_image_and_names_the_back_face():
 def test_card_without_scryfall_uri_links_to_an_exact_search():
     c = card("Fires of Undeath")
     del c["scryfall_uri"], c["image_uris"], c["id"]
-    e = embeds.identity_embed(analyze(c), c)
+    e = embeds.identity_reply(analyze(c), c).embeds[0]
     assert e.url.startswith("https://scryfall.com/search?q=") and "Fires%20of%20Undeath" in e.url
     assert e.thumbnail is None
     assert limits.embed_problems([e]) == []
@@ -235,7 +235,7 @@ def test_a_token_shows_the_colors_its_data_records_and_never_says_none_are_recor
     assert "makes it colorless" in scion.description and "records none" not in scion.description
     unrecorded = card("Goblin")
     del unrecorded["colors"]
-    e = embeds.identity_embed(analyze(unrecorded), unrecorded)
+    e = embeds.identity_reply(analyze(unrecorded), unrecorded).embeds[0]
     assert "records none" in e.description
     assert "Color" not in field_names(e) and "Why" not in field_names(e)  # no colors shown beside "none"
 
@@ -436,7 +436,7 @@ def test_multicolor_cards_and_their_misfits_are_short_and_never_repeat_a_line(na
 
 # --------------------------------------------------------------------------------------- help, errors
 def test_help_explains_both_rules_with_examples():
-    e = embeds.help_embed()
+    e = embeds.help_reply().embeds[0]
     assert "mana cost" in field(e, "Color")
     assert "rules text" in field(e, "Color identity") and "903.4" in field(e, "Color identity")
     assert "/identity" in field(e, "Examples") and "color:red" in field(e, "Examples")
@@ -502,12 +502,12 @@ hostile_card = st.fixed_dictionaries(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile_card, hostile_card, st.one_of(st.none(), hostile_card))
 def test_any_card_data_stays_within_discord_limits(c, commander, partner):
-    e = embeds.identity_embed(analyze(c), c)
+    e = embeds.identity_reply(analyze(c), c).embeds[0]
     assert limits.embed_problems([e]) == []
     assert limits.repeated_lines(e) == []
     leaders = [commander] + ([partner] if partner else [])
     result = check_fit(c, leaders)
-    f = embeds.fits_embed(result, c, leaders, stale="old data")
+    f = embeds.fits_reply(result, c, leaders, stale="old data").embeds[0]
     assert limits.embed_problems([f]) == []
     for text in (e.title or "", f.title or ""):
         assert "@everyone" not in text

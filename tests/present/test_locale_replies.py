@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from babel.messages.extract import extract_from_dir
 
+from bot.deck.entries import InputIssue
+from bot.deck.parser import DeckInputError
 from bot.identity import analyze, check_fit
-from bot.present import choices, embeds, errors, i18n
+from bot.present import choices, deck_errors, embeds, errors, i18n
 from bot.present.message import CONTENT_LIMIT, Reply
 from tests.present import limits
 from tests.present.test_embeds import card as card_named
@@ -136,7 +138,7 @@ def test_help_errors_and_choices_in_every_locale(locale: str) -> None:
             errors.busy_text(),
             errors.too_long_text(240, "card"),
             errors.empty_text("partner"),
-            errors.deck_input_text("the list is empty"),
+            deck_errors.deck_input_text(DeckInputError(InputIssue.NO_CARDS)),
             errors.cooldown_text(1),
             errors.cooldown_text(7),
             errors.error_text(),

@@ -36,10 +36,6 @@ def test_one_way_to_name_colors(colors, said):
     assert render.pips(colors).endswith(said)
 
 
-def test_colors_in_the_order_given_when_asked():
-    assert render.color_words("GU", ordered=True) == "green and blue"
-
-
 @pytest.mark.parametrize(
     ("name", "said"),
     [
@@ -173,22 +169,24 @@ def test_choice_words():
 
 def test_evidence_is_grouped_by_source():
     golos = analyze(card("Golos, Tireless Pilgrim"))
-    (source,) = evidence.identity_sources(golos)
+    (source,) = evidence.sources(golos.identity_reasons)
     assert source.colors == "WUBRG" and source.symbols == ("{W}", "{U}", "{B}", "{R}", "{G}")
     assert evidence.evidence_line(source, golos).startswith(
         "{W}{U}{B}{R}{G} \u2014 activated ability: {2}**{W}{U}{B}{R}{G}**: Exile the top three cards"
     )
     finks = analyze(card("Kitchen Finks"))
-    assert [s.symbols for s in evidence.identity_sources(finks)] == [("{G/W}",)]  # one source for both colors
+    assert [s.symbols for s in evidence.sources(finks.identity_reasons)] == [
+        ("{G/W}",)
+    ]  # one source for both colors
     assert (
-        evidence.evidence_line(evidence.identity_sources(finks)[0], finks, markdown=False)
+        evidence.evidence_line(evidence.sources(finks.identity_reasons)[0], finks, markdown=False)
         == "{G/W} \u2014 mana cost: {1}{G/W}{G/W}"
     )
 
 
 def test_evidence_for_some_colors_only_bolds_their_symbols():
     golos = analyze(card("Golos, Tireless Pilgrim"))
-    (source,) = evidence.identity_sources(golos, "WUBG")
+    (source,) = evidence.sources(golos.identity_reasons, "WUBG")
     assert evidence.evidence_line(source, golos).startswith(
         "{W}{U}{B}{G} \u2014 activated ability: {2}**{W}{U}{B}**{R}**{G}**: Exile"
     )
