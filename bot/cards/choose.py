@@ -26,7 +26,7 @@ def pick(q: str, n: str, cards: list[dict[str, Any]]) -> tuple[dict[str, Any] | 
     exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
     if exact:
         return exact[0], []
-    ranked = rank_candidates(q, [c["name"] for c in cards], {c["name"]: popularity(c) for c in cards})
+    ranked = rank_candidates(q, [c["name"] for c in cards], {c["name"]: popularity(c) for c in cards}.get)
     by_name = {c["name"]: c for c in cards}
     first = normalize(ranked[0])
     if first.startswith(n + " "):

@@ -1,16 +1,8 @@
 """A polite aiohttp client for the Scryfall API.
 
-- One session, `User-Agent: IdentityBot/<version>` and `Accept: application/json` on every request.
-- Scryfall's limits through a `RequestBudget` the caller passes in (one per host): 2 requests/s for
-  /cards/search, /cards/named, /cards/random and /cards/collection, 10/s for everything else, times a
-  scale (<= 1) and a small safety margin so network jitter cannot push any one-second window over the
-  limit. A request whose slot lies past its deadline fails at once with `ScryfallBusy(retry_after=...)`.
-- A 429 locks every request out for max(Retry-After, 30 s); while locked, calls fail at once with
-  `ScryfallUnavailable(retry_after=...)` instead of waiting past their deadline.
-- 5xx, timeouts and connection errors are retried a bounded number of times with jittered backoff; the
-  whole call (limiter wait included) is bounded by `timeout` seconds.
-- Concurrent identical requests share one HTTP request (single-flight).
-- Scryfall error objects become `ScryfallNotFound` / `ScryfallAmbiguous` / `ScryfallBadRequest`.
+User-Agent and Accept on every request; Scryfall's limits through the caller's `Budget`; a 429 locks every
+request out for max(Retry-After, 30 s); 5xx, timeouts and connection errors retried with jittered backoff
+(tenacity) within `timeout`; identical concurrent requests share one; error objects become exceptions.
 """
 
 from __future__ import annotations
@@ -21,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -49,7 +42,7 @@ HEADERS = {"User-Agent": f"{BOT_NAME}/{__version__}", "Accept": "application/jso
 
 @dataclass(frozen=True, slots=True)
 class SearchPage:
-    """The first page of a search: its cards, and whether they are all the cards that match."""
+    """The first page of a search; `complete`: it holds every card that matches."""
 
     cards: list[dict[str, Any]]
     complete: bool
@@ -78,12 +71,10 @@ class ScryfallBadRequest(ScryfallError):
 
 
 def endpoint_group(path: str) -> str:
-    """ "slow" for Scryfall's 2/s endpoints, "fast" for the 10/s ones."""
     return "slow" if path.rstrip("/") in SLOW_ENDPOINTS else "fast"
 
 
 def _is_card_object(obj: Any) -> bool:
-    """Whether Scryfall sent a card object with a string id and name (what `_card` and `collection` keep)."""
     return (
         isinstance(obj, dict)
         and obj.get("object") == "card"
@@ -99,8 +90,6 @@ def retry_after_seconds(value: str | None) -> float:
     try:
         return max(0.0, float(value))
     except ValueError:
-        from email.utils import parsedate_to_datetime
-
         try:
             return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
         except (TypeError, ValueError):
@@ -108,7 +97,7 @@ def retry_after_seconds(value: str | None) -> float:
 
 
 class _Retry(Exception):
-    """One attempt failed in a way worth another (5xx, timeout, connection error, 429)."""
+    """An attempt failed in a way worth another (5xx, timeout, connection error, 429)."""
 
     def __init__(self, reason: str, *, retry_after: float | None = None, back_off: bool = True) -> None:
         super().__init__(reason)
@@ -118,12 +107,8 @@ class _Retry(Exception):
 
 
 class ScryfallClient:
-    """Scryfall API client on a session the caller owns (the composition root opens and closes it).
-
-    `budget` holds Scryfall's request limits and the 429 lockout (shared by every client of this process
-    that the caller lets share it); `metrics` counts requests, retries and 429s; `lockout_seconds` is the
-    shortest pause after a 429. Time is the event loop's clock, like the budget's.
-    """
+    """Scryfall API client on a session the caller owns; `budget` holds the request limits and the 429
+    lockout (`lockout_seconds` at least). Time is the event loop's clock, like the budget's."""
 
     def __init__(
         self,
@@ -154,11 +139,9 @@ class ScryfallClient:
             self.metrics.observe_scryfall(status, path)
 
     def close(self) -> None:
-        """Cancel requests still in flight (the session itself belongs to the caller)."""
         self._flight.cancel_all()
 
     async def locked_for(self) -> float:
-        """Seconds left in a 429 lockout (0 when not locked)."""
         return self.budget.locked_for()
 
     def can_go_now(self, path: str) -> bool:
@@ -200,15 +183,15 @@ class ScryfallClient:
             raise ScryfallUnavailable(f"Scryfall did not answer within {self.timeout:g} s") from None
 
     def _wait(self, state: RetryCallState) -> float:
-        """Jittered exponential backoff after a 5xx or timeout; none after a 429 (the lockout is the pause)."""
+        """Jittered backoff after a 5xx or timeout; none after a 429 (the lockout is the pause)."""
         failed = state.outcome.exception() if state.outcome is not None else None
         return self._backoff(state) if isinstance(failed, _Retry) and failed.back_off else 0.0
 
     async def _request_loop(
         self, method: str, path: str, params: dict[str, str] | None, make_body: Callable[[], Any]
     ) -> Any:
-        """Up to `max_retries + 1` attempts, each after taking a budget turn. `make_body` is called once,
-        when the first turn comes (so a batch can take in everything that arrived meanwhile)."""
+        """Up to `max_retries + 1` attempts, each after a budget turn; `make_body` is called at the first
+        turn (so a batch takes in everything that arrived meanwhile)."""
         deadline = asyncio.get_running_loop().time() + self.timeout
         body: list[Any] = []
         retrying = AsyncRetrying(
@@ -231,7 +214,6 @@ class ScryfallClient:
         raise AssertionError("unreachable: tenacity re-raises the last failure")  # pragma: no cover
 
     async def _attempt(self, method: str, path: str, params: dict[str, str] | None, body: Any) -> Any:
-        """One request: the decoded answer, or `_Retry` for what is worth another attempt."""
         try:
             async with self.session.request(
                 method,
@@ -289,8 +271,6 @@ class ScryfallClient:
             raise ScryfallUnavailable("Scryfall sent something that is not a list")
         return payload
 
-    # -- endpoints -------------------------------------------------------------------------------
-
     async def named_fuzzy(self, name: str) -> dict[str, Any]:
         return self._card(await self._request("GET", "/cards/named", params={"fuzzy": name}))
 
@@ -305,8 +285,8 @@ class ScryfallClient:
         return [str(x) for x in data if isinstance(x, str)]
 
     async def search(self, q: str, *, order: str | None = None) -> SearchPage:
-        """The first page of /cards/search (up to 175 cards), in Scryfall's `order` (e.g. "edhrec": the most
-        played first; default: by name). Raises ScryfallNotFound when nothing matches."""
+        """The first page of /cards/search (175 cards) in Scryfall's `order` ("edhrec": most played first);
+        ScryfallNotFound when nothing matches."""
         params = {"q": q} | ({"order": order} if order else {})
         payload = self._list(await self._request("GET", "/cards/search", params=params))
         cards = [c for c in payload["data"] if isinstance(c, dict) and c.get("object") == "card"]
@@ -315,10 +295,8 @@ class ScryfallClient:
     async def collection(
         self, identifiers: list[dict[str, str]] | Callable[[], list[dict[str, str]]]
     ) -> list[dict[str, Any]]:
-        """POST /cards/collection for at most 75 identifiers: the cards found (in any order).
-
-        `identifiers` may be a function: it is called once the request's budget slot is granted, so a
-        batch takes in every name that arrived while it waited (the caller keeps it at 75)."""
+        """The cards found for at most 75 identifiers, in any order; `identifiers` may be a function called
+        when the request's turn comes (a batch takes in every name that arrived while it waited)."""
         if callable(identifiers):
             take = identifiers
             payload = await self._request_bounded(
@@ -333,7 +311,6 @@ class ScryfallClient:
         return [c for c in self._list(payload)["data"] if _is_card_object(c)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
-        """The /bulk-data entry of `kind` (its `download_uri`, `updated_at`, `size`)."""
         payload = self._list(await self._request("GET", "/bulk-data"))
         for entry in payload["data"]:
             if (
@@ -345,15 +322,13 @@ class ScryfallClient:
         raise ScryfallUnavailable(f"Scryfall lists no {kind} bulk file")
 
     async def symbology(self) -> list[dict[str, Any]]:
-        """GET /symbology: every card symbol object (`symbol` like "{G/U/P}", `svg_uri`, `english`, ...)."""
         return [
             s for s in self._list(await self._request("GET", "/symbology"))["data"] if isinstance(s, dict)
         ]
 
     async def file(self, uri: str, *, max_bytes: int = 1 << 20) -> bytes:
-        """A small file Scryfall links to (a symbol's SVG on svgs.scryfall.io): one GET with our User-Agent,
-        bounded by `timeout`. Scryfall's file origins (*.scryfall.io) have no rate limits, so no budget turn
-        is taken. Raises ScryfallUnavailable when it cannot be had or is over `max_bytes`."""
+        """A small file Scryfall links to (a symbol's SVG): no budget turn, as its file origins have no rate
+        limits. ScryfallUnavailable when it can't be had or is over `max_bytes`."""
         try:
             async with self.session.get(
                 uri, headers={**HEADERS, "Accept": "*/*"}, timeout=aiohttp.ClientTimeout(total=self.timeout)
@@ -373,8 +348,7 @@ class ScryfallClient:
     async def download(
         self, uri: str, dest: Path, *, progress: Callable[[int, int | None], None] | None = None
     ) -> int:
-        """Stream `uri` to `dest` (via a temporary file). Returns bytes written. No total timeout: a stalled
-        transfer fails after 60 s without data."""
+        """Stream `uri` to `dest` via a temporary file; bytes written. A transfer fails after 60 s idle."""
         await self._take_slot("/bulk", asyncio.get_running_loop().time() + self.timeout)
         tmp = dest.with_name(dest.name + ".part")
         written = 0

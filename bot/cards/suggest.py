@@ -120,4 +120,4 @@ class Autocomplete:
         if pairing is not None:
             mine = PairingTraits.decode(pairing)
             found = [hit for hit in found if can_pair(mine, PairingTraits.decode(hit[1]))]
-        return rank_candidates(text, [hit[0] for hit in found], {hit[0]: hit[2] for hit in found})
+        return rank_candidates(text, [hit[0] for hit in found], {hit[0]: hit[2] for hit in found}.get)

@@ -266,7 +266,7 @@ def test_rank_candidates_without_popularity_orders_by_kind():
         "Kumono",
         "Akumanoid",
     ]
-    assert rank_candidates("bolt", ["Bolt Bend", "Lightning Bolt"], {"Lightning Bolt": 185}) == [
+    assert rank_candidates("bolt", ["Bolt Bend", "Lightning Bolt"], {"Lightning Bolt": 185}.get) == [
         "Lightning Bolt",
         "Bolt Bend",
     ]
