@@ -1,14 +1,7 @@
-"""The SQLite card cache (aiosqlite, WAL, versioned schema with migrations).
-
-Tables:
-- `cards`: Scryfall card objects by id (with oracle id, display name, where they came from, when).
-- `names`: normalised name -> card id, full names (kind 0) and face names (kind 1).
-- `queries`: a fuzzy/commander query that Scryfall answered -> card id (so typos are asked once).
-- `negative`: queries Scryfall said do not exist, until `expires_at`.
-- `meta`: bulk data date, import bookkeeping.
-
-Opening, checking and migrating the file: `bot.cards.schema`; a card's rows: `bot.cards.rows`. Nothing is
-ever cached from an error response.
+"""The SQLite card cache (aiosqlite, WAL): `cards` by id, `names` (name key -> card id, full names kind 0,
+face names kind 1), `queries` (a fuzzy or commander query Scryfall answered -> card id), `negative` (queries
+Scryfall said do not exist, until `expires_at`), `meta`. Schema and migrations: `bot.cards.schema`. Nothing
+is ever cached from an error response.
 """
 
 from __future__ import annotations
@@ -25,9 +18,8 @@ from typing import Any, cast
 import aiosqlite
 from cachetools import LRUCache
 
-from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, index_entries, is_card
+from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, is_card
 from bot.cards.schema import MIGRATIONS, SCHEMA_VERSION, prepare_database
-from bot.cards.search import IndexEntry
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +37,6 @@ class CardRow:
     kind: int
     raw: str
 
-    def card(self) -> dict[str, Any]:
-        return json.loads(self.raw)
-
 
 _ROW_COLUMNS = "c.id, c.name, c.source, c.fetched_at, c.rank, c.commander"
 
@@ -61,7 +50,7 @@ class CardCache:
         self._clock = clock
         self._parsed: LRUCache[str, dict[str, Any]] = LRUCache(4096)
         self._closed = False
-        # One connection serves every coroutine: a write transaction must not interleave with another.
+        # One connection serves every coroutine: write transactions must not interleave.
         self._writing = asyncio.Lock()
 
     @classmethod
@@ -95,15 +84,12 @@ class CardCache:
             self._closed = True
             await self._db.close()
 
-    # -- reads -----------------------------------------------------------------------------------
-
     def parse(self, row: CardRow) -> dict[str, Any]:
         """The card object of `row` (parsed once, then served from a small LRU)."""
         key = f"{row.id}:{row.fetched_at}"
         card = self._parsed.get(key)
         if card is None:
-            card = row.card()
-            self._parsed[key] = card
+            card = self._parsed[key] = json.loads(row.raw)
         return card
 
     async def lookup_name(self, norm: str) -> list[CardRow]:
@@ -146,8 +132,7 @@ class CardCache:
         return None
 
     async def name_rows(self) -> list[tuple[Any, ...]]:
-        """Every full name in the cache as raw rows, sorted by key (the index merges less); `index_entries`
-        turns them into `IndexEntry`s (36,000 objects: call it off the event loop)."""
+        """Every full name as raw rows for `bot.cards.index.build_index`, sorted by key (it merges less)."""
         return cast(
             list[tuple[Any, ...]],
             list(
@@ -157,18 +142,6 @@ class CardCache:
                 )
             ),
         )
-
-    async def name_entries(self) -> list[IndexEntry]:
-        """Every full name in the cache, for the in-memory NameIndex."""
-        rows = await self.name_rows()
-        return await asyncio.to_thread(index_entries, rows)
-
-    async def count_cards(self, source: str | None = None) -> int:
-        if source is None:
-            rows = await self._db.execute_fetchall("SELECT count(*) FROM cards")
-        else:
-            rows = await self._db.execute_fetchall("SELECT count(*) FROM cards WHERE source = ?", (source,))
-        return int(next(iter(rows))[0])
 
     async def counts(self) -> dict[str, int]:
         out = {}
@@ -185,18 +158,14 @@ class CardCache:
 
     async def get_metas(self, keys: Iterable[str]) -> dict[str, str]:
         """The `meta` values of `keys` that are set, read in one query (one consistent snapshot)."""
-        wanted = list(dict.fromkeys(keys))
-        if not wanted:
-            return {}
+        wanted = list(keys)
         rows = await self._db.execute_fetchall(
             f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(wanted))})", wanted
         )
         return {str(r[0]): str(r[1]) for r in rows}
 
-    # -- writes ----------------------------------------------------------------------------------
-
     async def put_cards(self, cards: Iterable[dict[str, Any]], *, source: str = "api") -> int:
-        """Store card objects (only real card objects; anything else is ignored). Returns how many."""
+        """Store the card objects among `cards`; returns how many."""
         now = self._clock()
         card_rows_: list[tuple[Any, ...]] = []
         names: list[tuple[str, str, int]] = []

@@ -1,9 +1,6 @@
-"""The card cache file: its schema (versioned, with migrations), opening it, checking it and moving a
-corrupt one aside (synchronous; shared by the cache and the bulk importer).
-
-A file that is not a readable cache (garbage, truncated, from a newer version) is logged once, moved aside to
-`<name>.corrupt-<timestamp>` and replaced by a new empty cache; if even that fails the cache lives in memory
-for this run.
+"""The card cache file: its versioned schema and migrations, opening, checking, and moving a corrupt one aside
+(synchronous; shared by the cache and the bulk importer). A file that is no readable cache is logged once,
+moved to `<name>.corrupt-<timestamp>` and rebuilt; if even that fails the cache lives in memory this run.
 """
 
 from __future__ import annotations
@@ -65,13 +62,11 @@ MIGRATIONS: dict[int, str] = {
         ALTER TABLE cards ADD COLUMN pairing TEXT NOT NULL DEFAULT '';
     """,
 }
-# Columns a migration adds whose values come from the card itself: filled in Python right after it.
-BACKFILLS: dict[int, str] = {4: "pairing"}
 _CORRUPT_WORDS = ("not a database", "malformed", "corrupt", "disk image", "unsupported file format")
 
 
 class CacheCorrupt(Exception):
-    """The cache file cannot be used (raised internally; the cache is then rebuilt)."""
+    """The cache file cannot be used (the cache is then rebuilt)."""
 
 
 def connect_sync(path: Path | str, *, timeout: float = 30.0) -> sqlite3.Connection:
@@ -116,8 +111,12 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
             for statement in MIGRATIONS[version].split(";"):
                 if statement.strip():
                     conn.execute(statement)
-            if version in BACKFILLS:
-                _backfill(conn, BACKFILLS[version])
+            if version == 4:  # the commanders' partner abilities, from each cached commander
+                rows = conn.execute("SELECT id, json FROM cards WHERE commander = 1").fetchall()
+                conn.executemany(
+                    "UPDATE cards SET pairing = ? WHERE id = ?",
+                    [(pairing_code(json.loads(raw)), card_id) for card_id, raw in rows],
+                )
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             conn.execute("DELETE FROM schema_version")
             conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
@@ -126,16 +125,6 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
             conn.execute("ROLLBACK")
             raise
     return start
-
-
-def _backfill(conn: sqlite3.Connection, column: str) -> None:
-    """Fill a column a migration just added from each cached card (only `pairing` so far: the commanders'
-    partner abilities; other cards can't be partners, and their rows keep the default)."""
-    rows = conn.execute("SELECT id, json FROM cards WHERE commander = 1").fetchall()
-    conn.executemany(
-        f"UPDATE cards SET {column} = ? WHERE id = ?",
-        [(pairing_code(json.loads(raw)), card_id) for card_id, raw in rows],
-    )
 
 
 def _check_and_migrate(path: Path) -> None:
@@ -169,11 +158,8 @@ def _move_aside(path: Path) -> Path:
 
 
 def prepare_database(path: Path | str) -> Path | str:
-    """Make `path` a usable, current cache. Returns the path to open (":memory:" as the last resort).
-
-    Corrupt/unreadable/newer files are moved aside with one clear log line and rebuilt. A locked
-    database (another process is writing) is not corruption and is left alone.
-    """
+    """Make `path` a usable, current cache; the path to open (":memory:" as the last resort). A locked
+    database (another process is writing) is no corruption and is left alone."""
     if str(path) == ":memory:":
         return path
     path = Path(path)
