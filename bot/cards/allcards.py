@@ -8,6 +8,7 @@ languages turned on, and replaces the tables in one short transaction, so reader
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import sqlite3
 import sys
@@ -21,7 +22,7 @@ import ijson
 
 from bot.cards.bulk import BulkFormatError, in_child, iter_cards, published_at
 from bot.cards.printed import KEY_VERSION, PrintedNames, printed_key, printing_names
-from bot.cards.schema import connect_sync, prepare_database
+from bot.cards.schema import connect_for_import
 from bot.cards.scryfall import ScryfallClient
 
 # Made anew by every import; `key` is `printed_key(printed)` as of `key_version`, so loading folds nothing.
@@ -103,23 +104,19 @@ def import_printed_names(
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
-    usable = prepare_database(db_path)
-    if str(usable) == ":memory:":
-        raise OSError(f"cannot write the card cache at {db_path}")
-    counts, printings = _read(path, frozenset(languages), progress)
-    per_lang: dict[str, int] = dict.fromkeys(languages, 0)
-    for lang, _printed, _oracle in counts:
-        per_lang[lang] += 1
-    now = clock()
-    rows = [
-        (lang, printed, oracle, name, n, printed_key(printed))
-        for (lang, printed, oracle), (name, n) in counts.items()
-    ]
-    del counts
-    conn = connect_sync(usable)
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+    with contextlib.closing(connect_for_import(db_path)) as conn:
+        counts, printings = _read(path, frozenset(languages), progress)
+        per_lang: dict[str, int] = dict.fromkeys(languages, 0)
+        for lang, _printed, _oracle in counts:
+            per_lang[lang] += 1
+        now = clock()
+        rows = [
+            (lang, printed, oracle, name, n, printed_key(printed))
+            for (lang, printed, oracle), (name, n) in counts.items()
+        ]
+        del counts
+        with conn:
+            conn.execute("BEGIN IMMEDIATE")
             for statement in SCHEMA:
                 conn.execute(statement)
             conn.executemany("INSERT INTO printed_names VALUES (?, ?, ?, ?, ?, ?)", rows)
@@ -127,12 +124,6 @@ def import_printed_names(
                 "INSERT INTO printed_languages VALUES (?, ?, ?, ?, ?)",
                 ((lang, n, now, updated_at, KEY_VERSION) for lang, n in per_lang.items()),
             )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-    finally:
-        conn.close()
     return PrintedImport(printings, len(rows), time.perf_counter() - started)
 
 
@@ -163,28 +154,21 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
     if conn is None or not languages:
         return None
     marks = ",".join("?" * len(languages))
+    langs = tuple(languages)
     try:
         versions = {
             v
             for (v,) in conn.execute(
-                f"SELECT key_version FROM printed_languages WHERE lang IN ({marks})", tuple(languages)
+                f"SELECT key_version FROM printed_languages WHERE lang IN ({marks})", langs
             )
         }
-        if versions == {KEY_VERSION}:
-            index = PrintedNames.from_keyed(
-                conn.execute(
-                    f"SELECT key, lang, printed, name, prints FROM printed_names WHERE lang IN ({marks})"
-                    " ORDER BY key, prints DESC",
-                    tuple(languages),
-                )
-            )
-        else:  # keys of another version (or none imported): fold them here
-            index = PrintedNames(
-                conn.execute(
-                    f"SELECT lang, printed, name, prints FROM printed_names WHERE lang IN ({marks}) ORDER BY prints DESC",
-                    tuple(languages),
-                )
-            )
+        keyed = versions == {KEY_VERSION}  # else keys of another version (or none): folded here
+        order = "key, prints DESC" if keyed else "prints DESC"
+        rows = conn.execute(
+            f"SELECT key, lang, printed, name, prints FROM printed_names WHERE lang IN ({marks}) ORDER BY {order}",
+            langs,
+        )
+        index = PrintedNames.from_keyed(rows if keyed else ((printed_key(r[2]), *r[1:]) for r in rows))
     except sqlite3.OperationalError:  # no such table or column: never imported, or by another version
         return None
     finally:

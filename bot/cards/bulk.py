@@ -25,7 +25,7 @@ from typing import IO, Any, TypeVar
 import ijson
 
 from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, is_card
-from bot.cards.schema import connect_sync, prepare_database
+from bot.cards.schema import connect_for_import
 from bot.cards.scryfall import ScryfallClient
 
 log = logging.getLogger(__name__)
@@ -127,12 +127,9 @@ def import_file(
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
-    usable = prepare_database(db_path)
-    if str(usable) == ":memory:":
-        raise OSError(f"cannot write the card cache at {db_path}")
     started = time.perf_counter()
     now = clock()
-    conn = connect_sync(usable)
+    conn = connect_for_import(db_path)
     count = skipped = 0
     try:
         conn.execute("PRAGMA journal_mode = WAL")
@@ -142,17 +139,13 @@ def import_file(
         names: list[tuple[str, str, int]] = []
 
         def flush() -> None:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with conn:
+                conn.execute("BEGIN IMMEDIATE")
                 conn.executemany(INSERT_CARD, cards)
                 conn.executemany(INSERT_NAME, names)
                 conn.execute(
                     "INSERT OR REPLACE INTO meta (key, value) VALUES ('bulk_partial', ?)", (str(now),)
                 )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
             if progress:
                 progress(len(cards))
             cards.clear()
@@ -173,19 +166,19 @@ def import_file(
         if count == 0:
             raise BulkFormatError(f"{path} holds no card objects")
         published = updated_at if updated_at is not None else path.stat().st_mtime
-        conn.execute("BEGIN IMMEDIATE")
-        conn.executemany(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-            [
-                ("bulk_updated_at", repr(float(published))),
-                ("bulk_imported_at", repr(float(now))),
-                ("bulk_cards", str(count)),
-                ("bulk_complete", "1"),
-            ],
-        )
-        conn.execute("DELETE FROM meta WHERE key = 'bulk_partial'")
-        conn.execute("DELETE FROM negative")  # new cards may exist now
-        conn.execute("COMMIT")
+        with conn:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                [
+                    ("bulk_updated_at", repr(float(published))),
+                    ("bulk_imported_at", repr(float(now))),
+                    ("bulk_cards", str(count)),
+                    ("bulk_complete", "1"),
+                ],
+            )
+            conn.execute("DELETE FROM meta WHERE key = 'bulk_partial'")
+            conn.execute("DELETE FROM negative")  # new cards may exist now
     finally:
         conn.close()
     return ImportResult(count, skipped, time.perf_counter() - started)

@@ -102,11 +102,9 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
     if start > SCHEMA_VERSION:
         raise CacheCorrupt(f"schema version {start} is newer than this bot knows ({SCHEMA_VERSION})")
     for version in range(start + 1, target + 1):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            current = schema_version(conn)
-            if current >= version:  # another process migrated meanwhile
-                conn.execute("COMMIT")
+        with conn:  # commits, or rolls back on an error
+            conn.execute("BEGIN IMMEDIATE")
+            if schema_version(conn) >= version:  # another process migrated meanwhile
                 continue
             for statement in MIGRATIONS[version].split(";"):
                 if statement.strip():
@@ -120,11 +118,15 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             conn.execute("DELETE FROM schema_version")
             conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
     return start
+
+
+def connect_for_import(db_path: Path | str) -> sqlite3.Connection:
+    """A connection to the prepared cache at `db_path`; OSError when only an in-memory one could be had."""
+    usable = prepare_database(db_path)
+    if str(usable) == ":memory:":
+        raise OSError(f"cannot write the card cache at {db_path}")
+    return connect_sync(usable)
 
 
 def _check_and_migrate(path: Path) -> None:
