@@ -150,12 +150,6 @@ class CardCache:
             out[table] = int(next(iter(rows))[0])
         return out
 
-    async def get_meta(self, key: str) -> str | None:
-        rows = await self._db.execute_fetchall("SELECT value FROM meta WHERE key = ?", (key,))
-        for r in rows:
-            return str(r[0])
-        return None
-
     async def get_metas(self, keys: Iterable[str]) -> dict[str, str]:
         """The `meta` values of `keys` that are set, read in one query (one consistent snapshot)."""
         wanted = list(keys)

@@ -85,7 +85,7 @@ class CardLookups:
         metrics.set_card_data(self.data_state)
 
     def close(self) -> None:
-        """Cancel lookups still in flight (the cache and client belong to the caller)."""
+        """Cancel lookups in flight (the cache and client belong to the caller)."""
         self._flight.cancel_all()
         self._batcher.cancel()
         self.client.close()
@@ -186,10 +186,8 @@ class CardLookups:
             await self.db(self.cache.put_query(Mode.CARD.value, key, card_id), None)
 
     async def forget(self, key: str, suggestions: list[str]) -> None:
-        await self.db(
-            self.cache.put_negative(Mode.CARD.value, key, self.negative_ttl, suggestions[:MAX_SUGGESTIONS]),
-            None,
-        )
+        close = suggestions[:MAX_SUGGESTIONS]
+        await self.db(self.cache.put_negative(Mode.CARD.value, key, self.negative_ttl, close), None)
 
     async def _local(
         self,
@@ -197,24 +195,22 @@ class CardLookups:
         n: str,
         mode: Mode,
         *,
-        decide: bool = True,
         rows: list[CardRow] | None = None,
         langs: Sequence[str] = (),
         printed: bool = True,
         exact_only: bool = False,
     ) -> Resolved | Miss:
         """Answer from the cache and local data alone, else return what was learnt (a name unlike any known
-        may be newer than the data). Raises CardNotFound for a remembered "no such card" or (with `decide`
-        and `data_fresh`) a misspelling of a known name, AmbiguousCard when local names match equally.
+        may be newer than the data). Raises CardNotFound for a remembered "no such card" or (with
+        `data_fresh`) a misspelling of a known name, AmbiguousCard when local names match equally.
 
         With `printed`, a printed name (`bot.cards.foreign`) comes right after the exact English name: one
         card is `Miss.printed`, several are AmbiguousCard. `exact_only` stops after the exact names."""
         miss = Miss()
         if rows is None:
             rows = await self.db(self.cache.lookup_name(n), [])
-        if printed and (
-            meant := self._printed(q, self.foreign.local(q, n, langs, rows[0].name if rows else None))
-        ):
+        english = rows[0].name if rows else None
+        if printed and (meant := self._printed(q, self.foreign.local(q, n, langs, english))):
             return meant
         if rows:
             row = rows[0]
@@ -228,7 +224,7 @@ class CardLookups:
             return found
         if not self.index_complete:
             return miss
-        return await self._from_index(q, n, mode, miss, decide=decide)
+        return await self._from_index(q, n, mode, miss)
 
     def _fresh_or_note(self, row: CardRow, miss: Miss, *, query_time: float | None = None) -> Resolved | None:
         found = self.fresh(row, query_time=query_time)
@@ -239,12 +235,8 @@ class CardLookups:
     async def _remembered(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved | None:
         """A query Scryfall answered before, while fresh; CardNotFound for a remembered "no such card"."""
         mapped = await self.db(self.cache.get_query(mode.value, n), None)
-        remembered_row = await self.db(self.cache.get_card(mapped[0]), None) if mapped else None
-        if (
-            mapped
-            and remembered_row
-            and (found := self._fresh_or_note(remembered_row, miss, query_time=mapped[1]))
-        ):
+        row = await self.db(self.cache.get_card(mapped[0]), None) if mapped else None
+        if mapped and row and (found := self._fresh_or_note(row, miss, query_time=mapped[1])):
             return found
         if mode is Mode.CARD:
             remembered = await self.db(self.cache.get_negative(Mode.CARD.value, n), None)
@@ -253,7 +245,7 @@ class CardLookups:
                 raise CardNotFound(q, remembered[:MAX_SUGGESTIONS])
         return None
 
-    async def _from_index(self, q: str, n: str, mode: Mode, miss: Miss, *, decide: bool) -> Resolved | Miss:
+    async def _from_index(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved | Miss:
         match = self.index.match(n, commanders_only=mode is Mode.COMMANDER)
         if match.kind == "ambiguous":
             self.metrics.observe_lookup("ambiguous")
@@ -266,8 +258,8 @@ class CardLookups:
         miss.suggestions = match.suggestions
         if mode is Mode.COMMANDER and not miss.stale:
             # not a commander by that name: the card itself (no cached rows for `n`, or one would be stale)
-            return await self._local(q, n, Mode.CARD, decide=decide, rows=[], printed=False)
-        if decide and match.close and miss.stale is None and self.data_fresh:
+            return await self._local(q, n, Mode.CARD, rows=[], printed=False)
+        if match.close and miss.stale is None and self.data_fresh:
             self.metrics.observe_lookup("not_found")
             raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
         return miss

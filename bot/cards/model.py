@@ -14,7 +14,7 @@ Source = Literal["cache", "local", "api", "stale"]
 MAX_SUGGESTIONS = 5  # "did you mean" names a not-found answer carries
 MAX_COLLECTION = 75  # identifiers one Scryfall /cards/collection request takes
 MAX_CHOICES = 25  # names one autocomplete answer offers (Discord shows at most 25)
-STALE_DAYS = 3.0  # local bulk data older than this is called out in replies and no longer says "no such card"
+STALE_DAYS = 3.0  # local bulk data older than this is called out in replies, and says no "no such card"
 
 
 @dataclass(frozen=True, slots=True)

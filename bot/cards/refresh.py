@@ -138,7 +138,7 @@ class BulkRefresher:
         while True:
             await asyncio.sleep(self.watch_seconds)
             try:
-                stamp = await self.cards.cache.get_meta("bulk_imported_at")
+                stamp = (await self.cards.cache.get_metas(["bulk_imported_at"])).get("bulk_imported_at")
             except Exception as exc:  # a broken cache is reported by lookups and health, not here
                 log.debug("bulk watch could not read the cache: %s", exc)
                 continue

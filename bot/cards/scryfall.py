@@ -118,7 +118,6 @@ class ScryfallClient:
         budget: Budget,
         metrics: BotMetrics | None = None,
         timeout: float = 8.0,
-        attempt_timeout: float | None = None,
         max_retries: int = 2,
         backoff: float = 0.25,
         lockout_seconds: float = LOCKOUT_SECONDS,
@@ -128,7 +127,7 @@ class ScryfallClient:
         self.budget = budget
         self.metrics = metrics
         self.timeout = timeout
-        self.attempt_timeout = attempt_timeout or max(timeout / 2, 0.05)
+        self.attempt_timeout = max(timeout / 2, 0.05)
         self.max_retries = max_retries
         self.lockout_seconds = lockout_seconds
         self._backoff = wait_random_exponential(multiplier=backoff, max=backoff * 8)  # full jitter

@@ -83,19 +83,6 @@ class Lists:
     - `by_letter`: keys and ids by first letter, for the fuzzy last resort.
     """
 
-    __slots__ = (
-        "blob",
-        "by_letter",
-        "costs",
-        "keys",
-        "later_ids",
-        "later_keys",
-        "line_starts",
-        "names",
-        "start_ids",
-        "start_keys",
-    )
-
     def __init__(self, entries: list[IndexEntry]) -> None:
         by_popularity = _gentle_sorted(list(range(len(entries))), key=lambda p: _static_order(entries[p]))
         id_of = [0] * len(entries)
