@@ -20,7 +20,7 @@ from typing import Any
 
 import ijson
 
-from bot.cards.bulk import BulkFormatError, in_child, iter_cards, published_at
+from bot.cards.bulk import BulkFormatError, downloaded, in_child, iter_cards
 from bot.cards.printed import KEY_VERSION, PrintedNames, printed_key, printing_names
 from bot.cards.schema import connect_for_import
 from bot.cards.scryfall import ScryfallClient
@@ -183,20 +183,12 @@ async def sync_printed_names(
     *,
     download_progress: Callable[[int, int | None], None] | None = None,
 ) -> PrintedImport:
-    """Download `all_cards` next to the cache, import it in a child process and delete the download."""
-    entry = await client.bulk_entry("all_cards")
-    dest = Path(db_path).with_name(Path(db_path).name + ".all-cards.json")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        await client.download(entry["download_uri"], dest, progress=download_progress)
-        updated_at = published_at(entry.get("updated_at"))
+    """Download `all_cards` next to the cache and import it in a child process."""
+    async with downloaded(client, "all_cards", db_path, download_progress) as (dest, updated_at):
+        langs = tuple(languages)
         return await in_child(
-            functools.partial(
-                import_printed_names, str(dest), str(db_path), tuple(languages), updated_at=updated_at
-            )
+            functools.partial(import_printed_names, str(dest), str(db_path), langs, updated_at=updated_at)
         )
-    finally:
-        dest.unlink(missing_ok=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,7 +15,7 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -193,22 +193,26 @@ async def sync_from_scryfall(
     import_progress: Callable[[int], None] | None = None,
 ) -> ImportResult:
     """Download oracle_cards next to the cache and import it in a thread (`sync-cards`)."""
-    dest, updated_at = await download_oracle_cards(client, db_path, progress=download_progress)
-    try:
+    async with downloaded(client, "oracle_cards", db_path, download_progress) as (dest, updated_at):
         return await asyncio.to_thread(
             import_file, dest, db_path, batch_size=batch_size, updated_at=updated_at, progress=import_progress
         )
+
+
+@contextlib.asynccontextmanager
+async def downloaded(
+    client: ScryfallClient,
+    kind: str,
+    db_path: Path | str,
+    progress: Callable[[int, int | None], None] | None = None,
+) -> AsyncIterator[tuple[Path, float]]:
+    """Scryfall's `kind` bulk file downloaded next to the cache (deleted after), and when it was published."""
+    entry = await client.bulk_entry(kind)
+    dest = Path(db_path).with_name(f"{Path(db_path).name}.{kind.replace('_', '-')}.json")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        size = await client.download(entry["download_uri"], dest, progress=progress)
+        log.info("downloaded Scryfall %s (%d bytes)", kind, size)
+        yield dest, published_at(entry.get("updated_at")) or time.time()
     finally:
         dest.unlink(missing_ok=True)
-
-
-async def download_oracle_cards(
-    client: ScryfallClient, db_path: Path | str, *, progress: Callable[[int, int | None], None] | None = None
-) -> tuple[Path, float]:
-    """Download Scryfall's oracle_cards file next to the cache; (its path, when Scryfall published it)."""
-    entry = await client.bulk_entry("oracle_cards")
-    dest = Path(db_path).with_name(Path(db_path).name + ".oracle-cards.json")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    size = await client.download(entry["download_uri"], dest, progress=progress)
-    log.info("downloaded Scryfall oracle_cards (%d bytes)", size)
-    return dest, published_at(entry.get("updated_at")) or time.time()

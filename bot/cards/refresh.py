@@ -20,7 +20,7 @@ from pathlib import Path
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
 from bot.cards.allcards import imported_languages, sync_printed_names
-from bot.cards.bulk import ImportResult, download_oracle_cards, import_file, in_child
+from bot.cards.bulk import ImportResult, downloaded, import_file, in_child
 from bot.cards.service import CardService
 
 log = logging.getLogger(__name__)
@@ -74,13 +74,9 @@ class BulkRefresher:
         """Download and import oracle_cards now, then reload the index (one refresh at a time)."""
         async with self._lock:
             db_path = Path(self.cards.cache.path)
-            dest, updated_at = await download_oracle_cards(self.cards.client, db_path)
-            try:
-                result = await in_child(
-                    functools.partial(import_file, str(dest), str(db_path), updated_at=updated_at)
-                )
-            finally:
-                dest.unlink(missing_ok=True)
+            async with downloaded(self.cards.client, "oracle_cards", db_path) as (dest, updated_at):
+                call = functools.partial(import_file, str(dest), str(db_path), updated_at=updated_at)
+                result = await in_child(call)
             await self.cards.load_index()
             log.info("bulk data: imported %d cards in %.1f s", result.cards, result.seconds)
             return result

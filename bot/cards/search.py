@@ -36,11 +36,7 @@ _SCAN = 64  # a range this small is checked name by name rather than split by bi
 _T = TypeVar("_T")
 
 
-def _itself(item: Any) -> Any:
-    return item
-
-
-def _gentle_sorted(items: list[_T], key: Callable[[_T], Any] = _itself) -> list[_T]:
+def _gentle_sorted(items: list[_T], key: Callable[[_T], Any]) -> list[_T]:
     """`sorted(items, key=key)` in chunks merged in Python (sorted input costs only the chunk sorts)."""
     if len(items) <= _CHUNK:
         return sorted(items, key=key)
