@@ -156,17 +156,12 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
     marks = ",".join("?" * len(languages))
     langs = tuple(languages)
     try:
-        versions = {
-            v
-            for (v,) in conn.execute(
-                f"SELECT key_version FROM printed_languages WHERE lang IN ({marks})", langs
-            )
-        }
+        where = f"WHERE lang IN ({marks})"
+        versions = {v for (v,) in conn.execute(f"SELECT key_version FROM printed_languages {where}", langs)}
         keyed = versions == {KEY_VERSION}  # else keys of another version (or none): folded here
         order = "key, prints DESC" if keyed else "prints DESC"
         rows = conn.execute(
-            f"SELECT key, lang, printed, name, prints FROM printed_names WHERE lang IN ({marks}) ORDER BY {order}",
-            langs,
+            f"SELECT key, lang, printed, name, prints FROM printed_names {where} ORDER BY {order}", langs
         )
         index = PrintedNames.from_keyed(rows if keyed else ((printed_key(r[2]), *r[1:]) for r in rows))
     except sqlite3.OperationalError:  # no such table or column: never imported, or by another version

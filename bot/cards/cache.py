@@ -133,15 +133,11 @@ class CardCache:
 
     async def name_rows(self) -> list[tuple[Any, ...]]:
         """Every full name as raw rows for `bot.cards.index.build_index`, sorted by key (it merges less)."""
-        return cast(
-            list[tuple[Any, ...]],
-            list(
-                await self._db.execute_fetchall(
-                    "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity, c.pairing FROM names n "
-                    "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm"
-                )
-            ),
+        rows = await self._db.execute_fetchall(
+            "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity, c.pairing FROM names n "
+            "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm"
         )
+        return cast(list[tuple[Any, ...]], list(rows))
 
     async def counts(self) -> dict[str, int]:
         out = {}

@@ -98,12 +98,7 @@ def card_rows(
 
 
 def index_entries(rows: Iterable[tuple[Any, ...]]) -> list[IndexEntry]:
-    return [
-        IndexEntry(
-            name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5], pairing=r[6]
-        )
-        for r in rows
-    ]
+    return [IndexEntry(r[1], r[0], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows]
 
 
 INSERT_CARD = (

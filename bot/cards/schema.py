@@ -75,12 +75,6 @@ def connect_sync(path: Path | str, *, timeout: float = 30.0) -> sqlite3.Connecti
     return conn
 
 
-def _is_corruption(exc: BaseException) -> bool:
-    return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)) or any(
-        word in str(exc).lower() for word in _CORRUPT_WORDS
-    )
-
-
 def schema_version(conn: sqlite3.Connection) -> int:
     exists = conn.execute(
         "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'"
@@ -174,20 +168,17 @@ def prepare_database(path: Path | str) -> Path | str:
         _check_and_migrate(path)
         return path
     except (CacheCorrupt, sqlite3.DatabaseError) as exc:
-        if isinstance(exc, sqlite3.OperationalError) and not _is_corruption(exc):
-            if "locked" in str(exc).lower() or "busy" in str(exc).lower():
+        text = str(exc).lower()
+        if isinstance(exc, sqlite3.OperationalError) and not any(word in text for word in _CORRUPT_WORDS):
+            if "locked" in text or "busy" in text:
                 raise
             reason = f"unreadable ({exc})"
         else:
             reason = f"corrupt ({exc})"
     try:
         moved = _move_aside(path) if path.exists() else None
-        log.error(
-            "card cache %s is %s; moved it to %s and started a new cache",
-            path,
-            reason,
-            moved.name if moved else "nowhere (it vanished)",
-        )
+        where = moved.name if moved else "nowhere (it vanished)"
+        log.error("card cache %s is %s; moved it to %s and started a new cache", path, reason, where)
         _check_and_migrate(path)
         return path
     except (OSError, CacheCorrupt, sqlite3.DatabaseError) as exc:
