@@ -31,6 +31,7 @@ from bot import BOT_NAME, __version__
 from bot.cards.budget import Budget, BudgetExceeded
 from bot.cards.flight import SingleFlight
 from bot.cards.model import MAX_COLLECTION, ScryfallBusy, ScryfallUnavailable
+from bot.cards.rows import is_card
 from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
@@ -72,15 +73,6 @@ class ScryfallBadRequest(ScryfallError):
 
 def endpoint_group(path: str) -> str:
     return "slow" if path.rstrip("/") in SLOW_ENDPOINTS else "fast"
-
-
-def _is_card_object(obj: Any) -> bool:
-    return (
-        isinstance(obj, dict)
-        and obj.get("object") == "card"
-        and isinstance(obj.get("id"), str)
-        and isinstance(obj.get("name"), str)
-    )
 
 
 def retry_after_seconds(value: str | None) -> float:
@@ -260,7 +252,7 @@ class ScryfallClient:
 
     @staticmethod
     def _card(payload: Any) -> dict[str, Any]:
-        if not _is_card_object(payload):
+        if not is_card(payload):
             raise ScryfallUnavailable("Scryfall sent something that is not a card")
         return payload
 
@@ -307,7 +299,7 @@ class ScryfallClient:
             payload = await self._request(
                 "POST", "/cards/collection", body={"identifiers": _checked(identifiers)}
             )
-        return [c for c in self._list(payload)["data"] if _is_card_object(c)]
+        return [c for c in self._list(payload)["data"] if is_card(c)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
         payload = self._list(await self._request("GET", "/bulk-data"))
