@@ -129,10 +129,9 @@ def import_file(
         raise FileNotFoundError(f"no such file: {path}")
     started = time.perf_counter()
     now = clock()
-    conn = connect_for_import(db_path)
     count = skipped = 0
-    try:
-        conn.execute("PRAGMA journal_mode = WAL")
+    set_meta = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
+    with contextlib.closing(connect_for_import(db_path)) as conn:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA cache_size = -32000")
         cards: list[tuple[Any, ...]] = []
@@ -143,9 +142,7 @@ def import_file(
                 conn.execute("BEGIN IMMEDIATE")
                 conn.executemany(INSERT_CARD, cards)
                 conn.executemany(INSERT_NAME, names)
-                conn.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('bulk_partial', ?)", (str(now),)
-                )
+                conn.execute(set_meta, ("bulk_partial", str(now)))
             if progress:
                 progress(len(cards))
             cards.clear()
@@ -169,7 +166,7 @@ def import_file(
         with conn:
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                set_meta,
                 [
                     ("bulk_updated_at", repr(float(published))),
                     ("bulk_imported_at", repr(float(now))),
@@ -179,8 +176,6 @@ def import_file(
             )
             conn.execute("DELETE FROM meta WHERE key = 'bulk_partial'")
             conn.execute("DELETE FROM negative")  # new cards may exist now
-    finally:
-        conn.close()
     return ImportResult(count, skipped, time.perf_counter() - started)
 
 

@@ -7,21 +7,27 @@ Only exact printed-name keys count, never a guess. `meaning`, for a player whose
 - also an English card name: [] (English first), unless the player's language prints it as other cards
   too (fr `Contemplation` is Ponder as well): then all of them, to choose from;
 - else every card printed so (the player's languages narrow them): one is the card, more an ambiguity.
+
+The search: `lang:fr unique:prints "name"` finds every French printing whose printed name holds the phrase;
+only those whose printed name (or a face's) has the text's exact key count (the phrase matches longer names).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Sequence
+import time
+from collections.abc import Callable, Collection, Sequence
 from contextvars import ContextVar
 from pathlib import Path
+
+from cachetools import TTLCache
 
 from bot.cards.allcards import load_printed_names
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.names import MAX_CHOICE_CHARS, normalize
-from bot.cards.printed import PrintedNames
-from bot.cards.printed_search import PrintedSearch
-from bot.cards.scryfall import ScryfallError
+from bot.cards.printed import PrintedNames, printed_key, printing_names
+from bot.cards.scryfall import ScryfallBadRequest, ScryfallClient, ScryfallError, ScryfallNotFound
+from bot.settings import CARD_LANGUAGES
 
 _PLAYER_LANGS: ContextVar[tuple[str, ...]] = ContextVar("player_langs", default=())
 
@@ -57,6 +63,61 @@ def choice_label(printed: str, english: str) -> str:
         return english[:MAX_CHOICE_CHARS]
     shown = printed if len(printed) <= room else printed[: room - 1].rstrip() + "…"
     return f"{shown}{SEPARATOR}{english}"
+
+
+def printed_query(text: str, lang: str | None) -> str:
+    """The Scryfall query for printings named `text` in `lang` (None: any language)."""
+    code = lang if lang in CARD_LANGUAGES else "any"
+    phrase = " ".join(text.replace('"', " ").split())
+    return f'lang:{code} unique:prints "{phrase}"'
+
+
+async def search_printed(client: ScryfallClient, text: str, lang: str | None) -> list[str]:
+    """The English names (alphabetical) of the cards printed as `text` in `lang` (None: any); Scryfall's
+    errors but "nothing matched" and "bad query" propagate (nothing is cached then)."""
+    key = printed_key(text)
+    if not key:
+        return []
+    try:
+        page = await client.search(printed_query(text, lang))
+    except (ScryfallNotFound, ScryfallBadRequest):
+        return []
+    names = {
+        card["name"]
+        for card in page.cards
+        if isinstance(card.get("name"), str) and any(printed_key(p) == key for p in printing_names(card))
+    }
+    return sorted(names)
+
+
+class PrintedSearch:
+    """`search_printed` cached by (language, key): names for `ttl` seconds, "none" for `negative_ttl`."""
+
+    def __init__(
+        self,
+        client: ScryfallClient,
+        *,
+        ttl: float = 86_400,
+        negative_ttl: float = 600,
+        maxsize: int = 4096,
+        timer: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self._found: TTLCache[tuple[str | None, str], tuple[str, ...]] = TTLCache(maxsize, ttl, timer=timer)
+        self._none: TTLCache[tuple[str | None, str], bool] = TTLCache(maxsize, negative_ttl, timer=timer)
+
+    async def names(self, text: str, lang: str | None = None) -> list[str]:
+        cache_key = (lang if lang in CARD_LANGUAGES else None, printed_key(text))
+        if cache_key in self._found:
+            return list(self._found[cache_key])
+        if cache_key in self._none:
+            return []
+        names = await search_printed(self.client, text, lang)
+        if names:
+            self._found[cache_key] = tuple(names)
+        else:
+            self._none[cache_key] = True
+        return names
 
 
 class ForeignNames:
