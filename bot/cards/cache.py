@@ -49,7 +49,6 @@ class CardCache:
         self.path = path
         self._clock = clock
         self._parsed: LRUCache[str, dict[str, Any]] = LRUCache(4096)
-        self._closed = False
         # One connection serves every coroutine: write transactions must not interleave.
         self._writing = asyncio.Lock()
 
@@ -80,9 +79,7 @@ class CardCache:
         return str(self.path) == ":memory:"
 
     async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            await self._db.close()
+        await self._db.close()  # a second close does nothing
 
     def parse(self, row: CardRow) -> dict[str, Any]:
         """The card object of `row` (parsed once, then served from a small LRU)."""

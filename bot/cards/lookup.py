@@ -312,9 +312,7 @@ class CardLookups:
             raise CardNotFound(q, suggestions[:MAX_SUGGESTIONS]) from None
         except ScryfallAmbiguous:
             self.metrics.observe_lookup("ambiguous")
-            candidates = self.index.candidates(n) if self.has_local_data else []
-            if not candidates:
-                candidates = await self._remote_names(q)
+            candidates = self.index.candidates(n) or await self._remote_names(q)
             raise AmbiguousCard(q, self.index.rank_candidates(q, candidates)[:MAX_CANDIDATES]) from None
         except ScryfallBadRequest:
             self.metrics.observe_lookup("not_found")
@@ -324,10 +322,8 @@ class CardLookups:
         return Resolved(card, "api")
 
     async def _remote_commander(self, q: str, n: str, miss: Miss) -> Resolved:
-        if (
-            miss.stale is not None
-            or await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None
-        ):
+        remembered = await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None)
+        if miss.stale is not None or remembered is not None:
             return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
         try:
             cards = (await self.slow(self.client.search(commander_query(q), order="edhrec"))).cards
