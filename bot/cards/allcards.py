@@ -163,7 +163,7 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
         rows = conn.execute(
             f"SELECT key, lang, printed, name, prints FROM printed_names {where} ORDER BY {order}", langs
         )
-        index = PrintedNames.from_keyed(rows if keyed else ((printed_key(r[2]), *r[1:]) for r in rows))
+        index = PrintedNames(rows if keyed else ((printed_key(r[2]), *r[1:]) for r in rows))
     except sqlite3.OperationalError:  # no such table or column: never imported, or by another version
         return None
     finally:

@@ -94,25 +94,13 @@ def printing_names(obj: dict[str, Any]) -> list[str]:
 
 
 class PrintedNames:
-    """The printed-name index of (language, printed name, English name[, printings]) rows; of a card's
-    names with one key in a language, the first row given is shown. Printings (default 1) rank autocomplete.
-    """
+    """The printed-name index of (key by this `KEY_VERSION` of `printed_key`, language, printed name, English
+    name, printings) rows; of a card's names with one key in a language, the first row given is shown.
+    Printings rank autocomplete."""
 
     __slots__ = ("_keys", "_langs", "_names", "_printed", "_weights")
 
-    def __init__(self, rows: Iterable[tuple[str, str, str] | tuple[str, str, str, int]]) -> None:
-        self._fill(
-            (printed_key(row[1]), row[0], row[1], row[2], row[3] if len(row) > 3 else 1) for row in rows
-        )
-
-    @classmethod
-    def from_keyed(cls, rows: Iterable[tuple[str, str, str, str, int]]) -> PrintedNames:
-        """The index of rows with their keys (made by this `KEY_VERSION` of `printed_key`) in front."""
-        index = cls(())
-        index._fill(rows)
-        return index
-
-    def _fill(self, rows: Iterable[tuple[str, str, str, str, int]]) -> None:
+    def __init__(self, rows: Iterable[tuple[str, str, str, str, int]]) -> None:
         interned: dict[str, str] = {}
         entries: list[list[Any]] = []  # [key, language number, printed name, English name, printings]
         where: dict[tuple[str, int, str], int] = {}
