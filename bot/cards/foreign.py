@@ -99,12 +99,11 @@ class PrintedSearch:
         *,
         ttl: float = 86_400,
         negative_ttl: float = 600,
-        maxsize: int = 4096,
         timer: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
-        self._found: TTLCache[tuple[str | None, str], tuple[str, ...]] = TTLCache(maxsize, ttl, timer=timer)
-        self._none: TTLCache[tuple[str | None, str], bool] = TTLCache(maxsize, negative_ttl, timer=timer)
+        self._found: TTLCache[tuple[str | None, str], tuple[str, ...]] = TTLCache(4096, ttl, timer=timer)
+        self._none: TTLCache[tuple[str | None, str], bool] = TTLCache(4096, negative_ttl, timer=timer)
 
     async def names(self, text: str, lang: str | None = None) -> list[str]:
         cache_key = (lang if lang in CARD_LANGUAGES else None, printed_key(text))

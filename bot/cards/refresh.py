@@ -51,12 +51,8 @@ class BulkRefresher:
         self._lock = asyncio.Lock()
         self.failures = 0
 
-    @property
-    def enabled(self) -> bool:
-        return not self.cards.cache.in_memory
-
     def start(self) -> None:
-        if not self.enabled or self._tasks:
+        if self.cards.cache.in_memory or self._tasks:
             return
         self._tasks.append(asyncio.create_task(self._watch(), name="bulk-watch"))
         if self.period > 0:
