@@ -90,8 +90,6 @@ class CardLookups:
         self._batcher.cancel()
         self.client.close()
 
-    # -- local data --------------------------------------------------------------------------------
-
     async def load_index(self) -> None:
         """Rebuild the name index and the bulk-data dates from the cache off the event loop; swap them in."""
         # Stamps before names: an import committing in between leaves an older stamp, so the watch reloads.

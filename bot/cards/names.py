@@ -34,7 +34,6 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
 _SPACES = re.compile(r"\s+")
 
-# ---------------------------------------------------------------------------------------------- costs
 UNRANKED = 50_000  # popularity rank assumed for cards EDHREC does not rank
 EXACT = -10.0
 WHOLE = 2.0

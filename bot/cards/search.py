@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 import math
 import re
 from collections.abc import Callable
@@ -89,9 +90,8 @@ class Lists:
         self.keys = [e.norm for e in ordered]
         self.costs = [popularity_cost(e.popularity) for e in ordered]
         input_keys = [e.norm for e in entries]
-        by_key = _gentle_sorted(
-            list(range(len(entries))), key=input_keys.__getitem__
-        )  # quick when pre-sorted
+        # names are read sorted by key, so this sort costs little
+        by_key = _gentle_sorted(list(range(len(entries))), key=input_keys.__getitem__)
         self.start_keys = [input_keys[p] for p in by_key]
         self.start_ids = [id_of[p] for p in by_key]
         suffixes: list[str] = []
@@ -106,11 +106,7 @@ class Lists:
         self.later_keys = [suffixes[j] for j in by_suffix]
         self.later_ids = [owners[j] for j in by_suffix]
         self.blob = "\n" + "\n".join(self.keys) + "\n"
-        self.line_starts: list[int] = []
-        pos = 1
-        for k in self.keys:
-            self.line_starts.append(pos)
-            pos += len(k) + 1
+        self.line_starts = list(itertools.accumulate((len(k) + 1 for k in self.keys), initial=1))[:-1]
         self.by_letter: dict[str, tuple[list[str], list[int]]] = {}
         for i, k in enumerate(self.keys):
             bucket = self.by_letter.setdefault(k[:1], ([], []))
@@ -119,8 +115,6 @@ class Lists:
 
     def __len__(self) -> int:
         return len(self.keys)
-
-    # -- ranges of the sorted lists ---------------------------------------------------------------
 
     @staticmethod
     def _span(keys: list[str], prefix: str, lo: int = 0, hi: int | None = None) -> tuple[int, int]:
@@ -185,8 +179,6 @@ class Lists:
                 spans.append(self._span(keys, head + c + q[i:], lo, hi))
         found.extend(i for lo, hi in spans if lo < hi for i in self._best(ids, lo, hi, k))
         return heapq.nsmallest(k, set(found))
-
-    # -- the search -------------------------------------------------------------------------------
 
     def search(self, q: str, limit: int, *, typos: bool, infix: bool, fuzzy: bool) -> list[Hit]:
         """The best hits for normalised `q`, sorted by (cost, completion, id); at least the best `limit`."""
