@@ -102,17 +102,13 @@ class CardCache:
         rows = await self._db.execute_fetchall(
             f"SELECT {_ROW_COLUMNS}, 0, c.json FROM cards c WHERE c.id = ?", (card_id,)
         )
-        for r in rows:
-            return CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])
-        return None
+        return next((CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows), None)
 
     async def get_query(self, kind: str, norm: str) -> tuple[str, float] | None:
         rows = await self._db.execute_fetchall(
             "SELECT card_id, fetched_at FROM queries WHERE kind = ? AND norm = ?", (kind, norm)
         )
-        for r in rows:
-            return str(r[0]), float(r[1])
-        return None
+        return next(((str(r[0]), float(r[1])) for r in rows), None)
 
     async def get_negative(self, kind: str, norm: str) -> list[str] | None:
         """Suggestions stored with an unexpired not-found entry, or None when there is none."""

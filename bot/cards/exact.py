@@ -26,7 +26,7 @@ from bot.cards.model import (
     Resolved,
     ScryfallUnavailable,
 )
-from bot.cards.scryfall import ScryfallAmbiguous, ScryfallError, ScryfallNotFound
+from bot.cards.scryfall import ScryfallError, ScryfallNotFound
 
 
 class ExactReader:
@@ -153,15 +153,11 @@ class ExactReader:
             return chunk
         await service.store(cards)
         by_key = by_name_key(cards)
-        left = []
         for n in chunk:
-            card = by_key.get(n)
-            if card is None:
-                left.append(n)
-            else:
+            if n in by_key:
                 service.metrics.observe_lookup("api")
-                self._found(n, Resolved(card, "api"))
-        return left
+                self._found(n, Resolved(by_key[n], "api"))
+        return [n for n in chunk if n not in by_key]
 
     async def _named(self, n: str) -> None:
         """Scryfall's fuzzy match for a name the collection lacks, kept only when it is that exact name."""
@@ -178,7 +174,7 @@ class ExactReader:
             await service.forget(n, close)
             await self._not_found(n, close, more=False)
             return
-        except (ScryfallAmbiguous, ScryfallError):
+        except ScryfallError:  # ambiguous, or another error object
             service.metrics.observe_lookup("not_found")
             await self._not_found(n)
             return
