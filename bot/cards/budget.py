@@ -41,7 +41,6 @@ class Budget:
                 raise ValueError(f"{name} must be in (0, 1], got {value!r}")
         if not rates or any(not (r > 0 and math.isfinite(r)) for r in rates.values()):
             raise ValueError("rates must map at least one group to a positive requests/s figure")
-        self.scale = scale
         self._intervals = {g: 1.0 / (r * scale * safety) for g, r in rates.items()}
         self._limiters = {g: AsyncLimiter(1, interval) for g, interval in self._intervals.items()}
         self._queued = dict.fromkeys(rates, 0)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -44,17 +45,12 @@ def _spread(hits: list[Hit], limit: int) -> list[int]:
     """Entry ids of `hits`, best first, one completed word taking at most half the list before the rest
     (`fire` in 75 names still shows `Fires of ...`, `Fireball`)."""
     cap = (limit + 1) // 2
-    per_group: dict[str, int] = {}
+    per_group: Counter[str] = Counter()
     first: list[int] = []
     held: list[int] = []
     for _cost, _completion, i, group, _match in hits:
-        if group:
-            count = per_group.get(group, 0)
-            per_group[group] = count + 1
-            if count >= cap:
-                held.append(i)
-                continue
-        first.append(i)
+        per_group[group] += 1
+        (held if group and per_group[group] > cap else first).append(i)
     return (first + held)[:limit]
 
 
