@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 SLOW_ENDPOINTS = frozenset({"/cards/search", "/cards/named", "/cards/random", "/cards/collection"})
 LOCKOUT_SECONDS = 30.0
+SLOW_DOWN = "Scryfall asked us to slow down (429)"
 HEADERS = {"User-Agent": f"{BOT_NAME}/{__version__}", "Accept": "application/json"}
 
 
@@ -143,13 +144,9 @@ class ScryfallClient:
         try:
             await self.budget.acquire(endpoint_group(path), deadline)
         except BudgetExceeded as exc:
-            if exc.locked:
-                raise ScryfallUnavailable(
-                    "Scryfall asked us to slow down (429)", retry_after=exc.retry_after
-                ) from None
-            raise ScryfallBusy(
-                "too many card lookups are waiting for Scryfall", retry_after=exc.retry_after
-            ) from None
+            error = ScryfallUnavailable if exc.locked else ScryfallBusy
+            reason = SLOW_DOWN if exc.locked else "too many card lookups are waiting for Scryfall"
+            raise error(reason, retry_after=exc.retry_after) from None
 
     def _lock_out(self, header: str | None) -> float:
         wait = max(retry_after_seconds(header), self.lockout_seconds)
@@ -226,7 +223,7 @@ class ScryfallClient:
         self._observe(status, path)
         if status == 429:
             wait = self._lock_out(header_retry)
-            raise _Retry("Scryfall asked us to slow down (429)", retry_after=wait, back_off=False)
+            raise _Retry(SLOW_DOWN, retry_after=wait, back_off=False)
         if status >= 500:
             raise _Retry(f"Scryfall answered HTTP {status}")
         return self._decode(status, payload_bytes)
@@ -352,7 +349,7 @@ class ScryfallClient:
                 self._observe(resp.status, "/bulk-data")
                 if resp.status == 429:
                     wait = self._lock_out(resp.headers.get("Retry-After"))
-                    raise ScryfallUnavailable("Scryfall asked us to slow down (429)", retry_after=wait)
+                    raise ScryfallUnavailable(SLOW_DOWN, retry_after=wait)
                 if resp.status != 200:
                     raise ScryfallUnavailable(f"bulk download answered HTTP {resp.status}")
                 total = resp.content_length
