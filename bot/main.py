@@ -25,8 +25,7 @@ from bot.app.bot import IdentityBot
 from bot.app.endpoints import use_api_base
 from bot.cards.budget import Budget
 from bot.cards.cache import CardCache
-from bot.cards.foreign import ForeignNames
-from bot.cards.printed_search import PrintedSearch
+from bot.cards.foreign import ForeignNames, PrintedSearch
 from bot.cards.refresh import BulkRefresher
 from bot.cards.scryfall import HEADERS, LOCKOUT_SECONDS, ScryfallClient
 from bot.cards.service import CardService

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.app.bot import IdentityBot
 from bot.app.context import record
 from bot.app.decks import ReadDeck, check_deck, message_source, read_deck
-from bot.app.options import CardQuery, card_query_text, player_langs
+from bot.app.options import CardQuery, card_query_text, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
@@ -111,8 +111,8 @@ class MessagesCog(commands.Cog, name="Messages"):
         if not names:
             raise InputProblem(choices.no_card_mentions_text())
         shown, left_out = names[:MENTION_LIMIT], max(0, len(names) - MENTION_LIMIT)
-        langs = player_langs(interaction)
-        items = await defer_if_slow(interaction, asyncio.gather(*(self._explain(n, langs) for n in shown)))
+        read_names_in_players_language(interaction)
+        items = await defer_if_slow(interaction, asyncio.gather(*(self._explain(n) for n in shown)))
         found = [i.card for i in items if i.card is not None]
         if not found and all(i.problem == "unavailable" for i in items):
             raise ScryfallUnavailable("every name needed Scryfall")
@@ -123,9 +123,9 @@ class MessagesCog(commands.Cog, name="Messages"):
         )
         await send_reply(interaction, choices.explain_reply(items, left_out=left_out, emoji=self.bot.emoji))
 
-    async def _explain(self, typed: str, langs: tuple[str, ...] = ()) -> Explained:
+    async def _explain(self, typed: str) -> Explained:
         try:
-            found = await self.bot.cards.resolve(card_query_text(typed), langs=langs)
+            found = await self.bot.cards.resolve(card_query_text(typed))
             return Explained(typed, card=found.card, analysis=analyze(found.card), printed=found.printed)
         except (BadCardName, IdentityError):
             return Explained(typed, problem="bad_name")

@@ -105,9 +105,8 @@ class CardOption(app_commands.Transformer):
         printed: list[tuple[str, str]] = []  # (label, English name): names printed in the player's language
         if partner_of is None:
             names += bot.recent.matching(interaction, text, commanders_only=self.commander)
-            printed = bot.cards.printed_choices(
-                text, player_langs(interaction), commanders_only=self.commander
-            )
+            read_names_in_players_language(interaction)
+            printed = bot.cards.printed_choices(text, commanders_only=self.commander)
         try:
             names += await bot.cards.autocomplete(text, commanders_only=self.commander, partner_of=partner_of)
         except Exception as exc:  # a failing lookup must not break typing
@@ -126,11 +125,11 @@ async def resolve_options(
     """The cards the options name, deferring first when any must be asked of Scryfall. Raises the first
     option's lookup error (naming the option); records the outcome."""
     cards = app_of(interaction).cards
-    langs = player_langs(interaction)
+    read_names_in_players_language(interaction)
     known: list[Resolved | None] = []
     for q in queries:
         try:
-            known.append(await cards.peek(q.text, commander=q.commander, langs=langs))
+            known.append(await cards.peek(q.text, commander=q.commander))
         except CardLookupError as exc:
             raise _labelled(exc, q.option) from None
     if any(k is None for k in known):
@@ -140,8 +139,8 @@ async def resolve_options(
         if hit is not None:
             return hit
         if q.commander:
-            return await cards.resolve_commander(q.text, langs=langs)
-        return await cards.resolve(q.text, langs=langs)
+            return await cards.resolve_commander(q.text)
+        return await cards.resolve(q.text)
 
     results = await asyncio.gather(*map(one, queries, known), return_exceptions=True)
     for q, r in zip(queries, results, strict=True):

@@ -1,44 +1,31 @@
-"""Printed card names from Scryfall's `all_cards` bulk file, kept in the card cache's `printed_names` table.
+"""Printed card names from Scryfall's `all_cards` bulk file (every printing in every language, about 2 GB),
+kept in the card cache's `printed_names` table, which this module owns (with `printed_languages`).
 
-`all_cards` holds every printing in every language (about 2 GB of JSON). The import streams it (ijson,
-through `bot.cards.bulk.iter_cards`), keeps only (language, printed name, Oracle id, English name) for the
-languages turned on (`CARD_LANGUAGES`), counting the printings of each name, and replaces the table's
-rows in one short transaction at the end, so readers never see half an import. Memory is bounded by the
-distinct names kept (tens of thousands per language), not by the file. A printing's names are its
-`printed_name` and each face's `printed_name` (a multi-face printing without a top-level one gets its faces
-joined with ` // `); every one maps to the whole card's English name.
-
-This module owns its two tables in the card cache file (created on import, read through a connection of
-its own): `printed_names` and `printed_languages` (which languages were imported, when). Nothing here runs
-unless a host turns languages on.
+The import streams the file, keeps (language, printed name, Oracle id, English name, printings) for the
+languages turned on, and replaces the tables in one short transaction, so readers never see half an import.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
-import multiprocessing
-import os
+import functools
 import sqlite3
 import sys
 import time
 from collections.abc import Callable, Collection, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import ijson
 
-from bot.cards.bulk import BulkFormatError, iter_cards
+from bot.cards.bulk import BulkFormatError, downloaded, in_child, iter_cards
 from bot.cards.printed import KEY_VERSION, PrintedNames, printed_key, printing_names
-from bot.cards.schema import connect_sync, prepare_database
+from bot.cards.schema import connect_for_import
 from bot.cards.scryfall import ScryfallClient
 
-# Made anew by every import (so an import always leaves the current schema); `key` is `printed_key(printed)`
-# as of `key_version`, stored so that loading the index folds nothing.
+# Made anew by every import; `key` is `printed_key(printed)` as of `key_version`, so loading folds nothing.
 SCHEMA = (
     "DROP TABLE IF EXISTS printed_names",
     "DROP TABLE IF EXISTS printed_languages",
@@ -49,7 +36,6 @@ SCHEMA = (
     " updated_at REAL, key_version INTEGER NOT NULL)",
 )
 PROGRESS_EVERY = 5000  # printings between two progress calls
-CHILD_NICENESS = 10
 
 Row = tuple[str, str, str, str]  # (lang, printed name, oracle id, English name)
 
@@ -82,17 +68,8 @@ def printed_rows(obj: Any, languages: Collection[str]) -> list[Row]:
     return [(lang, printed, oracle_id, name) for printed in printing_names(obj)]
 
 
-def _published(value: object) -> float | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-
-
 def _read(
-    path: Path, languages: Collection[str], progress: Callable[[int], None] | None
+    path: Path, languages: Collection[str], progress: Callable[[int], object] | None
 ) -> tuple[dict[tuple[str, str, str], list[Any]], int]:
     counts: dict[tuple[str, str, str], list[Any]] = {}  # (lang, printed, oracle id) -> [name, printings]
     printings = seen = 0
@@ -118,33 +95,28 @@ def import_printed_names(
     languages: Collection[str],
     *,
     updated_at: float | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
     clock: Callable[[], float] = time.time,
 ) -> PrintedImport:
-    """Read an `all_cards` file (JSON array or JSON Lines, optionally gzipped) and make the cache's
-    `printed_names` hold exactly its names in `languages` (synchronous: run it in a child process or a
-    thread). `progress` is called with the number of objects read since its last call."""
+    """Make the cache's `printed_names` hold exactly the names in `languages` of an `all_cards` file
+    (synchronous). `progress` gets the number of objects read since its last call."""
     started = time.perf_counter()
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
-    usable = prepare_database(db_path)
-    if str(usable) == ":memory:":
-        raise OSError(f"cannot write the card cache at {db_path}")
-    counts, printings = _read(path, frozenset(languages), progress)
-    per_lang: dict[str, int] = dict.fromkeys(languages, 0)
-    for lang, _printed, _oracle in counts:
-        per_lang[lang] += 1
-    now = clock()
-    rows = [
-        (lang, printed, oracle, name, n, printed_key(printed))
-        for (lang, printed, oracle), (name, n) in counts.items()
-    ]
-    del counts
-    conn = connect_sync(usable)
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+    with contextlib.closing(connect_for_import(db_path)) as conn:
+        counts, printings = _read(path, frozenset(languages), progress)
+        per_lang: dict[str, int] = dict.fromkeys(languages, 0)
+        for lang, _printed, _oracle in counts:
+            per_lang[lang] += 1
+        now = clock()
+        rows = [
+            (lang, printed, oracle, name, n, printed_key(printed))
+            for (lang, printed, oracle), (name, n) in counts.items()
+        ]
+        del counts
+        with conn:
+            conn.execute("BEGIN IMMEDIATE")
             for statement in SCHEMA:
                 conn.execute(statement)
             conn.executemany("INSERT INTO printed_names VALUES (?, ?, ?, ?, ?, ?)", rows)
@@ -152,12 +124,6 @@ def import_printed_names(
                 "INSERT INTO printed_languages VALUES (?, ?, ?, ?, ?)",
                 ((lang, n, now, updated_at, KEY_VERSION) for lang, n in per_lang.items()),
             )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-    finally:
-        conn.close()
     return PrintedImport(printings, len(rows), time.perf_counter() - started)
 
 
@@ -182,70 +148,27 @@ def imported_languages(db_path: Path | str) -> dict[str, float]:
 
 
 def load_printed_names(db_path: Path | str, languages: Collection[str]) -> PrintedNames | None:
-    """The index of the cache's printed names in `languages` (the most printed spelling first), or None
-    when the cache holds none of them. Synchronous: call it off the event loop."""
+    """The index of the cache's printed names in `languages` (most printed spelling first), or None when
+    the cache holds none. Synchronous."""
     conn = _connect_existing(db_path)
     if conn is None or not languages:
         return None
     marks = ",".join("?" * len(languages))
+    langs = tuple(languages)
     try:
-        versions = {
-            v
-            for (v,) in conn.execute(
-                f"SELECT key_version FROM printed_languages WHERE lang IN ({marks})", tuple(languages)
-            )
-        }
-        if versions == {KEY_VERSION}:
-            index = PrintedNames.from_keyed(
-                conn.execute(
-                    f"SELECT key, lang, printed, name, prints FROM printed_names WHERE lang IN ({marks})"
-                    " ORDER BY key, prints DESC",
-                    tuple(languages),
-                )
-            )
-        else:  # keys of another version (or none imported): fold them here
-            index = PrintedNames(
-                conn.execute(
-                    f"SELECT lang, printed, name, prints FROM printed_names WHERE lang IN ({marks}) ORDER BY prints DESC",
-                    tuple(languages),
-                )
-            )
+        where = f"WHERE lang IN ({marks})"
+        versions = {v for (v,) in conn.execute(f"SELECT key_version FROM printed_languages {where}", langs)}
+        keyed = versions == {KEY_VERSION}  # else keys of another version (or none): folded here
+        order = "key, prints DESC" if keyed else "prints DESC"
+        rows = conn.execute(
+            f"SELECT key, lang, printed, name, prints FROM printed_names {where} ORDER BY {order}", langs
+        )
+        index = PrintedNames(rows if keyed else ((printed_key(r[2]), *r[1:]) for r in rows))
     except sqlite3.OperationalError:  # no such table or column: never imported, or by another version
         return None
     finally:
         conn.close()
     return index if len(index) else None
-
-
-# -- the background import ---------------------------------------------------------------------------
-
-
-def _lower_priority() -> None:
-    with contextlib.suppress(OSError):  # not permitted here: the import still runs, at normal priority
-        os.nice(CHILD_NICENESS)
-
-
-async def import_in_child(
-    path: Path | str, db_path: Path | str, languages: Sequence[str], updated_at: float | None = None
-) -> PrintedImport:
-    """`import_printed_names` in a spawned child process at a lower CPU priority, so parsing 2 GB of JSON
-    never holds this process's GIL or event loop."""
-    loop = asyncio.get_running_loop()
-    pool = ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
-    )
-    try:
-        return await loop.run_in_executor(
-            pool, _import_plain, str(path), str(db_path), tuple(languages), updated_at
-        )
-    finally:
-        await asyncio.to_thread(pool.shutdown, wait=True)
-
-
-def _import_plain(
-    path: str, db_path: str, languages: tuple[str, ...], updated_at: float | None
-) -> PrintedImport:
-    return import_printed_names(path, db_path, languages, updated_at=updated_at)
 
 
 async def sync_printed_names(
@@ -255,19 +178,12 @@ async def sync_printed_names(
     *,
     download_progress: Callable[[int, int | None], None] | None = None,
 ) -> PrintedImport:
-    """Find `all_cards` through /bulk-data, download it next to the cache, import it in a child process
-    and delete the download."""
-    entry = await client.bulk_entry("all_cards")
-    dest = Path(db_path).with_name(Path(db_path).name + ".all-cards.json")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        await client.download(entry["download_uri"], dest, progress=download_progress)
-        return await import_in_child(dest, db_path, languages, _published(entry.get("updated_at")))
-    finally:
-        dest.unlink(missing_ok=True)
-
-
-# -- by hand: python -m bot.cards.allcards FILE --languages de,fr ------------------------------------
+    """Download `all_cards` next to the cache and import it in a child process."""
+    async with downloaded(client, "all_cards", db_path, download_progress) as (dest, updated_at):
+        langs = tuple(languages)
+        return await in_child(
+            functools.partial(import_printed_names, str(dest), str(db_path), langs, updated_at=updated_at)
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -290,21 +206,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tqdm(
         unit=" printings", desc="reading all_cards", disable=not sys.stderr.isatty(), file=sys.stderr
     ) as bar:
-
-        def read(count: int) -> None:
-            bar.update(count)
-
         try:
-            result = import_printed_names(
-                args.file, args.cache or settings.cache_path, settings.card_languages, progress=read
-            )
-        except (
-            OSError,
-            ValueError,
-            ijson.JSONError,
-            BulkFormatError,
-            sqlite3.Error,
-        ) as exc:  # one clear line
+            db = args.cache or settings.cache_path
+            result = import_printed_names(args.file, db, settings.card_languages, progress=bar.update)
+        except (OSError, ValueError, ijson.JSONError, BulkFormatError, sqlite3.Error) as exc:
             print(f"import failed: {exc}", file=sys.stderr)
             return 1
     print(f"kept {result.names:,} names from {result.printings:,} printings in {result.seconds:.1f} s")

@@ -1,18 +1,7 @@
 """Scryfall's request limits for this process: one `aiolimiter.AsyncLimiter` per endpoint group, and the 429
-pause.
-
-Scryfall allows 2 requests/s to /cards/search, /cards/named, /cards/random and /cards/collection (group
-"slow") and 10/s elsewhere (group "fast"); a 429 means every request must pause. Each group gets a leaky
-bucket of capacity 1 that drains in `1 / (rate * scale * safety)` seconds, so requests of a group are
-spaced at least that far apart (never two in one interval, whatever the burst). The limits are per
-process: processes sharing a host split `SCRYFALL_RATE` between them (the composition root passes it as
-`scale`).
-
-    await budget.acquire("slow", deadline)   # returns at this request's turn, or raises BudgetExceeded
-    ...send the request...
-    budget.lock_out(seconds)                 # after a 429: every request of this process pauses
-
-Time is the event loop's clock (`loop.time()`, what aiolimiter uses); deadlines are readings of it.
+pause. Each group is a leaky bucket of capacity 1, so two requests of a group are never closer than one
+interval, whatever the burst. Processes sharing a host split `SCRYFALL_RATE` (passed as `scale`). Time is
+the event loop's clock, as aiolimiter's.
 """
 
 from __future__ import annotations
@@ -28,8 +17,7 @@ SAFETY = 0.85  # fraction of the published limits actually used (margin for netw
 
 
 class BudgetExceeded(Exception):
-    """No turn before the caller's deadline. `retry_after`: seconds until this caller's turn would have
-    come (the queue ahead of it drained, any lockout over); `locked`: a 429 lockout is in force."""
+    """No turn before the caller's deadline; `retry_after`: when it would have come; `locked`: by a 429."""
 
     def __init__(self, retry_after: float, locked: bool) -> None:
         self.retry_after = max(0.0, retry_after)
@@ -43,10 +31,7 @@ def _now() -> float:
 
 
 class Budget:
-    """Request turns per endpoint group and the 429 lockout for one process.
-
-    `rates`: published requests per second per group; each group is used at `rate * scale * safety`.
-    """
+    """Request turns per endpoint group (at `rate * scale * safety` per second) and the 429 lockout."""
 
     def __init__(
         self, *, rates: Mapping[str, float] = DEFAULT_RATES, scale: float = 1.0, safety: float = SAFETY
@@ -56,7 +41,6 @@ class Budget:
                 raise ValueError(f"{name} must be in (0, 1], got {value!r}")
         if not rates or any(not (r > 0 and math.isfinite(r)) for r in rates.values()):
             raise ValueError("rates must map at least one group to a positive requests/s figure")
-        self.scale = scale
         self._intervals = {g: 1.0 / (r * scale * safety) for g, r in rates.items()}
         self._limiters = {g: AsyncLimiter(1, interval) for g, interval in self._intervals.items()}
         self._queued = dict.fromkeys(rates, 0)
@@ -64,31 +48,25 @@ class Budget:
         self.lockouts = 0
 
     def interval(self, group: str) -> float:
-        """Seconds between two requests of `group` (ValueError for an unknown group)."""
         try:
             return self._intervals[group]
         except KeyError:
             raise ValueError(f"unknown budget group {group!r} (known: {sorted(self._intervals)})") from None
 
     def locked_for(self) -> float:
-        """Seconds left in the current 429 lockout (0 when not locked)."""
         return max(0.0, self._locked_until - _now())
 
     def lock_out(self, seconds: float) -> None:
-        """Record a 429: no request of this process goes for `seconds` from now."""
         self.lockouts += 1
         self._locked_until = max(self._locked_until, _now() + seconds)
 
     def can_go_now(self, group: str) -> bool:
-        """Whether a request of `group` would go at once (nobody waiting, no lockout, a free turn)."""
         return not self._queued[group] and not self.locked_for() and self._limiters[group].has_capacity()
 
     async def acquire(self, group: str, deadline: float) -> None:
-        """Wait for this request's turn in `group` and return at it.
-
-        If the turn, or the end of a 429 lockout, would come after `deadline` (an event-loop time), raises
-        `BudgetExceeded` at once. The wait is estimated from the requests queued ahead: each takes one
-        interval, so the estimate is never shorter than the real wait."""
+        """Return at this request's turn in `group`; BudgetExceeded at once when the turn or the end of a
+        lockout would come after `deadline` (estimated as one interval per request queued ahead: never
+        shorter than the real wait)."""
         interval = self.interval(group)
         limiter = self._limiters[group]
         while True:
@@ -110,6 +88,3 @@ class Budget:
                 self._queued[group] -= 1
             if not self.locked_for():  # a 429 that came while this request waited holds it back too
                 return
-
-
-__all__ = ["DEFAULT_RATES", "SAFETY", "Budget", "BudgetExceeded"]

@@ -1,34 +1,38 @@
-"""Scryfall bulk data: what `python -m bot sync-cards [--file PATH]` and the background refresh run.
+"""Scryfall bulk data: importing `oracle_cards` (found through /bulk-data, or a local file) into the card cache.
 
-Imports Scryfall's `oracle_cards` bulk file (found through /bulk-data) or a local file into the card
-cache. Accepted files, detected by content: a JSON array as Scryfall ships it, JSON Lines (one card
-per line), either one optionally gzip-compressed. Parsing streams (ijson for arrays, line by line
-for JSON Lines), so memory stays bounded; cards are written in batches, each batch its own
-transaction, so a process killed mid-import leaves a cache that opens and serves what it committed.
+Files, detected by content: a JSON array as Scryfall ships it or JSON Lines, either optionally gzipped.
+Parsing streams (bounded memory); each batch of cards is its own transaction, so an interrupted import
+leaves a cache that opens and serves what it committed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import json
 import logging
+import multiprocessing
+import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import ijson
 
 from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, is_card
-from bot.cards.schema import connect_sync, prepare_database
+from bot.cards.schema import connect_for_import
 from bot.cards.scryfall import ScryfallClient
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BATCH = 2000
+CHILD_NICENESS = 10  # the import process's `nice` increment
+T = TypeVar("T")
 
 
 class BulkFormatError(Exception):
@@ -82,13 +86,31 @@ def iter_cards(path: Path | str) -> Iterator[tuple[dict[str, Any], str | None]]:
             yield obj, line.decode("utf-8")
 
 
-def _parse_updated_at(value: str | None) -> float | None:
-    if not value:
+def published_at(value: object) -> float | None:
+    """Epoch seconds of a bulk-data entry's `updated_at` (None when absent or unreadable)."""
+    if not isinstance(value, str):
         return None
     try:
         return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
     except ValueError:
         return None
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError):  # not permitted here: the import still runs, at normal priority
+        os.nice(CHILD_NICENESS)
+
+
+async def in_child(call: Callable[[], T]) -> T:
+    """Run picklable `call` in a spawned child process at a lower CPU priority, so parsing never holds
+    this process's GIL or event loop and the bot keeps the CPU it needs to answer."""
+    pool = ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+    )
+    try:
+        return await asyncio.get_running_loop().run_in_executor(pool, call)
+    finally:
+        await asyncio.to_thread(pool.shutdown, wait=True)  # joining the child takes a while: off the loop
 
 
 def import_file(
@@ -100,40 +122,27 @@ def import_file(
     progress: Callable[[int], None] | None = None,
     clock: Callable[[], float] = time.time,
 ) -> ImportResult:
-    """Import every card in `path` into the cache at `db_path` (synchronous; run it in a thread).
-
-    `updated_at` (epoch seconds) is when the data was published; it defaults to the file's mtime and
-    drives `CardService.data_age_days()`.
-    """
+    """Import every card in `path` into the cache at `db_path` (synchronous). `updated_at`: when the data
+    was published (default: the file's mtime)."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
-    usable = prepare_database(db_path)
-    if str(usable) == ":memory:":
-        raise OSError(f"cannot write the card cache at {db_path}")
     started = time.perf_counter()
     now = clock()
-    conn = connect_sync(usable)
     count = skipped = 0
-    try:
-        conn.execute("PRAGMA journal_mode = WAL")
+    set_meta = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
+    with contextlib.closing(connect_for_import(db_path)) as conn:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA cache_size = -32000")
         cards: list[tuple[Any, ...]] = []
         names: list[tuple[str, str, int]] = []
 
         def flush() -> None:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with conn:
+                conn.execute("BEGIN IMMEDIATE")
                 conn.executemany(INSERT_CARD, cards)
                 conn.executemany(INSERT_NAME, names)
-                conn.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('bulk_partial', ?)", (str(now),)
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+                conn.execute(set_meta, ("bulk_partial", str(now)))
             if progress:
                 progress(len(cards))
             cards.clear()
@@ -154,21 +163,19 @@ def import_file(
         if count == 0:
             raise BulkFormatError(f"{path} holds no card objects")
         published = updated_at if updated_at is not None else path.stat().st_mtime
-        conn.execute("BEGIN IMMEDIATE")
-        conn.executemany(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-            [
-                ("bulk_updated_at", repr(float(published))),
-                ("bulk_imported_at", repr(float(now))),
-                ("bulk_cards", str(count)),
-                ("bulk_complete", "1"),
-            ],
-        )
-        conn.execute("DELETE FROM meta WHERE key = 'bulk_partial'")
-        conn.execute("DELETE FROM negative")  # new cards may exist now
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
+        with conn:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany(
+                set_meta,
+                [
+                    ("bulk_updated_at", repr(float(published))),
+                    ("bulk_imported_at", repr(float(now))),
+                    ("bulk_cards", str(count)),
+                    ("bulk_complete", "1"),
+                ],
+            )
+            conn.execute("DELETE FROM meta WHERE key = 'bulk_partial'")
+            conn.execute("DELETE FROM negative")  # new cards may exist now
     return ImportResult(count, skipped, time.perf_counter() - started)
 
 
@@ -180,24 +187,27 @@ async def sync_from_scryfall(
     download_progress: Callable[[int, int | None], None] | None = None,
     import_progress: Callable[[int], None] | None = None,
 ) -> ImportResult:
-    """Find oracle_cards through /bulk-data, download it next to the cache and import it (in a thread:
-    `sync-cards` on a terminal; the running bot imports in another process, see `bot.cards.refresh`)."""
-    dest, updated_at = await download_oracle_cards(client, db_path, progress=download_progress)
-    try:
+    """Download oracle_cards next to the cache and import it in a thread (`sync-cards`)."""
+    async with downloaded(client, "oracle_cards", db_path, download_progress) as (dest, updated_at):
         return await asyncio.to_thread(
             import_file, dest, db_path, batch_size=batch_size, updated_at=updated_at, progress=import_progress
         )
+
+
+@contextlib.asynccontextmanager
+async def downloaded(
+    client: ScryfallClient,
+    kind: str,
+    db_path: Path | str,
+    progress: Callable[[int, int | None], None] | None = None,
+) -> AsyncIterator[tuple[Path, float]]:
+    """Scryfall's `kind` bulk file downloaded next to the cache (deleted after), and when it was published."""
+    entry = await client.bulk_entry(kind)
+    dest = Path(db_path).with_name(f"{Path(db_path).name}.{kind.replace('_', '-')}.json")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        size = await client.download(entry["download_uri"], dest, progress=progress)
+        log.info("downloaded Scryfall %s (%d bytes)", kind, size)
+        yield dest, published_at(entry.get("updated_at")) or time.time()
     finally:
         dest.unlink(missing_ok=True)
-
-
-async def download_oracle_cards(
-    client: ScryfallClient, db_path: Path | str, *, progress: Callable[[int, int | None], None] | None = None
-) -> tuple[Path, float]:
-    """Download Scryfall's oracle_cards file next to the cache; (its path, when Scryfall published it)."""
-    entry = await client.bulk_entry("oracle_cards")
-    dest = Path(db_path).with_name(Path(db_path).name + ".oracle-cards.json")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    size = await client.download(entry["download_uri"], dest, progress=progress)
-    log.info("downloaded Scryfall oracle_cards (%d bytes)", size)
-    return dest, _parse_updated_at(entry.get("updated_at")) or time.time()

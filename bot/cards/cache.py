@@ -1,14 +1,7 @@
-"""The SQLite card cache (aiosqlite, WAL, versioned schema with migrations).
-
-Tables:
-- `cards`: Scryfall card objects by id (with oracle id, display name, where they came from, when).
-- `names`: normalised name -> card id, full names (kind 0) and face names (kind 1).
-- `queries`: a fuzzy/commander query that Scryfall answered -> card id (so typos are asked once).
-- `negative`: queries Scryfall said do not exist, until `expires_at`.
-- `meta`: bulk data date, import bookkeeping.
-
-Opening, checking and migrating the file: `bot.cards.schema`; a card's rows: `bot.cards.rows`. Nothing is
-ever cached from an error response.
+"""The SQLite card cache (aiosqlite, WAL): `cards` by id, `names` (name key -> card id, full names kind 0,
+face names kind 1), `queries` (a fuzzy or commander query Scryfall answered -> card id), `negative` (queries
+Scryfall said do not exist, until `expires_at`), `meta`. Schema and migrations: `bot.cards.schema`. Nothing
+is ever cached from an error response.
 """
 
 from __future__ import annotations
@@ -25,9 +18,8 @@ from typing import Any, cast
 import aiosqlite
 from cachetools import LRUCache
 
-from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, index_entries, is_card
+from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, is_card
 from bot.cards.schema import MIGRATIONS, SCHEMA_VERSION, prepare_database
-from bot.cards.search import IndexEntry
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +37,6 @@ class CardRow:
     kind: int
     raw: str
 
-    def card(self) -> dict[str, Any]:
-        return json.loads(self.raw)
-
 
 _ROW_COLUMNS = "c.id, c.name, c.source, c.fetched_at, c.rank, c.commander"
 
@@ -60,8 +49,7 @@ class CardCache:
         self.path = path
         self._clock = clock
         self._parsed: LRUCache[str, dict[str, Any]] = LRUCache(4096)
-        self._closed = False
-        # One connection serves every coroutine: a write transaction must not interleave with another.
+        # One connection serves every coroutine: write transactions must not interleave.
         self._writing = asyncio.Lock()
 
     @classmethod
@@ -91,19 +79,14 @@ class CardCache:
         return str(self.path) == ":memory:"
 
     async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            await self._db.close()
-
-    # -- reads -----------------------------------------------------------------------------------
+        await self._db.close()  # a second close does nothing
 
     def parse(self, row: CardRow) -> dict[str, Any]:
         """The card object of `row` (parsed once, then served from a small LRU)."""
         key = f"{row.id}:{row.fetched_at}"
         card = self._parsed.get(key)
         if card is None:
-            card = row.card()
-            self._parsed[key] = card
+            card = self._parsed[key] = json.loads(row.raw)
         return card
 
     async def lookup_name(self, norm: str) -> list[CardRow]:
@@ -119,17 +102,13 @@ class CardCache:
         rows = await self._db.execute_fetchall(
             f"SELECT {_ROW_COLUMNS}, 0, c.json FROM cards c WHERE c.id = ?", (card_id,)
         )
-        for r in rows:
-            return CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])
-        return None
+        return next((CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows), None)
 
     async def get_query(self, kind: str, norm: str) -> tuple[str, float] | None:
         rows = await self._db.execute_fetchall(
             "SELECT card_id, fetched_at FROM queries WHERE kind = ? AND norm = ?", (kind, norm)
         )
-        for r in rows:
-            return str(r[0]), float(r[1])
-        return None
+        return next(((str(r[0]), float(r[1])) for r in rows), None)
 
     async def get_negative(self, kind: str, norm: str) -> list[str] | None:
         """Suggestions stored with an unexpired not-found entry, or None when there is none."""
@@ -146,29 +125,12 @@ class CardCache:
         return None
 
     async def name_rows(self) -> list[tuple[Any, ...]]:
-        """Every full name in the cache as raw rows, sorted by key (the index merges less); `index_entries`
-        turns them into `IndexEntry`s (36,000 objects: call it off the event loop)."""
-        return cast(
-            list[tuple[Any, ...]],
-            list(
-                await self._db.execute_fetchall(
-                    "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity, c.pairing FROM names n "
-                    "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm"
-                )
-            ),
+        """Every full name as raw rows for `bot.cards.index.build_index`, sorted by key (it merges less)."""
+        rows = await self._db.execute_fetchall(
+            "SELECT n.norm, c.name, c.id, c.commander, c.rank, c.popularity, c.pairing FROM names n "
+            "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm"
         )
-
-    async def name_entries(self) -> list[IndexEntry]:
-        """Every full name in the cache, for the in-memory NameIndex."""
-        rows = await self.name_rows()
-        return await asyncio.to_thread(index_entries, rows)
-
-    async def count_cards(self, source: str | None = None) -> int:
-        if source is None:
-            rows = await self._db.execute_fetchall("SELECT count(*) FROM cards")
-        else:
-            rows = await self._db.execute_fetchall("SELECT count(*) FROM cards WHERE source = ?", (source,))
-        return int(next(iter(rows))[0])
+        return cast(list[tuple[Any, ...]], list(rows))
 
     async def counts(self) -> dict[str, int]:
         out = {}
@@ -177,26 +139,16 @@ class CardCache:
             out[table] = int(next(iter(rows))[0])
         return out
 
-    async def get_meta(self, key: str) -> str | None:
-        rows = await self._db.execute_fetchall("SELECT value FROM meta WHERE key = ?", (key,))
-        for r in rows:
-            return str(r[0])
-        return None
-
     async def get_metas(self, keys: Iterable[str]) -> dict[str, str]:
         """The `meta` values of `keys` that are set, read in one query (one consistent snapshot)."""
-        wanted = list(dict.fromkeys(keys))
-        if not wanted:
-            return {}
+        wanted = list(keys)
         rows = await self._db.execute_fetchall(
             f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(wanted))})", wanted
         )
         return {str(r[0]): str(r[1]) for r in rows}
 
-    # -- writes ----------------------------------------------------------------------------------
-
     async def put_cards(self, cards: Iterable[dict[str, Any]], *, source: str = "api") -> int:
-        """Store card objects (only real card objects; anything else is ignored). Returns how many."""
+        """Store the card objects among `cards`; returns how many."""
         now = self._clock()
         card_rows_: list[tuple[Any, ...]] = []
         names: list[tuple[str, str, int]] = []

@@ -19,14 +19,14 @@ def commander_query(q: str) -> str:
 
 
 def pick(q: str, n: str, cards: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
-    """The one card a search result means (None when several fit equally), and the names ranked for `q`
-    when it took ranking to decide ([] otherwise): the candidates of the ambiguous answer."""
+    """The card a search result means (None when several fit equally), and the names ranked for `q` when it
+    took ranking to decide ([] otherwise)."""
     if len(cards) == 1:
         return cards[0], []
     exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
     if exact:
         return exact[0], []
-    ranked = rank_candidates(q, [c["name"] for c in cards], {c["name"]: popularity(c) for c in cards})
+    ranked = rank_candidates(q, [c["name"] for c in cards], {c["name"]: popularity(c) for c in cards}.get)
     by_name = {c["name"]: c for c in cards}
     first = normalize(ranked[0])
     if first.startswith(n + " "):

@@ -1,25 +1,12 @@
-"""Reading a decklist's names exactly (`CardService.resolve_many`): a name is a card only when it IS that card's
-name, never when it merely looks like one.
+"""Reading a decklist's names exactly (`CardService.resolve_many`): a name is a card only when its key
+(`normalize`: case, accents, punctuation, `//` and `/` folded) is that card's full or face name key.
 
-A typed name matches a card when its key (`normalize`: case, accents, punctuation, `//` and `/` folded, so
-`Fire/Ice`, `Fire / Ice` and `fire // ice` are one key) equals the key of the card's full name or of one of
-its face names. Each name goes through:
-
-1. the cache (bulk data and API cards) by that key; a remembered "no such card" from Scryfall;
-2. Scryfall's `/cards/collection` (75 names a request) for the rest;
-3. for what the collection did not return (its name match is stricter than ours about punctuation),
-   `/cards/named?fuzzy`, kept only when the card it names has that exact key.
-
-A name printed in another language is an exact name too (`bot.cards.foreign`): after the English name, from
-the local printed index (before step 2), or without it from Scryfall's search (before step 3), and only
-the printed name's exact key counts. It is then read as its English name; a printed name several cards
-share is missing with those cards as its suggestions, never one of them.
-
-Outcomes (`Batch`): found; missing ("no such card": only Scryfall says so, by a 404 or by naming a
-different card, or a remembered 404 — local data never does, since a card may be newer than it);
-unavailable (Scryfall could not be asked and the local data lacks the name: can't decide). Every name not
-found gets its closest names in `Batch.suggestions`, best first (local index, else Scryfall's autocomplete
-when a request can go at once); they are never used in its place.
+Each key goes: the cache, or a remembered 404; then `/cards/collection` (75 names a request); then, for
+what it lacks (its match is stricter about punctuation), `/cards/named?fuzzy`, kept only for that exact
+key. A printed name (`bot.cards.foreign`, exact keys only) is read as its English name: from the local
+index before the collection, else Scryfall's search before the fuzzy step; one shared by several cards is
+missing with them as suggestions. Only Scryfall says "no such card" (a 404, or naming another card);
+local data never does, since a card may be newer than it.
 """
 
 from __future__ import annotations
@@ -39,7 +26,7 @@ from bot.cards.model import (
     Resolved,
     ScryfallUnavailable,
 )
-from bot.cards.scryfall import ScryfallAmbiguous, ScryfallError, ScryfallNotFound
+from bot.cards.scryfall import ScryfallError, ScryfallNotFound
 
 
 class ExactReader:
@@ -76,9 +63,8 @@ class ExactReader:
         return self.result
 
     async def _printed(self, n: str, *, search: bool = False) -> bool:
-        """Settle `n` when it is a name printed in another language (the local index, or with `search`
-        Scryfall's): one card is read as its English name (`_read_english`), several are missing with
-        those cards as suggestions. False when it is no printed name (or the exact English name exists)."""
+        """Settle `n` when it is a printed name (the local index, or with `search` Scryfall's): one card is
+        read as its English name (`_read_english`), several are missing with them as suggestions."""
         foreign, q = self.service.foreign, self.query_of[n]
         meant = await foreign.searched(q, n, self.langs) if search else foreign.local(q, n, self.langs)
         if len(meant) > 1:
@@ -89,7 +75,6 @@ class ExactReader:
         return bool(meant)
 
     async def _read_english(self) -> None:
-        """Read the English names of the printed names found, and give each typed name its card's outcome."""
         if not self.english:
             return
         batch = await ExactReader(self.service).read(list(dict.fromkeys(self.english.values())))
@@ -104,14 +89,11 @@ class ExactReader:
                     self.result.missing[typed] = batch.missing.get(name, [])
                 self.result.suggestions[typed] = batch.suggestions.get(name, [])
 
-    # -- outcomes ------------------------------------------------------------------------------------
-
     def _found(self, n: str, resolved: Resolved) -> None:
         for typed in self.wanted[n]:
             self.result.found[typed] = resolved
 
     async def _not_found(self, n: str, first: list[str] | None = None, *, more: bool = True) -> None:
-        """`n` is no card: say so with `first` and (when `more`) the closest names."""
         close = await self.service.close_names(self.query_of[n], n) if more else []
         names = list(dict.fromkeys((first or []) + close))
         for typed in self.wanted[n]:
@@ -128,8 +110,6 @@ class ExactReader:
         for typed in self.wanted[n]:
             self.result.unavailable[typed] = exc.reason
             self.result.suggestions[typed] = names[:MAX_SUGGESTIONS]
-
-    # -- the steps -----------------------------------------------------------------------------------
 
     async def _local(self, n: str) -> bool:
         """Settle `n` from the cache if it can; False when Scryfall must be asked."""
@@ -173,15 +153,11 @@ class ExactReader:
             return chunk
         await service.store(cards)
         by_key = by_name_key(cards)
-        left = []
         for n in chunk:
-            card = by_key.get(n)
-            if card is None:
-                left.append(n)
-            else:
+            if n in by_key:
                 service.metrics.observe_lookup("api")
-                self._found(n, Resolved(card, "api"))
-        return left
+                self._found(n, Resolved(by_key[n], "api"))
+        return [n for n in chunk if n not in by_key]
 
     async def _named(self, n: str) -> None:
         """Scryfall's fuzzy match for a name the collection lacks, kept only when it is that exact name."""
@@ -198,11 +174,11 @@ class ExactReader:
             await service.forget(n, close)
             await self._not_found(n, close, more=False)
             return
-        except (ScryfallAmbiguous, ScryfallError):
+        except ScryfallError:  # ambiguous, or another error object
             service.metrics.observe_lookup("not_found")
             await self._not_found(n)
             return
-        await service.store([card], Mode.CARD, n, str(card["id"]))
+        await service.store([card], n, str(card["id"]))
         if n in by_name_key([card]):
             service.metrics.observe_lookup("api")
             self._found(n, Resolved(card, "api"))

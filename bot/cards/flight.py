@@ -1,10 +1,6 @@
-"""Sharing Scryfall requests between lookups that arrive together: identical calls share one execution
-(`SingleFlight`), and exact names that need Scryfall while another slow request waits travel together in one
-`/cards/collection` request (`CollectionBatcher`).
-
-Written here rather than taken from a library: asyncio has no single-flight, and a cache library that
-deduplicates concurrent calls (async-lru) would also keep the answers, which the client must not (the
-card cache decides what is kept, and errors never are).
+"""Sharing Scryfall requests: identical calls share one execution (`SingleFlight`), and exact names that need
+Scryfall together travel in one `/cards/collection` request (`CollectionBatcher`). Hand-written: asyncio has
+no single-flight, and async-lru would also keep the answers, which the card cache alone decides (errors never).
 """
 
 from __future__ import annotations
@@ -42,10 +38,6 @@ class SingleFlight:
         if not task.cancelled():
             task.exception()  # mark as retrieved; every waiter gets it re-raised
 
-    def running(self, key: Any) -> bool:
-        """Whether a call with `key` is under way (a caller now would share it)."""
-        return key in self._tasks
-
     def cancel_all(self) -> None:
         for task in list(self._tasks.values()):
             task.cancel()
@@ -60,7 +52,7 @@ class SingleFlight:
 
 
 def by_name_key(cards: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Cards by each normalised full and face name (`name_keys`); the first card with a key keeps it."""
+    """Cards by each full and face name key; the first card with a key keeps it."""
     by_key: dict[str, dict[str, Any]] = {}
     for card in cards:
         for key, _kind in name_keys(card):
@@ -69,15 +61,10 @@ def by_name_key(cards: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 class CollectionBatcher:
-    """Exact names that need Scryfall while another slow request is waiting or in flight travel together
-    in one `/cards/collection` request (up to 75 names; the batch is taken when its request slot comes).
-
-    `find(query, key)` returns the card whose name or face name normalises to `key`, or None when the
-    collection has no card of that exact name (the caller then asks the fuzzy endpoint).
-    """
+    """Names that need Scryfall together travel in one `/cards/collection` request (75 names, taken when
+    its turn comes). `find` gives the card of that exact key, or None (ask the fuzzy endpoint then)."""
 
     def __init__(self, collect: Collect) -> None:
-        """`collect`: `ScryfallClient.collection`, which calls its argument once the request's turn comes."""
         self.collect = collect
         self._pending: dict[str, tuple[str, list[asyncio.Future[dict[str, Any] | None]]]] = {}
         self._task: asyncio.Task[None] | None = None

@@ -1,18 +1,12 @@
-"""CardLookups: everything between "a user typed a card name" and "here is the Scryfall card object".
+"""CardLookups: from "a user typed a card name" to "here is the Scryfall card object", in one pipeline.
 
-One lookup pipeline serves every entry point (`resolve`, `resolve_commander`, `peek`, and the exact
-reading of `CardService.resolve_many` in `bot.cards.exact`):
+1. local (`_local`): the cache by name key (bulk cards never expire, API cards live `cache_ttl`), a
+   remembered answer, the negative cache, then with complete bulk data the local name index;
+2. remote (`_remote`): exact names that need Scryfall together share one `/cards/collection` request
+   (`CollectionBatcher`), the rest ask `/cards/named?fuzzy` (commanders: `/cards/search is:commander`);
+3. when Scryfall fails, an expired entry is served as `source="stale"`.
 
-1. local (no network, `_local`): the cache by normalised name (full and face names; bulk cards never
-   expire, API cards live `cache_ttl` seconds), a remembered answer to the same query, the negative cache
-   (`negative_ttl`), then, with complete local bulk data, the local name index (partial names, typos);
-2. remote (`_remote`), only for what step 1 could not answer: exact names that need Scryfall at the same
-   moment share one `/cards/collection` request (`CollectionBatcher`), the rest ask `/cards/named?fuzzy`
-   (or, for commander options, `/cards/search` with `is:commander`);
-3. when Scryfall fails and an expired entry exists it is served with `source="stale"`.
-
-Concurrent lookups of one key share one execution (single-flight). Nothing from an error response is ever
-written to the cache. Counters go to the bot's metrics (`BotMetrics.observe_lookup`).
+Concurrent lookups of one key share one execution. Nothing from an error response is ever cached.
 """
 
 from __future__ import annotations
@@ -29,7 +23,7 @@ from typing import Any, TypeVar
 from bot.cards.cache import CardCache, CardRow
 from bot.cards.choose import commander_query, pick
 from bot.cards.flight import CollectionBatcher, SingleFlight
-from bot.cards.foreign import ForeignNames, langs_or_players
+from bot.cards.foreign import ForeignNames, player_langs
 from bot.cards.index import NameIndex, build_index
 from bot.cards.model import (
     MAX_SUGGESTIONS,
@@ -91,18 +85,14 @@ class CardLookups:
         metrics.set_card_data(self.data_state)
 
     def close(self) -> None:
-        """Cancel lookups still in flight (the cache and client belong to the caller)."""
+        """Cancel lookups in flight (the cache and client belong to the caller)."""
         self._flight.cancel_all()
         self._batcher.cancel()
         self.client.close()
 
-    # -- local data --------------------------------------------------------------------------------
-
     async def load_index(self) -> None:
-        """Rebuild the in-memory name index and the bulk-data dates from the cache (off the event loop
-        for large data), then swap them in at once."""
-        # The stamps first, then the names: the rows read are never older than the stamps, so an import that
-        # commits in between leaves an older `bulk_imported_at` here, and the refresher's watch reloads.
+        """Rebuild the name index and the bulk-data dates from the cache off the event loop; swap them in."""
+        # Stamps before names: an import committing in between leaves an older stamp, so the watch reloads.
         try:
             meta = await self.cache.get_metas(
                 ("bulk_complete", "bulk_updated_at", "bulk_imported_at", "bulk_partial")
@@ -112,38 +102,27 @@ class CardLookups:
         except sqlite3.Error as exc:
             log.error("card cache unreadable while loading the name index: %s", exc)
             return
-        # The cyclic garbage collector is off from the build to the freeze below: the build's hundreds of
-        # thousands of new objects would otherwise set off full collections, each holding the GIL (and so
-        # the event loop) for a long moment.
+        # The cyclic GC is off from the build to the freeze: the build's many new objects would set off full
+        # collections holding the GIL (and the event loop); frozen, the index is never scanned again.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            index = await asyncio.to_thread(build_index, rows)
-            self._swap(index, meta)
+            self.index = await asyncio.to_thread(build_index, rows)
+            updated, imported = meta.get("bulk_updated_at"), meta.get("bulk_imported_at")
+            self.index_complete = bool(complete) and len(self.index) > 0
+            self.bulk_updated_at = float(updated) if updated else (float(partial) if partial else None)
+            self.bulk_imported_at = float(imported) if imported else None
+            gc.freeze()
         finally:
             if collecting:
                 gc.enable()
 
-    def _swap(self, index: NameIndex, meta: dict[str, str]) -> None:
-        """Put a new index and its data stamps in place at once."""
-        complete, partial = meta.get("bulk_complete"), meta.get("bulk_partial")
-        updated, imported = meta.get("bulk_updated_at"), meta.get("bulk_imported_at")
-        self.index = index
-        self.index_complete = bool(complete) and len(index) > 0
-        self.bulk_updated_at = float(updated) if updated else (float(partial) if partial else None)
-        self.bulk_imported_at = float(imported) if imported else None
-        # The index (and everything loaded at start) lives until the next reload: move it out of the cyclic
-        # garbage collector's generations, whose full scans would otherwise pause replies for 100+ ms.
-        gc.freeze()
-
     def data_age_days(self) -> float | None:
-        """Age in days of the local bulk data (None when there is none)."""
         if self.bulk_updated_at is None:
             return None
         return max(0.0, (self._clock() - self.bulk_updated_at) / 86_400)
 
     def data_state(self) -> dict[str, float]:
-        """Numbers for the metrics endpoint: names in the local index, data age (-1 without data)."""
         age = self.data_age_days()
         return {
             "names": float(len(self.index)),
@@ -157,14 +136,12 @@ class CardLookups:
 
     @property
     def data_fresh(self) -> bool:
-        """Complete local data at most `STALE_DAYS` old: it knows every card, so it can say "no such card"."""
+        """Complete local data at most `STALE_DAYS` old: it knows every card, so may say "no such card"."""
         age = self.data_age_days()
         return self.index_complete and age is not None and age <= STALE_DAYS
 
-    # -- plumbing ----------------------------------------------------------------------------------
-
     async def db(self, awaitable: Awaitable[T], default: D) -> T | D:
-        """Run a cache operation; a broken cache degrades to a miss instead of failing the lookup."""
+        """A cache operation; a broken cache degrades to a miss instead of failing the lookup."""
         try:
             return await awaitable
         except sqlite3.Error as exc:
@@ -174,8 +151,7 @@ class CardLookups:
 
     @staticmethod
     def check_name(name: object) -> tuple[str, str]:
-        """(cleaned input, normalised key) of a typed card name; BadCardName when it is empty or longer
-        than a card name can be. No request is sent for such input."""
+        """(cleaned input, normalised key) of a typed name; BadCardName when empty or too long for a card."""
         if not isinstance(name, str):
             raise BadCardName(str(name)[:MAX_INPUT_CHARS], "empty")
         q = clean_input(name[: MAX_INPUT_CHARS * 4])
@@ -187,7 +163,6 @@ class CardLookups:
         return q, n
 
     def fresh(self, row: CardRow, *, query_time: float | None = None) -> Resolved | None:
-        """Resolved for a cached row, or None when it is an expired API entry."""
         if row.source == "bulk":
             self.metrics.observe_lookup("local")
             return Resolved(self.cache.parse(row), "local", self.data_age_days())
@@ -202,24 +177,15 @@ class CardLookups:
         log.warning("Scryfall unavailable; serving the expired cache entry for %r", row.name)
         return Resolved(self.cache.parse(row), "stale")
 
-    async def store(
-        self,
-        cards: Iterable[dict[str, Any]],
-        mode: Mode | None = None,
-        key: str | None = None,
-        card_id: str | None = None,
-    ) -> None:
-        await self.db(self.cache.put_cards(cards, source="api"), 0)
-        if mode is not None and key and card_id:
-            await self.db(self.cache.put_query(mode.value, key, card_id), None)
+    async def store(self, cards: Iterable[dict[str, Any]], key: str | None = None, card_id: str = "") -> None:
+        """Keep API cards, and (with `key`) that Scryfall's fuzzy match of `key` is `card_id`."""
+        await self.db(self.cache.put_cards(cards), 0)
+        if key:
+            await self.db(self.cache.put_query(Mode.CARD.value, key, card_id), None)
 
     async def forget(self, key: str, suggestions: list[str]) -> None:
-        await self.db(
-            self.cache.put_negative(Mode.CARD.value, key, self.negative_ttl, suggestions[:MAX_SUGGESTIONS]),
-            None,
-        )
-
-    # -- step 1: local -----------------------------------------------------------------------------
+        close = suggestions[:MAX_SUGGESTIONS]
+        await self.db(self.cache.put_negative(Mode.CARD.value, key, self.negative_ttl, close), None)
 
     async def _local(
         self,
@@ -227,28 +193,22 @@ class CardLookups:
         n: str,
         mode: Mode,
         *,
-        decide: bool = True,
         rows: list[CardRow] | None = None,
         langs: Sequence[str] = (),
         printed: bool = True,
         exact_only: bool = False,
     ) -> Resolved | Miss:
-        """Answer from the cache and local data alone. Raises CardNotFound (a remembered "no such card", or,
-        with `decide` and complete local data at most `STALE_DAYS` old, a near miss of names it knows: a
-        misspelling, answered without asking Scryfall) or AmbiguousCard (several local names match equally);
-        returns what it learnt otherwise (a name unlike any it knows may be a card newer than the data).
-        `rows`: the cache's rows for `n` when the caller has read them already.
+        """Answer from the cache and local data alone, else return what was learnt (a name unlike any known
+        may be newer than the data). Raises CardNotFound for a remembered "no such card" or (with
+        `data_fresh`) a misspelling of a known name, AmbiguousCard when local names match equally.
 
-        With `printed`, a name printed in another language (`bot.cards.foreign`, the local index, the
-        player's languages `langs` first) comes right after the exact English name: one card is returned as
-        `Miss.printed`, several raise AmbiguousCard. `exact_only` stops after the exact names (the caller
-        asks Scryfall's search for printed names before any partial or fuzzy match)."""
+        With `printed`, a printed name (`bot.cards.foreign`) comes right after the exact English name: one
+        card is `Miss.printed`, several are AmbiguousCard. `exact_only` stops after the exact names."""
         miss = Miss()
         if rows is None:
             rows = await self.db(self.cache.lookup_name(n), [])
-        if printed and (
-            meant := self._printed(q, self.foreign.local(q, n, langs, rows[0].name if rows else None))
-        ):
+        english = rows[0].name if rows else None
+        if printed and (meant := self._printed(q, self.foreign.local(q, n, langs, english))):
             return meant
         if rows:
             row = rows[0]
@@ -262,25 +222,19 @@ class CardLookups:
             return found
         if not self.index_complete:
             return miss
-        return await self._from_index(q, n, mode, miss, decide=decide)
+        return await self._from_index(q, n, mode, miss)
 
     def _fresh_or_note(self, row: CardRow, miss: Miss, *, query_time: float | None = None) -> Resolved | None:
-        """`row` as an answer while it is fresh; otherwise noted in `miss` as the stale fallback."""
         found = self.fresh(row, query_time=query_time)
         if found is None:
             miss.stale = miss.stale or row
         return found
 
     async def _remembered(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved | None:
-        """A query Scryfall answered before (its card, while fresh); raises CardNotFound for a remembered
-        "no such card"."""
+        """A query Scryfall answered before, while fresh; CardNotFound for a remembered "no such card"."""
         mapped = await self.db(self.cache.get_query(mode.value, n), None)
-        remembered_row = await self.db(self.cache.get_card(mapped[0]), None) if mapped else None
-        if (
-            mapped
-            and remembered_row
-            and (found := self._fresh_or_note(remembered_row, miss, query_time=mapped[1]))
-        ):
+        row = await self.db(self.cache.get_card(mapped[0]), None) if mapped else None
+        if mapped and row and (found := self._fresh_or_note(row, miss, query_time=mapped[1])):
             return found
         if mode is Mode.CARD:
             remembered = await self.db(self.cache.get_negative(Mode.CARD.value, n), None)
@@ -289,9 +243,7 @@ class CardLookups:
                 raise CardNotFound(q, remembered[:MAX_SUGGESTIONS])
         return None
 
-    async def _from_index(self, q: str, n: str, mode: Mode, miss: Miss, *, decide: bool) -> Resolved | Miss:
-        """The complete local name index's answer: a unique match, AmbiguousCard, or (with `decide` and fresh
-        data) CardNotFound for a near miss of names it knows; the close names go into `miss`."""
+    async def _from_index(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved | Miss:
         match = self.index.match(n, commanders_only=mode is Mode.COMMANDER)
         if match.kind == "ambiguous":
             self.metrics.observe_lookup("ambiguous")
@@ -304,21 +256,18 @@ class CardLookups:
         miss.suggestions = match.suggestions
         if mode is Mode.COMMANDER and not miss.stale:
             # not a commander by that name: the card itself (no cached rows for `n`, or one would be stale)
-            return await self._local(q, n, Mode.CARD, decide=decide, rows=[], printed=False)
-        if decide and match.close and miss.stale is None and self.data_fresh:
+            return await self._local(q, n, Mode.CARD, rows=[], printed=False)
+        if match.close and miss.stale is None and self.data_fresh:
             self.metrics.observe_lookup("not_found")
             raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
         return miss
 
     def _printed(self, q: str, meant: list[str]) -> Miss | None:
-        """What the English names a printed name means (`bot.cards.foreign`) make of `q`: one card is
-        `Miss.printed`, several raise AmbiguousCard (the pick menu offers them), none is None."""
+        """One English name is `Miss.printed`, several are AmbiguousCard (offered to pick), none is None."""
         if len(meant) > 1:
             self.metrics.observe_lookup("ambiguous")
             raise AmbiguousCard(q, meant[:MAX_CANDIDATES])
         return Miss(printed=meant[0]) if meant else None
-
-    # -- step 2: remote ----------------------------------------------------------------------------
 
     async def _remote(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved:
         """Ask Scryfall for what `_local` could not answer; serve the stale entry if Scryfall fails."""
@@ -361,22 +310,18 @@ class CardLookups:
             raise CardNotFound(q, suggestions[:MAX_SUGGESTIONS]) from None
         except ScryfallAmbiguous:
             self.metrics.observe_lookup("ambiguous")
-            candidates = self.index.candidates(n) if self.has_local_data else []
-            if not candidates:
-                candidates = await self._remote_names(q)
+            candidates = self.index.candidates(n) or await self._remote_names(q)
             raise AmbiguousCard(q, self.index.rank_candidates(q, candidates)[:MAX_CANDIDATES]) from None
         except ScryfallBadRequest:
             self.metrics.observe_lookup("not_found")
             raise CardNotFound(q, miss.suggestions[:MAX_SUGGESTIONS]) from None
-        await self.store([card], Mode.CARD, n, card["id"])
+        await self.store([card], n, card["id"])
         self.metrics.observe_lookup("api")
         return Resolved(card, "api")
 
     async def _remote_commander(self, q: str, n: str, miss: Miss) -> Resolved:
-        if (
-            miss.stale is not None
-            or await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None) is not None
-        ):
+        remembered = await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None)
+        if miss.stale is not None or remembered is not None:
             return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
         try:
             cards = (await self.slow(self.client.search(commander_query(q), order="edhrec"))).cards
@@ -395,10 +340,9 @@ class CardLookups:
     async def _lookup_local_then_remote(
         self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *, printed: bool = True
     ) -> Resolved:
-        """The pipeline for one name. Without the local printed index, Scryfall's search for printed names
-        (`ForeignNames.wants_search`) comes before any partial or fuzzy match when complete local data
-        knows every English name (so no request is spent on an English one), else only before "no such
-        card"."""
+        """The pipeline for one name. Scryfall's search for printed names (`ForeignNames.wants_search`)
+        comes before any partial match when complete local data knows every English name, else only
+        before "no such card"."""
         searching = printed and self.foreign.wants_search(q, langs)
         early = searching and self.index_complete
         try:
@@ -434,9 +378,8 @@ class CardLookups:
             return []
 
     async def close_names(self, q: str, n: str, *, remote: bool = True) -> list[str]:
-        """Up to `MAX_SUGGESTIONS` card names close to typed `q` (key `n`), best first, for a name that is no
-        card: the local index's correct partial matches, else its typo and fuzzy suggestions; without local
-        data, Scryfall's autocomplete when `remote` and a request can go at once (never waiting its turn)."""
+        """Up to `MAX_SUGGESTIONS` names close to `q`, best first: the local index's partial matches, else its
+        typo and fuzzy ones; without local data Scryfall's autocomplete, if `remote` and it can go at once."""
         names: list[str] = []
         if self.has_local_data:
             names = self.index.candidates(n, limit=MAX_SUGGESTIONS) or self.index.match(n).suggestions
@@ -444,25 +387,20 @@ class CardLookups:
             names = self.index.rank_candidates(q, await self._remote_names(q))
         return names[:MAX_SUGGESTIONS]
 
-    # -- entry points ------------------------------------------------------------------------------
+    async def resolve(self, name: str) -> Resolved:
+        """The card the user meant: its exact English name, a printed name (the player's languages first,
+        `bot.cards.foreign.use_player_langs`), else a partial name or typo. Raises BadCardName, CardNotFound,
+        AmbiguousCard or ScryfallUnavailable (ScryfallBusy when too many lookups wait for Scryfall)."""
+        return await self._lookup(Mode.CARD, name)
 
-    async def resolve(self, name: str, *, langs: Sequence[str] = ()) -> Resolved:
-        """The card the user meant: its exact English name, a name printed in another language (the
-        player's languages `langs`, Scryfall codes, first), else a partial name or typo. Raises BadCardName,
-        CardNotFound, AmbiguousCard or ScryfallUnavailable (ScryfallBusy when too many lookups wait for
-        Scryfall)."""
-        return await self._lookup(Mode.CARD, name, langs_or_players(langs))
-
-    async def resolve_commander(self, name: str, *, langs: Sequence[str] = ()) -> Resolved:
+    async def resolve_commander(self, name: str) -> Resolved:
         """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
-        return await self._lookup(Mode.COMMANDER, name, langs_or_players(langs))
+        return await self._lookup(Mode.COMMANDER, name)
 
-    async def _lookup(self, mode: Mode, name: str, langs: tuple[str, ...] = ()) -> Resolved:
-        """Validate `name`, then run the pipeline once for all concurrent callers of the same key.
-
-        Errors name each caller's own query, not the one that happened to start the shared lookup.
-        """
+    async def _lookup(self, mode: Mode, name: str) -> Resolved:
+        """The pipeline, once for all concurrent callers of a key; errors name each caller's own query."""
         q, n = self.check_name(name)
+        langs = player_langs()
         try:
             result: Resolved = await self._flight.run(
                 (mode, n, langs), lambda: self._lookup_local_then_remote(q, n, mode, langs)
@@ -473,13 +411,12 @@ class CardLookups:
         except AmbiguousCard as exc:
             raise AmbiguousCard(q, exc.candidates) from None
 
-    async def peek(self, name: str, *, commander: bool = False, langs: Sequence[str] = ()) -> Resolved | None:
-        """The card if the cache or local data can answer right now; never touches the network. Raises
-        what the local data knows for sure (BadCardName, CardNotFound from the negative cache,
-        AmbiguousCard from the local index); None means "ask Scryfall"."""
+    async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
+        """The card if the cache or local data can answer now, without the network; None: ask Scryfall.
+        Raises what local data knows for sure (BadCardName, CardNotFound, AmbiguousCard)."""
         q, n = self.check_name(name)
         mode = Mode.COMMANDER if commander else Mode.CARD
-        langs = langs_or_players(langs)
+        langs = player_langs()
         searching = self.foreign.wants_search(q, langs)
         try:
             found = await self._local(q, n, mode, langs=langs, exact_only=searching and self.index_complete)

@@ -14,20 +14,14 @@ Source = Literal["cache", "local", "api", "stale"]
 MAX_SUGGESTIONS = 5  # "did you mean" names a not-found answer carries
 MAX_COLLECTION = 75  # identifiers one Scryfall /cards/collection request takes
 MAX_CHOICES = 25  # names one autocomplete answer offers (Discord shows at most 25)
-STALE_DAYS = 3.0  # local bulk data older than this is called out in replies and no longer says "no such card"
+STALE_DAYS = 3.0  # local bulk data older than this is called out in replies, and says no "no such card"
 
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
-    """A card the service found.
-
-    - `card`: the Scryfall card object (dict) as Scryfall returns it.
-    - `source`: where it came from: "cache"/"local" (no network), "api" (fresh from Scryfall),
-      "stale" (Scryfall failed; an expired cache entry was served).
-    - `data_age_days`: age of the local bulk data when it answered from it (None otherwise).
-    - `printed`: the name printed in another language it was found by, as typed (`Foudre`); None when
-      it was found by its English name.
-    """
+    """A card the service found: the Scryfall card object; its source ("cache"/"local": no network, "api",
+    "stale": Scryfall failed and an expired entry was served); the local data's age when it answered; the
+    printed name it was found by, as typed (`Foudre`; None for its English name)."""
 
     card: dict[str, Any]
     source: Source
@@ -45,17 +39,10 @@ class Resolved:
 
 @dataclass(slots=True)
 class Batch:
-    """What `CardService.resolve_many` made of a list of typed names; each name is in exactly one mapping.
-
-    - `found`: typed name -> the card whose full or face name it is (case, accents, punctuation and `//`
-      or `/` folded), never a look-alike.
-    - `missing`: typed name -> close card names, best first: Scryfall says no card has that name (a 404, or
-      it names another card), now or within NEGATIVE_TTL.
-    - `unavailable`: typed name -> why it could not be looked up (Scryfall unreachable, busy, ...) while
-      the local data lacks it: not decided, it may be a card newer than the data.
-    - `suggestions`: for every name in `missing` or `unavailable`, its closest card names, best first
-      (never used in its place).
-    """
+    """What `CardService.resolve_many` made of typed names, each in one of: `found` (the card whose full or
+    face name it is, never a look-alike); `missing` (Scryfall says no card has that name, now or within
+    NEGATIVE_TTL; close names); `unavailable` (why it could not be looked up while local data lacks it).
+    `suggestions`: the closest names of every name not found, best first, never used in its place."""
 
     found: dict[str, Resolved] = field(default_factory=dict)
     missing: dict[str, list[str]] = field(default_factory=dict)
@@ -69,8 +56,7 @@ class CardLookupError(Exception):
 
 @dataclass
 class BadCardName(CardLookupError):
-    """Input that can't be a card name: `problem` is "empty" (nothing left once control characters are
-    removed) or "too_long" (`length` characters, more than any card name); nothing is looked up."""
+    """Input that can't be a card name ("empty", or "too_long" at `length`); nothing is looked up."""
 
     query: str
     problem: Literal["empty", "too_long"]
@@ -117,8 +103,7 @@ class ScryfallUnavailable(CardLookupError):
 
 
 class ScryfallBusy(ScryfallUnavailable):
-    """Scryfall answers, but this lookup would wait past its deadline for a free request slot (too many
-    lookups at once); `retry_after` says when a slot is free."""
+    """This lookup would wait past its deadline for a request turn; `retry_after`: when one is free."""
 
 
 class Mode(StrEnum):

@@ -1,27 +1,10 @@
-"""Card names as printed in other languages: a compact, read-only index from printed name to Oracle name.
+"""Card names as printed in other languages: a compact, read-only index from printed name to English name.
 
-`PrintedNames` is built from (language, printed name, English Oracle name) rows — from the `printed_names`
-table `bot.cards.allcards` fills, or from any other source — and answers two questions:
-
-- `lookup(text)`: the distinct English names of every card printed under that name. Two or more names are
-  an ambiguity for the caller to offer as a choice (de `Zwang` is Duress and Coercion), never a guess; the
-  player's languages, when known, narrow it (`prefer_langs`).
-- `complete(prefix, limit)`: (printed name, English name) pairs whose key starts with the prefix, for
-  autocomplete, the player's languages first.
-
-Keys fold what players do not type the same way (`printed_key`): NFKC (full-width letters, digits and
-punctuation become their plain forms, the half-width middle dot becomes `・`), case, every space,
-punctuation and control character (`・`, `·`, `-`, `'`, `:`, `//`, Korean and Japanese spaces), `=` (the
-full-width U+FF1D in Japanese names), and readings written inline in parentheses (Japanese furigana such
-as `肥(ひ)沃(よく)な` in full-width brackets, or one cut off at the end of the name). Accents fold on Latin
-letters only (`Díos` = `Dios`, `Cœur` = `Coeur`): players type them loosely and printings disagree on them,
-while in other scripts the same marks tell letters apart (Japanese dakuten: `カ` and `ガ`; Cyrillic
-short i and i), so those stay — except the diaeresis of Russian yo, which Russian text itself often
-leaves out. Latin letters that look like Cyrillic ones inside a Cyrillic name (four Russian names in the
-data mix in a Latin c, C, e or O) are read as Cyrillic.
-
-Memory: four parallel arrays sorted by key (keys, language numbers, printed names, interned English
-names); lookups are binary searches.
+Keys (`printed_key`) fold NFKC forms, case, spaces, punctuation and control characters, `=`, and inline
+readings in parentheses (furigana). Accents fold on Latin letters only: players type them loosely, while
+in other scripts the marks tell letters apart (Japanese `カ`/`ガ`), except the diaeresis of Russian yo.
+Latin look-alikes inside a Cyrillic name are read as Cyrillic. Four parallel arrays sorted by key hold the
+entries; lookups are binary searches.
 """
 
 from __future__ import annotations
@@ -54,8 +37,8 @@ _DISCORD_LOCALES = {"es-ES": "es", "es-419": "es", "pt-BR": "pt", "zh-CN": "zhs"
 
 
 def scryfall_language(locale: str | None) -> str | None:
-    """The Scryfall language code of a Discord locale (`de` -> de, `pt-BR` -> pt, `zh-TW` -> zht), or None
-    when Magic is not printed in it (English included)."""
+    """The Scryfall code of a Discord locale (`pt-BR` -> pt, `zh-TW` -> zht); None when Magic is not printed
+    in it (English included)."""
     if not locale:
         return None
     code = _DISCORD_LOCALES.get(locale, locale.split("-")[0].lower())
@@ -81,8 +64,8 @@ def _strip_latin_accents(text: str) -> str:
 
 
 def printed_key(text: str, *, accents: bool = False) -> str:
-    """The lookup key of a printed card name (see the module docstring for what it folds); with
-    `accents`, Latin accents are kept (the key that tells `Relámpago` from `Relâmpago`)."""
+    """The key of a printed name (module docstring); `accents` keeps Latin accents (`Relámpago` is not
+    `Relâmpago`)."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     if not folded.isascii() and not accents:
         folded = _strip_latin_accents(folded.translate(_LATIN_LETTERS))
@@ -96,8 +79,8 @@ def printed_key(text: str, *, accents: bool = False) -> str:
 
 
 def printing_names(obj: dict[str, Any]) -> list[str]:
-    """The distinct printed names on one printing: its `printed_name`, each face's, and (when it has no
-    top-level one) the faces' joined with ` // `."""
+    """A printing's distinct printed names: its own, each face's, and without its own the faces' joined by
+    ` // `."""
     names: list[str] = []
     top = obj.get("printed_name")
     if isinstance(top, str) and top.strip():
@@ -111,30 +94,13 @@ def printing_names(obj: dict[str, Any]) -> list[str]:
 
 
 class PrintedNames:
-    """The printed-name index: `lookup` and `complete` (see the module docstring).
-
-    `rows` are (language, printed name, English name[, printings]); when one card has several printed names
-    with one key in a language (`Лановарские Эльфы`, `Лановарские эльфы`), the first row given is the one
-    shown. `from_keyed` takes rows whose keys were stored (made by this `KEY_VERSION` of `printed_key`).
-    Printings (default 1) rank autocomplete: the more a name was printed, the better known it is.
-    """
+    """The printed-name index of (key by this `KEY_VERSION` of `printed_key`, language, printed name, English
+    name, printings) rows; of a card's names with one key in a language, the first row given is shown.
+    Printings rank autocomplete."""
 
     __slots__ = ("_keys", "_langs", "_names", "_printed", "_weights")
 
-    def __init__(self, rows: Iterable[tuple[str, str, str] | tuple[str, str, str, int]]) -> None:
-        self._fill(
-            (printed_key(row[1]), row[0], row[1], row[2], row[3] if len(row) > 3 else 1) for row in rows
-        )
-
-    @classmethod
-    def from_keyed(cls, rows: Iterable[tuple[str, str, str, str, int]]) -> PrintedNames:
-        """The index of (key, language, printed name, English name, printings) rows (a stored key saves
-        the folding)."""
-        index = cls(())
-        index._fill(rows)
-        return index
-
-    def _fill(self, rows: Iterable[tuple[str, str, str, str, int]]) -> None:
+    def __init__(self, rows: Iterable[tuple[str, str, str, str, int]]) -> None:
         interned: dict[str, str] = {}
         entries: list[list[Any]] = []  # [key, language number, printed name, English name, printings]
         where: dict[tuple[str, int, str], int] = {}
@@ -160,18 +126,12 @@ class PrintedNames:
 
     @property
     def languages(self) -> frozenset[str]:
-        """The languages the index holds names in."""
         return frozenset(LANGUAGES[n] for n in set(self._langs))
 
     def lookup(self, text: str, prefer_langs: Sequence[str] = ()) -> list[str]:
-        """The distinct English names of the cards printed as `text` (alphabetical; [] when none).
-
-        When the names differ only by Latin accents, accents typed pick among them (`Relámpago` is es
-        Lightning Bolt, `Relâmpago` pt Thunderbolt, `Relampago` both). With `prefer_langs` (the player's
-        languages), the cards printed so in those languages come first, and when that is exactly one card
-        it is the only answer (fr `Augure` is Omen, though it `Augure` is Wellwisher). Two or more names
-        are an ambiguity to offer, never to pick from.
-        """
+        """The English names (alphabetical) of the cards printed as `text`; accents typed choose among names
+        that differ by them. Those printed so in `prefer_langs` come first, and one such card is the only
+        answer (fr `Augure` is Omen). Two or more names are an ambiguity to offer, never to pick from."""
         key = printed_key(text)
         if not key:
             return []
@@ -190,7 +150,6 @@ class PrintedNames:
         return preferred + [n for n in names if n not in preferred]
 
     def printed_in(self, text: str, langs: Sequence[str]) -> list[str]:
-        """The distinct English names (alphabetical) of the cards printed as `text` in one of `langs`."""
         key = printed_key(text)
         wanted = {_LANG_NUMBER[c] for c in langs if c in _LANG_NUMBER}
         if not key or not wanted:
@@ -201,9 +160,9 @@ class PrintedNames:
     def complete(
         self, prefix: str, limit: int = 25, prefer_langs: Sequence[str] = ()
     ) -> list[tuple[str, str]]:
-        """Up to `limit` (printed name, English name) pairs whose key starts with `prefix`'s key, one per
-        (key, card): those printed in `prefer_langs` first, then the exact name, then the most printed,
-        then in key order. A prefix that thousands of names share is answered from the first of them."""
+        """Up to `limit` (printed name, English name) pairs whose key starts with `prefix`'s, one per (key,
+        card): `prefer_langs` first, then the exact name, the most printed, key order (from the first
+        `_SCAN_LIMIT` names)."""
         key = printed_key(prefix)
         if not key or limit <= 0:
             return []

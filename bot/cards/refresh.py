@@ -1,67 +1,33 @@
 """BulkRefresher: keeps the local copy of Scryfall's bulk data fresh, and every process's view of it current.
 
-- Refresh (`BULK_REFRESH_HOURS` > 0): when the cache holds no complete bulk import, or the last one is older
-  than the period, download `oracle_cards` and import it in a child process, so the bot's event loop never
-  waits on parsing 160 MB of JSON; then the name index is rebuilt off the loop and swapped in at once
-  (`CardService.load_index`). A failed attempt is logged and retried after 1, 2, 4, ... minutes, at most
-  the period (and at most an hour).
-- Watch (always, for a file cache): every `watch_seconds` the cache's import stamp is read; when another
-  process imported newer data (`python -m bot sync-cards` by hand, or the shard process that refreshes), the
-  index is reloaded, so every process sharing a cache file sees an import within a minute.
-- Printed names (`languages`, the `CARD_LANGUAGES` setting; nothing happens without it): after the oracle
-  data, when the cache holds no names for a language turned on or they are older than the period, Scryfall's
-  `all_cards` is downloaded and imported in a child process (`bot.cards.allcards.sync_printed_names`), then
-  the printed-name index is loaded off the loop and swapped in (`ForeignNames.load`).
+- Refresh (`BULK_REFRESH_HOURS` > 0): with no complete import, or one older than the period, download
+  `oracle_cards`, import it in a child process, rebuild the name index off the loop and swap it in; then
+  the printed names (`CARD_LANGUAGES`) when missing or as old. Failures retry after 1, 2, 4, ... minutes.
+- Watch (a file cache): every `watch_seconds` the import stamp is read; newer data imported by another
+  process (`sync-cards`, another shard) is reloaded.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-import multiprocessing
-import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
 from bot.cards.allcards import imported_languages, sync_printed_names
-from bot.cards.bulk import ImportResult, download_oracle_cards, import_file
+from bot.cards.bulk import ImportResult, downloaded, import_file, in_child
 from bot.cards.service import CardService
 
 log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 30.0
-CHILD_NICENESS = 10  # the import process's `nice` increment
 FIRST_RETRY = 60.0
 MAX_RETRY = 3600.0
-
-
-async def import_in_child(path: Path, db_path: Path | str, updated_at: float) -> ImportResult:
-    """`import_file` in a child process (spawned: no state shared with this one) so that the parsing
-    never holds this process's GIL; the child runs at a lower CPU priority, so on a small host the bot's
-    own process keeps the CPU it needs to answer."""
-    loop = asyncio.get_running_loop()
-    pool = ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
-    )
-    try:
-        return await loop.run_in_executor(pool, _import, str(path), str(db_path), updated_at)
-    finally:
-        # Joining the child process takes a few hundred ms: never on the event loop.
-        await asyncio.to_thread(pool.shutdown, wait=True)
-
-
-def _lower_priority() -> None:
-    with contextlib.suppress(OSError):  # not permitted here: the import still runs, at normal priority
-        os.nice(CHILD_NICENESS)
-
-
-def _import(path: str, db_path: str, updated_at: float) -> ImportResult:
-    return import_file(path, db_path, updated_at=updated_at)
 
 
 class BulkRefresher:
@@ -85,12 +51,8 @@ class BulkRefresher:
         self._lock = asyncio.Lock()
         self.failures = 0
 
-    @property
-    def enabled(self) -> bool:
-        return not self.cards.cache.in_memory
-
     def start(self) -> None:
-        if not self.enabled or self._tasks:
+        if self.cards.cache.in_memory or self._tasks:
             return
         self._tasks.append(asyncio.create_task(self._watch(), name="bulk-watch"))
         if self.period > 0:
@@ -108,18 +70,16 @@ class BulkRefresher:
         """Download and import oracle_cards now, then reload the index (one refresh at a time)."""
         async with self._lock:
             db_path = Path(self.cards.cache.path)
-            dest, updated_at = await download_oracle_cards(self.cards.client, db_path)
-            try:
-                result = await import_in_child(dest, db_path, updated_at)
-            finally:
-                dest.unlink(missing_ok=True)
+            async with downloaded(self.cards.client, "oracle_cards", db_path) as (dest, updated_at):
+                call = functools.partial(import_file, str(dest), str(db_path), updated_at=updated_at)
+                result = await in_child(call)
             await self.cards.load_index()
             log.info("bulk data: imported %d cards in %.1f s", result.cards, result.seconds)
             return result
 
     async def refresh_printed(self, *, force: bool = False) -> bool:
-        """Import the printed names of `languages` when the cache lacks one of them or they are older than
-        the period (or `force`), then (re)load the printed-name index; False when nothing was imported."""
+        """Import the printed names when one of `languages` is missing or older than the period (or
+        `force`), then (re)load their index; False when nothing was imported."""
         if not self.languages:
             return False
         db_path = Path(self.cards.cache.path)
@@ -132,12 +92,7 @@ class BulkRefresher:
         if due:
             async with self._lock:
                 result = await sync_printed_names(self.cards.client, db_path, self.languages)
-            log.info(
-                "printed names: kept %d names from %d printings in %.1f s",
-                result.names,
-                result.printings,
-                result.seconds,
-            )
+            log.info("printed names: kept %d names in %.1f s", result.names, result.seconds)
         if due or self.cards.foreign.index is None:
             await self.cards.foreign.load(db_path, self.languages)
         return due
@@ -175,14 +130,12 @@ class BulkRefresher:
         while True:
             await asyncio.sleep(self.watch_seconds)
             try:
-                stamp = await self.cards.cache.get_meta("bulk_imported_at")
+                stamp = (await self.cards.cache.get_metas(["bulk_imported_at"])).get("bulk_imported_at")
             except Exception as exc:  # a broken cache is reported by lookups and health, not here
                 log.debug("bulk watch could not read the cache: %s", exc)
                 continue
             if stamp is not None and float(stamp) != self.cards.bulk_imported_at and not self._lock.locked():
-                log.info(
-                    "newer bulk data in the cache (imported by another process); reloading the name index"
-                )
+                log.info("newer bulk data in the cache (another process imported it); reloading")
                 await self.cards.load_index()
                 if self.languages:
                     await self.cards.foreign.load(self.cards.cache.path, self.languages)

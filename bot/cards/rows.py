@@ -1,6 +1,5 @@
-"""A Scryfall card object as the card cache stores it: its rank among cards of the same name, popularity,
-commander and partner facts, the name keys it answers to, and the rows written for it (shared by the cache
-and the bulk importer)."""
+"""A Scryfall card object as the card cache stores it: rank among cards of one name, popularity, commander
+and partner facts, its name keys and rows (shared by the cache and the bulk importer)."""
 
 from __future__ import annotations
 
@@ -13,17 +12,7 @@ from bot.cards.search import IndexEntry
 from bot.identity import IdentityError, is_commander_candidate, pairing_traits
 
 NON_GAME_LAYOUTS = frozenset(
-    {
-        "token",
-        "double_faced_token",
-        "emblem",
-        "art_series",
-        "vanguard",
-        "planar",
-        "scheme",
-        "augment",
-        "host",
-    }
+    {"token", "double_faced_token", "emblem", "art_series", "vanguard", "planar", "scheme", "augment", "host"}
 )
 
 
@@ -47,8 +36,8 @@ def popularity(card: dict[str, Any]) -> int | None:
 
 
 def pairing_code(card: dict[str, Any]) -> str:
-    """The engine's pairing summary of a card (its partner abilities, Background, Time Lord Doctor), stored
-    so the partner option's autocomplete can offer only cards that pair with the chosen commander."""
+    """The engine's pairing summary of a card (partner abilities, Background, Time Lord Doctor), so the
+    partner option offers only cards that pair with the chosen commander."""
     try:
         return pairing_traits(card).encode()
     except IdentityError:
@@ -56,7 +45,7 @@ def pairing_code(card: dict[str, Any]) -> str:
 
 
 def can_be_commander(card: dict[str, Any]) -> bool:
-    """Whether commander pickers should offer the card (the engine's rule: eligible alone, or a Background)."""
+    """Whether commander pickers offer the card (the engine's rule: eligible alone, or a Background)."""
     try:
         return is_commander_candidate(card)
     except IdentityError:
@@ -92,7 +81,6 @@ def is_card(obj: Any) -> bool:
 def card_rows(
     card: dict[str, Any], source: str, now: float, raw: str | None = None
 ) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
-    """The `cards` row and `names` rows for one card object."""
     commander = can_be_commander(card)
     row = (
         card["id"],
@@ -110,13 +98,7 @@ def card_rows(
 
 
 def index_entries(rows: Iterable[tuple[Any, ...]]) -> list[IndexEntry]:
-    """`IndexEntry`s from `CardCache.name_rows()`."""
-    return [
-        IndexEntry(
-            name=r[1], norm=r[0], card_id=r[2], commander=bool(r[3]), rank=r[4], popularity=r[5], pairing=r[6]
-        )
-        for r in rows
-    ]
+    return [IndexEntry(r[1], r[0], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows]
 
 
 INSERT_CARD = (

@@ -1,9 +1,6 @@
-"""The card cache file: its schema (versioned, with migrations), opening it, checking it and moving a
-corrupt one aside (synchronous; shared by the cache and the bulk importer).
-
-A file that is not a readable cache (garbage, truncated, from a newer version) is logged once, moved aside to
-`<name>.corrupt-<timestamp>` and replaced by a new empty cache; if even that fails the cache lives in memory
-for this run.
+"""The card cache file: its versioned schema and migrations, opening, checking, and moving a corrupt one aside
+(synchronous; shared by the cache and the bulk importer). A file that is no readable cache is logged once,
+moved to `<name>.corrupt-<timestamp>` and rebuilt; if even that fails the cache lives in memory this run.
 """
 
 from __future__ import annotations
@@ -65,25 +62,17 @@ MIGRATIONS: dict[int, str] = {
         ALTER TABLE cards ADD COLUMN pairing TEXT NOT NULL DEFAULT '';
     """,
 }
-# Columns a migration adds whose values come from the card itself: filled in Python right after it.
-BACKFILLS: dict[int, str] = {4: "pairing"}
 _CORRUPT_WORDS = ("not a database", "malformed", "corrupt", "disk image", "unsupported file format")
 
 
 class CacheCorrupt(Exception):
-    """The cache file cannot be used (raised internally; the cache is then rebuilt)."""
+    """The cache file cannot be used (the cache is then rebuilt)."""
 
 
 def connect_sync(path: Path | str, *, timeout: float = 30.0) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
     return conn
-
-
-def _is_corruption(exc: BaseException) -> bool:
-    return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)) or any(
-        word in str(exc).lower() for word in _CORRUPT_WORDS
-    )
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -107,35 +96,31 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
     if start > SCHEMA_VERSION:
         raise CacheCorrupt(f"schema version {start} is newer than this bot knows ({SCHEMA_VERSION})")
     for version in range(start + 1, target + 1):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            current = schema_version(conn)
-            if current >= version:  # another process migrated meanwhile
-                conn.execute("COMMIT")
+        with conn:  # commits, or rolls back on an error
+            conn.execute("BEGIN IMMEDIATE")
+            if schema_version(conn) >= version:  # another process migrated meanwhile
                 continue
             for statement in MIGRATIONS[version].split(";"):
                 if statement.strip():
                     conn.execute(statement)
-            if version in BACKFILLS:
-                _backfill(conn, BACKFILLS[version])
+            if version == 4:  # the commanders' partner abilities, from each cached commander
+                rows = conn.execute("SELECT id, json FROM cards WHERE commander = 1").fetchall()
+                conn.executemany(
+                    "UPDATE cards SET pairing = ? WHERE id = ?",
+                    [(pairing_code(json.loads(raw)), card_id) for card_id, raw in rows],
+                )
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             conn.execute("DELETE FROM schema_version")
             conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
     return start
 
 
-def _backfill(conn: sqlite3.Connection, column: str) -> None:
-    """Fill a column a migration just added from each cached card (only `pairing` so far: the commanders'
-    partner abilities; other cards can't be partners, and their rows keep the default)."""
-    rows = conn.execute("SELECT id, json FROM cards WHERE commander = 1").fetchall()
-    conn.executemany(
-        f"UPDATE cards SET {column} = ? WHERE id = ?",
-        [(pairing_code(json.loads(raw)), card_id) for card_id, raw in rows],
-    )
+def connect_for_import(db_path: Path | str) -> sqlite3.Connection:
+    """A connection to the prepared cache at `db_path`; OSError when only an in-memory one could be had."""
+    usable = prepare_database(db_path)
+    if str(usable) == ":memory:":
+        raise OSError(f"cannot write the card cache at {db_path}")
+    return connect_sync(usable)
 
 
 def _check_and_migrate(path: Path) -> None:
@@ -169,11 +154,8 @@ def _move_aside(path: Path) -> Path:
 
 
 def prepare_database(path: Path | str) -> Path | str:
-    """Make `path` a usable, current cache. Returns the path to open (":memory:" as the last resort).
-
-    Corrupt/unreadable/newer files are moved aside with one clear log line and rebuilt. A locked
-    database (another process is writing) is not corruption and is left alone.
-    """
+    """Make `path` a usable, current cache; the path to open (":memory:" as the last resort). A locked
+    database (another process is writing) is no corruption and is left alone."""
     if str(path) == ":memory:":
         return path
     path = Path(path)
@@ -186,20 +168,17 @@ def prepare_database(path: Path | str) -> Path | str:
         _check_and_migrate(path)
         return path
     except (CacheCorrupt, sqlite3.DatabaseError) as exc:
-        if isinstance(exc, sqlite3.OperationalError) and not _is_corruption(exc):
-            if "locked" in str(exc).lower() or "busy" in str(exc).lower():
+        text = str(exc).lower()
+        if isinstance(exc, sqlite3.OperationalError) and not any(word in text for word in _CORRUPT_WORDS):
+            if "locked" in text or "busy" in text:
                 raise
             reason = f"unreadable ({exc})"
         else:
             reason = f"corrupt ({exc})"
     try:
         moved = _move_aside(path) if path.exists() else None
-        log.error(
-            "card cache %s is %s; moved it to %s and started a new cache",
-            path,
-            reason,
-            moved.name if moved else "nowhere (it vanished)",
-        )
+        where = moved.name if moved else "nowhere (it vanished)"
+        log.error("card cache %s is %s; moved it to %s and started a new cache", path, reason, where)
         _check_and_migrate(path)
         return path
     except (OSError, CacheCorrupt, sqlite3.DatabaseError) as exc:

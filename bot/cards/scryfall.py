@@ -1,16 +1,8 @@
 """A polite aiohttp client for the Scryfall API.
 
-- One session, `User-Agent: IdentityBot/<version>` and `Accept: application/json` on every request.
-- Scryfall's limits through a `RequestBudget` the caller passes in (one per host): 2 requests/s for
-  /cards/search, /cards/named, /cards/random and /cards/collection, 10/s for everything else, times a
-  scale (<= 1) and a small safety margin so network jitter cannot push any one-second window over the
-  limit. A request whose slot lies past its deadline fails at once with `ScryfallBusy(retry_after=...)`.
-- A 429 locks every request out for max(Retry-After, 30 s); while locked, calls fail at once with
-  `ScryfallUnavailable(retry_after=...)` instead of waiting past their deadline.
-- 5xx, timeouts and connection errors are retried a bounded number of times with jittered backoff; the
-  whole call (limiter wait included) is bounded by `timeout` seconds.
-- Concurrent identical requests share one HTTP request (single-flight).
-- Scryfall error objects become `ScryfallNotFound` / `ScryfallAmbiguous` / `ScryfallBadRequest`.
+User-Agent and Accept on every request; Scryfall's limits through the caller's `Budget`; a 429 locks every
+request out for max(Retry-After, 30 s); 5xx, timeouts and connection errors retried with jittered backoff
+(tenacity) within `timeout`; identical concurrent requests share one; error objects become exceptions.
 """
 
 from __future__ import annotations
@@ -21,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -38,18 +31,20 @@ from bot import BOT_NAME, __version__
 from bot.cards.budget import Budget, BudgetExceeded
 from bot.cards.flight import SingleFlight
 from bot.cards.model import MAX_COLLECTION, ScryfallBusy, ScryfallUnavailable
+from bot.cards.rows import is_card
 from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
 
 SLOW_ENDPOINTS = frozenset({"/cards/search", "/cards/named", "/cards/random", "/cards/collection"})
 LOCKOUT_SECONDS = 30.0
+SLOW_DOWN = "Scryfall asked us to slow down (429)"
 HEADERS = {"User-Agent": f"{BOT_NAME}/{__version__}", "Accept": "application/json"}
 
 
 @dataclass(frozen=True, slots=True)
 class SearchPage:
-    """The first page of a search: its cards, and whether they are all the cards that match."""
+    """The first page of a search; `complete`: it holds every card that matches."""
 
     cards: list[dict[str, Any]]
     complete: bool
@@ -78,18 +73,7 @@ class ScryfallBadRequest(ScryfallError):
 
 
 def endpoint_group(path: str) -> str:
-    """ "slow" for Scryfall's 2/s endpoints, "fast" for the 10/s ones."""
     return "slow" if path.rstrip("/") in SLOW_ENDPOINTS else "fast"
-
-
-def _is_card_object(obj: Any) -> bool:
-    """Whether Scryfall sent a card object with a string id and name (what `_card` and `collection` keep)."""
-    return (
-        isinstance(obj, dict)
-        and obj.get("object") == "card"
-        and isinstance(obj.get("id"), str)
-        and isinstance(obj.get("name"), str)
-    )
 
 
 def retry_after_seconds(value: str | None) -> float:
@@ -99,8 +83,6 @@ def retry_after_seconds(value: str | None) -> float:
     try:
         return max(0.0, float(value))
     except ValueError:
-        from email.utils import parsedate_to_datetime
-
         try:
             return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
         except (TypeError, ValueError):
@@ -108,7 +90,7 @@ def retry_after_seconds(value: str | None) -> float:
 
 
 class _Retry(Exception):
-    """One attempt failed in a way worth another (5xx, timeout, connection error, 429)."""
+    """An attempt failed in a way worth another (5xx, timeout, connection error, 429)."""
 
     def __init__(self, reason: str, *, retry_after: float | None = None, back_off: bool = True) -> None:
         super().__init__(reason)
@@ -118,12 +100,8 @@ class _Retry(Exception):
 
 
 class ScryfallClient:
-    """Scryfall API client on a session the caller owns (the composition root opens and closes it).
-
-    `budget` holds Scryfall's request limits and the 429 lockout (shared by every client of this process
-    that the caller lets share it); `metrics` counts requests, retries and 429s; `lockout_seconds` is the
-    shortest pause after a 429. Time is the event loop's clock, like the budget's.
-    """
+    """Scryfall API client on a session the caller owns; `budget` holds the request limits and the 429
+    lockout (`lockout_seconds` at least). Time is the event loop's clock, like the budget's."""
 
     def __init__(
         self,
@@ -133,7 +111,6 @@ class ScryfallClient:
         budget: Budget,
         metrics: BotMetrics | None = None,
         timeout: float = 8.0,
-        attempt_timeout: float | None = None,
         max_retries: int = 2,
         backoff: float = 0.25,
         lockout_seconds: float = LOCKOUT_SECONDS,
@@ -143,7 +120,7 @@ class ScryfallClient:
         self.budget = budget
         self.metrics = metrics
         self.timeout = timeout
-        self.attempt_timeout = attempt_timeout or max(timeout / 2, 0.05)
+        self.attempt_timeout = max(timeout / 2, 0.05)
         self.max_retries = max_retries
         self.lockout_seconds = lockout_seconds
         self._backoff = wait_random_exponential(multiplier=backoff, max=backoff * 8)  # full jitter
@@ -154,11 +131,9 @@ class ScryfallClient:
             self.metrics.observe_scryfall(status, path)
 
     def close(self) -> None:
-        """Cancel requests still in flight (the session itself belongs to the caller)."""
         self._flight.cancel_all()
 
     async def locked_for(self) -> float:
-        """Seconds left in a 429 lockout (0 when not locked)."""
         return self.budget.locked_for()
 
     def can_go_now(self, path: str) -> bool:
@@ -169,13 +144,9 @@ class ScryfallClient:
         try:
             await self.budget.acquire(endpoint_group(path), deadline)
         except BudgetExceeded as exc:
-            if exc.locked:
-                raise ScryfallUnavailable(
-                    "Scryfall asked us to slow down (429)", retry_after=exc.retry_after
-                ) from None
-            raise ScryfallBusy(
-                "too many card lookups are waiting for Scryfall", retry_after=exc.retry_after
-            ) from None
+            error = ScryfallUnavailable if exc.locked else ScryfallBusy
+            reason = SLOW_DOWN if exc.locked else "too many card lookups are waiting for Scryfall"
+            raise error(reason, retry_after=exc.retry_after) from None
 
     def _lock_out(self, header: str | None) -> float:
         wait = max(retry_after_seconds(header), self.lockout_seconds)
@@ -200,15 +171,15 @@ class ScryfallClient:
             raise ScryfallUnavailable(f"Scryfall did not answer within {self.timeout:g} s") from None
 
     def _wait(self, state: RetryCallState) -> float:
-        """Jittered exponential backoff after a 5xx or timeout; none after a 429 (the lockout is the pause)."""
+        """Jittered backoff after a 5xx or timeout; none after a 429 (the lockout is the pause)."""
         failed = state.outcome.exception() if state.outcome is not None else None
         return self._backoff(state) if isinstance(failed, _Retry) and failed.back_off else 0.0
 
     async def _request_loop(
         self, method: str, path: str, params: dict[str, str] | None, make_body: Callable[[], Any]
     ) -> Any:
-        """Up to `max_retries + 1` attempts, each after taking a budget turn. `make_body` is called once,
-        when the first turn comes (so a batch can take in everything that arrived meanwhile)."""
+        """Up to `max_retries + 1` attempts, each after a budget turn; `make_body` is called at the first
+        turn (so a batch takes in everything that arrived meanwhile)."""
         deadline = asyncio.get_running_loop().time() + self.timeout
         body: list[Any] = []
         retrying = AsyncRetrying(
@@ -231,7 +202,6 @@ class ScryfallClient:
         raise AssertionError("unreachable: tenacity re-raises the last failure")  # pragma: no cover
 
     async def _attempt(self, method: str, path: str, params: dict[str, str] | None, body: Any) -> Any:
-        """One request: the decoded answer, or `_Retry` for what is worth another attempt."""
         try:
             async with self.session.request(
                 method,
@@ -253,7 +223,7 @@ class ScryfallClient:
         self._observe(status, path)
         if status == 429:
             wait = self._lock_out(header_retry)
-            raise _Retry("Scryfall asked us to slow down (429)", retry_after=wait, back_off=False)
+            raise _Retry(SLOW_DOWN, retry_after=wait, back_off=False)
         if status >= 500:
             raise _Retry(f"Scryfall answered HTTP {status}")
         return self._decode(status, payload_bytes)
@@ -279,7 +249,7 @@ class ScryfallClient:
 
     @staticmethod
     def _card(payload: Any) -> dict[str, Any]:
-        if not _is_card_object(payload):
+        if not is_card(payload):
             raise ScryfallUnavailable("Scryfall sent something that is not a card")
         return payload
 
@@ -288,8 +258,6 @@ class ScryfallClient:
         if not (isinstance(payload, dict) and isinstance(payload.get("data"), list)):
             raise ScryfallUnavailable("Scryfall sent something that is not a list")
         return payload
-
-    # -- endpoints -------------------------------------------------------------------------------
 
     async def named_fuzzy(self, name: str) -> dict[str, Any]:
         return self._card(await self._request("GET", "/cards/named", params={"fuzzy": name}))
@@ -305,8 +273,8 @@ class ScryfallClient:
         return [str(x) for x in data if isinstance(x, str)]
 
     async def search(self, q: str, *, order: str | None = None) -> SearchPage:
-        """The first page of /cards/search (up to 175 cards), in Scryfall's `order` (e.g. "edhrec": the most
-        played first; default: by name). Raises ScryfallNotFound when nothing matches."""
+        """The first page of /cards/search (175 cards) in Scryfall's `order` ("edhrec": most played first);
+        ScryfallNotFound when nothing matches."""
         params = {"q": q} | ({"order": order} if order else {})
         payload = self._list(await self._request("GET", "/cards/search", params=params))
         cards = [c for c in payload["data"] if isinstance(c, dict) and c.get("object") == "card"]
@@ -315,10 +283,8 @@ class ScryfallClient:
     async def collection(
         self, identifiers: list[dict[str, str]] | Callable[[], list[dict[str, str]]]
     ) -> list[dict[str, Any]]:
-        """POST /cards/collection for at most 75 identifiers: the cards found (in any order).
-
-        `identifiers` may be a function: it is called once the request's budget slot is granted, so a
-        batch takes in every name that arrived while it waited (the caller keeps it at 75)."""
+        """The cards found for at most 75 identifiers, in any order; `identifiers` may be a function called
+        when the request's turn comes (a batch takes in every name that arrived while it waited)."""
         if callable(identifiers):
             take = identifiers
             payload = await self._request_bounded(
@@ -330,10 +296,9 @@ class ScryfallClient:
             payload = await self._request(
                 "POST", "/cards/collection", body={"identifiers": _checked(identifiers)}
             )
-        return [c for c in self._list(payload)["data"] if _is_card_object(c)]
+        return [c for c in self._list(payload)["data"] if is_card(c)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
-        """The /bulk-data entry of `kind` (its `download_uri`, `updated_at`, `size`)."""
         payload = self._list(await self._request("GET", "/bulk-data"))
         for entry in payload["data"]:
             if (
@@ -345,15 +310,13 @@ class ScryfallClient:
         raise ScryfallUnavailable(f"Scryfall lists no {kind} bulk file")
 
     async def symbology(self) -> list[dict[str, Any]]:
-        """GET /symbology: every card symbol object (`symbol` like "{G/U/P}", `svg_uri`, `english`, ...)."""
         return [
             s for s in self._list(await self._request("GET", "/symbology"))["data"] if isinstance(s, dict)
         ]
 
     async def file(self, uri: str, *, max_bytes: int = 1 << 20) -> bytes:
-        """A small file Scryfall links to (a symbol's SVG on svgs.scryfall.io): one GET with our User-Agent,
-        bounded by `timeout`. Scryfall's file origins (*.scryfall.io) have no rate limits, so no budget turn
-        is taken. Raises ScryfallUnavailable when it cannot be had or is over `max_bytes`."""
+        """A small file Scryfall links to (a symbol's SVG): no budget turn, as its file origins have no rate
+        limits. ScryfallUnavailable when it can't be had or is over `max_bytes`."""
         try:
             async with self.session.get(
                 uri, headers={**HEADERS, "Accept": "*/*"}, timeout=aiohttp.ClientTimeout(total=self.timeout)
@@ -373,8 +336,7 @@ class ScryfallClient:
     async def download(
         self, uri: str, dest: Path, *, progress: Callable[[int, int | None], None] | None = None
     ) -> int:
-        """Stream `uri` to `dest` (via a temporary file). Returns bytes written. No total timeout: a stalled
-        transfer fails after 60 s without data."""
+        """Stream `uri` to `dest` via a temporary file; bytes written. A transfer fails after 60 s idle."""
         await self._take_slot("/bulk", asyncio.get_running_loop().time() + self.timeout)
         tmp = dest.with_name(dest.name + ".part")
         written = 0
@@ -387,7 +349,7 @@ class ScryfallClient:
                 self._observe(resp.status, "/bulk-data")
                 if resp.status == 429:
                     wait = self._lock_out(resp.headers.get("Retry-After"))
-                    raise ScryfallUnavailable("Scryfall asked us to slow down (429)", retry_after=wait)
+                    raise ScryfallUnavailable(SLOW_DOWN, retry_after=wait)
                 if resp.status != 200:
                     raise ScryfallUnavailable(f"bulk download answered HTTP {resp.status}")
                 total = resp.content_length

@@ -1,19 +1,15 @@
 """Search structures of the local name index: sorted keys for word starts, a blob for letters inside words,
-per-letter keys for fuzzy matching; entries ordered by popularity (see `bot.cards.names` for the costs).
+per-letter keys for fuzzy matching; entries ordered by popularity (costs: `bot.cards.names`).
 
-Building
---------
-`NameIndex` is built in a worker thread while the event loop keeps running. Python threads share the
-GIL, so the build never makes one long C call. Sorting is done in chunks of 2,048 items, which are then
-merged in Python. When the input is already sorted by key, the name list skips its merge. No single step
-holds the GIL for more than a millisecond or two. The build keeps parallel lists of strings and ints,
-not tuples, so it gives the garbage collector little to trace.
+The index is built in a worker thread while the event loop runs, so no build step may hold the GIL long:
+sorts go in chunks merged in Python, and parallel lists of strings and ints leave the GC little to trace.
 """
 
 from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 import math
 import re
 from collections.abc import Callable
@@ -41,15 +37,8 @@ _SCAN = 64  # a range this small is checked name by name rather than split by bi
 _T = TypeVar("_T")
 
 
-def _itself(item: Any) -> Any:
-    return item
-
-
-def _gentle_sorted(items: list[_T], key: Callable[[_T], Any] = _itself) -> list[_T]:
-    """`sorted(items, key=key)` that never holds the GIL for long: chunks sorted apart, then merged in Python.
-
-    Input that arrives sorted (for example names read `ORDER BY norm`) costs only the chunk sorts.
-    """
+def _gentle_sorted(items: list[_T], key: Callable[[_T], Any]) -> list[_T]:
+    """`sorted(items, key=key)` in chunks merged in Python (sorted input costs only the chunk sorts)."""
     if len(items) <= _CHUNK:
         return sorted(items, key=key)
     runs = [sorted(items[i : i + _CHUNK], key=key) for i in range(0, len(items), _CHUNK)]
@@ -60,8 +49,6 @@ def _gentle_sorted(items: list[_T], key: Callable[[_T], Any] = _itself) -> list[
 
 @dataclass(frozen=True, slots=True)
 class IndexEntry:
-    """One card name in the index: its display name, key, card id and whether it can be a commander."""
-
     name: str
     norm: str
     card_id: str
@@ -93,22 +80,7 @@ class Lists:
     - `by_letter`: keys and ids by first letter, for the fuzzy last resort.
     """
 
-    __slots__ = (
-        "blob",
-        "by_letter",
-        "costs",
-        "keys",
-        "later_ids",
-        "later_keys",
-        "line_starts",
-        "names",
-        "start_ids",
-        "start_keys",
-    )
-
     def __init__(self, entries: list[IndexEntry]) -> None:
-        # Positions and parallel lists rather than tuples: the build keeps few objects for the garbage
-        # collector to trace, and a collection of its own making is what would stall other threads.
         by_popularity = _gentle_sorted(list(range(len(entries))), key=lambda p: _static_order(entries[p]))
         id_of = [0] * len(entries)
         for i, p in enumerate(by_popularity):
@@ -118,9 +90,8 @@ class Lists:
         self.keys = [e.norm for e in ordered]
         self.costs = [popularity_cost(e.popularity) for e in ordered]
         input_keys = [e.norm for e in entries]
-        by_key = _gentle_sorted(
-            list(range(len(entries))), key=input_keys.__getitem__
-        )  # quick when pre-sorted
+        # names are read sorted by key, so this sort costs little
+        by_key = _gentle_sorted(list(range(len(entries))), key=input_keys.__getitem__)
         self.start_keys = [input_keys[p] for p in by_key]
         self.start_ids = [id_of[p] for p in by_key]
         suffixes: list[str] = []
@@ -135,11 +106,7 @@ class Lists:
         self.later_keys = [suffixes[j] for j in by_suffix]
         self.later_ids = [owners[j] for j in by_suffix]
         self.blob = "\n" + "\n".join(self.keys) + "\n"
-        self.line_starts: list[int] = []
-        pos = 1
-        for k in self.keys:
-            self.line_starts.append(pos)
-            pos += len(k) + 1
+        self.line_starts = list(itertools.accumulate((len(k) + 1 for k in self.keys), initial=1))[:-1]
         self.by_letter: dict[str, tuple[list[str], list[int]]] = {}
         for i, k in enumerate(self.keys):
             bucket = self.by_letter.setdefault(k[:1], ([], []))
@@ -149,28 +116,21 @@ class Lists:
     def __len__(self) -> int:
         return len(self.keys)
 
-    # -- ranges of the sorted lists ---------------------------------------------------------------
-
     @staticmethod
     def _span(keys: list[str], prefix: str, lo: int = 0, hi: int | None = None) -> tuple[int, int]:
-        """The range of `keys` (sorted) that start with `prefix`."""
         hi = len(keys) if hi is None else hi
         start = bisect.bisect_left(keys, prefix, lo, hi)
         return start, bisect.bisect_left(keys, prefix + _TOP, start, hi)
 
     @staticmethod
     def _best(ids: list[int], lo: int, hi: int, k: int) -> list[int]:
-        """The `k` best (smallest) entry ids in `ids[lo:hi]`."""
         if hi - lo <= k:
             return ids[lo:hi]
         return heapq.nsmallest(k, ids[lo:hi])
 
     def _word_ids(self, keys: list[str], ids: list[int], q: str, k: int) -> set[int]:
-        """Ids that may be among the `k` best word matches of `q` in one sorted list.
-
-        Each kind of match is a contiguous range: exact keys, then `q` + space (whole word), then `q` + "s"
-        (+ space), all inside the range of `q` as a prefix. The best `k` of each range are enough.
-        """
+        """Ids that may be among the `k` best word matches of `q`: each kind (exact, `q` + space, `q` + "s")
+        is a contiguous range inside the range of `q` as a prefix, and the best `k` of each are enough."""
         lo, hi = self._span(keys, q)
         if lo == hi:
             return set()
@@ -198,13 +158,9 @@ class Lists:
         return out
 
     def _typo_ids(self, keys: list[str], ids: list[int], q: str, k: int) -> list[int]:
-        """The `k` best ids whose entry in `keys` starts with `q` typed with one slip (see `typo_prefix`).
-
-        The slip is looked for at each position i of `q`. The word agrees with q[:i], then q[i] is missing,
-        wrong, preceded by an extra letter, or swapped with q[i+1]. Each case is one prefix range. Once few
-        words start with q[:i], they are simply checked one by one, which also covers every later position.
-        When no word starts with q[:i], slips further on cannot match.
-        """
+        """The `k` best ids whose key starts with `q` typed with one slip (`typo_prefix`): for each position
+        i, q[i] missing, wrong, after an extra letter or swapped is one prefix range; once few keys start
+        with q[:i] they are checked one by one."""
         n = len(q)
         spans: list[tuple[int, int]] = []
         found: list[int] = []
@@ -223,8 +179,6 @@ class Lists:
                 spans.append(self._span(keys, head + c + q[i:], lo, hi))
         found.extend(i for lo, hi in spans if lo < hi for i in self._best(ids, lo, hi, k))
         return heapq.nsmallest(k, set(found))
-
-    # -- the search -------------------------------------------------------------------------------
 
     def search(self, q: str, limit: int, *, typos: bool, infix: bool, fuzzy: bool) -> list[Hit]:
         """The best hits for normalised `q`, sorted by (cost, completion, id); at least the best `limit`."""
@@ -261,7 +215,6 @@ class Lists:
         return sorted(pool.values())
 
     def _typos(self, q: str, k: int, offer: Callable[[int, float, int, str], None]) -> None:
-        """Offer names with a word that `q` starts like, one typo allowed (later words cost `LATER` more)."""
         for keys, ids, extra in (
             (self.start_keys, self.start_ids, 0.0),
             (self.later_keys, self.later_ids, LATER),
@@ -271,11 +224,8 @@ class Lists:
                 offer(i, *(found or (TYPO + extra, 0, "")))
 
     def _infix(self, q: str, k: int, bound: float, offer: Callable[[int, float, int, str], None]) -> None:
-        """Offer up to `k` names with `q` inside a word, most played first, while they can still rank.
-
-        `str.find` walks the blob; after many occurrences at word starts (which are not infix matches),
-        a regular expression that skips them takes over.
-        """
+        """Offer up to `k` names with `q` inside a word, most played first, while they can still rank;
+        after many occurrences at word starts, a regular expression that skips them takes over."""
         blob = self.blob
         pos = 0
         found = 0

@@ -1,7 +1,6 @@
-"""Autocomplete for every card option: from the local name index when there is local data, else from what
-Scryfall said recently (kept `AUTOCOMPLETE_TTL` seconds, as Scryfall asks clients to cache) or from Scryfall
-itself when a request can go at once. An autocomplete never waits for Scryfall's pace: with nothing known
-and no free turn it answers at once with nothing, and the next keystroke asks again.
+"""Autocomplete for every card option: from the local name index, else Scryfall's recent answers (kept
+`AUTOCOMPLETE_TTL`, as Scryfall asks) or Scryfall itself when a request can go at once. It never waits for
+Scryfall's pace: with nothing known and no free turn it answers nothing, and the next keystroke asks again.
 """
 
 from __future__ import annotations
@@ -29,26 +28,20 @@ REMEMBERED = 2048  # Scryfall answers kept
 
 
 class Autocomplete:
-    """The autocomplete of one card service (`CardService.autocomplete`)."""
-
     def __init__(self, lookups: CardLookups, *, clock: Callable[[], float] = time.time) -> None:
         self.lookups = lookups
         self._cache: TTLCache[tuple[str, str], Any] = TTLCache(REMEMBERED, AUTOCOMPLETE_TTL, timer=clock)
 
     def clear(self) -> None:
-        """Forget Scryfall's answers (new local data answers instead)."""
         self._cache.clear()
 
     async def complete(
         self, prefix: str, *, commanders_only: bool = False, partner_of: str | None = None
     ) -> list[str]:
-        """Up to 25 names (each at most 100 characters) for a partial name, best first; answers at once
-        from what is known, and within `AUTOCOMPLETE_BUDGET` when Scryfall is asked; [] when nothing is known.
-
-        `commanders_only`: only cards that can lead a deck. `partner_of`: the commander already chosen (a
-        name as typed); then only the cards that can be paired with it (CR 702.124), and with nothing typed
-        yet the most played of them. Without local data the answers come from Scryfall's own search
-        (`is:commander`) for commander options, its autocomplete for the others."""
+        """Up to 25 names (100 characters each) for a partial name, best first, within
+        `AUTOCOMPLETE_BUDGET`. `partner_of`: the commander already chosen, as typed; then only cards that
+        pair with it (CR 702.124), with nothing typed the most played. Without local data: Scryfall's
+        search (`is:commander`) for commander options, its autocomplete for the others."""
         text = clean_input(prefix if isinstance(prefix, str) else "")[:MAX_INPUT_CHARS]
         leader = await self._known_commander(partner_of) if partner_of else None
         pairing = pairing_code(leader) if leader is not None else None
@@ -73,7 +66,6 @@ class Autocomplete:
         return [choice_name(name) for name in names[:MAX_CHOICES]]
 
     async def _known_commander(self, name: str) -> dict[str, Any] | None:
-        """The commander card `name` means, if the cache or local data knows it (None: unknown here)."""
         try:
             found = await self.lookups.peek(name, commander=True)
         except (BadCardName, CardNotFound, AmbiguousCard):
@@ -81,7 +73,6 @@ class Autocomplete:
         return found.card if found is not None else None
 
     async def _remote_complete(self, text: str) -> list[str]:
-        """Scryfall's own autocomplete (its fast endpoint), remembered for a while."""
         key = ("names", normalize(text))
         if len(key[1]) < 2:
             return []
@@ -94,10 +85,8 @@ class Autocomplete:
         return list(names)
 
     async def _remote_commanders(self, text: str, pairing: str | None) -> list[str]:
-        """Commanders whose names contain what was typed, from Scryfall's search (`is:commander`), best first.
-
-        A search whose first page held every match also answers every longer query that starts with it, so
-        typing on costs no more requests. Partners of a chosen commander are filtered by the engine."""
+        """Commanders named like `text` from Scryfall's search, best first; a complete first page also answers
+        every longer query that starts with it, so typing on costs no more requests."""
         key = normalize(text)
         if len(key) < 2:
             return []
@@ -120,4 +109,4 @@ class Autocomplete:
         if pairing is not None:
             mine = PairingTraits.decode(pairing)
             found = [hit for hit in found if can_pair(mine, PairingTraits.decode(hit[1]))]
-        return rank_candidates(text, [hit[0] for hit in found], {hit[0]: hit[2] for hit in found})
+        return rank_candidates(text, [hit[0] for hit in found], {hit[0]: hit[2] for hit in found}.get)

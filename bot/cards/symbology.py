@@ -1,8 +1,5 @@
-"""Scryfall's official card symbols: `symbol_svgs` reads GET /symbology through the project's Scryfall client
-(its limits, its User-Agent) and downloads the SVG image (`svg_uri`) of each symbol asked for.
-
-Symbols are spelled as Scryfall spells them, without braces (`W`, `2/W`, `G/U/P`, `½`).
-"""
+"""Scryfall's official card symbols (GET /symbology) and their SVG images, through the project's client.
+Symbols are spelled as Scryfall spells them, without braces (`W`, `2/W`, `G/U/P`, `½`)."""
 
 from __future__ import annotations
 
@@ -12,9 +9,8 @@ from bot.cards.scryfall import ScryfallClient
 
 
 async def symbol_svgs(client: ScryfallClient, wanted: Iterable[str]) -> dict[str, bytes]:
-    """{symbol: SVG bytes} for each symbol of `wanted` that Scryfall lists with an image; the ones it lacks
-    are left out. The SVGs are downloaded one at a time. Raises ScryfallUnavailable (or a ScryfallError)
-    when the list or an image cannot be had."""
+    """{symbol: SVG bytes} for each symbol of `wanted` Scryfall lists with an image, one download at a
+    time; ScryfallUnavailable (or a ScryfallError) when the list or an image can't be had."""
     uris: dict[str, str] = {}
     for obj in await client.symbology():
         symbol, uri = obj.get("symbol"), obj.get("svg_uri")

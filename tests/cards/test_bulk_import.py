@@ -155,7 +155,7 @@ async def test_killed_import_leaves_a_usable_cache(fake_scryfall, make_card_serv
             await proc.wait()
     fake_scryfall.mode = "down"
     service = await make_card_service(cache_path=cache)
-    remaining = await service.cache.count_cards()
+    remaining = (await service.cache.counts())["cards"]
     assert remaining >= committed >= 3000
     conn = sqlite3.connect(cache)
     names = [r[0] for r in conn.execute("SELECT name FROM cards ORDER BY rowid LIMIT 200")]

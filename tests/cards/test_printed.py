@@ -11,6 +11,11 @@ from bot.settings import CARD_LANGUAGES, load_settings
 from tests.fakes.allcards import foreign_lines
 
 
+def printed_names(rows) -> PrintedNames:
+    """The index of (language, printed name, English name[, printings]) rows, their keys made here."""
+    return PrintedNames((printed_key(r[1]), r[0], r[1], r[2], r[3] if len(r) > 3 else 1) for r in rows)
+
+
 def _rows(lines):
     for line in lines:
         for lang, values in line["printed"].items():
@@ -24,7 +29,7 @@ def _rows(lines):
 
 @pytest.fixture(scope="module")
 def index() -> PrintedNames:
-    return PrintedNames(_rows(foreign_lines()))
+    return printed_names(_rows(foreign_lines()))
 
 
 @pytest.mark.parametrize(
@@ -115,7 +120,7 @@ def test_complete_prefix_in_the_players_language_first(index):
 
 
 def test_complete_orders_the_players_language_before_others():
-    names = PrintedNames(
+    names = printed_names(
         [("it", "Alba", "Dusk // Dawn"), ("fr", "Albatros", "Fr Card"), ("fr", "Alb", "Fr2")]
     )
     assert [p for p, _ in names.complete("alb", 3, prefer_langs=["fr"])] == ["Alb", "Albatros", "Alba"]
@@ -123,7 +128,7 @@ def test_complete_orders_the_players_language_before_others():
 
 
 def test_complete_ranks_the_exact_name_then_the_most_printed():
-    names = PrintedNames(
+    names = printed_names(
         [
             ("de", "Blitzableitung", "Bolt Bend", 1),
             ("de", "Blitzschlag", "Lightning Bolt", 20),
@@ -135,7 +140,7 @@ def test_complete_ranks_the_exact_name_then_the_most_printed():
 
 
 def test_first_row_is_the_shown_spelling_and_index_keeps_languages():
-    names = PrintedNames(
+    names = printed_names(
         [
             ("ru", "Лановарские Эльфы", "Llanowar Elves"),
             ("ru", "Лановарские эльфы", "Llanowar Elves"),

@@ -6,7 +6,7 @@ import aiohttp
 import pytest
 
 from bot.cards.budget import Budget
-from bot.cards.printed_search import PrintedSearch, printed_query, search_printed
+from bot.cards.foreign import PrintedSearch, printed_query, search_printed
 from bot.cards.scryfall import ScryfallClient, ScryfallUnavailable
 from tests.fakes.allcards import foreign_printings
 from tests.fakes.fixtures import FakeClock

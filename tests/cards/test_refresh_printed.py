@@ -4,6 +4,7 @@ off."""
 
 from __future__ import annotations
 
+from bot.cards.foreign import use_player_langs
 from bot.cards.refresh import BulkRefresher
 from tests.fakes.fixtures import FakeClock
 
@@ -24,7 +25,8 @@ async def test_printed_names_are_imported_and_swapped_in(imported_cache, make_ca
     )
     assert cards.foreign.index is not None and cards.foreign.index.languages == {"de"}
     fake_scryfall.reset()
-    assert (await cards.resolve("Blitzschlag", langs=("de",))).name == "Lightning Bolt"
+    use_player_langs(("de",))
+    assert (await cards.resolve("Blitzschlag")).name == "Lightning Bolt"
     assert fake_scryfall.count() == 0
 
     await refresher.refresh_due()  # fresh: nothing to do

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards.foreign import choice_label
+from bot.cards.foreign import choice_label, use_player_langs
 from bot.cards.model import AmbiguousCard, CardNotFound
 from tests.fakes.allcards import foreign_printings
 from tests.fakes.fixtures import FakeClock
@@ -56,21 +56,24 @@ async def test_a_printed_name_is_the_card(
 ):
     mode, settings = language_data
     cards = await make_card_service(clock=FakeClock(), **settings)
-    found = await cards.resolve(typed, langs=langs)
+    use_player_langs(langs)
+    found = await cards.resolve(typed)
     assert found.name == name and found.printed == typed
     if mode == "index":
         assert fake_scryfall.count() == 0
     else:  # one polite search, then the cache
         assert searches(fake_scryfall) == 1
-        assert (await cards.resolve(typed, langs=langs)).name == name
+        assert (await cards.resolve(typed)).name == name
         assert searches(fake_scryfall) == 1
 
 
 async def test_english_names_stay_english(language_data, make_card_service, fake_scryfall):
     _mode, settings = language_data
     cards = await make_card_service(**settings)
-    found = await cards.resolve("Lightning Bolt", langs=("de",))
+    use_player_langs(("de",))
+    found = await cards.resolve("Lightning Bolt")
     assert found.name == "Lightning Bolt" and found.printed is None
+    use_player_langs(())
     assert (await cards.resolve("Contemplation")).name == "Contemplation"  # English client: English first
     assert fake_scryfall.count() == 0
 
@@ -78,8 +81,9 @@ async def test_english_names_stay_english(language_data, make_card_service, fake
 async def test_a_shared_translation_is_a_choice(language_data, make_card_service, fake_scryfall):
     _mode, settings = language_data
     cards = await make_card_service(**settings)
+    use_player_langs(("de",))
     with pytest.raises(AmbiguousCard) as err:
-        await cards.resolve("Zwang", langs=("de",))
+        await cards.resolve("Zwang")
     assert sorted(err.value.candidates) == ["Coercion", "Duress"] and err.value.query == "Zwang"
 
 
@@ -89,23 +93,26 @@ async def test_another_cards_english_name_in_the_players_language(
     """With the index only: without it an exact English name is never searched (no request per name)."""
     path = copy_database(printed_cache_template, tmp_path / "cards.sqlite3")
     cards = await make_card_service(cache_path=path, card_languages="fr")
+    use_player_langs(("fr",))
     with pytest.raises(AmbiguousCard) as err:
-        await cards.resolve("Contemplation", langs=("fr",))
+        await cards.resolve("Contemplation")
     assert sorted(err.value.candidates) == ["Contemplation", "Ponder"]
 
 
 async def test_a_german_commander(language_data, make_card_service):
     _mode, settings = language_data
     cards = await make_card_service(**settings)
-    found = await cards.resolve_commander("Atraxa, Stimme der Prätoren", langs=("de",))
+    use_player_langs(("de",))
+    found = await cards.resolve_commander("Atraxa, Stimme der Prätoren")
     assert found.name == "Atraxa, Praetors' Voice" and found.printed == "Atraxa, Stimme der Prätoren"
-    assert (await cards.resolve_commander("krenko der boss", langs=("de",))).name == "Krenko, Mob Boss"
+    assert (await cards.resolve_commander("krenko der boss")).name == "Krenko, Mob Boss"
 
 
 async def test_peek_answers_printed_names_locally_only(language_data, make_card_service, fake_scryfall):
     mode, settings = language_data
     cards = await make_card_service(**settings)
-    peeked = await cards.peek("Foudre", langs=("fr",))
+    use_player_langs(("fr",))
+    peeked = await cards.peek("Foudre")
     assert fake_scryfall.count() == 0
     assert (peeked is not None and peeked.name == "Lightning Bolt") if mode == "index" else peeked is None
 
@@ -113,8 +120,9 @@ async def test_peek_answers_printed_names_locally_only(language_data, make_card_
 async def test_no_such_name_in_any_language(language_data, make_card_service, fake_scryfall):
     mode, settings = language_data
     cards = await make_card_service(**settings)
+    use_player_langs(("de",))
     with pytest.raises(CardNotFound):
-        await cards.resolve("Gibtsnichtkarte", langs=("de",))
+        await cards.resolve("Gibtsnichtkarte")
     assert searches(fake_scryfall) == (0 if mode == "index" else 1)
 
 
@@ -139,17 +147,21 @@ async def test_a_german_decklist_reads_exactly(language_data, make_card_service,
 async def test_autocomplete_offers_printed_names(language_data, make_card_service, fake_scryfall):
     mode, settings = language_data
     cards = await make_card_service(**settings)
-    german = cards.printed_choices("blitz", ("de",))
-    japanese = cards.printed_choices("稲妻", ())
+    use_player_langs(("de",))
+    german = cards.printed_choices("blitz")
+    use_player_langs(())
+    japanese = cards.printed_choices("稲妻")
     if mode == "search":  # autocomplete never waits for Scryfall
         assert german == [] and japanese == [] and fake_scryfall.count() == 0
         return
     assert ("Blitzschlag — Lightning Bolt", "Lightning Bolt") in german
     assert japanese[0] == ("稲妻 — Lightning Bolt", "Lightning Bolt")
-    assert cards.printed_choices("blitz", ()) == []  # an English client typing ASCII: English names only
-    commanders = cards.printed_choices("atraxa", ("de",), commanders_only=True)
+    use_player_langs(())
+    assert cards.printed_choices("blitz") == []  # an English client typing ASCII: English names only
+    use_player_langs(("de",))
+    commanders = cards.printed_choices("atraxa", commanders_only=True)
     assert ("Atraxa, Stimme der Prätoren — Atraxa, Praetors' Voice", "Atraxa, Praetors' Voice") in commanders
-    assert all(len(label) <= 100 for label, _name in cards.printed_choices("a", ("de",)))
+    assert all(len(label) <= 100 for label, _name in cards.printed_choices("a"))
 
 
 def test_choice_labels_fit_discord():
@@ -163,13 +175,16 @@ async def test_without_any_local_data_the_search_comes_before_no_such_card(card_
     """No local data at all: English names cost no search (Scryfall's own lookup first); a printed name is
     searched once Scryfall's lookup finds no card, and the card is then that English name's."""
     foreign_printings()  # the fake's `lang:` answers are built once, before the client's timeout runs
-    assert (await card_service.resolve("Lightning Bolt", langs=("fr",))).name == "Lightning Bolt"
+    use_player_langs(("fr",))
+    assert (await card_service.resolve("Lightning Bolt")).name == "Lightning Bolt"
     assert searches(fake_scryfall) == 0
-    found = await card_service.resolve("Blitzschlag", langs=("de",))
+    use_player_langs(("de",))
+    found = await card_service.resolve("Blitzschlag")
     assert (found.name, found.printed) == ("Lightning Bolt", "Blitzschlag")
     assert searches(fake_scryfall) == 1
-    assert (await card_service.resolve("Blitzschlag", langs=("de",))).name == "Lightning Bolt"
+    assert (await card_service.resolve("Blitzschlag")).name == "Lightning Bolt"
     assert searches(fake_scryfall) == 1  # cached
+    use_player_langs(())
     with pytest.raises(CardNotFound):
         await card_service.resolve("Blitzschlag")  # an English client typing ASCII: no search, no guess
 
@@ -187,4 +202,5 @@ async def test_a_remembered_no_such_card_does_not_hide_a_printed_name(language_d
         await cards.forget("blitzschlag", [])  # as Scryfall's 404 would have it remembered
     batch = await cards.resolve_many(["Blitzschlag"])
     assert batch.found["Blitzschlag"].name == "Lightning Bolt"
-    assert (await cards.resolve("Blitzschlag", langs=("de",))).name == "Lightning Bolt"
+    use_player_langs(("de",))
+    assert (await cards.resolve("Blitzschlag")).name == "Lightning Bolt"
