@@ -1,20 +1,17 @@
-"""Why a decklist, one of its lines or a deck-check option can't be used, in words: the codes of
-`bot.deck.entries` (`LineIssue`, `InputIssue`) and `bot.deck.errors.DeckCheckCode`. `deck_input_text` is the
-Discord reply, `cli_text` the `check-deck` error line (English: the CLI sets no locale)."""
+"""Why a decklist, one of its lines or a deck-check option can't be used: the words for `LineIssue`,
+`InputIssue` and `DeckCheckCode`, as the Discord reply (`deck_input_text`) or the CLI's line (`cli_text`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from babel.numbers import format_decimal
-
 from bot.deck.entries import MAX_COUNT, MAX_NAME_LENGTH, InputIssue, LineIssue, ListUnit
 from bot.deck.errors import CommanderNotFound, DeckCheckCode
 from bot.deck.parser import DeckInputError
 from bot.deck.sources.result import EntryProblem
-from bot.present import i18n, render
-from bot.present.i18n import N_, _, ngettext
+from bot.present import render
+from bot.present.i18n import N_, _, ngettext, number, option_name
 
 _LINE_ISSUES: dict[str, str] = {  # a reader's `LineIssue`, or a deck site's `EntryProblem`
     LineIssue.NO_NAME: N_("no card name"),
@@ -34,14 +31,9 @@ _LINE_ISSUES: dict[str, str] = {  # a reader's `LineIssue`, or a deck site's `En
 
 
 def line_reason(reason: str) -> str:
-    """The words for a `ParseProblem.reason` code; a reason that is not a code (already words) as it is."""
+    """The words for a `ParseProblem.reason` code; a reason that is not a code as it is."""
     words = _LINE_ISSUES.get(reason)
     return _(words).format(max_count=MAX_COUNT, max_length=MAX_NAME_LENGTH) if words else reason
-
-
-def number(n: int) -> str:
-    """A whole number with the current locale's digit grouping ('65,536', '65.536')."""
-    return format_decimal(n, locale=i18n.current_locale())
 
 
 def _too_long(data: Mapping[str, Any]) -> str:
@@ -100,7 +92,7 @@ _NOT_FOUND = {  # (named by an option, ambiguous)
 
 
 def _commander_not_found(error: CommanderNotFound) -> str:
-    who = i18n.option_name(error.option) if error.option else ""
+    who = option_name(error.option) if error.option else ""
     text = _(_NOT_FOUND[bool(error.option), error.ambiguous]).format(option=who, query=repr(error.query))
     if error.suggestions:
         text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
@@ -123,7 +115,7 @@ def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
         marks = _("a Commander section, a `Commander: Name` line or `*CMDR*`")
         return _("no commander named: {how}, or mark it in the list ({marks})").format(how=how, marks=marks)
     if code is DeckCheckCode.OPTION_TOO_LONG:
-        option, length = i18n.option_name(str(data.get("option"))), number(int(data.get("length", 0)))
+        option, length = option_name(str(data.get("option"))), number(int(data.get("length", 0)))
         text = _("the {option} name is {length} characters long; card names are at most {limit}")
         return text.format(option=option, length=length, limit=data.get("limit"))
     if code is DeckCheckCode.NOT_A_COLOR:
@@ -161,8 +153,7 @@ def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
 
 
 def deck_input_text(error: DeckInputError) -> str:
-    """The reply to a decklist or option the check can't use."""
-    how = _("give it with `{option}:`").format(option=i18n.option_name("commander"))
+    how = _("give it with `{option}:`").format(option=option_name("commander"))
     problem = problem_text(error, how=how)
     return _("I can't check that decklist: {problem}.").format(problem=render.echo(problem, 300))
 

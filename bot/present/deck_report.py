@@ -1,6 +1,5 @@
 """The /deckcheck answer and the `check-deck` report: the plain-text report (printed, or attached as a file)
-and the summary embed. Both list problems grouped by kind, each card once; an off-color card with its outside
-colors and their evidence, one line per source (`bot.present.evidence`). Pure."""
+and the summary embed, both listing problems grouped by kind, each card once, off-color ones with evidence."""
 
 from __future__ import annotations
 
@@ -46,7 +45,6 @@ _LABELS: dict[ProblemKind, Callable[[int], str]] = {
     ProblemKind.BANNED: lambda n: ngettext("{n} banned card", "{n} banned cards", n),
     ProblemKind.NOT_A_CARD: lambda n: ngettext("{n} non-deck card", "{n} non-deck cards", n),
 }
-#: How a section that is not the deck is called in "3 in the sideboard, 2 in tokens not counted".
 SECTION_WORDS = {
     Section.SIDEBOARD: N_("{n} in the sideboard"),
     Section.MAYBEBOARD: N_("{n} in the maybeboard"),
@@ -56,18 +54,7 @@ SECTION_WORDS = {
 
 
 def kind_label(kind: ProblemKind, n: int) -> str:
-    """'1 off-color card', '3 off-color cards'."""
     return _LABELS[kind](n).format(n=n)
-
-
-def excluded_text(report: DeckReport) -> str:
-    """'3 in the sideboard, 2 in tokens not counted', or '' when every section was the deck."""
-    parts = [
-        _(SECTION_WORDS[section]).format(n=n) if section in SECTION_WORDS else f"{n} in {section.value}"
-        for section, n in report.excluded.items()
-        if n
-    ]
-    return _("{sections} not counted").format(sections=", ".join(parts)) if parts else ""
 
 
 def _lines(lines: Sequence[int]) -> str:
@@ -110,7 +97,7 @@ def _singleton_text(problem: Problem, card: str) -> str:
 
 
 def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
-    """One problem in words, without its evidence; `name` formats outside names (escape for Discord)."""
+    """One problem without its evidence; `name` formats outside names (escape for Discord)."""
     card = name(problem.card or "")
     kind = problem.kind
     if kind is ProblemKind.UNREADABLE:
@@ -173,7 +160,6 @@ def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
 
 
 def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = False) -> list[str]:
-    """The evidence for an off-color card's outside colors: one line per source, each once."""
     if problem.analysis is None:
         return []
     found = evidence.sources(r for color in problem.outside for r in problem.evidence_for(color))
@@ -181,7 +167,6 @@ def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = Fal
 
 
 def headline(report: DeckReport) -> str:
-    """'100 cards, every one inside the red color identity; ...' or '3 problems: 2 off-color cards, ...'."""
     if not report.legal and not report.findings:  # only names that could not be looked up
         n = len(report.problems)
         return ngettext(
@@ -197,7 +182,7 @@ def headline(report: DeckReport) -> str:
 
 
 def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
-    """'3 problems: 2 off-color cards, 1 duplicate; 1 card not checked.' (the count in bold for the embed)."""
+    """'3 problems: 2 off-color cards, 1 duplicate; 1 card not checked.'"""
     counts = report.counts()
     unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
     total = sum(counts.values())
@@ -217,7 +202,7 @@ def _commander_line(report: DeckReport) -> str:
 
 
 def _best_choice(report: DeckReport) -> str | None:
-    """The one color that, chosen before the game, would bring the most off-color cards in."""
+    """The color that, chosen before the game, brings the most off-color cards in."""
     off = report.of_kind(ProblemKind.COLOR)
     helped = Counter(p.outside for p in off if len(p.outside) == 1)
     if not helped:
@@ -287,7 +272,7 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
 
 
 def text_report(report: DeckReport) -> str:
-    """The full plain-text report (no markdown), as printed by the CLI and attached by the bot."""
+    """Plain text, as printed by the CLI and attached by the bot."""
     out = [_("Deck check for {commanders}").format(commanders=_commander_line(report))]
     if report.deck_name:
         out.append(_("Deck: {name}").format(name=report.deck_name))
@@ -310,9 +295,14 @@ def text_report(report: DeckReport) -> str:
 
 
 def _card_notes(report: DeckReport) -> list[str]:
-    """'2 not checked', '3 in the sideboard not counted': what the count leaves open or out."""
+    """'2 of them not checked', '3 in the sideboard, 2 in tokens not counted'."""
     notes = [_("{n} of them not checked").format(n=report.unverified)] if report.unverified else []
-    return notes + ([excluded] if (excluded := excluded_text(report)) else [])
+    parts = [
+        _(SECTION_WORDS[section]).format(n=n) if section in SECTION_WORDS else f"{n} in {section.value}"
+        for section, n in report.excluded.items()
+        if n
+    ]
+    return notes + ([_("{sections} not counted").format(sections=", ".join(parts))] if parts else [])
 
 
 def _cards_text(report: DeckReport) -> str:
@@ -327,7 +317,6 @@ def _escaped(text: str) -> str:
 
 
 def _field_line(p: Problem, emoji: Emoji) -> str:
-    """One problem in the embed; an off-color card with its first piece of evidence."""
     text = render.truncate(problem_text(p, _escaped), 300)
     found = evidence_text(p, emoji, markdown=True) if p.kind is ProblemKind.COLOR else []
     if found:
@@ -338,7 +327,6 @@ def _field_line(p: Problem, emoji: Emoji) -> str:
 def summary_embed(
     report: DeckReport, *, emoji: Emoji = None, attached: bool = False, stale: str | None = None
 ) -> Embed:
-    """The reply embed: verdict, commanders and identity, then one field per kind of problem."""
     heading = _("Deck check: {commanders}").format(commanders=" + ".join(report.commanders))
     if report.legal:
         color = render.FITS_COLOR
@@ -375,13 +363,12 @@ def summary_embed(
 
 
 def needs_attachment(report: DeckReport, text: str | None = None) -> bool:
-    """Attach the full text report when it is long or the embed had to leave things out."""
+    """When the text report is long or the embed had to leave things out."""
     text = text if text is not None else text_report(report)
     return len(text) > ATTACH_OVER or any(len(report.of_kind(kind)) > FIELD_ITEMS for kind in ProblemKind)
 
 
 def deck_reply(report: DeckReport, *, emoji: Emoji = None, stale: str | None = None) -> Reply:
-    """The /deckcheck answer: the summary embed, with the full text report attached when it is long."""
     full = text_report(report)
     attach = needs_attachment(report, full)
     embed = summary_embed(report, emoji=emoji, attached=attach, stale=stale)

@@ -1,6 +1,5 @@
 """The /identity, /fits and /help replies, and `finish`, the last guard every embed passes (no line repeated,
-within Discord's limits). Outside text (card data, user input) is escaped and cut; every `{X}` goes through
-`render.symbol` with the emoji map given. Pure."""
+within Discord's limits). Outside text (card data, user input) is escaped and cut."""
 
 from __future__ import annotations
 
@@ -40,15 +39,12 @@ def card_url(card: Mapping[str, Any]) -> str:
 
 
 def card_image(card: Mapping[str, Any]) -> str | None:
-    """Image of the card, front face for double-faced cards; None when nothing is known."""
+    """The front face's image; None when nothing is known."""
     faces = card.get("card_faces")
     for part in (card, *(faces[:1] if isinstance(faces, list) else ())):
         uris = part.get("image_uris") if isinstance(part, Mapping) else None
-        url = (
-            (uris.get("normal") or uris.get("large") or uris.get("small"))
-            if isinstance(uris, Mapping)
-            else None
-        )
+        uris = uris if isinstance(uris, Mapping) else {}
+        url = uris.get("normal") or uris.get("large") or uris.get("small")
         if isinstance(url, str) and url.startswith("http"):
             return url
     card_id = card.get("id")
@@ -70,8 +66,7 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
 
 
 def typed_line(typed: Sequence[tuple[str, str]], *, with_names: bool = True) -> str | None:
-    """`You typed: Blitzschlag (Lightning Bolt)` from (name as typed in another language, English name) pairs;
-    only the typed names without `with_names` (the title names the card). None when there are none."""
+    """`You typed: Blitzschlag (Lightning Bolt)` from (typed name, English name) pairs."""
     if not typed:
         return None
     names = [render.echo(t, 80) + (f" ({render.escape(n)})" if with_names else "") for t, n in typed]
@@ -102,7 +97,7 @@ def _card_embed(title: str, color: int, card: Mapping[str, Any], lines: Iterable
 
 
 def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str = "") -> None:
-    """A field of one line per item (each once, `mark` before each), cut to fit; none when there are none."""
+    """A field of one line per item (each once), cut to fit; none when there are none."""
     value = render.join_limited((f"{mark}{line}" for line in dict.fromkeys(lines)), message.FIELD_VALUE_LIMIT)
     if value:
         embed.add_field(name=render.truncate(name, message.FIELD_NAME_LIMIT), value=value)
@@ -120,8 +115,7 @@ def identity_reply(
     stale: str | None = None,
     typed: str | None = None,
 ) -> Reply:
-    """The /identity answer: the card, its color against its color identity and why, its lessons; for an
-    object that is not a deck card, what it is. `typed`: the name in another language it was asked by."""
+    """`typed`: the name in another language it was asked by."""
     name = analysis.name or card_name(card)
     kind = analysis.not_deck_card
     lines = [typed_line([(typed, name)], with_names=False) if typed else None, card_line(analysis, emoji)]
@@ -191,8 +185,6 @@ def fits_reply(
     stale: str | None = None,
     typed: Sequence[tuple[str, str]] = (),
 ) -> Reply:
-    """The /fits answer: the headline says the verdict once; then why, both identities, and the evidence for
-    colors outside the deck. `typed`: see `typed_line`."""
     analysis = result.card
     name = analysis.name or card_name(card)
     leaders = [a.name for a in result.commanders] or [card_name(c) for c in commanders]
@@ -250,7 +242,6 @@ HELP_EXAMPLES = N_(
 
 
 def help_reply(emoji: Emoji = None) -> Reply:
-    """The /help answer (only the user who asked sees it)."""
     embed = Embed(title=_("Color identity bot"), description=_(HELP_WHAT), color=render.GOLD)
     embed.add_field(name=_("Commands"), value=_(HELP_COMMANDS))
     embed.add_field(name=_("Color"), value=render.render_symbols(_(HELP_COLOR), emoji))
@@ -261,8 +252,7 @@ def help_reply(emoji: Emoji = None) -> Reply:
 
 
 def finish(embed: Embed) -> Embed:
-    """Last guard: a line shown earlier is left out of later fields; then trailing fields are dropped (noting
-    it) until the embed is within Discord's 6,000 characters."""
+    """Leave out lines shown earlier, then drop trailing fields (noting it) to fit Discord's 6,000 characters."""
     seen = {line.strip() for line in f"{embed.title or ''}\n{embed.description or ''}".split("\n")}
     for f in list(embed.fields):
         kept = []

@@ -37,8 +37,7 @@ _WHERE: dict[ReasonKind, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """The reasons from one line of one face (or one chosen/token color): `colors` as found, `symbols` as
-    printed, `places` where in a rules-text line they sit, `lands` the basic land types."""
+    """The reasons from one line of one face (or one chosen/token color)."""
 
     kind: ReasonKind
     face: str
@@ -72,23 +71,15 @@ def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source
                 group.sort(key=lambda r: text.find(r.land) if r.land and r.land in text else len(text))
         if not symbols and kind is not ReasonKind.BASIC_LAND_TYPE:
             group.sort(key=lambda r: WUBRG.find(r.color))
-        out.append(
-            Source(
-                kind=kind,
-                face=face,
-                text=text,
-                colors="".join(dict.fromkeys(r.color for r in group)),
-                symbols=tuple(symbols),
-                places=tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT)),
-                lands=tuple(dict.fromkeys(r.land for r in group if r.land)),
-            )
-        )
+        colors = "".join(dict.fromkeys(r.color for r in group))
+        places = tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT))
+        lands = tuple(dict.fromkeys(r.land for r in group if r.land))
+        out.append(Source(kind, face, text, colors, tuple(symbols), places, lands))
     return out
 
 
 def face_label(analysis: Analysis, face: str) -> str:
-    """'' for the card itself or its front/main part; else the face's name and, for a back face or an
-    Adventure/Omen part, what it is: 'Homicidal Brute (back face)', 'Take It Back (Adventure)'."""
+    """'' for the card or its front part; else 'Homicidal Brute (back face)', 'Take It Back (Adventure)'."""
     if not face or face == analysis.name or len(analysis.faces) < 2:
         return ""
     role = next((f.role for f in analysis.faces if f.name == face), FaceRole.HALF)
@@ -110,8 +101,7 @@ def _where(source: Source) -> str:
 
 
 def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -> str:
-    """One line for one source: symbols (or color pips), where they sit, and the card's line with them in
-    bold. `markdown=False`: plain text (symbols as `{X}`, nothing bold or escaped), for text files."""
+    """Symbols (or pips), where they sit, the card's line with them in bold; `markdown=False` for files."""
     if not markdown:
         emoji = None
     label = face_label(analysis, source.face)

@@ -1,5 +1,5 @@
-"""Sentences for the engine's facts: commander verdicts (CR 903.3, 702.124), objects that are not deck cards,
-the /identity summary and lessons, chosen colors (CR 903.4b). `name=` formats card names (escape, bold). Pure."""
+"""Sentences for the engine's facts: commander verdicts (CR 903.3, 702.124), non-deck objects, the /identity
+summary and lessons, chosen colors (CR 903.4b). `name=` formats card names (escape, bold)."""
 
 from __future__ import annotations
 
@@ -51,12 +51,11 @@ _NON_DECK_WHY: dict[NonDeckKind, str] = {
 
 
 def plain(name: str) -> str:
-    """A card name where bold would be noise (titles, field lines): escaped and cut."""
+    """A card name where bold would be noise (titles, field lines)."""
     return render.escape(render.truncate(name, NAME_WIDTH))
 
 
 def shown(name: str) -> str:
-    """A card name in a sentence: escaped, cut, bold."""
     return f"**{plain(name)}**"
 
 
@@ -64,8 +63,7 @@ _POSSESSIVE = N_("{name}'s")
 
 
 def possessive_shown(name: str) -> str:
-    """'**Kitchen Finks**\'', '**Dismember**\'s': the possessive of a bold name, the mark outside the bold; in
-    other languages what their catalog says."""
+    """'**Kitchen Finks**\'', '**Dismember**\'s' (the mark outside the bold); other languages: their catalog."""
     cut = render.truncate(name, NAME_WIDTH)
     form = _(_POSSESSIVE)
     if form == _POSSESSIVE:
@@ -116,10 +114,7 @@ _INELIGIBLE: dict[VerdictCode, str] = {
 
 
 def verdict_sentence(verdict: Verdict, name: Callable[[str], str] = str) -> str:
-    """The sentence for any commander verdict (eligibility or pairing)."""
-    if verdict.code in _PAIRING_CODES:
-        return _pairing_sentence(verdict, name)
-    return _eligibility_sentence(verdict, name)
+    return (_pairing_sentence if is_pairing(verdict) else _eligibility_sentence)(verdict, name)
 
 
 def _eligibility_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
@@ -224,14 +219,14 @@ def _pairing_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
 
 
 def ineligible_name(verdict: Verdict) -> str:
-    """The card a failing commander verdict is about: the one that can't be a commander."""
+    """The card of a failing commander verdict that can't be a commander."""
     if verdict.code is VerdictCode.PAIRED_BUT_INELIGIBLE and verdict.cause is not None:
         return verdict.cause.card
     return verdict.card
 
 
 def is_pairing(verdict: Verdict) -> bool:
-    """Whether the verdict is about a pair (CR 702.124) rather than one commander (CR 903.3)."""
+    """About a pair (CR 702.124) rather than one commander (CR 903.3)."""
     return verdict.code in _PAIRING_CODES
 
 
@@ -257,7 +252,6 @@ def alternative_part_word(type_line: str) -> str:
 
 
 def _extra_causes(analysis: Analysis, extra: str) -> str:
-    """Why the identity has colors the card hasn't: what else counts, each with its rule."""
     roles = {f.name: f.role for f in analysis.faces}
     why: set[str] = set()  # a FaceRole for the back/alternative parts, else the ReasonKind
     for r in analysis.identity_reasons:
@@ -342,8 +336,7 @@ _SYMBOL_LESSONS: dict[SymbolKind, str] = {
 
 
 def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
-    """What the card teaches, each once: hybrid/Phyrexian symbols count as their colors; symbols in reminder
-    text (CR 903.4c) and color words (CR 903.4) don't; a color chosen before the game does (CR 903.4b)."""
+    """Hybrid, Phyrexian and chosen colors count (CR 903.4, 903.4b); reminder text (903.4c) and words don't."""
     out: list[str] = []
     seen: set[SymbolKind] = set()
     for r in analysis.identity_reasons:
@@ -396,7 +389,6 @@ def deck_line(analysis: Analysis) -> str:
 
 
 def token_colors_sentence(analysis: Analysis) -> str:
-    """What is known of a token's colors (set by the effect that creates it)."""
     if Note.TOKEN_COLORS_UNRECORDED in analysis.notes:
         return _("Its colors come from the effect that creates it, and this card data records none.")
     return _("The effect that creates it makes it {colors}.").format(
