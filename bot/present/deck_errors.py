@@ -74,12 +74,8 @@ _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
     InputIssue.NOT_TEXT: lambda _d: _("the file is not a text decklist"),
     InputIssue.NO_CARDS: lambda _d: _("the decklist holds no cards"),
     InputIssue.DOCTYPE: lambda _d: _("the deck file declares a document type; deck files don't"),
-    InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format(
-        detail=d.get("detail")
-    ),
-    InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format(
-        path=d.get("path"), reason=d.get("reason")
-    ),
+    InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format_map(d),
+    InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format_map(d),
 }
 
 
@@ -89,25 +85,6 @@ _NOT_FOUND = {  # (named by an option, ambiguous)
     (False, True): N_("the list's commander {query} matches several cards"),
     (False, False): N_("the list's commander {query} is not a card I know"),
 }
-
-
-def _commander_not_found(error: CommanderNotFound) -> str:
-    who = option_name(error.option) if error.option else ""
-    text = _(_NOT_FOUND[bool(error.option), error.ambiguous]).format(option=who, query=repr(error.query))
-    if error.suggestions:
-        text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
-    return text
-
-
-def _too_many_commanders(data: Mapping[str, Any]) -> str:
-    names = list(data.get("names", ()))
-    shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
-    count = int(data.get("count", 0))
-    return ngettext(
-        "the list marks {count} card as commanders ({names}); a deck has one or two: name the commander",
-        "the list marks {count} cards as commanders ({names}); a deck has one or two: name the commander",
-        count,
-    ).format(count=count, names=shown)
 
 
 def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
@@ -128,23 +105,32 @@ def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
             "(CR 903.4b)"
         )
     if code is DeckCheckCode.TOO_MANY_COLORS:
-        given = int(data.get("given", 0))
         return ngettext(
             "{given} chosen color was given, but only {choosers} of the commanders chooses a color "
             "(CR 903.4b)",
             "{given} chosen colors were given, but only {choosers} of the commanders chooses a color "
             "(CR 903.4b)",
-            given,
-        ).format(given=given, choosers=data.get("choosers"))
+            data["given"],
+        ).format_map(data)
     if code is DeckCheckCode.TOO_MANY_COMMANDERS:
-        return _too_many_commanders(data)
+        names = list(data["names"])
+        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        return ngettext(
+            "the list marks {count} card as commanders ({names}); a deck has one or two: name the commander",
+            "the list marks {count} cards as commanders ({names}); a deck has one or two: name the commander",
+            data["count"],
+        ).format(count=data["count"], names=shown)
     return code.value
 
 
 def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
     """The problem in a few words; `how` says how to name a commander where the words are read."""
     if isinstance(error, CommanderNotFound):
-        return _commander_not_found(error)
+        who = option_name(error.option) if error.option else ""
+        text = _(_NOT_FOUND[bool(error.option), error.ambiguous]).format(option=who, query=repr(error.query))
+        if error.suggestions:
+            text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
+        return text
     if isinstance(error.code, InputIssue):
         return _INPUT[error.code](error.data)
     if isinstance(error.code, DeckCheckCode):

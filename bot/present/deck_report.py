@@ -194,13 +194,6 @@ def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
     return _("{problems}: {kinds}.").format(problems=f"**{problems}**" if bold else problems, kinds=parts)
 
 
-def _commander_line(report: DeckReport) -> str:
-    names = " + ".join(report.commanders) or _("(none)")
-    if not report.identity_checked:
-        return _("{names} (color identity not checked)").format(names=names)
-    return f"{names} ({render.color_words(report.deck_identity)})"
-
-
 def _best_choice(report: DeckReport) -> str | None:
     """The color that, chosen before the game, brings the most off-color cards in."""
     off = report.of_kind(ProblemKind.COLOR)
@@ -273,10 +266,18 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
 
 def text_report(report: DeckReport) -> str:
     """Plain text, as printed by the CLI and attached by the bot."""
-    out = [_("Deck check for {commanders}").format(commanders=_commander_line(report))]
+    names = " + ".join(report.commanders) or _("(none)")
+    if report.identity_checked:
+        names += f" ({render.color_words(report.deck_identity)})"
+    else:
+        names = _("{names} (color identity not checked)").format(names=names)
+    out = [_("Deck check for {commanders}").format(commanders=names)]
     if report.deck_name:
         out.append(_("Deck: {name}").format(name=report.deck_name))
-    out.append(_("Cards: {cards}").format(cards=_cards_text(report)))
+    counted = (
+        _("{n} counting the commanders") if len(report.commanders) > 1 else _("{n} counting the commander")
+    ).format(n=report.card_count)
+    out.append(_("Cards: {cards}").format(cards="; ".join([counted, *_card_notes(report)])))
     if report.companions:
         out.append(_("Companion: {names} (not counted)").format(names=words.names_list(report.companions)))
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
@@ -303,13 +304,6 @@ def _card_notes(report: DeckReport) -> list[str]:
         if n
     ]
     return notes + ([_("{sections} not counted").format(sections=", ".join(parts))] if parts else [])
-
-
-def _cards_text(report: DeckReport) -> str:
-    counted = (
-        _("{n} counting the commanders") if len(report.commanders) > 1 else _("{n} counting the commander")
-    ).format(n=report.card_count)
-    return "; ".join([counted, *_card_notes(report)])
 
 
 def _escaped(text: str) -> str:

@@ -91,21 +91,17 @@ def face_label(analysis: Analysis, face: str) -> str:
     return _("{face} ({part})").format(face=face, part=_("back face")) if role is FaceRole.BACK else face
 
 
-def _where(source: Source) -> str:
-    kind = source.kind
-    if kind is ReasonKind.RULES_TEXT:
-        return render.and_list(source.places) or _(_PLACES[TextPlace.TEXT])
-    if kind is ReasonKind.BASIC_LAND_TYPE:
-        return ngettext("basic land type (CR 903.5d)", "basic land types (CR 903.5d)", len(source.lands))
-    return _(_WHERE[kind])
-
-
 def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -> str:
     """Symbols (or pips), where they sit, the card's line with them in bold; `markdown=False` for files."""
     if not markdown:
         emoji = None
     label = face_label(analysis, source.face)
-    where = _where(source)
+    if source.kind is ReasonKind.RULES_TEXT:
+        where = render.and_list(source.places) or _(_PLACES[TextPlace.TEXT])
+    elif source.kind is ReasonKind.BASIC_LAND_TYPE:
+        where = ngettext("basic land type (CR 903.5d)", "basic land types (CR 903.5d)", len(source.lands))
+    else:
+        where = _(_WHERE[source.kind])
     if label:
         where = _("{face}, {where}").format(face=render.escape(label) if markdown else label, where=where)
     lead = "".join(render.symbol(s, emoji) for s in source.symbols or source.colors)
