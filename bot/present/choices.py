@@ -18,10 +18,7 @@ from bot.present.render import Emoji
 PickKind = Literal["ambiguous", "not_found"]
 
 MENU_OPTIONS = 25  # Discord's limit of options in one select menu
-OPTION_LABEL_LIMIT = 100  # Discord's limit of a select option's label
-PLACEHOLDER_LIMIT = 150  # Discord's limit of a select menu's placeholder
 MENTION_LIMIT = 10  # [[names]] explained per message
-SUGGESTIONS_SHOWN = 3  # close names shown for an unknown [[name]]
 
 
 def pick_hint(kind: PickKind) -> str:
@@ -33,12 +30,12 @@ def pick_hint(kind: PickKind) -> str:
 
 def pick_placeholder(label: str | None = None) -> str:
     text = _("Pick the card for {option}").format(option=option_name(label)) if label else None
-    return render.truncate(text or _("Pick the card you mean"), PLACEHOLDER_LIMIT)
+    return render.truncate(text or _("Pick the card you mean"), 150)  # Discord's limit
 
 
 def pick_label(name: str) -> str:
-    """Not escaped: Discord shows option labels as plain text."""
-    return render.truncate(" ".join(name.split()), OPTION_LABEL_LIMIT)
+    """Not escaped: Discord shows option labels as plain text (at most 100 characters)."""
+    return render.truncate(" ".join(name.split()), 100)
 
 
 def picked_text(name: str, label: str | None = None) -> str:
@@ -91,14 +88,12 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
         if item.analysis.colors != item.analysis.identity:
             line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
         return line
-    shown = list(dict.fromkeys(item.names))[:SUGGESTIONS_SHOWN]
+    shown = list(dict.fromkeys(item.names))[:3]
     names = ", ".join(render.escape(render.truncate(n, 80)) for n in shown)
-    if item.problem == "ambiguous":
-        text = (
-            _("{typed}: matches several cards ({names}, \u2026)")
-            if names
-            else _("{typed}: matches several cards")
-        )
+    if item.problem == "ambiguous" and names:
+        text = _("{typed}: matches several cards ({names}, \u2026)")
+    elif item.problem == "ambiguous":
+        text = _("{typed}: matches several cards")
     elif item.problem == "not_found":
         text = _("{typed}: no such card; did you mean {names}?") if names else _("{typed}: no such card")
     elif item.problem == "unavailable":

@@ -67,17 +67,6 @@ def _with_lines(card: str, lines: Sequence[int]) -> str:
     return f"{card} ({where})" if where else card
 
 
-def _size_text(problem: Problem) -> str:
-    diff = problem.count - (problem.limit or 100)
-    how = _("{n} too many").format(n=diff) if diff > 0 else _("{n} short").format(n=-diff)
-    text = (
-        _("{count} cards counting the commanders; a Commander deck has exactly {limit} ({how})")
-        if len(problem.others) > 1
-        else _("{count} cards counting the commander; a Commander deck has exactly {limit} ({how})")
-    )
-    return text.format(count=problem.count, limit=problem.limit, how=how)
-
-
 def _banned_text(problem: Problem, card: str) -> str:
     if problem.commander:
         return _("{card} is banned in Commander (a commander)").format(card=card)
@@ -86,14 +75,6 @@ def _banned_text(problem: Problem, card: str) -> str:
     if problem.lines:
         return _("{card} is banned in Commander ({lines})").format(card=card, lines=_lines(problem.lines))
     return _("{card} is banned in Commander").format(card=card)
-
-
-def _singleton_text(problem: Problem, card: str) -> str:
-    if problem.limit == 1:
-        text = _("{card}: {count} copies ({lines}); a deck may hold one copy")
-    else:
-        text = _("{card}: {count} copies ({lines}); a deck may hold up to {limit} copies")
-    return text.format(card=card, count=problem.count, lines=_lines(problem.lines), limit=problem.limit)
 
 
 def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
@@ -128,9 +109,19 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
             card=_with_lines(card, problem.lines), colors=render.color_words(problem.outside)
         )
     if kind is ProblemKind.SINGLETON:
-        return _singleton_text(problem, card)
+        text = _("{card}: {count} copies ({lines}); a deck may hold one copy")
+        if problem.limit != 1:
+            text = _("{card}: {count} copies ({lines}); a deck may hold up to {limit} copies")
+        return text.format(card=card, count=problem.count, lines=_lines(problem.lines), limit=problem.limit)
     if kind is ProblemKind.SIZE:
-        return _size_text(problem)
+        diff = problem.count - (problem.limit or 100)
+        how = _("{n} too many").format(n=diff) if diff > 0 else _("{n} short").format(n=-diff)
+        text = (
+            _("{count} cards counting the commanders; a Commander deck has exactly {limit} ({how})")
+            if len(problem.others) > 1
+            else _("{count} cards counting the commander; a Commander deck has exactly {limit} ({how})")
+        )
+        return text.format(count=problem.count, limit=problem.limit, how=how)
     if kind is ProblemKind.BANNED:
         return _banned_text(problem, card)
     what = words.non_deck_words(problem.not_deck_card) if problem.not_deck_card else _("not a card")

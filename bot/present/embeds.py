@@ -16,6 +16,7 @@ from bot.present.message import Embed, Reply
 from bot.present.render import Emoji
 from bot.present.words import NAME_WIDTH, plain, shown
 
+Card = Mapping[str, Any]  # a card object of Scryfall's API
 SCRYFALL_IMAGE = "https://api.scryfall.com/cards/{id}?format=image&version=normal"
 FOOTER = N_("Card data from Scryfall")
 _VERDICT_LOOKS: dict[FitVerdict, tuple[str, int]] = {  # the title's mark, the embed's color
@@ -26,11 +27,11 @@ _VERDICT_LOOKS: dict[FitVerdict, tuple[str, int]] = {  # the title's mark, the e
 }
 
 
-def card_name(card: Mapping[str, Any]) -> str:
+def card_name(card: Card) -> str:
     return str(card.get("name") or _("Unknown card"))
 
 
-def card_url(card: Mapping[str, Any]) -> str:
+def card_url(card: Card) -> str:
     """The card's Scryfall page; an exact-name search link when the data has no `scryfall_uri`."""
     uri = card.get("scryfall_uri")
     if isinstance(uri, str) and uri.startswith(("https://", "http://")):
@@ -38,7 +39,7 @@ def card_url(card: Mapping[str, Any]) -> str:
     return "https://scryfall.com/search?q=" + quote(f'!"{card_name(card)}"', safe="")
 
 
-def card_image(card: Mapping[str, Any]) -> str | None:
+def card_image(card: Card) -> str | None:
     """The front face's image; None when nothing is known."""
     faces = card.get("card_faces")
     for part in (card, *(faces[:1] if isinstance(faces, list) else ())):
@@ -65,12 +66,10 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
     return None
 
 
-def typed_line(typed: Sequence[tuple[str, str]], *, with_names: bool = True) -> str | None:
+def typed_line(typed: Sequence[tuple[str, str]]) -> str | None:
     """`You typed: Blitzschlag (Lightning Bolt)` from (typed name, English name) pairs."""
-    if not typed:
-        return None
-    names = [render.echo(t, 80) + (f" ({render.escape(n)})" if with_names else "") for t, n in typed]
-    return _("You typed: {names}").format(names=", ".join(names))
+    names = ", ".join(f"{render.echo(t, 80)} ({render.escape(n)})" for t, n in typed)
+    return _("You typed: {names}").format(names=names) if typed else None
 
 
 def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
@@ -87,7 +86,7 @@ def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
     return render.truncate(" // ".join(parts), 300)
 
 
-def _card_embed(title: str, color: int, card: Mapping[str, Any], lines: Iterable[str | None]) -> Embed:
+def _card_embed(title: str, color: int, card: Card, lines: Iterable[str | None]) -> Embed:
     description = render.truncate("\n".join(line for line in lines if line), message.DESCRIPTION_LIMIT)
     embed = Embed(
         title=render.truncate(title, message.TITLE_LIMIT), description=description, url=card_url(card)
@@ -108,17 +107,13 @@ def add_warnings(embed: Embed, warnings: Iterable[str | None]) -> None:
 
 
 def identity_reply(
-    analysis: Analysis,
-    card: Mapping[str, Any],
-    *,
-    emoji: Emoji = None,
-    stale: str | None = None,
-    typed: str | None = None,
+    analysis: Analysis, card: Card, *, emoji: Emoji = None, stale: str | None = None, typed: str | None = None
 ) -> Reply:
     """`typed`: the name in another language it was asked by."""
     name = analysis.name or card_name(card)
     kind = analysis.not_deck_card
-    lines = [typed_line([(typed, name)], with_names=False) if typed else None, card_line(analysis, emoji)]
+    said = _("You typed: {names}").format(names=render.echo(typed, 80)) if typed else None
+    lines = [said, card_line(analysis, emoji)]
     if kind is not None:
         lines += _not_deck_lines(analysis, card, kind)
     else:
@@ -143,7 +138,7 @@ def identity_reply(
     return Reply(embeds=[finish(embed)])
 
 
-def _not_deck_lines(analysis: Analysis, card: Mapping[str, Any], kind: NonDeckKind) -> list[str]:
+def _not_deck_lines(analysis: Analysis, card: Card, kind: NonDeckKind) -> list[str]:
     lines = [words.not_deck_sentence(shown(analysis.name or card_name(card)), kind)]
     if kind is NonDeckKind.TOKEN:
         lines.append(words.token_colors_sentence(analysis))
@@ -178,8 +173,8 @@ def _commanders_field(embed: Embed, result: FitResult, emoji: Emoji) -> None:
 
 def fits_reply(
     result: FitResult,
-    card: Mapping[str, Any],
-    commanders: Sequence[Mapping[str, Any]],
+    card: Card,
+    commanders: Sequence[Card],
     *,
     emoji: Emoji = None,
     stale: str | None = None,

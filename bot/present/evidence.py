@@ -13,8 +13,6 @@ from bot.present.i18n import N_, _, ngettext
 from bot.present.render import Emoji
 from bot.present.words import alternative_part_word
 
-LINE_WIDTH = 90  # characters of a card's line shown in one piece of evidence
-
 _PLACES: dict[TextPlace, str] = {
     TextPlace.ACTIVATED_COST: N_("activated ability"),
     TextPlace.MANA_ABILITY: N_("mana ability"),
@@ -110,7 +108,7 @@ def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, ma
     if not text or source.kind is ReasonKind.COLOR_INDICATOR:
         return line
     lands = source.kind is ReasonKind.BASIC_LAND_TYPE
-    shown = render.clip_line(text, None if lands or not source.symbols else source.symbols[0], LINE_WIDTH)
+    shown = render.clip_line(text, None if lands or not source.symbols else source.symbols[0])
     if markdown and lands:  # the basic land types in bold
         shown = render.bold_runs(((w, w in source.lands) for w in render.escape(shown).split(" ")), " ")
     elif markdown:

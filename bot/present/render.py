@@ -115,7 +115,7 @@ def truncate(text: str, limit: int) -> str:
     return cut.rstrip() + ELLIPSIS
 
 
-def clip_line(line: str, sym: str | None, width: int = 180) -> str:
+def clip_line(line: str, sym: str | None, width: int = 90) -> str:
     """A rules-text line cut to about `width` characters between words, keeping `sym` in view."""
     if len(line) <= width:
         return line
