@@ -107,11 +107,10 @@ def explain_reply(items: Sequence[Explained], *, left_out: int = 0, emoji: Emoji
     """In 2,000 characters; `left_out` names are counted at the end."""
     lines = [explained_line(item, emoji) for item in items]
     if left_out:
-        lines.append(
-            ngettext(
-                "\u2026and {n} more name (I explain at most {limit} per message)",
-                "\u2026and {n} more names (I explain at most {limit} per message)",
-                left_out,
-            ).format(n=left_out, limit=MENTION_LIMIT)
+        more = ngettext(
+            "\u2026and {n} more name (I explain at most {limit} per message)",
+            "\u2026and {n} more names (I explain at most {limit} per message)",
+            left_out,
         )
+        lines.append(more.format(n=left_out, limit=MENTION_LIMIT))
     return Reply(content=render.join_limited(lines, CONTENT_LIMIT))

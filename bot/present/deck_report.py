@@ -204,12 +204,11 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[
     out: list[str] = []
     if report.unchecked_commanders:
         names = words.names_list((u.name for u in report.unchecked_commanders), name)
-        out.append(
-            _(
-                "Color identity, commander eligibility and pairing were not checked: {names} could not be "
-                "looked up (Scryfall unreachable)."
-            ).format(names=names)
+        text = _(
+            "Color identity, commander eligibility and pairing were not checked: {names} could not be "
+            "looked up (Scryfall unreachable)."
         )
+        out.append(text.format(names=names))
     tip = _best_choice(report)
     for leader in report.open_choices:
         choice = _(
@@ -239,18 +238,16 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
         text = _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity")
         out.append(text.format(card=name(leader), color=render.color_name(color)))
     if report.pasted_lines:
-        out.append(
-            _(
-                "The list was pasted on one line; it was read as {n} separate lines, numbered in the order "
-                "pasted"
-            ).format(n=report.pasted_lines)
+        text = _(
+            "The list was pasted on one line; it was read as {n} separate lines, numbered in the order pasted"
         )
+        out.append(text.format(n=report.pasted_lines))
+    text = _(
+        "line {line}: {typed} was read as {card}; the text after the last \u201c//\u201d was taken for a "
+        "comment"
+    )
     out.extend(
-        _(
-            "line {line}: {typed} was read as {card}; the text after the last \u201c//\u201d was taken for a "
-            "comment"
-        ).format(line=r.line, typed=name(repr(r.typed)), card=name(r.read_as))
-        for r in report.readings
+        text.format(line=r.line, typed=name(repr(r.typed)), card=name(r.read_as)) for r in report.readings
     )
     return out
 

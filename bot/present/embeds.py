@@ -247,7 +247,7 @@ def help_reply(emoji: Emoji = None) -> Reply:
 
 
 def finish(embed: Embed) -> Embed:
-    """Leave out lines shown earlier, then drop trailing fields (noting it) to fit Discord's 6,000 characters."""
+    """Leave out lines shown earlier, then drop trailing fields (noting it) to fit in 6,000 characters."""
     seen = {line.strip() for line in f"{embed.title or ''}\n{embed.description or ''}".split("\n")}
     for f in list(embed.fields):
         kept = []

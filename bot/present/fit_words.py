@@ -138,31 +138,28 @@ def fits_lines(result: FitResult, name: str) -> list[str]:
         return [text.format(card_s=possessive_shown(name), colors=colors, deck=deck, tail=tail)]
     outside = render.color_words(result.outside)
     if verdict is FitVerdict.FITS_IF_CHOSEN:
+        text = _(
+            "{choosers}, and that color joins the deck\u2019s color identity (CR 903.4b). {card} needs "
+            "{colors}; {deck} without it."
+        )
+        deck, choosers = _deck_words(result), _chooser_words(result)
         return [
-            _(
-                "{choosers}, and that color joins the deck\u2019s color identity (CR 903.4b). {card} needs "
-                "{colors}; {deck} without it."
-            ).format(
-                choosers=_chooser_words(result), card=shown(name), colors=outside, deck=_deck_words(result)
-            ),
+            text.format(choosers=choosers, card=shown(name), colors=outside, deck=deck),
             _option_hint(result),
         ]
-    lines = [
-        ngettext(
-            "{colors} is outside the deck\u2019s color identity: {deck} (CR 903.5c).",
-            "{colors} are outside the deck\u2019s color identity: {deck} (CR 903.5c).",
-            len(result.outside),
-        ).format(colors=_capitalized(outside), deck=_deck_words(result))
-    ]
-    n = len(result.open_choices)
-    if n:
-        lines.append(
-            ngettext(
-                "{choosers} (CR 903.4b), but that one color can\u2019t cover {colors}.",
-                "{choosers} (CR 903.4b), but those {n} colors can\u2019t cover {colors}.",
-                n,
-            ).format(choosers=_chooser_words(result), n=n, colors=outside)
+    text = ngettext(
+        "{colors} is outside the deck\u2019s color identity: {deck} (CR 903.5c).",
+        "{colors} are outside the deck\u2019s color identity: {deck} (CR 903.5c).",
+        len(result.outside),
+    )
+    lines = [text.format(colors=_capitalized(outside), deck=_deck_words(result))]
+    if n := len(result.open_choices):
+        text = ngettext(
+            "{choosers} (CR 903.4b), but that one color can\u2019t cover {colors}.",
+            "{choosers} (CR 903.4b), but those {n} colors can\u2019t cover {colors}.",
+            n,
         )
+        lines.append(text.format(choosers=_chooser_words(result), n=n, colors=outside))
     return lines
 
 

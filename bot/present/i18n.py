@@ -1,6 +1,7 @@
 """The language of a reply: gettext catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`, compiled in memory
-by Babel) and the locale of the running interaction in a `ContextVar` (each interaction is its own asyncio task;
-the CLI and tests speak English). Messages are filled with `.format` after translating; `N_` marks tables."""
+by Babel) and the locale of the running interaction in a `ContextVar` (each interaction is its own asyncio
+task; the CLI and tests speak English). Messages are filled with `.format` after translating; `N_` marks
+tables."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ _POSSESSIVE = N_("{name}'s")
 
 
 def possessive_shown(name: str) -> str:
-    """'**Kitchen Finks**\'', '**Dismember**\'s' (the mark outside the bold); other languages: their catalog."""
+    """'**Kitchen Finks**\'', '**Dismember**\'s' (mark outside the bold), or the catalog's form."""
     cut = render.truncate(name, NAME_WIDTH)
     form = _(_POSSESSIVE)
     if form == _POSSESSIVE:
@@ -275,12 +275,11 @@ def _extra_causes(analysis: Analysis, extra: str) -> str:
         text = _("{what} count too (CR {rules})") if plural else _("{what} counts too (CR {rules})")
         out.append(text.format(what=what, rules=rules))
     if ReasonKind.BASIC_LAND_TYPE in why:
-        out.append(
-            _(
-                "a land may only join a deck whose identity has every color its basic land types tap for "
-                "(CR 903.5d)"
-            )
+        land = _(
+            "a land may only join a deck whose identity has every color its basic land types tap for "
+            "(CR 903.5d)"
         )
+        out.append(land)
     return "; ".join(out) or _("more of the card counts toward its identity (CR 903.4)")
 
 
@@ -336,7 +335,7 @@ _SYMBOL_LESSONS: dict[SymbolKind, str] = {
 
 
 def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
-    """Hybrid, Phyrexian and chosen colors count (CR 903.4, 903.4b); reminder text (903.4c) and words don't."""
+    """Hybrid, Phyrexian and chosen colors count (CR 903.4, 903.4b); reminder text (903.4c), words don't."""
     out: list[str] = []
     seen: set[SymbolKind] = set()
     for r in analysis.identity_reasons:
@@ -350,33 +349,29 @@ def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
     hidden = [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]
     if hidden:
         syms = render.and_list(render.symbol(s.raw, emoji) for s in hidden)
-        out.append(
-            ngettext(
-                "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored "
-                "(CR 903.4c).",
-                "The {symbols} in its reminder text don\u2019t count: reminder text is ignored (CR 903.4c).",
-                len(hidden),
-            ).format(symbols=syms)
+        text = ngettext(
+            "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored (CR 903.4c).",
+            "The {symbols} in its reminder text don\u2019t count: reminder text is ignored (CR 903.4c).",
+            len(hidden),
         )
+        out.append(text.format(symbols=syms))
     words = "".join(c for c in analysis.color_words if c not in analysis.identity)
     if words:
         named = render.and_list(_("\u201c{word}\u201d").format(word=render.color_name(c)) for c in words)
-        out.append(
-            ngettext(
-                "The word {words} in its text doesn\u2019t count: words never add to color identity, "
-                "mana symbols do (CR 903.4).",
-                "The words {words} in its text don\u2019t count: words "
-                "never add to color identity, mana symbols do (CR 903.4).",
-                len(words),
-            ).format(words=named)
+        text = ngettext(
+            "The word {words} in its text doesn\u2019t count: words never add to color identity, "
+            "mana symbols do (CR 903.4).",
+            "The words {words} in its text don\u2019t count: words never add to color identity, "
+            "mana symbols do (CR 903.4).",
+            len(words),
         )
+        out.append(text.format(words=named))
     if Note.CHOOSES_COLOR in analysis.notes:
-        out.append(
-            _(
-                "As your commander, it has you choose a color before the game begins; that color joins its "
-                "color identity (CR 903.4b)."
-            )
+        text = _(
+            "As your commander, it has you choose a color before the game begins; that color joins its "
+            "color identity (CR 903.4b)."
         )
+        out.append(text)
     return out
 
 
