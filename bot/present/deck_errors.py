@@ -96,9 +96,8 @@ def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
         text = _("the {option} name is {length} characters long; card names are at most {limit}")
         return text.format(option=option, length=length, limit=data.get("limit"))
     if code is DeckCheckCode.NOT_A_COLOR:
-        return _("{text} is not a color; use W, U, B, R, G or white, blue, black, red, green").format(
-            text=repr(data.get("text"))
-        )
+        text = _("{text} is not a color; use W, U, B, R, G or white, blue, black, red, green")
+        return text.format(text=repr(data["text"]))
     if code is DeckCheckCode.NO_CHOOSER:
         return _(
             "a chosen color was given, but no commander of this deck chooses a color before the game "

@@ -79,40 +79,33 @@ def _banned_text(problem: Problem, card: str) -> str:
 
 def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
     """One problem without its evidence; `name` formats outside names (escape for Discord)."""
-    card = name(problem.card or "")
-    kind = problem.kind
+    card, kind, lines = name(problem.card or ""), problem.kind, _lines(problem.lines)
     if kind is ProblemKind.UNREADABLE:
         shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
-        why = line_reason(problem.why)
-        return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(why)}"
+        return f"{lines}: {name(repr(shown))}: {name(line_reason(problem.why))}"
     if kind is ProblemKind.UNKNOWN:
-        return _("{lines}: no card named {card}").format(
-            lines=_lines(problem.lines), card=name(repr(problem.card or ""))
-        ) + _did_you_mean(problem, name)
+        text = _("{lines}: no card named {card}").format(lines=lines, card=name(repr(problem.card or "")))
+        return text + _did_you_mean(problem, name)
     if kind is ProblemKind.UNCHECKED:
-        where = _("commander") if problem.commander else _lines(problem.lines)
+        where = _("commander") if problem.commander else lines
         # the lookup's own reason (a timeout, an HTTP status) is for the log; the player is told what it means
-        why = (
-            _("not in the local card data")
-            if problem.why == NOT_IN_LOCAL_DATA
-            else _("Scryfall didn\u2019t answer")
-        )
-        return _("{card} ({where}): couldn\u2019t look it up ({why})").format(
-            card=card, where=where, why=name(why)
-        ) + _did_you_mean(problem, name)
+        why = _("Scryfall didn\u2019t answer")
+        if problem.why == NOT_IN_LOCAL_DATA:
+            why = _("not in the local card data")
+        text = _("{card} ({where}): couldn\u2019t look it up ({why})")
+        return text.format(card=card, where=where, why=name(why)) + _did_you_mean(problem, name)
     if kind is ProblemKind.COMMANDER:
         return _commander_text(problem, name)
     if kind is ProblemKind.COLOR:
         return f"{_with_lines(card, problem.lines)}: {render.color_words(problem.outside)}"
     if kind is ProblemKind.COMPANION:
-        return _("{card}: the companion is {colors}, outside the commanders\u2019 color identity").format(
-            card=_with_lines(card, problem.lines), colors=render.color_words(problem.outside)
-        )
+        text = _("{card}: the companion is {colors}, outside the commanders\u2019 color identity")
+        return text.format(card=_with_lines(card, problem.lines), colors=render.color_words(problem.outside))
     if kind is ProblemKind.SINGLETON:
         text = _("{card}: {count} copies ({lines}); a deck may hold one copy")
         if problem.limit != 1:
             text = _("{card}: {count} copies ({lines}); a deck may hold up to {limit} copies")
-        return text.format(card=card, count=problem.count, lines=_lines(problem.lines), limit=problem.limit)
+        return text.format(card=card, count=problem.count, lines=lines, limit=problem.limit)
     if kind is ProblemKind.SIZE:
         diff = problem.count - (problem.limit or 100)
         how = _("{n} too many").format(n=diff) if diff > 0 else _("{n} short").format(n=-diff)
@@ -125,9 +118,8 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
     if kind is ProblemKind.BANNED:
         return _banned_text(problem, card)
     what = words.non_deck_words(problem.not_deck_card) if problem.not_deck_card else _("not a card")
-    return _("{card} is {what}, not a card a deck can hold ({lines})").format(
-        card=card, what=what, lines=_lines(problem.lines)
-    )
+    text = _("{card} is {what}, not a card a deck can hold ({lines})")
+    return text.format(card=card, what=what, lines=lines)
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:

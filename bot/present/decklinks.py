@@ -46,13 +46,9 @@ def deck_link_error_text(code: str, site: str | None = None, retry_after: int | 
     example = (
         "https://archidekt.com/decks/123456" if site == "Archidekt" else "https://www.moxfield.com/decks/…"
     )
-    return _(_LINK_ERRORS.get(code, _LINK_ERRORS["unavailable"])).format(
-        site=site or _("The deck site"),
-        paste=paste,
-        example=example,
-        when=wait_words(retry_after, _("in a few seconds") if code == "busy" else None, about=False),
-        **opts,
-    )
+    when = wait_words(retry_after, _("in a few seconds") if code == "busy" else None, about=False)
+    text = _(_LINK_ERRORS.get(code, _LINK_ERRORS["unavailable"]))
+    return text.format(site=site or _("The deck site"), paste=paste, example=example, when=when, **opts)
 
 
 def not_a_deck_link_text(text: str) -> str:

@@ -94,9 +94,8 @@ def _comparison(result: FitResult, name: str) -> str:
         colors, deck = render.color_words(result.card.identity), render.color_words(result.deck_identity)
         text = _("As for colors: {card_s} identity ({colors}) is within the deck\u2019s ({deck}).")
         return text.format(card_s=possessive_shown(name), colors=colors, deck=deck)
-    return _("As for colors: {outside} would be outside the deck\u2019s identity; {deck}.").format(
-        outside=_capitalized(render.color_words(result.outside)), deck=_deck_words(result)
-    )
+    text = _("As for colors: {outside} would be outside the deck\u2019s identity; {deck}.")
+    return text.format(outside=_capitalized(render.color_words(result.outside)), deck=_deck_words(result))
 
 
 def _capitalized(text: str) -> str:

@@ -170,9 +170,8 @@ def _paired_words(verdict: Verdict, a: str, b: str, ta: PairingTraits, tb: Pairi
     if kind is PairingKind.PARTNER:
         return _("{a} and {b} both have Partner").format(a=a, b=b)
     if kind is PairingKind.PARTNER_TEXT:
-        return _("{a} and {b} both have {ability}").format(
-            a=a, b=b, ability=_label(PairingTrait(PairingKind.PARTNER_TEXT, verdict.variant))
-        )
+        ability = _label(PairingTrait(PairingKind.PARTNER_TEXT, verdict.variant))
+        return _("{a} and {b} both have {ability}").format(a=a, b=b, ability=ability)
     if kind is PairingKind.PARTNER_WITH:
         return _("{a} and {b} each have \u201cPartner with\u201d naming the other").format(a=a, b=b)
     if kind is PairingKind.CHOOSE_BACKGROUND:
@@ -378,9 +377,8 @@ def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
 def deck_line(analysis: Analysis) -> str:
     if not analysis.identity:
         return _("A colorless identity fits every Commander deck.")
-    return _("It can go in a Commander deck whose commander\u2019s identity includes {colors}.").format(
-        colors=render.color_words(analysis.identity)
-    )
+    text = _("It can go in a Commander deck whose commander\u2019s identity includes {colors}.")
+    return text.format(colors=render.color_words(analysis.identity))
 
 
 def token_colors_sentence(analysis: Analysis) -> str:
