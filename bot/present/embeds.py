@@ -131,10 +131,8 @@ def identity_reply(
     if kind is not NonDeckKind.TOKEN or analysis.colors:
         reasons = analysis.color_reasons if kind is NonDeckKind.TOKEN else analysis.identity_reasons
         add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, evidence.sources(reasons), emoji))
-    banned = is_banned(card) and analysis.deck_card
-    add_warnings(
-        embed, [_("{card} is banned in Commander.").format(card=plain(name)) if banned else "", stale]
-    )
+    banned = _("{card} is banned in Commander.").format(card=plain(name))
+    add_warnings(embed, [banned if is_banned(card) and analysis.deck_card else "", stale])
     return Reply(embeds=[finish(embed)])
 
 

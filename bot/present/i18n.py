@@ -1,7 +1,6 @@
 """The language of a reply: gettext catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`, compiled in memory
 by Babel) and the locale of the running interaction in a `ContextVar` (each interaction is its own asyncio
-task; the CLI and tests speak English). Messages are filled with `.format` after translating; `N_` marks
-tables."""
+task; the CLI and tests speak English). Messages are translated, then filled with `.format`."""
 
 from __future__ import annotations
 
