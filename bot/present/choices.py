@@ -1,6 +1,5 @@
-"""Words for the pick menu (the candidates offered when a card option names several cards, or none but close
-names) and for the "Explain card names" message command (one line per `[[Card Name]]` of a message). The
-Discord layer (`bot.app.picks`, `cogs.messages`) builds the components."""
+"""Words for the pick menu (offered when a card option names several cards, or none but close names) and for
+the "Explain card names" message command (one line per `[[Card Name]]` of a message)."""
 
 from __future__ import annotations
 
@@ -19,37 +18,31 @@ from bot.present.render import Emoji
 PickKind = Literal["ambiguous", "not_found"]
 
 MENU_OPTIONS = 25  # Discord's limit of options in one select menu
-OPTION_LABEL_LIMIT = 100  # Discord's limit of a select option's label
-PLACEHOLDER_LIMIT = 150  # Discord's limit of a select menu's placeholder
 MENTION_LIMIT = 10  # [[names]] explained per message
-SUGGESTIONS_SHOWN = 3  # close names shown for an unknown [[name]]
 
 
 def pick_hint(kind: PickKind) -> str:
-    """The line added under the error text (which names the candidates) when a menu comes with it."""
+    """The line under the error text (which names the candidates) when a menu comes with it."""
     if kind == "ambiguous":
         return _("Or pick the card you mean in the menu below, and I'll finish the command with it.")
     return _("Pick the card you meant in the menu below, and I'll finish the command with it.")
 
 
 def pick_placeholder(label: str | None = None) -> str:
-    """The menu's grey text before anything is picked."""
     text = _("Pick the card for {option}").format(option=option_name(label)) if label else None
-    return render.truncate(text or _("Pick the card you mean"), PLACEHOLDER_LIMIT)
+    return render.truncate(text or _("Pick the card you mean"), 150)  # Discord's limit
 
 
 def pick_label(name: str) -> str:
-    """One option of the menu: the card name, cut (not escaped: Discord shows option labels as plain text)."""
-    return render.truncate(" ".join(name.split()), OPTION_LABEL_LIMIT)
+    """Not escaped: Discord shows option labels as plain text (at most 100 characters)."""
+    return render.truncate(" ".join(name.split()), 100)
 
 
 def picked_text(name: str, label: str | None = None) -> str:
-    """What the prompt says once the user picked a card (the menu is removed)."""
     return _("Picked {card}{option}.").format(card=f"**{render.escape(name)}**", option=option_note(label))
 
 
 def pick_expired_text(query: str, label: str | None = None) -> str:
-    """What the prompt says when nobody picked in time (the menu is removed)."""
     return _(
         "This choice for \u201c{query}\u201d{option} has expired. Run the command again to pick a card."
     ).format(query=render.echo(query), option=option_note(label))
@@ -60,7 +53,6 @@ def not_your_pick_text() -> str:
 
 
 def pick_taken_text() -> str:
-    """Said when a second pick arrives before the menu is removed."""
     return _("A card was already picked here.")
 
 
@@ -84,7 +76,7 @@ def no_card_mentions_text() -> str:
 
 
 def explained_line(item: Explained, emoji: Emoji = None) -> str:
-    """One `[[name]]`: the card with its color identity (and its color if different), or the problem."""
+    """The card with its color identity (and its color if different), or the problem."""
     typed = f"[[{render.echo(item.query, 60)}]]"
     if item.card is not None and item.analysis is not None:
         name = render.escape(str(item.card.get("name") or item.query))
@@ -96,14 +88,12 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
         if item.analysis.colors != item.analysis.identity:
             line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
         return line
-    shown = list(dict.fromkeys(item.names))[:SUGGESTIONS_SHOWN]
+    shown = list(dict.fromkeys(item.names))[:3]
     names = ", ".join(render.escape(render.truncate(n, 80)) for n in shown)
-    if item.problem == "ambiguous":
-        text = (
-            _("{typed}: matches several cards ({names}, \u2026)")
-            if names
-            else _("{typed}: matches several cards")
-        )
+    if item.problem == "ambiguous" and names:
+        text = _("{typed}: matches several cards ({names}, \u2026)")
+    elif item.problem == "ambiguous":
+        text = _("{typed}: matches several cards")
     elif item.problem == "not_found":
         text = _("{typed}: no such card; did you mean {names}?") if names else _("{typed}: no such card")
     elif item.problem == "unavailable":
@@ -114,14 +104,13 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
 
 
 def explain_reply(items: Sequence[Explained], *, left_out: int = 0, emoji: Emoji = None) -> Reply:
-    """The reply to "Explain card names" in 2,000 characters; `left_out` names are counted at the end."""
+    """In 2,000 characters; `left_out` names are counted at the end."""
     lines = [explained_line(item, emoji) for item in items]
     if left_out:
-        lines.append(
-            ngettext(
-                "\u2026and {n} more name (I explain at most {limit} per message)",
-                "\u2026and {n} more names (I explain at most {limit} per message)",
-                left_out,
-            ).format(n=left_out, limit=MENTION_LIMIT)
+        more = ngettext(
+            "\u2026and {n} more name (I explain at most {limit} per message)",
+            "\u2026and {n} more names (I explain at most {limit} per message)",
+            left_out,
         )
+        lines.append(more.format(n=left_out, limit=MENTION_LIMIT))
     return Reply(content=render.join_limited(lines, CONTENT_LIMIT))

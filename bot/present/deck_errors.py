@@ -1,20 +1,17 @@
-"""Why a decklist, one of its lines or a deck-check option can't be used, in words: the codes of
-`bot.deck.entries` (`LineIssue`, `InputIssue`) and `bot.deck.errors.DeckCheckCode`. `deck_input_text` is the
-Discord reply, `cli_text` the `check-deck` error line (English: the CLI sets no locale)."""
+"""Why a decklist, one of its lines or a deck-check option can't be used: the words for `LineIssue`,
+`InputIssue` and `DeckCheckCode`, as the Discord reply (`deck_input_text`) or the CLI's line (`cli_text`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from babel.numbers import format_decimal
-
 from bot.deck.entries import MAX_COUNT, MAX_NAME_LENGTH, InputIssue, LineIssue, ListUnit
 from bot.deck.errors import CommanderNotFound, DeckCheckCode
 from bot.deck.parser import DeckInputError
 from bot.deck.sources.result import EntryProblem
-from bot.present import i18n, render
-from bot.present.i18n import N_, _, ngettext
+from bot.present import render
+from bot.present.i18n import N_, _, ngettext, number, option_name
 
 _LINE_ISSUES: dict[str, str] = {  # a reader's `LineIssue`, or a deck site's `EntryProblem`
     LineIssue.NO_NAME: N_("no card name"),
@@ -34,14 +31,9 @@ _LINE_ISSUES: dict[str, str] = {  # a reader's `LineIssue`, or a deck site's `En
 
 
 def line_reason(reason: str) -> str:
-    """The words for a `ParseProblem.reason` code; a reason that is not a code (already words) as it is."""
+    """The words for a `ParseProblem.reason` code; a reason that is not a code as it is."""
     words = _LINE_ISSUES.get(reason)
     return _(words).format(max_count=MAX_COUNT, max_length=MAX_NAME_LENGTH) if words else reason
-
-
-def number(n: int) -> str:
-    """A whole number with the current locale's digit grouping ('65,536', '65.536')."""
-    return format_decimal(n, locale=i18n.current_locale())
 
 
 def _too_long(data: Mapping[str, Any]) -> str:
@@ -82,12 +74,8 @@ _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
     InputIssue.NOT_TEXT: lambda _d: _("the file is not a text decklist"),
     InputIssue.NO_CARDS: lambda _d: _("the decklist holds no cards"),
     InputIssue.DOCTYPE: lambda _d: _("the deck file declares a document type; deck files don't"),
-    InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format(
-        detail=d.get("detail")
-    ),
-    InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format(
-        path=d.get("path"), reason=d.get("reason")
-    ),
+    InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format_map(d),
+    InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format_map(d),
 }
 
 
@@ -99,60 +87,49 @@ _NOT_FOUND = {  # (named by an option, ambiguous)
 }
 
 
-def _commander_not_found(error: CommanderNotFound) -> str:
-    who = i18n.option_name(error.option) if error.option else ""
-    text = _(_NOT_FOUND[bool(error.option), error.ambiguous]).format(option=who, query=repr(error.query))
-    if error.suggestions:
-        text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
-    return text
-
-
-def _too_many_commanders(data: Mapping[str, Any]) -> str:
-    names = list(data.get("names", ()))
-    shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
-    count = int(data.get("count", 0))
-    return ngettext(
-        "the list marks {count} card as commanders ({names}); a deck has one or two: name the commander",
-        "the list marks {count} cards as commanders ({names}); a deck has one or two: name the commander",
-        count,
-    ).format(count=count, names=shown)
-
-
 def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
     if code is DeckCheckCode.NO_COMMANDER:
         marks = _("a Commander section, a `Commander: Name` line or `*CMDR*`")
         return _("no commander named: {how}, or mark it in the list ({marks})").format(how=how, marks=marks)
     if code is DeckCheckCode.OPTION_TOO_LONG:
-        option, length = i18n.option_name(str(data.get("option"))), number(int(data.get("length", 0)))
+        option, length = option_name(str(data.get("option"))), number(int(data.get("length", 0)))
         text = _("the {option} name is {length} characters long; card names are at most {limit}")
         return text.format(option=option, length=length, limit=data.get("limit"))
     if code is DeckCheckCode.NOT_A_COLOR:
-        return _("{text} is not a color; use W, U, B, R, G or white, blue, black, red, green").format(
-            text=repr(data.get("text"))
-        )
+        text = _("{text} is not a color; use W, U, B, R, G or white, blue, black, red, green")
+        return text.format(text=repr(data["text"]))
     if code is DeckCheckCode.NO_CHOOSER:
         return _(
             "a chosen color was given, but no commander of this deck chooses a color before the game "
             "(CR 903.4b)"
         )
     if code is DeckCheckCode.TOO_MANY_COLORS:
-        given = int(data.get("given", 0))
         return ngettext(
             "{given} chosen color was given, but only {choosers} of the commanders chooses a color "
             "(CR 903.4b)",
             "{given} chosen colors were given, but only {choosers} of the commanders chooses a color "
             "(CR 903.4b)",
-            given,
-        ).format(given=given, choosers=data.get("choosers"))
+            data["given"],
+        ).format_map(data)
     if code is DeckCheckCode.TOO_MANY_COMMANDERS:
-        return _too_many_commanders(data)
+        names = list(data["names"])
+        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        return ngettext(
+            "the list marks {count} card as commanders ({names}); a deck has one or two: name the commander",
+            "the list marks {count} cards as commanders ({names}); a deck has one or two: name the commander",
+            data["count"],
+        ).format(count=data["count"], names=shown)
     return code.value
 
 
 def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
     """The problem in a few words; `how` says how to name a commander where the words are read."""
     if isinstance(error, CommanderNotFound):
-        return _commander_not_found(error)
+        who = option_name(error.option) if error.option else ""
+        text = _(_NOT_FOUND[bool(error.option), error.ambiguous]).format(option=who, query=repr(error.query))
+        if error.suggestions:
+            text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
+        return text
     if isinstance(error.code, InputIssue):
         return _INPUT[error.code](error.data)
     if isinstance(error.code, DeckCheckCode):
@@ -161,8 +138,7 @@ def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
 
 
 def deck_input_text(error: DeckInputError) -> str:
-    """The reply to a decklist or option the check can't use."""
-    how = _("give it with `{option}:`").format(option=i18n.option_name("commander"))
+    how = _("give it with `{option}:`").format(option=option_name("commander"))
     problem = problem_text(error, how=how)
     return _("I can't check that decklist: {problem}.").format(problem=render.echo(problem, 300))
 

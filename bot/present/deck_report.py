@@ -1,6 +1,5 @@
 """The /deckcheck answer and the `check-deck` report: the plain-text report (printed, or attached as a file)
-and the summary embed. Both list problems grouped by kind, each card once; an off-color card with its outside
-colors and their evidence, one line per source (`bot.present.evidence`). Pure."""
+and the summary embed, both listing problems grouped by kind, each card once, off-color ones with evidence."""
 
 from __future__ import annotations
 
@@ -46,7 +45,6 @@ _LABELS: dict[ProblemKind, Callable[[int], str]] = {
     ProblemKind.BANNED: lambda n: ngettext("{n} banned card", "{n} banned cards", n),
     ProblemKind.NOT_A_CARD: lambda n: ngettext("{n} non-deck card", "{n} non-deck cards", n),
 }
-#: How a section that is not the deck is called in "3 in the sideboard, 2 in tokens not counted".
 SECTION_WORDS = {
     Section.SIDEBOARD: N_("{n} in the sideboard"),
     Section.MAYBEBOARD: N_("{n} in the maybeboard"),
@@ -56,18 +54,7 @@ SECTION_WORDS = {
 
 
 def kind_label(kind: ProblemKind, n: int) -> str:
-    """'1 off-color card', '3 off-color cards'."""
     return _LABELS[kind](n).format(n=n)
-
-
-def excluded_text(report: DeckReport) -> str:
-    """'3 in the sideboard, 2 in tokens not counted', or '' when every section was the deck."""
-    parts = [
-        _(SECTION_WORDS[section]).format(n=n) if section in SECTION_WORDS else f"{n} in {section.value}"
-        for section, n in report.excluded.items()
-        if n
-    ]
-    return _("{sections} not counted").format(sections=", ".join(parts)) if parts else ""
 
 
 def _lines(lines: Sequence[int]) -> str:
@@ -80,17 +67,6 @@ def _with_lines(card: str, lines: Sequence[int]) -> str:
     return f"{card} ({where})" if where else card
 
 
-def _size_text(problem: Problem) -> str:
-    diff = problem.count - (problem.limit or 100)
-    how = _("{n} too many").format(n=diff) if diff > 0 else _("{n} short").format(n=-diff)
-    text = (
-        _("{count} cards counting the commanders; a Commander deck has exactly {limit} ({how})")
-        if len(problem.others) > 1
-        else _("{count} cards counting the commander; a Commander deck has exactly {limit} ({how})")
-    )
-    return text.format(count=problem.count, limit=problem.limit, how=how)
-
-
 def _banned_text(problem: Problem, card: str) -> str:
     if problem.commander:
         return _("{card} is banned in Commander (a commander)").format(card=card)
@@ -101,55 +77,49 @@ def _banned_text(problem: Problem, card: str) -> str:
     return _("{card} is banned in Commander").format(card=card)
 
 
-def _singleton_text(problem: Problem, card: str) -> str:
-    if problem.limit == 1:
-        text = _("{card}: {count} copies ({lines}); a deck may hold one copy")
-    else:
-        text = _("{card}: {count} copies ({lines}); a deck may hold up to {limit} copies")
-    return text.format(card=card, count=problem.count, lines=_lines(problem.lines), limit=problem.limit)
-
-
 def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
-    """One problem in words, without its evidence; `name` formats outside names (escape for Discord)."""
-    card = name(problem.card or "")
-    kind = problem.kind
+    """One problem without its evidence; `name` formats outside names (escape for Discord)."""
+    card, kind, lines = name(problem.card or ""), problem.kind, _lines(problem.lines)
     if kind is ProblemKind.UNREADABLE:
         shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
-        why = line_reason(problem.why)
-        return f"{_lines(problem.lines)}: {name(repr(shown))}: {name(why)}"
+        return f"{lines}: {name(repr(shown))}: {name(line_reason(problem.why))}"
     if kind is ProblemKind.UNKNOWN:
-        return _("{lines}: no card named {card}").format(
-            lines=_lines(problem.lines), card=name(repr(problem.card or ""))
-        ) + _did_you_mean(problem, name)
+        text = _("{lines}: no card named {card}").format(lines=lines, card=name(repr(problem.card or "")))
+        return text + _did_you_mean(problem, name)
     if kind is ProblemKind.UNCHECKED:
-        where = _("commander") if problem.commander else _lines(problem.lines)
+        where = _("commander") if problem.commander else lines
         # the lookup's own reason (a timeout, an HTTP status) is for the log; the player is told what it means
-        why = (
-            _("not in the local card data")
-            if problem.why == NOT_IN_LOCAL_DATA
-            else _("Scryfall didn\u2019t answer")
-        )
-        return _("{card} ({where}): couldn\u2019t look it up ({why})").format(
-            card=card, where=where, why=name(why)
-        ) + _did_you_mean(problem, name)
+        why = _("Scryfall didn\u2019t answer")
+        if problem.why == NOT_IN_LOCAL_DATA:
+            why = _("not in the local card data")
+        text = _("{card} ({where}): couldn\u2019t look it up ({why})")
+        return text.format(card=card, where=where, why=name(why)) + _did_you_mean(problem, name)
     if kind is ProblemKind.COMMANDER:
         return _commander_text(problem, name)
     if kind is ProblemKind.COLOR:
         return f"{_with_lines(card, problem.lines)}: {render.color_words(problem.outside)}"
     if kind is ProblemKind.COMPANION:
-        return _("{card}: the companion is {colors}, outside the commanders\u2019 color identity").format(
-            card=_with_lines(card, problem.lines), colors=render.color_words(problem.outside)
-        )
+        text = _("{card}: the companion is {colors}, outside the commanders\u2019 color identity")
+        return text.format(card=_with_lines(card, problem.lines), colors=render.color_words(problem.outside))
     if kind is ProblemKind.SINGLETON:
-        return _singleton_text(problem, card)
+        text = _("{card}: {count} copies ({lines}); a deck may hold one copy")
+        if problem.limit != 1:
+            text = _("{card}: {count} copies ({lines}); a deck may hold up to {limit} copies")
+        return text.format(card=card, count=problem.count, lines=lines, limit=problem.limit)
     if kind is ProblemKind.SIZE:
-        return _size_text(problem)
+        diff = problem.count - (problem.limit or 100)
+        how = _("{n} too many").format(n=diff) if diff > 0 else _("{n} short").format(n=-diff)
+        text = (
+            _("{count} cards counting the commanders; a Commander deck has exactly {limit} ({how})")
+            if len(problem.others) > 1
+            else _("{count} cards counting the commander; a Commander deck has exactly {limit} ({how})")
+        )
+        return text.format(count=problem.count, limit=problem.limit, how=how)
     if kind is ProblemKind.BANNED:
         return _banned_text(problem, card)
     what = words.non_deck_words(problem.not_deck_card) if problem.not_deck_card else _("not a card")
-    return _("{card} is {what}, not a card a deck can hold ({lines})").format(
-        card=card, what=what, lines=_lines(problem.lines)
-    )
+    text = _("{card} is {what}, not a card a deck can hold ({lines})")
+    return text.format(card=card, what=what, lines=lines)
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
@@ -173,7 +143,6 @@ def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
 
 
 def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = False) -> list[str]:
-    """The evidence for an off-color card's outside colors: one line per source, each once."""
     if problem.analysis is None:
         return []
     found = evidence.sources(r for color in problem.outside for r in problem.evidence_for(color))
@@ -181,7 +150,6 @@ def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = Fal
 
 
 def headline(report: DeckReport) -> str:
-    """'100 cards, every one inside the red color identity; ...' or '3 problems: 2 off-color cards, ...'."""
     if not report.legal and not report.findings:  # only names that could not be looked up
         n = len(report.problems)
         return ngettext(
@@ -197,7 +165,7 @@ def headline(report: DeckReport) -> str:
 
 
 def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
-    """'3 problems: 2 off-color cards, 1 duplicate; 1 card not checked.' (the count in bold for the embed)."""
+    """'3 problems: 2 off-color cards, 1 duplicate; 1 card not checked.'"""
     counts = report.counts()
     unchecked = counts.pop(ProblemKind.UNCHECKED, 0)
     total = sum(counts.values())
@@ -209,15 +177,8 @@ def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
     return _("{problems}: {kinds}.").format(problems=f"**{problems}**" if bold else problems, kinds=parts)
 
 
-def _commander_line(report: DeckReport) -> str:
-    names = " + ".join(report.commanders) or _("(none)")
-    if not report.identity_checked:
-        return _("{names} (color identity not checked)").format(names=names)
-    return f"{names} ({render.color_words(report.deck_identity)})"
-
-
 def _best_choice(report: DeckReport) -> str | None:
-    """The one color that, chosen before the game, would bring the most off-color cards in."""
+    """The color that, chosen before the game, brings the most off-color cards in."""
     off = report.of_kind(ProblemKind.COLOR)
     helped = Counter(p.outside for p in off if len(p.outside) == 1)
     if not helped:
@@ -235,12 +196,11 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[
     out: list[str] = []
     if report.unchecked_commanders:
         names = words.names_list((u.name for u in report.unchecked_commanders), name)
-        out.append(
-            _(
-                "Color identity, commander eligibility and pairing were not checked: {names} could not be "
-                "looked up (Scryfall unreachable)."
-            ).format(names=names)
+        text = _(
+            "Color identity, commander eligibility and pairing were not checked: {names} could not be "
+            "looked up (Scryfall unreachable)."
         )
+        out.append(text.format(names=names))
     tip = _best_choice(report)
     for leader in report.open_choices:
         choice = _(
@@ -270,28 +230,34 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
         text = _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity")
         out.append(text.format(card=name(leader), color=render.color_name(color)))
     if report.pasted_lines:
-        out.append(
-            _(
-                "The list was pasted on one line; it was read as {n} separate lines, numbered in the order "
-                "pasted"
-            ).format(n=report.pasted_lines)
+        text = _(
+            "The list was pasted on one line; it was read as {n} separate lines, numbered in the order pasted"
         )
+        out.append(text.format(n=report.pasted_lines))
+    text = _(
+        "line {line}: {typed} was read as {card}; the text after the last \u201c//\u201d was taken for a "
+        "comment"
+    )
     out.extend(
-        _(
-            "line {line}: {typed} was read as {card}; the text after the last \u201c//\u201d was taken for a "
-            "comment"
-        ).format(line=r.line, typed=name(repr(r.typed)), card=name(r.read_as))
-        for r in report.readings
+        text.format(line=r.line, typed=name(repr(r.typed)), card=name(r.read_as)) for r in report.readings
     )
     return out
 
 
 def text_report(report: DeckReport) -> str:
-    """The full plain-text report (no markdown), as printed by the CLI and attached by the bot."""
-    out = [_("Deck check for {commanders}").format(commanders=_commander_line(report))]
+    """Plain text, as printed by the CLI and attached by the bot."""
+    names = " + ".join(report.commanders) or _("(none)")
+    if report.identity_checked:
+        names += f" ({render.color_words(report.deck_identity)})"
+    else:
+        names = _("{names} (color identity not checked)").format(names=names)
+    out = [_("Deck check for {commanders}").format(commanders=names)]
     if report.deck_name:
         out.append(_("Deck: {name}").format(name=report.deck_name))
-    out.append(_("Cards: {cards}").format(cards=_cards_text(report)))
+    counted = (
+        _("{n} counting the commanders") if len(report.commanders) > 1 else _("{n} counting the commander")
+    ).format(n=report.card_count)
+    out.append(_("Cards: {cards}").format(cards="; ".join([counted, *_card_notes(report)])))
     if report.companions:
         out.append(_("Companion: {names} (not counted)").format(names=words.names_list(report.companions)))
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
@@ -310,16 +276,14 @@ def text_report(report: DeckReport) -> str:
 
 
 def _card_notes(report: DeckReport) -> list[str]:
-    """'2 not checked', '3 in the sideboard not counted': what the count leaves open or out."""
+    """'2 of them not checked', '3 in the sideboard, 2 in tokens not counted'."""
     notes = [_("{n} of them not checked").format(n=report.unverified)] if report.unverified else []
-    return notes + ([excluded] if (excluded := excluded_text(report)) else [])
-
-
-def _cards_text(report: DeckReport) -> str:
-    counted = (
-        _("{n} counting the commanders") if len(report.commanders) > 1 else _("{n} counting the commander")
-    ).format(n=report.card_count)
-    return "; ".join([counted, *_card_notes(report)])
+    parts = [
+        _(SECTION_WORDS[section]).format(n=n) if section in SECTION_WORDS else f"{n} in {section.value}"
+        for section, n in report.excluded.items()
+        if n
+    ]
+    return notes + ([_("{sections} not counted").format(sections=", ".join(parts))] if parts else [])
 
 
 def _escaped(text: str) -> str:
@@ -327,7 +291,6 @@ def _escaped(text: str) -> str:
 
 
 def _field_line(p: Problem, emoji: Emoji) -> str:
-    """One problem in the embed; an off-color card with its first piece of evidence."""
     text = render.truncate(problem_text(p, _escaped), 300)
     found = evidence_text(p, emoji, markdown=True) if p.kind is ProblemKind.COLOR else []
     if found:
@@ -338,7 +301,6 @@ def _field_line(p: Problem, emoji: Emoji) -> str:
 def summary_embed(
     report: DeckReport, *, emoji: Emoji = None, attached: bool = False, stale: str | None = None
 ) -> Embed:
-    """The reply embed: verdict, commanders and identity, then one field per kind of problem."""
     heading = _("Deck check: {commanders}").format(commanders=" + ".join(report.commanders))
     if report.legal:
         color = render.FITS_COLOR
@@ -375,13 +337,12 @@ def summary_embed(
 
 
 def needs_attachment(report: DeckReport, text: str | None = None) -> bool:
-    """Attach the full text report when it is long or the embed had to leave things out."""
+    """When the text report is long or the embed had to leave things out."""
     text = text if text is not None else text_report(report)
     return len(text) > ATTACH_OVER or any(len(report.of_kind(kind)) > FIELD_ITEMS for kind in ProblemKind)
 
 
 def deck_reply(report: DeckReport, *, emoji: Emoji = None, stale: str | None = None) -> Reply:
-    """The /deckcheck answer: the summary embed, with the full text report attached when it is long."""
     full = text_report(report)
     attach = needs_attachment(report, full)
     embed = summary_embed(report, emoji=emoji, attached=attach, stale=stale)

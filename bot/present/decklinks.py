@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 from bot.present import render
-from bot.present.deck_errors import number
 from bot.present.errors import wait_words
-from bot.present.i18n import N_, _, option_name
+from bot.present.i18n import N_, _, number, option_name
 
 MODAL_TITLE_LIMIT = 45  # Discord's limit of a modal title
 INPUT_LABEL_LIMIT = 45  # Discord's limit of a text input label
@@ -47,17 +46,12 @@ def deck_link_error_text(code: str, site: str | None = None, retry_after: int | 
     example = (
         "https://archidekt.com/decks/123456" if site == "Archidekt" else "https://www.moxfield.com/decks/…"
     )
-    return _(_LINK_ERRORS.get(code, _LINK_ERRORS["unavailable"])).format(
-        site=site or _("The deck site"),
-        paste=paste,
-        example=example,
-        when=wait_words(retry_after, _("in a few seconds") if code == "busy" else None, about=False),
-        **opts,
-    )
+    when = wait_words(retry_after, _("in a few seconds") if code == "busy" else None, about=False)
+    text = _(_LINK_ERRORS.get(code, _LINK_ERRORS["unavailable"]))
+    return text.format(site=site or _("The deck site"), paste=paste, example=example, when=when, **opts)
 
 
 def not_a_deck_link_text(text: str) -> str:
-    """`url:` holds something that is not an Archidekt or Moxfield deck address."""
     return _(
         "\u201c{text}\u201d isn't a deck link I can read. `{url}:` takes the address of a public {sites} "
         "deck, e.g. https://archidekt.com/decks/123456 or https://www.moxfield.com/decks/<id>."
@@ -65,7 +59,7 @@ def not_a_deck_link_text(text: str) -> str:
 
 
 def deck_source_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
-    """Why the list options can't be used: "none" given, "several" given, or "file_too_big"."""
+    """`problem`: "none", "several" or "file_too_big"."""
     options = {"decklist": option_name("decklist"), "list": option_name("list"), "url": option_name("url")}
     if problem == "several":
         return _(
@@ -99,7 +93,6 @@ def no_commander_text(*, from_message: bool = False) -> str:
 
 
 def deck_from_link_line(name: str | None, site: str, url: str) -> str:
-    """The first line of a deck check read from a link: which deck, where."""
     title = " ".join((name or "").split())
     title = render.escape(render.truncate(title, 100)) if title else _("A deck")
     return _("**{title}** on {site}: <{url}>").format(title=title, site=site, url=url)

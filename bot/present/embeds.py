@@ -1,6 +1,5 @@
 """The /identity, /fits and /help replies, and `finish`, the last guard every embed passes (no line repeated,
-within Discord's limits). Outside text (card data, user input) is escaped and cut; every `{X}` goes through
-`render.symbol` with the emoji map given. Pure."""
+within Discord's limits). Outside text (card data, user input) is escaped and cut."""
 
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ from bot.present.message import Embed, Reply
 from bot.present.render import Emoji
 from bot.present.words import NAME_WIDTH, plain, shown
 
+Card = Mapping[str, Any]  # a card object of Scryfall's API
 SCRYFALL_IMAGE = "https://api.scryfall.com/cards/{id}?format=image&version=normal"
 FOOTER = N_("Card data from Scryfall")
 _VERDICT_LOOKS: dict[FitVerdict, tuple[str, int]] = {  # the title's mark, the embed's color
@@ -27,11 +27,11 @@ _VERDICT_LOOKS: dict[FitVerdict, tuple[str, int]] = {  # the title's mark, the e
 }
 
 
-def card_name(card: Mapping[str, Any]) -> str:
+def card_name(card: Card) -> str:
     return str(card.get("name") or _("Unknown card"))
 
 
-def card_url(card: Mapping[str, Any]) -> str:
+def card_url(card: Card) -> str:
     """The card's Scryfall page; an exact-name search link when the data has no `scryfall_uri`."""
     uri = card.get("scryfall_uri")
     if isinstance(uri, str) and uri.startswith(("https://", "http://")):
@@ -39,16 +39,13 @@ def card_url(card: Mapping[str, Any]) -> str:
     return "https://scryfall.com/search?q=" + quote(f'!"{card_name(card)}"', safe="")
 
 
-def card_image(card: Mapping[str, Any]) -> str | None:
-    """Image of the card, front face for double-faced cards; None when nothing is known."""
+def card_image(card: Card) -> str | None:
+    """The front face's image; None when nothing is known."""
     faces = card.get("card_faces")
     for part in (card, *(faces[:1] if isinstance(faces, list) else ())):
         uris = part.get("image_uris") if isinstance(part, Mapping) else None
-        url = (
-            (uris.get("normal") or uris.get("large") or uris.get("small"))
-            if isinstance(uris, Mapping)
-            else None
-        )
+        uris = uris if isinstance(uris, Mapping) else {}
+        url = uris.get("normal") or uris.get("large") or uris.get("small")
         if isinstance(url, str) and url.startswith("http"):
             return url
     card_id = card.get("id")
@@ -69,13 +66,10 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
     return None
 
 
-def typed_line(typed: Sequence[tuple[str, str]], *, with_names: bool = True) -> str | None:
-    """`You typed: Blitzschlag (Lightning Bolt)` from (name as typed in another language, English name) pairs;
-    only the typed names without `with_names` (the title names the card). None when there are none."""
-    if not typed:
-        return None
-    names = [render.echo(t, 80) + (f" ({render.escape(n)})" if with_names else "") for t, n in typed]
-    return _("You typed: {names}").format(names=", ".join(names))
+def typed_line(typed: Sequence[tuple[str, str]]) -> str | None:
+    """`You typed: Blitzschlag (Lightning Bolt)` from (typed name, English name) pairs."""
+    names = ", ".join(f"{render.echo(t, 80)} ({render.escape(n)})" for t, n in typed)
+    return _("You typed: {names}").format(names=names) if typed else None
 
 
 def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
@@ -92,7 +86,7 @@ def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
     return render.truncate(" // ".join(parts), 300)
 
 
-def _card_embed(title: str, color: int, card: Mapping[str, Any], lines: Iterable[str | None]) -> Embed:
+def _card_embed(title: str, color: int, card: Card, lines: Iterable[str | None]) -> Embed:
     description = render.truncate("\n".join(line for line in lines if line), message.DESCRIPTION_LIMIT)
     embed = Embed(
         title=render.truncate(title, message.TITLE_LIMIT), description=description, url=card_url(card)
@@ -102,7 +96,7 @@ def _card_embed(title: str, color: int, card: Mapping[str, Any], lines: Iterable
 
 
 def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str = "") -> None:
-    """A field of one line per item (each once, `mark` before each), cut to fit; none when there are none."""
+    """A field of one line per item (each once), cut to fit; none when there are none."""
     value = render.join_limited((f"{mark}{line}" for line in dict.fromkeys(lines)), message.FIELD_VALUE_LIMIT)
     if value:
         embed.add_field(name=render.truncate(name, message.FIELD_NAME_LIMIT), value=value)
@@ -113,18 +107,13 @@ def add_warnings(embed: Embed, warnings: Iterable[str | None]) -> None:
 
 
 def identity_reply(
-    analysis: Analysis,
-    card: Mapping[str, Any],
-    *,
-    emoji: Emoji = None,
-    stale: str | None = None,
-    typed: str | None = None,
+    analysis: Analysis, card: Card, *, emoji: Emoji = None, stale: str | None = None, typed: str | None = None
 ) -> Reply:
-    """The /identity answer: the card, its color against its color identity and why, its lessons; for an
-    object that is not a deck card, what it is. `typed`: the name in another language it was asked by."""
+    """`typed`: the name in another language it was asked by."""
     name = analysis.name or card_name(card)
     kind = analysis.not_deck_card
-    lines = [typed_line([(typed, name)], with_names=False) if typed else None, card_line(analysis, emoji)]
+    said = _("You typed: {names}").format(names=render.echo(typed, 80)) if typed else None
+    lines = [said, card_line(analysis, emoji)]
     if kind is not None:
         lines += _not_deck_lines(analysis, card, kind)
     else:
@@ -142,14 +131,12 @@ def identity_reply(
     if kind is not NonDeckKind.TOKEN or analysis.colors:
         reasons = analysis.color_reasons if kind is NonDeckKind.TOKEN else analysis.identity_reasons
         add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, evidence.sources(reasons), emoji))
-    banned = is_banned(card) and analysis.deck_card
-    add_warnings(
-        embed, [_("{card} is banned in Commander.").format(card=plain(name)) if banned else "", stale]
-    )
+    banned = _("{card} is banned in Commander.").format(card=plain(name))
+    add_warnings(embed, [banned if is_banned(card) and analysis.deck_card else "", stale])
     return Reply(embeds=[finish(embed)])
 
 
-def _not_deck_lines(analysis: Analysis, card: Mapping[str, Any], kind: NonDeckKind) -> list[str]:
+def _not_deck_lines(analysis: Analysis, card: Card, kind: NonDeckKind) -> list[str]:
     lines = [words.not_deck_sentence(shown(analysis.name or card_name(card)), kind)]
     if kind is NonDeckKind.TOKEN:
         lines.append(words.token_colors_sentence(analysis))
@@ -184,15 +171,13 @@ def _commanders_field(embed: Embed, result: FitResult, emoji: Emoji) -> None:
 
 def fits_reply(
     result: FitResult,
-    card: Mapping[str, Any],
-    commanders: Sequence[Mapping[str, Any]],
+    card: Card,
+    commanders: Sequence[Card],
     *,
     emoji: Emoji = None,
     stale: str | None = None,
     typed: Sequence[tuple[str, str]] = (),
 ) -> Reply:
-    """The /fits answer: the headline says the verdict once; then why, both identities, and the evidence for
-    colors outside the deck. `typed`: see `typed_line`."""
     analysis = result.card
     name = analysis.name or card_name(card)
     leaders = [a.name for a in result.commanders] or [card_name(c) for c in commanders]
@@ -250,7 +235,6 @@ HELP_EXAMPLES = N_(
 
 
 def help_reply(emoji: Emoji = None) -> Reply:
-    """The /help answer (only the user who asked sees it)."""
     embed = Embed(title=_("Color identity bot"), description=_(HELP_WHAT), color=render.GOLD)
     embed.add_field(name=_("Commands"), value=_(HELP_COMMANDS))
     embed.add_field(name=_("Color"), value=render.render_symbols(_(HELP_COLOR), emoji))
@@ -261,8 +245,7 @@ def help_reply(emoji: Emoji = None) -> Reply:
 
 
 def finish(embed: Embed) -> Embed:
-    """Last guard: a line shown earlier is left out of later fields; then trailing fields are dropped (noting
-    it) until the embed is within Discord's 6,000 characters."""
+    """Leave out lines shown earlier, then drop trailing fields (noting it) to fit in 6,000 characters."""
     seen = {line.strip() for line in f"{embed.title or ''}\n{embed.description or ''}".split("\n")}
     for f in list(embed.fields):
         kept = []

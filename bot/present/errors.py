@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from bot.cards.model import MAX_SUGGESTIONS
 from bot.cards.names import MAX_INPUT_CHARS
 from bot.present import render
-from bot.present.i18n import _, ngettext, option_name
+from bot.present.i18n import _, ngettext, number, option_name
 from bot.present.message import CONTENT_LIMIT
 
 CANDIDATES_SHOWN = 10
@@ -77,7 +77,7 @@ def too_long_text(length: int, label: str | None = None) -> str:
     return _(
         "That card name{option} is {length} characters long; card names are at most {limit} characters. "
         "Please check it and try again."
-    ).format(option=option_note(label), length=f"{length:,}", limit=MAX_INPUT_CHARS)
+    ).format(option=option_note(label), length=number(length), limit=MAX_INPUT_CHARS)
 
 
 def empty_text(label: str | None = None) -> str:
@@ -102,8 +102,7 @@ def attachment_unreadable_text() -> str:
 
 
 def chosen_color_text(option: str, commander: str | None) -> str:
-    """Why a `color:`/`partner_color:` option can't be used: `commander` is the card it would apply to (None
-    when there is no such commander, e.g. `partner_color:` without `partner:`)."""
+    """`commander`: the card the option would apply to (None for `partner_color:` without `partner:`)."""
     if commander is None:
         return _(
             "`{option}:` is the color your partner chooses before the game; please give the `{partner}:` too."

@@ -13,8 +13,6 @@ from bot.present.i18n import N_, _, ngettext
 from bot.present.render import Emoji
 from bot.present.words import alternative_part_word
 
-LINE_WIDTH = 90  # characters of a card's line shown in one piece of evidence
-
 _PLACES: dict[TextPlace, str] = {
     TextPlace.ACTIVATED_COST: N_("activated ability"),
     TextPlace.MANA_ABILITY: N_("mana ability"),
@@ -37,8 +35,7 @@ _WHERE: dict[ReasonKind, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """The reasons from one line of one face (or one chosen/token color): `colors` as found, `symbols` as
-    printed, `places` where in a rules-text line they sit, `lands` the basic land types."""
+    """The reasons from one line of one face (or one chosen/token color)."""
 
     kind: ReasonKind
     face: str
@@ -72,23 +69,15 @@ def sources(reasons: Iterable[Reason], colors: str | None = None) -> list[Source
                 group.sort(key=lambda r: text.find(r.land) if r.land and r.land in text else len(text))
         if not symbols and kind is not ReasonKind.BASIC_LAND_TYPE:
             group.sort(key=lambda r: WUBRG.find(r.color))
-        out.append(
-            Source(
-                kind=kind,
-                face=face,
-                text=text,
-                colors="".join(dict.fromkeys(r.color for r in group)),
-                symbols=tuple(symbols),
-                places=tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT)),
-                lands=tuple(dict.fromkeys(r.land for r in group if r.land)),
-            )
-        )
+        colors = "".join(dict.fromkeys(r.color for r in group))
+        places = tuple(dict.fromkeys(place_words(r) for r in group if kind is ReasonKind.RULES_TEXT))
+        lands = tuple(dict.fromkeys(r.land for r in group if r.land))
+        out.append(Source(kind, face, text, colors, tuple(symbols), places, lands))
     return out
 
 
 def face_label(analysis: Analysis, face: str) -> str:
-    """'' for the card itself or its front/main part; else the face's name and, for a back face or an
-    Adventure/Omen part, what it is: 'Homicidal Brute (back face)', 'Take It Back (Adventure)'."""
+    """'' for the card or its front part; else 'Homicidal Brute (back face)', 'Take It Back (Adventure)'."""
     if not face or face == analysis.name or len(analysis.faces) < 2:
         return ""
     role = next((f.role for f in analysis.faces if f.name == face), FaceRole.HALF)
@@ -100,22 +89,17 @@ def face_label(analysis: Analysis, face: str) -> str:
     return _("{face} ({part})").format(face=face, part=_("back face")) if role is FaceRole.BACK else face
 
 
-def _where(source: Source) -> str:
-    kind = source.kind
-    if kind is ReasonKind.RULES_TEXT:
-        return render.and_list(source.places) or _(_PLACES[TextPlace.TEXT])
-    if kind is ReasonKind.BASIC_LAND_TYPE:
-        return ngettext("basic land type (CR 903.5d)", "basic land types (CR 903.5d)", len(source.lands))
-    return _(_WHERE[kind])
-
-
 def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -> str:
-    """One line for one source: symbols (or color pips), where they sit, and the card's line with them in
-    bold. `markdown=False`: plain text (symbols as `{X}`, nothing bold or escaped), for text files."""
+    """Symbols (or pips), where they sit, the card's line with them in bold; `markdown=False` for files."""
     if not markdown:
         emoji = None
     label = face_label(analysis, source.face)
-    where = _where(source)
+    if source.kind is ReasonKind.RULES_TEXT:
+        where = render.and_list(source.places) or _(_PLACES[TextPlace.TEXT])
+    elif source.kind is ReasonKind.BASIC_LAND_TYPE:
+        where = ngettext("basic land type (CR 903.5d)", "basic land types (CR 903.5d)", len(source.lands))
+    else:
+        where = _(_WHERE[source.kind])
     if label:
         where = _("{face}, {where}").format(face=render.escape(label) if markdown else label, where=where)
     lead = "".join(render.symbol(s, emoji) for s in source.symbols or source.colors)
@@ -124,7 +108,7 @@ def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, ma
     if not text or source.kind is ReasonKind.COLOR_INDICATOR:
         return line
     lands = source.kind is ReasonKind.BASIC_LAND_TYPE
-    shown = render.clip_line(text, None if lands or not source.symbols else source.symbols[0], LINE_WIDTH)
+    shown = render.clip_line(text, None if lands or not source.symbols else source.symbols[0])
     if markdown and lands:  # the basic land types in bold
         shown = render.bold_runs(((w, w in source.lands) for w in render.escape(shown).split(" ")), " ")
     elif markdown:

@@ -1,6 +1,5 @@
 """The sentences of a /fits answer: the headline says the verdict once (fits, does not fit, fits if you choose a
-color (CR 903.4b), or this deck can't exist, with the reason); the lines under it explain it, the identity
-comparison following as information (CR 903.4, 903.5c). Pure; names are escaped here."""
+color (CR 903.4b), or this deck can't exist); the lines under it explain it (CR 903.4, 903.5c)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ from bot.present.words import possessive_shown, shown
 
 
 def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[str], name: str) -> str:
-    """The short reason for the headline: 'Lightning Bolt can't be your commander'."""
     if blocker is DeckBlocker.COMMANDER_INELIGIBLE:
         problem = next((v for v in result.commander_problems if not words.is_pairing(v) or v.cause), None)
         default = leaders[0] if leaders else _("The commander")
@@ -38,7 +36,6 @@ def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[s
 
 
 def _blocker_sentences(result: FitResult, name: str) -> list[str]:
-    """Every reason the deck can't exist, each once, in full (names bold)."""
     out = [words.verdict_sentence(v, shown) for v in result.commander_problems]
     for blocker in result.blockers:
         if blocker is DeckBlocker.COMMANDER_INELIGIBLE and not result.commander_problems:
@@ -62,15 +59,12 @@ def headline(result: FitResult, name: str, leaders: Sequence[str]) -> str:
     """The verdict, said once, with its reason when the deck can't exist (plain text, for the title)."""
     if result.verdict is FitVerdict.DECK_CANT_EXIST and result.blockers:
         reason = _blocker_reason(result, result.blockers[0], leaders, name)
-        text = _("This deck can\u2019t exist: {reason}").format(reason=reason)
-    elif result.verdict is FitVerdict.FITS_IF_CHOSEN:
+        return _("This deck can\u2019t exist: {reason}").format(reason=reason)
+    if result.verdict is FitVerdict.FITS_IF_CHOSEN:
         choice = words.choice_words(result.choice_options)
-        text = _("{card} fits if you choose {choice}").format(card=name, choice=choice)
-    elif result.verdict is FitVerdict.FITS:
-        text = _("{card} fits").format(card=name)
-    else:
-        text = _("{card} does not fit").format(card=name)
-    return text
+        return _("{card} fits if you choose {choice}").format(card=name, choice=choice)
+    text = _("{card} fits") if result.verdict is FitVerdict.FITS else _("{card} does not fit")
+    return text.format(card=name)
 
 
 def _deck_words(result: FitResult) -> str:
@@ -83,10 +77,8 @@ def _deck_words(result: FitResult) -> str:
 
 
 def _chooser_words(result: FitResult) -> str:
-    """Who may still choose a color (CR 903.4b), or ''."""
+    """Who may still choose a color (CR 903.4b)."""
     open_names = [result.commanders[i].name for i in result.open_choices]
-    if not open_names:
-        return ""
     return ngettext(
         "{commanders} has you choose a color before the game begins",
         "{commanders} have you choose a color before the game begins",
@@ -102,9 +94,8 @@ def _comparison(result: FitResult, name: str) -> str:
         colors, deck = render.color_words(result.card.identity), render.color_words(result.deck_identity)
         text = _("As for colors: {card_s} identity ({colors}) is within the deck\u2019s ({deck}).")
         return text.format(card_s=possessive_shown(name), colors=colors, deck=deck)
-    return _("As for colors: {outside} would be outside the deck\u2019s identity; {deck}.").format(
-        outside=_capitalized(render.color_words(result.outside)), deck=_deck_words(result)
-    )
+    text = _("As for colors: {outside} would be outside the deck\u2019s identity; {deck}.")
+    return text.format(outside=_capitalized(render.color_words(result.outside)), deck=_deck_words(result))
 
 
 def _capitalized(text: str) -> str:
@@ -130,9 +121,8 @@ def _fits_tail(result: FitResult) -> str:
 
 
 def fits_lines(result: FitResult, name: str) -> list[str]:
-    """The sentences under the headline: why, then (when the deck can exist) the identity comparison."""
-    card = result.card
-    verdict = result.verdict
+    """Why, then (when the deck can exist) the identity comparison."""
+    card, verdict = result.card, result.verdict
     if verdict is FitVerdict.DECK_CANT_EXIST:
         lines = _blocker_sentences(result, name)
         if card.deck_card:
@@ -147,31 +137,28 @@ def fits_lines(result: FitResult, name: str) -> list[str]:
         return [text.format(card_s=possessive_shown(name), colors=colors, deck=deck, tail=tail)]
     outside = render.color_words(result.outside)
     if verdict is FitVerdict.FITS_IF_CHOSEN:
+        text = _(
+            "{choosers}, and that color joins the deck\u2019s color identity (CR 903.4b). {card} needs "
+            "{colors}; {deck} without it."
+        )
+        deck, choosers = _deck_words(result), _chooser_words(result)
         return [
-            _(
-                "{choosers}, and that color joins the deck\u2019s color identity (CR 903.4b). {card} needs "
-                "{colors}; {deck} without it."
-            ).format(
-                choosers=_chooser_words(result), card=shown(name), colors=outside, deck=_deck_words(result)
-            ),
+            text.format(choosers=choosers, card=shown(name), colors=outside, deck=deck),
             _option_hint(result),
         ]
-    lines = [
-        ngettext(
-            "{colors} is outside the deck\u2019s color identity: {deck} (CR 903.5c).",
-            "{colors} are outside the deck\u2019s color identity: {deck} (CR 903.5c).",
-            len(result.outside),
-        ).format(colors=_capitalized(outside), deck=_deck_words(result))
-    ]
-    n = len(result.open_choices)
-    if n:
-        lines.append(
-            ngettext(
-                "{choosers} (CR 903.4b), but that one color can\u2019t cover {colors}.",
-                "{choosers} (CR 903.4b), but those {n} colors can\u2019t cover {colors}.",
-                n,
-            ).format(choosers=_chooser_words(result), n=n, colors=outside)
+    text = ngettext(
+        "{colors} is outside the deck\u2019s color identity: {deck} (CR 903.5c).",
+        "{colors} are outside the deck\u2019s color identity: {deck} (CR 903.5c).",
+        len(result.outside),
+    )
+    lines = [text.format(colors=_capitalized(outside), deck=_deck_words(result))]
+    if n := len(result.open_choices):
+        text = ngettext(
+            "{choosers} (CR 903.4b), but that one color can\u2019t cover {colors}.",
+            "{choosers} (CR 903.4b), but those {n} colors can\u2019t cover {colors}.",
+            n,
         )
+        lines.append(text.format(choosers=_chooser_words(result), n=n, colors=outside))
     return lines
 
 

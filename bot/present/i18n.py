@@ -1,7 +1,6 @@
 """The language of a reply: gettext catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`, compiled in memory
-by Babel) and the reply locale of the running interaction in a `ContextVar` (each interaction runs in its own
-asyncio task with its own context; the CLI and tests speak English). The msgid is the English text, filled with
-`.format` after translating (`_("{card} fits").format(card=name)`); `N_` marks a table's messages."""
+by Babel) and the locale of the running interaction in a `ContextVar` (each interaction is its own asyncio
+task; the CLI and tests speak English). Messages are translated, then filled with `.format`."""
 
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from typing import Literal
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -92,3 +92,8 @@ def and_list(items: Iterable[str], style: Literal["standard", "or"] = "standard"
     """'a, b and c' in the current locale (`style="or"`: 'a, b or c'); English as en_GB: no serial comma."""
     locale = _locale.get()
     return str(format_list(list(items), style=style, locale="en_GB" if locale == ENGLISH else locale))
+
+
+def number(n: int) -> str:
+    """A whole number with the current locale's digit grouping ('65,536', '65.536')."""
+    return format_decimal(n, locale=_locale.get())

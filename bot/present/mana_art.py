@@ -58,10 +58,7 @@ def emoji_map(uploaded: Mapping[str, int | str]) -> dict[str, str]:
 def png(svg: bytes, size: int = SIZE) -> bytes:
     """An SVG as PNG bytes fitted into a `size`-pixel square; ValueError for bytes that are not an SVG resvg can
     render, or a PNG over `MAX_EMOJI_BYTES`."""
-    try:
-        text = svg.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError("the SVG is not UTF-8 text") from None
+    text = svg.decode("utf-8")  # UnicodeDecodeError is a ValueError
     image = resvg_py.svg_to_bytes(svg_string=text, width=size, height=size, skip_system_fonts=True)
     if len(image) > MAX_EMOJI_BYTES:
         raise ValueError(f"the rendered image has {len(image)} bytes, over Discord's {MAX_EMOJI_BYTES}")

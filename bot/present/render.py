@@ -1,6 +1,5 @@
-"""Text helpers for replies: mana symbols, color names, highlighting, escaping and safe truncation. Pure.
-An emoji map's keys are Scryfall symbols without braces ("W", "G/W", "10": `mana_art.emoji_map`'s shape); a
-symbol the map lacks is shown as text, `{G/W}`."""
+"""Text helpers for replies: mana symbols, color names, highlighting, escaping and safe truncation. An emoji
+map's keys are Scryfall symbols without braces ("G/W"); a symbol the map lacks is shown as text, `{G/W}`."""
 
 from __future__ import annotations
 
@@ -31,13 +30,12 @@ Emoji = Mapping[str, str] | None
 
 
 def identity_color(colors: str) -> int:
-    """Embed color for a WUBRG string: mono color, gold (two or more), grey (colorless)."""
     present = [c for c in WUBRG if c in colors]
     return EMBED_COLORS[present[0]] if len(present) == 1 else GOLD if present else GREY
 
 
 def color_name(letter: str) -> str:
-    """'B' -> 'black' in the reply's language (anything else is returned as it is)."""
+    """'B' -> 'black' in the reply's language."""
     return _(COLOR_NAMES[letter]) if letter in COLOR_NAMES else letter
 
 
@@ -48,13 +46,11 @@ def color_words(colors: Iterable[str]) -> str:
 
 
 def symbol(sym: str, emoji: Emoji = None) -> str:
-    """One mana symbol: its emoji when the map has one, else the plain `{X}` text."""
     key = symbol_key(sym)
     return (emoji or {}).get(key) or "{" + key + "}"
 
 
 def render_symbols(text: str, emoji: Emoji = None) -> str:
-    """Every `{X}` symbol in (already escaped) text through `symbol`."""
     if not emoji or "{" not in text:
         return text
     return SYMBOL_RE.sub(lambda m: emoji.get(symbol_key(m.group(0))) or m.group(0), text)
@@ -69,7 +65,7 @@ def pips(colors: str, emoji: Emoji = None) -> str:
 
 
 def bold_runs(parts: Iterable[tuple[str, bool]], sep: str = "") -> str:
-    """Join (text, bold) parts with `sep`, each run of bold parts inside one pair of `**`."""
+    """Join (text, bold) parts, each run of bold parts inside one pair of `**`."""
     runs = ((bold, sep.join(text for text, _bold in run)) for bold, run in groupby(parts, key=lambda p: p[1]))
     return sep.join(f"**{text}**" if bold else text for bold, text in runs)
 
@@ -98,7 +94,7 @@ _MENTION_RE = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
 
 
 def escape(text: str) -> str:
-    """Escape markdown and mentions in text that came from outside (card data or user input)."""
+    """Escape markdown and mentions in text from outside (card data or user input)."""
     escaped = _MARKDOWN_RE.sub(lambda m: m.group("url") or "\\" + m.group("md"), text)
     return _MENTION_RE.sub("@\u200b\\1", escaped)
 
@@ -109,7 +105,6 @@ def echo(user_text: str, limit: int = MAX_ECHO) -> str:
 
 
 def truncate(text: str, limit: int) -> str:
-    """Cut `text` to at most `limit` characters, ending with an ellipsis when it was cut."""
     if limit <= 0:
         return ""
     if len(text) <= limit:
@@ -120,9 +115,8 @@ def truncate(text: str, limit: int) -> str:
     return cut.rstrip() + ELLIPSIS
 
 
-def clip_line(line: str, sym: str | None, width: int = 180) -> str:
-    """Shorten a long rules-text line to about `width` characters, keeping the first occurrence of `sym` in
-    view (plain text, unescaped). Cuts fall between words and never split a `{...}` symbol."""
+def clip_line(line: str, sym: str | None, width: int = 90) -> str:
+    """A rules-text line cut to about `width` characters between words, keeping `sym` in view."""
     if len(line) <= width:
         return line
     at = line.find(sym) if sym else -1
@@ -147,8 +141,7 @@ def clip_line(line: str, sym: str | None, width: int = 180) -> str:
 
 
 def join_limited(lines: Iterable[str], limit: int) -> str:
-    """Join lines without exceeding `limit`: as many as fit, then '…and N more' for the rest (the first line
-    cut when not even it fits)."""
+    """As many lines as fit in `limit`, then '…and N more' (the first line cut when not even it fits)."""
     items, more = list(lines), _("\u2026and {n} more")
     for keep in range(len(items), 0, -1):
         text = "\n".join(items[:keep] + ([more.format(n=len(items) - keep)] if keep < len(items) else []))

@@ -1,5 +1,5 @@
-"""Sentences for the engine's facts: commander verdicts (CR 903.3, 702.124), objects that are not deck cards,
-the /identity summary and lessons, chosen colors (CR 903.4b). `name=` formats card names (escape, bold). Pure."""
+"""Sentences for the engine's facts: commander verdicts (CR 903.3, 702.124), non-deck objects, the /identity
+summary and lessons, chosen colors (CR 903.4b). `name=` formats card names (escape, bold)."""
 
 from __future__ import annotations
 
@@ -51,12 +51,11 @@ _NON_DECK_WHY: dict[NonDeckKind, str] = {
 
 
 def plain(name: str) -> str:
-    """A card name where bold would be noise (titles, field lines): escaped and cut."""
+    """A card name where bold would be noise (titles, field lines)."""
     return render.escape(render.truncate(name, NAME_WIDTH))
 
 
 def shown(name: str) -> str:
-    """A card name in a sentence: escaped, cut, bold."""
     return f"**{plain(name)}**"
 
 
@@ -64,8 +63,7 @@ _POSSESSIVE = N_("{name}'s")
 
 
 def possessive_shown(name: str) -> str:
-    """'**Kitchen Finks**\'', '**Dismember**\'s': the possessive of a bold name, the mark outside the bold; in
-    other languages what their catalog says."""
+    """'**Kitchen Finks**\'', '**Dismember**\'s' (mark outside the bold), or the catalog's form."""
     cut = render.truncate(name, NAME_WIDTH)
     form = _(_POSSESSIVE)
     if form == _POSSESSIVE:
@@ -116,10 +114,7 @@ _INELIGIBLE: dict[VerdictCode, str] = {
 
 
 def verdict_sentence(verdict: Verdict, name: Callable[[str], str] = str) -> str:
-    """The sentence for any commander verdict (eligibility or pairing)."""
-    if verdict.code in _PAIRING_CODES:
-        return _pairing_sentence(verdict, name)
-    return _eligibility_sentence(verdict, name)
+    return (_pairing_sentence if is_pairing(verdict) else _eligibility_sentence)(verdict, name)
 
 
 def _eligibility_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
@@ -175,9 +170,8 @@ def _paired_words(verdict: Verdict, a: str, b: str, ta: PairingTraits, tb: Pairi
     if kind is PairingKind.PARTNER:
         return _("{a} and {b} both have Partner").format(a=a, b=b)
     if kind is PairingKind.PARTNER_TEXT:
-        return _("{a} and {b} both have {ability}").format(
-            a=a, b=b, ability=_label(PairingTrait(PairingKind.PARTNER_TEXT, verdict.variant))
-        )
+        ability = _label(PairingTrait(PairingKind.PARTNER_TEXT, verdict.variant))
+        return _("{a} and {b} both have {ability}").format(a=a, b=b, ability=ability)
     if kind is PairingKind.PARTNER_WITH:
         return _("{a} and {b} each have \u201cPartner with\u201d naming the other").format(a=a, b=b)
     if kind is PairingKind.CHOOSE_BACKGROUND:
@@ -224,14 +218,14 @@ def _pairing_sentence(verdict: Verdict, name: Callable[[str], str]) -> str:
 
 
 def ineligible_name(verdict: Verdict) -> str:
-    """The card a failing commander verdict is about: the one that can't be a commander."""
+    """The card of a failing commander verdict that can't be a commander."""
     if verdict.code is VerdictCode.PAIRED_BUT_INELIGIBLE and verdict.cause is not None:
         return verdict.cause.card
     return verdict.card
 
 
 def is_pairing(verdict: Verdict) -> bool:
-    """Whether the verdict is about a pair (CR 702.124) rather than one commander (CR 903.3)."""
+    """About a pair (CR 702.124) rather than one commander (CR 903.3)."""
     return verdict.code in _PAIRING_CODES
 
 
@@ -257,7 +251,6 @@ def alternative_part_word(type_line: str) -> str:
 
 
 def _extra_causes(analysis: Analysis, extra: str) -> str:
-    """Why the identity has colors the card hasn't: what else counts, each with its rule."""
     roles = {f.name: f.role for f in analysis.faces}
     why: set[str] = set()  # a FaceRole for the back/alternative parts, else the ReasonKind
     for r in analysis.identity_reasons:
@@ -281,12 +274,11 @@ def _extra_causes(analysis: Analysis, extra: str) -> str:
         text = _("{what} count too (CR {rules})") if plural else _("{what} counts too (CR {rules})")
         out.append(text.format(what=what, rules=rules))
     if ReasonKind.BASIC_LAND_TYPE in why:
-        out.append(
-            _(
-                "a land may only join a deck whose identity has every color its basic land types tap for "
-                "(CR 903.5d)"
-            )
+        land = _(
+            "a land may only join a deck whose identity has every color its basic land types tap for "
+            "(CR 903.5d)"
         )
+        out.append(land)
     return "; ".join(out) or _("more of the card counts toward its identity (CR 903.4)")
 
 
@@ -342,8 +334,7 @@ _SYMBOL_LESSONS: dict[SymbolKind, str] = {
 
 
 def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
-    """What the card teaches, each once: hybrid/Phyrexian symbols count as their colors; symbols in reminder
-    text (CR 903.4c) and color words (CR 903.4) don't; a color chosen before the game does (CR 903.4b)."""
+    """Hybrid, Phyrexian and chosen colors count (CR 903.4, 903.4b); reminder text (903.4c), words don't."""
     out: list[str] = []
     seen: set[SymbolKind] = set()
     for r in analysis.identity_reasons:
@@ -357,46 +348,40 @@ def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
     hidden = [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]
     if hidden:
         syms = render.and_list(render.symbol(s.raw, emoji) for s in hidden)
-        out.append(
-            ngettext(
-                "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored "
-                "(CR 903.4c).",
-                "The {symbols} in its reminder text don\u2019t count: reminder text is ignored (CR 903.4c).",
-                len(hidden),
-            ).format(symbols=syms)
+        text = ngettext(
+            "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored (CR 903.4c).",
+            "The {symbols} in its reminder text don\u2019t count: reminder text is ignored (CR 903.4c).",
+            len(hidden),
         )
+        out.append(text.format(symbols=syms))
     words = "".join(c for c in analysis.color_words if c not in analysis.identity)
     if words:
         named = render.and_list(_("\u201c{word}\u201d").format(word=render.color_name(c)) for c in words)
-        out.append(
-            ngettext(
-                "The word {words} in its text doesn\u2019t count: words never add to color identity, "
-                "mana symbols do (CR 903.4).",
-                "The words {words} in its text don\u2019t count: words "
-                "never add to color identity, mana symbols do (CR 903.4).",
-                len(words),
-            ).format(words=named)
+        text = ngettext(
+            "The word {words} in its text doesn\u2019t count: words never add to color identity, "
+            "mana symbols do (CR 903.4).",
+            "The words {words} in its text don\u2019t count: words never add to color identity, "
+            "mana symbols do (CR 903.4).",
+            len(words),
         )
+        out.append(text.format(words=named))
     if Note.CHOOSES_COLOR in analysis.notes:
-        out.append(
-            _(
-                "As your commander, it has you choose a color before the game begins; that color joins its "
-                "color identity (CR 903.4b)."
-            )
+        text = _(
+            "As your commander, it has you choose a color before the game begins; that color joins its "
+            "color identity (CR 903.4b)."
         )
+        out.append(text)
     return out
 
 
 def deck_line(analysis: Analysis) -> str:
     if not analysis.identity:
         return _("A colorless identity fits every Commander deck.")
-    return _("It can go in a Commander deck whose commander\u2019s identity includes {colors}.").format(
-        colors=render.color_words(analysis.identity)
-    )
+    text = _("It can go in a Commander deck whose commander\u2019s identity includes {colors}.")
+    return text.format(colors=render.color_words(analysis.identity))
 
 
 def token_colors_sentence(analysis: Analysis) -> str:
-    """What is known of a token's colors (set by the effect that creates it)."""
     if Note.TOKEN_COLORS_UNRECORDED in analysis.notes:
         return _("Its colors come from the effect that creates it, and this card data records none.")
     return _("The effect that creates it makes it {colors}.").format(

@@ -449,7 +449,7 @@ def test_help_explains_both_rules_with_examples():
 
 
 def test_error_texts_escape_user_input():
-    from bot.present import errors
+    from bot.present import errors, i18n
     from bot.present.message import CONTENT_LIMIT
 
     text = errors.not_found_text(
@@ -463,6 +463,8 @@ def test_error_texts_escape_user_input():
     assert "Did you mean" in text
     long = errors.too_long_text(6000, "card")
     assert "6,000" in long and "200" in long
+    with i18n.using("de"):  # the length is grouped the reader's way
+        assert "6.000" in errors.too_long_text(6000, "card")
     amb = errors.ambiguous_text("bolt", [f"Bolt {i}" for i in range(30)], "card")
     assert "Bolt 9" in amb and "Bolt 10" not in amb and "20 more" in amb
     assert "try again in about 30 seconds" in errors.unavailable_text(30)
