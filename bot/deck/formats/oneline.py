@@ -15,38 +15,31 @@ import re
 from collections.abc import Callable
 from enum import Enum, auto
 
-from bot.deck.formats.lines import (
-    COLLECTOR,
-    GROUP_WORDS,
-    INLINE_SECTION_WORDS,
-    SECTION_WORDS,
-    SET_CODE,
-    looks_like_note,
-)
+from bot.deck.formats import lines
 
 # Section words that end some card's name (`Siege-Gang Commander`, `Raptor Companion`, `Side to Side`): after
 # a name they belong to it unless a colon or a `(N)` count marks a header. tests/deck checks this set against
 # every card name of the shared data set.
 NAME_ENDING_SECTION_WORDS = frozenset({"commander", "companion", "companions", "side", "stickers"})
 
-_WORDS = "|".join(
-    w.replace(" ", r"\s+") for w in sorted({*SECTION_WORDS, *GROUP_WORDS}, key=len, reverse=True)
+_HEADS = "|".join(
+    w.replace(" ", r"\s+") for w in sorted({*lines.SECTION_WORDS, *lines.GROUP_WORDS}, key=len)[::-1]
 )
-_HEADER = rf"(?P<words>{_WORDS})(?P<counted>\s*\(\s*\d+\s*\))?(?P<colon>\s*:)?"  # Lands (30), SIDEBOARD:
+_HEADER = rf"(?P<words>{_HEADS})(?P<counted>\s*\(\s*\d+\s*\))?(?P<colon>\s*:)?"  # Lands (30), SIDEBOARD:
 _HEADER_RE = re.compile(_HEADER, re.IGNORECASE)
 _TOKEN_RE = re.compile(
     rf"(?i:(?<!\S){_HEADER}(?!\S))|\[[^\[\]]{{0,60}}\]|\^[^\^]{{0,60}}\^|\*[A-Za-z][A-Za-z\- ]{{0,15}}\*"
     r"|\([^()]{0,60}\)|\S+(?:\s+:(?!\S))?"  # (C21), (Big Furry Monster); a word (`Commander :` is one)
 )
 _KIND_RE = re.compile(  # what a token is; anything else is a "word"
-    rf"(?P<count>\d{{1,3}}[xX\u00d7]?)|(?P<set>\({SET_CODE}\))|(?P<bset>\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{{2,6}}"
-    rf"(?::{COLLECTOR})?\])|(?P<note>//.*|(?://|#)+)|(?P<mark>\*.+\*|\[(?:.*\])?|\^.*\^|#.*)"
-    r"|(?P<sb>(?i:SB:))|(?P<other>\(.*)|(?P<colon>:)"
+    rf"(?P<count>\d{{1,3}}[xX\u00d7]?)|(?P<set>\({lines.SET_CODE}\))"
+    rf"|(?P<bset>\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{{2,6}}(?::{lines.COLLECTOR})?\])|(?P<note>//.*|(?://|#)+)"
+    r"|(?P<mark>\*.+\*|\[(?:.*\])?|\^.*\^|#.*)|(?P<sb>(?i:SB:))|(?P<other>\(.*)|(?P<colon>:)"
 )
 _NAMES = ("word", "count", "bset")  # kinds a card name can begin with (`1 [C21] Sol Ring`)
 _ENDS = ("set", "bset", "mark")  # kinds that finish an entry: (C21), [C21], *F*, [Ramp], ^Have^, #tag
-_COLLECTOR_RE = re.compile(r"(?=.*[0-9★†])" + COLLECTOR)
-_PREFIX_RE = re.compile(r"\d{1,3}[xX\u00d7]?|[xX\u00d7]|.*:")  # a count, `x`, `SB:`, `Commander:`
+_NUM_RE = re.compile(r"(?=.*[0-9★†])" + lines.COLLECTOR)  # a collector number: 263, 217p, C21-263
+_X = ("x", "X", "\u00d7")
 
 
 class _Phase(Enum):
@@ -64,7 +57,7 @@ class _Splitter:
     def __init__(self, tokens: list[str]) -> None:
         self.t, self.n = tokens, len(tokens)
         self.k = [m.lastgroup or "" if (m := _KIND_RE.fullmatch(tok)) else "word" for tok in tokens] + [""]
-        self.starts, self.phase = [0], _Phase.START
+        self.starts, self.phase, self.name_at = [0], _Phase.START, 0
         numbered = {self._numbered(i) for i in range(1, self.n) if self.k[i - 1] == "set"}
         self.numbers_follow_sets = True in numbered or False not in numbered  # decides `(SET) 12 Name`
 
@@ -72,7 +65,7 @@ class _Splitter:
         """Token i, after a `(SET)`, is its collector number (True), is not (False), or can't tell (None)."""
         if self.t[i].isdigit():
             return self.k[i + 1] not in ("word", "bset") or None  # `(C21) 263 1 Shock`, not `(C21) 2 Shock`
-        return bool(_COLLECTOR_RE.fullmatch(self.t[i])) and self.k[i] != "count"
+        return bool(_NUM_RE.fullmatch(self.t[i])) and self.k[i] != "count"
 
     def count_at(self, i: int) -> bool:
         """Token i is a count before a card name (`1 Sol`, `1x Sol`, `1 x Sol`) or a lone count at the end."""
@@ -81,19 +74,27 @@ class _Splitter:
     def entry_at(self, i: int) -> bool:
         return i >= self.n or self.count_at(i) or self.k[i] in ("sb", "note")
 
-    def header(self, i: int) -> tuple[int, str, bool, bool] | None:
-        """A header at token i (`Deck`, `SIDEBOARD:`, `// Lands (30)`) that an entry follows: (end, phrase,
-        strong: marked by a colon, a `(N)` count or as a comment, section: a capitalised section word)."""
+    def header(self, i: int) -> tuple[int, bool] | None:
+        """(end, is `About`) of a header at token i (`Deck`, `SIDEBOARD:`, `// Lands (30)`) where the entries
+        around it allow one: an entry must follow, and right after a name only a colon, a `(N)` count, a
+        comment mark or a section word that ends no card name (`1 Siege-Gang Commander`) makes a header."""
         marked = self.k[i] == "note" and self.t[i].strip("/#") == ""
         if i + marked >= self.n or not (m := _HEADER_RE.fullmatch(self.t[i + marked])):
             return None
-        end, phrase = i + marked + 1, " ".join(m["words"].lower().split())
+        end, phrase, name = i + marked + 1, " ".join(m["words"].lower().split()), self.phase is _Phase.NAME
         nested = _HEADER_RE.fullmatch(self.t[end]) if end < self.n else None
-        about_name = phrase == "about" and end < self.n and self.t[end].lower() == "name"  # Arena metadata
-        if not (self.entry_at(end) or (nested and self.entry_at(end + 1)) or about_name):
+        about = phrase == "about" and end < self.n and self.t[end].lower() == "name"
+        if not (self.entry_at(end) or (nested and self.entry_at(end + 1)) or about):
             return None
-        section = phrase in SECTION_WORDS and m["words"][0].isupper()
-        return end, phrase, bool(m["colon"] or m["counted"] or marked), section
+        strong = m["colon"] or m["counted"] or marked  # no card name ends in a colon or `(N)`
+        section = phrase in lines.SECTION_WORDS and m["words"][0].isupper()
+        if self.phase in (_Phase.START, _Phase.DONE) or (name and strong):
+            return end, phrase == "about"
+        return (
+            (end, phrase == "about")
+            if section and not (name and phrase in NAME_ENDING_SECTION_WORDS)
+            else None
+        )
 
     def note_follows(self, i: int) -> bool:
         """The text after the `//` at token i (up to the next count, comment, set code or marker) is a note
@@ -102,10 +103,7 @@ class _Splitter:
         while j < self.n and not (self.count_at(j) or self.k[j] in ("note", "set", "mark", "bset", "other")):
             j += 1
         text = " ".join([self.t[i][2:], *self.t[i + 1 : j]]).strip()
-        name = self.t[self.starts[-1] : i]
-        while name and _PREFIX_RE.fullmatch(name[0]):
-            name = name[1:]  # the count and `SB:` / `Commander:` prefixes are not the name
-        return bool(text) and looks_like_note(" ".join(name), text)
+        return bool(text) and lines.looks_like_note(" ".join(self.t[self.name_at : i]), text)
 
     def begin(self, i: int, phase: _Phase) -> int:
         if i < self.n and i != self.starts[-1]:
@@ -123,23 +121,12 @@ class _Splitter:
             return self.begin(i, _Phase.PREFIX) + 1
         if phase is _Phase.NAME and prev.startswith("//"):
             return None  # `Fire // Ice`: a face name follows
-        if (span := self.header(i)) and (
-            phase in (_Phase.START, _Phase.DONE)
-            or (phase is _Phase.NAME and span[2])  # no card name ends in a colon or `(N)`
-            or (span[3] and not (phase is _Phase.NAME and span[1] in NAME_ENDING_SECTION_WORDS))
-        ):
-            about = span[1] == "about"
+        if head := self.header(i):
             self.begin(i, _Phase.START)
-            self.begin(span[0], _Phase.NOTE if about else _Phase.START)
-            return span[0] + (
-                about and span[0] < self.n and self.t[span[0]].lower() == "name"
-            )  # Arena: `About Name X`
+            return self.begin(head[0], _Phase.NOTE if head[1] else _Phase.START)  # Arena: `About Name X`
         word = " ".join(tok[:-1].lower().split()) if tok[-1] == ":" else ""  # `Commander: Name`
-        if (
-            word in INLINE_SECTION_WORDS
-            and self.k[i + 1] in _NAMES
-            and (phase is not _Phase.NOTE or tok[0].isupper())
-        ):
+        inline = word in lines.INLINE_SECTION_WORDS and self.k[i + 1] in _NAMES
+        if inline and (phase is not _Phase.NOTE or tok[0].isupper()):  # in a comment, only capitalised
             return self.begin(i, _Phase.PREFIX) + 1
         if tok.isdigit() and (
             (self.collector(i) and (self.numbers_follow_sets or not self.count_at(i)))
@@ -151,9 +138,7 @@ class _Splitter:
 
     def collector(self, i: int) -> bool:
         """Token i follows a finished entry's `(SET)` and reads as its number (`263`, `217p`, `C21-263`)."""
-        return (
-            self.phase is _Phase.DONE and self.k[i - 1] == "set" and bool(_COLLECTOR_RE.fullmatch(self.t[i]))
-        )
+        return self.phase is _Phase.DONE and self.k[i - 1] == "set" and bool(_NUM_RE.fullmatch(self.t[i]))
 
     def split(self) -> list[tuple[int, int]]:
         """Token ranges [start, end) of the entries, in order."""
@@ -165,6 +150,8 @@ class _Splitter:
             _, phase, new = next((r for r in _RULES[self.phase] if r[0](self, i)), (_any, None, False))
             if new:
                 self.begin(i, self.phase)
+            if phase is _Phase.NAME:
+                self.name_at = i  # where the name begins, after a count or `SB:` / `Commander:`
             self.phase = phase or self.phase
             i += 1
         return list(zip(self.starts, [*self.starts[1:], self.n], strict=True))
@@ -190,11 +177,7 @@ _RULES: dict[_Phase, tuple[tuple[_Test, _Phase | None, bool], ...]] = {
     ),
     _Phase.PREFIX: ((_kind("count"), _Phase.COUNT, False), (_any, _Phase.NAME, False)),
     _Phase.COUNT: (  # `1 x Sol Ring` keeps counting; in `1 X 1 Sol Ring`, X is the card
-        (
-            lambda s, i: s.t[i] in ("x", "X", "\u00d7") and s.k[i + 1] in _NAMES and not s.count_at(i + 1),
-            None,
-            False,
-        ),
+        (lambda s, i: s.t[i] in _X and s.k[i + 1] in _NAMES and not s.count_at(i + 1), None, False),
         (_any, _Phase.NAME, False),
     ),
     _Phase.NAME: (
