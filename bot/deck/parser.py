@@ -63,8 +63,8 @@ def parse(text: str, *, filename: str | None = None) -> ParsedDeck:
     if len(pieces) > 1:
         check_length(len(pieces), ListUnit.ENTRIES)
         deck = ParsedDeck(lines_read=len(pieces), format=DeckFormat.ONE_LINE)
-        readers = ((forge.detect, forge.read), (xmage.detect, xmage.read))
-        next((read for found, read in readers if found(pieces)), read_text)(pieces, deck)
+        read = forge.read if forge.detect(pieces) else xmage.read if xmage.detect(pieces) else read_text
+        read(pieces, deck)
     else:
         kind = detect(lines, filename)
         deck = ParsedDeck(lines_read=len(lines), format=kind)
