@@ -33,19 +33,9 @@ INLINE_SECTION_WORDS: dict[str, Section] = {
     "sideboard": Section.SIDEBOARD,
 }
 # Type group headers (Moxfield/TappedOut/Archidekt copies): skipped, section unchanged.
-_TYPES = (
-    "creature",
-    "land",
-    "instant",
-    "artifact",
-    "enchantment",
-    "planeswalker",
-    "battle",
-    "other",
-    "nonland",
-)
+_TYPES = ("creature", "land", "instant", "artifact", "enchantment", "planeswalker", "battle")
 GROUP_WORDS = {
-    *(word + plural for word in _TYPES for plural in ("", "s")),
+    *(word + plural for word in (*_TYPES, "other", "nonland") for plural in ("", "s")),
     *("sorcery", "sorceries", "spells", "ramp", "removal", "card draw", "draw", "mana rocks"),
     *("tribal", "kindred", "legendary"),
 }
