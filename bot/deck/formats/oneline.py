@@ -1,12 +1,9 @@
-"""One-line pastes: a whole decklist whose newlines became spaces (Discord text options, some chat clients).
+"""One-line pastes: a decklist whose newlines became spaces (Discord text options, some chat clients).
 
-`split_entries` tokenizes the line and cuts it into entries that each read like a line of a multi-line list.
-An entry starts at a count before a name (`4`, `4x`), `SB:`, a section or type header, `Commander: Name`, a
-comment, or a name after a finished entry (one that ended in a set code, collector number, marker, tag or a
-trailing count as in `Island: 9`); `;` and `|` always separate. A bare section word right after a name is a
-header only when no card name ends with it (`1 Siege-Gang Commander`); with a colon, a `(N)` count or as a
-comment it always is. Limits: a plain list needs counts or `;` between names, and a comment's own numbers
-(`// top 10`) start new entries.
+`split_entries` tokenizes the line and cuts it where an entry starts (`_Splitter.boundary`, then `_RULES`),
+so each entry reads like a line of a multi-line list. A bare section word right after a name is a header
+only when no card name ends with it (`1 Siege-Gang Commander`). Limits: a plain list needs counts or `;`
+between names, and a comment's own numbers (`// top 10`) start new entries.
 """
 
 from __future__ import annotations

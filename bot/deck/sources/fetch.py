@@ -130,15 +130,6 @@ class DeckSites:
                     size = len(body)
                 if size > limit:
                     resp.close()  # drop the connection instead of draining the rest
-                    if resp.status == 200:
-                        raise DeckSourceError(
-                            DeckSourceErrorCode.TOO_LARGE,
-                            link.site,
-                            url=link.url,
-                            limit=limit,
-                            unit="bytes",
-                            size=size,
-                        )
         except TimeoutError:
             raise  # aiohttp's timeouts are ClientErrors too: `_fetch_and_store` reports every one as a timeout
         except aiohttp.ClientError as exc:
@@ -147,6 +138,9 @@ class DeckSites:
             ) from None
         if resp.status != 200:
             raise self._failure(link, resp, body)
+        if size > limit:
+            too_large = DeckSourceErrorCode.TOO_LARGE
+            raise DeckSourceError(too_large, link.site, url=link.url, limit=limit, unit="bytes", size=size)
         try:
             payload = json.loads(body.decode("utf-8-sig"))
         except ValueError:

@@ -69,11 +69,9 @@ def check_answer(site: Site, deck_id: str, answered_id: Any, visibility: str) ->
         raise not_a_deck(site, "mismatched_id", f"asked for {deck_id}, got {answered_id}")
 
 
-def check_size(site: Site, total: int, max_entries: int) -> None:
-    if total > max_entries:
-        raise DeckSourceError(
-            DeckSourceErrorCode.TOO_LARGE, site, limit=max_entries, unit="entries", size=total
-        )
+def check_size(site: Site, total: int, limit: int) -> None:
+    if total > limit:
+        raise DeckSourceError(DeckSourceErrorCode.TOO_LARGE, site, limit=limit, unit="entries", size=total)
 
 
 def tidy_name(value: Any) -> str | None:
