@@ -22,10 +22,14 @@ from cachetools import TTLCache
 from bot import BOT_NAME, __version__
 from bot.cards.flight import SingleFlight
 from bot.cards.scryfall import retry_after_seconds
-from bot.deck.sources.archidekt import read_archidekt
 from bot.deck.sources.links import DeckLink, DeckSourceError, DeckSourceErrorCode, Site
-from bot.deck.sources.moxfield import read_moxfield
-from bot.deck.sources.result import DEFAULT_MAX_ENTRIES, FetchedDeck, not_a_deck
+from bot.deck.sources.result import (
+    DEFAULT_MAX_ENTRIES,
+    FetchedDeck,
+    not_a_deck,
+    read_archidekt,
+    read_moxfield,
+)
 
 log = logging.getLogger(__name__)
 
