@@ -39,6 +39,7 @@ GROUP_WORDS = {
     *("sorcery", "sorceries", "spells", "ramp", "removal", "card draw", "draw", "mana rocks"),
     *("tribal", "kindred", "legendary"),
 }
+HEADER_WORDS = {*SECTION_WORDS, *GROUP_WORDS}
 
 _HEADER_RE = re.compile(
     r"^(?:(?://|#)+\s*)?(?P<word>[A-Za-z][A-Za-z ]*?)\s*(?:\(\s*\d+\s*\))?\s*:?\s*(?:\d+\s*)?$"
@@ -162,12 +163,7 @@ def slash_comment(rest: str) -> tuple[str, str | None]:
         if not left or not right:
             continue  # `// Ice` or `Fire //`: half a split name, reported as such
         face = strip_suffixes(right)[0].lower()
-        if (
-            looks_like_note(left, right)
-            or strip_suffixes(left)[0] != left
-            or face in SECTION_WORDS
-            or face in GROUP_WORDS
-        ):
+        if looks_like_note(left, right) or strip_suffixes(left)[0] != left or face in HEADER_WORDS:
             return left, alternative
         alternative = left
     return rest, alternative

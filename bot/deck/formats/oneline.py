@@ -19,9 +19,7 @@ from bot.deck.formats import lines
 # every card name of the shared data set.
 NAME_ENDING_SECTION_WORDS = frozenset({"commander", "companion", "companions", "side", "stickers"})
 
-_HEADS = "|".join(
-    w.replace(" ", r"\s+") for w in sorted({*lines.SECTION_WORDS, *lines.GROUP_WORDS}, key=len)[::-1]
-)
+_HEADS = "|".join(w.replace(" ", r"\s+") for w in sorted(lines.HEADER_WORDS, key=len)[::-1])
 _HEADER = rf"(?P<words>{_HEADS})(?P<counted>\s*\(\s*\d+\s*\))?(?P<colon>\s*:)?"  # Lands (30), SIDEBOARD:
 _HEADER_RE = re.compile(_HEADER, re.IGNORECASE)
 _TOKEN_RE = re.compile(
