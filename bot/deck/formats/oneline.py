@@ -29,7 +29,7 @@ _TOKEN_RE = re.compile(
 _KIND_RE = re.compile(  # what a token is; anything else is a "word"
     rf"(?P<count>\d{{1,3}}[xX\u00d7]?)|(?P<set>\({lines.SET_CODE}\))"
     rf"|(?P<bset>\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{{2,6}}(?::{lines.COLLECTOR})?\])|(?P<note>//.*|(?://|#)+)"
-    r"|(?P<mark>\*.+\*|\[(?:.*\])?|\^.*\^|#.*)|(?P<sb>(?i:SB:))|(?P<other>\(.*)|(?P<colon>:)"
+    r"|(?P<mark>\*.+\*|\[(?:.*\])?|\^.*\^|#.*)|(?P<sb>(?i:SB:))|(?P<paren>\(.*)|(?P<colon>:)"
 )
 _NAMES = ("word", "count", "bset")  # kinds a card name can begin with (`1 [C21] Sol Ring`)
 _ENDS = ("set", "bset", "mark")  # kinds that finish an entry: (C21), [C21], *F*, [Ramp], ^Have^, #tag
@@ -51,7 +51,9 @@ class _Splitter:
 
     def __init__(self, tokens: list[str]) -> None:
         self.t, self.n = tokens, len(tokens)
-        self.k = [m.lastgroup or "" if (m := _KIND_RE.fullmatch(tok)) else "word" for tok in tokens] + [""]
+        self.k = [m.lastgroup or "" if (m := _KIND_RE.fullmatch(tok)) else "word" for tok in tokens] + [
+            ""
+        ]  # "": past the end
         self.starts, self.phase, self.name_at = [0], _Phase.START, 0
         numbered = {self._numbered(i) for i in range(1, self.n) if self.k[i - 1] == "set"}
         self.numbers_follow_sets = True in numbered or False not in numbered  # decides `(SET) 12 Name`
@@ -83,19 +85,16 @@ class _Splitter:
             return None
         strong = m["colon"] or m["counted"] or marked  # no card name ends in a colon or `(N)`
         section = phrase in lines.SECTION_WORDS and m["words"][0].isupper()
-        if self.phase in (_Phase.START, _Phase.DONE) or (name and strong):
+        ending = name and phrase in NAME_ENDING_SECTION_WORDS  # `1 Siege-Gang Commander`
+        if self.phase in (_Phase.START, _Phase.DONE) or (name and strong) or (section and not ending):
             return end, phrase == "about"
-        return (
-            (end, phrase == "about")
-            if section and not (name and phrase in NAME_ENDING_SECTION_WORDS)
-            else None
-        )
+        return None
 
     def note_follows(self, i: int) -> bool:
         """The text after the `//` at token i (up to the next count, comment, set code or marker) is a note
         rather than a split card's next face (`looks_like_note`)."""
         j = i + 1
-        while j < self.n and not (self.count_at(j) or self.k[j] in ("note", "set", "mark", "bset", "other")):
+        while j < self.n and not (self.count_at(j) or self.k[j] in ("note", "paren", *_ENDS)):
             j += 1
         text = " ".join([self.t[i][2:], *self.t[i + 1 : j]]).strip()
         return bool(text) and lines.looks_like_note(" ".join(self.t[self.name_at : i]), text)
@@ -109,10 +108,10 @@ class _Splitter:
     def boundary(self, i: int) -> int | None:
         """When token i starts an entry (`SB:`, a header, `Commander: Name`, a count) or ends one (a collector
         number, `Island: 9`): the index of the next token to read."""
-        tok, kind, phase, prev = self.t[i], self.k[i], self.phase, self.t[i - 1] if i else ""
+        tok, phase, prev = self.t[i], self.phase, self.t[i - 1] if i else ""
         if phase in (_Phase.COUNT, _Phase.PREFIX):
             return None
-        if kind == "sb":
+        if self.k[i] == "sb":
             return self.begin(i, _Phase.PREFIX) + 1
         if phase is _Phase.NAME and prev.startswith("//"):
             return None  # `Fire // Ice`: a face name follows
