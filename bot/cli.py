@@ -24,9 +24,9 @@ from bot.cards.allcards import sync_printed_names
 from bot.cards.bulk import import_file, sync_from_scryfall
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS
-from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode
+from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode, parse
 from bot.deck.report import ProblemKind
-from bot.deck.runner import check_decklist, read_list
+from bot.deck.runner import check_decklist
 from bot.healthcheck import healthcheck
 from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, open_cards, run, scryfall_client
 from bot.ops.logs import setup_logging
@@ -154,7 +154,7 @@ async def _check_deck(settings: Settings, deck: ParsedDeck, args: argparse.Names
 def _check_deck_command(args: argparse.Namespace, settings: Settings) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        deck = read_list(_read_deck(args.file), None if args.file == "-" else args.file)
+        deck = parse(_read_deck(args.file), filename=None if args.file == "-" else args.file)
         return asyncio.run(_check_deck(settings, deck, args))
     except DeckInputError as exc:
         print(deck_errors.cli_text(exc), file=sys.stderr)

@@ -34,18 +34,8 @@ DECK_SIZE = 100
 
 _ANY_NUMBER_RE = re.compile(r"deck can have any number of cards named", re.IGNORECASE)
 _UP_TO_RE = re.compile(r"deck can have up to (\w+) cards named", re.IGNORECASE)
-_NUMBER_WORDS = (
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-)  # Seven Dwarves
+# `up to seven` (Seven Dwarves)
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +51,6 @@ class DeckInput:
     unavailable: Mapping[str, Unchecked] = field(default_factory=dict)
     unchecked_commanders: Sequence[UncheckedCommander] = ()
     chosen: Sequence[str | None] = ()
-    warnings: Sequence[str] = ()
     readings: Sequence[Reading] = ()
     from_list: Sequence[str] = ()
     second_from_list: bool = False
@@ -288,7 +277,6 @@ def check_deck(inp: DeckInput) -> DeckReport:
         deck_identity=leaders.identity,
         card_count=total,
         problems=problems,
-        warnings=list(dict.fromkeys(inp.warnings)),
         excluded=dict(excluded),
         companions=tuple(dict.fromkeys(str(others.card_of[k].get("name")) for k in others.cards))
         + tuple(others.unknown)

@@ -37,11 +37,7 @@ class CommanderNotFound(DeckCheckError):
     def __init__(
         self, option: str | None, query: str, suggestions: Sequence[str] = (), ambiguous: bool = False
     ) -> None:
-        self.option, self.query, self.suggestions, self.ambiguous = (
-            option,
-            query,
-            list(suggestions),
-            ambiguous,
-        )
+        self.option, self.query, self.ambiguous = option, query, ambiguous
+        self.suggestions = list(suggestions)
         data = {"option": option, "query": query, "suggestions": self.suggestions, "ambiguous": ambiguous}
         super().__init__(DeckCheckCode.COMMANDER_NOT_FOUND, **data)

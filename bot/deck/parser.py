@@ -1,8 +1,8 @@
 """Decklist reading: which format a text is, then that format's reader (`formats/`). Pure; no I/O.
 
 The format is read from the text itself, first match wins: Cockatrice / MTGO XML (by root element), Forge
-(`[Main]`-style sections), XMage (`N [SET:NUM] Name`, `NAME:`), a CSV table (header row), a one-line paste,
-else a line-per-card text list. A file name only breaks a tie (`.csv`). Every line a reader can't read
+(`[Main]`-style sections), XMage (`N [SET:NUM] Name`, `NAME:`), a CSV table (header row), a one-line paste
+(of a text list, a Forge or an XMage file), else a line-per-card text list. A file name only breaks a tie (`.csv`). Every line a reader can't read
 becomes a `ParseProblem` with a `LineIssue` code; nothing is dropped silently.
 """
 
@@ -58,11 +58,13 @@ def parse(text: str, *, filename: str | None = None) -> ParsedDeck:
         raise DeckInputError(InputIssue.TOO_BIG, size=None, limit=MAX_BYTES)
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     non_blank = [raw for raw in lines if raw.strip()]
-    pieces = split_entries(non_blank[0].translate(QUOTES)) if len(non_blank) == 1 else []
+    pasted = non_blank[0] if len(non_blank) == 1 and not xmlfiles.detect(lines) else ""  # XML needs no lines
+    pieces = (forge.unfold(pasted) or split_entries(pasted.translate(QUOTES))) if pasted else []
     if len(pieces) > 1:
         check_length(len(pieces), ListUnit.ENTRIES)
         deck = ParsedDeck(lines_read=len(pieces), format=DeckFormat.ONE_LINE)
-        (xmage.read if xmage.detect(pieces) else read_text)(pieces, deck)
+        read = forge.read if forge.detect(pieces) else xmage.read if xmage.detect(pieces) else read_text
+        read(pieces, deck)
     else:
         kind = detect(lines, filename)
         deck = ParsedDeck(lines_read=len(lines), format=kind)

@@ -41,11 +41,6 @@ class CardSource(Protocol):
     def has_local_data(self) -> bool: ...
 
 
-def read_list(text: str, filename: str | None = None) -> ParsedDeck:
-    """Parse a decklist; `filename` (an uploaded or given file's name) is the parser's format hint."""
-    return parse(text, filename=filename)
-
-
 def names_card(typed: str, card: Mapping[str, Any]) -> bool:
     """Whether `typed` is the card's name, a face's, or one printed in their place (`flavor_name`: Godzilla
     series, Secret Lair), folded; not a close reading of it."""
@@ -246,7 +241,7 @@ async def check_decklist(
     *,
     chosen: Sequence[str] = (),
 ) -> tuple[DeckReport, list[Resolved]]:
-    """Parse (text: `read_list`), resolve and check a decklist; the report and every `Resolved` the service
+    """Parse (text: `parse`), resolve and check a decklist; the report and every `Resolved` the service
     gave (for stale-data notes). `chosen`: colors (letters or words) for the commanders that choose one
     (CR 903.4b), in order. Raises `DeckInputError` (and its `DeckCheckError`s) or `ScryfallUnavailable`."""
     options = [
@@ -255,7 +250,7 @@ async def check_decklist(
         if (q := _check_option(label, value)) is not None
     ]
     colors = [color_letter(c) for c in chosen]
-    parsed = read_list(deck) if isinstance(deck, str) else deck
+    parsed = parse(deck) if isinstance(deck, str) else deck
     if not options and not parsed.commander_entries:
         raise NoCommander()
     lookup = _Lookup()

@@ -647,6 +647,17 @@ def _read(text: str) -> list[tuple[str, int, str]]:
             "1 Sol Ring (C21) 263 Arcane Signet *F* Shock",
             [("Sol Ring", 1, "main"), ("Arcane Signet", 1, "main"), ("Shock", 1, "main")],
         ),
+        # counts after the name (`Island: 9`) finish an entry
+        (
+            "Island: 9 Mountain : 8 1 Sol Ring (C21) 263 Shock: 2 Lightning Bolt",
+            [
+                ("Island", 9, "main"),
+                ("Mountain", 8, "main"),
+                ("Sol Ring", 1, "main"),
+                ("Shock", 2, "main"),
+                ("Lightning Bolt", 1, "main"),
+            ],
+        ),
         # separators, type headers, comments
         (
             "Sol Ring; Lightning Bolt | Shock",

@@ -21,9 +21,7 @@ from bot.deck.entries import Section
 from bot.deck.report import ProblemKind
 from bot.deck.sources import DeckLink, DeckSites, DeckSourceError, FetchedDeck, Site, parse_deck_url
 from bot.deck.sources import DeckSourceErrorCode as Code
-from bot.deck.sources.archidekt import read_archidekt
-from bot.deck.sources.moxfield import read_moxfield
-from bot.deck.sources.result import EntryProblem
+from bot.deck.sources.result import EntryProblem, read_archidekt, read_moxfield
 from bot.present.deck_report import problem_text
 from tests.deck.test_deck_runner import paced_cards
 from tests.fakes.decksites import FakeArchidekt, FakeMoxfield, load_sample, to_v3

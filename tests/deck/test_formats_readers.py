@@ -3,6 +3,8 @@ after the name, one-slash split names and MTGO's blank-line sideboard."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.deck.entries import DeckFormat, DeckInputError, LineIssue, Section
@@ -132,6 +134,30 @@ def test_forge_lines_outside_a_card_section_are_not_dropped():
     assert [(e.name, e.section, e.line) for e in deck.entries] == [
         ("Sol Ring", Section.MAIN, 1),
         ("Pyroblast", Section.SIDEBOARD, 3),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"), [("urza-forge.dck", DeckFormat.ONE_LINE), ("meren-cockatrice.cod", None)]
+)
+def test_forge_and_cockatrice_files_pasted_on_one_line(name, kind):
+    text = (Path(__file__).parents[1] / "data" / "decks" / name).read_text(encoding="utf-8")
+    multi, single = parse(text), parse(" ".join(text.split("\n")))
+    assert (
+        single.format is (kind or multi.format)
+        and single.deck_name == multi.deck_name
+        and not single.problems
+    )
+    key = [(e.name, e.count, e.section, e.set_code, e.commander_marker) for e in multi.entries]
+    assert [(e.name, e.count, e.section, e.set_code, e.commander_marker) for e in single.entries] == key
+    assert single.card_count == 100 and len(key) > 60
+
+
+def test_a_forge_section_word_inside_a_pasted_text_list_is_no_forge_file():
+    deck = parse("1 Sol Ring [Sideboard] 1 Shock [Main]")
+    assert [(e.name, e.section) for e in deck.entries] == [
+        ("Sol Ring", Section.MAYBEBOARD),
+        ("Shock", Section.MAIN),
     ]
 
 

@@ -25,6 +25,9 @@ _SECTIONS: dict[str, Section | None] = {
     ),
 }
 _SECTION_RE = re.compile(r"^\s*\[(?P<name>[A-Za-z]+)\]\s*$")
+_PASTED_SECTION_RE = re.compile(r"\s*(\[(?:" + "|".join(_SECTIONS) + r")\])\s*", re.IGNORECASE)
+# Where a line began in a pasted section: before a `Key=` in metadata, before a card's count elsewhere.
+_CUTS = (re.compile(r"\s+(?=\d{1,3}\s)"), re.compile(r"\s+(?=(?:Deck |Custom )?[A-Z]\w*=)"))
 
 
 def _header(line: str) -> str | None:
@@ -35,6 +38,19 @@ def _header(line: str) -> str | None:
 
 def detect(lines: list[str]) -> bool:
     return any(_header(line) for line in lines)
+
+
+def unfold(line: str) -> list[str]:
+    """A Forge file pasted on one line (it starts with a section), cut back into its lines; else []."""
+    parts = _PASTED_SECTION_RE.split(line.strip())
+    out: list[str] = []
+    for i, part in enumerate(parts[1:]):
+        if i % 2 == 0:
+            out.append(part)
+            metadata = _SECTIONS[part[1:-1].lower()] is None
+        elif part:
+            out += _CUTS[metadata].split(part)
+    return out if len(parts) > 1 and not parts[0] else []
 
 
 def _card(text: str, section: Section) -> DeckEntry | LineIssue:

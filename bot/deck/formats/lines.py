@@ -33,29 +33,20 @@ INLINE_SECTION_WORDS: dict[str, Section] = {
     "sideboard": Section.SIDEBOARD,
 }
 # Type group headers (Moxfield/TappedOut/Archidekt copies): skipped, section unchanged.
-_TYPES = (
-    "creature",
-    "land",
-    "instant",
-    "artifact",
-    "enchantment",
-    "planeswalker",
-    "battle",
-    "other",
-    "nonland",
-)
+_TYPES = ("creature", "land", "instant", "artifact", "enchantment", "planeswalker", "battle")
 GROUP_WORDS = {
-    *(word + plural for word in _TYPES for plural in ("", "s")),
+    *(word + plural for word in (*_TYPES, "other", "nonland") for plural in ("", "s")),
     *("sorcery", "sorceries", "spells", "ramp", "removal", "card draw", "draw", "mana rocks"),
     *("tribal", "kindred", "legendary"),
 }
+HEADER_WORDS = {*SECTION_WORDS, *GROUP_WORDS}
 
 _HEADER_RE = re.compile(
     r"^(?:(?://|#)+\s*)?(?P<word>[A-Za-z][A-Za-z ]*?)\s*(?:\(\s*\d+\s*\))?\s*:?\s*(?:\d+\s*)?$"
 )
 _COUNT_RE = re.compile(r"^(?P<count>\d+)(?P<x>\s*[xX\u00d7])?\s+(?P<rest>\S.*)$")
 _TRAILING_COUNT_RE = re.compile(r"^(?P<rest>.*\S)(?:\s+[xX\u00d7]|\s*:\s*)(?P<count>\d+)$")
-_SB_RE = re.compile(r"^SB:\s*", re.IGNORECASE)
+SB_RE = re.compile(r"^SB:\s*", re.IGNORECASE)
 _STAR_MARK_RE = re.compile(r"\s*\*(?P<mark>[A-Za-z][A-Za-z\- ]{0,15})\*\s*$")
 _TAG_RE = re.compile(r"\s*\^[^^]*\^\s*$|\s+#!?[^\s#]+\s*$")  # `^tag^`, `#tag`: organisation, not the card
 # A set code has a letter and one case (`(C21)`, `(c21)`), so `Hazmat Suit (Used)` and `Bio (1999)` keep theirs.
@@ -70,7 +61,6 @@ _SPLIT_RE = re.compile(r"\s*/{1,2}\s*")
 _HASH_COMMENT_RE = re.compile(r"\s#(?:\s|$)")  # ` # note`; Moxfield tags (`#Ramp`) have no space after `#`
 _SLASH_SEPARATOR_RE = re.compile(r"\s//")  # ` //`: a split-card separator or the start of a comment
 _INLINE_SECTION_RE = re.compile(r"^(?P<word>[A-Za-z][A-Za-z ]{1,20}?)\s*:\s*(?P<rest>\S.*)$")
-_SPACES_RE = re.compile(r"\s+")
 QUOTES = str.maketrans("\u2019\u2018\u02bc\u201c\u201d\u2013\u2014\u00a0", "'''\"\"-- ")
 _FOIL_MARKS = {"f", "foil", "e", "etched", "f-etch", "a", "s"}
 # Lower-case words inside card names (`Fires of Undeath`, `Chicken à la King`); any other lower-case word is
@@ -83,18 +73,14 @@ _NAME_WORD_RE = re.compile(
 
 def normalize_name(name: str) -> str:
     """Tidy a typed card name: curly quotes, repeated spaces, split names as `A // B`."""
-    name = _SPACES_RE.sub(" ", unicodedata.normalize("NFC", name).translate(QUOTES)).strip()
+    name = " ".join(unicodedata.normalize("NFC", name).translate(QUOTES).split())
     return " // ".join(p for p in _SPLIT_RE.split(name) if p) if "/" in name else name
-
-
-def _section_word(word: str) -> str:
-    return _SPACES_RE.sub(" ", word.strip().lower())
 
 
 def header(text: str) -> tuple[str, Section | None] | None:
     """('section', Section) for a section header, ('group', None) for a type group header, else None."""
     m = _HEADER_RE.match(text)
-    word = _section_word(m.group("word")) if m else ""
+    word = " ".join(m.group("word").lower().split()) if m else ""
     if word in SECTION_WORDS:
         return ("section", SECTION_WORDS[word])
     # A bare "Other" or "Land" could be a card name only with a count in front; headers have none.
@@ -177,12 +163,7 @@ def slash_comment(rest: str) -> tuple[str, str | None]:
         if not left or not right:
             continue  # `// Ice` or `Fire //`: half a split name, reported as such
         face = strip_suffixes(right)[0].lower()
-        if (
-            looks_like_note(left, right)
-            or strip_suffixes(left)[0] != left
-            or face in SECTION_WORDS
-            or face in GROUP_WORDS
-        ):
+        if looks_like_note(left, right) or strip_suffixes(left)[0] != left or face in HEADER_WORDS:
             return left, alternative
         alternative = left
     return rest, alternative
@@ -222,11 +203,11 @@ def _name_issue(count: int, name: str) -> LineIssue | None:
 def read_entry(text: str, section: Section = Section.MAIN) -> DeckEntry | LineIssue:
     """A card line (quotes normalised, stripped, not a header or comment) read in `section`, or why it can't be
     read. A `SB:` / `Commander:` prefix or an Archidekt category puts the one line in its own section."""
-    sb, inline = _SB_RE.match(text), _INLINE_SECTION_RE.match(text)
+    sb, inline = SB_RE.match(text), _INLINE_SECTION_RE.match(text)
     prefix: Section | None = None
     if sb:
         prefix, text = Section.SIDEBOARD, text[sb.end() :]
-    elif inline and (word := _section_word(inline.group("word"))) in INLINE_SECTION_WORDS:
+    elif inline and (word := " ".join(inline.group("word").lower().split())) in INLINE_SECTION_WORDS:
         prefix, text = INLINE_SECTION_WORDS[word], inline.group("rest")
     if hash_comment := _HASH_COMMENT_RE.search(text):
         text = text[: hash_comment.start()].strip()

@@ -1,297 +1,199 @@
-"""One-line pastes: a whole decklist whose newlines became spaces (Discord text options, some chat clients).
+"""One-line pastes: a decklist whose newlines became spaces (Discord text options, some chat clients).
 
-`split_entries` cuts the line into entries that each read like one line of a multi-line list. An entry starts
-at a count followed by a name, `SB:`, `;` or `|`, a section or type header, `Commander: Name`, a comment after
-a finished entry, or a name after a finished entry (one that ended in a set code, collector number, marker,
-`[category]` or tag). A number after a `(SET)` is its collector number when the paste's set codes carry them.
-A bare section word right after a name is a header only when no card name ends with it (`1 Siege-Gang
-Commander`); with a colon, a `(N)` count or as a comment it always is. Limits: a plain list needs counts or
-`;` between names, and a comment's own numbers (`// top 10`) start new entries.
+`split_entries` tokenizes the line and cuts it where an entry starts (`_Splitter.boundary`, then `_RULES`),
+so each entry reads like a line of a multi-line list. A bare section word right after a name is a header
+only when no card name ends with it (`1 Siege-Gang Commander`). Limits: a plain list needs counts or `;`
+between names, and a comment's own numbers (`// top 10`) start new entries.
 """
 
 from __future__ import annotations
 
 import re
-from enum import StrEnum
-from typing import NamedTuple
+from collections.abc import Callable
+from enum import Enum, auto
 
-from bot.deck.formats.lines import (
-    COLLECTOR,
-    GROUP_WORDS,
-    INLINE_SECTION_WORDS,
-    SECTION_WORDS,
-    SET_CODE,
-    looks_like_note,
-)
+from bot.deck.formats import lines
 
-# Section words that end some card's name (`Siege-Gang Commander`, `Raptor Companion`, `Sworn Companions`,
-# `Side to Side`, `Enhancement Stickers`): after a card name without a set code they belong to the name
-# unless a colon or a `(N)` count marks them as a header. tests/deck/test_deck_parser.py checks this set against
+# Section words that end some card's name (`Siege-Gang Commander`, `Raptor Companion`, `Side to Side`): after
+# a name they belong to it unless a colon or a `(N)` count marks a header. tests/deck checks this set against
 # every card name of the shared data set.
 NAME_ENDING_SECTION_WORDS = frozenset({"commander", "companion", "companions", "side", "stickers"})
 
+_HEADS = "|".join(w.replace(" ", r"\s+") for w in sorted(lines.HEADER_WORDS, key=len)[::-1])
+_HEADER = rf"(?P<words>{_HEADS})(?P<counted>\s*\(\s*\d+\s*\))?(?P<colon>\s*:)?"  # Lands (30), SIDEBOARD:
+_HEADER_RE = re.compile(_HEADER, re.IGNORECASE)
 _TOKEN_RE = re.compile(
-    r"\[[^\[\]]{0,60}\]"  # [C21], [Commander{top}], [Card Draw]
-    r"|\^[^\^]{0,60}\^"  # ^Have,#37d67a^
-    r"|\*[A-Za-z][A-Za-z\- ]{0,15}\*"  # *F*, *CMDR*
-    r"|\([^()]{0,60}\)"  # (C21), (30), (Big Furry Monster)
-    r"|\S+"
+    rf"(?i:(?<!\S){_HEADER}(?!\S))|\[[^\[\]]{{0,60}}\]|\^[^\^]{{0,60}}\^|\*[A-Za-z][A-Za-z\- ]{{0,15}}\*"
+    r"|\([^()]{0,60}\)|\S+(?:\s+:(?!\S))?"  # (C21), (Big Furry Monster); a word (`Commander :` is one)
 )
-_COUNT_TOKEN_RE = re.compile(r"\d{1,3}[xX\u00d7]?")
-_PREFIX_TOKEN_RE = re.compile(r"\d{1,3}[xX\u00d7]?|[xX\u00d7]|.*:")  # a count, `x`, `SB:`, `Commander:`
-_SET_TOKEN_RE = re.compile(r"\(" + SET_CODE + r"\)")
-_SET_BRACKET_TOKEN_RE = re.compile(r"\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{2,6}(?::" + COLLECTOR + r")?\]")
-_DIGITS_PAREN_RE = re.compile(r"\(\s*\d+\s*\)")
-_COLLECTOR_RE = re.compile(r"(?=.*[0-9★†])" + COLLECTOR)
-_COMMENT_MARK_RE = re.compile(r"(?://|#)+")
-_PASTE_SEPARATOR_RE = re.compile(r"\s*[;|]\s*")
-_MARKER_RE = re.compile(
-    r"\*.+\*|\[(?:.*\])?|\^.*\^|#(?!(?://|#)*$).*"
-)  # finishes an entry: `*F*`, `[..]`, `^..^`, `#tag`
+_KIND_RE = re.compile(  # what a token is; anything else is a "word"
+    rf"(?P<count>\d{{1,3}}[xX\u00d7]?)|(?P<set>\({lines.SET_CODE}\))"
+    rf"|(?P<bset>\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{{2,6}}(?::{lines.COLLECTOR})?\])|(?P<note>//.*|(?://|#)+)"
+    r"|(?P<mark>\*.+\*|\[(?:.*\])?|\^.*\^|#.*)|(?P<sb>(?i:SB:))|(?P<paren>\(.*)|(?P<colon>:)"
+)
+_NAMES = ("word", "count", "bset")  # kinds a card name can begin with (`1 [C21] Sol Ring`)
+_ENDS = ("set", "bset", "mark")  # kinds that finish an entry: (C21), [C21], *F*, [Ramp], ^Have^, #tag
+_NUM_RE = re.compile(r"(?=.*[0-9★†])" + lines.COLLECTOR)  # a collector number: 263, 217p, C21-263
+_X = ("x", "X", "\u00d7")
 
 
-class _Phase(StrEnum):
-    START = "start"  # a new entry begins with the next token
-    COUNT = "count"  # after `1` / `1x`: the name comes next
-    PREFIX = "prefix"  # after `SB:` / `Partner:`: a count or a name comes next
-    NAME = "name"  # inside a card name
-    SUFFIX = "suffix"  # after a set code, marker, tag or category: the entry is finished
-    COMMENT = "comment"  # inside a `//` or `#` comment
-    ABOUT = "about"  # inside Arena's `About` metadata (`Name My deck`)
-
-
-class _HeaderSpan(NamedTuple):
-    end: int  # index of the first token after the header
-    phrase: str  # lower case, e.g. "sideboard", "main deck", "creatures"
-    strong: bool  # a colon, a `(N)` count or written as a comment (`// Lands`): a header wherever it stands
-    capitalised: bool
-
-
-def _is_comment_mark(token: str) -> bool:
-    return token.startswith("//") or bool(_COMMENT_MARK_RE.fullmatch(token))
-
-
-def _starts_name(token: str) -> bool:
-    """Can a card name begin with this token? (`[C21]` too: `1 [C21] Sol Ring`)"""
-    if _SET_BRACKET_TOKEN_RE.fullmatch(token):
-        return True
-    if _MARKER_RE.fullmatch(token) or _is_comment_mark(token) or token.startswith("("):
-        return False
-    return token.upper() != "SB:" and token != ":"
+class _Phase(Enum):
+    START = auto()  # a new entry begins with the next token
+    COUNT = auto()  # after `1` / `1x`: the name comes next
+    PREFIX = auto()  # after `SB:` / `Partner:`: a count or a name comes next
+    NAME = auto()
+    DONE = auto()  # after a set code, marker, tag or trailing count: the entry is finished
+    NOTE = auto()  # a `//` or `#` comment, or Arena's `About` metadata
 
 
 class _Splitter:
-    """Cuts the tokens of one pasted line into entries; see the module docstring for the rules."""
+    """Cuts the tokens of one pasted line into entries: the entry rules first (`boundary`), then `_RULES`."""
 
     def __init__(self, tokens: list[str]) -> None:
-        self.t = tokens
-        self.n = len(tokens)
-        self.numbers_follow_sets = self._numbers_follow_sets()
-        self.starts: list[int] = [0]
-        self.phase = _Phase.START
-        self.set_slot = False
-        self.after_slash = False
+        self.t, self.n = tokens, len(tokens)
+        self.k = [m.lastgroup or "" if (m := _KIND_RE.fullmatch(tok)) else "word" for tok in tokens] + [
+            ""
+        ]  # "": past the end
+        self.starts, self.phase, self.name_at = [0], _Phase.START, 0
+        numbered = {self._numbered(i) for i in range(1, self.n) if self.k[i - 1] == "set"}
+        self.numbers_follow_sets = True in numbered or False not in numbered  # decides `(SET) 12 Name`
 
-    def _numbers_follow_sets(self) -> bool:
-        """Do this paste's `(SET)` codes carry collector numbers? Decides `(SET) 12 Name` (12 = number)."""
-        with_number = without = 0
-        for i, tok in enumerate(self.t[:-1]):
-            if not _SET_TOKEN_RE.fullmatch(tok):
-                continue
-            nxt, after = self.t[i + 1], self.t[i + 2] if i + 2 < self.n else ""
-            if nxt.isdigit():
-                with_number += not after or not _starts_name(after) or bool(_COUNT_TOKEN_RE.fullmatch(after))
-            elif _COLLECTOR_RE.fullmatch(nxt) and not _COUNT_TOKEN_RE.fullmatch(nxt):
-                with_number += 1
-            else:
-                without += 1
-        return with_number > 0 or without == 0
+    def _numbered(self, i: int) -> bool | None:
+        """Token i, after a `(SET)`, is its collector number (True), is not (False), or can't tell (None)."""
+        if self.t[i].isdigit():
+            return self.k[i + 1] not in ("word", "bset") or None  # `(C21) 263 1 Shock`, not `(C21) 2 Shock`
+        return bool(_NUM_RE.fullmatch(self.t[i])) and self.k[i] != "count"
 
-    def header(self, i: int) -> _HeaderSpan | None:
-        """A section or type header starting at token i (`Deck`, `SIDEBOARD:`, `// Lands (30)`, `Main Deck`)."""
-        marked = bool(_COMMENT_MARK_RE.fullmatch(self.t[i]))
-        j = i + marked
-        for width in (2, 1):
-            if j + width > self.n:
-                continue
-            words = self.t[j : j + width]
-            if any(not w[:1].isalpha() for w in words) or any(w.endswith(":") for w in words[:-1]):
-                continue
-            colon = words[-1].endswith(":")
-            phrase = " ".join(words).rstrip(":").strip().lower()
-            if phrase not in SECTION_WORDS and phrase not in GROUP_WORDS:
-                continue
-            k = j + width
-            counted = False
-            if not colon and k < self.n and _DIGITS_PAREN_RE.fullmatch(self.t[k]):
-                counted, k = True, k + 1
-            if not colon and k < self.n and self.t[k] == ":":
-                colon, k = True, k + 1
-            return _HeaderSpan(k, phrase, colon or counted or marked, words[0][0].isupper())
+    def count_at(self, i: int) -> bool:
+        """Token i is a count before a card name (`1 Sol`, `1x Sol`, `1 x Sol`) or a lone count at the end."""
+        return self.k[i] == "count" and (i + 1 == self.n or self.k[i + 1] in _NAMES)
+
+    def entry_at(self, i: int) -> bool:
+        return i >= self.n or self.count_at(i) or self.k[i] in ("sb", "note")
+
+    def header(self, i: int) -> tuple[int, bool] | None:
+        """(end, is `About`) of a header at token i (`Deck`, `SIDEBOARD:`, `// Lands (30)`) where the entries
+        around it allow one: an entry must follow, and right after a name only a colon, a `(N)` count, a
+        comment mark or a section word that ends no card name (`1 Siege-Gang Commander`) makes a header."""
+        marked = self.k[i] == "note" and self.t[i].strip("/#") == ""
+        if i + marked >= self.n or not (m := _HEADER_RE.fullmatch(self.t[i + marked])):
+            return None
+        end, phrase, name = i + marked + 1, " ".join(m["words"].lower().split()), self.phase is _Phase.NAME
+        nested = _HEADER_RE.fullmatch(self.t[end]) if end < self.n else None
+        about = phrase == "about" and end < self.n and self.t[end].lower() == "name"
+        if not (self.entry_at(end) or (nested and self.entry_at(end + 1)) or about):
+            return None
+        strong = m["colon"] or m["counted"] or marked  # no card name ends in a colon or `(N)`
+        section = phrase in lines.SECTION_WORDS and m["words"][0].isupper()
+        ending = name and phrase in NAME_ENDING_SECTION_WORDS  # `1 Siege-Gang Commander`
+        if self.phase in (_Phase.START, _Phase.DONE) or (name and strong) or (section and not ending):
+            return end, phrase == "about"
         return None
 
-    def _followed_by_entry(self, span: _HeaderSpan) -> bool:
-        """What follows a header must start an entry (or be the end): a count, `SB:`, a comment, a header."""
-        tok = self.t[span.end] if span.end < self.n else ""
-        if not tok or self.count_starts_entry(span.end) or tok.upper() == "SB:" or _is_comment_mark(tok):
-            return True
-        if span.phrase == "about" and tok.lower() == "name":
-            return True
-        nested = self.header(span.end)
-        return nested is not None and (nested.end >= self.n or self.count_starts_entry(nested.end))
-
-    def header_here(self, i: int, phase: _Phase, after_slash: bool) -> _HeaderSpan | None:
-        if phase in (_Phase.COUNT, _Phase.PREFIX) or after_slash:
-            return None
-        span = self.header(i)
-        if span is None or not self._followed_by_entry(span):
-            return None
-        if phase in (_Phase.START, _Phase.SUFFIX) or (phase is _Phase.NAME and span.strong):
-            return span  # no card name ends in a colon or `(N)`; no face is named `Lands` (`A // Lands`)
-        section = span.phrase in SECTION_WORDS and span.capitalised
-        if phase is _Phase.NAME:
-            return span if section and span.phrase not in NAME_ENDING_SECTION_WORDS else None
-        return span if section else None  # inside a comment or About metadata
-
-    def count_starts_entry(self, i: int) -> bool:
-        """Token i is a count followed by a card name (`1 Sol`, `1x Sol`, `1 x Sol`, `1 1996 World ...`)."""
-        if i >= self.n or not _COUNT_TOKEN_RE.fullmatch(self.t[i]):
-            return False
-        return i + 1 >= self.n or _starts_name(self.t[i + 1])  # a lone count at the end: its own entry
-
-    def note_follows(self, start: int, i: int) -> bool:
-        """The text after the `//` at token i (up to the next `//`, set code, marker or entry) is a note rather
-        than a split card's next face (`looks_like_note`); the entry began at token `start`."""
-        words = [self.t[i][2:]] if len(self.t[i]) > 2 else []
+    def note_follows(self, i: int) -> bool:
+        """The text after the `//` at token i (up to the next count, comment, set code or marker) is a note
+        rather than a split card's next face (`looks_like_note`)."""
         j = i + 1
-        while (
-            j < self.n
-            and not self.count_starts_entry(j)
-            and not _is_comment_mark(self.t[j])
-            and not _MARKER_RE.fullmatch(self.t[j])
-            and not self.t[j].startswith("(")
-        ):
-            words.append(self.t[j])
+        while j < self.n and not (self.count_at(j) or self.k[j] in ("note", "paren", *_ENDS)):
             j += 1
-        if not (text := " ".join(words).strip()):
-            return False
-        name = self.t[start:i]
-        while name and _PREFIX_TOKEN_RE.fullmatch(name[0]):
-            name = name[1:]  # the count and `SB:` / `Commander:` prefixes are not the name
-        return looks_like_note(" ".join(name), text)
+        text = " ".join([self.t[i][2:], *self.t[i + 1 : j]]).strip()
+        return bool(text) and lines.looks_like_note(" ".join(self.t[self.name_at : i]), text)
 
-    def inline_prefix(self, i: int) -> int | None:
-        """`Commander: Name` / `Partner: Name`: the index after the prefix, or None."""
-        tok = self.t[i]
-        if tok.endswith(":") and tok[:-1].lower() in INLINE_SECTION_WORDS:
-            k = i + 1
-        elif tok.lower() in INLINE_SECTION_WORDS and i + 1 < self.n and self.t[i + 1] == ":":
-            k = i + 2
-        else:
+    def begin(self, i: int, phase: _Phase) -> int:
+        if i < self.n and i != self.starts[-1]:
+            self.starts.append(i)
+        self.phase = phase
+        return i
+
+    def boundary(self, i: int) -> int | None:
+        """When token i starts an entry (`SB:`, a header, `Commander: Name`, a count) or ends one (a collector
+        number, `Island: 9`): the index of the next token to read."""
+        tok, phase, prev = self.t[i], self.phase, self.t[i - 1] if i else ""
+        if phase in (_Phase.COUNT, _Phase.PREFIX):
             return None
-        return k if k < self.n and (_starts_name(self.t[k]) or self.count_starts_entry(k)) else None
-
-    def begin(self, index: int, phase: _Phase | None = None) -> None:
-        """An entry starts at token `index` (and the splitter is in `phase` there)."""
-        if index < self.n and index != self.starts[-1]:
-            self.starts.append(index)
-        self.phase = phase or self.phase
-
-    def boundary(self, i: int, in_set_slot: bool, slash: bool) -> int | None:
-        """When token i starts an entry (`SB:`, a header, `Commander:`, a count) or is a collector number: the
-        index of the next token to read, with the phase set; else None."""
-        tok, phase = self.t[i], self.phase
-        counting = phase in (_Phase.COUNT, _Phase.PREFIX)
-        if tok.upper() == "SB:" and not counting:
-            self.begin(i, _Phase.PREFIX)
-            return i + 1
-        span = self.header_here(i, phase, slash)
-        if span is not None:
-            about = span.phrase == "about"
-            self.begin(i)
-            self.begin(span.end, _Phase.ABOUT if about else _Phase.START)
-            name_follows = about and span.end < self.n and self.t[span.end].lower() == "name"
-            return span.end + name_follows  # Arena's `About Name My deck`
-        prose = phase in (_Phase.COMMENT, _Phase.ABOUT) and not tok[:1].isupper()
-        after = None if counting or slash or prose else self.inline_prefix(i)
-        if after is not None:
-            self.begin(i, _Phase.PREFIX)
-            return after
-        if counting or slash or not _COUNT_TOKEN_RE.fullmatch(tok):
-            return None
-        if in_set_slot and tok.isdigit() and (self.numbers_follow_sets or not self.count_starts_entry(i)):
-            self.phase = _Phase.SUFFIX  # the collector number of the set code before it
-            return i + 1
-        if self.count_starts_entry(i):
-            self.begin(i, _Phase.COUNT)
-            return i + 1
-        return None
-
-    def in_count(self, i: int, _: bool) -> None:
-        if not (
-            self.t[i] in ("x", "X", "\u00d7")
-            and i + 1 < self.n
-            and _starts_name(self.t[i + 1])
-            and not self.count_starts_entry(i + 1)
+        if self.k[i] == "sb":
+            return self.begin(i, _Phase.PREFIX) + 1
+        if phase is _Phase.NAME and prev.startswith("//"):
+            return None  # `Fire // Ice`: a face name follows
+        if head := self.header(i):
+            self.begin(i, _Phase.START)
+            return self.begin(head[0], _Phase.NOTE if head[1] else _Phase.START)  # Arena: `About Name X`
+        word = " ".join(tok[:-1].lower().split()) if tok[-1] == ":" else ""  # `Commander: Name`
+        inline = word in lines.INLINE_SECTION_WORDS and self.k[i + 1] in _NAMES
+        if inline and (phase is not _Phase.NOTE or tok[0].isupper()):  # in a comment, only capitalised
+            return self.begin(i, _Phase.PREFIX) + 1
+        if tok.isdigit() and (
+            (self.collector(i) and (self.numbers_follow_sets or not self.count_at(i)))
+            or (phase is _Phase.NAME and prev.endswith(":"))  # `Island: 9`
         ):
-            self.phase = _Phase.NAME  # `1 x Sol Ring` keeps counting; in `1 X 1 Sol Ring`, X is the card
+            self.phase = _Phase.DONE
+            return i + 1
+        return self.begin(i, _Phase.COUNT) + 1 if self.count_at(i) else None
 
-    def in_name(self, i: int, _: bool) -> None:
-        tok = self.t[i]
-        if tok.startswith("//") and self.note_follows(self.starts[-1], i):
-            self.begin(i, _Phase.COMMENT)  # `1 Fiery Confluence // Burn and finishers 1 Comet Storm`
-        elif tok.startswith("//"):
-            self.after_slash = True  # `Fire // Ice`, or `Sol Ring // Staple`: the entry's reader decides
-        elif _COMMENT_MARK_RE.fullmatch(tok):
-            self.phase = _Phase.COMMENT  # `1 Sol Ring # staple`: the rest of this entry is a comment
-        elif _SET_TOKEN_RE.fullmatch(tok):
-            self.phase, self.set_slot = _Phase.SUFFIX, True
-        elif _MARKER_RE.fullmatch(tok):
-            self.phase = _Phase.SUFFIX
-
-    def in_suffix(self, i: int, in_set_slot: bool) -> None:
-        tok = self.t[i]
-        if in_set_slot and _COLLECTOR_RE.fullmatch(tok):
-            return  # `(PLST) C21-263`, `(PDOM) 217p`
-        if _SET_TOKEN_RE.fullmatch(tok):
-            self.set_slot = True
-        elif _is_comment_mark(tok):
-            self.begin(i, _Phase.COMMENT)
-        elif not _MARKER_RE.fullmatch(tok):
-            self.begin(i, _Phase.NAME)  # a name after a finished entry: a new entry without a count
-
-    def in_other(self, i: int, _: bool) -> None:
-        tok = self.t[i]
-        if self.phase is _Phase.START:
-            self.phase = _Phase.COMMENT if _is_comment_mark(tok) or tok.startswith("#") else _Phase.NAME
-        elif self.phase is _Phase.PREFIX:
-            self.phase = _Phase.COUNT if _COUNT_TOKEN_RE.fullmatch(tok) else _Phase.NAME
-        elif _is_comment_mark(tok):  # in a comment or About metadata
-            self.begin(i, _Phase.COMMENT)
+    def collector(self, i: int) -> bool:
+        """Token i follows a finished entry's `(SET)` and reads as its number (`263`, `217p`, `C21-263`)."""
+        return self.phase is _Phase.DONE and self.k[i - 1] == "set" and bool(_NUM_RE.fullmatch(self.t[i]))
 
     def split(self) -> list[tuple[int, int]]:
         """Token ranges [start, end) of the entries, in order."""
-        steps = {_Phase.COUNT: self.in_count, _Phase.NAME: self.in_name, _Phase.SUFFIX: self.in_suffix}
         i = 0
         while i < self.n:
-            in_set_slot, self.set_slot = self.set_slot, False  # the token after a `(SET)`: its number?
-            slash, self.after_slash = self.after_slash, False  # the token after `//` in a name: a next face
-            after = self.boundary(i, in_set_slot, slash)
-            if after is not None:
+            if (after := self.boundary(i)) is not None:
                 i = after
                 continue
-            steps.get(self.phase, self.in_other)(i, in_set_slot)
+            _, phase, new = next((r for r in _RULES[self.phase] if r[0](self, i)), (_any, None, False))
+            if new:
+                self.begin(i, self.phase)
+            if phase is _Phase.NAME:
+                self.name_at = i  # where the name begins, after a count or `SB:` / `Commander:`
+            self.phase = phase or self.phase
             i += 1
         return list(zip(self.starts, [*self.starts[1:], self.n], strict=True))
+
+
+_Test = Callable[[_Splitter, int], object]
+
+
+def _kind(*kinds: str) -> _Test:
+    return lambda s, i: s.k[i] in kinds
+
+
+def _any(s: _Splitter, i: int) -> bool:
+    return True
+
+
+# What token i does in each phase when it starts no entry: the first rule whose test holds moves to its phase
+# (None: stays), and starts a new entry at i when its flag says so.
+_RULES: dict[_Phase, tuple[tuple[_Test, _Phase | None, bool], ...]] = {
+    _Phase.START: (
+        (lambda s, i: s.t[i][0] == "#" or s.k[i] == "note", _Phase.NOTE, False),
+        (_any, _Phase.NAME, False),
+    ),
+    _Phase.PREFIX: ((_kind("count"), _Phase.COUNT, False), (_any, _Phase.NAME, False)),
+    _Phase.COUNT: (  # `1 x Sol Ring` keeps counting; in `1 X 1 Sol Ring`, X is the card
+        (lambda s, i: s.t[i] in _X and s.k[i + 1] in _NAMES and not s.count_at(i + 1), None, False),
+        (_any, _Phase.NAME, False),
+    ),
+    _Phase.NAME: (
+        (lambda s, i: s.t[i][:2] == "//" and s.note_follows(i), _Phase.NOTE, True),  # `1 Shock // burn`
+        (lambda s, i: s.t[i][:2] == "//", None, False),  # `Fire // Ice`: see `boundary`
+        (_kind("note"), _Phase.NOTE, False),  # `1 Sol Ring # staple`: the rest of this entry is a comment
+        (_kind(*_ENDS), _Phase.DONE, False),
+    ),
+    _Phase.DONE: (
+        (_kind("note"), _Phase.NOTE, True),
+        (lambda s, i: s.k[i] in _ENDS or s.collector(i), None, False),
+        (_any, _Phase.NAME, True),  # a name after a finished entry: a new entry without a count
+    ),
+    _Phase.NOTE: ((_kind("note"), _Phase.NOTE, True),),
+}
 
 
 def split_entries(line: str) -> list[str]:
     """Cut one pasted line into entries, in order: card lines, headers, comments or Arena `About` metadata."""
     out: list[str] = []
-    for chunk in _PASTE_SEPARATOR_RE.split(line.strip()):
-        matches = list(_TOKEN_RE.finditer(chunk))
-        if not matches:
-            continue
-        ranges = _Splitter([m.group() for m in matches]).split()
-        out.extend(chunk[matches[start].start() : matches[end - 1].end()] for start, end in ranges)
+    for chunk in re.split(r"\s*[;|]\s*", line.strip()):
+        if matches := list(_TOKEN_RE.finditer(chunk)):
+            ranges = _Splitter([m.group() for m in matches]).split()
+            out.extend(chunk[matches[start].start() : matches[end - 1].end()] for start, end in ranges)
     return out

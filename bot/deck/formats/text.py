@@ -8,13 +8,11 @@ second part as the sideboard. In both MTGO layouts a Commander deck's sideboard 
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from bot.deck.entries import DeckEntry, ParsedDeck, Section, commanders_from_sideboard
-from bot.deck.formats.lines import QUOTES, header, read_entry
+from bot.deck.formats.lines import QUOTES, SB_RE, header, read_entry
 
-_SB_PREFIX = re.compile(r"\s*SB:", re.IGNORECASE)
 MIN_MAIN = 40  # the smallest constructed main deck
 MAX_SIDEBOARD = 15  # the largest constructed sideboard
 
@@ -46,7 +44,7 @@ def read_text(lines: list[str], deck: ParsedDeck) -> None:
     """A whole multi-line list (`lines` numbered from 1)."""
     if not read_lines(list(enumerate(lines, start=1)), deck):
         _mtgo_sideboard(lines, deck)
-    elif any(_SB_PREFIX.match(lines[e.line - 1]) for e in deck.entries if e.section is Section.SIDEBOARD):
+    elif any(SB_RE.match(lines[e.line - 1].lstrip()) for e in deck.entries if e.section is Section.SIDEBOARD):
         commanders_from_sideboard(deck)  # MTGO/XMage `SB:` lines: the sideboard is the command zone
 
 

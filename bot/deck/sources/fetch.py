@@ -22,10 +22,14 @@ from cachetools import TTLCache
 from bot import BOT_NAME, __version__
 from bot.cards.flight import SingleFlight
 from bot.cards.scryfall import retry_after_seconds
-from bot.deck.sources.archidekt import read_archidekt
 from bot.deck.sources.links import DeckLink, DeckSourceError, DeckSourceErrorCode, Site
-from bot.deck.sources.moxfield import read_moxfield
-from bot.deck.sources.result import DEFAULT_MAX_ENTRIES, FetchedDeck, not_a_deck
+from bot.deck.sources.result import (
+    DEFAULT_MAX_ENTRIES,
+    FetchedDeck,
+    not_a_deck,
+    read_archidekt,
+    read_moxfield,
+)
 
 log = logging.getLogger(__name__)
 
@@ -130,15 +134,6 @@ class DeckSites:
                     size = len(body)
                 if size > limit:
                     resp.close()  # drop the connection instead of draining the rest
-                    if resp.status == 200:
-                        raise DeckSourceError(
-                            DeckSourceErrorCode.TOO_LARGE,
-                            link.site,
-                            url=link.url,
-                            limit=limit,
-                            unit="bytes",
-                            size=size,
-                        )
         except TimeoutError:
             raise  # aiohttp's timeouts are ClientErrors too: `_fetch_and_store` reports every one as a timeout
         except aiohttp.ClientError as exc:
@@ -147,6 +142,9 @@ class DeckSites:
             ) from None
         if resp.status != 200:
             raise self._failure(link, resp, body)
+        if size > limit:
+            too_large = DeckSourceErrorCode.TOO_LARGE
+            raise DeckSourceError(too_large, link.site, url=link.url, limit=limit, unit="bytes", size=size)
         try:
             payload = json.loads(body.decode("utf-8-sig"))
         except ValueError:

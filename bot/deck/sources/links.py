@@ -112,11 +112,5 @@ def parse_deck_url(text: str) -> DeckLink | None:
     id_re = _ARCHIDEKT_ID_RE if site is Site.ARCHIDEKT else _MOXFIELD_ID_RE
     if len(segments) >= 2 and segments[0] == "decks" and id_re.match(segments[1]):
         return DeckLink(site, str(int(segments[1])) if site is Site.ARCHIDEKT else segments[1])
-    raise DeckSourceError(
-        DeckSourceErrorCode.MALFORMED_URL,
-        site,
-        url=value,
-        reason="no_deck_id",
-        host=host,
-        path=parts.path or "/",
-    )
+    code = DeckSourceErrorCode.MALFORMED_URL
+    raise DeckSourceError(code, site, url=value, reason="no_deck_id", host=host, path=parts.path or "/")

@@ -1,6 +1,18 @@
-"""What a deck site's answer becomes: a `FetchedDeck` holding a `ParsedDeck`, from the entries a site's
-reader (`archidekt.py`, `moxfield.py`) found. An entry's `line` is its position in the deck: commanders
-first, then companions, main deck, sideboard, maybeboard and tokens, alphabetical within each."""
+"""What a deck site's answer becomes: a `FetchedDeck` holding a `ParsedDeck`; one reader per site. An entry's
+`line` is its position in the deck: commanders first, then companions, main deck, sideboard, maybeboard and
+tokens, alphabetical within each.
+
+Archidekt (`GET {ARCHIDEKT_API_BASE}/decks/<id>/`): `cards[]` with `quantity`, `categories` and
+`card.oracleCard.name`; the deck's `categories[]` say which are `includedInDeck`. The "Commander" category
+marks a commander, `companion` (or "Companion") the companion; a card's first (primary) category decides the
+rest: "Sideboard", "Maybeboard"/"Considering", or any category not included in the deck (maybeboard).
+
+Moxfield (`GET {MOXFIELD_API_BASE}/v3/decks/all/<publicId>`):
+`boards.{commanders, companions, mainboard, sideboard, maybeboard, ...}.cards.<id>.{quantity, card.name}`;
+the older v2 shape (the same boards as top-level maps keyed by card name) is read too.
+`visibility: "private"` is private, `"deleted"` not found; `"unlisted"` decks are readable by link, as on
+the site. Boards the bot does not know are reported as problems, not dropped.
+"""
 
 from __future__ import annotations
 
@@ -69,11 +81,9 @@ def check_answer(site: Site, deck_id: str, answered_id: Any, visibility: str) ->
         raise not_a_deck(site, "mismatched_id", f"asked for {deck_id}, got {answered_id}")
 
 
-def check_size(site: Site, total: int, max_entries: int) -> None:
-    if total > max_entries:
-        raise DeckSourceError(
-            DeckSourceErrorCode.TOO_LARGE, site, limit=max_entries, unit="entries", size=total
-        )
+def check_size(site: Site, total: int, limit: int) -> None:
+    if total > limit:
+        raise DeckSourceError(DeckSourceErrorCode.TOO_LARGE, site, limit=limit, unit="entries", size=total)
 
 
 def tidy_name(value: Any) -> str | None:
@@ -122,3 +132,102 @@ def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedD
     if raws and not deck.entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
     return FetchedDeck(deck, site, deck_id)
+
+
+# -- Archidekt -----------------------------------------------------------------------------------------------
+
+
+def _archidekt_section(item: Mapping[str, Any], included: Mapping[str, bool]) -> Section:
+    folded = [c.casefold() for c in item.get("categories") or () if isinstance(c, str)]
+    primary = folded[0] if folded else None
+    if "commander" in folded:
+        return Section.COMMANDER
+    if item.get("companion") is True or "companion" in folded:
+        return Section.COMPANION
+    if primary == "sideboard":
+        return Section.SIDEBOARD
+    if primary in ("maybeboard", "considering") or (primary is not None and included.get(primary) is False):
+        return Section.MAYBEBOARD
+    return Section.MAIN
+
+
+def _archidekt_entry(item: Any, included: Mapping[str, bool]) -> RawEntry | None:
+    if not isinstance(item, Mapping):
+        return RawEntry(Section.MAIN, None, None, problem=EntryProblem.NOT_AN_OBJECT)
+    if item.get("deletedAt"):
+        return None  # removed from the deck; kept by the site for its history
+    oracle = obj(obj(item.get("card")).get("oracleCard"))
+    name = tidy_name(oracle.get("name")) or face_name(oracle, "faces")
+    return RawEntry(_archidekt_section(item, included), name, item.get("quantity"))
+
+
+def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
+    """A `FetchedDeck` from an Archidekt answer (JSON-decoded), or a `DeckSourceError`."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("cards"), list):
+        raise not_a_deck(Site.ARCHIDEKT, "shape", "no cards list")
+    private = "private" if payload.get("private") is True else ""
+    check_answer(Site.ARCHIDEKT, deck_id, payload.get("id"), private)
+    check_size(Site.ARCHIDEKT, len(payload["cards"]), max_entries)
+    included = {
+        c["name"].casefold(): c.get("includedInDeck") is not False
+        for c in payload.get("categories") or ()
+        if isinstance(c, Mapping) and isinstance(c.get("name"), str)
+    }
+    raws = [raw for item in payload["cards"] if (raw := _archidekt_entry(item, included)) is not None]
+    return build(Site.ARCHIDEKT, deck_id, payload.get("name"), raws)
+
+
+# -- Moxfield ------------------------------------------------------------------------------------------------
+
+# Moxfield boards -> sections. signatureSpells (Oathbreaker) are part of the deck.
+MOXFIELD_BOARDS: dict[str, Section] = {
+    "commanders": Section.COMMANDER,
+    "companions": Section.COMPANION,
+    "mainboard": Section.MAIN,
+    "signatureSpells": Section.MAIN,
+    "sideboard": Section.SIDEBOARD,
+    "maybeboard": Section.MAYBEBOARD,
+    **dict.fromkeys(
+        ("tokens", "attractions", "stickers", "contraptions", "planes", "schemes"), Section.TOKENS
+    ),
+}
+
+
+def _moxfield_boards(payload: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """board name -> its cards map, from the v3 shape (`boards.<board>.cards`) or the v2 one."""
+    if isinstance(payload.get("boards"), Mapping):
+        boards: dict[str, Mapping[str, Any]] = {}
+        for key, board in payload["boards"].items():
+            if not isinstance(board, Mapping) or not isinstance(board.get("cards", {}), Mapping):
+                raise not_a_deck(Site.MOXFIELD, "shape", f"board {key!r} has no cards map")
+            boards[str(key)] = board.get("cards", {})
+        return boards
+    boards = {key: payload[key] for key in MOXFIELD_BOARDS if isinstance(payload.get(key), Mapping)}
+    if not boards:
+        raise not_a_deck(Site.MOXFIELD, "shape", "no boards")
+    return boards
+
+
+def _moxfield_entry(board: str, map_key: Any, item: Any, v3: bool) -> RawEntry:
+    section = MOXFIELD_BOARDS.get(board)
+    if section is None:
+        label = tidy_name(obj(obj(item).get("card")).get("name")) or tidy_name(map_key)
+        return RawEntry(Section.TOKENS, None, None, problem=EntryProblem.UNKNOWN_BOARD, label=label)
+    if not isinstance(item, Mapping):
+        return RawEntry(section, None, None, problem=EntryProblem.NOT_AN_OBJECT)
+    card = obj(item.get("card"))
+    name = tidy_name(card.get("name")) or face_name(card, "card_faces")
+    return RawEntry(section, name or (None if v3 else tidy_name(map_key)), item.get("quantity"))
+
+
+def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
+    """A `FetchedDeck` from a Moxfield answer (JSON-decoded), or a `DeckSourceError`."""
+    if not isinstance(payload, dict):
+        raise not_a_deck(Site.MOXFIELD, "shape", f"a {type(payload).__name__}, not an object")
+    visibility = str(payload.get("visibility")).casefold()
+    check_answer(Site.MOXFIELD, deck_id, payload.get("publicId"), visibility)
+    boards = _moxfield_boards(payload)
+    check_size(Site.MOXFIELD, sum(len(cards) for cards in boards.values()), max_entries)
+    v3 = "boards" in payload
+    raws = [_moxfield_entry(b, key, item, v3) for b, cards in boards.items() for key, item in cards.items()]
+    return build(Site.MOXFIELD, deck_id, payload.get("name"), raws)
