@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import pkgutil
 import signal
 import sys
 import threading
@@ -28,7 +27,7 @@ from bot.cards.cache import CardCache
 from bot.cards.foreign import ForeignNames
 from bot.cards.printed_search import PrintedSearch
 from bot.cards.refresh import BulkRefresher
-from bot.cards.scryfall import HEADERS, LOCKOUT_SECONDS, ScryfallClient
+from bot.cards.scryfall import HEADERS, ScryfallClient
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
 from bot.ops.metrics import BotMetrics
@@ -39,28 +38,16 @@ log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 60.0  # seconds for login and the first READY before start-up is reported as failed
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+EXTENSIONS = ("cogs.deck", "cogs.identity", "cogs.messages")  # the modules of `cogs`, loaded by the bot
 _TOKEN_REJECTED = (
     "Discord rejected the token (DISCORD_TOKEN){}; check it in the Developer Portal (Bot > Reset Token)."
 )
 
 
-def scryfall_client(
-    settings: Settings,
-    session: aiohttp.ClientSession,
-    budget: Budget | None = None,
-    *,
-    metrics: BotMetrics | None = None,
-    lockout_seconds: float = LOCKOUT_SECONDS,
-) -> ScryfallClient:
-    """The Scryfall client on `budget` (default: Scryfall's limits scaled by `SCRYFALL_RATE`)."""
-    return ScryfallClient(
-        session,
-        settings.scryfall_api_base,
-        budget=budget or Budget(scale=settings.scryfall_rate),
-        metrics=metrics,
-        timeout=settings.scryfall_timeout,
-        lockout_seconds=lockout_seconds,
-    )
+def scryfall_client(settings: Settings, session: aiohttp.ClientSession, **options: Any) -> ScryfallClient:
+    """The Scryfall client; `options` go to `ScryfallClient` (`budget` defaults to SCRYFALL_RATE's)."""
+    options.setdefault("budget", Budget(scale=settings.scryfall_rate))
+    return ScryfallClient(session, settings.scryfall_api_base, timeout=settings.scryfall_timeout, **options)
 
 
 @asynccontextmanager
@@ -68,18 +55,17 @@ async def open_cards(
     settings: Settings,
     *,
     metrics: BotMetrics | None = None,
-    budget: Budget | None = None,
     clock: Callable[[], float] = time.time,
-    lockout_seconds: float = LOCKOUT_SECONDS,
+    **client_options: Any,
 ) -> AsyncIterator[CardService]:
-    """The card service on its own HTTP session and cache, closed on exit (`budget`, `clock` and
-    `lockout_seconds` are for tests)."""
+    """The card service on its own HTTP session and cache, closed on exit (`clock` and `client_options`, such
+    as `budget` or `lockout_seconds` for the Scryfall client, are for tests)."""
     metrics = metrics or BotMetrics(version=__version__, process_metrics=False)
     async with (
         aiohttp.ClientSession(headers=HEADERS) as session,
         await CardCache.open(settings.cache_path, clock=clock) as cache,
     ):
-        client = scryfall_client(settings, session, budget, metrics=metrics, lockout_seconds=lockout_seconds)
+        client = scryfall_client(settings, session, metrics=metrics, **client_options)
         # Names printed in other languages: the local index with CARD_LANGUAGES, else Scryfall's search.
         foreign = ForeignNames(
             PrintedSearch(client, ttl=settings.cache_ttl, negative_ttl=settings.negative_ttl, timer=clock)
@@ -100,15 +86,6 @@ async def open_cards(
             yield cards
         finally:
             cards.close()
-
-
-def default_extensions() -> tuple[str, ...]:
-    """Every module of the `cogs` package, as extensions to load."""
-    import cogs
-
-    return tuple(
-        sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_"))
-    )
 
 
 class Runtime(NamedTuple):
@@ -142,17 +119,8 @@ async def assemble(
             contact_url=settings.decksite_contact,
             moxfield_user_agent=settings.moxfield_user_agent,
         )
-        bot_options.setdefault("extensions", default_extensions())
-        bot_options.setdefault("app_emojis", settings.mana_emoji_upload)
-        bot = IdentityBot(
-            settings,
-            cards=cards,
-            deck_sites=deck_sites,
-            metrics=metrics,
-            user_rate=settings.user_rate_limit(),
-            emoji=settings.emoji_map(),
-            **bot_options,
-        )
+        bot_options.setdefault("extensions", EXTENSIONS)
+        bot = IdentityBot(settings, cards=cards, deck_sites=deck_sites, metrics=metrics, **bot_options)
         refresher = BulkRefresher(
             cards, every_hours=settings.bulk_refresh_hours, languages=settings.card_languages
         )
@@ -204,7 +172,7 @@ def fail(message: str, code: int) -> int:
     return code
 
 
-async def run(settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT, **bot_options: Any) -> int:
+async def run(settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT) -> int:
     """Run the bot until SIGINT/SIGTERM or a fatal error; returns the process exit code."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -216,7 +184,7 @@ async def run(settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT, *
         loop.add_signal_handler(sig, stop.set)
     try:
         # `async with` the bot: discord.py's own set-up, so `wait_until_ready` works before the login.
-        async with assemble(settings, **bot_options) as runtime, runtime.bot:
+        async with assemble(settings) as runtime, runtime.bot:
             return await _serve(runtime.bot, settings, stop, connect_timeout)
     except MetricsPortError as exc:
         return fail(str(exc), EXIT_ERROR)

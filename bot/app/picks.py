@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.app.replies import NO_PINGS, Edit, received_at
+from bot.app.replies import Edit, received_at
 from bot.present import choices, i18n
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ class CardPick(discord.ui.View):
             refusal = choices.pick_taken_text()
         else:
             return True
-        await interaction.response.send_message(refusal, ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(refusal, ephemeral=True)
         return False
 
     async def _picked(self, interaction: discord.Interaction[Any]) -> None:
@@ -86,6 +86,6 @@ class CardPick(discord.ui.View):
         """The prompt says `content` instead, without its menu."""
         try:
             if self.edit is not None:
-                await self.edit(content=content, view=None, allowed_mentions=NO_PINGS)
+                await self.edit(content=content, view=None)
         except discord.HTTPException as exc:
             log.debug("could not edit the pick's prompt (HTTP %s)", exc.status)

@@ -31,9 +31,8 @@ SYMBOL_COUNT = len(mana_art.SYMBOLS)
 
 def started(discord: FakeDiscord, scryfall: FakeScryfall, tmp: Path, **settings: Any) -> Any:
     """The bot's runtime context, with application emojis on (as the composition root will run it)."""
-    return running(
-        bot_settings(discord, scryfall, tmp / "cards.sqlite3", **settings), discord, app_emojis=True
-    )
+    settings.setdefault("mana_emoji_upload", True)
+    return running(bot_settings(discord, scryfall, tmp / "cards.sqlite3", **settings), discord)
 
 
 async def ready(bot: IdentityBot) -> None:
