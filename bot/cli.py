@@ -171,8 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=_run_command)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
-    run_parser = commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
-    run_parser.set_defaults(handler=_run_command)
+    run = commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
+    run.set_defaults(handler=_run_command)
 
     sync = commands.add_parser(
         "sync-cards",
@@ -245,5 +245,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = load_settings()
     except ValidationError as exc:
         return fail(settings_problem(exc), EXIT_CONFIG)
-    handler: Callable[[argparse.Namespace, Settings], int] = args.handler
-    return handler(args, settings)
+    return int(args.handler(args, settings))

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, NamedTuple
 
 import aiohttp
@@ -111,6 +111,7 @@ async def assemble(
     async with (
         open_cards(settings, metrics=metrics, clock=clock) as cards,
         aiohttp.ClientSession() as session,
+        AsyncExitStack() as closing,  # closes what follows in reverse order
     ):
         deck_sites = DeckSites(
             session,
@@ -119,6 +120,7 @@ async def assemble(
             contact_url=settings.decksite_contact,
             moxfield_user_agent=settings.moxfield_user_agent,
         )
+        closing.push_async_callback(deck_sites.aclose)
         bot_options.setdefault("extensions", EXTENSIONS)
         bot = IdentityBot(settings, cards=cards, deck_sites=deck_sites, metrics=metrics, **bot_options)
         refresher = BulkRefresher(
@@ -130,22 +132,16 @@ async def assemble(
                 metrics, health_checks(bot, refresher), host=settings.metrics_host, port=settings.metrics_port
             )
             try:
-                await health.start()
+                await closing.enter_async_context(health)
             except OSError as exc:
                 where = f"{settings.metrics_host}:{settings.metrics_port} (METRICS_HOST, METRICS_PORT)"
                 raise MetricsPortError(
                     f"cannot serve /metrics and /healthz on {where}: {exc.strerror or exc}"
                 ) from exc
+        closing.push_async_callback(bot.close)
         refresher.start()
-        try:
-            yield Runtime(bot, refresher, health)
-        finally:
-            await refresher.stop()
-            if not bot.is_closed():
-                await bot.close()
-            if health is not None:
-                await health.stop()
-            await deck_sites.aclose()
+        closing.push_async_callback(refresher.stop)
+        yield Runtime(bot, refresher, health)
 
 
 def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Health:
