@@ -1,6 +1,5 @@
-"""/deckcheck: a whole Commander decklist (an uploaded file, pasted text, or a public Archidekt or Moxfield
-deck link) checked against its commanders; `color` is the color a commander chose before the game
-(CR 903.4b). The work is `bot.app.decks.check_deck`."""
+"""/deckcheck: a Commander decklist checked against its commanders (`bot.app.decks.check_deck`); `color` is
+the color a commander chose before the game (CR 903.4b)."""
 
 from __future__ import annotations
 

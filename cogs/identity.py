@@ -25,7 +25,7 @@ def chosen_colors(
     leaders: Sequence[Analysis], color: str | None, partner_color: str | None
 ) -> list[str | None]:
     """The color each commander chose before the game (CR 903.4b): `color` the commander's (the partner's
-    when only it chooses one), `partner_color` the partner's. InputProblem for a commander that chooses none."""
+    when only it chooses one), `partner_color` the partner's; InputProblem for one that chooses none."""
     chosen: list[str | None] = [None] * len(leaders)
     partner = leaders[1] if len(leaders) > 1 else None
     if partner_color is not None:

@@ -1,6 +1,5 @@
-"""Message commands (a message's Apps menu), needing no privileged intent since they receive the message:
-"Check this decklist" (its attached file, deck link or text; a form asks for the commander when the list
-names none) and "Explain card names" (one line per `[[Card Name]]`, at most `MENTION_LIMIT`).
+"""Message commands (Apps menu; they receive the message, so need no intent): "Check this decklist" (a form
+asks for a commander the list does not name) and "Explain card names" (one line per `[[Card Name]]`).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ IDENTIFY_SPACING = 5.0  # seconds between shard IDENTIFYs, as Discord asks
 
 
 def _wanted(record: logging.LogRecord) -> bool:
-    """False for discord.py's warnings about what this bot does without on purpose: voice, the GUILDS intent."""
+    """False for discord.py's warnings about what this bot does without on purpose: voice, GUILDS intent."""
     message = record.getMessage()
     return (
         "voice will NOT be supported" not in message and "Guilds intent seems to be disabled" not in message
@@ -74,7 +74,7 @@ class IdentityBot(commands.AutoShardedBot):
             help_command=None,
             tree_cls=IdentityTree,
             shard_count=settings.shard_count or 1,
-            shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None (all shards) is what discord.py defaults to
+            shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None (all shards): discord.py's default
         )
         self.settings = settings
         self.cards = cards
@@ -156,7 +156,7 @@ class IdentityBot(commands.AutoShardedBot):
         return shard_for_guild(guild_id, self.shard_count) if guild_id else 0
 
     def watch(self, interaction: discord.Interaction[Any]) -> None:
-        """Keep the interaction's task in flight (`close` lets it finish); once done, its metrics and log line."""
+        """Keep the interaction's task in flight (`close` lets it finish); once done, metrics and log line."""
         if (task := asyncio.current_task()) is not None:
             self.inflight.add(task)
             task.add_done_callback(functools.partial(self._finished, interaction, received_at(interaction)))

@@ -1,7 +1,6 @@
 """What the Discord layer's parts share: the bot as they see it (`app_of`; the bot class imports them), and
-what they note in `interaction.extras` for `IdentityBot.watch` (metrics, log line) and each other: `RECEIVED`
-(one deferral budget per interaction), `COMMAND` (the command a pick or form finishes), `RUN` (a command's
-work and options, for a pick) and how the command went (`record`).
+the `interaction.extras` keys they note for `IdentityBot.watch` and each other: `RECEIVED` (the deferral
+budget's start), `COMMAND` (what a pick or form finishes), `RUN` (work and options), the outcome (`record`).
 """
 
 from __future__ import annotations
@@ -55,8 +54,7 @@ def record(
 def record_found(
     interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *, card: str | None
 ) -> None:
-    """A command found its cards: STALE when any came from stale data, else OK, and whether the cache or
-    local data answered them all (unknown when none was looked up)."""
+    """A command found its cards: STALE or OK, and whether the cache or local data answered them all."""
     record(
         interaction,
         Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK,

@@ -1,7 +1,5 @@
-"""The deck check's work and where its list comes from: a pasted list, an uploaded text file, a public
-Archidekt or Moxfield deck link, or a message (its text, its attached file, or a deck link in it).
-What can be refused without the network (no list, several, a file too big, no deck link) is refused before
-any request, so the refusal needs no deferral.
+"""The deck check's work and where its list comes from: pasted text, an uploaded file, a public Archidekt or
+Moxfield link, or a message. What can be refused without the network is refused first, with no deferral.
 """
 
 from __future__ import annotations
@@ -44,7 +42,7 @@ def _checked_size(attachment: discord.Attachment) -> discord.Attachment:
 
 
 def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: str | None) -> DeckSource:
-    """The one list the /deckcheck options give; InputProblem for none, several, a file too big, no deck link."""
+    """The one list the /deckcheck options give; InputProblem for none, several, too big a file, no link."""
     pasted = pasted if pasted and pasted.strip() else None
     url = url.strip() if url and url.strip() else None
     given = [v for v in (decklist, pasted, url) if v is not None]
@@ -63,8 +61,7 @@ def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: s
 
 
 def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
-    """The first Archidekt or Moxfield deck link in a message's text, the refusal of the first site URL that
-    names no deck, and the text without any site URL."""
+    """A message's first deck link, the refusal of its first site URL naming no deck, the rest of the text."""
     refused: DeckSourceError | None = None
     found: DeckLink | None = None
     parts = _SPACE_RE.split(text)  # words at even places, the spaces and line breaks between them kept
@@ -128,8 +125,7 @@ ReadDeck = tuple[ParsedDeck, FetchedDeck | None]
 
 
 async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
-    """The list of `source`. Raises DeckInputError (not a list, too long), InputProblem (a file that can't be
-    downloaded) or DeckSourceError (a link that can't be read)."""
+    """The list of `source`; DeckInputError, InputProblem (file unreadable) or DeckSourceError (link)."""
     if isinstance(source, DeckLink):
         fetched = await bot.deck_sites.fetch(source)
         return fetched.deck, fetched

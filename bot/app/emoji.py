@@ -1,7 +1,6 @@
-"""Mana symbols as the application's own emojis, made on start from Scryfall's symbol images; only missing
-ones are fetched and uploaded. The art version is kept in a marker emoji; for another version, old symbols,
-old marker, new marker, new symbols, in that order, so a start cut short leaves what the next one completes.
-A refusal (Scryfall, Discord) is one log line and leaves symbols text; other emojis are never touched.
+"""Mana symbols as the application's own emojis, made on start from Scryfall's symbol images (only missing
+ones). A marker emoji names the art version; another version replaces old symbols, old marker, new marker,
+new symbols in that order, so a start cut short leaves what the next one completes. Refusals leave text.
 """
 
 from __future__ import annotations
@@ -40,8 +39,7 @@ def _render_all(svgs: Mapping[str, bytes]) -> dict[str, bytes]:
 
 
 async def ensure_mana_emojis(client: discord.Client, scryfall: ScryfallClient) -> dict[str, str]:
-    """Make sure the application has the mana emojis of this art version; {symbol: emoji markup} for every
-    symbol that has one. Never raises for Scryfall's or Discord's refusals."""
+    """{symbol: emoji markup} for every symbol with an emoji of this art version, made when missing."""
     try:
         existing = await client.fetch_application_emojis()
     except discord.HTTPException as exc:

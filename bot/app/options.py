@@ -1,6 +1,5 @@
-"""Card options, shared by every command: one transformer (`CardOption`) validates and autocompletes what
-was typed, a decklist line included (`1 Sol Ring (C21) 263 *F*`), and `resolve_options` finds the cards,
-deferring only when Scryfall must be asked.
+"""Card options: one transformer (`CardOption`) validates and autocompletes what was typed, a decklist line
+included (`1 Sol Ring (C21) 263 *F*`); `resolve_options` finds the cards, deferring only for Scryfall.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class CardQuery:
-    """A validated card option: its name for replies (None when it is the command's only card option), the
-    text, and whether it names a commander."""
+    """A validated card option: its name (None when it is the command's only card option), text, commander?"""
 
     option: str | None
     text: str
@@ -58,8 +56,7 @@ def card_query_text(value: str) -> str:
 
 
 def option_for(options: Mapping[str, object], label: str | None, query: str) -> str | None:
-    """The name of the card option (in a command's options) an error about `label` and `query` is about:
-    the one labelled `label`; without a label, the one whose text is `query`, or the only one; else None."""
+    """The card option an error is about: labelled `label`; else the one reading `query`, or the only one."""
     cards = {name: q for name, q in options.items() if isinstance(q, CardQuery)}
     if label is not None:
         return next((name for name, q in cards.items() if q.option == label), None)
@@ -70,8 +67,7 @@ def option_for(options: Mapping[str, object], label: str | None, query: str) -> 
 
 
 class CardOption(app_commands.Transformer):
-    """Validation (bad input never reaches the card service; errors carry `label`) and autocomplete of one
-    card option; "partner" offers only cards that can be paired with the commander typed."""
+    """Validation (errors carry `label`) and autocomplete of one card option."""
 
     def __init__(self, label: str | None = None, *, commander: bool = False) -> None:
         self.label = label
@@ -92,8 +88,8 @@ class CardOption(app_commands.Transformer):
         return card_query_text(typed).strip() or None
 
     async def autocomplete(self, interaction: discord.Interaction[Any], value: str, /) -> list[Choice[str]]:  # type: ignore[override]
-        """Recently looked-up names, names printed in the player's language, then the card service's matches;
-        never raises. A partner option with its commander typed: only cards that can be paired with it."""
+        """Recent names, names printed in the player's language, then the card service's matches (a partner
+        option with its commander typed: only cards that can be paired with it); never raises."""
         bot = app_of(interaction)
         if len(value) > MAX_INPUT_CHARS:
             return []
@@ -123,8 +119,7 @@ class CardOption(app_commands.Transformer):
 async def resolve_options(
     interaction: discord.Interaction[Any], queries: Sequence[CardQuery]
 ) -> list[Resolved]:
-    """The cards the options name, deferring first when any must be asked of Scryfall. Raises the first
-    option's lookup error (naming the option); records the outcome."""
+    """The cards the options name, deferring first when Scryfall is asked; raises the first lookup error."""
     cards = app_of(interaction).cards
     langs = player_langs(interaction)
     known: list[Resolved | None] = []

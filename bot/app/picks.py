@@ -1,6 +1,5 @@
-"""The pick menu: a card option that names several cards (or none, but close names) is answered with an
-ephemeral select of the candidates, best first. Only the user who asked may pick, once; the pick runs the
-command again with the picked card (`IdentityTree.run_command`); the menu expires after `timeout` seconds.
+"""The pick menu: a card option naming several cards (or none, but close names) gets an ephemeral select of
+the candidates; only the user who asked may pick, once, and the pick runs the command again with that card.
 """
 
 from __future__ import annotations
@@ -25,8 +24,7 @@ Rerun = Callable[[discord.Interaction[Any], str], Awaitable[None]]
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """A card option the user can fix by picking: `kind`, what was typed, the option's name (None when the
-    command has one card option) and the names to offer, best first."""
+    """A card option the user can fix by picking: what was typed, the option's name, the names to offer."""
 
     kind: choices.PickKind
     query: str

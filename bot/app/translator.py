@@ -1,6 +1,5 @@
-"""Command names, options, choices and descriptions in the player's Discord language: discord.py's
-`app_commands.Translator` over the message catalogs (names and choices in gettext context "command", as the
-replies name options). A translation Discord would refuse is left out, so Discord shows the English one
+"""Commands, options and choices in the player's Discord language from the message catalogs (names in
+gettext context "command"). A translation Discord would refuse is left out, so Discord shows the English one
 instead of rejecting the whole sync.
 """
 
@@ -29,7 +28,7 @@ def acceptable(text: str, where: Where, *, slash: bool = True) -> bool:
 
 
 class CatalogTranslator(app_commands.Translator):
-    """Localizes every command string that a catalog translates; English and unknown locales keep the original."""
+    """Localizes every command string a catalog translates; English and unknown locales keep the original."""
 
     async def translate(
         self,

@@ -1,8 +1,6 @@
-"""The command tree: observes every interaction, applies the per-user cooldown (discord.py's
-`CooldownMapping` keyed by user: one budget across all commands and picks, autocomplete never limited), and
-answers expected errors from one table, `EXPECTED` (error type -> outcome and reply), as Red-DiscordBot does.
-A command runs its work through `run_command`, which keeps the work and its options, so that a pick calls
-the same work again with the picked card (`run_followup`, which also runs a submitted form's work).
+"""The command tree: observes every interaction, applies the per-user cooldown (one budget across all
+commands and picks, autocomplete never limited) and answers expected errors from one table, `EXPECTED`.
+`run_command` keeps a command's work and options, so that a pick runs the same work with the picked card.
 """
 
 from __future__ import annotations
@@ -43,7 +41,7 @@ class InputProblem(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """The answer to an expected error: the outcome, the text, the card it was about, the `Choice` to offer."""
+    """The answer to an expected error: outcome, text, the card it was about, the `Choice` to offer."""
 
     outcome: Outcome
     text: str
@@ -131,8 +129,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
         return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: BaseException, /) -> None:
-        """Answer an error of any interaction: an expected one with its reply (and a menu when it offers a
-        choice the command can be re-run with), a refused reply by logging it, a bug with a log and a sorry."""
+        """An expected error gets its reply (and a pick menu), a refused reply a log line, a bug a sorry."""
         command = _command_name(interaction)
         # the error the command raised, out of discord.py's wrappers
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
@@ -164,8 +161,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
         await send_ephemeral(interaction, errors.error_text())
 
     def _pick(self, interaction: discord.Interaction[Any], choice: Choice) -> CardPick | None:
-        """A menu for `choice` whose pick runs the interaction's command again with the picked card, when
-        the command ran through `run_command` and `choice` is about exactly one of its card options."""
+        """A menu whose pick reruns the command (when it ran through `run_command`) with the picked card."""
         work, options = interaction.extras.get(RUN, (None, {}))
         option = option_for(options, choice.option, choice.query)
         if work is None or option is None:
@@ -187,8 +183,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
     async def run_followup(
         self, interaction: discord.Interaction[Any], name: str, work: Work, options: dict[str, Any]
     ) -> None:
-        """`run_command` for a pick or a submitted form: observed as the command `name`, errors answered here,
-        a pick under the user's cooldown (a form finishes a command already counted)."""
+        """`run_command` for a pick or a form, observed as the command `name`; a pick counts as a use."""
         interaction.extras[COMMAND] = name
         app_of(interaction).watch(interaction)
         try:
