@@ -1,6 +1,5 @@
-"""The composition root, the one place that builds things and passes them on: the card service on its
-HTTP session and cache (`open_cards`, also for the deck check and `sync-cards`), the bot with its metrics,
-deck sites, bulk refresher and health server (`assemble`), and the process around it (`run`: signals, a
+"""The composition root, the one place that builds things and passes them on: the card service
+(`open_cards`), the bot with everything it uses (`assemble`), and the process around it (`run`: signals, a
 connect timeout, one clear line and exit code for each way start-up can fail).
 """
 

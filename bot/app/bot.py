@@ -126,10 +126,10 @@ class IdentityBot(commands.AutoShardedBot):
         finally:
             self.emoji_ready.set()
 
-    async def drain(self, timeout: float = DRAIN_SECONDS) -> int:  # noqa: ASYNC109
-        """Wait (at most `timeout` s) for the interactions being handled; returns how many were left."""
+    async def _drain(self) -> None:
+        """Wait (at most DRAIN_SECONDS) for the interactions being handled."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + DRAIN_SECONDS
         while True:
             await asyncio.sleep(0)  # let interactions already received start (and join the in-flight set)
             pending = {t for t in self.inflight if t is not asyncio.current_task() and not t.done()}
@@ -138,11 +138,10 @@ class IdentityBot(commands.AutoShardedBot):
             await asyncio.wait(pending, timeout=left)
         if pending:
             log.warning("closing with %d command(s) still running", len(pending))
-        return len(pending)
 
     async def close(self) -> None:
         if not self.is_closed():
-            await self.drain()
+            await self._drain()
         if self._emoji_task is not None:
             self._emoji_task.cancel()
             await asyncio.gather(self._emoji_task, return_exceptions=True)

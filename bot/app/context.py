@@ -55,9 +55,6 @@ def record_found(
     interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *, card: str | None
 ) -> None:
     """A command found its cards: STALE or OK, and whether the cache or local data answered them all."""
-    record(
-        interaction,
-        Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK,
-        card=card,
-        cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None,
-    )
+    stale = any(r.stale for r in resolved)
+    hit = all(r.source in ("cache", "local") for r in resolved) if resolved else None
+    record(interaction, Outcome.STALE if stale else Outcome.OK, card=card, cache_hit=hit)

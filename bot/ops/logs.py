@@ -1,7 +1,5 @@
-"""Logging: one line per record (JSON, or text with ``key=value`` extras), the Discord token scrubbed from
-every record (message, arguments, extras, tracebacks), and the one line per command (:func:`log_command`).
-
-Text values with spaces, quotes or newlines are JSON-quoted, so user text can never start a fake log line.
+"""Logging: one line per record (JSON, or text with ``key=value`` extras, JSON-quoted when not one plain word,
+so user text never starts a fake line), the Discord token scrubbed from every record, one line per command.
 """
 
 from __future__ import annotations
