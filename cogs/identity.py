@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
+from bot.app.context import Interaction
 from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, Commander, Partner, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
@@ -46,9 +47,7 @@ class IdentityCog(commands.Cog, name="Identity"):
     def __init__(self, bot: IdentityBot) -> None:
         self.bot = bot
 
-    def remember(
-        self, interaction: discord.Interaction[Any], card: dict[str, Any], *, commander: bool = False
-    ) -> None:
+    def remember(self, interaction: Interaction, card: dict[str, Any], *, commander: bool = False) -> None:
         """Offer this card first in this server's autocomplete for a while."""
         commander = commander or commander_eligibility(card).ok
         self.bot.recent.add(interaction, str(card.get("name") or ""), commander=commander)
@@ -60,7 +59,7 @@ class IdentityCog(commands.Cog, name="Identity"):
     async def identity(self, interaction: discord.Interaction[IdentityBot], card: Card) -> None:
         await self.bot.tree.run_command(interaction, self.explain, card=card)
 
-    async def explain(self, interaction: discord.Interaction[Any], card: CardQuery) -> None:
+    async def explain(self, interaction: Interaction, card: CardQuery) -> None:
         [found] = await resolve_options(interaction, [card])
         self.remember(interaction, found.card)
         stale = embeds.stale_note([found])
@@ -101,7 +100,7 @@ class IdentityCog(commands.Cog, name="Identity"):
 
     async def check_fits(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         card: CardQuery,
         commander: CardQuery,
         partner: CardQuery | None,

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
-from bot.app.context import record
+from bot.app.context import Interaction, record
 from bot.app.decks import ReadDeck, check_deck, message_source, read_deck
 from bot.app.options import CardQuery, card_query_text, player_langs
 from bot.app.replies import defer_if_slow, send_reply
@@ -64,7 +63,7 @@ class CommanderForm(discord.ui.Modal):
             field.max_length = MAX_INPUT_CHARS
             self.add_item(field)
 
-    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+    async def on_submit(self, interaction: Interaction, /) -> None:
         i18n.set_locale(interaction.locale.value)  # a submitted form is its own interaction (its own task)
         options = {
             name: CardQuery(name, typed, True) if (typed := field.value.strip()) else None

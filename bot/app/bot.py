@@ -16,7 +16,7 @@ import discord
 from discord.ext import commands
 from discord.ext.commands import CooldownMapping
 
-from bot.app.context import COMMAND
+from bot.app.context import COMMAND, Interaction
 from bot.app.emoji import ensure_mana_emojis
 from bot.app.endpoints import use_gateway
 from bot.app.picks import PICK_TIMEOUT
@@ -154,15 +154,13 @@ class IdentityBot(commands.AutoShardedBot):
             return None
         return shard_for_guild(guild_id, self.shard_count) if guild_id else 0
 
-    def watch(self, interaction: discord.Interaction[Any]) -> None:
+    def watch(self, interaction: Interaction) -> None:
         """Keep the interaction's task in flight (`close` lets it finish); once done, metrics and log line."""
         if (task := asyncio.current_task()) is not None:
             self.inflight.add(task)
             task.add_done_callback(functools.partial(self._finished, interaction, received_at(interaction)))
 
-    def _finished(
-        self, interaction: discord.Interaction[Any], started: float, task: asyncio.Task[Any]
-    ) -> None:
+    def _finished(self, interaction: Interaction, started: float, task: asyncio.Task[Any]) -> None:
         self.inflight.discard(task)
         extras = interaction.extras
         seconds = time.perf_counter() - started

@@ -16,6 +16,7 @@ from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
 from bot.ops.metrics import BotMetrics, Outcome
 
+Interaction = discord.Interaction[Any]  # any client: the parts see the bot through `App`
 RECEIVED = "received"
 COMMAND = "command"
 RUN = "run"
@@ -31,16 +32,16 @@ class App(Protocol):
     emoji: Mapping[str, str]
     pick_timeout: float
 
-    def watch(self, interaction: discord.Interaction[Any]) -> None: ...
+    def watch(self, interaction: Interaction) -> None: ...
 
 
-def app_of(interaction: discord.Interaction[Any]) -> App:
+def app_of(interaction: Interaction) -> App:
     app: App = interaction.client
     return app
 
 
 def record(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     outcome: Outcome | None = None,
     *,
     card: str | None = None,
@@ -51,9 +52,7 @@ def record(
     interaction.extras.update({k: v for k, v in values.items() if v is not None})
 
 
-def record_found(
-    interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *, card: str | None
-) -> None:
+def record_found(interaction: Interaction, resolved: Sequence[Resolved], *, card: str | None) -> None:
     """A command found its cards: STALE or OK, and whether the cache or local data answered them all."""
     stale = any(r.stale for r in resolved)
     hit = all(r.source in ("cache", "local") for r in resolved) if resolved else None

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
-from bot.app.context import App, app_of, record_found
+from bot.app.context import App, Interaction, app_of, record_found
 from bot.app.options import CardQuery, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
@@ -139,7 +138,7 @@ async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
 
 
 async def check_deck(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     deck: DeckSource | ReadDeck,
     commander: CardQuery | None,
     partner: CardQuery | None,

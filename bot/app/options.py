@@ -9,13 +9,11 @@ import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.app.context import app_of, record, record_found
+from bot.app.context import Interaction, app_of, record, record_found
 from bot.cards.foreign import use_player_langs
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
 from bot.cards.names import MAX_INPUT_CHARS, choice_name
@@ -38,13 +36,13 @@ class CardQuery:
     commander: bool = False
 
 
-def player_langs(interaction: discord.Interaction[Any]) -> tuple[str, ...]:
+def player_langs(interaction: Interaction) -> tuple[str, ...]:
     """Scryfall language codes of the player's Discord locale; () for English and locales Magic isn't in."""
     lang = scryfall_language(interaction.locale.value)
     return (lang,) if lang else ()
 
 
-def read_names_in_players_language(interaction: discord.Interaction[Any]) -> None:
+def read_names_in_players_language(interaction: Interaction) -> None:
     """Lookups that name no language (a deck check's) read the player's language first, in this task."""
     use_player_langs(player_langs(interaction))
 
@@ -73,21 +71,21 @@ class CardOption(app_commands.Transformer):
         self.label = label
         self.commander = commander
 
-    async def transform(self, interaction: discord.Interaction[Any], value: str, /) -> CardQuery:
+    async def transform(self, interaction: Interaction, value: str, /) -> CardQuery:
         try:
             query, _key = CardService.check_name(card_query_text(value))
         except BadCardName as exc:
             raise _labelled(exc, self.label) from None
         return CardQuery(self.label, query, self.commander)
 
-    def _paired_with(self, interaction: discord.Interaction[Any]) -> str | None:
+    def _paired_with(self, interaction: Interaction) -> str | None:
         """The commander typed in the option this one pairs with, read as a card name; None when empty."""
         typed = interaction.namespace.commander if self.label == "partner" else None  # None when not typed
         if not isinstance(typed, str) or len(typed) > MAX_INPUT_CHARS:
             return None
         return card_query_text(typed).strip() or None
 
-    async def autocomplete(self, interaction: discord.Interaction[Any], value: str, /) -> list[Choice[str]]:  # type: ignore[override]
+    async def autocomplete(self, interaction: Interaction, value: str, /) -> list[Choice[str]]:  # type: ignore[override]
         """Recent names, names printed in the player's language, then the card service's matches (a partner
         option with its commander typed: only cards that can be paired with it); never raises."""
         bot = app_of(interaction)
@@ -116,9 +114,7 @@ class CardOption(app_commands.Transformer):
         return [Choice(name=label, value=name) for name, label in labels.items()][:MAX_CHOICES]
 
 
-async def resolve_options(
-    interaction: discord.Interaction[Any], queries: Sequence[CardQuery]
-) -> list[Resolved]:
+async def resolve_options(interaction: Interaction, queries: Sequence[CardQuery]) -> list[Resolved]:
     """The cards the options name, deferring first when Scryfall is asked; raises the first lookup error."""
     cards = app_of(interaction).cards
     langs = player_langs(interaction)

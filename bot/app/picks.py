@@ -8,10 +8,10 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
+from bot.app.context import Interaction
 from bot.app.replies import Edit, received_at
 from bot.present import choices, i18n
 
@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 PICK_TIMEOUT = 600.0  # seconds a menu stays usable (an interaction's token lives 15 minutes)
 #: Runs the command again for the pick's interaction, with the picked card's name.
-Rerun = Callable[[discord.Interaction[Any], str], Awaitable[None]]
+Rerun = Callable[[Interaction, str], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class CardPick(discord.ui.View):
         self.select.callback = self._picked  # type: ignore[method-assign]
         self.add_item(self.select)
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
         """Only the user who ran the command may pick, and only once (worded in the pick's locale)."""
         i18n.set_locale(interaction.locale.value)
         if interaction.user.id != self.owner_id:
@@ -67,7 +67,7 @@ class CardPick(discord.ui.View):
         await interaction.response.send_message(refusal, ephemeral=True)
         return False
 
-    async def _picked(self, interaction: discord.Interaction[Any]) -> None:
+    async def _picked(self, interaction: Interaction) -> None:
         received_at(interaction)
         self.picked = self.names[int(self.select.values[0])]
         self.stop()

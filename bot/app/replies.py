@@ -12,12 +12,12 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import discord
 from discord.utils import MISSING
 
-from bot.app.context import RECEIVED, app_of
+from bot.app.context import RECEIVED, Interaction, app_of
 from bot.present.message import Reply
 
 DEFER_AFTER = 1.5  # seconds after an interaction arrived before slow work defers (Discord allows 3)
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 Edit = Callable[..., Awaitable[object]]
 
 
-async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> None:
+async def send_reply(interaction: Interaction, reply: Reply) -> None:
     """Answer with `reply`: directly, or by editing the deferred placeholder."""
     embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in reply.embeds]
     attached = reply.attachment
@@ -44,7 +44,7 @@ async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> Non
 
 
 async def send_ephemeral(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     text: str,
     view: discord.ui.View | None = None,
     *,
@@ -67,13 +67,13 @@ async def send_ephemeral(
         return None
 
 
-def received_at(interaction: discord.Interaction[Any]) -> float:
+def received_at(interaction: Interaction) -> float:
     """When the bot started handling the interaction (`time.perf_counter()`); noted on first use."""
     started: float = interaction.extras.setdefault(RECEIVED, time.perf_counter())
     return started
 
 
-async def defer_if_slow(interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
+async def defer_if_slow(interaction: Interaction, work: Awaitable[T]) -> T:
     """The result of `work`, deferring ("thinking…", public) only when it is still running `DEFER_AFTER`
     seconds after the interaction arrived. Errors of `work` propagate; cancelling this cancels `work`."""
     task = asyncio.ensure_future(work)

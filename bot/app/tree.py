@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext.commands import CooldownMapping
 
-from bot.app.context import COMMAND, RECEIVED, RUN, app_of, record
+from bot.app.context import COMMAND, RECEIVED, RUN, Interaction, app_of, record
 from bot.app.options import option_for
 from bot.app.picks import CardPick, Choice
 from bot.app.replies import send_ephemeral
@@ -104,7 +104,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
     def __init__(self, client: Any, **options: Any) -> None:
         everywhere = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
         super().__init__(client, allowed_contexts=everywhere, **options)
-        self.cooldown: CooldownMapping[discord.Interaction[Any]] | None = None
+        self.cooldown: CooldownMapping[Interaction] | None = None
         self.clock: Callable[[], float] = time.time  # the cooldown's clock (tests pass a fake one)
 
     def sync_contexts(self, app: discord.AppInfo | None) -> None:
@@ -119,7 +119,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
                 "Developer Portal (Installation > Installation Contexts)"
             )
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
         """Observe the interaction; a slash command over the user's cooldown raises CommandOnCooldown."""
         i18n.set_locale(interaction.locale.value)  # replies in the player's language (this task only)
         interaction.extras[RECEIVED] = time.perf_counter()
@@ -128,7 +128,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
             refuse_over_cooldown(self.cooldown, interaction, self.clock())
         return True
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: BaseException, /) -> None:
+    async def on_error(self, interaction: Interaction, error: BaseException, /) -> None:
         """An expected error gets its reply (and a pick menu), a refused reply a log line, a bug a sorry."""
         command = _command_name(interaction)
         # the error the command raised, out of discord.py's wrappers
@@ -160,7 +160,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
             log.error("error in /%s", command, exc_info=(type(original), original, original.__traceback__))
         await send_ephemeral(interaction, errors.error_text())
 
-    def _pick(self, interaction: discord.Interaction[Any], choice: Choice) -> CardPick | None:
+    def _pick(self, interaction: Interaction, choice: Choice) -> CardPick | None:
         """A menu whose pick reruns the command (when it ran through `run_command`) with the picked card."""
         work, options = interaction.extras.get(RUN, (None, {}))
         option = option_for(options, choice.option, choice.query)
@@ -168,20 +168,20 @@ class IdentityTree(app_commands.CommandTree[Any]):
             return None
         name = _command_name(interaction)
 
-        async def rerun(again: discord.Interaction[Any], picked: str) -> None:
+        async def rerun(again: Interaction, picked: str) -> None:
             replaced = {**options, option: dataclasses.replace(options[option], text=picked)}
             await self.run_followup(again, name, work, replaced)
 
         timeout = app_of(interaction).pick_timeout
         return CardPick(choice, rerun, owner_id=interaction.user.id, timeout=timeout)
 
-    async def run_command(self, interaction: discord.Interaction[Any], work: Work, **options: Any) -> None:
+    async def run_command(self, interaction: Interaction, work: Work, **options: Any) -> None:
         """Run a command's `work` with its options, kept so that a pick can run it again."""
         interaction.extras[RUN] = (work, options)
         await work(interaction, **options)
 
     async def run_followup(
-        self, interaction: discord.Interaction[Any], name: str, work: Work, options: dict[str, Any]
+        self, interaction: Interaction, name: str, work: Work, options: dict[str, Any]
     ) -> None:
         """`run_command` for a pick or a form, observed as the command `name`; a pick counts as a use."""
         interaction.extras[COMMAND] = name
@@ -195,20 +195,20 @@ class IdentityTree(app_commands.CommandTree[Any]):
             await self.on_error(interaction, exc)
 
 
-def _command_name(interaction: discord.Interaction[Any]) -> str:
+def _command_name(interaction: Interaction) -> str:
     if interaction.command is not None:
         return interaction.command.qualified_name
     return str(interaction.extras.get(COMMAND) or "?")
 
 
-def user_of(interaction: discord.Interaction[Any]) -> int:
+def user_of(interaction: Interaction) -> int:
     """The cooldown's key: the user, whatever the command."""
     return interaction.user.id
 
 
 def refuse_over_cooldown(
-    cooldown: CooldownMapping[discord.Interaction[Any]] | None,
-    interaction: discord.Interaction[Any],
+    cooldown: CooldownMapping[Interaction] | None,
+    interaction: Interaction,
     now: float,
 ) -> None:
     """Count one command of the interaction's user at `now`; CommandOnCooldown when over the limit."""
