@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
+from bot.app.context import Interaction
 from bot.app.decks import check_deck, slash_source
 from bot.app.options import COLOR_CHOICES, Commander, Partner
 
@@ -33,7 +34,7 @@ class DeckCog(commands.Cog, name="Deck"):
     @app_commands.choices(color=COLOR_CHOICES)
     async def deckcheck(
         self,
-        interaction: discord.Interaction[IdentityBot],
+        interaction: Interaction,
         commander: Commander | None = None,
         partner: Partner | None = None,
         decklist: discord.Attachment | None = None,

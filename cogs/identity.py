@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -56,7 +55,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         name="identity", description="Explain a card's color and its Commander color identity."
     )
     @app_commands.describe(card="Card name (start typing and pick one)")
-    async def identity(self, interaction: discord.Interaction[IdentityBot], card: Card) -> None:
+    async def identity(self, interaction: Interaction, card: Card) -> None:
         await self.bot.tree.run_command(interaction, self.explain, card=card)
 
     async def explain(self, interaction: Interaction, card: CardQuery) -> None:
@@ -81,7 +80,7 @@ class IdentityCog(commands.Cog, name="Identity"):
     @app_commands.choices(color=COLOR_CHOICES, partner_color=COLOR_CHOICES)
     async def fits(
         self,
-        interaction: discord.Interaction[IdentityBot],
+        interaction: Interaction,
         card: FitCard,
         commander: Commander,
         partner: Partner | None = None,
@@ -123,7 +122,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         await send_reply(interaction, reply)
 
     @app_commands.command(name="help", description="What this bot does: color, color identity, and examples.")
-    async def help_command(self, interaction: discord.Interaction[IdentityBot]) -> None:
+    async def help_command(self, interaction: Interaction) -> None:
         await send_reply(interaction, embeds.help_reply(self.bot.emoji))
 
 

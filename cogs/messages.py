@@ -90,9 +90,7 @@ class MessagesCog(commands.Cog, name="Messages"):
         for menu in self.menus:
             self.bot.tree.remove_command(menu.name, type=menu.type)
 
-    async def check_decklist(
-        self, interaction: discord.Interaction[IdentityBot], message: discord.Message
-    ) -> None:
+    async def check_decklist(self, interaction: Interaction, message: discord.Message) -> None:
         """Check the message's list, asking for the commander with a form when the list names none."""
         deck = await defer_if_slow(interaction, read_deck(self.bot, message_source(message)))
         if deck[0].commander_entries:
@@ -102,9 +100,7 @@ class MessagesCog(commands.Cog, name="Messages"):
         else:
             await interaction.response.send_modal(CommanderForm(self.bot, deck))
 
-    async def explain_names(
-        self, interaction: discord.Interaction[IdentityBot], message: discord.Message
-    ) -> None:
+    async def explain_names(self, interaction: Interaction, message: discord.Message) -> None:
         names = card_mentions(message.content or "")
         if not names:
             raise InputProblem(choices.no_card_mentions_text())
@@ -114,11 +110,8 @@ class MessagesCog(commands.Cog, name="Messages"):
         found = [i.card for i in items if i.card is not None]
         if not found and all(i.problem == "unavailable" for i in items):
             raise ScryfallUnavailable("every name needed Scryfall")
-        record(
-            interaction,
-            Outcome.OK if found else Outcome.NOT_FOUND,
-            card=str(found[0].get("name")) if found else None,
-        )
+        card = str(found[0].get("name")) if found else None
+        record(interaction, Outcome.OK if found else Outcome.NOT_FOUND, card=card)
         await send_reply(interaction, choices.explain_reply(items, left_out=left_out, emoji=self.bot.emoji))
 
     async def _explain(self, typed: str, langs: tuple[str, ...] = ()) -> Explained:

@@ -69,14 +69,12 @@ def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
         if "archidekt" not in token.lower() and "moxfield" not in token.lower():
             continue
         try:
-            link = parse_deck_url(token)
+            if (link := parse_deck_url(token)) is None:
+                continue
+            found = found or link
         except DeckSourceError as exc:
             refused = refused or exc
-            parts[i] = ""
-            continue
-        if link is not None:
-            found = found or link
-            parts[i] = ""
+        parts[i] = ""
     return found, refused, "".join(parts)
 
 
@@ -98,9 +96,7 @@ def without_fences(text: str) -> str:
     """The list in a message's text: the inside of its Markdown code blocks (```...```, which people wrap
     pasted lists in) when it has any, else the text without stray fences."""
     blocks = [m.group(1) for m in _BLOCK_RE.finditer(text)]
-    if blocks:
-        return "\n".join(blocks)
-    return _FENCE_RE.sub("", text)
+    return "\n".join(blocks) if blocks else _FENCE_RE.sub("", text)
 
 
 def message_source(message: discord.Message) -> DeckSource:
