@@ -37,16 +37,10 @@ DRAIN_SECONDS = 8.0  # close(): how long in-flight interactions may take to fini
 IDENTIFY_SPACING = 5.0  # seconds between shard IDENTIFYs, as Discord asks
 
 
-def _wanted(record: logging.LogRecord) -> bool:
-    """False for discord.py's warnings about what this bot does without on purpose: voice, GUILDS intent."""
-    message = record.getMessage()
-    return (
-        "voice will NOT be supported" not in message and "Guilds intent seems to be disabled" not in message
-    )
-
-
+# discord.py's warnings about what this bot does without on purpose: voice, the GUILDS intent.
+_UNWANTED = ("voice will NOT be supported", "Guilds intent seems to be disabled")
 for _logger in ("discord.client", "discord.state"):
-    logging.getLogger(_logger).addFilter(_wanted)
+    logging.getLogger(_logger).addFilter(lambda r: not any(w in r.getMessage() for w in _UNWANTED))
 
 
 class IdentityBot(commands.AutoShardedBot):

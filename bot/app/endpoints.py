@@ -10,8 +10,6 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient, Route
 
-DISCORD_API_BASE = "https://discord.com/api/v10"
-
 log = logging.getLogger(__name__)
 
 

@@ -79,7 +79,7 @@ class HealthServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(self.app, access_log=None)
         await runner.setup()
         try:
             await web.TCPSite(runner, self.host, self.port, reuse_address=True).start()

@@ -19,7 +19,6 @@ import discord
 import pytest
 
 import cogs
-from bot.app.endpoints import DISCORD_API_BASE
 from bot.cli import main as cli_main
 from bot.main import EXTENSIONS
 from bot.main import run as run_in_process
@@ -265,7 +264,7 @@ async def test_sync_commands_false_skips_syncing_and_still_answers(tmp_path):
 def test_the_default_api_base_is_discords():
     from bot.settings import Settings
 
-    assert Settings(_env_file=None).discord_api_base == DISCORD_API_BASE
+    assert Settings(_env_file=None).discord_api_base == "https://discord.com/api/v10"
 
 
 # ---------------------------------------------------------------------------------------- packaging
