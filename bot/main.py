@@ -55,16 +55,16 @@ async def open_cards(
     *,
     metrics: BotMetrics | None = None,
     clock: Callable[[], float] = time.time,
-    **client_options: Any,
+    **options: Any,
 ) -> AsyncIterator[CardService]:
-    """The card service on its own HTTP session and cache, closed on exit (`clock` and `client_options`, such
-    as `budget` or `lockout_seconds` for the Scryfall client, are for tests)."""
+    """The card service on its own HTTP session and cache, closed on exit (`clock` and `options` of the
+    Scryfall client such as `budget` or `lockout_seconds` are for tests)."""
     metrics = metrics or BotMetrics(version=__version__, process_metrics=False)
     async with (
         aiohttp.ClientSession(headers=HEADERS) as session,
         await CardCache.open(settings.cache_path, clock=clock) as cache,
     ):
-        client = scryfall_client(settings, session, metrics=metrics, **client_options)
+        client = scryfall_client(settings, session, metrics=metrics, **options)
         # Names printed in other languages: the local index with CARD_LANGUAGES, else Scryfall's search.
         foreign = ForeignNames(
             PrintedSearch(client, ttl=settings.cache_ttl, negative_ttl=settings.negative_ttl, timer=clock)

@@ -5,7 +5,6 @@ the candidates; only the user who asked may pick, once, and the pick runs the co
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -45,7 +44,6 @@ class CardPick(discord.ui.View):
         self.picked: str | None = None
         self.locale = i18n.current_locale()  # the expiry note is worded like the prompt
         self.select: discord.ui.Select[CardPick] = discord.ui.Select(
-            custom_id=f"pick:{secrets.token_hex(8)}",
             placeholder=choices.pick_placeholder(choice.option),
             options=[
                 discord.SelectOption(label=choices.pick_label(name), value=str(i))

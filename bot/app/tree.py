@@ -50,9 +50,8 @@ class Answer:
 
 
 def _bad_name(e: BadCardName) -> Answer:
-    text = (
-        errors.too_long_text(e.length, e.option) if e.problem == "too_long" else errors.empty_text(e.option)
-    )
+    too_long = e.problem == "too_long"
+    text = errors.too_long_text(e.length, e.option) if too_long else errors.empty_text(e.option)
     return Answer(Outcome.INVALID, text, e.query or None)
 
 
@@ -207,9 +206,7 @@ def user_of(interaction: Interaction) -> int:
 
 
 def refuse_over_cooldown(
-    cooldown: CooldownMapping[Interaction] | None,
-    interaction: Interaction,
-    now: float,
+    cooldown: CooldownMapping[Interaction] | None, interaction: Interaction, now: float
 ) -> None:
     """Count one command of the interaction's user at `now`; CommandOnCooldown when over the limit."""
     bucket = cooldown.get_bucket(interaction, now) if cooldown is not None else None
