@@ -1,7 +1,5 @@
 """The command line: `python -m bot [run | sync-cards | check-deck | healthcheck]` (`--help` for each).
-
-Each command loads the settings (one clear line and exit code 2 when they are wrong) and hands over to the
-composition root (`bot.main`); `healthcheck` is `bot.healthcheck`, registered here for its `--help`.
+Each command loads the settings (exit code 2 when they are wrong) and hands over to `bot.main`.
 """
 
 from __future__ import annotations
@@ -171,8 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=_run_command)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
-    run_parser = commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
-    run_parser.set_defaults(handler=_run_command)
+    run = commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
+    run.set_defaults(handler=_run_command)
 
     sync = commands.add_parser(
         "sync-cards",
@@ -236,8 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the command line; load the settings (one line and exit code 2 when they are wrong) for every
-    command but `healthcheck`, which reports bad settings as unhealthy itself."""
+    """Run the command; bad settings exit 2, but `healthcheck` reports them as unhealthy itself."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.handler is healthcheck:
         return healthcheck()
@@ -245,5 +242,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = load_settings()
     except ValidationError as exc:
         return fail(settings_problem(exc), EXIT_CONFIG)
-    handler: Callable[[argparse.Namespace, Settings], int] = args.handler
-    return handler(args, settings)
+    return int(args.handler(args, settings))

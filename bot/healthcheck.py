@@ -1,8 +1,6 @@
-"""`python -m bot healthcheck`, the Docker HEALTHCHECK: one line saying how this host's bot is (the probe is
-`bot.ops.healthcheck`), exit 0 healthy or 1 not.
-
-Docker runs it every 30 s, so it imports only the settings and the probe, never discord.py or aiohttp:
-`bot/__main__.py` calls it before importing `bot.cli`.
+"""`python -m bot healthcheck`, the Docker HEALTHCHECK (the probe is `bot.ops.healthcheck`). Docker runs it
+every 30 s, so it imports only the settings and the probe, never discord.py or aiohttp (`bot/__main__.py`
+calls it before importing `bot.cli`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""The composition root, the one place that builds things and passes them on: the card service on its
-HTTP session and cache (`open_cards`, also for the deck check and `sync-cards`), the bot with its metrics,
-deck sites, bulk refresher and health server (`assemble`), and the process around it (`run`: signals, a
+"""The composition root, the one place that builds things and passes them on: the card service
+(`open_cards`), the bot with everything it uses (`assemble`), and the process around it (`run`: signals, a
 connect timeout, one clear line and exit code for each way start-up can fail).
 """
 
@@ -8,13 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import pkgutil
 import signal
 import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, NamedTuple
 
 import aiohttp
@@ -27,7 +25,7 @@ from bot.cards.budget import Budget
 from bot.cards.cache import CardCache
 from bot.cards.foreign import ForeignNames, PrintedSearch
 from bot.cards.refresh import BulkRefresher
-from bot.cards.scryfall import HEADERS, LOCKOUT_SECONDS, ScryfallClient
+from bot.cards.scryfall import HEADERS, ScryfallClient
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
 from bot.ops.metrics import BotMetrics
@@ -38,28 +36,16 @@ log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 60.0  # seconds for login and the first READY before start-up is reported as failed
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+EXTENSIONS = ("cogs.deck", "cogs.identity", "cogs.messages")  # the modules of `cogs`, loaded by the bot
 _TOKEN_REJECTED = (
     "Discord rejected the token (DISCORD_TOKEN){}; check it in the Developer Portal (Bot > Reset Token)."
 )
 
 
-def scryfall_client(
-    settings: Settings,
-    session: aiohttp.ClientSession,
-    budget: Budget | None = None,
-    *,
-    metrics: BotMetrics | None = None,
-    lockout_seconds: float = LOCKOUT_SECONDS,
-) -> ScryfallClient:
-    """The Scryfall client on `budget` (default: Scryfall's limits scaled by `SCRYFALL_RATE`)."""
-    return ScryfallClient(
-        session,
-        settings.scryfall_api_base,
-        budget=budget or Budget(scale=settings.scryfall_rate),
-        metrics=metrics,
-        timeout=settings.scryfall_timeout,
-        lockout_seconds=lockout_seconds,
-    )
+def scryfall_client(settings: Settings, session: aiohttp.ClientSession, **options: Any) -> ScryfallClient:
+    """The Scryfall client; `options` go to `ScryfallClient` (`budget` defaults to SCRYFALL_RATE's)."""
+    options.setdefault("budget", Budget(scale=settings.scryfall_rate))
+    return ScryfallClient(session, settings.scryfall_api_base, timeout=settings.scryfall_timeout, **options)
 
 
 @asynccontextmanager
@@ -67,18 +53,17 @@ async def open_cards(
     settings: Settings,
     *,
     metrics: BotMetrics | None = None,
-    budget: Budget | None = None,
     clock: Callable[[], float] = time.time,
-    lockout_seconds: float = LOCKOUT_SECONDS,
+    **options: Any,
 ) -> AsyncIterator[CardService]:
-    """The card service on its own HTTP session and cache, closed on exit (`budget`, `clock` and
-    `lockout_seconds` are for tests)."""
+    """The card service on its own HTTP session and cache, closed on exit (`clock` and `options` of the
+    Scryfall client such as `budget` or `lockout_seconds` are for tests)."""
     metrics = metrics or BotMetrics(version=__version__, process_metrics=False)
     async with (
         aiohttp.ClientSession(headers=HEADERS) as session,
         await CardCache.open(settings.cache_path, clock=clock) as cache,
     ):
-        client = scryfall_client(settings, session, budget, metrics=metrics, lockout_seconds=lockout_seconds)
+        client = scryfall_client(settings, session, metrics=metrics, **options)
         # Names printed in other languages: the local index with CARD_LANGUAGES, else Scryfall's search.
         foreign = ForeignNames(
             PrintedSearch(client, ttl=settings.cache_ttl, negative_ttl=settings.negative_ttl, timer=clock)
@@ -99,15 +84,6 @@ async def open_cards(
             yield cards
         finally:
             cards.close()
-
-
-def default_extensions() -> tuple[str, ...]:
-    """Every module of the `cogs` package, as extensions to load."""
-    import cogs
-
-    return tuple(
-        sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_"))
-    )
 
 
 class Runtime(NamedTuple):
@@ -133,6 +109,7 @@ async def assemble(
     async with (
         open_cards(settings, metrics=metrics, clock=clock) as cards,
         aiohttp.ClientSession() as session,
+        AsyncExitStack() as closing,  # closes what follows in reverse order
     ):
         deck_sites = DeckSites(
             session,
@@ -141,17 +118,9 @@ async def assemble(
             contact_url=settings.decksite_contact,
             moxfield_user_agent=settings.moxfield_user_agent,
         )
-        bot_options.setdefault("extensions", default_extensions())
-        bot_options.setdefault("app_emojis", settings.mana_emoji_upload)
-        bot = IdentityBot(
-            settings,
-            cards=cards,
-            deck_sites=deck_sites,
-            metrics=metrics,
-            user_rate=settings.user_rate_limit(),
-            emoji=settings.emoji_map(),
-            **bot_options,
-        )
+        closing.push_async_callback(deck_sites.aclose)
+        bot_options.setdefault("extensions", EXTENSIONS)
+        bot = IdentityBot(settings, cards=cards, deck_sites=deck_sites, metrics=metrics, **bot_options)
         refresher = BulkRefresher(
             cards, every_hours=settings.bulk_refresh_hours, languages=settings.card_languages
         )
@@ -161,22 +130,16 @@ async def assemble(
                 metrics, health_checks(bot, refresher), host=settings.metrics_host, port=settings.metrics_port
             )
             try:
-                await health.start()
+                await closing.enter_async_context(health)
             except OSError as exc:
                 where = f"{settings.metrics_host}:{settings.metrics_port} (METRICS_HOST, METRICS_PORT)"
                 raise MetricsPortError(
                     f"cannot serve /metrics and /healthz on {where}: {exc.strerror or exc}"
                 ) from exc
+        closing.push_async_callback(bot.close)
         refresher.start()
-        try:
-            yield Runtime(bot, refresher, health)
-        finally:
-            await refresher.stop()
-            if not bot.is_closed():
-                await bot.close()
-            if health is not None:
-                await health.stop()
-            await deck_sites.aclose()
+        closing.push_async_callback(refresher.stop)
+        yield Runtime(bot, refresher, health)
 
 
 def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Health:
@@ -203,7 +166,7 @@ def fail(message: str, code: int) -> int:
     return code
 
 
-async def run(settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT, **bot_options: Any) -> int:
+async def run(settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT) -> int:
     """Run the bot until SIGINT/SIGTERM or a fatal error; returns the process exit code."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -215,7 +178,7 @@ async def run(settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT, *
         loop.add_signal_handler(sig, stop.set)
     try:
         # `async with` the bot: discord.py's own set-up, so `wait_until_ready` works before the login.
-        async with assemble(settings, **bot_options) as runtime, runtime.bot:
+        async with assemble(settings) as runtime, runtime.bot:
             return await _serve(runtime.bot, settings, stop, connect_timeout)
     except MetricsPortError as exc:
         return fail(str(exc), EXIT_ERROR)

@@ -1,6 +1,5 @@
-"""/deckcheck: a whole Commander decklist (an uploaded file, pasted text, or a public Archidekt or Moxfield
-deck link) checked against its commanders; `color` is the color a commander chose before the game
-(CR 903.4b). The work is `bot.app.decks.check_deck`."""
+"""/deckcheck: a Commander decklist checked against its commanders (`bot.app.decks.check_deck`); `color` is
+the color a commander chose before the game (CR 903.4b)."""
 
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
+from bot.app.context import Interaction
 from bot.app.decks import check_deck, slash_source
 from bot.app.options import COLOR_CHOICES, Commander, Partner
 
@@ -34,7 +34,7 @@ class DeckCog(commands.Cog, name="Deck"):
     @app_commands.choices(color=COLOR_CHOICES)
     async def deckcheck(
         self,
-        interaction: discord.Interaction[IdentityBot],
+        interaction: Interaction,
         commander: Commander | None = None,
         partner: Partner | None = None,
         decklist: discord.Attachment | None = None,

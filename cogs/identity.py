@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
+from bot.app.context import Interaction
 from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, Commander, Partner, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
@@ -25,7 +25,7 @@ def chosen_colors(
     leaders: Sequence[Analysis], color: str | None, partner_color: str | None
 ) -> list[str | None]:
     """The color each commander chose before the game (CR 903.4b): `color` the commander's (the partner's
-    when only it chooses one), `partner_color` the partner's. InputProblem for a commander that chooses none."""
+    when only it chooses one), `partner_color` the partner's; InputProblem for one that chooses none."""
     chosen: list[str | None] = [None] * len(leaders)
     partner = leaders[1] if len(leaders) > 1 else None
     if partner_color is not None:
@@ -46,9 +46,7 @@ class IdentityCog(commands.Cog, name="Identity"):
     def __init__(self, bot: IdentityBot) -> None:
         self.bot = bot
 
-    def remember(
-        self, interaction: discord.Interaction[Any], card: dict[str, Any], *, commander: bool = False
-    ) -> None:
+    def remember(self, interaction: Interaction, card: dict[str, Any], *, commander: bool = False) -> None:
         """Offer this card first in this server's autocomplete for a while."""
         commander = commander or commander_eligibility(card).ok
         self.bot.recent.add(interaction, str(card.get("name") or ""), commander=commander)
@@ -57,10 +55,10 @@ class IdentityCog(commands.Cog, name="Identity"):
         name="identity", description="Explain a card's color and its Commander color identity."
     )
     @app_commands.describe(card="Card name (start typing and pick one)")
-    async def identity(self, interaction: discord.Interaction[IdentityBot], card: Card) -> None:
+    async def identity(self, interaction: Interaction, card: Card) -> None:
         await self.bot.tree.run_command(interaction, self.explain, card=card)
 
-    async def explain(self, interaction: discord.Interaction[Any], card: CardQuery) -> None:
+    async def explain(self, interaction: Interaction, card: CardQuery) -> None:
         [found] = await resolve_options(interaction, [card])
         self.remember(interaction, found.card)
         stale = embeds.stale_note([found])
@@ -82,7 +80,7 @@ class IdentityCog(commands.Cog, name="Identity"):
     @app_commands.choices(color=COLOR_CHOICES, partner_color=COLOR_CHOICES)
     async def fits(
         self,
-        interaction: discord.Interaction[IdentityBot],
+        interaction: Interaction,
         card: FitCard,
         commander: Commander,
         partner: Partner | None = None,
@@ -101,7 +99,7 @@ class IdentityCog(commands.Cog, name="Identity"):
 
     async def check_fits(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         card: CardQuery,
         commander: CardQuery,
         partner: CardQuery | None,
@@ -124,7 +122,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         await send_reply(interaction, reply)
 
     @app_commands.command(name="help", description="What this bot does: color, color identity, and examples.")
-    async def help_command(self, interaction: discord.Interaction[IdentityBot]) -> None:
+    async def help_command(self, interaction: Interaction) -> None:
         await send_reply(interaction, embeds.help_reply(self.bot.emoji))
 
 

@@ -1,20 +1,18 @@
-"""Message commands (a message's Apps menu), needing no privileged intent since they receive the message:
-"Check this decklist" (its attached file, deck link or text; a form asks for the commander when the list
-names none) and "Explain card names" (one line per `[[Card Name]]`, at most `MENTION_LIMIT`).
+"""Message commands (Apps menu; they receive the message, so need no intent): "Check this decklist" (a form
+asks for a commander the list does not name) and "Explain card names" (one line per `[[Card Name]]`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app.bot import IdentityBot
-from bot.app.context import record
+from bot.app.context import Interaction, record
 from bot.app.decks import ReadDeck, check_deck, message_source, read_deck
 from bot.app.options import CardQuery, card_query_text, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
@@ -65,7 +63,7 @@ class CommanderForm(discord.ui.Modal):
             field.max_length = MAX_INPUT_CHARS
             self.add_item(field)
 
-    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+    async def on_submit(self, interaction: Interaction, /) -> None:
         i18n.set_locale(interaction.locale.value)  # a submitted form is its own interaction (its own task)
         options = {
             name: CardQuery(name, typed, True) if (typed := field.value.strip()) else None
@@ -92,9 +90,7 @@ class MessagesCog(commands.Cog, name="Messages"):
         for menu in self.menus:
             self.bot.tree.remove_command(menu.name, type=menu.type)
 
-    async def check_decklist(
-        self, interaction: discord.Interaction[IdentityBot], message: discord.Message
-    ) -> None:
+    async def check_decklist(self, interaction: Interaction, message: discord.Message) -> None:
         """Check the message's list, asking for the commander with a form when the list names none."""
         deck = await defer_if_slow(interaction, read_deck(self.bot, message_source(message)))
         if deck[0].commander_entries:
@@ -104,9 +100,7 @@ class MessagesCog(commands.Cog, name="Messages"):
         else:
             await interaction.response.send_modal(CommanderForm(self.bot, deck))
 
-    async def explain_names(
-        self, interaction: discord.Interaction[IdentityBot], message: discord.Message
-    ) -> None:
+    async def explain_names(self, interaction: Interaction, message: discord.Message) -> None:
         names = card_mentions(message.content or "")
         if not names:
             raise InputProblem(choices.no_card_mentions_text())
@@ -116,11 +110,8 @@ class MessagesCog(commands.Cog, name="Messages"):
         found = [i.card for i in items if i.card is not None]
         if not found and all(i.problem == "unavailable" for i in items):
             raise ScryfallUnavailable("every name needed Scryfall")
-        record(
-            interaction,
-            Outcome.OK if found else Outcome.NOT_FOUND,
-            card=str(found[0].get("name")) if found else None,
-        )
+        card = str(found[0].get("name")) if found else None
+        record(interaction, Outcome.OK if found else Outcome.NOT_FOUND, card=card)
         await send_reply(interaction, choices.explain_reply(items, left_out=left_out, emoji=self.bot.emoji))
 
     async def _explain(self, typed: str) -> Explained:

@@ -1,9 +1,6 @@
-"""`IdentityBot`: the one bot class (discord.py's `AutoShardedBot`, one shard unless `SHARD_COUNT` says more),
-given everything it uses by the composition root (`bot.main`). No gateway intents, no caches, no pings
-(`AllowedMentions.none()` bot-wide). `setup_hook` loads the cogs and syncs the commands (globally, or to
-`DEV_GUILD_ID`; not with `SYNC_COMMANDS=false`); `close()` lets in-flight interactions finish first.
-With `app_emojis`, a background task makes the application's mana emojis (`bot.app.emoji`) and then uses
-them; MANA_EMOJI (`emoji`) overrides them symbol by symbol; until then, or when refused, symbols are text.
+"""`IdentityBot`, the one bot class, given everything it uses by the composition root (`bot.main`): no gateway
+intents, no caches, no pings. With MANA_EMOJI_UPLOAD a background task makes the application's mana emojis
+(`bot.app.emoji`); MANA_EMOJI overrides them symbol by symbol; until then, or when refused, symbols are text.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import discord
 from discord.ext import commands
 from discord.ext.commands import CooldownMapping
 
-from bot.app.context import COMMAND
+from bot.app.context import COMMAND, Interaction
 from bot.app.emoji import ensure_mana_emojis
 from bot.app.endpoints import use_gateway
 from bot.app.picks import PICK_TIMEOUT
@@ -40,21 +37,10 @@ DRAIN_SECONDS = 8.0  # close(): how long in-flight interactions may take to fini
 IDENTIFY_SPACING = 5.0  # seconds between shard IDENTIFYs, as Discord asks
 
 
-def bot_intents() -> discord.Intents:
-    """None: interactions reach a bot whatever its intents and carry all it reads, so no events are cached."""
-    return discord.Intents.none()
-
-
-def _wanted(record: logging.LogRecord) -> bool:
-    """False for discord.py's warnings about what this bot does without on purpose: voice, the GUILDS intent."""
-    message = record.getMessage()
-    return (
-        "voice will NOT be supported" not in message and "Guilds intent seems to be disabled" not in message
-    )
-
-
+# discord.py's warnings about what this bot does without on purpose: voice, the GUILDS intent.
+_UNWANTED = ("voice will NOT be supported", "Guilds intent seems to be disabled")
 for _logger in ("discord.client", "discord.state"):
-    logging.getLogger(_logger).addFilter(_wanted)
+    logging.getLogger(_logger).addFilter(lambda r: not any(w in r.getMessage() for w in _UNWANTED))
 
 
 class IdentityBot(commands.AutoShardedBot):
@@ -69,35 +55,32 @@ class IdentityBot(commands.AutoShardedBot):
         cards: CardService,
         deck_sites: DeckSites,
         metrics: BotMetrics,
-        user_rate: tuple[int, float] | None,
         extensions: Sequence[str],
-        emoji: Mapping[str, str] | None = None,
-        app_emojis: bool = False,
         identify_spacing: float = IDENTIFY_SPACING,
-        pick_timeout: float = PICK_TIMEOUT,
     ) -> None:
+        # No intents: interactions reach a bot whatever its intents and carry all it reads.
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=bot_intents(),
+            intents=discord.Intents.none(),
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # no message cache (member caching and chunking follow the intents: none)
             guild_ready_timeout=0.0,  # no GUILDS intent, so no GUILD_CREATE follows READY: don't wait for one
             help_command=None,
             tree_cls=IdentityTree,
             shard_count=settings.shard_count or 1,
-            shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None (all shards) is what discord.py defaults to
+            shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None (all shards): discord.py's default
         )
         self.settings = settings
         self.cards = cards
         self.deck_sites = deck_sites
         self.metrics = metrics
-        self.tree.cooldown = CooldownMapping.from_cooldown(*user_rate, user_of) if user_rate else None
-        self.emoji_override: dict[str, str] = dict(emoji or {})
+        rate = settings.user_rate_limit()
+        self.tree.cooldown = CooldownMapping.from_cooldown(*rate, user_of) if rate else None
+        self.emoji_override = settings.emoji_map()
         self.emoji: Mapping[str, str] = dict(self.emoji_override)
-        self.app_emojis = app_emojis
         self.emoji_ready = asyncio.Event()  # set once the mana emojis are settled (or not wanted)
         self._emoji_task: asyncio.Task[None] | None = None
-        self.pick_timeout = pick_timeout
+        self.pick_timeout = PICK_TIMEOUT
         self.recent = RecentNames()
         self.extensions_to_load = tuple(extensions)
         self.identify_spacing = identify_spacing
@@ -109,7 +92,7 @@ class IdentityBot(commands.AutoShardedBot):
         await use_gateway(self.http)
         for name in self.extensions_to_load:
             await self.load_extension(name)
-        if self.app_emojis:
+        if self.settings.mana_emoji_upload:
             self._emoji_task = asyncio.create_task(self.load_mana_emojis(), name="mana-emojis")
         else:
             self.emoji_ready.set()
@@ -137,10 +120,10 @@ class IdentityBot(commands.AutoShardedBot):
         finally:
             self.emoji_ready.set()
 
-    async def drain(self, timeout: float = DRAIN_SECONDS) -> int:  # noqa: ASYNC109
-        """Wait (at most `timeout` s) for the interactions being handled; returns how many were left."""
+    async def _drain(self) -> None:
+        """Wait (at most DRAIN_SECONDS) for the interactions being handled."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + DRAIN_SECONDS
         while True:
             await asyncio.sleep(0)  # let interactions already received start (and join the in-flight set)
             pending = {t for t in self.inflight if t is not asyncio.current_task() and not t.done()}
@@ -149,11 +132,10 @@ class IdentityBot(commands.AutoShardedBot):
             await asyncio.wait(pending, timeout=left)
         if pending:
             log.warning("closing with %d command(s) still running", len(pending))
-        return len(pending)
 
     async def close(self) -> None:
         if not self.is_closed():
-            await self.drain()
+            await self._drain()
         if self._emoji_task is not None:
             self._emoji_task.cancel()
             await asyncio.gather(self._emoji_task, return_exceptions=True)
@@ -162,19 +144,17 @@ class IdentityBot(commands.AutoShardedBot):
     # ------------------------------------------------------------------------------- observation
     def shard_of(self, guild_id: int | None) -> int | None:
         """The shard serving `guild_id` (Discord's formula), or None with a single shard."""
-        if not self.shard_count or self.shard_count == 1:
+        if (self.shard_count or 1) == 1:
             return None
         return shard_for_guild(guild_id, self.shard_count) if guild_id else 0
 
-    def watch(self, interaction: discord.Interaction[Any]) -> None:
-        """Keep the interaction's task in flight (`close` lets it finish); once done, its metrics and log line."""
+    def watch(self, interaction: Interaction) -> None:
+        """Keep the interaction's task in flight (`close` lets it finish); once done, metrics and log line."""
         if (task := asyncio.current_task()) is not None:
             self.inflight.add(task)
             task.add_done_callback(functools.partial(self._finished, interaction, received_at(interaction)))
 
-    def _finished(
-        self, interaction: discord.Interaction[Any], started: float, task: asyncio.Task[Any]
-    ) -> None:
+    def _finished(self, interaction: Interaction, started: float, task: asyncio.Task[Any]) -> None:
         self.inflight.discard(task)
         extras = interaction.extras
         seconds = time.perf_counter() - started

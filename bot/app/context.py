@@ -1,7 +1,6 @@
 """What the Discord layer's parts share: the bot as they see it (`app_of`; the bot class imports them), and
-what they note in `interaction.extras` for `IdentityBot.watch` (metrics, log line) and each other: `RECEIVED`
-(one deferral budget per interaction), `COMMAND` (the command a pick or form finishes), `RUN` (a command's
-work and options, for a pick) and how the command went (`record`).
+the `interaction.extras` keys they note for `IdentityBot.watch` and each other: `RECEIVED` (the deferral
+budget's start), `COMMAND` (what a pick or form finishes), `RUN` (work and options), the outcome (`record`).
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
 from bot.ops.metrics import BotMetrics, Outcome
 
+Interaction = discord.Interaction[Any]  # any client: the parts see the bot through `App`
 RECEIVED = "received"
 COMMAND = "command"
 RUN = "run"
@@ -32,16 +32,16 @@ class App(Protocol):
     emoji: Mapping[str, str]
     pick_timeout: float
 
-    def watch(self, interaction: discord.Interaction[Any]) -> None: ...
+    def watch(self, interaction: Interaction) -> None: ...
 
 
-def app_of(interaction: discord.Interaction[Any]) -> App:
+def app_of(interaction: Interaction) -> App:
     app: App = interaction.client
     return app
 
 
 def record(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     outcome: Outcome | None = None,
     *,
     card: str | None = None,
@@ -52,14 +52,8 @@ def record(
     interaction.extras.update({k: v for k, v in values.items() if v is not None})
 
 
-def record_found(
-    interaction: discord.Interaction[Any], resolved: Sequence[Resolved], *, card: str | None
-) -> None:
-    """A command found its cards: STALE when any came from stale data, else OK, and whether the cache or
-    local data answered them all (unknown when none was looked up)."""
-    record(
-        interaction,
-        Outcome.STALE if any(r.stale for r in resolved) else Outcome.OK,
-        card=card,
-        cache_hit=all(r.source in ("cache", "local") for r in resolved) if resolved else None,
-    )
+def record_found(interaction: Interaction, resolved: Sequence[Resolved], *, card: str | None) -> None:
+    """A command found its cards: STALE or OK, and whether the cache or local data answered them all."""
+    stale = any(r.stale for r in resolved)
+    hit = all(r.source in ("cache", "local") for r in resolved) if resolved else None
+    record(interaction, Outcome.STALE if stale else Outcome.OK, card=card, cache_hit=hit)

@@ -1,18 +1,15 @@
-"""The deck check's work and where its list comes from: a pasted list, an uploaded text file, a public
-Archidekt or Moxfield deck link, or a message (its text, its attached file, or a deck link in it).
-What can be refused without the network (no list, several, a file too big, no deck link) is refused before
-any request, so the refusal needs no deferral.
+"""The deck check's work and where its list comes from: pasted text, an uploaded file, a public Archidekt or
+Moxfield link, or a message. What can be refused without the network is refused first, with no deferral.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
-from bot.app.context import App, app_of, record_found
+from bot.app.context import App, Interaction, app_of, record_found
 from bot.app.options import CardQuery, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
@@ -44,7 +41,7 @@ def _checked_size(attachment: discord.Attachment) -> discord.Attachment:
 
 
 def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: str | None) -> DeckSource:
-    """The one list the /deckcheck options give; InputProblem for none, several, a file too big, no deck link."""
+    """The one list the /deckcheck options give; InputProblem for none, several, too big a file, no link."""
     pasted = pasted if pasted and pasted.strip() else None
     url = url.strip() if url and url.strip() else None
     given = [v for v in (decklist, pasted, url) if v is not None]
@@ -63,8 +60,7 @@ def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: s
 
 
 def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
-    """The first Archidekt or Moxfield deck link in a message's text, the refusal of the first site URL that
-    names no deck, and the text without any site URL."""
+    """A message's first deck link, the refusal of its first site URL naming no deck, the rest of the text."""
     refused: DeckSourceError | None = None
     found: DeckLink | None = None
     parts = _SPACE_RE.split(text)  # words at even places, the spaces and line breaks between them kept
@@ -73,14 +69,12 @@ def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
         if "archidekt" not in token.lower() and "moxfield" not in token.lower():
             continue
         try:
-            link = parse_deck_url(token)
+            if (link := parse_deck_url(token)) is None:
+                continue
+            found = found or link
         except DeckSourceError as exc:
             refused = refused or exc
-            parts[i] = ""
-            continue
-        if link is not None:
-            found = found or link
-            parts[i] = ""
+        parts[i] = ""
     return found, refused, "".join(parts)
 
 
@@ -102,9 +96,7 @@ def without_fences(text: str) -> str:
     """The list in a message's text: the inside of its Markdown code blocks (```...```, which people wrap
     pasted lists in) when it has any, else the text without stray fences."""
     blocks = [m.group(1) for m in _BLOCK_RE.finditer(text)]
-    if blocks:
-        return "\n".join(blocks)
-    return _FENCE_RE.sub("", text)
+    return "\n".join(blocks) if blocks else _FENCE_RE.sub("", text)
 
 
 def message_source(message: discord.Message) -> DeckSource:
@@ -128,8 +120,7 @@ ReadDeck = tuple[ParsedDeck, FetchedDeck | None]
 
 
 async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
-    """The list of `source`. Raises DeckInputError (not a list, too long), InputProblem (a file that can't be
-    downloaded) or DeckSourceError (a link that can't be read)."""
+    """The list of `source`; DeckInputError, InputProblem (file unreadable) or DeckSourceError (link)."""
     if isinstance(source, DeckLink):
         fetched = await bot.deck_sites.fetch(source)
         return fetched.deck, fetched
@@ -143,7 +134,7 @@ async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
 
 
 async def check_deck(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     deck: DeckSource | ReadDeck,
     commander: CardQuery | None,
     partner: CardQuery | None,

@@ -1,7 +1,6 @@
-"""Mana symbols as the application's own emojis, made on start from Scryfall's symbol images; only missing
-ones are fetched and uploaded. The art version is kept in a marker emoji; for another version, old symbols,
-old marker, new marker, new symbols, in that order, so a start cut short leaves what the next one completes.
-A refusal (Scryfall, Discord) is one log line and leaves symbols text; other emojis are never touched.
+"""Mana symbols as the application's own emojis, made on start from Scryfall's symbol images (only missing
+ones). A marker emoji names the art version; another version replaces old symbols, old marker, new marker,
+new symbols in that order, so a start cut short leaves what the next one completes. Refusals leave text.
 """
 
 from __future__ import annotations
@@ -21,11 +20,8 @@ from bot.present import mana_art
 log = logging.getLogger(__name__)
 
 MARKER_PREFIX = f"{mana_art.EMOJI_PREFIX}art_v"
-
-
-def marker_name(version: str = mana_art.ART_VERSION) -> str:
-    """The marker emoji's name for an art version (characters Discord refuses become `_`)."""
-    return (MARKER_PREFIX + re.sub(r"[^A-Za-z0-9_]", "_", version))[:32]
+#: The marker emoji's name for this art version (characters Discord refuses become `_`).
+MARKER = (MARKER_PREFIX + re.sub(r"[^A-Za-z0-9_]", "_", mana_art.ART_VERSION))[:32]
 
 
 def _render_all(svgs: Mapping[str, bytes]) -> dict[str, bytes]:
@@ -40,16 +36,14 @@ def _render_all(svgs: Mapping[str, bytes]) -> dict[str, bytes]:
 
 
 async def ensure_mana_emojis(client: discord.Client, scryfall: ScryfallClient) -> dict[str, str]:
-    """Make sure the application has the mana emojis of this art version; {symbol: emoji markup} for every
-    symbol that has one. Never raises for Scryfall's or Discord's refusals."""
+    """{symbol: emoji markup} for every symbol with an emoji of this art version, made when missing."""
     try:
         existing = await client.fetch_application_emojis()
     except discord.HTTPException as exc:
         log.warning("cannot list the application's emojis (HTTP %s): mana symbols stay text", exc.status)
         return {}
     ours = {e.name: e for e in existing if e.name.startswith(mana_art.EMOJI_PREFIX)}
-    marker = marker_name()
-    missing = [s for s in mana_art.SYMBOLS if marker not in ours or mana_art.emoji_name(s) not in ours]
+    missing = [s for s in mana_art.SYMBOLS if MARKER not in ours or mana_art.emoji_name(s) not in ours]
     if not missing:
         return mana_art.emoji_map({name: e.id for name, e in ours.items()})
     try:
@@ -58,10 +52,10 @@ async def ensure_mana_emojis(client: discord.Client, scryfall: ScryfallClient) -
         log.warning("cannot get the mana symbols from Scryfall (%s): symbols without an emoji stay text", exc)
         images = {}
     try:
-        if images and marker not in ours:
-            await _replace_old_art(ours, marker)
-            ours[marker] = await client.create_application_emoji(
-                name=marker, image=next(iter(images.values()))
+        if images and MARKER not in ours:
+            await _replace_old_art(ours)
+            ours[MARKER] = await client.create_application_emoji(
+                name=MARKER, image=next(iter(images.values()))
             )
         for symbol, image in images.items():
             name = mana_art.emoji_name(symbol)
@@ -73,16 +67,16 @@ async def ensure_mana_emojis(client: discord.Client, scryfall: ScryfallClient) -
     return mana_art.emoji_map({name: e.id for name, e in ours.items()})
 
 
-async def _replace_old_art(ours: dict[str, discord.Emoji], marker: str) -> None:
+async def _replace_old_art(ours: dict[str, discord.Emoji]) -> None:
     """Delete the mana emojis of another art version, symbols first; updates `ours`."""
     symbols = [e for name, e in ours.items() if mana_art.symbol_of(name) is not None]
-    markers = [e for name, e in ours.items() if name.startswith(MARKER_PREFIX) and name != marker]
+    markers = [e for name, e in ours.items() if name.startswith(MARKER_PREFIX) and name != MARKER]
     if not symbols and not markers:
         return
     log.info(
         "mana emoji art changed (%s -> %s): replacing %d emojis",
         ", ".join(m.name for m in markers) or "no version",
-        marker,
+        MARKER,
         len(symbols),
     )
     for emoji in symbols + markers:

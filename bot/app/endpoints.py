@@ -1,7 +1,5 @@
-"""Where discord.py connects, the one place that sets discord.py's globals: discord.py has no per-client
-option for its REST base (`Route.BASE`) or, with a fixed shard count, its gateway (`DEFAULT_GATEWAY`).
-`use_api_base` is called before login (a REST proxy or the tests' fake Discord give another base);
-`use_gateway` from `setup_hook` connects to the gateway `GET {base}/gateway/bot` names, as Discord documents.
+"""Where discord.py connects, the one place that sets its globals: discord.py has no per-client option for
+its REST base (`Route.BASE`) or, with a fixed shard count, its gateway (`DEFAULT_GATEWAY`).
 """
 
 from __future__ import annotations
@@ -11,8 +9,6 @@ import logging
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient, Route
-
-DISCORD_API_BASE = "https://discord.com/api/v10"
 
 log = logging.getLogger(__name__)
 

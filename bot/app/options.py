@@ -1,6 +1,5 @@
-"""Card options, shared by every command: one transformer (`CardOption`) validates and autocompletes what
-was typed, a decklist line included (`1 Sol Ring (C21) 263 *F*`), and `resolve_options` finds the cards,
-deferring only when Scryfall must be asked.
+"""Card options: one transformer (`CardOption`) validates and autocompletes what was typed, a decklist line
+included (`1 Sol Ring (C21) 263 *F*`); `resolve_options` finds the cards, deferring only for Scryfall.
 """
 
 from __future__ import annotations
@@ -10,13 +9,11 @@ import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.app.context import app_of, record, record_found
+from bot.app.context import Interaction, app_of, record, record_found
 from bot.cards.foreign import use_player_langs
 from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupError, CardNotFound, Resolved
 from bot.cards.names import MAX_INPUT_CHARS, choice_name
@@ -32,21 +29,20 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class CardQuery:
-    """A validated card option: its name for replies (None when it is the command's only card option), the
-    text, and whether it names a commander."""
+    """A validated card option: its name (None when it is the command's only card option), text, commander?"""
 
     option: str | None
     text: str
     commander: bool = False
 
 
-def player_langs(interaction: discord.Interaction[Any]) -> tuple[str, ...]:
+def player_langs(interaction: Interaction) -> tuple[str, ...]:
     """Scryfall language codes of the player's Discord locale; () for English and locales Magic isn't in."""
     lang = scryfall_language(interaction.locale.value)
     return (lang,) if lang else ()
 
 
-def read_names_in_players_language(interaction: discord.Interaction[Any]) -> None:
+def read_names_in_players_language(interaction: Interaction) -> None:
     """Lookups that name no language (a deck check's) read the player's language first, in this task."""
     use_player_langs(player_langs(interaction))
 
@@ -58,8 +54,7 @@ def card_query_text(value: str) -> str:
 
 
 def option_for(options: Mapping[str, object], label: str | None, query: str) -> str | None:
-    """The name of the card option (in a command's options) an error about `label` and `query` is about:
-    the one labelled `label`; without a label, the one whose text is `query`, or the only one; else None."""
+    """The card option an error is about: labelled `label`; else the one reading `query`, or the only one."""
     cards = {name: q for name, q in options.items() if isinstance(q, CardQuery)}
     if label is not None:
         return next((name for name, q in cards.items() if q.option == label), None)
@@ -70,30 +65,29 @@ def option_for(options: Mapping[str, object], label: str | None, query: str) -> 
 
 
 class CardOption(app_commands.Transformer):
-    """Validation (bad input never reaches the card service; errors carry `label`) and autocomplete of one
-    card option; "partner" offers only cards that can be paired with the commander typed."""
+    """Validation (errors carry `label`) and autocomplete of one card option."""
 
     def __init__(self, label: str | None = None, *, commander: bool = False) -> None:
         self.label = label
         self.commander = commander
 
-    async def transform(self, interaction: discord.Interaction[Any], value: str, /) -> CardQuery:
+    async def transform(self, interaction: Interaction, value: str, /) -> CardQuery:
         try:
             query, _key = CardService.check_name(card_query_text(value))
         except BadCardName as exc:
             raise _labelled(exc, self.label) from None
         return CardQuery(self.label, query, self.commander)
 
-    def _paired_with(self, interaction: discord.Interaction[Any]) -> str | None:
+    def _paired_with(self, interaction: Interaction) -> str | None:
         """The commander typed in the option this one pairs with, read as a card name; None when empty."""
         typed = interaction.namespace.commander if self.label == "partner" else None  # None when not typed
         if not isinstance(typed, str) or len(typed) > MAX_INPUT_CHARS:
             return None
         return card_query_text(typed).strip() or None
 
-    async def autocomplete(self, interaction: discord.Interaction[Any], value: str, /) -> list[Choice[str]]:  # type: ignore[override]
-        """Recently looked-up names, names printed in the player's language, then the card service's matches;
-        never raises. A partner option with its commander typed: only cards that can be paired with it."""
+    async def autocomplete(self, interaction: Interaction, value: str, /) -> list[Choice[str]]:  # type: ignore[override]
+        """Recent names, names printed in the player's language, then the card service's matches (a partner
+        option with its commander typed: only cards that can be paired with it); never raises."""
         bot = app_of(interaction)
         if len(value) > MAX_INPUT_CHARS:
             return []
@@ -119,11 +113,8 @@ class CardOption(app_commands.Transformer):
         return [Choice(name=label, value=name) for name, label in labels.items()][:MAX_CHOICES]
 
 
-async def resolve_options(
-    interaction: discord.Interaction[Any], queries: Sequence[CardQuery]
-) -> list[Resolved]:
-    """The cards the options name, deferring first when any must be asked of Scryfall. Raises the first
-    option's lookup error (naming the option); records the outcome."""
+async def resolve_options(interaction: Interaction, queries: Sequence[CardQuery]) -> list[Resolved]:
+    """The cards the options name, deferring first when Scryfall is asked; raises the first lookup error."""
     cards = app_of(interaction).cards
     read_names_in_players_language(interaction)
     known: list[Resolved | None] = []

@@ -1,32 +1,29 @@
-"""The pick menu: a card option that names several cards (or none, but close names) is answered with an
-ephemeral select of the candidates, best first. Only the user who asked may pick, once; the pick runs the
-command again with the picked card (`IdentityTree.run_command`); the menu expires after `timeout` seconds.
+"""The pick menu: a card option naming several cards (or none, but close names) gets an ephemeral select of
+the candidates; only the user who asked may pick, once, and the pick runs the command again with that card.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
-from bot.app.replies import NO_PINGS, Edit, received_at
+from bot.app.context import Interaction
+from bot.app.replies import Edit, received_at
 from bot.present import choices, i18n
 
 log = logging.getLogger(__name__)
 
 PICK_TIMEOUT = 600.0  # seconds a menu stays usable (an interaction's token lives 15 minutes)
 #: Runs the command again for the pick's interaction, with the picked card's name.
-Rerun = Callable[[discord.Interaction[Any], str], Awaitable[None]]
+Rerun = Callable[[Interaction, str], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """A card option the user can fix by picking: `kind`, what was typed, the option's name (None when the
-    command has one card option) and the names to offer, best first."""
+    """A card option the user can fix by picking: what was typed, the option's name, the names to offer."""
 
     kind: choices.PickKind
     query: str
@@ -47,7 +44,6 @@ class CardPick(discord.ui.View):
         self.picked: str | None = None
         self.locale = i18n.current_locale()  # the expiry note is worded like the prompt
         self.select: discord.ui.Select[CardPick] = discord.ui.Select(
-            custom_id=f"pick:{secrets.token_hex(8)}",
             placeholder=choices.pick_placeholder(choice.option),
             options=[
                 discord.SelectOption(label=choices.pick_label(name), value=str(i))
@@ -57,7 +53,7 @@ class CardPick(discord.ui.View):
         self.select.callback = self._picked  # type: ignore[method-assign]
         self.add_item(self.select)
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
         """Only the user who ran the command may pick, and only once (worded in the pick's locale)."""
         i18n.set_locale(interaction.locale.value)
         if interaction.user.id != self.owner_id:
@@ -66,10 +62,10 @@ class CardPick(discord.ui.View):
             refusal = choices.pick_taken_text()
         else:
             return True
-        await interaction.response.send_message(refusal, ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(refusal, ephemeral=True)
         return False
 
-    async def _picked(self, interaction: discord.Interaction[Any]) -> None:
+    async def _picked(self, interaction: Interaction) -> None:
         received_at(interaction)
         self.picked = self.names[int(self.select.values[0])]
         self.stop()
@@ -86,6 +82,6 @@ class CardPick(discord.ui.View):
         """The prompt says `content` instead, without its menu."""
         try:
             if self.edit is not None:
-                await self.edit(content=content, view=None, allowed_mentions=NO_PINGS)
+                await self.edit(content=content, view=None)
         except discord.HTTPException as exc:
             log.debug("could not edit the pick's prompt (HTTP %s)", exc.status)

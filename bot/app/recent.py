@@ -14,8 +14,7 @@ RECENT_FIRST = 5  # recently looked-up names shown before the card service's mat
 
 
 class RecentNames:
-    """Newest last: `per_scope` names (with their key and whether they can be a commander) for each of the
-    `scopes` servers (or DM users) used most recently."""
+    """Newest last: `per_scope` names (key, can be a commander) for each of the `scopes` latest servers."""
 
     def __init__(self, per_scope: int = 64, scopes: int = 2048) -> None:
         self.per_scope = per_scope

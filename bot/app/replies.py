@@ -1,7 +1,7 @@
 """Sending what the presentation layer wrote (`present.message.Reply`) whatever state the interaction is in
-(answered, or deferred with a "thinking…" placeholder), never pinging anyone. `defer_if_slow` is the one
-rule for deferring: only work still running after the interaction's budget defers, so an error never
-flashes a public "thinking…".
+(answered, or deferred with a "thinking…" placeholder); the bot's `allowed_mentions` (none) applies to every
+send and edit. `defer_if_slow` is the one rule for deferring: only work still running after the
+interaction's budget defers, so an error never flashes a public "thinking…".
 """
 
 from __future__ import annotations
@@ -12,66 +12,50 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import discord
 from discord.utils import MISSING
 
-from bot.app.context import RECEIVED, app_of
+from bot.app.context import RECEIVED, Interaction, app_of
 from bot.present.message import Reply
 
-NO_PINGS = discord.AllowedMentions.none()
 DEFER_AFTER = 1.5  # seconds after an interaction arrived before slow work defers (Discord allows 3)
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-#: Edits a sent message (`content=`, `view=`, `allowed_mentions=` keywords).
+#: Edits a sent message (`content=` and `view=` keywords).
 Edit = Callable[..., Awaitable[object]]
 
 
-async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> None:
+async def send_reply(interaction: Interaction, reply: Reply) -> None:
     """Answer with `reply`: directly, or by editing the deferred placeholder."""
     embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in reply.embeds]
     attached = reply.attachment
     file = discord.File(io.BytesIO(attached.text.encode()), filename=attached.filename) if attached else None
     if interaction.response.is_done():
         await interaction.edit_original_response(
-            content=reply.content,
-            embeds=embeds,
-            attachments=[file] if file else MISSING,
-            allowed_mentions=NO_PINGS,
+            content=reply.content, embeds=embeds, attachments=[file] if file else MISSING
         )
     else:
         await interaction.response.send_message(
-            content=reply.content,
-            embeds=embeds,
-            file=file or MISSING,
-            ephemeral=reply.ephemeral,
-            allowed_mentions=NO_PINGS,
+            content=reply.content, embeds=embeds, file=file or MISSING, ephemeral=reply.ephemeral
         )
 
 
 async def send_ephemeral(
-    interaction: discord.Interaction[Any],
-    text: str,
-    view: discord.ui.View | None = None,
-    *,
-    quiet: bool = False,
+    interaction: Interaction, text: str, view: discord.ui.View | None = None, *, quiet: bool = False
 ) -> Edit | None:
     """Send `text` (and `view`) only to the user who asked, removing a public "thinking…" placeholder first;
     how to edit what was sent, or None (counted and logged; `quiet`: at debug level) when Discord refused."""
     try:
         if not interaction.response.is_done():
-            await interaction.response.send_message(
-                text, ephemeral=True, allowed_mentions=NO_PINGS, view=view or MISSING
-            )
+            await interaction.response.send_message(text, ephemeral=True, view=view or MISSING)
             return interaction.edit_original_response
         if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        message = await interaction.followup.send(
-            text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True, view=view or MISSING
-        )
+        message = await interaction.followup.send(text, ephemeral=True, wait=True, view=view or MISSING)
         return message.edit
     except discord.HTTPException as exc:
         app_of(interaction).metrics.observe_reply_error(exc.status)
@@ -79,13 +63,13 @@ async def send_ephemeral(
         return None
 
 
-def received_at(interaction: discord.Interaction[Any]) -> float:
+def received_at(interaction: Interaction) -> float:
     """When the bot started handling the interaction (`time.perf_counter()`); noted on first use."""
     started: float = interaction.extras.setdefault(RECEIVED, time.perf_counter())
     return started
 
 
-async def defer_if_slow(interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
+async def defer_if_slow(interaction: Interaction, work: Awaitable[T]) -> T:
     """The result of `work`, deferring ("thinking…", public) only when it is still running `DEFER_AFTER`
     seconds after the interaction arrived. Errors of `work` propagate; cancelling this cancels `work`."""
     task = asyncio.ensure_future(work)

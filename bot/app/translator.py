@@ -1,6 +1,5 @@
-"""Command names, options, choices and descriptions in the player's Discord language: discord.py's
-`app_commands.Translator` over the message catalogs (names and choices in gettext context "command", as the
-replies name options). A translation Discord would refuse is left out, so Discord shows the English one
+"""Commands, options and choices in the player's Discord language from the message catalogs (names in
+gettext context "command"). A translation Discord would refuse is left out, so Discord shows the English one
 instead of rejecting the whole sync.
 """
 
@@ -17,19 +16,18 @@ from bot.present import i18n
 # Discord's rule for slash command and option names: \w (letters, digits of every script, `_`), plus the
 # Devanagari and Thai blocks whole (their vowel signs are no \w).
 SLASH_NAME_RE = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
-_NAMES = (Where.command_name, Where.group_name, Where.parameter_name, Where.choice_name)
-_LIMITS = {Where.command_name: 32, Where.group_name: 32, Where.parameter_name: 32, Where.choice_name: 100}
+_NAMES = (Where.command_name, Where.group_name, Where.parameter_name)  # at most 32 characters
 
 
 def acceptable(text: str, where: Where, *, slash: bool = True) -> bool:
     """Whether Discord accepts `text` as a localization at this place."""
-    if where in (Where.command_name, Where.group_name, Where.parameter_name) and slash:
+    if where in _NAMES and slash:
         return bool(SLASH_NAME_RE.fullmatch(text)) and text == text.lower()
-    return 1 <= len(text) <= _LIMITS.get(where, 100) and text == text.strip()
+    return 1 <= len(text) <= (32 if where in _NAMES else 100) and text == text.strip()
 
 
 class CatalogTranslator(app_commands.Translator):
-    """Localizes every command string that a catalog translates; English and unknown locales keep the original."""
+    """Localizes every command string a catalog translates; English and unknown locales keep the original."""
 
     async def translate(
         self,
@@ -42,7 +40,8 @@ class CatalogTranslator(app_commands.Translator):
             return None
         message = string.message
         with i18n.using(lang):
-            text = i18n.pgettext("command", message) if context.location in _NAMES else i18n._(message)
+            named = context.location in (*_NAMES, Where.choice_name)
+            text = i18n.pgettext("command", message) if named else i18n._(message)
         slash = not isinstance(context.data, app_commands.ContextMenu)
         if text == message or not acceptable(text, context.location, slash=slash):
             return None

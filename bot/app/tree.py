@@ -1,8 +1,6 @@
-"""The command tree: observes every interaction, applies the per-user cooldown (discord.py's
-`CooldownMapping` keyed by user: one budget across all commands and picks, autocomplete never limited), and
-answers expected errors from one table, `EXPECTED` (error type -> outcome and reply), as Red-DiscordBot does.
-A command runs its work through `run_command`, which keeps the work and its options, so that a pick calls
-the same work again with the picked card (`run_followup`, which also runs a submitted form's work).
+"""The command tree: observes every interaction, applies the per-user cooldown (one budget across all
+commands and picks, autocomplete never limited) and answers expected errors from one table, `EXPECTED`.
+`run_command` keeps a command's work and options, so that a pick runs the same work with the picked card.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext.commands import CooldownMapping
 
-from bot.app.context import COMMAND, RECEIVED, RUN, app_of, record
+from bot.app.context import COMMAND, RECEIVED, RUN, Interaction, app_of, record
 from bot.app.options import option_for
 from bot.app.picks import CardPick, Choice
 from bot.app.replies import send_ephemeral
@@ -43,7 +41,7 @@ class InputProblem(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """The answer to an expected error: the outcome, the text, the card it was about, the `Choice` to offer."""
+    """The answer to an expected error: outcome, text, the card it was about, the `Choice` to offer."""
 
     outcome: Outcome
     text: str
@@ -52,9 +50,8 @@ class Answer:
 
 
 def _bad_name(e: BadCardName) -> Answer:
-    text = (
-        errors.too_long_text(e.length, e.option) if e.problem == "too_long" else errors.empty_text(e.option)
-    )
+    too_long = e.problem == "too_long"
+    text = errors.too_long_text(e.length, e.option) if too_long else errors.empty_text(e.option)
     return Answer(Outcome.INVALID, text, e.query or None)
 
 
@@ -106,7 +103,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
     def __init__(self, client: Any, **options: Any) -> None:
         everywhere = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
         super().__init__(client, allowed_contexts=everywhere, **options)
-        self.cooldown: CooldownMapping[discord.Interaction[Any]] | None = None
+        self.cooldown: CooldownMapping[Interaction] | None = None
         self.clock: Callable[[], float] = time.time  # the cooldown's clock (tests pass a fake one)
 
     def sync_contexts(self, app: discord.AppInfo | None) -> None:
@@ -121,7 +118,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
                 "Developer Portal (Installation > Installation Contexts)"
             )
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
         """Observe the interaction; a slash command over the user's cooldown raises CommandOnCooldown."""
         i18n.set_locale(interaction.locale.value)  # replies in the player's language (this task only)
         interaction.extras[RECEIVED] = time.perf_counter()
@@ -130,9 +127,8 @@ class IdentityTree(app_commands.CommandTree[Any]):
             refuse_over_cooldown(self.cooldown, interaction, self.clock())
         return True
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: BaseException, /) -> None:
-        """Answer an error of any interaction: an expected one with its reply (and a menu when it offers a
-        choice the command can be re-run with), a refused reply by logging it, a bug with a log and a sorry."""
+    async def on_error(self, interaction: Interaction, error: BaseException, /) -> None:
+        """An expected error gets its reply (and a pick menu), a refused reply a log line, a bug a sorry."""
         command = _command_name(interaction)
         # the error the command raised, out of discord.py's wrappers
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
@@ -163,32 +159,30 @@ class IdentityTree(app_commands.CommandTree[Any]):
             log.error("error in /%s", command, exc_info=(type(original), original, original.__traceback__))
         await send_ephemeral(interaction, errors.error_text())
 
-    def _pick(self, interaction: discord.Interaction[Any], choice: Choice) -> CardPick | None:
-        """A menu for `choice` whose pick runs the interaction's command again with the picked card, when
-        the command ran through `run_command` and `choice` is about exactly one of its card options."""
+    def _pick(self, interaction: Interaction, choice: Choice) -> CardPick | None:
+        """A menu whose pick reruns the command (when it ran through `run_command`) with the picked card."""
         work, options = interaction.extras.get(RUN, (None, {}))
         option = option_for(options, choice.option, choice.query)
         if work is None or option is None:
             return None
         name = _command_name(interaction)
 
-        async def rerun(again: discord.Interaction[Any], picked: str) -> None:
+        async def rerun(again: Interaction, picked: str) -> None:
             replaced = {**options, option: dataclasses.replace(options[option], text=picked)}
             await self.run_followup(again, name, work, replaced)
 
         timeout = app_of(interaction).pick_timeout
         return CardPick(choice, rerun, owner_id=interaction.user.id, timeout=timeout)
 
-    async def run_command(self, interaction: discord.Interaction[Any], work: Work, **options: Any) -> None:
+    async def run_command(self, interaction: Interaction, work: Work, **options: Any) -> None:
         """Run a command's `work` with its options, kept so that a pick can run it again."""
         interaction.extras[RUN] = (work, options)
         await work(interaction, **options)
 
     async def run_followup(
-        self, interaction: discord.Interaction[Any], name: str, work: Work, options: dict[str, Any]
+        self, interaction: Interaction, name: str, work: Work, options: dict[str, Any]
     ) -> None:
-        """`run_command` for a pick or a submitted form: observed as the command `name`, errors answered here,
-        a pick under the user's cooldown (a form finishes a command already counted)."""
+        """`run_command` for a pick or a form, observed as the command `name`; a pick counts as a use."""
         interaction.extras[COMMAND] = name
         app_of(interaction).watch(interaction)
         try:
@@ -200,21 +194,19 @@ class IdentityTree(app_commands.CommandTree[Any]):
             await self.on_error(interaction, exc)
 
 
-def _command_name(interaction: discord.Interaction[Any]) -> str:
+def _command_name(interaction: Interaction) -> str:
     if interaction.command is not None:
         return interaction.command.qualified_name
     return str(interaction.extras.get(COMMAND) or "?")
 
 
-def user_of(interaction: discord.Interaction[Any]) -> int:
+def user_of(interaction: Interaction) -> int:
     """The cooldown's key: the user, whatever the command."""
     return interaction.user.id
 
 
 def refuse_over_cooldown(
-    cooldown: CooldownMapping[discord.Interaction[Any]] | None,
-    interaction: discord.Interaction[Any],
-    now: float,
+    cooldown: CooldownMapping[Interaction] | None, interaction: Interaction, now: float
 ) -> None:
     """Count one command of the interaction's user at `now`; CommandOnCooldown when over the limit."""
     bucket = cooldown.get_bucket(interaction, now) if cooldown is not None else None

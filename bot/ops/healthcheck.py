@@ -1,7 +1,5 @@
-"""Health probe for Docker's ``HEALTHCHECK``: ``check_health(host, port, cache_path)`` -> (ok, reason).
-
-With a metrics port it asks the bot's own ``GET /healthz``; without one it checks that the SQLite card cache
-opens read-only and holds cards. Standard library only (Docker runs it every 30 s), and every step has a
+"""Docker's ``HEALTHCHECK`` probe: the bot's own ``GET /healthz`` with a metrics port, else the SQLite card
+cache (opens read-only, holds cards). Standard library only (Docker runs it every 30 s), and every step has a
 timeout, so a hung bot fails the check instead of hanging it.
 """
 
@@ -24,8 +22,7 @@ def one_line(text: str, limit: int = 300) -> str:
 
 
 def base_url(host: str, port: int) -> str:
-    """``http://host:port`` as a client on this host reaches it: a wildcard address over loopback, IPv6
-    bracketed."""
+    """``http://host:port`` as a client on this host reaches it: a wildcard over loopback, IPv6 bracketed."""
     host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host.strip(), host.strip())
     return f"http://[{host}]:{port}" if ":" in host and not host.startswith("[") else f"http://{host}:{port}"
 
@@ -60,12 +57,6 @@ def check_endpoint(url: str, timeout: float = TIMEOUT) -> tuple[bool, str]:
     return False, one_line(f"unhealthy: {url} answered {_failing(status, text)}")
 
 
-def open_readonly(path: str | Path, timeout: float = TIMEOUT) -> sqlite3.Connection:
-    """The SQLite file at ``path``, read-only. Its name goes into the ``file:`` URI percent-encoded (``?``,
-    ``#``, ``%``), so SQLite never cuts it short and opens (or creates) some other file."""
-    return sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True, timeout=timeout)
-
-
 def _shown(path: str | Path) -> str:
     return str(path) if Path(path).is_absolute() else f"{path} (in {Path.cwd()})"
 
@@ -80,8 +71,8 @@ def cache_cards(cache_path: str | Path, timeout: float = TIMEOUT) -> int | str:
         )
     if not path.is_file():
         return one_line(f"cache path {shown} is not a file")
-    try:
-        with closing(open_readonly(path, timeout)) as con:
+    try:  # read-only, the name percent-encoded in the URI (`?`, `#`, `%`), so SQLite opens no other file
+        with closing(sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=timeout)) as con:
             if "cards" not in {name for (name,) in con.execute("SELECT name FROM sqlite_master")}:
                 return one_line(f"cache {shown} has no cards table yet (the bot has not initialised it)")
             count: int = con.execute("SELECT count(*) FROM cards").fetchone()[0]
@@ -105,7 +96,6 @@ def check_cache(cache_path: str | Path, timeout: float = TIMEOUT) -> tuple[bool,
 def check_health(
     host: str, port: int | None, cache_path: str | Path, timeout: float = TIMEOUT
 ) -> tuple[bool, str]:
-    """``/healthz`` on ``host:port`` when a port is given, else the card cache at ``cache_path``."""
     if port is not None:
         return check_endpoint(probe_url(host, port), timeout)
     return check_cache(cache_path, timeout)

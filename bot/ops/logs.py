@@ -1,7 +1,5 @@
-"""Logging: one line per record (JSON, or text with ``key=value`` extras), the Discord token scrubbed from
-every record (message, arguments, extras, tracebacks), and the one line per command (:func:`log_command`).
-
-Text values with spaces, quotes or newlines are JSON-quoted, so user text can never start a fake log line.
+"""Logging: one line per record (JSON, or text with ``key=value`` extras, JSON-quoted when not one plain word,
+so user text never starts a fake line), the Discord token scrubbed from every record, one line per command.
 """
 
 from __future__ import annotations
@@ -32,9 +30,8 @@ _commands = logging.getLogger("bot.commands")
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
     """``text`` with every secret value, token-shaped string and Authorization header value replaced."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, REDACTED)
+    for secret in filter(None, secrets):
+        text = text.replace(secret, REDACTED)
     text = AUTH_HEADER_PATTERN.sub(lambda m: m.group(1) + REDACTED, text)
     return TOKEN_PATTERN.sub(REDACTED, text)
 
@@ -128,7 +125,6 @@ def setup_logging(
         if not any(isinstance(f, _Redactor) for f in each.filters):
             each.addFilter(redactor)
     root.setLevel(level.strip().upper() if isinstance(level, str) else level)
-    logging.getLogger("aiohttp.access").setLevel(max(root.level, logging.WARNING))
     return handler
 
 

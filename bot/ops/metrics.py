@@ -1,7 +1,5 @@
-"""Prometheus metrics, in a registry of their own (no clashes between bots or tests).
-
-Every metric is ``identity_bot_<name>`` (README, *Health and metrics*, lists them), plus the standard
-``process_*``, ``python_gc_*`` and ``python_info`` collectors. Label values are bounded whatever callers pass.
+"""Prometheus metrics ``identity_bot_<name>`` (README, *Health and metrics*), in a registry of their own (no
+clashes between bots or tests). Label values are bounded whatever callers pass.
 """
 
 from __future__ import annotations

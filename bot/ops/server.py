@@ -1,8 +1,5 @@
-"""The operators' HTTP server (with ``METRICS_PORT``): ``/metrics`` and ``/healthz``.
-
-``/healthz`` awaits ``health()`` -> ``{check: result}``: True passes, False or a string (the reason) fails.
-All pass: 200 ``{"status": "ok", "checks": {...}}``; any fails, raises or times out: 503, the same plus
-``"failing": [...]``.
+"""The operators' HTTP server (with ``METRICS_PORT``): ``/metrics`` and ``/healthz``, which awaits
+``health()`` -> ``{check: True | False | reason}``: 200 when all pass, else 503 naming the ``"failing"``.
 """
 
 from __future__ import annotations
@@ -16,7 +13,7 @@ from typing import Any
 from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
-from bot.ops.healthcheck import base_url, cache_cards
+from bot.ops.healthcheck import cache_cards
 from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
@@ -60,8 +57,8 @@ async def sqlite_check(path: str | Path) -> CheckResult:
 
 
 class HealthServer:
-    """``/metrics`` (prometheus-client's own aiohttp handler) and ``/healthz`` on ``host:port``; ``async
-    with`` it, or ``start()`` and ``stop()``. ``port=0`` binds a free port, :attr:`port` then says which."""
+    """``/metrics`` (prometheus-client's aiohttp handler) and ``/healthz`` on ``host:port`` (0: a free port,
+    :attr:`port` then says which)."""
 
     def __init__(
         self,
@@ -81,13 +78,8 @@ class HealthServer:
         self.app.router.add_get("/healthz", self._healthz)
         self._runner: web.AppRunner | None = None
 
-    @property
-    def url(self) -> str:
-        """Where a client on this host reaches the server (after :meth:`start`)."""
-        return base_url(self.host, self.port)
-
     async def start(self) -> None:
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(self.app, access_log=None)
         await runner.setup()
         try:
             await web.TCPSite(runner, self.host, self.port, reuse_address=True).start()

@@ -16,9 +16,8 @@ def shard_for_guild(guild_id: int, shard_count: int) -> int:
 
 
 def parse_shard_ids(spec: str | list[int] | tuple[int, ...] | None) -> list[int] | None:
-    """``SHARD_IDS``: ``"0,1"`` -> [0, 1]; ``"0-3"`` -> [0, 1, 2, 3]; ``"0-1,4"`` -> [0, 1, 4], sorted and
-    without duplicates; blank -> None (every shard of ``SHARD_COUNT``). A list of ints (a keyword override)
-    is checked as it is. Raises ValueError with a readable message."""
+    """``SHARD_IDS``: ``"0-1,4"`` -> [0, 1, 4], sorted, without duplicates; blank -> None (every shard of
+    ``SHARD_COUNT``); a list of ints (a keyword override) is checked. ValueError with a readable message."""
     if spec is None or isinstance(spec, list | tuple):
         if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in spec or ()):
             raise ValueError(f"SHARD_IDS entries must be non-negative integers, not {spec!r}")

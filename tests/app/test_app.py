@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pkgutil
 import re
 import signal
 import sqlite3
@@ -17,10 +18,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app.bot import bot_intents
-from bot.app.endpoints import DISCORD_API_BASE
+import cogs
 from bot.cli import main as cli_main
-from bot.main import default_extensions
+from bot.main import EXTENSIONS
 from bot.main import run as run_in_process
 from bot.settings import load_settings
 from tests.fakes.discord import FakeDiscord
@@ -213,10 +213,6 @@ async def test_sigint_closes_the_session_and_the_cache_cleanly(tmp_path):
 
 
 # ------------------------------------------------------------------------------------- in process
-def test_no_gateway_intents():
-    assert bot_intents() == discord.Intents.none()  # interactions need none
-
-
 async def test_the_bot_asks_for_no_events_and_answers_in_many_servers(tmp_path):
     """Identified with no intents: no GUILD_CREATE, no chat reaches it, nothing about the servers is cached;
     it still answers in any of them, and the servers it is in stay 'unavailable' stubs from READY."""
@@ -240,8 +236,8 @@ async def test_the_bot_asks_for_no_events_and_answers_in_many_servers(tmp_path):
             assert not bot.cached_messages and len(bot.users) <= 2  # the bot, and the user who asked
 
 
-def test_cogs_are_discovered():
-    assert "cogs.identity" in default_extensions()
+def test_every_cog_is_loaded():
+    assert set(EXTENSIONS) == {f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__)}
 
 
 async def test_sync_commands_false_skips_syncing_and_still_answers(tmp_path):
@@ -268,7 +264,7 @@ async def test_sync_commands_false_skips_syncing_and_still_answers(tmp_path):
 def test_the_default_api_base_is_discords():
     from bot.settings import Settings
 
-    assert Settings(_env_file=None).discord_api_base == DISCORD_API_BASE
+    assert Settings(_env_file=None).discord_api_base == "https://discord.com/api/v10"
 
 
 # ---------------------------------------------------------------------------------------- packaging

@@ -17,6 +17,7 @@ from aiohttp import web
 
 from bot.cli import main
 from bot.main import run
+from bot.ops.healthcheck import probe_url
 from bot.settings import load_settings
 from tests.app.test_app import run_bot
 from tests.fakes.discord import FakeDiscord
@@ -132,9 +133,10 @@ async def test_health_says_when_there_is_no_card_data_to_answer_from(tmp_path):
         )
         async with running(settings, fake) as runtime, aiohttp.ClientSession() as http:
             assert runtime.health is not None
+            healthz = probe_url(runtime.health.host, runtime.health.port)
             async with asyncio.timeout(30):
                 while True:  # once the gateway is ready and the first download has failed
-                    async with http.get(runtime.health.url + "/healthz") as resp:
+                    async with http.get(healthz) as resp:
                         body = json.loads(await resp.text())
                     if runtime.refresher.failures and "gateway" not in body.get("failing", ["gateway"]):
                         break

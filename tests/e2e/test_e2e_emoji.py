@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.app.bot import IdentityBot
-from bot.app.emoji import marker_name
+from bot.app.emoji import MARKER
 from bot.present import mana_art
 from tests.fakes.discord import FakeDiscord, snowflake
 from tests.fakes.scryfall import FakeScryfall
@@ -31,9 +31,8 @@ SYMBOL_COUNT = len(mana_art.SYMBOLS)
 
 def started(discord: FakeDiscord, scryfall: FakeScryfall, tmp: Path, **settings: Any) -> Any:
     """The bot's runtime context, with application emojis on (as the composition root will run it)."""
-    return running(
-        bot_settings(discord, scryfall, tmp / "cards.sqlite3", **settings), discord, app_emojis=True
-    )
+    settings.setdefault("mana_emoji_upload", True)
+    return running(bot_settings(discord, scryfall, tmp / "cards.sqlite3", **settings), discord)
 
 
 async def ready(bot: IdentityBot) -> None:
@@ -74,7 +73,7 @@ async def test_first_start_uploads_every_symbol_and_uses_them(tmp_path):
             await ready(bot)
             assert len(discord.emoji_uploads) == SYMBOL_COUNT + 1  # every symbol, and the version marker
             assert scryfall.count("/symbology") == 1 and svg_downloads(scryfall) == SYMBOL_COUNT
-            assert names(discord) == {mana_art.emoji_name(s) for s in mana_art.SYMBOLS} | {marker_name()}
+            assert names(discord) == {mana_art.emoji_name(s) for s in mana_art.SYMBOLS} | {MARKER}
             assert all(u["format"] == "PNG" for u in discord.emoji_uploads)
             assert set(bot.emoji) == set(mana_art.SYMBOLS)
 
@@ -109,7 +108,7 @@ async def test_new_art_replaces_the_old_emojis(tmp_path):
             assert old_marker["id"] not in discord.app_emojis and old_black["id"] not in discord.app_emojis
             assert logo["id"] in discord.app_emojis
             assert names(discord) == {mana_art.emoji_name(s) for s in mana_art.SYMBOLS} | {
-                marker_name(),
+                MARKER,
                 "bot_logo",
             }
             assert (

@@ -20,7 +20,7 @@ from aiohttp import web
 from bot.cards.bulk import import_file
 from bot.cards.schema import prepare_database
 from bot.healthcheck import healthcheck
-from bot.ops.healthcheck import check_endpoint, check_health, probe_url
+from bot.ops.healthcheck import base_url, check_endpoint, check_health, probe_url
 from bot.ops.logs import setup_logging
 from bot.ops.metrics import BotMetrics
 from bot.ops.server import HealthServer
@@ -112,7 +112,7 @@ async def test_metrics_health_and_one_log_line_per_command(imported_cache):
             async with running(settings, fake) as runtime, aiohttp.ClientSession() as http:
                 bot, server = runtime.bot, runtime.health
                 assert server is not None
-                base = server.url
+                base = base_url(server.host, server.port)
                 assert server.port and server.host == "127.0.0.1"
                 async with asyncio.timeout(10):  # 503 until discord.py reports ready
                     while True:

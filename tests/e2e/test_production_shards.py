@@ -49,7 +49,6 @@ async def test_one_bot_class_one_shard_by_default(tmp_path, make_card_service):
             cards=cards,
             deck_sites=None,  # type: ignore[arg-type]
             metrics=cards.metrics,
-            user_rate=None,
             extensions=(),
         )
 

@@ -20,6 +20,10 @@ async def ok():
     return {"gateway": True}
 
 
+def url(server: HealthServer, path: str) -> str:
+    return healthcheck.base_url(server.host, server.port) + path
+
+
 @pytest.fixture
 async def http():
     async with aiohttp.ClientSession() as session:
@@ -31,7 +35,7 @@ async def test_metrics_endpoint_serves_prometheus_text(http):
     metrics.observe_command("identity", "ok", 0.012, cache_hit=True)
     async with HealthServer(metrics, ok, host="127.0.0.1", port=0) as server:
         assert server.port and server.port > 0
-        async with http.get(server.url + "/metrics") as response:
+        async with http.get(url(server, "/metrics")) as response:
             assert response.status == 200
             assert response.headers["Content-Type"].startswith("text/plain")
             text = await response.text()
@@ -49,7 +53,7 @@ async def test_healthz_ok_when_all_checks_pass(http, tmp_path):
 
     async with (
         HealthServer(BotMetrics(process_metrics=False), health, port=0) as server,
-        http.get(server.url + "/healthz") as response,
+        http.get(url(server, "/healthz")) as response,
     ):
         assert response.status == 200
         body = await response.json()
@@ -65,7 +69,7 @@ async def test_healthz_503_names_the_failing_checks(http, tmp_path):
         return {"gateway": state["gateway"] or "not ready", "cache": await sqlite_check(tmp_path / "none.db")}
 
     async with HealthServer(BotMetrics(process_metrics=False), health, port=0) as server:
-        async with http.get(server.url + "/healthz") as response:
+        async with http.get(url(server, "/healthz")) as response:
             assert response.status == 503
             body = await response.json()
         assert body["status"] == "fail"
@@ -81,10 +85,10 @@ async def test_healthz_recovers_when_state_changes(http):
         return {"gateway": state["up"]}
 
     async with HealthServer(BotMetrics(process_metrics=False), health, port=0) as server:
-        async with http.get(server.url + "/healthz") as response:
+        async with http.get(url(server, "/healthz")) as response:
             assert response.status == 503
         state["up"] = True
-        async with http.get(server.url + "/healthz") as response:
+        async with http.get(url(server, "/healthz")) as response:
             assert response.status == 200
 
 
@@ -98,7 +102,7 @@ async def test_healthz_503_when_health_raises_or_hangs(http):
 
     async with (
         HealthServer(BotMetrics(process_metrics=False), boom, port=0) as server,
-        http.get(server.url + "/healthz") as response,
+        http.get(url(server, "/healthz")) as response,
     ):
         assert response.status == 503
         body = await response.json()
@@ -107,7 +111,7 @@ async def test_healthz_503_when_health_raises_or_hangs(http):
 
     async with (
         HealthServer(BotMetrics(process_metrics=False), hang, port=0, health_timeout=0.2) as server,
-        http.get(server.url + "/healthz") as response,
+        http.get(url(server, "/healthz")) as response,
     ):
         assert response.status == 503
         assert "timed out" in (await response.json())["checks"]["health"]
@@ -116,13 +120,13 @@ async def test_healthz_503_when_health_raises_or_hangs(http):
 async def test_stop_closes_the_port(http):
     server = HealthServer(BotMetrics(process_metrics=False), ok, port=0)
     await server.start()
-    url = server.url + "/metrics"
-    async with http.get(url) as response:
+    metrics = url(server, "/metrics")
+    async with http.get(metrics) as response:
         assert response.status == 200
     await server.stop()
     await server.stop()  # idempotent
     with pytest.raises(aiohttp.ClientConnectionError):
-        async with http.get(url) as response:
+        async with http.get(metrics) as response:
             pass
 
 
