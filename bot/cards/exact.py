@@ -26,7 +26,7 @@ from bot.cards.model import (
     Resolved,
     ScryfallUnavailable,
 )
-from bot.cards.scryfall import ScryfallError, ScryfallNotFound
+from bot.cards.scryfall import ScryfallAmbiguous, ScryfallError, ScryfallNotFound
 
 
 class ExactReader:
@@ -42,6 +42,7 @@ class ExactReader:
         self.wanted: dict[str, list[str]] = {}  # key -> every typed spelling of it
         self.query_of: dict[str, str] = {}
         self.stale: dict[str, CardRow] = {}
+        self.unsearched: dict[str, ScryfallUnavailable] = {}  # keys whose printed-name search failed
 
     async def read(self, names: list[str]) -> Batch:
         for name in names:
@@ -66,7 +67,11 @@ class ExactReader:
         """Settle `n` when it is a printed name (the local index, or with `search` Scryfall's): one card is
         read as its English name (`_read_english`), several are missing with them as suggestions."""
         foreign, q = self.service.foreign, self.query_of[n]
-        meant = await foreign.searched(q, n, self.langs) if search else foreign.local(q, n, self.langs)
+        try:
+            meant = await foreign.searched(q, n, self.langs) if search else foreign.local(q, n, self.langs)
+        except ScryfallUnavailable as exc:  # it may be a printed name: never "no such card" then
+            self.unsearched[n] = exc
+            return False
         if len(meant) > 1:
             self.service.metrics.observe_lookup("ambiguous")
             await self._not_found(n, meant, more=False)
@@ -93,8 +98,13 @@ class ExactReader:
         for typed in self.wanted[n]:
             self.result.found[typed] = resolved
 
-    async def _not_found(self, n: str, first: list[str] | None = None, *, more: bool = True) -> None:
-        close = await self.service.close_names(self.query_of[n], n) if more else []
+    async def _not_found(
+        self, n: str, first: list[str] | None = None, *, more: bool = True, remote: bool = True
+    ) -> None:
+        if n in self.unsearched:
+            await self._unavailable(n, self.unsearched[n])
+            return
+        close = await self.service.close_names(self.query_of[n], n, remote=remote) if more else []
         names = list(dict.fromkeys((first or []) + close))
         for typed in self.wanted[n]:
             self.result.missing[typed] = names[:MAX_SUGGESTIONS]
@@ -135,7 +145,7 @@ class ExactReader:
         other = await service.db(service.cache.get_card(mapped[0]), None) if mapped else None
         if mapped and other and service.fresh(other, query_time=mapped[1]):  # Scryfall named another card
             service.metrics.observe_lookup("not_found")
-            await self._not_found(n, [other.name])
+            await self._not_found(n, [other.name], remote=False)  # a remembered answer asks nobody
             return True
         return False
 
@@ -174,7 +184,11 @@ class ExactReader:
             await service.forget(n, close)
             await self._not_found(n, close, more=False)
             return
-        except ScryfallError:  # ambiguous, or another error object
+        except ScryfallAmbiguous:
+            service.metrics.observe_lookup("ambiguous")
+            await self._not_found(n, await service.candidates(q, n), more=False)
+            return
+        except ScryfallError:
             service.metrics.observe_lookup("not_found")
             await self._not_found(n)
             return

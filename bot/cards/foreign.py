@@ -23,10 +23,9 @@ from pathlib import Path
 from cachetools import TTLCache
 
 from bot.cards.allcards import load_printed_names
-from bot.cards.model import ScryfallUnavailable
 from bot.cards.names import MAX_CHOICE_CHARS, normalize
 from bot.cards.printed import PrintedNames, printed_key, printing_names
-from bot.cards.scryfall import ScryfallBadRequest, ScryfallClient, ScryfallError, ScryfallNotFound
+from bot.cards.scryfall import ScryfallClient, ScryfallError
 from bot.settings import CARD_LANGUAGES
 
 _PLAYER_LANGS: ContextVar[tuple[str, ...]] = ContextVar("player_langs", default=())
@@ -73,14 +72,14 @@ def printed_query(text: str, lang: str | None) -> str:
 
 
 async def search_printed(client: ScryfallClient, text: str, lang: str | None) -> list[str]:
-    """The English names (alphabetical) of the cards printed as `text` in `lang` (None: any); Scryfall's
-    errors but "nothing matched" and "bad query" propagate (nothing is cached then)."""
+    """The English names (alphabetical) of the cards printed as `text` in `lang` (None: any);
+    ScryfallUnavailable when Scryfall can't answer (nothing is cached then)."""
     key = printed_key(text)
     if not key:
         return []
     try:
         page = await client.search(printed_query(text, lang))
-    except (ScryfallNotFound, ScryfallBadRequest):
+    except ScryfallError:  # nothing matched, or a query Scryfall can't read
         return []
     names = {
         card["name"]
@@ -147,13 +146,11 @@ class ForeignNames:
         )
 
     async def searched(self, text: str, n: str, langs: Sequence[str]) -> list[str]:
-        """`meaning` from Scryfall's search (the player's first language, else any); [] when it can't answer."""
+        """`meaning` from Scryfall's search (the player's first language, else any); ScryfallUnavailable when
+        it can't answer: then nobody may say "no such card" (the text may be a printed name)."""
         if self.search is None:
             return []
-        try:
-            names = await self.search.names(text, langs[0] if langs else None)
-        except (ScryfallUnavailable, ScryfallError):
-            return []
+        names = await self.search.names(text, langs[0] if langs else None)
         return meaning(names, names if langs else [], n)
 
     def choices(self, prefix: str, langs: Sequence[str], limit: int) -> list[tuple[str, str]]:

@@ -310,8 +310,7 @@ class CardLookups:
             raise CardNotFound(q, suggestions[:MAX_SUGGESTIONS]) from None
         except ScryfallAmbiguous:
             self.metrics.observe_lookup("ambiguous")
-            candidates = self.index.candidates(n) or await self._remote_names(q)
-            raise AmbiguousCard(q, self.index.rank_candidates(q, candidates)[:MAX_CANDIDATES]) from None
+            raise AmbiguousCard(q, (await self.candidates(q, n))[:MAX_CANDIDATES]) from None
         except ScryfallBadRequest:
             self.metrics.observe_lookup("not_found")
             raise CardNotFound(q, miss.suggestions[:MAX_SUGGESTIONS]) from None
@@ -345,20 +344,26 @@ class CardLookups:
         before "no such card"."""
         searching = printed and self.foreign.wants_search(q, langs)
         early = searching and self.index_complete
+        unsearched: ScryfallUnavailable | None = None  # the search failed: then never "no such card"
         try:
             found = await self._local(q, n, mode, langs=langs, printed=printed, exact_only=early)
             if early and isinstance(found, Miss) and found.stale is None:
-                found = self._printed(q, await self.foreign.searched(q, n, langs)) or await self._local(
-                    q, n, mode, printed=False
-                )
+                try:
+                    meant = self._printed(q, await self.foreign.searched(q, n, langs))
+                except ScryfallUnavailable as exc:
+                    unsearched, meant = exc, None
+                found = meant or await self._local(q, n, mode, printed=False)
             if isinstance(found, Miss) and found.printed is None:
                 return await self._remote(q, n, mode, found)
         except CardNotFound:
-            meant = (
-                self._printed(q, await self.foreign.searched(q, n, langs))
-                if searching and not early
-                else None
-            )
+            try:
+                late = searching and not early and not unsearched
+                meant = self._printed(q, await self.foreign.searched(q, n, langs)) if late else None
+            except ScryfallUnavailable as exc:
+                unsearched = exc
+            if unsearched is not None:
+                self.metrics.observe_lookup("unavailable")
+                raise unsearched from None
             if meant is None:
                 raise
             found = meant
@@ -369,6 +374,10 @@ class CardLookups:
             found.printed, normalize(found.printed), mode, printed=False
         )
         return dataclasses.replace(english, printed=q)
+
+    async def candidates(self, q: str, n: str) -> list[str]:
+        """The cards an ambiguous name may mean, best first: the local index's, else Scryfall's autocomplete."""
+        return self.index.rank_candidates(q, self.index.candidates(n) or await self._remote_names(q))
 
     async def _remote_names(self, q: str) -> list[str]:
         """Scryfall's autocomplete for `q`, or [] when that fails (only used for suggestions)."""
