@@ -1,13 +1,8 @@
-"""Reading a decklist's names exactly (`CardService.resolve_many`): a name is a card only when its key
-(`normalize`: case, accents, punctuation, `//` and `/` folded) is that card's full or face name key.
-
-Each key goes: the cache, or a remembered 404; then `/cards/collection` (75 names a request); then, for
-what it lacks (its match is stricter about punctuation), `/cards/named?fuzzy`, kept only for that exact
-key. A printed name (`bot.cards.foreign`, exact keys only) is read as its English name: from the local
-index before the collection, else Scryfall's search before the fuzzy step; one shared by several cards is
-missing with them as suggestions. Only Scryfall says "no such card" (a 404, or naming another card);
-local data never does, since a card may be newer than it.
-"""
+"""Reading a decklist's names exactly (`CardService.resolve_many`): a name is a card only when its key is
+that card's full or face name key. Each key goes: the cache or a remembered 404; `/cards/collection` (75 a
+request); for what it lacks, `/cards/named?fuzzy`, kept only for that exact key. A printed name is read as
+its English name (the local index before the collection, else Scryfall's search before the fuzzy step).
+Only Scryfall says "no such card", never local data (a card may be newer) nor a search that failed."""
 
 from __future__ import annotations
 
@@ -36,7 +31,6 @@ class ExactReader:
         self.service = service
         self.langs = tuple(langs)
         self.english: dict[str, str] = {}  # key of a printed name -> the English name it is
-        # without the local printed index, Scryfall's search is asked before a name is said to be no card
         self.searching = service.foreign.search is not None and service.foreign.index is None
         self.result = Batch()
         self.wanted: dict[str, list[str]] = {}  # key -> every typed spelling of it
@@ -150,7 +144,7 @@ class ExactReader:
         return False
 
     async def _collection(self, chunk: list[str]) -> list[str]:
-        """Ask /cards/collection for `chunk`; returns the keys it did not settle."""
+        """Ask /cards/collection for `chunk`; the keys it did not settle."""
         service = self.service
         service.metrics.observe_lookup("miss", len(chunk))
         try:

@@ -1,16 +1,9 @@
-"""Card names typed in another language (`Foudre`, `Blitzschlag`, `稲妻`): which English card they mean.
-
-From the local printed-name index (`PrintedNames`, when `CARD_LANGUAGES` is on) or else Scryfall's search
-(`PrintedSearch`, only for text that is not ASCII or from a player whose language Magic is printed in).
-Only exact printed-name keys count, never a guess. `meaning`, for a player whose languages are `langs`:
-- no card printed so: [] (the English path goes on);
-- also an English card name: [] (English first), unless the player's language prints it as other cards
-  too (fr `Contemplation` is Ponder as well): then all of them, to choose from;
-- else every card printed so (the player's languages narrow them): one is the card, more an ambiguity.
-
-The search: `lang:fr unique:prints "name"` finds every French printing whose printed name holds the phrase;
-only those whose printed name (or a face's) has the text's exact key count (the phrase matches longer names).
-"""
+"""Card names typed in another language (`Foudre`, `Blitzschlag`, `稲妻`): which English card they mean, from
+the local printed-name index (with `CARD_LANGUAGES`) or else Scryfall's search (`lang:fr unique:prints
+"name"`, of which only printings whose printed name has the text's exact key count). Never a guess.
+`meaning`: no card printed so, or an English card name too, is [] (the English path goes on), unless the
+player's language prints it as other cards too (fr `Contemplation` is Ponder as well): then all of them;
+else every card printed so (the player's languages narrow them): one is the card, more an ambiguity."""
 
 from __future__ import annotations
 
@@ -34,8 +27,8 @@ SEPARATOR = " — "  # between the printed and the English name in an autocomple
 
 
 def use_player_langs(langs: Sequence[str]) -> None:
-    """The player's languages (Scryfall codes) for the card lookups of the current task. The app layer
-    sets them from the Discord locale; each interaction runs in its own task, so they never leak."""
+    """The player's languages (Scryfall codes) for the card lookups of the current task (each interaction
+    runs in its own task, so they never leak)."""
     _PLAYER_LANGS.set(tuple(langs))
 
 
@@ -45,7 +38,7 @@ def player_langs() -> tuple[str, ...]:
 
 def meaning(names: Sequence[str], mine: Sequence[str], n: str, english: str | None = None) -> list[str]:
     """What a text (English key `n`) means (module docstring): `names` the cards printed so, `mine` those
-    printed so in the player's languages, `english` the card the text is the English name of, if known."""
+    printed so in the player's languages, `english` the card the text is the English name of."""
     english = english or next((name for name in names if normalize(name) == n), None)
     if english is not None:
         others = [name for name in mine if name != english]
