@@ -46,10 +46,8 @@ def fake_settings(fake: FakeScryfall, tmp_path: Any, **overrides: Any) -> Settin
 
 @pytest.fixture
 async def fake_scryfall() -> AsyncIterator[FakeScryfall]:
-    """A running fake Scryfall serving the whole shared data set. Its `lang:` search index is built first (once
-    per process): a decklist's misses are searched as printed names, and that search must answer in time."""
+    """A running fake Scryfall serving the whole shared data set."""
     async with FakeScryfall.with_shared_data() as fake:
-        await fake.prepare_printed()
         yield fake
 
 

@@ -226,6 +226,8 @@ class FakeScryfall:
         self._add_printed_routes(app)
         self._add_symbology_routes(app)
         self._runner, self.base_url = await serve(app, self.host)
+        # A decklist's misses are searched as printed names (`lang:any`): the search must answer in time.
+        await self.prepare_printed()
         return self.base_url
 
     async def close(self) -> None:
