@@ -128,20 +128,19 @@ class ExactReader:
             return False
         if await self._printed(n):
             return True
-        remembered = await service.db(service.cache.get_negative(Mode.CARD.value, n), None)
-        if remembered is not None:  # Scryfall said 404 within NEGATIVE_TTL
-            if self.searching and await self._printed(n, search=True):  # no English name: a printed one?
-                return True
-            service.metrics.observe_lookup("negative")
-            await self._not_found(n, remembered, more=False)
+        close = await service.db(service.cache.get_negative(Mode.CARD.value, n), None)  # a recent 404
+        negative = close is not None
+        if close is None:
+            mapped = await service.db(service.cache.get_query(Mode.CARD.value, n), None)
+            other = await service.db(service.cache.get_card(mapped[0]), None) if mapped else None
+            if not (mapped and other and service.fresh(other, query_time=mapped[1])):
+                return False
+            close = [other.name]  # Scryfall named another card
+        if self.searching and await self._printed(n, search=True):  # no English name: a printed one?
             return True
-        mapped = await service.db(service.cache.get_query(Mode.CARD.value, n), None)
-        other = await service.db(service.cache.get_card(mapped[0]), None) if mapped else None
-        if mapped and other and service.fresh(other, query_time=mapped[1]):  # Scryfall named another card
-            service.metrics.observe_lookup("not_found")
-            await self._not_found(n, [other.name], remote=False)  # a remembered answer asks nobody
-            return True
-        return False
+        service.metrics.observe_lookup("negative" if negative else "not_found")
+        await self._not_found(n, close, more=not negative, remote=False)  # a remembered answer asks nobody
+        return True
 
     async def _collection(self, chunk: list[str]) -> list[str]:
         """Ask /cards/collection for `chunk`; the keys it did not settle."""
