@@ -150,8 +150,8 @@ def imported_languages(db_path: Path | str) -> dict[str, float]:
 def load_printed_names(db_path: Path | str, languages: Collection[str]) -> PrintedNames | None:
     """The index of the cache's printed names in `languages` (most printed spelling first), or None when
     the cache holds none. Synchronous."""
-    conn = _connect_existing(db_path)
-    if conn is None or not languages:
+    conn = _connect_existing(db_path) if languages else None
+    if conn is None:
         return None
     marks = ",".join("?" * len(languages))
     langs = tuple(languages)

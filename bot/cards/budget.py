@@ -72,7 +72,7 @@ class Budget:
         while True:
             left = deadline - _now()
             locked = self.locked_for()
-            if locked > left:
+            if locked and locked > left:
                 raise BudgetExceeded(locked, locked=True)
             if locked:
                 await asyncio.sleep(locked)

@@ -1,13 +1,8 @@
-"""Reading a decklist's names exactly (`CardService.resolve_many`): a name is a card only when its key
-(`normalize`: case, accents, punctuation, `//` and `/` folded) is that card's full or face name key.
-
-Each key goes: the cache, or a remembered 404; then `/cards/collection` (75 names a request); then, for
-what it lacks (its match is stricter about punctuation), `/cards/named?fuzzy`, kept only for that exact
-key. A printed name (`bot.cards.foreign`, exact keys only) is read as its English name: from the local
-index before the collection, else Scryfall's search before the fuzzy step; one shared by several cards is
-missing with them as suggestions. Only Scryfall says "no such card" (a 404, or naming another card);
-local data never does, since a card may be newer than it.
-"""
+"""Reading a decklist's names exactly (`CardService.resolve_many`): a name is a card only when its key is
+that card's full or face name key. Each key goes: the cache or a remembered 404; `/cards/collection` (75 a
+request); for what it lacks, `/cards/named?fuzzy`, kept only for that exact key. A printed name is read as
+its English name (the local index before the collection, else Scryfall's search before the fuzzy step).
+Only Scryfall says "no such card", never local data (a card may be newer) nor a search that failed."""
 
 from __future__ import annotations
 
@@ -26,7 +21,7 @@ from bot.cards.model import (
     Resolved,
     ScryfallUnavailable,
 )
-from bot.cards.scryfall import ScryfallError, ScryfallNotFound
+from bot.cards.scryfall import ScryfallAmbiguous, ScryfallError, ScryfallNotFound
 
 
 class ExactReader:
@@ -36,12 +31,12 @@ class ExactReader:
         self.service = service
         self.langs = tuple(langs)
         self.english: dict[str, str] = {}  # key of a printed name -> the English name it is
-        # without the local printed index, Scryfall's search is asked before a name is said to be no card
         self.searching = service.foreign.search is not None and service.foreign.index is None
         self.result = Batch()
         self.wanted: dict[str, list[str]] = {}  # key -> every typed spelling of it
         self.query_of: dict[str, str] = {}
         self.stale: dict[str, CardRow] = {}
+        self.unsearched: dict[str, ScryfallUnavailable] = {}  # keys whose printed-name search failed
 
     async def read(self, names: list[str]) -> Batch:
         for name in names:
@@ -66,7 +61,11 @@ class ExactReader:
         """Settle `n` when it is a printed name (the local index, or with `search` Scryfall's): one card is
         read as its English name (`_read_english`), several are missing with them as suggestions."""
         foreign, q = self.service.foreign, self.query_of[n]
-        meant = await foreign.searched(q, n, self.langs) if search else foreign.local(q, n, self.langs)
+        try:
+            meant = await foreign.searched(q, n, self.langs) if search else foreign.local(q, n, self.langs)
+        except ScryfallUnavailable as exc:  # it may be a printed name: never "no such card" then
+            self.unsearched[n] = exc
+            return False
         if len(meant) > 1:
             self.service.metrics.observe_lookup("ambiguous")
             await self._not_found(n, meant, more=False)
@@ -93,8 +92,13 @@ class ExactReader:
         for typed in self.wanted[n]:
             self.result.found[typed] = resolved
 
-    async def _not_found(self, n: str, first: list[str] | None = None, *, more: bool = True) -> None:
-        close = await self.service.close_names(self.query_of[n], n) if more else []
+    async def _not_found(
+        self, n: str, first: list[str] | None = None, *, more: bool = True, remote: bool = True
+    ) -> None:
+        if n in self.unsearched:
+            await self._unavailable(n, self.unsearched[n])
+            return
+        close = await self.service.close_names(self.query_of[n], n, remote=remote) if more else []
         names = list(dict.fromkeys((first or []) + close))
         for typed in self.wanted[n]:
             self.result.missing[typed] = names[:MAX_SUGGESTIONS]
@@ -124,23 +128,22 @@ class ExactReader:
             return False
         if await self._printed(n):
             return True
-        remembered = await service.db(service.cache.get_negative(Mode.CARD.value, n), None)
-        if remembered is not None:  # Scryfall said 404 within NEGATIVE_TTL
-            if self.searching and await self._printed(n, search=True):  # no English name: a printed one?
-                return True
-            service.metrics.observe_lookup("negative")
-            await self._not_found(n, remembered, more=False)
+        close = await service.db(service.cache.get_negative(Mode.CARD.value, n), None)  # a recent 404
+        negative = close is not None
+        if close is None:
+            mapped = await service.db(service.cache.get_query(Mode.CARD.value, n), None)
+            other = await service.db(service.cache.get_card(mapped[0]), None) if mapped else None
+            if not (mapped and other and service.fresh(other, query_time=mapped[1])):
+                return False
+            close = [other.name]  # Scryfall named another card
+        if self.searching and await self._printed(n, search=True):  # no English name: a printed one?
             return True
-        mapped = await service.db(service.cache.get_query(Mode.CARD.value, n), None)
-        other = await service.db(service.cache.get_card(mapped[0]), None) if mapped else None
-        if mapped and other and service.fresh(other, query_time=mapped[1]):  # Scryfall named another card
-            service.metrics.observe_lookup("not_found")
-            await self._not_found(n, [other.name])
-            return True
-        return False
+        service.metrics.observe_lookup("negative" if negative else "not_found")
+        await self._not_found(n, close, more=not negative, remote=False)  # a remembered answer asks nobody
+        return True
 
     async def _collection(self, chunk: list[str]) -> list[str]:
-        """Ask /cards/collection for `chunk`; returns the keys it did not settle."""
+        """Ask /cards/collection for `chunk`; the keys it did not settle."""
         service = self.service
         service.metrics.observe_lookup("miss", len(chunk))
         try:
@@ -174,7 +177,11 @@ class ExactReader:
             await service.forget(n, close)
             await self._not_found(n, close, more=False)
             return
-        except ScryfallError:  # ambiguous, or another error object
+        except ScryfallAmbiguous:
+            service.metrics.observe_lookup("ambiguous")
+            await self._not_found(n, await service.candidates(q, n), more=False)
+            return
+        except ScryfallError:
             service.metrics.observe_lookup("not_found")
             await self._not_found(n)
             return

@@ -1,16 +1,9 @@
-"""Card names typed in another language (`Foudre`, `Blitzschlag`, `稲妻`): which English card they mean.
-
-From the local printed-name index (`PrintedNames`, when `CARD_LANGUAGES` is on) or else Scryfall's search
-(`PrintedSearch`, only for text that is not ASCII or from a player whose language Magic is printed in).
-Only exact printed-name keys count, never a guess. `meaning`, for a player whose languages are `langs`:
-- no card printed so: [] (the English path goes on);
-- also an English card name: [] (English first), unless the player's language prints it as other cards
-  too (fr `Contemplation` is Ponder as well): then all of them, to choose from;
-- else every card printed so (the player's languages narrow them): one is the card, more an ambiguity.
-
-The search: `lang:fr unique:prints "name"` finds every French printing whose printed name holds the phrase;
-only those whose printed name (or a face's) has the text's exact key count (the phrase matches longer names).
-"""
+"""Card names typed in another language (`Foudre`, `Blitzschlag`, `稲妻`): which English card they mean, from
+the local printed-name index (with `CARD_LANGUAGES`) or else Scryfall's search (`lang:fr unique:prints
+"name"`, of which only printings whose printed name has the text's exact key count). Never a guess.
+`meaning`: no card printed so, or an English card name too, is [] (the English path goes on), unless the
+player's language prints it as other cards too (fr `Contemplation` is Ponder as well): then all of them;
+else every card printed so (the player's languages narrow them): one is the card, more an ambiguity."""
 
 from __future__ import annotations
 
@@ -23,10 +16,9 @@ from pathlib import Path
 from cachetools import TTLCache
 
 from bot.cards.allcards import load_printed_names
-from bot.cards.model import ScryfallUnavailable
 from bot.cards.names import MAX_CHOICE_CHARS, normalize
 from bot.cards.printed import PrintedNames, printed_key, printing_names
-from bot.cards.scryfall import ScryfallBadRequest, ScryfallClient, ScryfallError, ScryfallNotFound
+from bot.cards.scryfall import ScryfallClient, ScryfallError
 from bot.settings import CARD_LANGUAGES
 
 _PLAYER_LANGS: ContextVar[tuple[str, ...]] = ContextVar("player_langs", default=())
@@ -35,8 +27,8 @@ SEPARATOR = " — "  # between the printed and the English name in an autocomple
 
 
 def use_player_langs(langs: Sequence[str]) -> None:
-    """The player's languages (Scryfall codes) for the card lookups of the current task. The app layer
-    sets them from the Discord locale; each interaction runs in its own task, so they never leak."""
+    """The player's languages (Scryfall codes) for the card lookups of the current task (each interaction
+    runs in its own task, so they never leak)."""
     _PLAYER_LANGS.set(tuple(langs))
 
 
@@ -46,7 +38,7 @@ def player_langs() -> tuple[str, ...]:
 
 def meaning(names: Sequence[str], mine: Sequence[str], n: str, english: str | None = None) -> list[str]:
     """What a text (English key `n`) means (module docstring): `names` the cards printed so, `mine` those
-    printed so in the player's languages, `english` the card the text is the English name of, if known."""
+    printed so in the player's languages, `english` the card the text is the English name of."""
     english = english or next((name for name in names if normalize(name) == n), None)
     if english is not None:
         others = [name for name in mine if name != english]
@@ -73,14 +65,14 @@ def printed_query(text: str, lang: str | None) -> str:
 
 
 async def search_printed(client: ScryfallClient, text: str, lang: str | None) -> list[str]:
-    """The English names (alphabetical) of the cards printed as `text` in `lang` (None: any); Scryfall's
-    errors but "nothing matched" and "bad query" propagate (nothing is cached then)."""
+    """The English names (alphabetical) of the cards printed as `text` in `lang` (None: any);
+    ScryfallUnavailable when Scryfall can't answer (nothing is cached then)."""
     key = printed_key(text)
     if not key:
         return []
     try:
         page = await client.search(printed_query(text, lang))
-    except (ScryfallNotFound, ScryfallBadRequest):
+    except ScryfallError:  # nothing matched, or a query Scryfall can't read
         return []
     names = {
         card["name"]
@@ -147,13 +139,11 @@ class ForeignNames:
         )
 
     async def searched(self, text: str, n: str, langs: Sequence[str]) -> list[str]:
-        """`meaning` from Scryfall's search (the player's first language, else any); [] when it can't answer."""
+        """`meaning` from Scryfall's search (the player's first language, else any); ScryfallUnavailable when
+        it can't answer: then nobody may say "no such card" (the text may be a printed name)."""
         if self.search is None:
             return []
-        try:
-            names = await self.search.names(text, langs[0] if langs else None)
-        except (ScryfallUnavailable, ScryfallError):
-            return []
+        names = await self.search.names(text, langs[0] if langs else None)
         return meaning(names, names if langs else [], n)
 
     def choices(self, prefix: str, langs: Sequence[str], limit: int) -> list[tuple[str, str]]:

@@ -1,13 +1,7 @@
-"""CardLookups: from "a user typed a card name" to "here is the Scryfall card object", in one pipeline.
-
-1. local (`_local`): the cache by name key (bulk cards never expire, API cards live `cache_ttl`), a
-   remembered answer, the negative cache, then with complete bulk data the local name index;
-2. remote (`_remote`): exact names that need Scryfall together share one `/cards/collection` request
-   (`CollectionBatcher`), the rest ask `/cards/named?fuzzy` (commanders: `/cards/search is:commander`);
-3. when Scryfall fails, an expired entry is served as `source="stale"`.
-
-Concurrent lookups of one key share one execution. Nothing from an error response is ever cached.
-"""
+"""CardLookups: one pipeline from a typed name to the Scryfall card object. Local first (the cache by name
+key, a remembered answer, the negative cache, with complete bulk data the name index), then Scryfall (exact
+names waiting together share one `/cards/collection` request, the rest `/cards/named?fuzzy`), and an expired
+entry (`source="stale"`) when Scryfall fails. Concurrent lookups of one key share one execution."""
 
 from __future__ import annotations
 
@@ -55,8 +49,6 @@ MAX_CANDIDATES = 10  # names an ambiguity reply offers
 
 
 class CardLookups:
-    """Card lookups for the bot, on a cache and a Scryfall client the composition root built."""
-
     def __init__(
         self,
         cache: CardCache,
@@ -85,13 +77,12 @@ class CardLookups:
         metrics.set_card_data(self.data_state)
 
     def close(self) -> None:
-        """Cancel lookups in flight (the cache and client belong to the caller)."""
         self._flight.cancel_all()
         self._batcher.cancel()
         self.client.close()
 
     async def load_index(self) -> None:
-        """Rebuild the name index and the bulk-data dates from the cache off the event loop; swap them in."""
+        """Rebuild the name index and the bulk-data dates from the cache off the event loop."""
         # Stamps before names: an import committing in between leaves an older stamp, so the watch reloads.
         try:
             meta = await self.cache.get_metas(
@@ -198,12 +189,10 @@ class CardLookups:
         printed: bool = True,
         exact_only: bool = False,
     ) -> Resolved | Miss:
-        """Answer from the cache and local data alone, else return what was learnt (a name unlike any known
-        may be newer than the data). Raises CardNotFound for a remembered "no such card" or (with
-        `data_fresh`) a misspelling of a known name, AmbiguousCard when local names match equally.
-
-        With `printed`, a printed name (`bot.cards.foreign`) comes right after the exact English name: one
-        card is `Miss.printed`, several are AmbiguousCard. `exact_only` stops after the exact names."""
+        """Answer from the cache and local data alone, else return what was learnt. CardNotFound for a
+        remembered "no such card" or (`data_fresh`) a misspelling of a known name; AmbiguousCard when local
+        names match equally. With `printed`, a printed name comes right after the exact English name (one card
+        is `Miss.printed`, several AmbiguousCard); `exact_only` stops after the exact names."""
         miss = Miss()
         if rows is None:
             rows = await self.db(self.cache.lookup_name(n), [])
@@ -270,7 +259,6 @@ class CardLookups:
         return Miss(printed=meant[0]) if meant else None
 
     async def _remote(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved:
-        """Ask Scryfall for what `_local` could not answer; serve the stale entry if Scryfall fails."""
         self.metrics.observe_lookup("miss")
         try:
             if mode is Mode.COMMANDER:
@@ -310,8 +298,7 @@ class CardLookups:
             raise CardNotFound(q, suggestions[:MAX_SUGGESTIONS]) from None
         except ScryfallAmbiguous:
             self.metrics.observe_lookup("ambiguous")
-            candidates = self.index.candidates(n) or await self._remote_names(q)
-            raise AmbiguousCard(q, self.index.rank_candidates(q, candidates)[:MAX_CANDIDATES]) from None
+            raise AmbiguousCard(q, (await self.candidates(q, n))[:MAX_CANDIDATES]) from None
         except ScryfallBadRequest:
             self.metrics.observe_lookup("not_found")
             raise CardNotFound(q, miss.suggestions[:MAX_SUGGESTIONS]) from None
@@ -340,25 +327,30 @@ class CardLookups:
     async def _lookup_local_then_remote(
         self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *, printed: bool = True
     ) -> Resolved:
-        """The pipeline for one name. Scryfall's search for printed names (`ForeignNames.wants_search`)
-        comes before any partial match when complete local data knows every English name, else only
-        before "no such card"."""
+        """The pipeline for one name. Scryfall's search for printed names comes before any partial match
+        when complete local data knows every English name, else only before "no such card"."""
         searching = printed and self.foreign.wants_search(q, langs)
         early = searching and self.index_complete
+        unsearched: ScryfallUnavailable | None = None  # the search failed: then never "no such card"
         try:
             found = await self._local(q, n, mode, langs=langs, printed=printed, exact_only=early)
             if early and isinstance(found, Miss) and found.stale is None:
-                found = self._printed(q, await self.foreign.searched(q, n, langs)) or await self._local(
-                    q, n, mode, printed=False
-                )
+                try:
+                    meant = self._printed(q, await self.foreign.searched(q, n, langs))
+                except ScryfallUnavailable as exc:
+                    unsearched, meant = exc, None
+                found = meant or await self._local(q, n, mode, printed=False)
             if isinstance(found, Miss) and found.printed is None:
                 return await self._remote(q, n, mode, found)
         except CardNotFound:
-            meant = (
-                self._printed(q, await self.foreign.searched(q, n, langs))
-                if searching and not early
-                else None
-            )
+            try:
+                late = searching and not early and not unsearched
+                meant = self._printed(q, await self.foreign.searched(q, n, langs)) if late else None
+            except ScryfallUnavailable as exc:
+                unsearched = exc
+            if unsearched is not None:
+                self.metrics.observe_lookup("unavailable")
+                raise unsearched from None
             if meant is None:
                 raise
             found = meant
@@ -370,8 +362,11 @@ class CardLookups:
         )
         return dataclasses.replace(english, printed=q)
 
+    async def candidates(self, q: str, n: str) -> list[str]:
+        """The cards an ambiguous name may mean, best first: the local index's, else Scryfall's autocomplete."""
+        return self.index.rank_candidates(q, self.index.candidates(n) or await self._remote_names(q))
+
     async def _remote_names(self, q: str) -> list[str]:
-        """Scryfall's autocomplete for `q`, or [] when that fails (only used for suggestions)."""
         try:
             return await self.client.autocomplete(q)
         except (ScryfallUnavailable, ScryfallError):
@@ -388,9 +383,8 @@ class CardLookups:
         return names[:MAX_SUGGESTIONS]
 
     async def resolve(self, name: str) -> Resolved:
-        """The card the user meant: its exact English name, a printed name (the player's languages first,
-        `bot.cards.foreign.use_player_langs`), else a partial name or typo. Raises BadCardName, CardNotFound,
-        AmbiguousCard or ScryfallUnavailable (ScryfallBusy when too many lookups wait for Scryfall)."""
+        """The card the user meant: its exact English name, a printed name (the player's languages first),
+        else a partial name or typo. Raises BadCardName, CardNotFound, AmbiguousCard or ScryfallUnavailable."""
         return await self._lookup(Mode.CARD, name)
 
     async def resolve_commander(self, name: str) -> Resolved:
@@ -412,8 +406,7 @@ class CardLookups:
             raise AmbiguousCard(q, exc.candidates) from None
 
     async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
-        """The card if the cache or local data can answer now, without the network; None: ask Scryfall.
-        Raises what local data knows for sure (BadCardName, CardNotFound, AmbiguousCard)."""
+        """The card if the cache or local data can answer now, without the network; None: ask Scryfall."""
         q, n = self.check_name(name)
         mode = Mode.COMMANDER if commander else Mode.CARD
         langs = player_langs()

@@ -1,9 +1,6 @@
-"""A polite aiohttp client for the Scryfall API.
-
-User-Agent and Accept on every request; Scryfall's limits through the caller's `Budget`; a 429 locks every
-request out for max(Retry-After, 30 s); 5xx, timeouts and connection errors retried with jittered backoff
-(tenacity) within `timeout`; identical concurrent requests share one; error objects become exceptions.
-"""
+"""A polite aiohttp client for the Scryfall API: User-Agent and Accept on every request, Scryfall's limits
+through the caller's `Budget`, a 429 locks every request out for max(Retry-After, 30 s), 5xx, timeouts and
+connection errors retried with jittered backoff (tenacity) within `timeout`, error objects as exceptions."""
 
 from __future__ import annotations
 
@@ -69,7 +66,7 @@ class ScryfallAmbiguous(ScryfallError):
 
 
 class ScryfallBadRequest(ScryfallError):
-    """Any other 4xx error object (bad query, too many identifiers, ...)."""
+    """Any other 4xx error object."""
 
 
 def endpoint_group(path: str) -> str:
@@ -285,17 +282,10 @@ class ScryfallClient:
     ) -> list[dict[str, Any]]:
         """The cards found for at most 75 identifiers, in any order; `identifiers` may be a function called
         when the request's turn comes (a batch takes in every name that arrived while it waited)."""
-        if callable(identifiers):
-            take = identifiers
-            payload = await self._request_bounded(
-                "POST", "/cards/collection", None, lambda: {"identifiers": _checked(take())}
-            )
-        else:
-            if not identifiers:
-                return []
-            payload = await self._request(
-                "POST", "/cards/collection", body={"identifiers": _checked(identifiers)}
-            )
+        take = identifiers if callable(identifiers) else lambda: identifiers
+        payload = await self._request_bounded(
+            "POST", "/cards/collection", None, lambda: {"identifiers": _checked(take())}
+        )
         return [c for c in self._list(payload)["data"] if is_card(c)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:

@@ -6,6 +6,7 @@ import gzip
 import json
 import sqlite3
 import tracemalloc
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -191,6 +192,7 @@ def test_feature_off_reads_nothing(tmp_path):
     sqlite3.connect(db).close()
     assert load_printed_names(db, ["de"]) is None and imported_languages(db) == {}  # no table
     assert load_printed_names(db, []) is None
+    assert not [fd for fd in Path("/proc/self/fd").iterdir() if fd.resolve() == db]  # no connection left open
 
 
 def test_bad_files(tmp_path):

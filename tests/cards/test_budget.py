@@ -129,3 +129,10 @@ async def test_bad_groups_and_settings_are_rejected() -> None:
         Budget(rates={})
     with pytest.raises(ValueError):
         Budget(rates={"slow": 0.0})
+
+
+async def test_a_deadline_already_past_is_no_lockout() -> None:
+    """A retry whose deadline went by during a slow attempt is "busy", never a 429 that did not happen."""
+    with pytest.raises(BudgetExceeded) as caught:
+        await Budget().acquire("slow", now() - 1)
+    assert not caught.value.locked

@@ -4,14 +4,20 @@ off."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.cards.foreign import use_player_langs
 from bot.cards.refresh import BulkRefresher
+from tests.fakes.allcards import all_cards_gz
 from tests.fakes.fixtures import FakeClock
 
 ALL_CARDS = "/bulk/all-cards.json.gz"
 
 
 async def test_printed_names_are_imported_and_swapped_in(imported_cache, make_card_service, fake_scryfall):
+    await asyncio.to_thread(
+        all_cards_gz
+    )  # built once per process (seconds): never within a request's timeout
     fake_scryfall.serve_all_cards()
     clock = FakeClock()
     cards = await make_card_service(cache_path=imported_cache, card_languages="de")

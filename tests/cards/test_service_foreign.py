@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.cards.budget import Budget
 from bot.cards.foreign import choice_label, use_player_langs
-from bot.cards.model import AmbiguousCard, CardNotFound
+from bot.cards.model import AmbiguousCard, CardNotFound, ScryfallUnavailable
 from tests.fakes.allcards import foreign_printings
 from tests.fakes.fixtures import FakeClock
 from tests.production_world import copy_database
@@ -204,3 +205,40 @@ async def test_a_remembered_no_such_card_does_not_hide_a_printed_name(language_d
     assert batch.found["Blitzschlag"].name == "Lightning Bolt"
     use_player_langs(("de",))
     assert (await cards.resolve("Blitzschlag")).name == "Lightning Bolt"
+
+
+@pytest.mark.parametrize("local_data", [True, False], ids=["bulk", "empty"])
+async def test_a_search_that_failed_never_says_no_such_card(
+    local_data, imported_cache, make_card_service, fake_scryfall
+):
+    """Without the printed index a name may be printed: "no such card" waits for Scryfall's search. When that
+    search can't be had, the answer is "Scryfall unavailable" (a deck: "could not be checked"), unless the
+    English path finds the card."""
+    data = {"cache_path": imported_cache} if local_data else {}
+    cards = await make_card_service(budget=Budget(rates={"slow": 100, "fast": 100}), **data)
+    await fake_scryfall.prepare_printed()
+    fake_scryfall.down_paths.add("/cards/search")
+    use_player_langs(("fr",))
+    batch = await cards.resolve_many(["Foudre", "Sol Ring"])
+    assert (
+        batch.unavailable.keys() == {"Foudre"} and batch.missing == {} and batch.found.keys() == {"Sol Ring"}
+    )
+    with pytest.raises(ScryfallUnavailable):
+        await cards.resolve("Foudre")
+    with pytest.raises(ScryfallUnavailable):
+        await cards.resolve("Gibtsnichtkarte")
+    assert (await cards.resolve("Lightning Bolt")).name == "Lightning Bolt"
+    assert (await cards.resolve("Lightning Bol")).name == "Lightning Bolt"  # a partial English name stands
+    for _ in range(2):  # Scryfall's English answers (a 404, another card) are remembered, not the search's
+        again = await cards.resolve_many(["Foudre", "Lightnig Bolt"])
+        assert again.unavailable.keys() == {"Foudre", "Lightnig Bolt"} and again.missing == {}
+    fake_scryfall.down_paths.clear()
+    assert (await cards.resolve("Foudre")).name == "Lightning Bolt"
+
+
+async def test_a_search_past_the_timeout_is_unavailable(imported_cache, make_card_service, fake_scryfall):
+    cards = await make_card_service(cache_path=imported_cache, scryfall_timeout=1.0)
+    fake_scryfall.stalled.add("/cards/search")
+    use_player_langs(("fr",))
+    with pytest.raises(ScryfallUnavailable):
+        await cards.resolve("Foudre")

@@ -55,14 +55,14 @@ async def fake_scryfall() -> AsyncIterator[FakeScryfall]:
 async def make_card_service(
     fake_scryfall: FakeScryfall, tmp_path: Any
 ) -> AsyncIterator[Callable[..., Awaitable[CardService]]]:
-    """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=...)`, built by the
-    composition root (`bot.main.open_cards`). Services share the fake and `tmp_path`; all close at the end."""
+    """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=..., budget=...)`,
+    built by the composition root (`bot.main.open_cards`). Services share the fake and `tmp_path`; all close at the end."""
     async with AsyncExitStack() as stack:
 
         async def make(
-            *, clock: Any = None, lockout_seconds: float | None = None, **overrides: Any
+            *, clock: Any = None, lockout_seconds: float | None = None, budget: Any = None, **overrides: Any
         ) -> CardService:
-            kwargs: dict[str, Any] = {}
+            kwargs: dict[str, Any] = {"budget": budget}
             if clock is not None:
                 kwargs["clock"] = clock
             if lockout_seconds is not None:

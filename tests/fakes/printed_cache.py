@@ -10,7 +10,8 @@ import pytest
 
 from bot.cards.allcards import import_printed_names
 from bot.settings import CARD_LANGUAGES
-from tests.fakes.allcards import all_cards_gz, foreign_printings
+from tests.fakes.allcards import all_cards_gz
+from tests.fakes.scryfall import printed_index
 from tests.production_world import copy_database
 
 
@@ -25,7 +26,7 @@ def printed_cache_template(
     source.write_bytes(all_cards_gz())
     import_printed_names(source, db, CARD_LANGUAGES)
     source.unlink()
-    foreign_printings()  # the fake's `lang:` searches need them: build them once, here
+    printed_index()  # the fake's `lang:` searches need it (seconds): build it once, here
     return db
 
 

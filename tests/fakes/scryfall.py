@@ -10,7 +10,8 @@ Endpoints: /cards/named?exact=|fuzzy=, /cards/autocomplete?q=, /cards/search?q= 
 (/bulk/oracle-cards.json and .json.gz). Errors are Scryfall error objects.
 
 Fault knobs: `fail_next(status, times, retry_after=None)`, `delay` (seconds before answering),
-`malformed_json` (answer 200 with broken JSON), `mode = "down"` (every request answers 500).
+`malformed_json` (answer 200 with broken JSON), `mode = "down"` (every request answers 500), `down_paths`
+(these paths answer 500), `stalled` (these paths never answer until the fake closes).
 Every request is recorded in `requests` (method, path, query, json body, event-loop time, headers).
 """
 
@@ -137,6 +138,8 @@ class FakeScryfall:
         self.delay: float = 0.0
         self.malformed_json: bool = False
         self.mode: str = "ok"  # "ok" or "down"
+        self.down_paths: set[str] = set()
+        self.stalled: set[str] = set()
         self.bulk_updated_at = "2026-11-20T09:00:00.000+00:00"
         self._faults: list[_Fault] = []
         self._runner: web.AppRunner | None = None
@@ -203,6 +206,8 @@ class FakeScryfall:
         self.delay = 0.0
         self.malformed_json = False
         self.mode = "ok"
+        self.down_paths.clear()
+        self.stalled.clear()
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -221,6 +226,8 @@ class FakeScryfall:
         self._add_printed_routes(app)
         self._add_symbology_routes(app)
         self._runner, self.base_url = await serve(app, self.host)
+        # A decklist's misses are searched as printed names (`lang:any`): the search must answer in time.
+        await self.prepare_printed()
         return self.base_url
 
     async def close(self) -> None:
@@ -256,6 +263,8 @@ class FakeScryfall:
                 dict(request.headers),
             )
         )
+        if request.path in self.stalled:
+            await self._closing.wait()
         if self.delay:
             with contextlib.suppress(TimeoutError):  # a slow answer, cut short when the fake shuts down
                 await asyncio.wait_for(self._closing.wait(), self.delay)
@@ -269,7 +278,7 @@ class FakeScryfall:
             resp = _error(fault.status, code, f"fake fault {fault.status}")
             resp.headers.update(headers)
             return resp
-        if self.mode == "down":
+        if self.mode == "down" or request.path in self.down_paths:
             return _error(500, "server_error", "fake Scryfall is down")
         if self.malformed_json:
             return web.Response(
@@ -400,6 +409,8 @@ class FakeScryfall:
         return web.json_response(card)
 
     async def _bulk_data(self, request: web.Request) -> web.Response:
+        if self._all_cards_on:  # its size is listed: built off the loop (seconds, once per process)
+            await asyncio.to_thread(self._all_cards_bytes)
         entry = {
             "object": "bulk_data",
             "id": "27bf3214-1271-490b-bdfe-c0be6c23d02e",
@@ -444,7 +455,7 @@ class FakeScryfall:
     async def prepare_printed(self) -> None:
         """Build the `lang:` search index now (seconds, once per process, off the loop), so that a test's
         first search answers within the client's timeout."""
-        await asyncio.to_thread(_printed_index)
+        await asyncio.to_thread(printed_index)
 
     def serve_all_cards(self, gz: bytes | None = None) -> None:
         """List an all_cards bulk file in /bulk-data: `gz` (a gzipped JSON array), else the shared data's."""
@@ -482,7 +493,9 @@ class FakeScryfall:
     async def _all_cards_file(self, request: web.Request) -> web.Response:
         if not self._all_cards_on:
             return _error(404, "not_found", "No such bulk file.")
-        return web.Response(body=self._all_cards_bytes(), content_type="application/gzip")
+        return web.Response(
+            body=await asyncio.to_thread(self._all_cards_bytes), content_type="application/gzip"
+        )
 
     def _search_printed(self, request: web.Request) -> web.Response:
         lang, prints, words = "", False, []
@@ -499,7 +512,7 @@ class FakeScryfall:
         if lang != "any" and lang not in _PRINTED_LANGS:
             return _error(400, "bad_request", f"Unknown language “{lang}”.")
         matches, seen = [], set()
-        for obj, names in _printed_index():
+        for obj, names in printed_index():
             if (
                 lang in ("any", obj["lang"])
                 and all(any(w in n for n in names) for w in words)
@@ -612,7 +625,7 @@ def _loose(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _printed_index() -> tuple[tuple[dict[str, Any], tuple[str, ...]], ...]:
+def printed_index() -> tuple[tuple[dict[str, Any], tuple[str, ...]], ...]:
     """Every foreign printing with the loose forms of its English, printed and face names."""
     from tests.fakes.allcards import foreign_printings
 
