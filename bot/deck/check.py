@@ -1,11 +1,6 @@
-"""Deck checks. Pure: given a parsed list and the resolved card objects, say what is wrong, as data.
-
-Checked: unreadable lines; names that are no card (with close names, never used in their place) or could not
-be looked up ("couldn't check": no finding is made from them); commander eligibility and pairing; color
-identity (CR 903.4, 903.5c, 903.5d via the engine); singleton (903.5b); deck size (903.5a); bans; objects
-that are no deck card; the companion (CR 702.139a). Colors chosen for a commander (CR 903.4b) count in the
-deck's identity. Sections that are not the deck are only counted (`DeckReport.excluded`).
-"""
+"""Deck checks, pure: given a parsed list and the resolved cards, say what is wrong, as data. Names that could
+not be looked up are "couldn't check": no finding is made from them. Colors chosen for a commander (CR 903.4b)
+count in the deck's identity; sections that are not the deck are only counted."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Decklist reading: which format a text is, then that format's reader (`formats/`). Pure; no I/O.
-
-The format is read from the text itself, first match wins: Cockatrice / MTGO XML (by root element), Forge
-(`[Main]`-style sections), XMage (`N [SET:NUM] Name`, `NAME:`), a CSV table (header row), a one-line paste
-(of a text list, a Forge or an XMage file), else a line-per-card text list. A file name only breaks a tie (`.csv`). Every line a reader can't read
-becomes a `ParseProblem` with a `LineIssue` code; nothing is dropped silently.
-"""
+"""Decklist reading: which format a text is (read from the text itself; a file name only breaks a tie), then
+that format's reader (`formats/`). Pure. Every line a reader can't read becomes a `ParseProblem`."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
 """Deck check against the card service: read the list, resolve every name in one batch, run the checks.
-
-One path for every way a list arrives (`/deckcheck`, the message command, `check-deck`). Names are read
-exactly (`names_card`): a close name the service found is never used in its place, only suggested.
-
-Commanders: both options given: those two; one: it, plus the list's one other commander when the two can
-pair; none: the one or two the list marks (none: `NoCommander`; more: TOO_MANY_COMMANDERS).
-`ScryfallUnavailable` propagates only when nothing at all could be looked up.
-"""
+Names are read exactly (`names_card`): a close name the service found is only suggested, never used.
+`ScryfallUnavailable` propagates only when nothing at all could be looked up."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""What every text reader shares: one card line and the section headers around it. Pure.
-
-A card line: a count before or after the name (`1x Sol Ring`, `Sol Ring x2`, `Island: 9`; none means 1), set
-code and collector number (`(C21) 263`, `[C21]`, XMage's `[C21:263]` before the name), markers and tags
-(`*F*`, `*CMDR*`, `#tag`, Archidekt `[Category]` and `^tag^`), a one-line section prefix (`SB:`,
-`Commander:`), and a comment after ` # ` or after a ` // ` that can't start a split card's next face
-(`slash_comment`). `Fire/Ice` becomes `Fire // Ice`; a leading number no deck could hold (1000 or more) is
-part of the name (`1996 World Champion`).
-"""
+"""What every text reader shares: one card line and the section headers around it. Pure. A leading number
+no deck could hold (1000 or more) is part of the name (`1996 World Champion`); ` // ` starts a comment only
+when it can't start a split card's next face (`slash_comment`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""One-line pastes: a decklist whose newlines became spaces (Discord text options, some chat clients).
-
-`split_entries` tokenizes the line and cuts it where an entry starts (`_Splitter.boundary`, then `_RULES`),
-so each entry reads like a line of a multi-line list. A bare section word right after a name is a header
-only when no card name ends with it (`1 Siege-Gang Commander`). Limits: a plain list needs counts or `;`
-between names, and a comment's own numbers (`// top 10`) start new entries.
-"""
+"""One-line pastes: a decklist whose newlines became spaces, cut where each entry starts so it reads like a
+line of a multi-line list. Limits: a plain list needs counts or `;` between names, and a comment's own
+numbers (`// top 10`) start new entries."""
 
 from __future__ import annotations
 

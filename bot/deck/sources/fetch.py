@@ -1,10 +1,6 @@
-"""`DeckSites`: reads public Archidekt and Moxfield decks through one aiohttp session, politely.
-
-Per site one request every `min_interval` s (`aiolimiter`; neither site publishes a limit; BUSY past `max_wait`),
-a 429 locks the site for max(Retry-After, `lockout_seconds`); one `timeout` covers wait, connection and body;
-bodies past `max_bytes` are abandoned, redirects never followed; decks stay `cache_ttl` s in a
-`cachetools.TTLCache`, concurrent fetches of one deck share one request, errors are never cached.
-"""
+"""`DeckSites`: reads public Archidekt and Moxfield decks through one aiohttp session, politely: per site one
+request every `min_interval` s (neither site publishes a limit), a 429 locks the site for a while, redirects
+are never followed, decks are cached `cache_ttl` s (errors never), concurrent fetches share one request."""
 
 from __future__ import annotations
 
@@ -22,7 +18,7 @@ from cachetools import TTLCache
 from bot import BOT_NAME, __version__
 from bot.cards.flight import SingleFlight
 from bot.cards.scryfall import retry_after_seconds
-from bot.deck.sources.links import DeckLink, DeckSourceError, DeckSourceErrorCode, Site
+from bot.deck.sources.links import API_PATHS, DeckLink, DeckSourceError, DeckSourceErrorCode, Site
 from bot.deck.sources.result import (
     DEFAULT_MAX_ENTRIES,
     FetchedDeck,
@@ -78,9 +74,7 @@ class DeckSites:
 
     def api_url(self, link: DeckLink) -> str:
         """The API address a link is read from (built from the configured base, never from the user's URL)."""
-        if link.site is Site.ARCHIDEKT:
-            return f"{self.bases[Site.ARCHIDEKT]}/decks/{link.deck_id}/"
-        return f"{self.bases[Site.MOXFIELD]}/v3/decks/all/{link.deck_id}"
+        return self.bases[link.site] + API_PATHS[link.site].format(link.deck_id)
 
     async def fetch(self, link: DeckLink) -> FetchedDeck:
         """The deck behind `link` (cached, shared with concurrent calls); raises a `DeckSourceError`."""

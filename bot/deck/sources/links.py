@@ -17,14 +17,15 @@ class Site(StrEnum):
 
     @property
     def label(self) -> str:
-        return "Archidekt" if self is Site.ARCHIDEKT else "Moxfield"
+        return self.value.capitalize()
 
 
 _HOSTS = {host: site for site in Site for host in (f"{site.value}.com", f"www.{site.value}.com")}
-_ARCHIDEKT_ID_RE = re.compile(r"^[0-9]{1,12}$")
-# Moxfield public ids are 22 URL-safe base64 characters; allow some slack, but not `personal`/`public`
-# (the "my decks" and "browse" pages also live under /decks/).
-_MOXFIELD_ID_RE = re.compile(r"^[A-Za-z0-9_-]{10,40}$")
+# Per site: the deck page, the API path (after the configured base) and the deck id. Moxfield ids are 22
+# URL-safe base64 characters; some slack, but not `personal`/`public` (other pages under /decks/).
+PAGES = {Site.ARCHIDEKT: "https://archidekt.com/decks/{}", Site.MOXFIELD: "https://www.moxfield.com/decks/{}"}
+API_PATHS = {Site.ARCHIDEKT: "/decks/{}/", Site.MOXFIELD: "/v3/decks/all/{}"}
+_ID_RES = {Site.ARCHIDEKT: re.compile(r"^[0-9]{1,12}$"), Site.MOXFIELD: re.compile(r"^[A-Za-z0-9_-]{10,40}$")}
 _BARE_HOST_RE = re.compile(r"^(?:www\.)?(?:archidekt|moxfield)\.com(?:[/?#]|$)", re.IGNORECASE)
 _MAX_URL_LENGTH = 2048
 
@@ -80,9 +81,7 @@ class DeckLink:
 
     @property
     def url(self) -> str:
-        if self.site is Site.ARCHIDEKT:
-            return f"https://archidekt.com/decks/{self.deck_id}"
-        return f"https://www.moxfield.com/decks/{self.deck_id}"
+        return PAGES[self.site].format(self.deck_id)
 
 
 def parse_deck_url(text: str) -> DeckLink | None:
@@ -109,8 +108,7 @@ def parse_deck_url(text: str) -> DeckLink | None:
     segments = [s for s in parts.path.split("/") if s]
     if site is Site.ARCHIDEKT and segments[:1] == ["api"]:
         segments = segments[1:]
-    id_re = _ARCHIDEKT_ID_RE if site is Site.ARCHIDEKT else _MOXFIELD_ID_RE
-    if len(segments) >= 2 and segments[0] == "decks" and id_re.match(segments[1]):
+    if len(segments) >= 2 and segments[0] == "decks" and _ID_RES[site].match(segments[1]):
         return DeckLink(site, str(int(segments[1])) if site is Site.ARCHIDEKT else segments[1])
     code = DeckSourceErrorCode.MALFORMED_URL
     raise DeckSourceError(code, site, url=value, reason="no_deck_id", host=host, path=parts.path or "/")

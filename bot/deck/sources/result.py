@@ -1,17 +1,7 @@
-"""What a deck site's answer becomes: a `FetchedDeck` holding a `ParsedDeck`; one reader per site. An entry's
-`line` is its position in the deck: commanders first, then companions, main deck, sideboard, maybeboard and
-tokens, alphabetical within each.
-
-Archidekt (`GET {ARCHIDEKT_API_BASE}/decks/<id>/`): `cards[]` with `quantity`, `categories` and
-`card.oracleCard.name`; the deck's `categories[]` say which are `includedInDeck`. The "Commander" category
-marks a commander, `companion` (or "Companion") the companion; a card's first (primary) category decides the
-rest: "Sideboard", "Maybeboard"/"Considering", or any category not included in the deck (maybeboard).
-
-Moxfield (`GET {MOXFIELD_API_BASE}/v3/decks/all/<publicId>`):
-`boards.{commanders, companions, mainboard, sideboard, maybeboard, ...}.cards.<id>.{quantity, card.name}`;
-the older v2 shape (the same boards as top-level maps keyed by card name) is read too.
-`visibility: "private"` is private, `"deleted"` not found; `"unlisted"` decks are readable by link, as on
-the site. Boards the bot does not know are reported as problems, not dropped.
+"""A deck site's answer read into a `FetchedDeck`, one reader per site. An entry's `line` is its position:
+commanders first, then companions, main deck, sideboard, maybeboard and tokens, alphabetical within each.
+Archidekt: a card's "Commander"/companion mark, else its first (primary) category, decides its section.
+Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the bot does not know are reported.
 """
 
 from __future__ import annotations
