@@ -35,9 +35,8 @@ _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
 
 @dataclass(frozen=True, slots=True)
 class DeckInput:
-    """What the runner resolved: `resolved` (name as written -> the card it names exactly), `unknown` (-> close
-    names), `unavailable` (not checked); a name in none is unknown. With `unchecked_commanders`, identity,
-    eligibility and pairing are not checked. `chosen`: per commander, its chosen color (CR 903.4b) or None."""
+    """What the runner resolved, by name as written: `resolved` exactly, `unknown` (-> close names) or
+    `unavailable`. `chosen`: per commander, its chosen color (CR 903.4b) or None."""
 
     parsed: ParsedDeck
     commanders: Sequence[Mapping[str, Any]] = ()
@@ -58,8 +57,7 @@ def card_key(card: Mapping[str, Any]) -> str:
 
 
 def copy_limit(card: Mapping[str, Any]) -> int | None:
-    """How many copies a Commander deck may hold (CR 903.5b): None = any number, else the limit. Basic lands
-    (the Basic supertype on the front face's type line) and cards whose text says so: any number."""
+    """How many copies a Commander deck may hold (CR 903.5b); None: any number (basic lands, or the text says)."""
     if "Basic" in str(card.get("type_line") or "").split("//")[0].split("—")[0].split():
         return None
     for face in (card, *(card.get("card_faces") or ())):
@@ -89,8 +87,6 @@ def _lines(entries: Sequence[DeckEntry]) -> tuple[int, ...]:
 
 @dataclass(slots=True)
 class _Leaders:
-    """The commanders as the checks need them: cards, names, analyses and the deck's color identity."""
-
     cards: list[dict[str, Any]]
     names: tuple[str, ...]
     keys: set[str]
@@ -102,8 +98,7 @@ class _Leaders:
 
 
 def _leaders(inp: DeckInput) -> _Leaders:
-    """The deck's color identity: the commanders' identities and the colors chosen for them (CR 903.4b,
-    903.5c)."""
+    """The deck's color identity: the commanders' and the colors chosen for them (CR 903.4b, 903.5c)."""
     cards = [dict(c) for c in inp.commanders]
     names = tuple(str(c.get("name", "?")) for c in cards) + tuple(u.name for u in inp.unchecked_commanders)
     out = _Leaders(cards, names, {card_key(c) for c in cards})
@@ -124,8 +119,7 @@ def _leaders(inp: DeckInput) -> _Leaders:
 
 
 def _leader_problems(leaders: _Leaders, identity_checked: bool) -> list[Problem]:
-    """Eligibility of one commander (CR 903.3) or pairing of two (`check_pairing` judges both, Backgrounds
-    included, CR 702.124k), and bans. With a commander that could not be looked up, neither is judged."""
+    """Eligibility of one commander (CR 903.3) or pairing of two (CR 702.124k), and bans."""
     cards = leaders.cards
     names = [str(c.get("name")) for c in cards]
     problems: list[Problem] = []
@@ -145,8 +139,6 @@ def _leader_problems(leaders: _Leaders, identity_checked: bool) -> list[Problem]
 
 @dataclass(slots=True)
 class _Groups:
-    """Entries grouped: by card (names that name a card exactly), and by name for the rest."""
-
     cards: dict[str, list[DeckEntry]] = field(default_factory=dict)
     card_of: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     unknown: dict[str, list[DeckEntry]] = field(default_factory=dict)
@@ -197,8 +189,7 @@ def _identity_problems(
 def _card_problems(
     card: Mapping[str, Any], entries: list[DeckEntry], leaders: _Leaders, is_leader: bool
 ) -> list[Problem]:
-    """One card of the deck: copies (CR 903.5b), ban, deck card at all, color identity. Commanders are judged
-    by `_leader_problems`."""
+    """One card: copies (CR 903.5b), ban, deck card at all, color identity (not for a commander)."""
     name, lines = str(card.get("name", entries[0].name)), _lines(entries)
     count = sum(e.count for e in entries)
     problems: list[Problem] = []
@@ -218,8 +209,7 @@ def _card_problems(
 def _companion_problems(
     card: Mapping[str, Any], entries: list[DeckEntry], leaders: _Leaders
 ) -> list[Problem]:
-    """A companion (CR 702.139a) is not one of the 100, but must be inside the commanders' color identity
-    (CR 903.4) and not banned."""
+    """A companion (CR 702.139a) is not one of the 100, but must fit the color identity (CR 903.4)."""
     name, lines = str(card.get("name", entries[0].name)), _lines(entries)
     problems = [Problem(ProblemKind.BANNED, name, lines, companion=True)] if is_banned(card) else []
     return problems + _identity_problems(ProblemKind.COMPANION, card, name, lines, leaders)[1]
@@ -237,8 +227,7 @@ def _list_names_other(groups: _Groups, leaders: _Leaders) -> list[Problem]:
 
 
 def check_deck(inp: DeckInput) -> DeckReport:
-    """Run every check. The deck size counts every line as written (CR 903.5a), names no card or not
-    checked included, and says how many of those cards could not be checked."""
+    """Run every check. The deck size (CR 903.5a) counts every line, names no card or not checked included."""
     parsed = inp.parsed
     identity_checked = not inp.unchecked_commanders
     leaders = _leaders(inp)

@@ -36,8 +36,7 @@ class CardSource(Protocol):
 
 
 def names_card(typed: str, card: Mapping[str, Any]) -> bool:
-    """Whether `typed` is the card's name, a face's, or one printed in their place (`flavor_name`: Godzilla
-    series, Secret Lair), folded; not a close reading of it."""
+    """Whether `typed` is the card's name, a face's, or a `flavor_name` printed in their place, folded."""
     parts = [card, *(f for f in card.get("card_faces") or () if isinstance(f, Mapping))]
     folded = {normalize(str(p[k])) for p in parts for k in ("name", "flavor_name") if p.get(k)}
     return normalize(typed) in folded
@@ -70,8 +69,7 @@ class _Lookup:
 async def _settle_alternatives(
     cards: CardSource, parsed: ParsedDeck, lookup: _Lookup
 ) -> tuple[ParsedDeck, list[Reading]]:
-    """For lines where ` // B` may be a comment (`1 Sol Ring // Ramp`): when `A // B` names no card but `A`
-    names one exactly (one `resolve_many` for all such lines), the entry is renamed and a `Reading` says so."""
+    """`1 Sol Ring // Ramp`: when `A // B` names no card but `A` names one exactly, read the line as `A`."""
     alts: dict[str, str] = {}
     for e in parsed.entries:
         if e.alternative and e.name not in lookup.found and len(alts) < MAX_ALTERNATIVE_LOOKUPS:
@@ -112,8 +110,7 @@ class _Commanders:
 
 
 async def _local_suggestions(cards: CardSource, query: str) -> list[str]:
-    """Close commander names from the local data only, when Scryfall can't be asked: for what was typed, else
-    for ever shorter beginnings of it (down to 4 characters or half), so `Kumanno` finds `Kuman...`."""
+    """Close commander names from the local data, for ever shorter beginnings of the query (`Kumanno`)."""
     if not cards.has_local_data:
         return []
     text = " ".join(query.split())
@@ -130,8 +127,7 @@ async def _local_suggestions(cards: CardSource, query: str) -> list[str]:
 async def _resolve_option(
     cards: CardSource, option: str, query: str, lookup: _Lookup, out: _Commanders
 ) -> None:
-    """The card a commander option names: a card of the list named exactly so, else `resolve_commander`.
-    CommanderNotFound for no card (or several); not checked when Scryfall is unreachable."""
+    """The card a commander option names: a card of the list named exactly so, else `resolve_commander`."""
     in_list = [r.card for r in lookup.found.values() if names_card(query, r.card)]
     if in_list:
         out.cards.append(dict(in_list[0]))
@@ -179,7 +175,8 @@ def _add_marked(out: _Commanders, typed: str, card: dict[str, Any] | None, looku
 async def _commanders(
     cards: CardSource, parsed: ParsedDeck, lookup: _Lookup, options: Sequence[tuple[str, str]]
 ) -> _Commanders:
-    """Decide the commanders from the options and the list (see the module docstring)."""
+    """Both options: those two; one: it, plus the list's one other commander when the two can pair; none: the
+    one or two the list marks."""
     out = _Commanders()
     for option, query in options:
         await _resolve_option(cards, option, query, lookup, out)
@@ -209,8 +206,7 @@ async def _commanders(
 def _chosen_colors(
     leaders: Sequence[Mapping[str, Any]], colors: Sequence[str], complete: bool
 ) -> list[str | None]:
-    """The chosen colors, in order, given to the commanders that choose one (CR 903.4b); DeckCheckError when
-    more colors are given than commanders choose one."""
+    """The chosen colors, in order, given to the commanders that choose one (CR 903.4b)."""
     choosers = [i for i, card in enumerate(leaders) if _chooses_color(card)]
     if complete and len(colors) > len(choosers):
         if not choosers:
@@ -235,9 +231,8 @@ async def check_decklist(
     *,
     chosen: Sequence[str] = (),
 ) -> tuple[DeckReport, list[Resolved]]:
-    """Parse (text: `parse`), resolve and check a decklist; the report and every `Resolved` the service
-    gave (for stale-data notes). `chosen`: colors (letters or words) for the commanders that choose one
-    (CR 903.4b), in order. Raises `DeckInputError` (and its `DeckCheckError`s) or `ScryfallUnavailable`."""
+    """Parse, resolve and check a decklist: the report and every `Resolved` (for stale-data notes). `chosen`:
+    colors for the commanders that choose one (CR 903.4b). Raises `DeckInputError` or `ScryfallUnavailable`."""
     options = [
         (label, q)
         for label, value in (("commander", commander), ("partner", partner))

@@ -1,9 +1,5 @@
-"""Forge `.dck` files. Pure.
-
-An INI-like file: `[metadata]` (older: `[general]`) of `Key=value` lines (`Name=` names the deck), then one
-section per part of the deck (`[Commander]`, `[Main]`, `[Sideboard]`, and non-deck ones such as `[Planes]`).
-A card line is `N Name|SET|art` (more `|` fields possible); a `+` after the name marks a foil.
-"""
+"""Forge `.dck` files, pure: `[metadata]` `Key=value` lines, then `[Commander]`, `[Main]`, ... sections of
+`N Name|SET|art` card lines (a `+` after the name marks a foil)."""
 
 from __future__ import annotations
 

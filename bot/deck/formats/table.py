@@ -1,10 +1,6 @@
-"""CSV exports with a header row (Moxfield, Deckbox, Archidekt, ManaBox, ...). Pure; read with `csv`.
-
-Columns are found by their header, without case (`_COLUMNS`; a count of 1 when there is none); the comma,
-semicolon or tab that yields the most known columns is the delimiter. A header needs a name column and a
-count, set or collector-number column (with a `.csv` file name, a name column is enough), so a plain list is
-never read as a table.
-"""
+"""CSV exports with a header row (Moxfield, Deckbox, Archidekt, ManaBox, ...), read with `csv`. Pure. A header
+needs a name column and a count, set or number column (with a `.csv` file name, a name column is enough), so
+a plain list is never read as a table."""
 
 from __future__ import annotations
 
@@ -35,8 +31,7 @@ def _columns(cells: list[str]) -> dict[str, int]:
 
 
 def _header(lines: list[str]) -> tuple[int, str, dict[str, int]] | None:
-    """(index of the header line, delimiter, columns) of the best reading of the first non-blank line: the one
-    with the most known columns whose next row has as many cells."""
+    """(header line index, delimiter, columns): the delimiter that finds the most known columns."""
     rows = [i for i, line in enumerate(lines) if line.strip()][:2]
     if not rows:
         return None

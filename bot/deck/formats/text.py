@@ -1,10 +1,6 @@
 """Line-per-card text lists: plain, Arena, Moxfield, Archidekt, TappedOut and MTGO `.txt` exports. Pure.
-
-Headers switch the section of the lines after them; `//` and `#` lines are comments; Arena's `About` section
-holds `Name <deck name>`. MTGO's `.txt` writes the main deck, one blank line, then the sideboard: a list with
-no section marks laid out that way (a main deck of 40 or more cards, a sideboard of at most 15) reads the
-second part as the sideboard. In both MTGO layouts a Commander deck's sideboard holds its commanders.
-"""
+MTGO's `.txt` has no section marks: main deck, one blank line, sideboard (which, in a Commander deck, holds
+the commanders)."""
 
 from __future__ import annotations
 

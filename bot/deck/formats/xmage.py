@@ -1,8 +1,5 @@
-"""XMage `.dck` files. Pure.
-
-`NAME:<deck name>`, `AUTHOR:`, cards as `N [SET:NUM] Name` (sideboard: `SB: N [SET:NUM] Name`) and `LAYOUT ...`
-lines for its editor. In a Commander deck the sideboard is the command zone: it holds the commanders.
-"""
+"""XMage `.dck` files (`NAME:`, `N [SET:NUM] Name`, `SB: ...`, `LAYOUT ...`). Pure. In a Commander deck the
+sideboard is the command zone: it holds the commanders."""
 
 from __future__ import annotations
 
