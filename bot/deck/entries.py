@@ -131,8 +131,7 @@ class ListUnit(StrEnum):
 
 
 class DeckInputError(ValueError):
-    """The input is not a decklist we can check: `code` (an `InputIssue` or a `DeckCheckCode`) and `data` say
-    why; `str()` is a summary for logs."""
+    """The input is not a decklist we can check: `code` (an `InputIssue` or a `DeckCheckCode`) and `data`."""
 
     def __init__(self, code: StrEnum, **data: Any) -> None:
         self.code = code
@@ -146,9 +145,8 @@ def check_length(count: int, unit: ListUnit) -> None:
 
 
 def commanders_from_sideboard(deck: ParsedDeck) -> None:
-    """XMage, MTGO and Cockatrice keep the commanders in the sideboard (the command zone, CR 903.6): when the
-    list marks none and one or two sideboard cards make the deck exactly 100 (CR 903.5a), they are its
-    commanders."""
+    """XMage, MTGO and Cockatrice keep the commanders in the sideboard (CR 903.6): one or two sideboard cards
+    that make an unmarked deck exactly 100 (CR 903.5a) are its commanders."""
     side = [e for e in deck.entries if e.section is Section.SIDEBOARD]
     side_cards = sum(e.count for e in side)
     if deck.commander_entries or not 1 <= side_cards <= 2 or deck.card_count + side_cards != 100:

@@ -36,16 +36,9 @@ class CommanderIssue(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with the deck. `card`: the card's name (as typed for unknown names and unreadable
-    lines; "A + B" for a pair); `lines`: its line numbers (none for deck-wide problems and options).
-
-    - COLOR, COMPANION: `outside` (WUBRG), `evidence` (the engine's reasons per color), `analysis`.
-    - UNKNOWN, UNCHECKED: `suggestions` (never used in its place); UNCHECKED, UNREADABLE: `why`; UNREADABLE:
-      `text`; UNCHECKED: `commander` for a commander option.
-    - COMMANDER: `issue`, with `verdict` (INELIGIBLE, CANT_PAIR) or `others` (LIST_NAMES_OTHER).
-    - SINGLETON: `count` copies, `limit` allowed. SIZE: `count` cards, `limit` 100, `others` the commanders.
-    - NOT_A_CARD: `not_deck_card`. BANNED: `commander` / `companion` when it is one.
-    """
+    """One thing wrong with the deck: `card` (as typed for unknown names; "A + B" for a pair), its `lines`.
+    COLOR, COMPANION: `outside` colors and their `evidence`; UNKNOWN, UNCHECKED: `suggestions`; COMMANDER:
+    `issue` with `verdict` or `others`; SINGLETON, SIZE: `count` against `limit`."""
 
     kind: ProblemKind
     card: str | None = None
@@ -80,8 +73,7 @@ class Reading:
 
 @dataclass(frozen=True, slots=True)
 class UncheckedCommander:
-    """A commander that could not be looked up: `name` as typed, `listed` when the list holds it (so it
-    counts toward the deck size already), `reason` why."""
+    """A commander that could not be looked up; `listed`: the list holds it (it counts toward the size)."""
 
     name: str
     listed: bool
@@ -98,16 +90,9 @@ class Unchecked:
 
 @dataclass(slots=True)
 class DeckReport:
-    """The deck check's answer.
-
-    - `card_count`: cards counting the commanders; `unverified` of them are no card or could not be checked.
-    - `excluded`: section -> cards in it that are not the deck; `companions` (CR 702.139a) are apart.
-    - `warnings`: text the caller already worded (the stale-data note); everything else is data.
-    - `open_choices`: commanders that choose a color (CR 903.4b) with none given; `chosen`: name -> color.
-    - `from_list`: commanders taken from the list; `second_from_list`: only the second one was.
-    - `readings`: lines whose `// text` was a comment; `pasted_lines`: a one-line paste read as this many
-      lines; `unjudged`: cards whose color identity could not be worked out.
-    """
+    """The deck check's answer. `card_count` counts the commanders, `unverified` of them are no card or not
+    checked; `excluded`: section -> cards not in the deck; `warnings`: text the caller already worded;
+    `open_choices`: commanders that choose a color (CR 903.4b) with none given."""
 
     commanders: tuple[str, ...]
     deck_identity: str

@@ -35,9 +35,8 @@ _UNAVAILABLE = DeckSourceErrorCode.UNAVAILABLE
 
 
 class DeckSites:
-    """Client for Archidekt and Moxfield deck links; one per process (limits, lockouts and `cache` live in it).
-    The session is the caller's. `moxfield_user_agent` replaces the User-Agent for Moxfield only (Moxfield
-    grants API access per User-Agent); `clock` drives the cache and the lockouts."""
+    """One per process (limits, lockouts and `cache` live in it); the session is the caller's. Moxfield grants
+    API access per User-Agent: `moxfield_user_agent` is sent to Moxfield only."""
 
     def __init__(
         self,
@@ -73,7 +72,7 @@ class DeckSites:
         self._flight = SingleFlight()
 
     def api_url(self, link: DeckLink) -> str:
-        """The API address a link is read from (built from the configured base, never from the user's URL)."""
+        """The API address of a link: the configured base, never the user's URL."""
         return self.bases[link.site] + API_PATHS[link.site].format(link.deck_id)
 
     async def fetch(self, link: DeckLink) -> FetchedDeck:
@@ -90,7 +89,7 @@ class DeckSites:
         await self._flight.aclose()
 
     async def _turn(self, site: Site) -> None:
-        """Wait for the site's next request slot: at once RATE_LIMITED while it is locked, BUSY past `max_wait`."""
+        """Wait for the site's next request slot: RATE_LIMITED while it is locked, BUSY past `max_wait`."""
         if (left := self._locked_until[site] - self.clock()) > 0:
             raise DeckSourceError(DeckSourceErrorCode.RATE_LIMITED, site, retry_after=left)
         if (limiter := self._limiters.get(site)) is None:
@@ -177,10 +176,8 @@ class DeckSites:
 
 def _is_json(content_type: str, body: bytes) -> bool:
     """An error answer that is a JSON document: the site's API speaking, not a proxy's HTML page."""
-    if "json" not in content_type.lower():
-        return False
     try:
         json.loads(body.decode("utf-8-sig"))
     except ValueError:
         return False
-    return True
+    return "json" in content_type.lower()

@@ -31,7 +31,7 @@ class EntryProblem(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class FetchedDeck:
-    """A deck read from a site: every entry (any section, the site's commanders marked) and its name."""
+    """A deck read from a site: every entry, any section, the site's commanders marked."""
 
     deck: ParsedDeck
     site: Site
@@ -48,8 +48,7 @@ class FetchedDeck:
 
 @dataclass(frozen=True, slots=True)
 class RawEntry:
-    """One entry as a site wrote it, before numbering; `problem` says why it can't be read, `label` names it
-    then when it has no usable name."""
+    """One entry as a site wrote it, before numbering; `label` names an unreadable one without a name."""
 
     section: Section
     name: str | None
