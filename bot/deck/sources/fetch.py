@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import aiohttp
 from aiolimiter import AsyncLimiter
@@ -18,20 +19,13 @@ from cachetools import TTLCache
 from bot import BOT_NAME, __version__
 from bot.cards.flight import SingleFlight
 from bot.cards.scryfall import retry_after_seconds
-from bot.deck.sources.links import API_PATHS, DeckLink, DeckSourceError, DeckSourceErrorCode, Site
-from bot.deck.sources.result import (
-    DEFAULT_MAX_ENTRIES,
-    FetchedDeck,
-    not_a_deck,
-    read_archidekt,
-    read_moxfield,
-)
+from bot.deck.sources.links import API_PATHS, DeckLink, DeckSourceError, Site
+from bot.deck.sources.links import DeckSourceErrorCode as Code
+from bot.deck.sources.result import DEFAULT_MAX_ENTRIES, READERS, FetchedDeck, not_a_deck
 
 log = logging.getLogger(__name__)
 
 ERROR_BODY_LIMIT = 64 * 1024  # bytes read from a non-200 answer (enough to tell JSON from an HTML page)
-_READERS = {Site.ARCHIDEKT: read_archidekt, Site.MOXFIELD: read_moxfield}
-_UNAVAILABLE = DeckSourceErrorCode.UNAVAILABLE
 
 
 class DeckSites:
@@ -91,14 +85,14 @@ class DeckSites:
     async def _turn(self, site: Site) -> None:
         """Wait for the site's next request slot: RATE_LIMITED while it is locked, BUSY past `max_wait`."""
         if (left := self._locked_until[site] - self.clock()) > 0:
-            raise DeckSourceError(DeckSourceErrorCode.RATE_LIMITED, site, retry_after=left)
+            raise DeckSourceError(Code.RATE_LIMITED, site, retry_after=left)
         if (limiter := self._limiters.get(site)) is None:
             return
         try:
             async with asyncio.timeout(min(self.max_wait, self.timeout)):
                 await limiter.acquire()
         except TimeoutError:
-            raise DeckSourceError(DeckSourceErrorCode.BUSY, site, retry_after=self.min_interval) from None
+            raise DeckSourceError(Code.BUSY, site, retry_after=self.min_interval) from None
 
     async def _fetch_and_store(self, link: DeckLink) -> FetchedDeck:
         try:
@@ -106,9 +100,7 @@ class DeckSites:
                 await self._turn(link.site)
                 fetched = await self._get(link)
         except TimeoutError:
-            raise DeckSourceError(
-                _UNAVAILABLE, link.site, url=link.url, reason="timeout", seconds=self.timeout
-            ) from None
+            raise _error(Code.UNAVAILABLE, link, reason="timeout", seconds=self.timeout) from None
         if self._caching:
             self.cache[(link.site, link.deck_id)] = fetched
         return fetched
@@ -130,48 +122,45 @@ class DeckSites:
         except TimeoutError:
             raise  # aiohttp's timeouts are ClientErrors too: `_fetch_and_store` reports every one as a timeout
         except aiohttp.ClientError as exc:
-            raise DeckSourceError(
-                _UNAVAILABLE, link.site, url=link.url, reason="unreachable", error=type(exc).__name__
-            ) from None
+            raise _error(Code.UNAVAILABLE, link, reason="unreachable", error=type(exc).__name__) from None
         if resp.status != 200:
             raise self._failure(link, resp, body)
         if size > limit:
-            too_large = DeckSourceErrorCode.TOO_LARGE
-            raise DeckSourceError(too_large, link.site, url=link.url, limit=limit, unit="bytes", size=size)
+            raise _error(Code.TOO_LARGE, link, limit=limit, unit="bytes", size=size)
         try:
             payload = json.loads(body.decode("utf-8-sig"))
         except ValueError:
             content_type = resp.headers.get("Content-Type") or "no content type"
             raise not_a_deck(link.site, "malformed_json", content_type) from None
         try:
-            return _READERS[link.site](payload, link.deck_id, max_entries=self.max_entries)
+            return READERS[link.site](payload, link.deck_id, max_entries=self.max_entries)
         except DeckSourceError as exc:
             exc.url = link.url
             raise
 
     def _failure(self, link: DeckLink, resp: aiohttp.ClientResponse, body: bytes) -> DeckSourceError:
         """The error for a non-200 answer (a 429 also locks the site)."""
-        site, status, url = link.site, resp.status, link.url
+        site, status = link.site, resp.status
         if status == 429:
             wait = max(retry_after_seconds(resp.headers.get("Retry-After")), self.lockout_seconds)
             self._locked_until[site] = max(self._locked_until[site], self.clock() + wait)
             log.warning("%s answered 429; pausing deck links to it for %.0f s", site.label, wait)
-            return DeckSourceError(
-                DeckSourceErrorCode.RATE_LIMITED, site, url=url, retry_after=wait, status=status
-            )
+            return _error(Code.RATE_LIMITED, link, retry_after=wait, status=status)
         if status in (401, 403) and _is_json(resp.headers.get("Content-Type", ""), body):
-            return DeckSourceError(DeckSourceErrorCode.PRIVATE, site, url=url, status=status)
+            return _error(Code.PRIVATE, link, status=status)
         if status in (400, 404, 410):
-            return DeckSourceError(DeckSourceErrorCode.NOT_FOUND, site, url=url, status=status)
+            return _error(Code.NOT_FOUND, link, status=status)
         if status in (401, 403):  # an HTML (bot-protection) page: the site refused the bot, not the deck
-            return DeckSourceError(_UNAVAILABLE, site, url=url, reason="refused", status=status)
+            return _error(Code.UNAVAILABLE, link, reason="refused", status=status)
         if 300 <= status < 400:
             location = resp.headers.get("Location", "")[:200]
-            return DeckSourceError(
-                _UNAVAILABLE, site, url=url, reason="redirect", status=status, location=location
-            )
+            return _error(Code.UNAVAILABLE, link, reason="redirect", status=status, location=location)
         reason = "server_error" if status >= 500 else "http_status"
-        return DeckSourceError(_UNAVAILABLE, site, url=url, reason=reason, status=status)
+        return _error(Code.UNAVAILABLE, link, reason=reason, status=status)
+
+
+def _error(code: Code, link: DeckLink, **data: Any) -> DeckSourceError:
+    return DeckSourceError(code, link.site, url=link.url, **data)
 
 
 def _is_json(content_type: str, body: bytes) -> bool:

@@ -220,3 +220,6 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
     v3 = "boards" in payload
     raws = [_moxfield_entry(b, key, item, v3) for b, cards in boards.items() for key, item in cards.items()]
     return build(Site.MOXFIELD, deck_id, payload.get("name"), raws)
+
+
+READERS = {Site.ARCHIDEKT: read_archidekt, Site.MOXFIELD: read_moxfield}
