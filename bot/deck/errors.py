@@ -31,8 +31,7 @@ class NoCommander(DeckCheckError):
 
 
 class CommanderNotFound(DeckCheckError):
-    """The commander or partner option, or (`option` None) a commander the list marks, names no card;
-    `suggestions` are close names, never used in its place."""
+    """A commander option, or (`option` None) one the list marks, names no card; `suggestions` are close names."""
 
     def __init__(
         self, option: str | None, query: str, suggestions: Sequence[str] = (), ambiguous: bool = False

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 
 from bot.deck.entries import MAX_BYTES as MAX_BYTES
-from bot.deck.entries import MAX_COUNT as MAX_COUNT
 from bot.deck.entries import DeckFormat, ListUnit, check_length
 from bot.deck.entries import DeckInputError as DeckInputError
 from bot.deck.entries import InputIssue as InputIssue
@@ -47,8 +46,7 @@ def detect(lines: list[str], filename: str | None = None) -> DeckFormat:
 
 
 def parse(text: str, *, filename: str | None = None) -> ParsedDeck:
-    """Read a decklist in any format above, multi-line or pasted on one line. Raises DeckInputError when it is
-    too big or too long (more than MAX_LINES non-blank lines, entries or cards) or holds no card at all."""
+    """Read a decklist in any format, multi-line or pasted on one line; DeckInputError when too big or empty."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise DeckInputError(InputIssue.TOO_BIG, size=None, limit=MAX_BYTES)
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")

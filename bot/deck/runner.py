@@ -128,8 +128,7 @@ async def _resolve_option(
     cards: CardSource, option: str, query: str, lookup: _Lookup, out: _Commanders
 ) -> None:
     """The card a commander option names: a card of the list named exactly so, else `resolve_commander`."""
-    in_list = [r.card for r in lookup.found.values() if names_card(query, r.card)]
-    if in_list:
+    if in_list := [r.card for r in lookup.found.values() if names_card(query, r.card)]:
         out.cards.append(dict(in_list[0]))
         return
     try:
@@ -149,7 +148,6 @@ async def _resolve_option(
 
 
 def _key(typed: str, card: Mapping[str, Any] | None) -> str:
-    """One key per commander: its card, or the name as typed when it names none."""
     return card_key(card) if card is not None else f"typed:{normalize(typed)}"
 
 

@@ -10,8 +10,7 @@ from bot.deck.entries import DeckEntry, LineIssue, ParsedDeck, Section
 from bot.deck.formats.lines import read_entry
 
 _SECTIONS: dict[str, Section | None] = {
-    "metadata": None,
-    "general": None,
+    **dict.fromkeys(("metadata", "general")),
     "commander": Section.COMMANDER,
     "main": Section.MAIN,
     "sideboard": Section.SIDEBOARD,

@@ -195,8 +195,7 @@ def _name_issue(count: int, name: str) -> LineIssue | None:
 
 
 def read_entry(text: str, section: Section = Section.MAIN) -> DeckEntry | LineIssue:
-    """A card line (quotes normalised, stripped, not a header or comment) read in `section`, or why it can't be
-    read. A `SB:` / `Commander:` prefix or an Archidekt category puts the one line in its own section."""
+    """A card line (quotes normalised, not a header or comment) read in `section`, or why it can't be read."""
     sb, inline = SB_RE.match(text), _INLINE_SECTION_RE.match(text)
     prefix: Section | None = None
     if sb:
@@ -261,8 +260,7 @@ def card_from_fields(
 
 
 def parse_card_line(text: str) -> DeckEntry | None:
-    """Read one card as players paste it (`Sol Ring (C21) 263`, `1x Sol Ring *F*`, `Commander: Kumano`), the
-    way `parse` reads each line; None for what is not a card line (blank, header, comment, unreadable)."""
+    """Read one card as `parse` reads a line (`1x Sol Ring (C21) 263 *F*`); None when it is no card line."""
     line = text.lstrip("\ufeff").translate(QUOTES).strip()
     if not line or header(line) is not None or line.startswith(("//", "#")):
         return None

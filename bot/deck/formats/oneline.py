@@ -47,9 +47,8 @@ class _Splitter:
 
     def __init__(self, tokens: list[str]) -> None:
         self.t, self.n = tokens, len(tokens)
-        self.k = [m.lastgroup or "" if (m := _KIND_RE.fullmatch(tok)) else "word" for tok in tokens] + [
-            ""
-        ]  # "": past the end
+        self.k = [m.lastgroup or "" if (m := _KIND_RE.fullmatch(tok)) else "word" for tok in tokens]
+        self.k.append("")  # past the end
         self.starts, self.phase, self.name_at = [0], _Phase.START, 0
         numbered = {self._numbered(i) for i in range(1, self.n) if self.k[i - 1] == "set"}
         self.numbers_follow_sets = True in numbered or False not in numbered  # decides `(SET) 12 Name`
@@ -87,8 +86,7 @@ class _Splitter:
         return None
 
     def note_follows(self, i: int) -> bool:
-        """The text after the `//` at token i (up to the next count, comment, set code or marker) is a note
-        rather than a split card's next face (`looks_like_note`)."""
+        """The text after the `//` at token i is a note, not a split card's next face (`looks_like_note`)."""
         j = i + 1
         while j < self.n and not (self.count_at(j) or self.k[j] in ("note", "paren", *_ENDS)):
             j += 1

@@ -14,8 +14,7 @@ MAX_SIDEBOARD = 15  # the largest constructed sideboard
 
 
 def read_lines(records: list[tuple[int, str]], deck: ParsedDeck) -> bool:
-    """Read numbered lines into `deck`. True when a line set a section (a header, a `Commander:`/`SB:` prefix or
-    an Archidekt category) or marked a commander."""
+    """Read numbered lines into `deck`. True when a line set a section or marked a commander."""
     marked, section = False, Section.MAIN
     for number, raw in records:
         text = raw.translate(QUOTES).strip()

@@ -72,9 +72,7 @@ class DeckSites:
     async def fetch(self, link: DeckLink) -> FetchedDeck:
         """The deck behind `link` (cached, shared with concurrent calls); raises a `DeckSourceError`."""
         key = (link.site, link.deck_id)
-        fetched: FetchedDeck | None = self.cache.get(key)
-        if fetched is None:
-            fetched = await self._flight.run(key, lambda: self._fetch_and_store(link))
+        fetched = self.cache.get(key) or await self._flight.run(key, lambda: self._fetch_and_store(link))
         deck = replace(fetched.deck, entries=list(fetched.deck.entries), problems=list(fetched.deck.problems))
         return replace(fetched, deck=deck)  # the caller's own lists: the cached deck stays untouched
 
