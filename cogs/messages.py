@@ -45,17 +45,14 @@ class CommanderForm(discord.ui.Modal):
     """Asks for the commander (and an optional partner) of a list that names none; submitting checks it."""
 
     def __init__(self, bot: IdentityBot, deck: ReadDeck) -> None:
-        super().__init__(title=decklinks.commander_modal_title(), timeout=FORM_TIMEOUT)
+        words = decklinks.commander_form_words()
+        super().__init__(title=words.title, timeout=FORM_TIMEOUT)
         self.bot = bot
         self.deck = deck
         self.fields: dict[str, discord.ui.TextInput[CommanderForm]] = {
-            "commander": discord.ui.TextInput(
-                label=decklinks.commander_input_label(), placeholder=decklinks.commander_input_placeholder()
-            ),
+            "commander": discord.ui.TextInput(label=words.label, placeholder=words.placeholder),
             "partner": discord.ui.TextInput(
-                label=decklinks.partner_input_label(),
-                placeholder=decklinks.partner_input_placeholder(),
-                required=False,
+                label=words.partner_label, placeholder=words.partner_placeholder, required=False
             ),
         }
         for name, field in self.fields.items():
