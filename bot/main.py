@@ -64,16 +64,15 @@ async def open_cards(
         await CardCache.open(settings.cache_path, clock=clock) as cache,
     ):
         client = scryfall_client(settings, session, metrics=metrics, **options)
+        ttl, negative_ttl = settings.cache_ttl, settings.negative_ttl
         # Names printed in other languages: the local index with CARD_LANGUAGES, else Scryfall's search.
-        foreign = ForeignNames(
-            PrintedSearch(client, ttl=settings.cache_ttl, negative_ttl=settings.negative_ttl, timer=clock)
-        )
+        foreign = ForeignNames(PrintedSearch(client, ttl=ttl, negative_ttl=negative_ttl, timer=clock))
         cards = CardService(
             cache,
             client,
             metrics=metrics,
-            cache_ttl=settings.cache_ttl,
-            negative_ttl=settings.negative_ttl,
+            cache_ttl=ttl,
+            negative_ttl=negative_ttl,
             clock=clock,
             foreign=foreign,
         )
