@@ -1,6 +1,5 @@
-"""The command line: `python -m bot [run | sync-cards | check-deck | healthcheck]` (`--help` for each).
-Each command loads the settings (exit code 2 when they are wrong) and hands over to `bot.main`.
-"""
+"""`python -m bot [run | sync-cards | check-deck | healthcheck]`: each command loads the settings (exit code 2
+when they are wrong) and hands over to `bot.main`."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The composition root, the one place that builds things and passes them on: the card service
-(`open_cards`), the bot with everything it uses (`assemble`), and the process around it (`run`: signals, a
-connect timeout, one clear line and exit code for each way start-up can fail).
-"""
+"""The composition root: builds the card service (`open_cards`), the bot and what it uses (`assemble`), and
+runs the process (`run`: signals, connect timeout, one clear line and exit code per start-up failure)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Message commands (Apps menu; they receive the message, so need no intent): "Check this decklist" (a form
-asks for a commander the list does not name) and "Explain card names" (one line per `[[Card Name]]`).
-"""
+"""Message commands (they receive the message, so need no intent): "Check this decklist" (a form asks for a
+commander the list does not name) and "Explain card names" (one line per `[[Card Name]]`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""`IdentityBot`, the one bot class, given everything it uses by the composition root (`bot.main`): no gateway
-intents, no caches, no pings. With MANA_EMOJI_UPLOAD a background task makes the application's mana emojis
-(`bot.app.emoji`); MANA_EMOJI overrides them symbol by symbol; until then, or when refused, symbols are text.
-"""
+"""`IdentityBot`, built by `bot.main`: no gateway intents, no caches, no pings. Mana symbols are text until
+the MANA_EMOJI_UPLOAD task (`bot.app.emoji`) makes app emojis; MANA_EMOJI overrides them one by one."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The deck check's work and where its list comes from: pasted text, an uploaded file, a public Archidekt or
-Moxfield link, or a message. What can be refused without the network is refused first, with no deferral.
-"""
+"""The deck check's work and its list's source: pasted text, a file, an Archidekt or Moxfield link, or a
+message. What can be refused without the network is refused first, with no deferral."""
 
 from __future__ import annotations
 

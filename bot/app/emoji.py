@@ -1,7 +1,5 @@
-"""Mana symbols as the application's own emojis, made on start from Scryfall's symbol images (only missing
-ones). A marker emoji names the art version; another version replaces old symbols, old marker, new marker,
-new symbols in that order, so a start cut short leaves what the next one completes. Refusals leave text.
-"""
+"""Mana symbols as the application's own emojis, made at start from Scryfall's images (missing ones only).
+A marker emoji names the art version, swapped in order, so a start cut short is completed by the next."""
 
 from __future__ import annotations
 

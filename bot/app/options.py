@@ -1,6 +1,5 @@
-"""Card options: one transformer (`CardOption`) validates and autocompletes what was typed, a decklist line
-included (`1 Sol Ring (C21) 263 *F*`); `resolve_options` finds the cards, deferring only for Scryfall.
-"""
+"""Card options: `CardOption` validates and autocompletes what was typed (a decklist line too: `1 Sol Ring
+(C21) 263 *F*`); `resolve_options` finds the cards, deferring only for Scryfall."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Commands, options and choices in the player's Discord language from the message catalogs (names in
-gettext context "command"). A translation Discord would refuse is left out, so Discord shows the English one
-instead of rejecting the whole sync.
-"""
+"""Command, option and choice names in the player's language from the catalogs (gettext context "command");
+a translation Discord would refuse is left out, so one bad name never rejects the whole sync."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The command tree: observes every interaction, applies the per-user cooldown (one budget across all
-commands and picks, autocomplete never limited) and answers expected errors from one table, `EXPECTED`.
-`run_command` keeps a command's work and options, so that a pick runs the same work with the picked card.
-"""
+"""The command tree: observes every interaction, applies one per-user cooldown (autocomplete never limited),
+answers expected errors from `EXPECTED`; `run_command` keeps work and options so a pick can rerun them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Logging: one line per record (JSON, or text with ``key=value`` extras, JSON-quoted when not one plain word,
-so user text never starts a fake line), the Discord token scrubbed from every record, one line per command.
-"""
+"""Logging: one line per record (JSON, or text with ``key=value`` extras JSON-quoted unless one plain word, so
+user text never starts a fake line), the Discord token scrubbed, one line per command."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Prometheus metrics ``identity_bot_<name>`` (README, *Health and metrics*), in a registry of their own (no
-clashes between bots or tests). Label values are bounded whatever callers pass.
-"""
+"""Prometheus metrics ``identity_bot_<name>`` (README, *Health and metrics*) in a registry of their own (no
+clashes between bots or tests); label values are bounded whatever callers pass."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The operators' HTTP server (with ``METRICS_PORT``): ``/metrics`` and ``/healthz``, which awaits
-``health()`` -> ``{check: True | False | reason}``: 200 when all pass, else 503 naming the ``"failing"``.
-"""
+"""The operators' HTTP server (``METRICS_PORT``): ``/metrics``, and ``/healthz`` awaiting ``health()`` ->
+``{check: True | False | reason}``: 200 when all pass, else 503 naming the ``"failing"``."""
 
 from __future__ import annotations
 
