@@ -54,8 +54,7 @@ async def open_cards(
     clock: Callable[[], float] = time.time,
     **options: Any,
 ) -> AsyncIterator[CardService]:
-    """The card service on its own HTTP session and cache, closed on exit (`clock` and `options` of the
-    Scryfall client such as `budget` or `lockout_seconds` are for tests)."""
+    """The card service on its own HTTP session and cache, closed on exit; `clock` and `options` for tests."""
     metrics = metrics or BotMetrics(version=__version__, process_metrics=False)
     async with (
         aiohttp.ClientSession(headers=HEADERS) as session,
@@ -99,8 +98,7 @@ class MetricsPortError(Exception):
 async def assemble(
     settings: Settings, *, clock: Callable[[], float] = time.time, **bot_options: Any
 ) -> AsyncIterator[Runtime]:
-    """The bot with everything it uses, the bulk refresher running beside it; all closed on exit.
-    `bot_options` go to `IdentityBot` (tests: `extensions`, `identify_spacing`); `clock` is for tests."""
+    """The bot, all it uses and the bulk refresher, closed on exit; `clock` and `bot_options` for tests."""
     use_api_base(settings.discord_api_base)
     metrics = BotMetrics(version=__version__, process_metrics=settings.metrics_port is not None)
     async with (

@@ -80,8 +80,7 @@ class CardOption(app_commands.Transformer):
         return card_query_text(typed).strip() or None
 
     async def autocomplete(self, interaction: Interaction, value: str, /) -> list[Choice[str]]:  # type: ignore[override]
-        """Recent names, names printed in the player's language, then the card service's matches (a partner
-        option with its commander typed: only cards that can be paired with it); never raises."""
+        """Recent names, printed names in the player's language, then the service's matches; never raises."""
         bot = app_of(interaction)
         if len(value) > MAX_INPUT_CHARS:
             return []

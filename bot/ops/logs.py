@@ -74,8 +74,7 @@ def _kv(value: Any) -> str:
 
 
 class _Formatter(logging.Formatter):
-    """One JSON object, or ``<ts> <LEVEL> <logger>: <message> key=value ...``, per line (tracebacks follow
-    the text); timestamps like ``2026-01-01T00:00:00.000Z``."""
+    """One JSON object, or ``<ts> <LEVEL> <logger>: <message> key=value ...``, per line (UTC timestamps)."""
 
     converter = staticmethod(time.gmtime)
     default_time_format = "%Y-%m-%dT%H:%M:%S"

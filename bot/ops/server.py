@@ -56,8 +56,7 @@ async def sqlite_check(path: str | Path) -> CheckResult:
 
 
 class HealthServer:
-    """``/metrics`` (prometheus-client's aiohttp handler) and ``/healthz`` on ``host:port`` (0: a free port,
-    :attr:`port` then says which)."""
+    """``/metrics`` and ``/healthz`` on ``host:port`` (port 0: a free one, then in :attr:`port`)."""
 
     def __init__(
         self,
