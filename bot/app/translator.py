@@ -8,6 +8,7 @@ import re
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
+from discord.app_commands import TranslationContextTypes, locale_str
 
 from bot.present import i18n
 
@@ -28,10 +29,7 @@ class CatalogTranslator(app_commands.Translator):
     """Localizes every command string a catalog translates; English and unknown locales keep the original."""
 
     async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
+        self, string: locale_str, locale: discord.Locale, context: TranslationContextTypes
     ) -> str | None:
         lang = i18n.catalog_locale(locale.value)
         if lang == i18n.ENGLISH:
