@@ -120,14 +120,13 @@ async def assemble(
             cards, every_hours=settings.bulk_refresh_hours, languages=settings.card_languages
         )
         health: HealthServer | None = None
-        if settings.metrics_port is not None:
-            health = HealthServer(
-                metrics, health_checks(bot, refresher), host=settings.metrics_host, port=settings.metrics_port
-            )
+        if (port := settings.metrics_port) is not None:
+            host = settings.metrics_host
+            health = HealthServer(metrics, health_checks(bot, refresher), host=host, port=port)
             try:
                 await closing.enter_async_context(health)
             except OSError as exc:
-                where = f"{settings.metrics_host}:{settings.metrics_port} (METRICS_HOST, METRICS_PORT)"
+                where = f"{host}:{port} (METRICS_HOST, METRICS_PORT)"
                 raise MetricsPortError(
                     f"cannot serve /metrics and /healthz on {where}: {exc.strerror or exc}"
                 ) from exc

@@ -139,7 +139,6 @@ class IdentityBot(commands.AutoShardedBot):
             await asyncio.gather(self._emoji_task, return_exceptions=True)
         await super().close()
 
-    # ------------------------------------------------------------------------------- observation
     def shard_of(self, guild_id: int | None) -> int | None:
         """The shard serving `guild_id` (Discord's formula), or None with a single shard."""
         if (self.shard_count or 1) == 1:
@@ -176,7 +175,6 @@ class IdentityBot(commands.AutoShardedBot):
             shard_id=self.shard_of(interaction.guild_id),
         )
 
-    # --------------------------------------------------------------------------- gateway events
     async def on_ready(self) -> None:
         log.info("ready as %s (id %s)", self.user, self.user.id if self.user else "?")
 

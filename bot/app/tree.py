@@ -111,9 +111,8 @@ class IdentityTree(app_commands.CommandTree[Any]):
         self.allowed_installs = app_commands.AppInstallationType(guild=guild or not user, user=user)
         if not user:
             log.warning(
-                "user install is off for this application, so the commands work only where the bot "
-                "is invited; to let people add it to their account, enable 'User Install' in the "
-                "Developer Portal (Installation > Installation Contexts)"
+                "user install is off, so the commands work only where the bot is invited; enable "
+                "'User Install' in the Developer Portal (Installation > Installation Contexts)"
             )
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:
