@@ -140,7 +140,6 @@ async def check_deck(
     """Read the list (unless read), check it, reply: /deckcheck, the message command, its form, picks."""
     bot = app_of(interaction)
     read_names_in_players_language(interaction)
-
     if not isinstance(deck, tuple):
         deck = await defer_if_slow(interaction, read_deck(bot, deck))
     parsed, fetched = deck
