@@ -1,6 +1,5 @@
-"""The command line: `python -m bot [run | sync-cards | check-deck | healthcheck]` (`--help` for each).
-Each command loads the settings (exit code 2 when they are wrong) and hands over to `bot.main`.
-"""
+"""`python -m bot [run | sync-cards | check-deck | healthcheck]`: each command loads the settings (exit code 2
+when they are wrong) and hands over to `bot.main`."""
 
 from __future__ import annotations
 
@@ -169,8 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=_run_command)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
-    run = commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
-    run.set_defaults(handler=_run_command)
+    commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
 
     sync = commands.add_parser(
         "sync-cards",
@@ -178,11 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fill the local card cache from Scryfall's oracle_cards bulk file (downloaded through "
         "/bulk-data), or from a file you give. A running bot picks the new data up within a minute.",
     )
-    sync.add_argument(
-        "--file",
-        type=Path,
-        help="import this file (.json, .json.gz, .jsonl, .jsonl.gz) instead of downloading oracle_cards",
-    )
+    sync.add_argument("--file", type=Path, help="import this .json or .jsonl file (or .gz) instead")
     sync.add_argument("--cache", type=Path, help="cache file (default: CACHE_PATH)")
     sync.add_argument("--batch-size", type=int, default=2000, help=argparse.SUPPRESS)
     sync.set_defaults(handler=_sync_cards)

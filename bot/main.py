@@ -1,7 +1,5 @@
-"""The composition root, the one place that builds things and passes them on: the card service
-(`open_cards`), the bot with everything it uses (`assemble`), and the process around it (`run`: signals, a
-connect timeout, one clear line and exit code for each way start-up can fail).
-"""
+"""The composition root: builds the card service (`open_cards`), the bot and what it uses (`assemble`), and
+runs the process (`run`: signals, connect timeout, one clear line and exit code per start-up failure)."""
 
 from __future__ import annotations
 
@@ -56,24 +54,22 @@ async def open_cards(
     clock: Callable[[], float] = time.time,
     **options: Any,
 ) -> AsyncIterator[CardService]:
-    """The card service on its own HTTP session and cache, closed on exit (`clock` and `options` of the
-    Scryfall client such as `budget` or `lockout_seconds` are for tests)."""
+    """The card service on its own HTTP session and cache, closed on exit; `clock` and `options` for tests."""
     metrics = metrics or BotMetrics(version=__version__, process_metrics=False)
     async with (
         aiohttp.ClientSession(headers=HEADERS) as session,
         await CardCache.open(settings.cache_path, clock=clock) as cache,
     ):
         client = scryfall_client(settings, session, metrics=metrics, **options)
+        ttl, negative_ttl = settings.cache_ttl, settings.negative_ttl
         # Names printed in other languages: the local index with CARD_LANGUAGES, else Scryfall's search.
-        foreign = ForeignNames(
-            PrintedSearch(client, ttl=settings.cache_ttl, negative_ttl=settings.negative_ttl, timer=clock)
-        )
+        foreign = ForeignNames(PrintedSearch(client, ttl=ttl, negative_ttl=negative_ttl, timer=clock))
         cards = CardService(
             cache,
             client,
             metrics=metrics,
-            cache_ttl=settings.cache_ttl,
-            negative_ttl=settings.negative_ttl,
+            cache_ttl=ttl,
+            negative_ttl=negative_ttl,
             clock=clock,
             foreign=foreign,
         )
@@ -102,8 +98,7 @@ class MetricsPortError(Exception):
 async def assemble(
     settings: Settings, *, clock: Callable[[], float] = time.time, **bot_options: Any
 ) -> AsyncIterator[Runtime]:
-    """The bot with everything it uses, the bulk refresher running beside it; all closed on exit.
-    `bot_options` go to `IdentityBot` (tests: `extensions`, `identify_spacing`); `clock` is for tests."""
+    """The bot, all it uses and the bulk refresher, closed on exit; `clock` and `bot_options` for tests."""
     use_api_base(settings.discord_api_base)
     metrics = BotMetrics(version=__version__, process_metrics=settings.metrics_port is not None)
     async with (
@@ -125,14 +120,13 @@ async def assemble(
             cards, every_hours=settings.bulk_refresh_hours, languages=settings.card_languages
         )
         health: HealthServer | None = None
-        if settings.metrics_port is not None:
-            health = HealthServer(
-                metrics, health_checks(bot, refresher), host=settings.metrics_host, port=settings.metrics_port
-            )
+        if (port := settings.metrics_port) is not None:
+            host = settings.metrics_host
+            health = HealthServer(metrics, health_checks(bot, refresher), host=host, port=port)
             try:
                 await closing.enter_async_context(health)
             except OSError as exc:
-                where = f"{settings.metrics_host}:{settings.metrics_port} (METRICS_HOST, METRICS_PORT)"
+                where = f"{host}:{port} (METRICS_HOST, METRICS_PORT)"
                 raise MetricsPortError(
                     f"cannot serve /metrics and /healthz on {where}: {exc.strerror or exc}"
                 ) from exc

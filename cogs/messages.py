@@ -1,6 +1,5 @@
-"""Message commands (Apps menu; they receive the message, so need no intent): "Check this decklist" (a form
-asks for a commander the list does not name) and "Explain card names" (one line per `[[Card Name]]`).
-"""
+"""Message commands (they receive the message, so need no intent): "Check this decklist" (a form asks for a
+commander the list does not name) and "Explain card names" (one line per `[[Card Name]]`)."""
 
 from __future__ import annotations
 
@@ -45,17 +44,14 @@ class CommanderForm(discord.ui.Modal):
     """Asks for the commander (and an optional partner) of a list that names none; submitting checks it."""
 
     def __init__(self, bot: IdentityBot, deck: ReadDeck) -> None:
-        super().__init__(title=decklinks.commander_modal_title(), timeout=FORM_TIMEOUT)
+        words = decklinks.commander_form_words()
+        super().__init__(title=words.title, timeout=FORM_TIMEOUT)
         self.bot = bot
         self.deck = deck
         self.fields: dict[str, discord.ui.TextInput[CommanderForm]] = {
-            "commander": discord.ui.TextInput(
-                label=decklinks.commander_input_label(), placeholder=decklinks.commander_input_placeholder()
-            ),
+            "commander": discord.ui.TextInput(label=words.label, placeholder=words.placeholder),
             "partner": discord.ui.TextInput(
-                label=decklinks.partner_input_label(),
-                placeholder=decklinks.partner_input_placeholder(),
-                required=False,
+                label=words.partner_label, placeholder=words.partner_placeholder, required=False
             ),
         }
         for name, field in self.fields.items():

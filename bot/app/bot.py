@@ -1,7 +1,5 @@
-"""`IdentityBot`, the one bot class, given everything it uses by the composition root (`bot.main`): no gateway
-intents, no caches, no pings. With MANA_EMOJI_UPLOAD a background task makes the application's mana emojis
-(`bot.app.emoji`); MANA_EMOJI overrides them symbol by symbol; until then, or when refused, symbols are text.
-"""
+"""`IdentityBot`, built by `bot.main`: no gateway intents, no caches, no pings. Mana symbols are text until
+the MANA_EMOJI_UPLOAD task (`bot.app.emoji`) makes app emojis; MANA_EMOJI overrides them one by one."""
 
 from __future__ import annotations
 
@@ -141,7 +139,6 @@ class IdentityBot(commands.AutoShardedBot):
             await asyncio.gather(self._emoji_task, return_exceptions=True)
         await super().close()
 
-    # ------------------------------------------------------------------------------- observation
     def shard_of(self, guild_id: int | None) -> int | None:
         """The shard serving `guild_id` (Discord's formula), or None with a single shard."""
         if (self.shard_count or 1) == 1:
@@ -178,7 +175,6 @@ class IdentityBot(commands.AutoShardedBot):
             shard_id=self.shard_of(interaction.guild_id),
         )
 
-    # --------------------------------------------------------------------------- gateway events
     async def on_ready(self) -> None:
         log.info("ready as %s (id %s)", self.user, self.user.id if self.user else "?")
 

@@ -1,7 +1,5 @@
-"""What the Discord layer's parts share: the bot as they see it (`app_of`; the bot class imports them), and
-the `interaction.extras` keys they note for `IdentityBot.watch` and each other: `RECEIVED` (the deferral
-budget's start), `COMMAND` (what a pick or form finishes), `RUN` (work and options), the outcome (`record`).
-"""
+"""What the Discord layer's parts share: the bot as they see it (`app_of`) and the `interaction.extras` keys
+`RECEIVED` (deferral budget start), `COMMAND` (what a pick or form finishes), `RUN` and the outcome."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The deck check's work and where its list comes from: pasted text, an uploaded file, a public Archidekt or
-Moxfield link, or a message. What can be refused without the network is refused first, with no deferral.
-"""
+"""The deck check's work and its list's source: pasted text, a file, an Archidekt or Moxfield link, or a
+message. What can be refused without the network is refused first, with no deferral."""
 
 from __future__ import annotations
 
@@ -79,8 +78,7 @@ def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
 
 
 def looks_like_a_list(text: str) -> bool:
-    """Whether a message's text reads as a decklist, not conversation: a line starting with a count, a marked
-    commander, five or more entries, or a text the parser refuses (so that the refusal is what is shown)."""
+    """A count-led line, a marked commander, five entries, or a text the parser refuses (to show why)."""
     if not text.strip():
         return False
     if _COUNT_RE.search(text):
@@ -93,8 +91,7 @@ def looks_like_a_list(text: str) -> bool:
 
 
 def without_fences(text: str) -> str:
-    """The list in a message's text: the inside of its Markdown code blocks (```...```, which people wrap
-    pasted lists in) when it has any, else the text without stray fences."""
+    """The inside of the text's ```code blocks``` (people wrap lists in them), else the text unfenced."""
     blocks = [m.group(1) for m in _BLOCK_RE.finditer(text)]
     return "\n".join(blocks) if blocks else _FENCE_RE.sub("", text)
 
@@ -140,11 +137,9 @@ async def check_deck(
     partner: CardQuery | None,
     chosen: Sequence[str] = (),
 ) -> None:
-    """The deck check's work, for /deckcheck, "Check this decklist" and its form (and a pick that fixed a
-    commander's name): read the list unless it is read, check it, reply (a link's deck named first)."""
+    """Read the list (unless read), check it, reply: /deckcheck, the message command, its form, picks."""
     bot = app_of(interaction)
     read_names_in_players_language(interaction)
-
     if not isinstance(deck, tuple):
         deck = await defer_if_slow(interaction, read_deck(bot, deck))
     parsed, fetched = deck

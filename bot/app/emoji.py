@@ -1,7 +1,5 @@
-"""Mana symbols as the application's own emojis, made on start from Scryfall's symbol images (only missing
-ones). A marker emoji names the art version; another version replaces old symbols, old marker, new marker,
-new symbols in that order, so a start cut short leaves what the next one completes. Refusals leave text.
-"""
+"""Mana symbols as the application's own emojis, made at start from Scryfall's images (missing ones only).
+A marker emoji names the art version, swapped in order, so a start cut short is completed by the next."""
 
 from __future__ import annotations
 
@@ -54,9 +52,8 @@ async def ensure_mana_emojis(client: discord.Client, scryfall: ScryfallClient) -
     try:
         if images and MARKER not in ours:
             await _replace_old_art(ours)
-            ours[MARKER] = await client.create_application_emoji(
-                name=MARKER, image=next(iter(images.values()))
-            )
+            marker_image = next(iter(images.values()))  # any of this art version's images
+            ours[MARKER] = await client.create_application_emoji(name=MARKER, image=marker_image)
         for symbol, image in images.items():
             name = mana_art.emoji_name(symbol)
             ours[name] = await client.create_application_emoji(name=name, image=image)
@@ -73,12 +70,8 @@ async def _replace_old_art(ours: dict[str, discord.Emoji]) -> None:
     markers = [e for name, e in ours.items() if name.startswith(MARKER_PREFIX) and name != MARKER]
     if not symbols and not markers:
         return
-    log.info(
-        "mana emoji art changed (%s -> %s): replacing %d emojis",
-        ", ".join(m.name for m in markers) or "no version",
-        MARKER,
-        len(symbols),
-    )
+    old = ", ".join(m.name for m in markers) or "no version"
+    log.info("mana emoji art changed (%s -> %s): replacing %d emojis", old, MARKER, len(symbols))
     for emoji in symbols + markers:
         await emoji.delete()
         del ours[emoji.name]

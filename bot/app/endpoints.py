@@ -1,6 +1,5 @@
-"""Where discord.py connects, the one place that sets its globals: discord.py has no per-client option for
-its REST base (`Route.BASE`) or, with a fixed shard count, its gateway (`DEFAULT_GATEWAY`).
-"""
+"""Where discord.py connects: it has no per-client option for its REST base (`Route.BASE`) or, with a fixed
+shard count, its gateway (`DEFAULT_GATEWAY`), so this is the one place that sets those globals."""
 
 from __future__ import annotations
 

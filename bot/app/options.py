@@ -1,6 +1,5 @@
-"""Card options: one transformer (`CardOption`) validates and autocompletes what was typed, a decklist line
-included (`1 Sol Ring (C21) 263 *F*`); `resolve_options` finds the cards, deferring only for Scryfall.
-"""
+"""Card options: `CardOption` validates and autocompletes what was typed (a decklist line too: `1 Sol Ring
+(C21) 263 *F*`); `resolve_options` finds the cards, deferring only for Scryfall."""
 
 from __future__ import annotations
 
@@ -36,15 +35,10 @@ class CardQuery:
     commander: bool = False
 
 
-def player_langs(interaction: Interaction) -> tuple[str, ...]:
-    """Scryfall language codes of the player's Discord locale; () for English and locales Magic isn't in."""
-    lang = scryfall_language(interaction.locale.value)
-    return (lang,) if lang else ()
-
-
 def read_names_in_players_language(interaction: Interaction) -> None:
-    """Lookups that name no language (a deck check's) read the player's language first, in this task."""
-    use_player_langs(player_langs(interaction))
+    """Lookups that name no language (a deck check's) read the player's Discord locale first, in this task."""
+    lang = scryfall_language(interaction.locale.value)  # None for English and locales Magic isn't in
+    use_player_langs((lang,) if lang else ())
 
 
 def card_query_text(value: str) -> str:
@@ -86,8 +80,7 @@ class CardOption(app_commands.Transformer):
         return card_query_text(typed).strip() or None
 
     async def autocomplete(self, interaction: Interaction, value: str, /) -> list[Choice[str]]:  # type: ignore[override]
-        """Recent names, names printed in the player's language, then the card service's matches (a partner
-        option with its commander typed: only cards that can be paired with it); never raises."""
+        """Recent names, printed names in the player's language, then the service's matches; never raises."""
         bot = app_of(interaction)
         if len(value) > MAX_INPUT_CHARS:
             return []
@@ -127,11 +120,7 @@ async def resolve_options(interaction: Interaction, queries: Sequence[CardQuery]
         await interaction.response.defer(thinking=True)
 
     async def one(q: CardQuery, hit: Resolved | None) -> Resolved:
-        if hit is not None:
-            return hit
-        if q.commander:
-            return await cards.resolve_commander(q.text)
-        return await cards.resolve(q.text)
+        return hit or await (cards.resolve_commander if q.commander else cards.resolve)(q.text)
 
     results = await asyncio.gather(*map(one, queries, known), return_exceptions=True)
     for q, r in zip(queries, results, strict=True):

@@ -1,6 +1,5 @@
-"""The pick menu: a card option naming several cards (or none, but close names) gets an ephemeral select of
-the candidates; only the user who asked may pick, once, and the pick runs the command again with that card.
-"""
+"""The pick menu: an ephemeral select of the candidates of an ambiguous or unknown card option; only the user
+who asked picks, once, and the pick runs the command again with that card."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Sending what the presentation layer wrote (`present.message.Reply`) whatever state the interaction is in
-(answered, or deferred with a "thinking…" placeholder); the bot's `allowed_mentions` (none) applies to every
-send and edit. `defer_if_slow` is the one rule for deferring: only work still running after the
-interaction's budget defers, so an error never flashes a public "thinking…".
-"""
+"""Sending a `present.message.Reply` whatever state the interaction is in, never pinging; `defer_if_slow`
+defers only work still running after the budget, so an error never flashes a public "thinking…"."""
 
 from __future__ import annotations
 

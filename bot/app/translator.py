@@ -1,7 +1,5 @@
-"""Commands, options and choices in the player's Discord language from the message catalogs (names in
-gettext context "command"). A translation Discord would refuse is left out, so Discord shows the English one
-instead of rejecting the whole sync.
-"""
+"""Command, option and choice names in the player's language from the catalogs (gettext context "command");
+a translation Discord would refuse is left out, so one bad name never rejects the whole sync."""
 
 from __future__ import annotations
 
@@ -10,6 +8,7 @@ import re
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
+from discord.app_commands import TranslationContextTypes, locale_str
 
 from bot.present import i18n
 
@@ -30,10 +29,7 @@ class CatalogTranslator(app_commands.Translator):
     """Localizes every command string a catalog translates; English and unknown locales keep the original."""
 
     async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
+        self, string: locale_str, locale: discord.Locale, context: TranslationContextTypes
     ) -> str | None:
         lang = i18n.catalog_locale(locale.value)
         if lang == i18n.ENGLISH:

@@ -1,7 +1,5 @@
-"""The command tree: observes every interaction, applies the per-user cooldown (one budget across all
-commands and picks, autocomplete never limited) and answers expected errors from one table, `EXPECTED`.
-`run_command` keeps a command's work and options, so that a pick runs the same work with the picked card.
-"""
+"""The command tree: observes every interaction, applies one per-user cooldown (autocomplete never limited),
+answers expected errors from `EXPECTED`; `run_command` keeps work and options so a pick can rerun them."""
 
 from __future__ import annotations
 
@@ -113,9 +111,8 @@ class IdentityTree(app_commands.CommandTree[Any]):
         self.allowed_installs = app_commands.AppInstallationType(guild=guild or not user, user=user)
         if not user:
             log.warning(
-                "user install is off for this application, so the commands work only where the bot "
-                "is invited; to let people add it to their account, enable 'User Install' in the "
-                "Developer Portal (Installation > Installation Contexts)"
+                "user install is off, so the commands work only where the bot is invited; enable "
+                "'User Install' in the Developer Portal (Installation > Installation Contexts)"
             )
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:

@@ -1,7 +1,5 @@
-"""Docker's ``HEALTHCHECK`` probe: the bot's own ``GET /healthz`` with a metrics port, else the SQLite card
-cache (opens read-only, holds cards). Standard library only (Docker runs it every 30 s), and every step has a
-timeout, so a hung bot fails the check instead of hanging it.
-"""
+"""Docker's ``HEALTHCHECK`` probe: the bot's ``GET /healthz`` with a metrics port, else the SQLite cache.
+Standard library only, every step with a timeout, so a hung bot fails the check instead of hanging it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Logging: one line per record (JSON, or text with ``key=value`` extras, JSON-quoted when not one plain word,
-so user text never starts a fake line), the Discord token scrubbed from every record, one line per command.
-"""
+"""Logging: one line per record (JSON, or text with ``key=value`` extras JSON-quoted unless one plain word, so
+user text never starts a fake line), the Discord token scrubbed, one line per command."""
 
 from __future__ import annotations
 
@@ -75,8 +74,7 @@ def _kv(value: Any) -> str:
 
 
 class _Formatter(logging.Formatter):
-    """One JSON object, or ``<ts> <LEVEL> <logger>: <message> key=value ...``, per line (tracebacks follow
-    the text); timestamps like ``2026-01-01T00:00:00.000Z``."""
+    """One JSON object, or ``<ts> <LEVEL> <logger>: <message> key=value ...``, per line (UTC timestamps)."""
 
     converter = staticmethod(time.gmtime)
     default_time_format = "%Y-%m-%dT%H:%M:%S"

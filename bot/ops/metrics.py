@@ -1,6 +1,5 @@
-"""Prometheus metrics ``identity_bot_<name>`` (README, *Health and metrics*), in a registry of their own (no
-clashes between bots or tests). Label values are bounded whatever callers pass.
-"""
+"""Prometheus metrics ``identity_bot_<name>`` (README, *Health and metrics*) in a registry of their own (no
+clashes between bots or tests); label values are bounded whatever callers pass."""
 
 from __future__ import annotations
 
@@ -111,12 +110,7 @@ class BotMetrics:
         self.reply_errors = counter("discord_reply_errors", "Replies Discord refused.", ["status"])
         self.gateway_connected = gauge("gateway_connected", "1 while the shard is connected.", ["shard"])
         self.gateway_reconnects = counter("gateway_reconnects", "Resumes and identifies.", ["shard", "kind"])
-        self.card_lookups = counter(
-            "card_lookups",
-            "Card lookups by how they were answered (cache, local, api, stale, negative, miss, not_found, "
-            "ambiguous, unavailable, cache_error).",
-            ["result"],
-        )
+        self.card_lookups = counter("card_lookups", "Card lookups by how they were answered.", ["result"])
         self._card_data = _CardData()
         r.register(self._card_data)
         gauge("build_info", "Bot version.", ["version"]).labels(version or "unknown").set(1)

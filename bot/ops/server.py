@@ -1,6 +1,5 @@
-"""The operators' HTTP server (with ``METRICS_PORT``): ``/metrics`` and ``/healthz``, which awaits
-``health()`` -> ``{check: True | False | reason}``: 200 when all pass, else 503 naming the ``"failing"``.
-"""
+"""The operators' HTTP server (``METRICS_PORT``): ``/metrics``, and ``/healthz`` awaiting ``health()`` ->
+``{check: True | False | reason}``: 200 when all pass, else 503 naming the ``"failing"``."""
 
 from __future__ import annotations
 
@@ -57,8 +56,7 @@ async def sqlite_check(path: str | Path) -> CheckResult:
 
 
 class HealthServer:
-    """``/metrics`` (prometheus-client's aiohttp handler) and ``/healthz`` on ``host:port`` (0: a free port,
-    :attr:`port` then says which)."""
+    """``/metrics`` and ``/healthz`` on ``host:port`` (port 0: a free one, then in :attr:`port`)."""
 
     def __init__(
         self,

@@ -309,9 +309,8 @@ def summary_embed(
         ).format(count=report.card_count, colors=render.pips(report.deck_identity, emoji))
     elif not report.findings:  # only names that could not be looked up
         color = UNCHECKED_COLOR
-        description = "\u26a0\ufe0f " + _("**Not fully checked.** {headline}").format(
-            headline=headline(report)
-        )
+        text = _("**Not fully checked.** {headline}")
+        description = "\u26a0\ufe0f " + text.format(headline=headline(report))
     else:
         color = render.MISFIT_COLOR
         description = "\u274c " + _problems_sentence(report, bold=True)

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from bot.present import render
 from bot.present.errors import wait_words
 from bot.present.i18n import N_, _, number, option_name
 
-MODAL_TITLE_LIMIT = 45  # Discord's limit of a modal title
-INPUT_LABEL_LIMIT = 45  # Discord's limit of a text input label
+FORM_LABEL_LIMIT = 45
 
 _LINK_ERRORS = {
     "malformed_url": N_(
@@ -105,21 +106,20 @@ def no_decklist_in_message_text() -> str:
     ).format(menu=option_name("Check this decklist"), sites=_sites())
 
 
-def commander_modal_title() -> str:
-    return render.truncate(_("Who is the commander?"), MODAL_TITLE_LIMIT)
+class CommanderFormWords(NamedTuple):
+    title: str
+    label: str
+    placeholder: str
+    partner_label: str
+    partner_placeholder: str
 
 
-def commander_input_label() -> str:
-    return render.truncate(_("Commander"), INPUT_LABEL_LIMIT)
-
-
-def commander_input_placeholder() -> str:
-    return _("e.g. Kumano, Master Yamabushi (a part of the name works)")
-
-
-def partner_input_label() -> str:
-    return render.truncate(_("Second commander (optional)"), INPUT_LABEL_LIMIT)
-
-
-def partner_input_placeholder() -> str:
-    return _("Partner, Background, Doctor's companion...")
+def commander_form_words() -> CommanderFormWords:
+    """Title and inputs of the commander modal; Discord caps titles and input labels at 45 characters."""
+    return CommanderFormWords(
+        render.truncate(_("Who is the commander?"), FORM_LABEL_LIMIT),
+        render.truncate(_("Commander"), FORM_LABEL_LIMIT),
+        _("e.g. Kumano, Master Yamabushi (a part of the name works)"),
+        render.truncate(_("Second commander (optional)"), FORM_LABEL_LIMIT),
+        _("Partner, Background, Doctor's companion..."),
+    )

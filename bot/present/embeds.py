@@ -88,11 +88,8 @@ def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
 
 def _card_embed(title: str, color: int, card: Card, lines: Iterable[str | None]) -> Embed:
     description = render.truncate("\n".join(line for line in lines if line), message.DESCRIPTION_LIMIT)
-    embed = Embed(
-        title=render.truncate(title, message.TITLE_LIMIT), description=description, url=card_url(card)
-    )
-    embed.color, embed.thumbnail, embed.footer = color, card_image(card), _(FOOTER)
-    return embed
+    title = render.truncate(title, message.TITLE_LIMIT)
+    return Embed(title, description, card_url(card), color, thumbnail=card_image(card), footer=_(FOOTER))
 
 
 def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str = "") -> None:

@@ -1,6 +1,5 @@
 """The one way evidence becomes text: the engine's reasons merged into one `Source` per line of the card, so
-Golos gives one line for its `{2}{W}{U}{B}{R}{G}` ability, not five:
-`{W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile the top three cards of your library…`"""
+Golos gives one line, `{W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile…`, not five."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The language of a reply: gettext catalogs (`bot/locales/<lang>/LC_MESSAGES/messages.po`, compiled in memory
-by Babel) and the locale of the running interaction in a `ContextVar` (each interaction is its own asyncio
-task; the CLI and tests speak English). Messages are translated, then filled with `.format`."""
+"""The reply's language: gettext catalogs (`bot/locales/`, compiled in memory by Babel) and the running
+interaction's locale in a `ContextVar` (one asyncio task per interaction; CLI and tests speak English)."""
 
 from __future__ import annotations
 

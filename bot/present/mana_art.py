@@ -50,14 +50,12 @@ def symbol_of(name: str) -> str | None:
 
 
 def emoji_map(uploaded: Mapping[str, int | str]) -> dict[str, str]:
-    """{symbol: `<:name:id>`} (the emoji map `render` takes) for the application's {emoji name: id}, skipping
-    emojis that are not ours."""
+    """{symbol: `<:name:id>`} for the application's {emoji name: id}, skipping emojis not ours."""
     return {_BY_NAME[name]: f"<:{name}:{i}>" for name, i in uploaded.items() if name in _BY_NAME}
 
 
 def png(svg: bytes, size: int = SIZE) -> bytes:
-    """An SVG as PNG bytes fitted into a `size`-pixel square; ValueError for bytes that are not an SVG resvg can
-    render, or a PNG over `MAX_EMOJI_BYTES`."""
+    """An SVG as PNG bytes in a `size`-pixel square; ValueError for a bad SVG or a PNG too big for Discord."""
     text = svg.decode("utf-8")  # UnicodeDecodeError is a ValueError
     image = resvg_py.svg_to_bytes(svg_string=text, width=size, height=size, skip_system_fonts=True)
     if len(image) > MAX_EMOJI_BYTES:

@@ -1,6 +1,5 @@
-"""A reply as plain data: `Embed` (Discord's embed object without discord.py) and `Reply`; `bot.app.replies`
-turns them into discord.py objects. `to_dict()` is the JSON Discord receives; `len(embed)` counts what Discord
-counts against its 6,000-character total."""
+"""A reply as plain data (`Embed`, `Reply`) that `bot.app.replies` turns into discord.py objects; `to_dict()`
+is the JSON Discord receives, `len(embed)` what counts against its 6,000-character total."""
 
 from __future__ import annotations
 

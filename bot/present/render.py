@@ -17,7 +17,6 @@ MAX_ECHO = 100  # characters of user input echoed back in a reply
 COLOR_NAMES = {"W": N_("white"), "U": N_("blue"), "B": N_("black"), "R": N_("red"), "G": N_("green")}
 SYMBOL_RE = re.compile(r"\{[^{}\n]{1,20}\}")
 
-# Embed colors: each mono color its own, gold for multicolor, grey for colorless.
 EMBED_COLORS = {"W": 0xF3E9C6, "U": 0x1E88E5, "B": 0x3C3245, "R": 0xE53935, "G": 0x2E7D32}
 GOLD = 0xD4AF37
 GREY = 0x9E9E9E
@@ -58,10 +57,8 @@ def render_symbols(text: str, emoji: Emoji = None) -> str:
 
 def pips(colors: str, emoji: Emoji = None) -> str:
     """'{B}{R} black and red'; plain 'colorless' (no `{C}` pip: that is the colorless *mana* symbol)."""
-    present = [c for c in WUBRG if c in colors]
-    if not present:
-        return _("colorless")
-    return "".join(symbol(c, emoji) for c in present) + " " + color_words(colors)
+    shown = "".join(symbol(c, emoji) for c in WUBRG if c in colors)
+    return f"{shown} {color_words(colors)}" if shown else _("colorless")
 
 
 def bold_runs(parts: Iterable[tuple[str, bool]], sep: str = "") -> str:

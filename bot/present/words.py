@@ -384,9 +384,8 @@ def deck_line(analysis: Analysis) -> str:
 def token_colors_sentence(analysis: Analysis) -> str:
     if Note.TOKEN_COLORS_UNRECORDED in analysis.notes:
         return _("Its colors come from the effect that creates it, and this card data records none.")
-    return _("The effect that creates it makes it {colors}.").format(
-        colors=render.color_words(analysis.colors)
-    )
+    colors = render.color_words(analysis.colors)
+    return _("The effect that creates it makes it {colors}.").format(colors=colors)
 
 
 def names_list(names: Iterable[str], name: Callable[[str], str] = str) -> str:

@@ -4,7 +4,7 @@ English sentence of the templates; card names, type lines and rules text stay as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -243,13 +243,7 @@ def every_error_text() -> list[str]:
     return texts
 
 
-FORM: list[tuple[Callable[[], str], int]] = [
-    (decklinks.commander_modal_title, decklinks.MODAL_TITLE_LIMIT),
-    (decklinks.commander_input_label, decklinks.INPUT_LABEL_LIMIT),
-    (decklinks.partner_input_label, decklinks.INPUT_LABEL_LIMIT),
-    (decklinks.commander_input_placeholder, 100),
-    (decklinks.partner_input_placeholder, 100),
-]
+FORM_LIMITS = (decklinks.FORM_LABEL_LIMIT, decklinks.FORM_LABEL_LIMIT, 100, decklinks.FORM_LABEL_LIMIT, 100)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -257,7 +251,7 @@ def test_every_deck_error_in_every_locale(locale: str) -> None:
     quoted = ["Kumano, Master Yamabushi", "Lightning Bolt", "No such file or directory", "Doctor's companion"]
     with i18n.using(locale):
         texts = every_error_text()
-        form = [(make(), limit) for make, limit in FORM]
+        form = list(zip(decklinks.commander_form_words(), FORM_LIMITS, strict=True))
     problems = [
         t
         for t in texts
