@@ -11,15 +11,12 @@ from bot.identity.commander import is_commander_candidate as is_commander_candid
 from bot.identity.engine import analyze as analyze
 from bot.identity.engine import with_chosen_color as with_chosen_color
 from bot.identity.fit import check_fit as check_fit
-from bot.identity.model import WUBRG as WUBRG
 from bot.identity.model import Analysis as Analysis
 from bot.identity.model import Aspect as Aspect
 from bot.identity.model import CdaKind as CdaKind
 from bot.identity.model import ColorChoice as ColorChoice
 from bot.identity.model import DeckBlocker as DeckBlocker
-from bot.identity.model import FaceAnalysis as FaceAnalysis
 from bot.identity.model import FaceRole as FaceRole
-from bot.identity.model import FitResult as FitResult
 from bot.identity.model import FitVerdict as FitVerdict
 from bot.identity.model import IdentityError as IdentityError
 from bot.identity.model import NonDeckKind as NonDeckKind
@@ -27,7 +24,6 @@ from bot.identity.model import Note as Note
 from bot.identity.model import PairingKind as PairingKind
 from bot.identity.model import PairingTrait as PairingTrait
 from bot.identity.model import PairingTraits as PairingTraits
-from bot.identity.model import Reason as Reason
 from bot.identity.model import ReasonKind as ReasonKind
 from bot.identity.model import TextPlace as TextPlace
 from bot.identity.model import Verdict as Verdict

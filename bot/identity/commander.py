@@ -1,10 +1,9 @@
 """Who may be a commander, and which two may lead a deck together (CR 903.3, 903.3a, 702.124).
 
-CR 903.3 (as amended with Edge of Eternities): a legendary creature card, Vehicle card, or Spacecraft card
-with a power/toughness box, read from the front face (712.8a) or main part; a legendary card that is a
-creature while not on the battlefield (Grist) counts, and so does one whose text says it "can be your
-commander" (903.3a). A Background leads only beside a "Choose a Background" commander (702.124k). Eligibility
-is about the rules, not the ban list (`Verdict.banned` says so).
+CR 903.3 (as amended with Edge of Eternities): a legendary creature, Vehicle, or Spacecraft with a
+power/toughness box, read from the front face (712.8a); a legendary card that is a creature off the
+battlefield (Grist), or whose text says it "can be your commander" (903.3a). A Background leads only beside
+a "Choose a Background" commander (702.124k). The ban list is `Verdict.banned`, not eligibility.
 """
 
 from __future__ import annotations
@@ -39,8 +38,7 @@ _PRINTED_BOX_RE = re.compile(r"(?:^|\|\s*|,\s*)\d+/\d+\s*$")
 
 
 def has_power_toughness_box(card: dict) -> bool:
-    """Whether the card's front face has a power/toughness box (CR 208.1): Scryfall's `power`/`toughness`,
-    else its text: "It's an artifact creature at N+." (Station reminder) or a station level "8+ | Flying, 5/5"."""
+    """Whether the front face has a power/toughness box (CR 208.1): `power`/`toughness`, else station text."""
     faces = card.get("card_faces")
     front = faces[0] if isinstance(faces, list) and faces and isinstance(faces[0], dict) else card
     if any(all(obj.get(k) not in (None, "") for k in ("power", "toughness")) for obj in (front, card)):
@@ -103,8 +101,7 @@ def is_commander_candidate(card: dict) -> bool:
 
 
 def _no_pair_verdict(a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> Verdict:
-    """Why two cards share no partner ability: in terms of a card's one pairing ability where that decides it
-    ("Partner with X" pairs only with X; a partner variant only with the same variant)."""
+    """Why two cards share no partner ability, by a card's only one where that decides it."""
     for wanted in (PairingKind.PARTNER_WITH, PairingKind.PARTNER_TEXT):
         for x, tx, y, ty in ((a, ta, b, tb), (b, tb, a, ta)):
             t = next(iter(tx.traits)) if len(tx.traits) == 1 else None
@@ -127,8 +124,7 @@ def _core_name(name: str) -> str:
 
 
 def _ineligible(kind: PairingKind, card: dict, traits: PairingTraits, other: PairingTraits) -> Verdict | None:
-    """The failing eligibility verdict (CR 903.3) that keeps `card` from leading beside `other` through
-    `kind`; none for the Background of a Choose-a-Background pair (702.124k)."""
+    """The failing eligibility (CR 903.3) of `card`; none for a Background beside its chooser (702.124k)."""
     if kind is PairingKind.CHOOSE_BACKGROUND and traits.has(PairingKind.BACKGROUND) and other.has(kind):
         return None
     verdict = commander_eligibility(card)
@@ -136,8 +132,7 @@ def _ineligible(kind: PairingKind, card: dict, traits: PairingTraits, other: Pai
 
 
 def check_pairing(a: dict, b: dict) -> Verdict:
-    """Whether `a` and `b` may be your two commanders (CR 702.124): two different cards that share a partner
-    ability, each eligible (but see `_ineligible`)."""
+    """Whether `a` and `b` may lead together: different cards sharing a partner ability (CR 702.124)."""
     if not isinstance(a, dict) or not isinstance(b, dict):
         raise IdentityError("check_pairing expects two Scryfall card objects (dicts)")
     name_a, name_b = card_name(a), card_name(b)

@@ -1,12 +1,10 @@
 """`analyze(card)`: a card's colors and Commander color identity, with evidence for every color.
 
-Colors (CR 202.2, 204, 604.3): mana cost, color indicator, color-setting CDAs; of every part of split and
-flip cards (709.4, 710), the front face of two-sided cards (712.8a), the main part of adventurer, omen and
-preparation cards (715.4, 720, 722.4). Color identity (903.4): mana symbols in the cost and rules text of
-every part (903.4d-e), reminder text excluded (903.4c), color indicators, "is all colors", basic land types
-(903.5d); color words never count. A card's own text wins (CR 101.1): a CDA that "doesn't affect its color
-identity" sets colors only. Scryfall's `colors`/`color_identity` are read only for tokens, whose colors come
-from the effect that makes them (CR 111.3).
+Colors (CR 202.2, 204, 604.3) come from the parts that carry them (709.4, 710, 712.8a, 715.4, 720, 722.4);
+identity (903.4) from mana symbols in cost and rules text of every part (903.4d-e) minus reminder text
+(903.4c), color indicators, "is all colors" and basic land types (903.5d), never color words. A card's own
+text wins (CR 101.1): a CDA that "doesn't affect its color identity" sets colors only. Scryfall's
+`colors`/`color_identity` are read only for tokens, colored by the effect that makes them (CR 111.3).
 """
 
 from __future__ import annotations
@@ -119,8 +117,7 @@ def _read_text(face: Face, names: tuple[str, ...]) -> _FaceText:
 def _printed(
     face: Face, syms: list[Symbol], line: str | None, aspect: Aspect
 ) -> tuple[list[Reason], list[Reason]]:
-    """A face's evidence for `aspect` from its mana cost (CR 202.2, 903.4), and from its color indicator (204)
-    and an "is all colors" CDA (604.3, the CDA's `line`)."""
+    """(mana cost, color indicator + "is all colors" `line`) evidence for `aspect` (CR 202.2, 204, 604.3)."""
     name, cost = face.name, face.mana_cost
     mana = [
         Reason(c, aspect, ReasonKind.MANA_COST, name, s.raw, cost, False, s.kind)
@@ -137,8 +134,7 @@ def _printed(
 
 
 def _reasons(face: Face, text: _FaceText) -> tuple[list[Reason], list[Reason]]:
-    """A face's (identity, color) evidence: `_printed`, and for identity the mana symbols of its rules text
-    (CR 903.4) and its basic land types (903.5d)."""
+    """A face's (identity, color) evidence; identity adds rules text and basic land types (CR 903.5d)."""
     cost, type_line, line = face.mana_cost, face.type_line, text.all_colors_line
     syms = [s for raw in SYMBOL_RE.findall(cost) if (s := classify(raw)).colors] if "{" in cost else []
     mana, rest = _printed(face, syms, line if text.all_colors_identity else None, _IDENTITY)
@@ -157,8 +153,7 @@ def _reasons(face: Face, text: _FaceText) -> tuple[list[Reason], list[Reason]]:
 
 
 def _token_colors(card: dict, faces: tuple[Face, ...]) -> tuple[list[Reason], bool]:
-    """Evidence for the colors Scryfall records for a token (set by the creating effect, CR 111.3), and whether
-    it records colors at all (a `colors` list, even an empty one)."""
+    """Evidence for a token's recorded colors (CR 111.3), and whether it records any `colors` list at all."""
     raw_faces = card.get("card_faces")
     raw_faces = [f if isinstance(f, dict) else {} for f in raw_faces] if isinstance(raw_faces, list) else []
     recorded = any(isinstance(obj.get("colors"), list) for obj in (card, *raw_faces))
@@ -176,8 +171,7 @@ def _token_colors(card: dict, faces: tuple[Face, ...]) -> tuple[list[Reason], bo
 
 
 def analyze(card: dict) -> Analysis:
-    """Colors, color identity and the evidence for each color of a Scryfall card object. Raises
-    `IdentityError` only when `card` is not a dict; any dict gives a result."""
+    """Colors, color identity and their evidence; `IdentityError` only when `card` is not a dict."""
     faces = card_faces(card)
     name = card_name(card)
     kind = non_deck_kind(card, faces)
@@ -241,9 +235,8 @@ def analyze(card: dict) -> Analysis:
 
 
 def with_chosen_color(analysis: Analysis, color: str) -> Analysis:
-    """`analysis` of a commander that chose `color` before the game (CR 903.4b): it joins its identity and,
-    as its text makes it "the chosen color", its colors. Raises `IdentityError` for anything but one of W, U,
-    B, R, G, or for a card that doesn't choose a color."""
+    """`analysis` after choosing `color` before the game (CR 903.4b): it joins identity and colors. Raises
+    `IdentityError` for anything but W, U, B, R, G, or for a card that doesn't choose a color."""
     letter = color.upper() if isinstance(color, str) else ""
     if len(letter) != 1 or letter not in WUBRG:
         raise IdentityError(f"a chosen color is one of W, U, B, R, G; got {color!r}")

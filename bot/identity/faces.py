@@ -1,7 +1,6 @@
-"""Reading the parts of a Scryfall card object (CR 709 split, 710 flip, 712 double-faced, 715 adventurer,
-720 omen, 722 preparation cards): `card_faces` tolerates missing or odd fields and never reads Scryfall's
-`colors`/`color_identity`; `face_roles` says which parts give the card its colors; `non_deck_kind` whether
-it is a card you put in a deck at all.
+"""The parts of a Scryfall card object (CR 709, 710, 712, 715, 720, 722): `card_faces` tolerates odd fields
+and never reads `colors`/`color_identity`; `face_roles` says which parts give colors; `non_deck_kind` what
+a non-deck object is.
 """
 
 from __future__ import annotations
@@ -63,8 +62,7 @@ def card_name(card: dict) -> str:
 
 
 def card_faces(card: dict) -> tuple[Face, ...]:
-    """The card's parts: its `card_faces`, or the card itself as one face. Raises `IdentityError` for a
-    `card` that is not a dict."""
+    """Its `card_faces`, or the card itself as one face; `IdentityError` for a `card` that is not a dict."""
     if not isinstance(card, dict):
         raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
     faces = card.get("card_faces")
@@ -128,8 +126,7 @@ def face_roles(card: dict, faces: tuple[Face, ...]) -> list[FaceRole]:
 
 
 def _is_meld_result(card: dict) -> bool:
-    """A meld result (CR 712): Scryfall's `all_parts` names it as the `meld_result`; without `all_parts`, a
-    meld-layout object with no mana cost whose text never mentions melding ("meld them into", "(Melds with")."""
+    """A meld result (CR 712): `all_parts` says so; without it, no mana cost and no word of melding."""
     if card.get("layout") != "meld":
         return False
     name = card_name(card)

@@ -202,8 +202,7 @@ class PairingTrait:
 
 @dataclass(frozen=True, slots=True)
 class PairingTraits:
-    """Everything about a card that decides whom it can be paired with (CR 702.124), and nothing else;
-    `encode()`/`decode()` round-trip exactly, so a cache can store it per card."""
+    """All that decides whom a card pairs with (CR 702.124); `encode()`/`decode()` round-trip (cache)."""
 
     traits: frozenset[PairingTrait] = frozenset()  # with BACKGROUND, TIME_LORD_DOCTOR: what abilities seek
     names: frozenset[str] = frozenset()  # the names it answers to, kept only when it has "partner with"
@@ -219,8 +218,7 @@ class PairingTraits:
         return tuple(sorted(t.text for t in self.traits if t.kind is kind))
 
     def encode(self) -> str:
-        """Short text: traits then names, ";"-separated, sorted (e.g. "D;W:Rory Williams;N:Amy Pond"); ""
-        for a card with no pairing ability. ";", ":" and "%" inside texts are percent-escaped."""
+        """Sorted traits then names, ";"-separated, texts percent-escaped: "D;W:Rory Williams;N:Amy Pond"."""
         parts = [
             f"{t.kind.value}:{quote(t.text, safe=_SAFE)}" if t.kind in _WITH_TEXT else t.kind.value
             for t in sorted(self.traits)
@@ -301,8 +299,7 @@ class ColorChoice:
 
 @dataclass(frozen=True, slots=True)
 class FitResult:
-    """Whether a card fits a deck led by one or two commanders (CR 903.5c), judged with the colors already
-    chosen (`chosen`: one letter or None per commander) counted."""
+    """Whether a card fits a deck led by one or two commanders (CR 903.5c), counting colors `chosen`."""
 
     fits: bool
     card: Analysis

@@ -1,10 +1,9 @@
-"""Partner abilities (CR 702.124) as a pure, storable summary (`PairingTraits`), and whether two pair.
+"""Partner abilities (CR 702.124) as a storable summary (`PairingTraits`), and whether two cards pair.
 
-Each partner ability (702.124a) pairs only with its own kind (702.124f); a card with more than one may use
-either, not both (702.124g). Partner (702.124h): both have it. Partner—[text] (702.124i): the same text
-(older Oracle text prints "Friends forever" without "Partner—"). Partner with [name] (702.124j): each names
-the other. Choose a Background (702.124k): the other is a legendary Background enchantment card. Doctor's
-companion (702.124m): the other is a legendary Time Lord Doctor creature card with no other creature types.
+Each pairs only with its own kind (702.124f), one at a time (702.124g): Partner both (702.124h);
+Partner—[text] the same text, older Oracle text printing "Friends forever" alone (702.124i); Partner with
+each naming the other (702.124j); Choose a Background with a legendary Background (702.124k); Doctor's
+companion with a legendary Time Lord Doctor creature with no other creature types (702.124m).
 """
 
 from __future__ import annotations
@@ -65,8 +64,7 @@ def _line_traits(line: str) -> Iterable[PairingTrait]:
 
 
 def pairing_traits(card: dict) -> PairingTraits:
-    """The card's pairing summary (CR 702.124): the partner abilities in the rules text of every face, and
-    whether its front face is a Background or a lone Time Lord Doctor (one creature type of two words)."""
+    """Partner abilities of every face (CR 702.124); whether the front is a Background or Time Lord Doctor."""
     faces = card_faces(card)
     traits = {trait for line in ability_lines(faces) for trait in _line_traits(line)}
     front = front_type(faces)
@@ -94,8 +92,7 @@ def _either_way(a: PairingTraits, b: PairingTraits, ability: PairingKind, wanted
 
 
 def shared_pairings(a: PairingTraits, b: PairingTraits) -> tuple[PairingKind, ...]:
-    """Every partner ability through which `a` and `b` pair (CR 702.124h-m), in the order of CR 702.124a.
-    For the one-sided kinds the value names the ability (CHOOSE_BACKGROUND, DOCTORS_COMPANION)."""
+    """Every partner ability through which `a` and `b` pair (CR 702.124h-m), in the order of CR 702.124a."""
     K = PairingKind
     pairs = {
         K.PARTNER: a.has(K.PARTNER) and b.has(K.PARTNER),

@@ -14,8 +14,7 @@ _INNERMOST_PARENS = re.compile(r"\([^()]*\)")
 
 
 def strip_reminder(line: str) -> str:
-    """`line` without any parenthesised text (CR 903.4c), nested or inside a quoted ability included; an
-    unclosed "(" takes the rest of the line (reminder text never spans lines)."""
+    """`line` without parenthesised text (CR 903.4c), nested included; an unclosed "(" takes the rest."""
     while "(" in line:
         line, removed = _INNERMOST_PARENS.subn("", line)
         if not removed:
