@@ -95,9 +95,7 @@ def commander_eligibility(card: dict) -> Verdict:
 def is_commander_candidate(card: dict) -> bool:
     """Whether `card` may sit in a command zone at all: eligible on its own, or a Background (702.124k)."""
     verdict = commander_eligibility(card)
-    if verdict.code is VerdictCode.NOT_A_DECK_CARD:
-        return False
-    return verdict.ok or is_background(front_type(card_faces(card)))
+    return verdict.ok or verdict.code is VerdictCode.BACKGROUND_ALONE
 
 
 def _no_pair_verdict(a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> Verdict:

@@ -81,25 +81,15 @@ def _normed(texts: Iterable[str]) -> set[str]:
     return {norm_text(t) for t in texts}
 
 
-def _names_other(a: PairingTraits, b: PairingTraits) -> bool:
-    """`a` has "partner with" naming `b` (CR 702.124j)."""
-    return bool(_normed(a.texts(PairingKind.PARTNER_WITH)) & _normed(b.names))
-
-
-def _either_way(a: PairingTraits, b: PairingTraits, ability: PairingKind, wanted: PairingKind) -> bool:
-    """One of the two has `ability` and the other is the `wanted` kind of card (CR 702.124k, 702.124m)."""
-    return (a.has(ability) and b.has(wanted)) or (b.has(ability) and a.has(wanted))
-
-
 def shared_pairings(a: PairingTraits, b: PairingTraits) -> tuple[PairingKind, ...]:
     """Every partner ability through which `a` and `b` pair (CR 702.124h-m), in the order of CR 702.124a."""
-    K = PairingKind
-    pairs = {
+    K, ab = PairingKind, ((a, b), (b, a))
+    pairs = {  # for the one-sided kinds, one card has the ability and the other is what it seeks
         K.PARTNER: a.has(K.PARTNER) and b.has(K.PARTNER),
-        K.PARTNER_TEXT: bool(_normed(a.texts(K.PARTNER_TEXT)) & _normed(b.texts(K.PARTNER_TEXT))),
-        K.PARTNER_WITH: _names_other(a, b) and _names_other(b, a),
-        K.CHOOSE_BACKGROUND: _either_way(a, b, K.CHOOSE_BACKGROUND, K.BACKGROUND),
-        K.DOCTORS_COMPANION: _either_way(a, b, K.DOCTORS_COMPANION, K.TIME_LORD_DOCTOR),
+        K.PARTNER_TEXT: _normed(a.texts(K.PARTNER_TEXT)) & _normed(b.texts(K.PARTNER_TEXT)),
+        K.PARTNER_WITH: all(_normed(x.texts(K.PARTNER_WITH)) & _normed(y.names) for x, y in ab),
+        K.CHOOSE_BACKGROUND: any(x.has(K.CHOOSE_BACKGROUND) and y.has(K.BACKGROUND) for x, y in ab),
+        K.DOCTORS_COMPANION: any(x.has(K.DOCTORS_COMPANION) and y.has(K.TIME_LORD_DOCTOR) for x, y in ab),
     }
     return tuple(k for k, shared in pairs.items() if shared)
 
