@@ -1,7 +1,6 @@
-"""The identity engine, pure (no I/O, nothing else of the project): colors (CR 202.2, 204, 604.3) and
-Commander color identity (CR 903.4) of a Scryfall card object with evidence for every color (`analyze`), fit
-checks (903.5c), commander eligibility and pairing (903.3, 702.124). It returns facts only; every word the
-bot says about them is `bot.present`'s.
+"""The identity engine, pure (no I/O): colors (CR 202.2, 204, 604.3) and Commander color identity (903.4)
+with evidence (`analyze`), fit (903.5c), eligibility and pairing (903.3, 702.124). Facts only: every word
+the bot says about them is `bot.present`'s.
 """
 
 from bot.identity.commander import check_pairing as check_pairing

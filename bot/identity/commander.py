@@ -133,25 +133,22 @@ def check_pairing(a: dict, b: dict) -> Verdict:
     """Whether `a` and `b` may lead together: different cards sharing a partner ability (CR 702.124)."""
     if not isinstance(a, dict) or not isinstance(b, dict):
         raise IdentityError("check_pairing expects two Scryfall card objects (dicts)")
-    name_a, name_b = card_name(a), card_name(b)
-    if name_a and _core_name(name_a) == _core_name(name_b):
-        return Verdict(False, VerdictCode.SAME_CARD, name_a, name_b)
+    na, nb = card_name(a), card_name(b)
+    if na and _core_name(na) == _core_name(nb):
+        return Verdict(False, VerdictCode.SAME_CARD, na, nb)
     ta, tb = pairing_traits(a), pairing_traits(b)
     kinds = shared_pairings(ta, tb)
     if not kinds:
-        return _no_pair_verdict(name_a, name_b, ta, tb)
+        return _no_pair_verdict(na, nb, ta, tb)
     # the Partner—[text] variant both have, as the first card prints it
     theirs = {norm_text(t) for t in tb.texts(PairingKind.PARTNER_TEXT)}
     shared = next((t for t in ta.texts(PairingKind.PARTNER_TEXT) if norm_text(t) in theirs), "")
-    failures: list[Verdict] = []
+    verdicts = []
     for kind in kinds:
         variant = shared if kind is PairingKind.PARTNER_TEXT else ""
         cause = _ineligible(kind, a, ta, tb) or _ineligible(kind, b, tb, ta)
         code = VerdictCode.PAIRED if cause is None else VerdictCode.PAIRED_BUT_INELIGIBLE
-        verdict = Verdict(
-            cause is None, code, name_a, name_b, pairing=kind, variant=variant, traits=(ta, tb), cause=cause
+        verdicts.append(
+            Verdict(cause is None, code, na, nb, pairing=kind, variant=variant, traits=(ta, tb), cause=cause)
         )
-        if verdict.ok:
-            return verdict
-        failures.append(verdict)
-    return failures[0]
+    return next((v for v in verdicts if v.ok), verdicts[0])

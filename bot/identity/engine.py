@@ -40,10 +40,8 @@ from bot.identity.text import named_colors, reminder_symbols, strip_reminder, sy
 BASIC_LAND_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 _COLOR, _IDENTITY = Aspect.COLOR, Aspect.IDENTITY
 _NOTES = (Note.TOKEN_COLORS_UNRECORDED, Note.CHOOSES_COLOR, Note.COLOR_NOT_IDENTITY, Note.CDA_KEEPS_IDENTITY)
-# Parts that give no colors: a back face (CR 712.8a), an Adventure/Omen part (715.4, 720).
-_COLORLESS_ROLES = frozenset({FaceRole.BACK, FaceRole.ALTERNATIVE})
-# Emblems and checklist/substitute cards: nothing printed on them is a card's cost or rules text.
-_NO_CHARACTERISTICS = frozenset({NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST})
+_COLORLESS_ROLES = frozenset({FaceRole.BACK, FaceRole.ALTERNATIVE})  # CR 712.8a, 715.4, 720: no colors
+_NO_CHARACTERISTICS = frozenset({NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST})  # no cost or rules text
 
 # CDAs (CR 604.3) count only when their subject is the object itself, not in "create a token that's all colors".
 _ALL_COLORS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is all colors\.")

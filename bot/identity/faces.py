@@ -15,13 +15,9 @@ from bot.identity.symbols import wubrg
 SIDED_LAYOUTS = frozenset(
     {"transform", "modal_dfc", "double_faced_token", "reversible_card", "art_series", "battle", "meld"}
 )
-# Layouts whose colors come from the effect that makes them, not from the object itself (CR 111.3, 114).
-TOKEN_LAYOUTS = frozenset({"token", "double_faced_token", "emblem"})
-# Layouts whose second part holds characteristics used only on the stack (CR 715.4 adventurer, 720 omen,
-# 722.4 preparation): the card's colors are its main part's; its identity counts both (CR 903.4e).
+TOKEN_LAYOUTS = frozenset({"token", "double_faced_token", "emblem"})  # colored by their maker (CR 111.3, 114)
+# A second part used only on the stack (CR 715.4, 720, 722.4): colors are the main part's, identity both's.
 ALTERNATIVE_PART_LAYOUTS = frozenset({"adventure", "omen", "prepare", "preparation"})
-# Subtypes that mark such an alternative part on a face, whatever the layout says.
-_ALTERNATIVE_PART_SUBTYPES = frozenset({"Adventure", "Omen"})
 _LAYOUT_KINDS = {
     "token": NonDeckKind.TOKEN,
     "double_faced_token": NonDeckKind.TOKEN,
@@ -120,7 +116,7 @@ def face_roles(card: dict, faces: tuple[Face, ...]) -> list[FaceRole]:
         return [FaceRole.MAIN] + [FaceRole.ALTERNATIVE] * (len(faces) - 1)
     # any other layout: every part gives colors, except parts printed as an Adventure or Omen spell
     subtypes = [type_words(face.type_line.split("//")[0])[1] for face in faces]
-    alternative = [i > 0 and not _ALTERNATIVE_PART_SUBTYPES.isdisjoint(sub) for i, sub in enumerate(subtypes)]
+    alternative = [i > 0 and not {"Adventure", "Omen"}.isdisjoint(sub) for i, sub in enumerate(subtypes)]
     part = FaceRole.MAIN if any(alternative) else FaceRole.HALF
     return [FaceRole.ALTERNATIVE if alt else part for alt in alternative]
 

@@ -1,5 +1,5 @@
-"""The engine's data types: result types, verdicts and the partner-ability summary. Pure data; of the package
-it imports only `symbols` (a leaf). Other layers and outside checks rely on these attribute names.
+"""The engine's data types: results, verdicts and the partner summary. Pure data, importing only `symbols`;
+other layers and outside checks rely on these attribute names.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from bot.identity.symbols import WUBRG as WUBRG
 from bot.identity.symbols import Symbol, SymbolKind
 from bot.identity.symbols import wubrg as wubrg
 
-# The five colors (CR 105.1) by name, with their letters.
-COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}  # CR 105.1
 
 
 class IdentityError(ValueError):
@@ -214,7 +213,6 @@ class PairingTraits:
         return any(t.kind is kind for t in self.traits)
 
     def texts(self, kind: PairingKind) -> tuple[str, ...]:
-        """The texts of the traits of `kind`, sorted."""
         return tuple(sorted(t.text for t in self.traits if t.kind is kind))
 
     def encode(self) -> str:
