@@ -102,8 +102,7 @@ def _no_pair_verdict(a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> Ve
     """Why two cards share no partner ability, by a card's only one where that decides it."""
     for wanted in (PairingKind.PARTNER_WITH, PairingKind.PARTNER_TEXT):
         for x, tx, y, ty in ((a, ta, b, tb), (b, tb, a, ta)):
-            t = next(iter(tx.traits)) if len(tx.traits) == 1 else None
-            if t is None or t.kind is not wanted:
+            if len(tx.traits) != 1 or (t := next(iter(tx.traits))).kind is not wanted:
                 continue
             if wanted is PairingKind.PARTNER_TEXT:
                 code = VerdictCode.VARIANT_ONLY

@@ -186,9 +186,9 @@ def analyze(card: dict) -> Analysis:
     reminder: dict[Symbol, None] = {}
     parts = []
     chooses = removes = keeps_identity = False
-    for face, role in zip(faces, roles, strict=True):
-        text = _read_text(face, (face.name, name) if face.name != name else (name,))
-        identity_reasons, color_reasons = _reasons(face, text)
+    for f, role in zip(faces, roles, strict=True):
+        text = _read_text(f, (f.name, name) if f.name != name else (name,))
+        identity_reasons, color_reasons = _reasons(f, text)
         face_identity = wubrg("".join([r.color for r in identity_reasons]))
         face_colors = wubrg("".join([r.color for r in color_reasons]))
         found += identity_reasons
@@ -203,9 +203,7 @@ def analyze(card: dict) -> Analysis:
         chooses = chooses or text.chooses
         reminder.update(text.reminder)
         words |= text.words
-        parts.append(
-            FaceAnalysis(face.name, face_colors, face_identity, face.mana_cost, face.type_line, role)
-        )
+        parts.append(FaceAnalysis(f.name, face_colors, face_identity, f.mana_cost, f.type_line, role))
     unrecorded = False
     layout = card.get("layout")
     if isinstance(layout, str) and layout in TOKEN_LAYOUTS:
@@ -232,20 +230,17 @@ def analyze(card: dict) -> Analysis:
     )
 
 
-def with_chosen_color(analysis: Analysis, color: str) -> Analysis:
-    """`analysis` after choosing `color` before the game (CR 903.4b): it joins identity and colors. Raises
+def with_chosen_color(a: Analysis, color: str) -> Analysis:
+    """`a` after choosing `color` before the game (CR 903.4b): it joins identity and colors. Raises
     `IdentityError` for anything but W, U, B, R, G, or for a card that doesn't choose a color."""
     letter = color.upper() if isinstance(color, str) else ""
     if len(letter) != 1 or letter not in WUBRG:
         raise IdentityError(f"a chosen color is one of W, U, B, R, G; got {color!r}")
-    if not analysis.chooses_color:
-        raise IdentityError(f"{analysis.name} doesn\u2019t choose a color before the game")
-    face = analysis.faces[0].name if analysis.faces else analysis.name
+    if not a.chooses_color:
+        raise IdentityError(f"{a.name} doesn\u2019t choose a color before the game")
+    face = a.faces[0].name if a.faces else a.name
     added = tuple(Reason(letter, aspect, ReasonKind.CHOSEN_COLOR, face) for aspect in (_COLOR, _IDENTITY))
-    keep = tuple(r for r in analysis.reasons if not (r.removes and r.aspect is _COLOR))
+    keep = tuple(r for r in a.reasons if not (r.removes and r.aspect is _COLOR))
     return replace(
-        analysis,
-        colors=wubrg(analysis.colors + letter),
-        identity=wubrg(analysis.identity + letter),
-        reasons=keep + added,
+        a, colors=wubrg(a.colors + letter), identity=wubrg(a.identity + letter), reasons=keep + added
     )

@@ -80,13 +80,8 @@ def card_faces(card: dict) -> tuple[Face, ...]:
 
 def _face(obj: dict, name: str) -> Face:
     """A Face from a card or card_face object (the same field names on both)."""
-    return Face(
-        name,
-        _str(obj.get("mana_cost")),
-        _str(obj.get("type_line")),
-        _str(obj.get("oracle_text")),
-        indicator(obj.get("color_indicator")),
-    )
+    cost, type_line, text = (_str(obj.get(key)) for key in ("mana_cost", "type_line", "oracle_text"))
+    return Face(name, cost, type_line, text, indicator(obj.get("color_indicator")))
 
 
 def card_names(card: dict, faces: tuple[Face, ...]) -> frozenset[str]:
