@@ -315,8 +315,5 @@ class FitResult:
     @property
     def open_choices(self) -> tuple[int, ...]:
         """Indices of the commanders that choose a color before the game (CR 903.4b) and weren't given one."""
-        return tuple(
-            i
-            for i, leader in enumerate(self.commanders)
-            if leader.chooses_color and (i >= len(self.chosen) or self.chosen[i] is None)
-        )
+        picked = enumerate(zip(self.commanders, self.chosen, strict=True))
+        return tuple(i for i, (leader, pick) in picked if leader.chooses_color and pick is None)
