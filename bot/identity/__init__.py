@@ -1,7 +1,6 @@
-"""The identity engine, pure (no I/O, nothing else of the project): colors (CR 202.2, 204, 604.3) and
-Commander color identity (CR 903.4) of a Scryfall card object with evidence for every color (`analyze`), fit
-checks (903.5c), commander eligibility and pairing (903.3, 702.124). It returns facts only; every word the
-bot says about them is `bot.present`'s.
+"""The identity engine, pure (no I/O): colors (CR 202.2, 204, 604.3) and Commander color identity (903.4)
+with evidence (`analyze`), fit (903.5c), eligibility and pairing (903.3, 702.124). Facts only: every word
+the bot says about them is `bot.present`'s.
 """
 
 from bot.identity.commander import check_pairing as check_pairing
@@ -9,31 +8,15 @@ from bot.identity.commander import commander_eligibility as commander_eligibilit
 from bot.identity.commander import is_banned as is_banned
 from bot.identity.commander import is_commander_candidate as is_commander_candidate
 from bot.identity.engine import analyze as analyze
-from bot.identity.engine import with_chosen_color as with_chosen_color
 from bot.identity.fit import check_fit as check_fit
-from bot.identity.model import WUBRG as WUBRG
 from bot.identity.model import Analysis as Analysis
-from bot.identity.model import Aspect as Aspect
-from bot.identity.model import CdaKind as CdaKind
 from bot.identity.model import ColorChoice as ColorChoice
-from bot.identity.model import DeckBlocker as DeckBlocker
-from bot.identity.model import FaceAnalysis as FaceAnalysis
-from bot.identity.model import FaceRole as FaceRole
-from bot.identity.model import FitResult as FitResult
-from bot.identity.model import FitVerdict as FitVerdict
 from bot.identity.model import IdentityError as IdentityError
 from bot.identity.model import NonDeckKind as NonDeckKind
-from bot.identity.model import Note as Note
 from bot.identity.model import PairingKind as PairingKind
 from bot.identity.model import PairingTrait as PairingTrait
 from bot.identity.model import PairingTraits as PairingTraits
-from bot.identity.model import Reason as Reason
-from bot.identity.model import ReasonKind as ReasonKind
-from bot.identity.model import TextPlace as TextPlace
 from bot.identity.model import Verdict as Verdict
 from bot.identity.model import VerdictCode as VerdictCode
-from bot.identity.model import wubrg as wubrg
 from bot.identity.pairing import can_pair as can_pair
 from bot.identity.pairing import pairing_traits as pairing_traits
-from bot.identity.symbols import Symbol as Symbol
-from bot.identity.symbols import SymbolKind as SymbolKind

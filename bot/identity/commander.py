@@ -1,10 +1,9 @@
 """Who may be a commander, and which two may lead a deck together (CR 903.3, 903.3a, 702.124).
 
-CR 903.3 (as amended with Edge of Eternities): a legendary creature card, Vehicle card, or Spacecraft card
-with a power/toughness box, read from the front face (712.8a) or main part; a legendary card that is a
-creature while not on the battlefield (Grist) counts, and so does one whose text says it "can be your
-commander" (903.3a). A Background leads only beside a "Choose a Background" commander (702.124k). Eligibility
-is about the rules, not the ban list (`Verdict.banned` says so).
+CR 903.3 (as amended with Edge of Eternities): a legendary creature, Vehicle, or Spacecraft with a
+power/toughness box, read from the front face (712.8a); a legendary card that is a creature off the
+battlefield (Grist), or whose text says it "can be your commander" (903.3a). A Background leads only beside
+a "Choose a Background" commander (702.124k). The ban list is `Verdict.banned`, not eligibility.
 """
 
 from __future__ import annotations
@@ -39,8 +38,7 @@ _PRINTED_BOX_RE = re.compile(r"(?:^|\|\s*|,\s*)\d+/\d+\s*$")
 
 
 def has_power_toughness_box(card: dict) -> bool:
-    """Whether the card's front face has a power/toughness box (CR 208.1): Scryfall's `power`/`toughness`,
-    else its text: "It's an artifact creature at N+." (Station reminder) or a station level "8+ | Flying, 5/5"."""
+    """Whether the front face has a power/toughness box (CR 208.1): `power`/`toughness`, else station text."""
     faces = card.get("card_faces")
     front = faces[0] if isinstance(faces, list) and faces and isinstance(faces[0], dict) else card
     if any(all(obj.get(k) not in (None, "") for k in ("power", "toughness")) for obj in (front, card)):
@@ -97,18 +95,14 @@ def commander_eligibility(card: dict) -> Verdict:
 def is_commander_candidate(card: dict) -> bool:
     """Whether `card` may sit in a command zone at all: eligible on its own, or a Background (702.124k)."""
     verdict = commander_eligibility(card)
-    if verdict.code is VerdictCode.NOT_A_DECK_CARD:
-        return False
-    return verdict.ok or is_background(front_type(card_faces(card)))
+    return verdict.ok or verdict.code is VerdictCode.BACKGROUND_ALONE
 
 
 def _no_pair_verdict(a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> Verdict:
-    """Why two cards share no partner ability: in terms of a card's one pairing ability where that decides it
-    ("Partner with X" pairs only with X; a partner variant only with the same variant)."""
+    """Why two cards share no partner ability, by a card's only one where that decides it."""
     for wanted in (PairingKind.PARTNER_WITH, PairingKind.PARTNER_TEXT):
         for x, tx, y, ty in ((a, ta, b, tb), (b, tb, a, ta)):
-            t = next(iter(tx.traits)) if len(tx.traits) == 1 else None
-            if t is None or t.kind is not wanted:
+            if len(tx.traits) != 1 or (t := next(iter(tx.traits))).kind is not wanted:
                 continue
             if wanted is PairingKind.PARTNER_TEXT:
                 code = VerdictCode.VARIANT_ONLY
@@ -127,8 +121,7 @@ def _core_name(name: str) -> str:
 
 
 def _ineligible(kind: PairingKind, card: dict, traits: PairingTraits, other: PairingTraits) -> Verdict | None:
-    """The failing eligibility verdict (CR 903.3) that keeps `card` from leading beside `other` through
-    `kind`; none for the Background of a Choose-a-Background pair (702.124k)."""
+    """The failing eligibility (CR 903.3) of `card`; none for a Background beside its chooser (702.124k)."""
     if kind is PairingKind.CHOOSE_BACKGROUND and traits.has(PairingKind.BACKGROUND) and other.has(kind):
         return None
     verdict = commander_eligibility(card)
@@ -136,29 +129,25 @@ def _ineligible(kind: PairingKind, card: dict, traits: PairingTraits, other: Pai
 
 
 def check_pairing(a: dict, b: dict) -> Verdict:
-    """Whether `a` and `b` may be your two commanders (CR 702.124): two different cards that share a partner
-    ability, each eligible (but see `_ineligible`)."""
+    """Whether `a` and `b` may lead together: different cards sharing a partner ability (CR 702.124)."""
     if not isinstance(a, dict) or not isinstance(b, dict):
         raise IdentityError("check_pairing expects two Scryfall card objects (dicts)")
-    name_a, name_b = card_name(a), card_name(b)
-    if name_a and _core_name(name_a) == _core_name(name_b):
-        return Verdict(False, VerdictCode.SAME_CARD, name_a, name_b)
+    na, nb = card_name(a), card_name(b)
+    if na and _core_name(na) == _core_name(nb):
+        return Verdict(False, VerdictCode.SAME_CARD, na, nb)
     ta, tb = pairing_traits(a), pairing_traits(b)
     kinds = shared_pairings(ta, tb)
     if not kinds:
-        return _no_pair_verdict(name_a, name_b, ta, tb)
+        return _no_pair_verdict(na, nb, ta, tb)
     # the Partner—[text] variant both have, as the first card prints it
     theirs = {norm_text(t) for t in tb.texts(PairingKind.PARTNER_TEXT)}
     shared = next((t for t in ta.texts(PairingKind.PARTNER_TEXT) if norm_text(t) in theirs), "")
-    failures: list[Verdict] = []
+    verdicts = []
     for kind in kinds:
         variant = shared if kind is PairingKind.PARTNER_TEXT else ""
         cause = _ineligible(kind, a, ta, tb) or _ineligible(kind, b, tb, ta)
         code = VerdictCode.PAIRED if cause is None else VerdictCode.PAIRED_BUT_INELIGIBLE
-        verdict = Verdict(
-            cause is None, code, name_a, name_b, pairing=kind, variant=variant, traits=(ta, tb), cause=cause
+        verdicts.append(
+            Verdict(cause is None, code, na, nb, pairing=kind, variant=variant, traits=(ta, tb), cause=cause)
         )
-        if verdict.ok:
-            return verdict
-        failures.append(verdict)
-    return failures[0]
+    return next((v for v in verdicts if v.ok), verdicts[0])

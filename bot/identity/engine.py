@@ -1,12 +1,10 @@
 """`analyze(card)`: a card's colors and Commander color identity, with evidence for every color.
 
-Colors (CR 202.2, 204, 604.3): mana cost, color indicator, color-setting CDAs; of every part of split and
-flip cards (709.4, 710), the front face of two-sided cards (712.8a), the main part of adventurer, omen and
-preparation cards (715.4, 720, 722.4). Color identity (903.4): mana symbols in the cost and rules text of
-every part (903.4d-e), reminder text excluded (903.4c), color indicators, "is all colors", basic land types
-(903.5d); color words never count. A card's own text wins (CR 101.1): a CDA that "doesn't affect its color
-identity" sets colors only. Scryfall's `colors`/`color_identity` are read only for tokens, whose colors come
-from the effect that makes them (CR 111.3).
+Colors (CR 202.2, 204, 604.3) come from the parts that carry them (709.4, 710, 712.8a, 715.4, 720, 722.4);
+identity (903.4) from mana symbols in cost and rules text of every part (903.4d-e) minus reminder text
+(903.4c), color indicators, "is all colors" and basic land types (903.5d), never color words. A card's own
+text wins (CR 101.1): a CDA that "doesn't affect its color identity" sets colors only. Scryfall's
+`colors`/`color_identity` are read only for tokens, colored by the effect that makes them (CR 111.3).
 """
 
 from __future__ import annotations
@@ -42,10 +40,8 @@ from bot.identity.text import named_colors, reminder_symbols, strip_reminder, sy
 BASIC_LAND_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 _COLOR, _IDENTITY = Aspect.COLOR, Aspect.IDENTITY
 _NOTES = (Note.TOKEN_COLORS_UNRECORDED, Note.CHOOSES_COLOR, Note.COLOR_NOT_IDENTITY, Note.CDA_KEEPS_IDENTITY)
-# Parts that give no colors: a back face (CR 712.8a), an Adventure/Omen part (715.4, 720).
-_COLORLESS_ROLES = frozenset({FaceRole.BACK, FaceRole.ALTERNATIVE})
-# Emblems and checklist/substitute cards: nothing printed on them is a card's cost or rules text.
-_NO_CHARACTERISTICS = frozenset({NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST})
+_COLORLESS_ROLES = frozenset({FaceRole.BACK, FaceRole.ALTERNATIVE})  # CR 712.8a, 715.4, 720: no colors
+_NO_CHARACTERISTICS = frozenset({NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST})  # no cost or rules text
 
 # CDAs (CR 604.3) count only when their subject is the object itself, not in "create a token that's all colors".
 _ALL_COLORS_RE = re.compile(r"(?:^|[.!]\s+)([^.!\n]+?) is all colors\.")
@@ -119,8 +115,7 @@ def _read_text(face: Face, names: tuple[str, ...]) -> _FaceText:
 def _printed(
     face: Face, syms: list[Symbol], line: str | None, aspect: Aspect
 ) -> tuple[list[Reason], list[Reason]]:
-    """A face's evidence for `aspect` from its mana cost (CR 202.2, 903.4), and from its color indicator (204)
-    and an "is all colors" CDA (604.3, the CDA's `line`)."""
+    """(mana cost, color indicator + "is all colors" `line`) evidence for `aspect` (CR 202.2, 204, 604.3)."""
     name, cost = face.name, face.mana_cost
     mana = [
         Reason(c, aspect, ReasonKind.MANA_COST, name, s.raw, cost, False, s.kind)
@@ -137,8 +132,7 @@ def _printed(
 
 
 def _reasons(face: Face, text: _FaceText) -> tuple[list[Reason], list[Reason]]:
-    """A face's (identity, color) evidence: `_printed`, and for identity the mana symbols of its rules text
-    (CR 903.4) and its basic land types (903.5d)."""
+    """A face's (identity, color) evidence; identity adds rules text and basic land types (CR 903.5d)."""
     cost, type_line, line = face.mana_cost, face.type_line, text.all_colors_line
     syms = [s for raw in SYMBOL_RE.findall(cost) if (s := classify(raw)).colors] if "{" in cost else []
     mana, rest = _printed(face, syms, line if text.all_colors_identity else None, _IDENTITY)
@@ -157,8 +151,7 @@ def _reasons(face: Face, text: _FaceText) -> tuple[list[Reason], list[Reason]]:
 
 
 def _token_colors(card: dict, faces: tuple[Face, ...]) -> tuple[list[Reason], bool]:
-    """Evidence for the colors Scryfall records for a token (set by the creating effect, CR 111.3), and whether
-    it records colors at all (a `colors` list, even an empty one)."""
+    """Evidence for a token's recorded colors (CR 111.3), and whether it records any `colors` list at all."""
     raw_faces = card.get("card_faces")
     raw_faces = [f if isinstance(f, dict) else {} for f in raw_faces] if isinstance(raw_faces, list) else []
     recorded = any(isinstance(obj.get("colors"), list) for obj in (card, *raw_faces))
@@ -176,8 +169,7 @@ def _token_colors(card: dict, faces: tuple[Face, ...]) -> tuple[list[Reason], bo
 
 
 def analyze(card: dict) -> Analysis:
-    """Colors, color identity and the evidence for each color of a Scryfall card object. Raises
-    `IdentityError` only when `card` is not a dict; any dict gives a result."""
+    """Colors, color identity and their evidence; `IdentityError` only when `card` is not a dict."""
     faces = card_faces(card)
     name = card_name(card)
     kind = non_deck_kind(card, faces)
@@ -194,9 +186,9 @@ def analyze(card: dict) -> Analysis:
     reminder: dict[Symbol, None] = {}
     parts = []
     chooses = removes = keeps_identity = False
-    for face, role in zip(faces, roles, strict=True):
-        text = _read_text(face, (face.name, name) if face.name != name else (name,))
-        identity_reasons, color_reasons = _reasons(face, text)
+    for f, role in zip(faces, roles, strict=True):
+        text = _read_text(f, (f.name, name) if f.name != name else (name,))
+        identity_reasons, color_reasons = _reasons(f, text)
         face_identity = wubrg("".join([r.color for r in identity_reasons]))
         face_colors = wubrg("".join([r.color for r in color_reasons]))
         found += identity_reasons
@@ -211,9 +203,7 @@ def analyze(card: dict) -> Analysis:
         chooses = chooses or text.chooses
         reminder.update(text.reminder)
         words |= text.words
-        parts.append(
-            FaceAnalysis(face.name, face_colors, face_identity, face.mana_cost, face.type_line, role)
-        )
+        parts.append(FaceAnalysis(f.name, face_colors, face_identity, f.mana_cost, f.type_line, role))
     unrecorded = False
     layout = card.get("layout")
     if isinstance(layout, str) and layout in TOKEN_LAYOUTS:
@@ -240,21 +230,17 @@ def analyze(card: dict) -> Analysis:
     )
 
 
-def with_chosen_color(analysis: Analysis, color: str) -> Analysis:
-    """`analysis` of a commander that chose `color` before the game (CR 903.4b): it joins its identity and,
-    as its text makes it "the chosen color", its colors. Raises `IdentityError` for anything but one of W, U,
-    B, R, G, or for a card that doesn't choose a color."""
+def with_chosen_color(a: Analysis, color: str) -> Analysis:
+    """`a` after choosing `color` before the game (CR 903.4b): it joins identity and colors. Raises
+    `IdentityError` for anything but W, U, B, R, G, or for a card that doesn't choose a color."""
     letter = color.upper() if isinstance(color, str) else ""
     if len(letter) != 1 or letter not in WUBRG:
         raise IdentityError(f"a chosen color is one of W, U, B, R, G; got {color!r}")
-    if not analysis.chooses_color:
-        raise IdentityError(f"{analysis.name} doesn\u2019t choose a color before the game")
-    face = analysis.faces[0].name if analysis.faces else analysis.name
+    if not a.chooses_color:
+        raise IdentityError(f"{a.name} doesn\u2019t choose a color before the game")
+    face = a.faces[0].name if a.faces else a.name
     added = tuple(Reason(letter, aspect, ReasonKind.CHOSEN_COLOR, face) for aspect in (_COLOR, _IDENTITY))
-    keep = tuple(r for r in analysis.reasons if not (r.removes and r.aspect is _COLOR))
+    keep = tuple(r for r in a.reasons if not (r.removes and r.aspect is _COLOR))
     return replace(
-        analysis,
-        colors=wubrg(analysis.colors + letter),
-        identity=wubrg(analysis.identity + letter),
-        reasons=keep + added,
+        a, colors=wubrg(a.colors + letter), identity=wubrg(a.identity + letter), reasons=keep + added
     )

@@ -1,7 +1,6 @@
-"""Reading the parts of a Scryfall card object (CR 709 split, 710 flip, 712 double-faced, 715 adventurer,
-720 omen, 722 preparation cards): `card_faces` tolerates missing or odd fields and never reads Scryfall's
-`colors`/`color_identity`; `face_roles` says which parts give the card its colors; `non_deck_kind` whether
-it is a card you put in a deck at all.
+"""The parts of a Scryfall card object (CR 709, 710, 712, 715, 720, 722): `card_faces` tolerates odd fields
+and never reads `colors`/`color_identity`; `face_roles` says which parts give colors; `non_deck_kind` what
+a non-deck object is.
 """
 
 from __future__ import annotations
@@ -16,13 +15,9 @@ from bot.identity.symbols import wubrg
 SIDED_LAYOUTS = frozenset(
     {"transform", "modal_dfc", "double_faced_token", "reversible_card", "art_series", "battle", "meld"}
 )
-# Layouts whose colors come from the effect that makes them, not from the object itself (CR 111.3, 114).
-TOKEN_LAYOUTS = frozenset({"token", "double_faced_token", "emblem"})
-# Layouts whose second part holds characteristics used only on the stack (CR 715.4 adventurer, 720 omen,
-# 722.4 preparation): the card's colors are its main part's; its identity counts both (CR 903.4e).
+TOKEN_LAYOUTS = frozenset({"token", "double_faced_token", "emblem"})  # colored by their maker (CR 111.3, 114)
+# A second part used only on the stack (CR 715.4, 720, 722.4): colors are the main part's, identity both's.
 ALTERNATIVE_PART_LAYOUTS = frozenset({"adventure", "omen", "prepare", "preparation"})
-# Subtypes that mark such an alternative part on a face, whatever the layout says.
-_ALTERNATIVE_PART_SUBTYPES = frozenset({"Adventure", "Omen"})
 _LAYOUT_KINDS = {
     "token": NonDeckKind.TOKEN,
     "double_faced_token": NonDeckKind.TOKEN,
@@ -63,8 +58,7 @@ def card_name(card: dict) -> str:
 
 
 def card_faces(card: dict) -> tuple[Face, ...]:
-    """The card's parts: its `card_faces`, or the card itself as one face. Raises `IdentityError` for a
-    `card` that is not a dict."""
+    """Its `card_faces`, or the card itself as one face; `IdentityError` for a `card` that is not a dict."""
     if not isinstance(card, dict):
         raise IdentityError(f"expected a Scryfall card object (dict), got {type(card).__name__}")
     faces = card.get("card_faces")
@@ -86,13 +80,8 @@ def card_faces(card: dict) -> tuple[Face, ...]:
 
 def _face(obj: dict, name: str) -> Face:
     """A Face from a card or card_face object (the same field names on both)."""
-    return Face(
-        name,
-        _str(obj.get("mana_cost")),
-        _str(obj.get("type_line")),
-        _str(obj.get("oracle_text")),
-        indicator(obj.get("color_indicator")),
-    )
+    cost, type_line, text = (_str(obj.get(key)) for key in ("mana_cost", "type_line", "oracle_text"))
+    return Face(name, cost, type_line, text, indicator(obj.get("color_indicator")))
 
 
 def card_names(card: dict, faces: tuple[Face, ...]) -> frozenset[str]:
@@ -122,14 +111,13 @@ def face_roles(card: dict, faces: tuple[Face, ...]) -> list[FaceRole]:
         return [FaceRole.MAIN] + [FaceRole.ALTERNATIVE] * (len(faces) - 1)
     # any other layout: every part gives colors, except parts printed as an Adventure or Omen spell
     subtypes = [type_words(face.type_line.split("//")[0])[1] for face in faces]
-    alternative = [i > 0 and not _ALTERNATIVE_PART_SUBTYPES.isdisjoint(sub) for i, sub in enumerate(subtypes)]
+    alternative = [i > 0 and not {"Adventure", "Omen"}.isdisjoint(sub) for i, sub in enumerate(subtypes)]
     part = FaceRole.MAIN if any(alternative) else FaceRole.HALF
     return [FaceRole.ALTERNATIVE if alt else part for alt in alternative]
 
 
 def _is_meld_result(card: dict) -> bool:
-    """A meld result (CR 712): Scryfall's `all_parts` names it as the `meld_result`; without `all_parts`, a
-    meld-layout object with no mana cost whose text never mentions melding ("meld them into", "(Melds with")."""
+    """A meld result (CR 712): `all_parts` says so; without it, no mana cost and no word of melding."""
     if card.get("layout") != "meld":
         return False
     name = card_name(card)

@@ -1,10 +1,9 @@
 """Does a card fit a deck led by one or two commanders? (CR 903.5c, 903.4b, 903.3, 702.124)
 
-The deck's color identity is the union of its commanders' (702.124c); a card fits when its identity is a
-subset of it (903.5c). A commander that chooses a color before the game (903.4b) counts the color chosen;
-while a choice is open, FITS_IF_CHOSEN lists every assignment of open choices that covers the card.
-DECK_CANT_EXIST when no legal deck holds the card under these commanders (903.3, 702.124, the ban list, not a
-deck card). Commanders given as `Analysis` objects are checked for 903.4b and for being deck cards only.
+The deck's identity is its commanders' union (702.124c); a card fits when its identity is a subset (903.5c).
+A color chosen before the game (903.4b) counts; an open choice gives FITS_IF_CHOSEN with every assignment
+that covers the card. DECK_CANT_EXIST: no legal deck holds it (903.3, 702.124, ban list, not a deck card).
+Commanders given as `Analysis` are checked only for 903.4b and for being deck cards.
 """
 
 from __future__ import annotations
@@ -95,10 +94,8 @@ def _choice_options(
 def check_fit(
     card: dict | Analysis, commanders: Sequence[dict | Analysis], chosen: Sequence[str | None] | None = None
 ) -> FitResult:
-    """Whether `card` may be in a deck led by `commanders` (one or two), with evidence for misfits; `chosen`:
-    per commander the color it chose before the game (CR 903.4b) or None. Raises `IdentityError` for a wrong
-    number of commanders or entries, a letter that isn't a color, or a color for a commander that can't choose.
-    """
+    """Whether `card` may be in a deck led by one or two `commanders`; `chosen`: per commander the color
+    chosen before the game (CR 903.4b) or None. `IdentityError` for bad counts, colors, or choosers."""
     if isinstance(commanders, dict | Analysis | str) or not isinstance(commanders, Sequence):
         raise IdentityError("commanders must be a sequence of one or two card objects")
     if not 1 <= len(commanders) <= 2:

@@ -1,5 +1,5 @@
-"""The engine's data types: result types, verdicts and the partner-ability summary. Pure data; of the package
-it imports only `symbols` (a leaf). Other layers and outside checks rely on these attribute names.
+"""The engine's data types: results, verdicts and the partner summary. Pure data, importing only `symbols`;
+other layers and outside checks rely on these attribute names.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from bot.identity.symbols import WUBRG as WUBRG
 from bot.identity.symbols import Symbol, SymbolKind
 from bot.identity.symbols import wubrg as wubrg
 
-# The five colors (CR 105.1) by name, with their letters.
-COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}  # CR 105.1
 
 
 class IdentityError(ValueError):
@@ -202,8 +201,7 @@ class PairingTrait:
 
 @dataclass(frozen=True, slots=True)
 class PairingTraits:
-    """Everything about a card that decides whom it can be paired with (CR 702.124), and nothing else;
-    `encode()`/`decode()` round-trip exactly, so a cache can store it per card."""
+    """All that decides whom a card pairs with (CR 702.124); `encode()`/`decode()` round-trip (cache)."""
 
     traits: frozenset[PairingTrait] = frozenset()  # with BACKGROUND, TIME_LORD_DOCTOR: what abilities seek
     names: frozenset[str] = frozenset()  # the names it answers to, kept only when it has "partner with"
@@ -215,12 +213,10 @@ class PairingTraits:
         return any(t.kind is kind for t in self.traits)
 
     def texts(self, kind: PairingKind) -> tuple[str, ...]:
-        """The texts of the traits of `kind`, sorted."""
         return tuple(sorted(t.text for t in self.traits if t.kind is kind))
 
     def encode(self) -> str:
-        """Short text: traits then names, ";"-separated, sorted (e.g. "D;W:Rory Williams;N:Amy Pond"); ""
-        for a card with no pairing ability. ";", ":" and "%" inside texts are percent-escaped."""
+        """Sorted traits then names, ";"-separated, texts percent-escaped: "D;W:Rory Williams;N:Amy Pond"."""
         parts = [
             f"{t.kind.value}:{quote(t.text, safe=_SAFE)}" if t.kind in _WITH_TEXT else t.kind.value
             for t in sorted(self.traits)
@@ -301,8 +297,7 @@ class ColorChoice:
 
 @dataclass(frozen=True, slots=True)
 class FitResult:
-    """Whether a card fits a deck led by one or two commanders (CR 903.5c), judged with the colors already
-    chosen (`chosen`: one letter or None per commander) counted."""
+    """Whether a card fits a deck led by one or two commanders (CR 903.5c), counting colors `chosen`."""
 
     fits: bool
     card: Analysis
@@ -320,8 +315,5 @@ class FitResult:
     @property
     def open_choices(self) -> tuple[int, ...]:
         """Indices of the commanders that choose a color before the game (CR 903.4b) and weren't given one."""
-        return tuple(
-            i
-            for i, leader in enumerate(self.commanders)
-            if leader.chooses_color and (i >= len(self.chosen) or self.chosen[i] is None)
-        )
+        picked = enumerate(zip(self.commanders, self.chosen, strict=True))
+        return tuple(i for i, (leader, pick) in picked if leader.chooses_color and pick is None)

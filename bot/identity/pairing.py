@@ -1,10 +1,9 @@
-"""Partner abilities (CR 702.124) as a pure, storable summary (`PairingTraits`), and whether two pair.
+"""Partner abilities (CR 702.124) as a storable summary (`PairingTraits`), and whether two cards pair.
 
-Each partner ability (702.124a) pairs only with its own kind (702.124f); a card with more than one may use
-either, not both (702.124g). Partner (702.124h): both have it. Partner—[text] (702.124i): the same text
-(older Oracle text prints "Friends forever" without "Partner—"). Partner with [name] (702.124j): each names
-the other. Choose a Background (702.124k): the other is a legendary Background enchantment card. Doctor's
-companion (702.124m): the other is a legendary Time Lord Doctor creature card with no other creature types.
+Each pairs only with its own kind (702.124f), one at a time (702.124g): Partner both (702.124h);
+Partner—[text] the same text, older Oracle text printing "Friends forever" alone (702.124i); Partner with
+each naming the other (702.124j); Choose a Background with a legendary Background (702.124k); Doctor's
+companion with a legendary Time Lord Doctor creature with no other creature types (702.124m).
 """
 
 from __future__ import annotations
@@ -65,8 +64,7 @@ def _line_traits(line: str) -> Iterable[PairingTrait]:
 
 
 def pairing_traits(card: dict) -> PairingTraits:
-    """The card's pairing summary (CR 702.124): the partner abilities in the rules text of every face, and
-    whether its front face is a Background or a lone Time Lord Doctor (one creature type of two words)."""
+    """Partner abilities of every face (CR 702.124); whether the front is a Background or Time Lord Doctor."""
     faces = card_faces(card)
     traits = {trait for line in ability_lines(faces) for trait in _line_traits(line)}
     front = front_type(faces)
@@ -83,26 +81,15 @@ def _normed(texts: Iterable[str]) -> set[str]:
     return {norm_text(t) for t in texts}
 
 
-def _names_other(a: PairingTraits, b: PairingTraits) -> bool:
-    """`a` has "partner with" naming `b` (CR 702.124j)."""
-    return bool(_normed(a.texts(PairingKind.PARTNER_WITH)) & _normed(b.names))
-
-
-def _either_way(a: PairingTraits, b: PairingTraits, ability: PairingKind, wanted: PairingKind) -> bool:
-    """One of the two has `ability` and the other is the `wanted` kind of card (CR 702.124k, 702.124m)."""
-    return (a.has(ability) and b.has(wanted)) or (b.has(ability) and a.has(wanted))
-
-
 def shared_pairings(a: PairingTraits, b: PairingTraits) -> tuple[PairingKind, ...]:
-    """Every partner ability through which `a` and `b` pair (CR 702.124h-m), in the order of CR 702.124a.
-    For the one-sided kinds the value names the ability (CHOOSE_BACKGROUND, DOCTORS_COMPANION)."""
-    K = PairingKind
-    pairs = {
+    """Every partner ability through which `a` and `b` pair (CR 702.124h-m), in the order of CR 702.124a."""
+    K, ab = PairingKind, ((a, b), (b, a))
+    pairs = {  # for the one-sided kinds, one card has the ability and the other is what it seeks
         K.PARTNER: a.has(K.PARTNER) and b.has(K.PARTNER),
-        K.PARTNER_TEXT: bool(_normed(a.texts(K.PARTNER_TEXT)) & _normed(b.texts(K.PARTNER_TEXT))),
-        K.PARTNER_WITH: _names_other(a, b) and _names_other(b, a),
-        K.CHOOSE_BACKGROUND: _either_way(a, b, K.CHOOSE_BACKGROUND, K.BACKGROUND),
-        K.DOCTORS_COMPANION: _either_way(a, b, K.DOCTORS_COMPANION, K.TIME_LORD_DOCTOR),
+        K.PARTNER_TEXT: _normed(a.texts(K.PARTNER_TEXT)) & _normed(b.texts(K.PARTNER_TEXT)),
+        K.PARTNER_WITH: all(_normed(x.texts(K.PARTNER_WITH)) & _normed(y.names) for x, y in ab),
+        K.CHOOSE_BACKGROUND: any(x.has(K.CHOOSE_BACKGROUND) and y.has(K.BACKGROUND) for x, y in ab),
+        K.DOCTORS_COMPANION: any(x.has(K.DOCTORS_COMPANION) and y.has(K.TIME_LORD_DOCTOR) for x, y in ab),
     }
     return tuple(k for k, shared in pairs.items() if shared)
 

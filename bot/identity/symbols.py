@@ -1,15 +1,9 @@
-"""Mana-symbol parser covering Scryfall's symbology (CR 107.4, 202.2), and the color order (CR 105.1).
+"""Mana-symbol parser over Scryfall's symbology (CR 107.4, 202.2) and the color order (CR 105.1).
 
-`SYMBOL_RE` finds every `{...}` symbol in a string and `classify(raw)` says what it is. It never raises: a
-symbol it does not know gets kind `UNKNOWN` and no color. Which colors a symbol carries:
-
-- `{W}{U}{B}{R}{G}`: that color (CR 202.2a, 107.4a).
-- hybrid `{W/U}`: both colors (CR 107.4e, 202.2d); two-generic hybrid `{2/W}`: white (CR 107.4e);
-  colorless hybrid `{C/W}`: white.
-- Phyrexian `{B/P}`: black; Phyrexian hybrid `{G/U/P}`: green and blue (CR 107.4f).
-- half mana `{HW}`: white (CR 107.4d, Un-cards).
-- `{C}` (CR 107.4c), `{S}` (107.4h), `{X}{Y}{Z}` (107.3), numbers `{0}`..`{1000000}`, `{½}`, `{∞}`,
-  `{T}` `{Q}` (107.5, 107.6), `{E}` (107.14), `{P}` (generic Phyrexian), `{CHAOS}`, `{A}` ... : no color.
+`classify(raw)` never raises: an unknown symbol gets kind `UNKNOWN` and no color. Colored: `{W}` (107.4a),
+hybrid `{W/U}` both (107.4e, 202.2d), `{2/W}` and `{C/W}` white, Phyrexian `{B/P}` and `{G/U/P}` (107.4f),
+half `{HW}` (107.4d). No color: `{C}` (107.4c), `{S}` (107.4h), `{X}` (107.3), numbers, `{T}` `{Q}` (107.5,
+107.6), `{E}` (107.14), `{P}`, `{CHAOS}`, `{A}`...
 """
 
 from __future__ import annotations
@@ -80,8 +74,7 @@ _LETTERS = frozenset(WUBRG)
 @lru_cache(maxsize=4096)
 def classify(raw: str) -> Symbol:
     """What one symbol such as "{2/W}" is. Never raises: unknown symbols get `SymbolKind.UNKNOWN`."""
-    inner = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw
-    inner = inner.strip().upper()
+    inner = (raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw).strip().upper()
     if not inner:
         return Symbol(raw, SymbolKind.UNKNOWN)
     if inner in _LETTERS:

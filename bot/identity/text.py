@@ -14,8 +14,7 @@ _INNERMOST_PARENS = re.compile(r"\([^()]*\)")
 
 
 def strip_reminder(line: str) -> str:
-    """`line` without any parenthesised text (CR 903.4c), nested or inside a quoted ability included; an
-    unclosed "(" takes the rest of the line (reminder text never spans lines)."""
+    """`line` without parenthesised text (CR 903.4c), nested included; an unclosed "(" takes the rest."""
     while "(" in line:
         line, removed = _INNERMOST_PARENS.subn("", line)
         if not removed:
@@ -23,8 +22,7 @@ def strip_reminder(line: str) -> str:
     return line
 
 
-# "Flashback {B}", "Kicker {1}{G}", "Escape—{R}{R}, Exile ...", "Level up {1}{W}", "Equip {2}", and keywords
-# with a number before the cost: "Suspend 4—{1}{R}", "Suspend X—{X}{B}{B}{B}", "Awaken 3—{5}{W}"
+# "Flashback {B}", "Escape—{R}{R}, Exile ...", "Level up {1}{W}", with a number "Suspend X—{X}{B}{B}{B}"
 _KEYWORD_COST_RE = re.compile(r"^([A-Z][A-Za-z' ]{1,30}?)(?: (?:\d+|X))?(?: ?\u2014 ?| )(?=\{)")
 _ADD_RE = re.compile(r"\badd\b[^.:]*$", re.IGNORECASE)
 _PAY_RE = re.compile(r"\bpays?\b[^.:]*$", re.IGNORECASE)
@@ -42,7 +40,6 @@ def symbol_context(line: str, start: int) -> tuple[TextPlace, str | None]:
     before = line[:start]
     quoted = before.count("\u201c") > before.count("\u201d") or before.count('"') % 2 == 1
     if quoted:
-        # inside a quoted ability that the card grants: where in that ability
         q = max(before.rfind("\u201c"), before.rfind('"'))
         inner_before = before[q + 1 :]
         ends = (line.find('"', start), line.find("\u201d", start))

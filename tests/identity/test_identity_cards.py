@@ -20,16 +20,12 @@ from typing import Any
 import pytest
 
 from bot.identity import (
-    Aspect,
     ColorChoice,
-    DeckBlocker,
-    FitVerdict,
     IdentityError,
     NonDeckKind,
     PairingKind,
     PairingTrait,
     PairingTraits,
-    ReasonKind,
     Verdict,
     VerdictCode,
     analyze,
@@ -39,9 +35,10 @@ from bot.identity import (
     commander_eligibility,
     is_commander_candidate,
     pairing_traits,
-    with_chosen_color,
 )
 from bot.identity.commander import has_power_toughness_box
+from bot.identity.engine import with_chosen_color
+from bot.identity.model import Aspect, DeckBlocker, FitVerdict, ReasonKind
 from bot.present.words import verdict_sentence
 from tests.shared_data import all_cards, without_answers
 from tests.shared_data import card as shared_card

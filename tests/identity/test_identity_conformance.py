@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.identity import Aspect, Note, analyze, wubrg
+from bot.identity import analyze
 from bot.identity.faces import TOKEN_LAYOUTS
+from bot.identity.model import Aspect, Note
+from bot.identity.symbols import wubrg
 from tests.identity.test_identity_cards import recent_cards
 from tests.shared_data import all_cards, without_answers
 

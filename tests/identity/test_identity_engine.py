@@ -16,17 +16,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.identity import (
-    Aspect,
-    CdaKind,
-    FaceRole,
-    IdentityError,
-    Note,
-    ReasonKind,
-    SymbolKind,
-    TextPlace,
-    analyze,
-)
+from bot.identity import IdentityError, analyze
+from bot.identity.model import Aspect, CdaKind, FaceRole, Note, ReasonKind, TextPlace
+from bot.identity.symbols import SymbolKind
 from tests.shared_data import all_cards, card, without_answers
 
 

@@ -5,18 +5,16 @@ from __future__ import annotations
 import pytest
 
 from bot.identity import (
-    FitVerdict,
     IdentityError,
     NonDeckKind,
     PairingKind,
-    ReasonKind,
-    TextPlace,
     VerdictCode,
     analyze,
     check_fit,
     check_pairing,
     commander_eligibility,
 )
+from bot.identity.model import FitVerdict, ReasonKind, TextPlace
 from tests.shared_data import card, without_answers
 
 

@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.identity import Symbol, SymbolKind, wubrg
-from bot.identity.symbols import SYMBOL_RE, classify
+from bot.identity.symbols import SYMBOL_RE, Symbol, SymbolKind, classify, wubrg
 
 
 def parse_symbols(text: str) -> tuple[Symbol, ...]:
