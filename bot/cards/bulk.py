@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gzip
 import json
 import logging
@@ -187,11 +188,15 @@ async def sync_from_scryfall(
     download_progress: Callable[[int, int | None], None] | None = None,
     import_progress: Callable[[int], None] | None = None,
 ) -> ImportResult:
-    """Download oracle_cards next to the cache and import it in a thread (`sync-cards`)."""
+    """Download oracle_cards next to the cache and import it: in a child process, or with
+    `import_progress` (a callback of this process) in a thread."""
     async with downloaded(client, "oracle_cards", db_path, download_progress) as (dest, updated_at):
-        return await asyncio.to_thread(
-            import_file, dest, db_path, batch_size=batch_size, updated_at=updated_at, progress=import_progress
+        call = functools.partial(
+            import_file, str(dest), str(db_path), batch_size=batch_size, updated_at=updated_at
         )
+        if import_progress is None:
+            return await in_child(call)
+        return await asyncio.to_thread(call, progress=import_progress)
 
 
 @contextlib.asynccontextmanager

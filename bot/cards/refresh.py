@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -20,7 +19,7 @@ from pathlib import Path
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
 from bot.cards.allcards import imported_languages, sync_printed_names
-from bot.cards.bulk import ImportResult, downloaded, import_file, in_child
+from bot.cards.bulk import ImportResult, sync_from_scryfall
 from bot.cards.service import CardService
 
 log = logging.getLogger(__name__)
@@ -69,10 +68,7 @@ class BulkRefresher:
     async def refresh_now(self) -> ImportResult:
         """Download and import oracle_cards now, then reload the index (one refresh at a time)."""
         async with self._lock:
-            db_path = Path(self.cards.cache.path)
-            async with downloaded(self.cards.client, "oracle_cards", db_path) as (dest, updated_at):
-                call = functools.partial(import_file, str(dest), str(db_path), updated_at=updated_at)
-                result = await in_child(call)
+            result = await sync_from_scryfall(self.cards.client, self.cards.cache.path)
             await self.cards.load_index()
             log.info("bulk data: imported %d cards in %.1f s", result.cards, result.seconds)
             return result
