@@ -87,16 +87,6 @@ def iter_cards(path: Path | str) -> Iterator[tuple[dict[str, Any], str | None]]:
             yield obj, line.decode("utf-8")
 
 
-def published_at(value: object) -> float | None:
-    """Epoch seconds of a bulk-data entry's `updated_at` (None when absent or unreadable)."""
-    if not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-
-
 def _lower_priority() -> None:
     with contextlib.suppress(OSError):  # not permitted here: the import still runs, at normal priority
         os.nice(CHILD_NICENESS)
@@ -213,6 +203,9 @@ async def downloaded(
     try:
         size = await client.download(entry["download_uri"], dest, progress=progress)
         log.info("downloaded Scryfall %s (%d bytes)", kind, size)
-        yield dest, published_at(entry.get("updated_at")) or time.time()
+        published = time.time()
+        with contextlib.suppress(ValueError):  # Scryfall's ISO 8601 `updated_at`
+            published = datetime.fromisoformat(str(entry.get("updated_at"))).timestamp()
+        yield dest, published
     finally:
         dest.unlink(missing_ok=True)

@@ -25,8 +25,6 @@ from bot.cards.service import CardService
 log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 30.0
-FIRST_RETRY = 60.0
-MAX_RETRY = 3600.0
 
 
 class BulkRefresher:
@@ -112,7 +110,7 @@ class BulkRefresher:
     async def _refresh_loop(self) -> None:
         while True:
             retrying = AsyncRetrying(
-                wait=wait_exponential(multiplier=FIRST_RETRY, max=min(self.period, MAX_RETRY)),
+                wait=wait_exponential(multiplier=60, max=min(self.period, 3600)),
                 retry=retry_if_exception_type(Exception),
                 before_sleep=self._failed,
             )
