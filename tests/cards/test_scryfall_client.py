@@ -187,8 +187,3 @@ def test_endpoint_groups():
         endpoint_group(p) for p in ("/cards/search", "/cards/named", "/cards/random", "/cards/collection")
     ] == ["slow"] * 4
     assert [endpoint_group(p) for p in ("/cards/autocomplete", "/cards/abc", "/bulk-data")] == ["fast"] * 3
-
-
-def test_rate_must_scale_down():
-    with pytest.raises(ValueError):
-        Budget(scale=1.5)
