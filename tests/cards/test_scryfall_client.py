@@ -119,7 +119,9 @@ async def test_collection_limits_and_not_found(fake, client):
         assert resp.content_type == "application/json"
         assert (await resp.json())["object"] == "error"
     with pytest.raises(ScryfallBadRequest):
-        await client._request("POST", "/cards/collection", body={"identifiers": [{"name": "x"}] * 76})
+        await client._request_bounded(
+            "POST", "/cards/collection", None, lambda: {"identifiers": [{"name": "x"}] * 76}
+        )
 
 
 async def test_5xx_is_retried_then_succeeds(fake, client):
