@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cachetools import LRUCache
+from cachetools import LRUCache, cachedmethod
 from rapidfuzz import fuzz, process
 
 from bot.cards.names import (
@@ -82,7 +83,7 @@ class NameIndex:
         self._pairable = [(e, _traits(e.pairing)) for e in values if e.commander and e.pairing]
         self._partner_lists: LRUCache[str, Lists] = LRUCache(PARTNER_LISTS)
         # The index never changes, so matches are remembered (`peek` and `resolve` ask for the same key).
-        # Not `lru_cache` on a method: that reference cycle would leave the old index to one long GC pause.
+        # Not `lru_cache`: its reference cycle would leave the old index to one long GC pause.
         self._matches: LRUCache[tuple[str, bool], LocalMatch] = LRUCache(MATCH_CACHE)
 
     def __len__(self) -> int:
@@ -129,15 +130,8 @@ class NameIndex:
     def rank_candidates(self, query: str, names: Iterable[str]) -> list[str]:
         return rank_candidates(query, names, self.popularity)
 
+    @cachedmethod(operator.attrgetter("_matches"))
     def match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
-        key = (q, commanders_only)
-        found = self._matches.get(key)
-        if found is None:
-            found = self._match(q, commanders_only=commanders_only)
-            self._matches[key] = found
-        return found
-
-    def _match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
         """Resolve `q` locally by the rules in `bot.cards.names`: one name, several best first, or none."""
         lists = self._lists(commanders_only)
         hits = lists.search(q, 50, typos=False, infix=True, fuzzy=False)
