@@ -132,13 +132,6 @@ class CardCache:
         )
         return cast(list[tuple[Any, ...]], list(rows))
 
-    async def counts(self) -> dict[str, int]:
-        out = {}
-        for table in ("cards", "names", "queries", "negative"):
-            rows = await self._db.execute_fetchall(f"SELECT count(*) FROM {table}")
-            out[table] = int(next(iter(rows))[0])
-        return out
-
     async def get_metas(self, keys: Iterable[str]) -> dict[str, str]:
         """The `meta` values of `keys` that are set, read in one query (one consistent snapshot)."""
         wanted = list(keys)
