@@ -38,9 +38,6 @@ class CardRow:
     raw: str
 
 
-_ROW_COLUMNS = "c.id, c.name, c.source, c.fetched_at, c.rank, c.commander"
-
-
 class CardCache:
     """Async access to the card cache. Open with `await CardCache.open(path)`."""
 
@@ -91,18 +88,20 @@ class CardCache:
 
     async def lookup_name(self, norm: str) -> list[CardRow]:
         """Cards whose full or face name normalises to `norm`, best first (full names, real cards, bulk)."""
-        rows = await self._db.execute_fetchall(
-            f"SELECT {_ROW_COLUMNS}, n.kind, c.json FROM names n JOIN cards c ON c.id = n.card_id "
-            "WHERE n.norm = ? ORDER BY n.kind, c.rank, c.source = 'bulk' DESC, c.fetched_at DESC",
-            (norm,),
+        return await self._card_rows(
+            "n.kind, c.json FROM names n JOIN cards c ON c.id = n.card_id WHERE n.norm = ? "
+            "ORDER BY n.kind, c.rank, c.source = 'bulk' DESC, c.fetched_at DESC",
+            norm,
         )
-        return [CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows]
 
     async def get_card(self, card_id: str) -> CardRow | None:
+        return next(iter(await self._card_rows("0, c.json FROM cards c WHERE c.id = ?", card_id)), None)
+
+    async def _card_rows(self, rest: str, arg: str) -> list[CardRow]:
         rows = await self._db.execute_fetchall(
-            f"SELECT {_ROW_COLUMNS}, 0, c.json FROM cards c WHERE c.id = ?", (card_id,)
+            f"SELECT c.id, c.name, c.source, c.fetched_at, c.rank, c.commander, {rest}", (arg,)
         )
-        return next((CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows), None)
+        return [CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows]
 
     async def get_query(self, kind: str, norm: str) -> tuple[str, float] | None:
         rows = await self._db.execute_fetchall(

@@ -27,7 +27,6 @@ from bot.cards.rows import index_entries
 from bot.cards.search import Hit, IndexEntry, Lists
 from bot.identity import IdentityError, PairingTraits, can_pair
 
-MATCH_CACHE = 4096  # resolutions each index remembers
 _UNRANKED_COST = popularity_cost(None)
 
 
@@ -56,7 +55,6 @@ def _spread(hits: list[Hit], limit: int) -> list[int]:
 
 
 CLOSE_SCORE = 80.0  # a fuzzy score this high makes a suggestion a near miss (LocalMatch.close)
-PARTNER_LISTS = 64  # partner-option lists kept (one per chosen commander's pairing summary)
 
 
 def _traits(pairing: str) -> PairingTraits:
@@ -81,10 +79,10 @@ class NameIndex:
         self._commanders = Lists([e for e in values if e.commander])
         # Commanders a partner option may offer, decoded once; lists are made per chosen commander.
         self._pairable = [(e, _traits(e.pairing)) for e in values if e.commander and e.pairing]
-        self._partner_lists: LRUCache[str, Lists] = LRUCache(PARTNER_LISTS)
+        self._partner_lists: LRUCache[str, Lists] = LRUCache(64)  # one per chosen commander's pairing summary
         # The index never changes, so matches are remembered (`peek` and `resolve` ask for the same key).
         # Not `lru_cache`: its reference cycle would leave the old index to one long GC pause.
-        self._matches: LRUCache[tuple[str, bool], LocalMatch] = LRUCache(MATCH_CACHE)
+        self._matches: LRUCache[tuple[str, bool], LocalMatch] = LRUCache(4096)
 
     def __len__(self) -> int:
         return len(self.entries)

@@ -279,13 +279,9 @@ class ScryfallClient:
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
         payload = self._list(await self._get("/bulk-data"))
-        for entry in payload["data"]:
-            if (
-                isinstance(entry, dict)
-                and entry.get("type") == kind
-                and isinstance(entry.get("download_uri"), str)
-            ):
-                return entry
+        for e in payload["data"]:
+            if isinstance(e, dict) and e.get("type") == kind and isinstance(e.get("download_uri"), str):
+                return e
         raise ScryfallUnavailable(f"Scryfall lists no {kind} bulk file")
 
     async def symbology(self) -> list[dict[str, Any]]:
