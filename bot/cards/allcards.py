@@ -137,14 +137,10 @@ def _connect_existing(db_path: Path | str) -> sqlite3.Connection | None:
 def imported_languages(db_path: Path | str) -> dict[str, float]:
     """{language: when it was imported (epoch seconds)} for the languages the cache holds names in."""
     conn = _connect_existing(db_path)
-    if conn is None:
-        return {}
-    try:
-        return dict(conn.execute("SELECT lang, imported_at FROM printed_languages").fetchall())
-    except sqlite3.OperationalError:  # no such table: never imported
-        return {}
-    finally:
-        conn.close()
+    if conn is not None:
+        with contextlib.closing(conn), contextlib.suppress(sqlite3.OperationalError):
+            return dict(conn.execute("SELECT lang, imported_at FROM printed_languages").fetchall())
+    return {}  # no file, or no table: never imported
 
 
 def load_printed_names(db_path: Path | str, languages: Collection[str]) -> PrintedNames | None:

@@ -32,7 +32,6 @@ from bot.cards.scryfall import ScryfallClient
 log = logging.getLogger(__name__)
 
 DEFAULT_BATCH = 2000
-CHILD_NICENESS = 10  # the import process's `nice` increment
 T = TypeVar("T")
 
 
@@ -89,7 +88,7 @@ def iter_cards(path: Path | str) -> Iterator[tuple[dict[str, Any], str | None]]:
 
 def _lower_priority() -> None:
     with contextlib.suppress(OSError):  # not permitted here: the import still runs, at normal priority
-        os.nice(CHILD_NICENESS)
+        os.nice(10)
 
 
 async def in_child(call: Callable[[], T]) -> T:

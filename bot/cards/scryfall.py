@@ -124,9 +124,6 @@ class ScryfallClient:
     def close(self) -> None:
         self._flight.cancel_all()
 
-    async def locked_for(self) -> float:
-        return self.budget.locked_for()
-
     def can_go_now(self, path: str) -> bool:
         """Whether a request to `path` would be sent at once (no queue, no lockout)."""
         return self.budget.can_go_now(endpoint_group(path))
