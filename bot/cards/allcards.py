@@ -1,9 +1,6 @@
-"""Printed card names from Scryfall's `all_cards` bulk file (every printing in every language, about 2 GB),
-kept in the card cache's `printed_names` table, which this module owns (with `printed_languages`).
-
-The import streams the file, keeps (language, printed name, Oracle id, English name, printings) for the
-languages turned on, and replaces the tables in one short transaction, so readers never see half an import.
-"""
+"""Printed card names from Scryfall's `all_cards` bulk file (about 2 GB), kept in the cache's `printed_names`
+and `printed_languages` tables, which this module owns. The import streams the file and replaces the tables
+in one short transaction, so readers never see half an import."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Scryfall's request limits for this process: one `aiolimiter.AsyncLimiter` per endpoint group, and the 429
-pause. Each group is a leaky bucket of capacity 1, so two requests of a group are never closer than one
-interval, whatever the burst. Processes sharing a host split `SCRYFALL_RATE` (passed as `scale`). Time is
-the event loop's clock, as aiolimiter's.
-"""
+"""Scryfall's request limits for this process: per endpoint group an `aiolimiter.AsyncLimiter` of capacity 1
+(two requests of a group never closer than one interval, whatever the burst), and the 429 pause. Processes
+sharing a host split `SCRYFALL_RATE` (`scale`). Time is the event loop's clock, as aiolimiter's."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Scryfall bulk data: importing `oracle_cards` (found through /bulk-data, or a local file) into the card cache.
-
-Files, detected by content: a JSON array as Scryfall ships it or JSON Lines, either optionally gzipped.
-Parsing streams (bounded memory); each batch of cards is its own transaction, so an interrupted import
-leaves a cache that opens and serves what it committed.
-"""
+"""Importing Scryfall's `oracle_cards` (found through /bulk-data, or a local file) into the card cache: a JSON
+array or JSON Lines, optionally gzipped. Parsing streams; each batch of cards is its own transaction, so an
+interrupted import leaves a cache that opens and serves what it committed."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """The SQLite card cache (aiosqlite, WAL): `cards` by id, `names` (name key -> card id, full names kind 0,
 face names kind 1), `queries` (a fuzzy or commander query Scryfall answered -> card id), `negative` (queries
-Scryfall said do not exist, until `expires_at`), `meta`. Schema and migrations: `bot.cards.schema`. Nothing
-is ever cached from an error response.
-"""
+Scryfall said do not exist, until `expires_at`), `meta`. Nothing is ever cached from an error response."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""Sharing Scryfall requests: identical calls share one execution (`SingleFlight`), and exact names that need
+"""Sharing Scryfall requests: identical calls share one execution (`SingleFlight`); exact names needing
 Scryfall together travel in one `/cards/collection` request (`CollectionBatcher`). Hand-written: asyncio has
-no single-flight, and async-lru would also keep the answers, which the card cache alone decides (errors never).
-"""
+no single-flight, and async-lru would also keep the answers, which the card cache alone decides."""
 
 from __future__ import annotations
 

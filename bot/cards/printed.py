@@ -1,11 +1,8 @@
 """Card names as printed in other languages: a compact, read-only index from printed name to English name.
-
 Keys (`printed_key`) fold NFKC forms, case, spaces, punctuation and control characters, `=`, and inline
 readings in parentheses (furigana). Accents fold on Latin letters only: players type them loosely, while
 in other scripts the marks tell letters apart (Japanese `カ`/`ガ`), except the diaeresis of Russian yo.
-Latin look-alikes inside a Cyrillic name are read as Cyrillic. Four parallel arrays sorted by key hold the
-entries; lookups are binary searches.
-"""
+Latin look-alikes inside a Cyrillic name are read as Cyrillic."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""BulkRefresher: keeps the local copy of Scryfall's bulk data fresh, and every process's view of it current.
-
-- Refresh (`BULK_REFRESH_HOURS` > 0): with no complete import, or one older than the period, download
-  `oracle_cards`, import it in a child process, rebuild the name index off the loop and swap it in; then
-  the printed names (`CARD_LANGUAGES`) when missing or as old. Failures retry after 1, 2, 4, ... minutes.
-- Watch (a file cache): every `watch_seconds` the import stamp is read; newer data imported by another
-  process (`sync-cards`, another shard) is reloaded.
-"""
+"""BulkRefresher: with `BULK_REFRESH_HOURS` > 0, when no complete import is that recent, download and import
+`oracle_cards` (a child process) and swap in a new name index, then the printed names (`CARD_LANGUAGES`);
+failures retry after 1, 2, 4, ... minutes. With a file cache, data another process imported is reloaded."""
 
 from __future__ import annotations
 

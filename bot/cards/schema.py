@@ -1,7 +1,6 @@
-"""The card cache file: its versioned schema and migrations, opening, checking, and moving a corrupt one aside
-(synchronous; shared by the cache and the bulk importer). A file that is no readable cache is logged once,
-moved to `<name>.corrupt-<timestamp>` and rebuilt; if even that fails the cache lives in memory this run.
-"""
+"""The card cache file: versioned schema, migrations, opening and checking (synchronous; shared by the cache
+and the bulk importer). A file that is no readable cache is logged, moved to `<name>.corrupt-<timestamp>` and
+rebuilt; if even that fails the cache lives in memory this run."""
 
 from __future__ import annotations
 
