@@ -5,7 +5,6 @@ failures retry after 1, 2, 4, ... minutes. With a file cache, data another proce
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -54,9 +53,7 @@ class BulkRefresher:
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def refresh_now(self) -> ImportResult:
         """Download and import oracle_cards now, then reload the index (one refresh at a time)."""
