@@ -113,13 +113,7 @@ class CardCache:
             "SELECT suggestions FROM negative WHERE kind = ? AND norm = ? AND expires_at > ?",
             (kind, norm, self._clock()),
         )
-        for r in rows:
-            try:
-                value = json.loads(r[0])
-            except ValueError:
-                value = []
-            return [str(s) for s in value] if isinstance(value, list) else []
-        return None
+        return next(([str(s) for s in json.loads(r[0])] for r in rows), None)  # as put_negative wrote them
 
     async def name_rows(self) -> list[tuple[Any, ...]]:
         """Every full name as raw rows for `bot.cards.index.build_index`, sorted by key (it merges less)."""
