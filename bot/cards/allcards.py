@@ -1,9 +1,6 @@
-"""Printed card names from Scryfall's `all_cards` bulk file (every printing in every language, about 2 GB),
-kept in the card cache's `printed_names` table, which this module owns (with `printed_languages`).
-
-The import streams the file, keeps (language, printed name, Oracle id, English name, printings) for the
-languages turned on, and replaces the tables in one short transaction, so readers never see half an import.
-"""
+"""Printed card names from Scryfall's `all_cards` bulk file (about 2 GB), kept in the cache's `printed_names`
+and `printed_languages` tables, which this module owns. The import streams the file and replaces the tables
+in one short transaction, so readers never see half an import."""
 
 from __future__ import annotations
 
@@ -137,14 +134,10 @@ def _connect_existing(db_path: Path | str) -> sqlite3.Connection | None:
 def imported_languages(db_path: Path | str) -> dict[str, float]:
     """{language: when it was imported (epoch seconds)} for the languages the cache holds names in."""
     conn = _connect_existing(db_path)
-    if conn is None:
-        return {}
-    try:
-        return dict(conn.execute("SELECT lang, imported_at FROM printed_languages").fetchall())
-    except sqlite3.OperationalError:  # no such table: never imported
-        return {}
-    finally:
-        conn.close()
+    if conn is not None:
+        with contextlib.closing(conn), contextlib.suppress(sqlite3.OperationalError):
+            return dict(conn.execute("SELECT lang, imported_at FROM printed_languages").fetchall())
+    return {}  # no file, or no table: never imported
 
 
 def load_printed_names(db_path: Path | str, languages: Collection[str]) -> PrintedNames | None:

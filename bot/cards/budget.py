@@ -1,8 +1,6 @@
-"""Scryfall's request limits for this process: one `aiolimiter.AsyncLimiter` per endpoint group, and the 429
-pause. Each group is a leaky bucket of capacity 1, so two requests of a group are never closer than one
-interval, whatever the burst. Processes sharing a host split `SCRYFALL_RATE` (passed as `scale`). Time is
-the event loop's clock, as aiolimiter's.
-"""
+"""Scryfall's request limits for this process: per endpoint group an `aiolimiter.AsyncLimiter` of capacity 1
+(two requests of a group never closer than one interval, whatever the burst), and the 429 pause. Processes
+sharing a host split `SCRYFALL_RATE` (`scale`). Time is the event loop's clock, as aiolimiter's."""
 
 from __future__ import annotations
 
@@ -31,27 +29,17 @@ def _now() -> float:
 
 
 class Budget:
-    """Request turns per endpoint group (at `rate * scale * safety` per second) and the 429 lockout."""
+    """Request turns per endpoint group (at `rate * scale * safety` per second; settings check `scale`) and the
+    429 lockout."""
 
     def __init__(
         self, *, rates: Mapping[str, float] = DEFAULT_RATES, scale: float = 1.0, safety: float = SAFETY
     ) -> None:
-        for name, value in (("scale", scale), ("safety", safety)):
-            if not 0 < value <= 1:
-                raise ValueError(f"{name} must be in (0, 1], got {value!r}")
-        if not rates or any(not (r > 0 and math.isfinite(r)) for r in rates.values()):
-            raise ValueError("rates must map at least one group to a positive requests/s figure")
-        self._intervals = {g: 1.0 / (r * scale * safety) for g, r in rates.items()}
-        self._limiters = {g: AsyncLimiter(1, interval) for g, interval in self._intervals.items()}
+        self.intervals = {g: 1.0 / (r * scale * safety) for g, r in rates.items()}
+        self._limiters = {g: AsyncLimiter(1, interval) for g, interval in self.intervals.items()}
         self._queued = dict.fromkeys(rates, 0)
         self._locked_until = -math.inf
         self.lockouts = 0
-
-    def interval(self, group: str) -> float:
-        try:
-            return self._intervals[group]
-        except KeyError:
-            raise ValueError(f"unknown budget group {group!r} (known: {sorted(self._intervals)})") from None
 
     def locked_for(self) -> float:
         return max(0.0, self._locked_until - _now())
@@ -67,7 +55,7 @@ class Budget:
         """Return at this request's turn in `group`; BudgetExceeded at once when the turn or the end of a
         lockout would come after `deadline` (estimated as one interval per request queued ahead: never
         shorter than the real wait)."""
-        interval = self.interval(group)
+        interval = self.intervals[group]
         limiter = self._limiters[group]
         while True:
             left = deadline - _now()

@@ -1,14 +1,12 @@
-"""Scryfall bulk data: importing `oracle_cards` (found through /bulk-data, or a local file) into the card cache.
-
-Files, detected by content: a JSON array as Scryfall ships it or JSON Lines, either optionally gzipped.
-Parsing streams (bounded memory); each batch of cards is its own transaction, so an interrupted import
-leaves a cache that opens and serves what it committed.
-"""
+"""Importing Scryfall's `oracle_cards` (found through /bulk-data, or a local file) into the card cache: a JSON
+array or JSON Lines, optionally gzipped. Parsing streams; each batch of cards is its own transaction, so an
+interrupted import leaves a cache that opens and serves what it committed."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gzip
 import json
 import logging
@@ -31,7 +29,6 @@ from bot.cards.scryfall import ScryfallClient
 log = logging.getLogger(__name__)
 
 DEFAULT_BATCH = 2000
-CHILD_NICENESS = 10  # the import process's `nice` increment
 T = TypeVar("T")
 
 
@@ -86,19 +83,9 @@ def iter_cards(path: Path | str) -> Iterator[tuple[dict[str, Any], str | None]]:
             yield obj, line.decode("utf-8")
 
 
-def published_at(value: object) -> float | None:
-    """Epoch seconds of a bulk-data entry's `updated_at` (None when absent or unreadable)."""
-    if not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-
-
 def _lower_priority() -> None:
     with contextlib.suppress(OSError):  # not permitted here: the import still runs, at normal priority
-        os.nice(CHILD_NICENESS)
+        os.nice(10)
 
 
 async def in_child(call: Callable[[], T]) -> T:
@@ -187,11 +174,15 @@ async def sync_from_scryfall(
     download_progress: Callable[[int, int | None], None] | None = None,
     import_progress: Callable[[int], None] | None = None,
 ) -> ImportResult:
-    """Download oracle_cards next to the cache and import it in a thread (`sync-cards`)."""
+    """Download oracle_cards next to the cache and import it: in a child process, or with
+    `import_progress` (a callback of this process) in a thread."""
     async with downloaded(client, "oracle_cards", db_path, download_progress) as (dest, updated_at):
-        return await asyncio.to_thread(
-            import_file, dest, db_path, batch_size=batch_size, updated_at=updated_at, progress=import_progress
+        call = functools.partial(
+            import_file, str(dest), str(db_path), batch_size=batch_size, updated_at=updated_at
         )
+        if import_progress is None:
+            return await in_child(call)
+        return await asyncio.to_thread(call, progress=import_progress)
 
 
 @contextlib.asynccontextmanager
@@ -208,6 +199,9 @@ async def downloaded(
     try:
         size = await client.download(entry["download_uri"], dest, progress=progress)
         log.info("downloaded Scryfall %s (%d bytes)", kind, size)
-        yield dest, published_at(entry.get("updated_at")) or time.time()
+        published = time.time()
+        with contextlib.suppress(ValueError):  # Scryfall's ISO 8601 `updated_at`
+            published = datetime.fromisoformat(str(entry.get("updated_at"))).timestamp()
+        yield dest, published
     finally:
         dest.unlink(missing_ok=True)

@@ -1,8 +1,6 @@
 """The SQLite card cache (aiosqlite, WAL): `cards` by id, `names` (name key -> card id, full names kind 0,
 face names kind 1), `queries` (a fuzzy or commander query Scryfall answered -> card id), `negative` (queries
-Scryfall said do not exist, until `expires_at`), `meta`. Schema and migrations: `bot.cards.schema`. Nothing
-is ever cached from an error response.
-"""
+Scryfall said do not exist, until `expires_at`), `meta`. Nothing is ever cached from an error response."""
 
 from __future__ import annotations
 
@@ -36,9 +34,6 @@ class CardRow:
     commander: bool
     kind: int
     raw: str
-
-
-_ROW_COLUMNS = "c.id, c.name, c.source, c.fetched_at, c.rank, c.commander"
 
 
 class CardCache:
@@ -91,18 +86,20 @@ class CardCache:
 
     async def lookup_name(self, norm: str) -> list[CardRow]:
         """Cards whose full or face name normalises to `norm`, best first (full names, real cards, bulk)."""
-        rows = await self._db.execute_fetchall(
-            f"SELECT {_ROW_COLUMNS}, n.kind, c.json FROM names n JOIN cards c ON c.id = n.card_id "
-            "WHERE n.norm = ? ORDER BY n.kind, c.rank, c.source = 'bulk' DESC, c.fetched_at DESC",
-            (norm,),
+        return await self._card_rows(
+            "n.kind, c.json FROM names n JOIN cards c ON c.id = n.card_id WHERE n.norm = ? "
+            "ORDER BY n.kind, c.rank, c.source = 'bulk' DESC, c.fetched_at DESC",
+            norm,
         )
-        return [CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows]
 
     async def get_card(self, card_id: str) -> CardRow | None:
+        return next(iter(await self._card_rows("0, c.json FROM cards c WHERE c.id = ?", card_id)), None)
+
+    async def _card_rows(self, rest: str, arg: str) -> list[CardRow]:
         rows = await self._db.execute_fetchall(
-            f"SELECT {_ROW_COLUMNS}, 0, c.json FROM cards c WHERE c.id = ?", (card_id,)
+            f"SELECT c.id, c.name, c.source, c.fetched_at, c.rank, c.commander, {rest}", (arg,)
         )
-        return next((CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows), None)
+        return [CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows]
 
     async def get_query(self, kind: str, norm: str) -> tuple[str, float] | None:
         rows = await self._db.execute_fetchall(
@@ -116,13 +113,7 @@ class CardCache:
             "SELECT suggestions FROM negative WHERE kind = ? AND norm = ? AND expires_at > ?",
             (kind, norm, self._clock()),
         )
-        for r in rows:
-            try:
-                value = json.loads(r[0])
-            except ValueError:
-                value = []
-            return [str(s) for s in value] if isinstance(value, list) else []
-        return None
+        return next(([str(s) for s in json.loads(r[0])] for r in rows), None)  # as put_negative wrote them
 
     async def name_rows(self) -> list[tuple[Any, ...]]:
         """Every full name as raw rows for `bot.cards.index.build_index`, sorted by key (it merges less)."""
@@ -131,13 +122,6 @@ class CardCache:
             "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm"
         )
         return cast(list[tuple[Any, ...]], list(rows))
-
-    async def counts(self) -> dict[str, int]:
-        out = {}
-        for table in ("cards", "names", "queries", "negative"):
-            rows = await self._db.execute_fetchall(f"SELECT count(*) FROM {table}")
-            out[table] = int(next(iter(rows))[0])
-        return out
 
     async def get_metas(self, keys: Iterable[str]) -> dict[str, str]:
         """The `meta` values of `keys` that are set, read in one query (one consistent snapshot)."""

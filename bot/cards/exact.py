@@ -15,6 +15,7 @@ from bot.cards.lookup import CardLookups
 from bot.cards.model import (
     MAX_COLLECTION,
     MAX_SUGGESTIONS,
+    AmbiguousCard,
     BadCardName,
     Batch,
     Mode,
@@ -52,17 +53,16 @@ class ExactReader:
         ask = [n for n in self.wanted if not await self._local(n)]
         for start in range(0, len(ask), MAX_COLLECTION):
             for n in await self._collection(ask[start : start + MAX_COLLECTION]):
-                if not (self.searching and n not in self.stale and await self._printed(n, search=True)):
+                if not (self.searching and n not in self.stale and await self._searched(n)):
                     await self._named(n)
         await self._read_english()
         return self.result
 
-    async def _printed(self, n: str, *, search: bool = False) -> bool:
-        """Settle `n` when it is a printed name (the local index, or with `search` Scryfall's): one card is
-        read as its English name (`_read_english`), several are missing with them as suggestions."""
-        foreign, q = self.service.foreign, self.query_of[n]
+    async def _searched(self, n: str) -> bool:
+        """Settle `n` when Scryfall's search finds it a printed name: one card is read as its English name
+        (`_read_english`), several are missing with them as suggestions."""
         try:
-            meant = await foreign.searched(q, n, self.langs) if search else foreign.local(q, n, self.langs)
+            meant = await self.service.foreign.searched(self.query_of[n], n, self.langs)
         except ScryfallUnavailable as exc:  # it may be a printed name: never "no such card" then
             self.unsearched[n] = exc
             return False
@@ -117,17 +117,24 @@ class ExactReader:
 
     async def _local(self, n: str) -> bool:
         """Settle `n` from the cache if it can; False when Scryfall must be asked."""
-        service = self.service
+        service, q = self.service, self.query_of[n]
         rows: list[CardRow] = await service.db(service.cache.lookup_name(n), [])
-        if rows:
-            found = service.fresh(rows[0])
-            if found is not None:
-                self._found(n, found)
-                return True
-            self.stale[n] = rows[0]
-            return False
-        if await self._printed(n):
+        try:  # a cached English name is that card; else the local index's printed names
+            found = await service.local(
+                q, n, Mode.CARD, rows=rows, langs=self.langs, printed=not rows, exact_only=True
+            )
+        except AmbiguousCard as exc:
+            await self._not_found(n, exc.candidates, more=False)
             return True
+        if isinstance(found, Resolved):
+            self._found(n, found)
+            return True
+        if found.printed is not None:
+            self.english[n] = found.printed
+            return True
+        if found.stale is not None:
+            self.stale[n] = found.stale
+            return False
         close = await service.db(service.cache.get_negative(Mode.CARD.value, n), None)  # a recent 404
         negative = close is not None
         if close is None:
@@ -136,7 +143,7 @@ class ExactReader:
             if not (mapped and other and service.fresh(other, query_time=mapped[1])):
                 return False
             close = [other.name]  # Scryfall named another card
-        if self.searching and await self._printed(n, search=True):  # no English name: a printed one?
+        if self.searching and await self._searched(n):  # no English name: a printed one?
             return True
         service.metrics.observe_lookup("negative" if negative else "not_found")
         await self._not_found(n, close, more=not negative, remote=False)  # a remembered answer asks nobody

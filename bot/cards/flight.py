@@ -1,12 +1,10 @@
-"""Sharing Scryfall requests: identical calls share one execution (`SingleFlight`), and exact names that need
+"""Sharing Scryfall requests: identical calls share one execution (`SingleFlight`); exact names needing
 Scryfall together travel in one `/cards/collection` request (`CollectionBatcher`). Hand-written: asyncio has
-no single-flight, and async-lru would also keep the answers, which the card cache alone decides (errors never).
-"""
+no single-flight, and async-lru would also keep the answers, which the card cache alone decides."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
@@ -46,9 +44,7 @@ class SingleFlight:
         """Cancel every call under way and wait until they have ended."""
         tasks = list(self._tasks.values())
         self.cancel_all()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):  # nobody is waiting any more
-                await task
+        await asyncio.gather(*tasks, return_exceptions=True)  # nobody is waiting any more
 
 
 def by_name_key(cards: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 
-from cachetools import TTLCache
+from cachetools import TLRUCache
 
 from bot.cards.allcards import load_printed_names
 from bot.cards.names import MAX_CHOICE_CHARS, normalize
@@ -94,21 +94,16 @@ class PrintedSearch:
         timer: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
-        self._found: TTLCache[tuple[str | None, str], tuple[str, ...]] = TTLCache(4096, ttl, timer=timer)
-        self._none: TTLCache[tuple[str | None, str], bool] = TTLCache(4096, negative_ttl, timer=timer)
+        self._known: TLRUCache[tuple[str | None, str], tuple[str, ...]] = TLRUCache(
+            8192, lambda _key, names, now: now + (ttl if names else negative_ttl), timer=timer
+        )
 
     async def names(self, text: str, lang: str | None = None) -> list[str]:
-        cache_key = (lang if lang in CARD_LANGUAGES else None, printed_key(text))
-        if cache_key in self._found:
-            return list(self._found[cache_key])
-        if cache_key in self._none:
-            return []
-        names = await search_printed(self.client, text, lang)
-        if names:
-            self._found[cache_key] = tuple(names)
-        else:
-            self._none[cache_key] = True
-        return names
+        key = (lang if lang in CARD_LANGUAGES else None, printed_key(text))
+        names = self._known.get(key)
+        if names is None:
+            names = self._known[key] = tuple(await search_printed(self.client, text, lang))
+        return list(names)
 
 
 class ForeignNames:

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cachetools import LRUCache
+from cachetools import LRUCache, cachedmethod
 from rapidfuzz import fuzz, process
 
 from bot.cards.names import (
@@ -26,7 +27,6 @@ from bot.cards.rows import index_entries
 from bot.cards.search import Hit, IndexEntry, Lists
 from bot.identity import IdentityError, PairingTraits, can_pair
 
-MATCH_CACHE = 4096  # resolutions each index remembers
 _UNRANKED_COST = popularity_cost(None)
 
 
@@ -55,7 +55,6 @@ def _spread(hits: list[Hit], limit: int) -> list[int]:
 
 
 CLOSE_SCORE = 80.0  # a fuzzy score this high makes a suggestion a near miss (LocalMatch.close)
-PARTNER_LISTS = 64  # partner-option lists kept (one per chosen commander's pairing summary)
 
 
 def _traits(pairing: str) -> PairingTraits:
@@ -80,10 +79,10 @@ class NameIndex:
         self._commanders = Lists([e for e in values if e.commander])
         # Commanders a partner option may offer, decoded once; lists are made per chosen commander.
         self._pairable = [(e, _traits(e.pairing)) for e in values if e.commander and e.pairing]
-        self._partner_lists: LRUCache[str, Lists] = LRUCache(PARTNER_LISTS)
+        self._partner_lists: LRUCache[str, Lists] = LRUCache(64)  # one per chosen commander's pairing summary
         # The index never changes, so matches are remembered (`peek` and `resolve` ask for the same key).
-        # Not `lru_cache` on a method: that reference cycle would leave the old index to one long GC pause.
-        self._matches: LRUCache[tuple[str, bool], LocalMatch] = LRUCache(MATCH_CACHE)
+        # Not `lru_cache`: its reference cycle would leave the old index to one long GC pause.
+        self._matches: LRUCache[tuple[str, bool], LocalMatch] = LRUCache(4096)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -129,15 +128,8 @@ class NameIndex:
     def rank_candidates(self, query: str, names: Iterable[str]) -> list[str]:
         return rank_candidates(query, names, self.popularity)
 
+    @cachedmethod(operator.attrgetter("_matches"))
     def match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
-        key = (q, commanders_only)
-        found = self._matches.get(key)
-        if found is None:
-            found = self._match(q, commanders_only=commanders_only)
-            self._matches[key] = found
-        return found
-
-    def _match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
         """Resolve `q` locally by the rules in `bot.cards.names`: one name, several best first, or none."""
         lists = self._lists(commanders_only)
         hits = lists.search(q, 50, typos=False, infix=True, fuzzy=False)

@@ -178,7 +178,7 @@ class CardLookups:
         close = suggestions[:MAX_SUGGESTIONS]
         await self.db(self.cache.put_negative(Mode.CARD.value, key, self.negative_ttl, close), None)
 
-    async def _local(
+    async def local(
         self,
         q: str,
         n: str,
@@ -245,7 +245,7 @@ class CardLookups:
         miss.suggestions = match.suggestions
         if mode is Mode.COMMANDER and not miss.stale:
             # not a commander by that name: the card itself (no cached rows for `n`, or one would be stale)
-            return await self._local(q, n, Mode.CARD, rows=[], printed=False)
+            return await self.local(q, n, Mode.CARD, rows=[], printed=False)
         if match.close and miss.stale is None and self.data_fresh:
             self.metrics.observe_lookup("not_found")
             raise CardNotFound(q, match.suggestions[:MAX_SUGGESTIONS])
@@ -333,13 +333,13 @@ class CardLookups:
         early = searching and self.index_complete
         unsearched: ScryfallUnavailable | None = None  # the search failed: then never "no such card"
         try:
-            found = await self._local(q, n, mode, langs=langs, printed=printed, exact_only=early)
+            found = await self.local(q, n, mode, langs=langs, printed=printed, exact_only=early)
             if early and isinstance(found, Miss) and found.stale is None:
                 try:
                     meant = self._printed(q, await self.foreign.searched(q, n, langs))
                 except ScryfallUnavailable as exc:
                     unsearched, meant = exc, None
-                found = meant or await self._local(q, n, mode, printed=False)
+                found = meant or await self.local(q, n, mode, printed=False)
             if isinstance(found, Miss) and found.printed is None:
                 return await self._remote(q, n, mode, found)
         except CardNotFound:
@@ -412,12 +412,12 @@ class CardLookups:
         langs = player_langs()
         searching = self.foreign.wants_search(q, langs)
         try:
-            found = await self._local(q, n, mode, langs=langs, exact_only=searching and self.index_complete)
+            found = await self.local(q, n, mode, langs=langs, exact_only=searching and self.index_complete)
         except CardNotFound:
             if searching:  # Scryfall's search for printed names comes before "no such card"
                 return None
             raise
         if isinstance(found, Miss) and found.printed is not None:
-            found = await self._local(found.printed, normalize(found.printed), mode, printed=False)
+            found = await self.local(found.printed, normalize(found.printed), mode, printed=False)
             return dataclasses.replace(found, printed=q) if isinstance(found, Resolved) else None
         return found if isinstance(found, Resolved) else None

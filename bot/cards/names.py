@@ -28,7 +28,7 @@ from rapidfuzz import fuzz
 MAX_INPUT_CHARS = 200
 MAX_CHOICE_CHARS = 100
 
-_SPECIAL = str.maketrans({"æ": "ae", "œ": "oe", "ø": "o", "ð": "d", "þ": "th", "ł": "l", "ı": "i"})
+LATIN_LETTERS = str.maketrans({"æ": "ae", "œ": "oe", "ø": "o", "ð": "d", "þ": "th", "ł": "l", "ı": "i"})
 _APOSTROPHES = re.compile(r"['\u2019\u2018`\u02bc]")
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
@@ -58,7 +58,7 @@ def normalize(text: str) -> str:
     A name made only of punctuation (the Un-card `_____`) keeps its case-folded text."""
     folded = text.casefold()
     if not folded.isascii():
-        folded = unicodedata.normalize("NFKD", folded.translate(_SPECIAL))
+        folded = unicodedata.normalize("NFKD", folded.translate(LATIN_LETTERS))
         folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     key = _NON_WORD.sub(" ", _APOSTROPHES.sub("", folded)).strip()
     if key:

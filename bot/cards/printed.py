@@ -1,11 +1,8 @@
 """Card names as printed in other languages: a compact, read-only index from printed name to English name.
-
 Keys (`printed_key`) fold NFKC forms, case, spaces, punctuation and control characters, `=`, and inline
 readings in parentheses (furigana). Accents fold on Latin letters only: players type them loosely, while
 in other scripts the marks tell letters apart (Japanese `カ`/`ガ`), except the diaeresis of Russian yo.
-Latin look-alikes inside a Cyrillic name are read as Cyrillic. Four parallel arrays sorted by key hold the
-entries; lookups are binary searches.
-"""
+Latin look-alikes inside a Cyrillic name are read as Cyrillic."""
 
 from __future__ import annotations
 
@@ -16,6 +13,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.cards.names import LATIN_LETTERS
 from bot.settings import CARD_LANGUAGES
 
 # Scryfall's language codes for printed names (Scryfall's `lang`); the order numbers them in the index.
@@ -25,7 +23,6 @@ KEY_VERSION = 1  # raise it when `printed_key` changes: stored keys of an older 
 _SCAN_LIMIT = 2000  # entries `complete` reads at most for one prefix when it sorts by language
 
 _READING = re.compile(r"\([^()]*(?:\)|$)")  # an inline reading `(...)`, or one cut off at the end
-_LATIN_LETTERS = str.maketrans({"æ": "ae", "œ": "oe", "ø": "o", "ð": "d", "þ": "th", "ł": "l", "\u0131": "i"})
 # Latin letters that look like Cyrillic ones (after casefold), read as Cyrillic inside Cyrillic names.
 _CYRILLIC_LOOKALIKES = str.maketrans("aceopxyk", "\u0430\u0441\u0435\u043e\u0440\u0445\u0443\u043a")
 _DROP_CATEGORIES = frozenset(
@@ -68,7 +65,7 @@ def printed_key(text: str, *, accents: bool = False) -> str:
     `Relâmpago`)."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     if not folded.isascii() and not accents:
-        folded = _strip_latin_accents(folded.translate(_LATIN_LETTERS))
+        folded = _strip_latin_accents(folded.translate(LATIN_LETTERS))
     unread = _READING.sub("", folded)
     key = "".join(ch for ch in unread if unicodedata.category(ch) not in _DROP_CATEGORIES)
     if any("\u0400" <= ch <= "\u04ff" for ch in key):

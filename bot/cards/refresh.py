@@ -1,17 +1,10 @@
-"""BulkRefresher: keeps the local copy of Scryfall's bulk data fresh, and every process's view of it current.
-
-- Refresh (`BULK_REFRESH_HOURS` > 0): with no complete import, or one older than the period, download
-  `oracle_cards`, import it in a child process, rebuild the name index off the loop and swap it in; then
-  the printed names (`CARD_LANGUAGES`) when missing or as old. Failures retry after 1, 2, 4, ... minutes.
-- Watch (a file cache): every `watch_seconds` the import stamp is read; newer data imported by another
-  process (`sync-cards`, another shard) is reloaded.
-"""
+"""BulkRefresher: with `BULK_REFRESH_HOURS` > 0, when no complete import is that recent, download and import
+`oracle_cards` (a child process) and swap in a new name index, then the printed names (`CARD_LANGUAGES`);
+failures retry after 1, 2, 4, ... minutes. With a file cache, data another process imported is reloaded."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -20,14 +13,12 @@ from pathlib import Path
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
 from bot.cards.allcards import imported_languages, sync_printed_names
-from bot.cards.bulk import ImportResult, downloaded, import_file, in_child
+from bot.cards.bulk import ImportResult, sync_from_scryfall
 from bot.cards.service import CardService
 
 log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 30.0
-FIRST_RETRY = 60.0
-MAX_RETRY = 3600.0
 
 
 class BulkRefresher:
@@ -62,17 +53,12 @@ class BulkRefresher:
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def refresh_now(self) -> ImportResult:
         """Download and import oracle_cards now, then reload the index (one refresh at a time)."""
         async with self._lock:
-            db_path = Path(self.cards.cache.path)
-            async with downloaded(self.cards.client, "oracle_cards", db_path) as (dest, updated_at):
-                call = functools.partial(import_file, str(dest), str(db_path), updated_at=updated_at)
-                result = await in_child(call)
+            result = await sync_from_scryfall(self.cards.client, self.cards.cache.path)
             await self.cards.load_index()
             log.info("bulk data: imported %d cards in %.1f s", result.cards, result.seconds)
             return result
@@ -116,7 +102,7 @@ class BulkRefresher:
     async def _refresh_loop(self) -> None:
         while True:
             retrying = AsyncRetrying(
-                wait=wait_exponential(multiplier=FIRST_RETRY, max=min(self.period, MAX_RETRY)),
+                wait=wait_exponential(multiplier=60, max=min(self.period, 3600)),
                 retry=retry_if_exception_type(Exception),
                 before_sleep=self._failed,
             )

@@ -54,18 +54,11 @@ def can_be_commander(card: dict[str, Any]) -> bool:
 
 def name_keys(card: dict[str, Any]) -> list[tuple[str, int]]:
     """(normalised name, kind) pairs: the full name (kind 0) and each face name (kind 1)."""
-    name = str(card.get("name", ""))
-    full = normalize(name)
-    keys = [(full, 0)]
-    seen = {full}
+    keys = {normalize(str(card.get("name", ""))): 0}
     for face in card.get("card_faces") or ():
-        face_name = face.get("name") if isinstance(face, dict) else None
-        if face_name:
-            key = normalize(str(face_name))
-            if key and key not in seen:
-                seen.add(key)
-                keys.append((key, 1))
-    return keys
+        if isinstance(face, dict) and face.get("name") and (key := normalize(str(face["name"]))):
+            keys.setdefault(key, 1)
+    return list(keys.items())
 
 
 def is_card(obj: Any) -> bool:

@@ -1,7 +1,6 @@
-"""The card cache file: its versioned schema and migrations, opening, checking, and moving a corrupt one aside
-(synchronous; shared by the cache and the bulk importer). A file that is no readable cache is logged once,
-moved to `<name>.corrupt-<timestamp>` and rebuilt; if even that fails the cache lives in memory this run.
-"""
+"""The card cache file: versioned schema, migrations, opening and checking (synchronous; shared by the cache
+and the bulk importer). A file that is no readable cache is logged, moved to `<name>.corrupt-<timestamp>` and
+rebuilt; if even that fails the cache lives in memory this run."""
 
 from __future__ import annotations
 
@@ -69,9 +68,9 @@ class CacheCorrupt(Exception):
     """The cache file cannot be used (the cache is then rebuilt)."""
 
 
-def connect_sync(path: Path | str, *, timeout: float = 30.0) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+def connect_sync(path: Path | str) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None)
+    conn.execute("PRAGMA busy_timeout = 30000")
     return conn
 
 
@@ -90,12 +89,12 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return int(row[0])
 
 
-def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
-    """Bring the schema up to `target`, one transaction per step. Returns the version it started at."""
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring the schema up to `SCHEMA_VERSION`, one transaction per step."""
     start = schema_version(conn)
     if start > SCHEMA_VERSION:
         raise CacheCorrupt(f"schema version {start} is newer than this bot knows ({SCHEMA_VERSION})")
-    for version in range(start + 1, target + 1):
+    for version in range(start + 1, SCHEMA_VERSION + 1):
         with conn:  # commits, or rolls back on an error
             conn.execute("BEGIN IMMEDIATE")
             if schema_version(conn) >= version:  # another process migrated meanwhile
@@ -112,7 +111,6 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             conn.execute("DELETE FROM schema_version")
             conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-    return start
 
 
 def connect_for_import(db_path: Path | str) -> sqlite3.Connection:

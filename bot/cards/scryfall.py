@@ -48,13 +48,7 @@ class SearchPage:
 
 
 class ScryfallError(Exception):
-    """A Scryfall error object (`{"object": "error", ...}`)."""
-
-    def __init__(self, status: int, code: str, details: str) -> None:
-        super().__init__(f"{status} {code}: {details}")
-        self.status = status
-        self.code = code
-        self.details = details
+    """A Scryfall error object (`{"object": "error", ...}`), as "status code: details"."""
 
 
 class ScryfallNotFound(ScryfallError):
@@ -130,9 +124,6 @@ class ScryfallClient:
     def close(self) -> None:
         self._flight.cancel_all()
 
-    async def locked_for(self) -> float:
-        return self.budget.locked_for()
-
     def can_go_now(self, path: str) -> bool:
         """Whether a request to `path` would be sent at once (no queue, no lockout)."""
         return self.budget.can_go_now(endpoint_group(path))
@@ -151,11 +142,9 @@ class ScryfallClient:
         log.warning("Scryfall answered 429; pausing all requests for %.0f s", wait)
         return wait
 
-    async def _request(
-        self, method: str, path: str, *, params: dict[str, str] | None = None, body: Any = None
-    ) -> Any:
-        key = (method, path, tuple(sorted((params or {}).items())), json.dumps(body, sort_keys=True))
-        return await self._flight.run(key, lambda: self._request_bounded(method, path, params, lambda: body))
+    async def _get(self, path: str, params: dict[str, str] | None = None) -> Any:
+        key = (path, tuple(sorted((params or {}).items())))
+        return await self._flight.run(key, lambda: self._request_bounded("GET", path, params, lambda: None))
 
     async def _request_bounded(
         self, method: str, path: str, params: dict[str, str] | None, body: Callable[[], Any]
@@ -234,14 +223,11 @@ class ScryfallClient:
         if not isinstance(payload, dict):
             raise ScryfallUnavailable(f"Scryfall sent an unexpected {type(payload).__name__} (HTTP {status})")
         if payload.get("object") == "error" or status >= 400:
-            code = str(payload.get("code", "error"))
-            details = str(payload.get("details", ""))
-            err_status = int(payload.get("status", status) or status)
+            code = payload.get("code", "error")
+            text = f"{payload.get('status', status)} {code}: {payload.get('details', '')}"
             if code == "ambiguous":
-                raise ScryfallAmbiguous(err_status, code, details)
-            if code == "not_found" or status == 404:
-                raise ScryfallNotFound(err_status, code, details)
-            raise ScryfallBadRequest(err_status, code, details)
+                raise ScryfallAmbiguous(text)
+            raise (ScryfallNotFound if code == "not_found" or status == 404 else ScryfallBadRequest)(text)
         return payload
 
     @staticmethod
@@ -257,13 +243,13 @@ class ScryfallClient:
         return payload
 
     async def named_fuzzy(self, name: str) -> dict[str, Any]:
-        return self._card(await self._request("GET", "/cards/named", params={"fuzzy": name}))
+        return self._card(await self._get("/cards/named", {"fuzzy": name}))
 
     async def card(self, card_id: str) -> dict[str, Any]:
-        return self._card(await self._request("GET", "/cards/" + quote(card_id, safe="")))
+        return self._card(await self._get("/cards/" + quote(card_id, safe="")))
 
     async def autocomplete(self, q: str) -> list[str]:
-        payload = await self._request("GET", "/cards/autocomplete", params={"q": q})
+        payload = await self._get("/cards/autocomplete", {"q": q})
         data = payload.get("data") if isinstance(payload, dict) else None
         if not isinstance(data, list):
             raise ScryfallUnavailable("Scryfall sent something that is not a catalog")
@@ -273,7 +259,7 @@ class ScryfallClient:
         """The first page of /cards/search (175 cards) in Scryfall's `order` ("edhrec": most played first);
         ScryfallNotFound when nothing matches."""
         params = {"q": q} | ({"order": order} if order else {})
-        payload = self._list(await self._request("GET", "/cards/search", params=params))
+        payload = self._list(await self._get("/cards/search", params))
         cards = [c for c in payload["data"] if isinstance(c, dict) and c.get("object") == "card"]
         return SearchPage(cards, complete=not payload.get("has_more"))
 
@@ -289,20 +275,14 @@ class ScryfallClient:
         return [c for c in self._list(payload)["data"] if is_card(c)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
-        payload = self._list(await self._request("GET", "/bulk-data"))
-        for entry in payload["data"]:
-            if (
-                isinstance(entry, dict)
-                and entry.get("type") == kind
-                and isinstance(entry.get("download_uri"), str)
-            ):
-                return entry
+        payload = self._list(await self._get("/bulk-data"))
+        for e in payload["data"]:
+            if isinstance(e, dict) and e.get("type") == kind and isinstance(e.get("download_uri"), str):
+                return e
         raise ScryfallUnavailable(f"Scryfall lists no {kind} bulk file")
 
     async def symbology(self) -> list[dict[str, Any]]:
-        return [
-            s for s in self._list(await self._request("GET", "/symbology"))["data"] if isinstance(s, dict)
-        ]
+        return [s for s in self._list(await self._get("/symbology"))["data"] if isinstance(s, dict)]
 
     async def file(self, uri: str, *, max_bytes: int = 1 << 20) -> bytes:
         """A small file Scryfall links to (a symbol's SVG): no budget turn, as its file origins have no rate

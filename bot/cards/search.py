@@ -1,9 +1,7 @@
 """Search structures of the local name index: sorted keys for word starts, a blob for letters inside words,
-per-letter keys for fuzzy matching; entries ordered by popularity (costs: `bot.cards.names`).
-
-The index is built in a worker thread while the event loop runs, so no build step may hold the GIL long:
-sorts go in chunks merged in Python, and parallel lists of strings and ints leave the GC little to trace.
-"""
+per-letter keys for fuzzy matching; entries ordered by popularity (costs: `bot.cards.names`). Built in a
+worker thread while the event loop runs, so no step may hold the GIL long: sorts go in chunks merged in
+Python, and parallel lists of strings and ints leave the GC little to trace."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from bot.__main__ import main
 from bot.cards.bulk import BulkFormatError, import_file, iter_cards
 from bot.cards.refresh import BulkRefresher
 from bot.main import open_cards
+from tests.cards import cache_counts
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import CARDS_FILE, REPO_ROOT, all_cards
@@ -155,7 +156,7 @@ async def test_killed_import_leaves_a_usable_cache(fake_scryfall, make_card_serv
             await proc.wait()
     fake_scryfall.mode = "down"
     service = await make_card_service(cache_path=cache)
-    remaining = (await service.cache.counts())["cards"]
+    remaining = cache_counts(service.cache.path)["cards"]
     assert remaining >= committed >= 3000
     conn = sqlite3.connect(cache)
     names = [r[0] for r in conn.execute("SELECT name FROM cards ORDER BY rowid LIMIT 200")]

@@ -14,6 +14,7 @@ from bot.cards.index import NameIndex
 from bot.cards.names import clean_input, normalize, rank_candidates
 from bot.cards.rows import can_be_commander, name_keys
 from bot.cards.schema import MIGRATIONS, SCHEMA_VERSION
+from tests.cards import cache_counts
 from tests.shared_data import card
 
 
@@ -166,7 +167,7 @@ async def test_only_card_objects_are_stored(tmp_path):
         ]
     )
     assert stored == 1
-    assert (await cache.counts())["cards"] == 1
+    assert cache_counts(cache.path)["cards"] == 1
     await cache.close()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.cards.model import CardNotFound, ScryfallUnavailable
+from tests.cards import cache_counts
 from tests.fakes.fixtures import FakeClock
 
 
@@ -69,7 +70,7 @@ async def test_stale_entry_served_when_scryfall_fails(fake_scryfall, make_card_s
     service = await make_card_service(clock=clock, cache_ttl=100, scryfall_timeout=0.8)
     original = await service.resolve("Fire // Ice")
     clock.advance(500)
-    before = await service.cache.counts()
+    before = cache_counts(service.cache.path)
     if fault == "down":
         fake_scryfall.mode = "down"
     elif fault == "slow":
@@ -81,7 +82,7 @@ async def test_stale_entry_served_when_scryfall_fails(fake_scryfall, make_card_s
     stale = await service.resolve("fire/ice")
     assert stale.source == "stale" and stale.stale
     assert stale.card == original.card
-    assert await service.cache.counts() == before
+    assert cache_counts(service.cache.path) == before
     fake_scryfall.reset()
     if fault != "429":
         assert (await service.resolve("Fire // Ice")).source == "api"
@@ -92,4 +93,4 @@ async def test_no_stale_entry_means_unavailable(fake_scryfall, make_card_service
     fake_scryfall.mode = "down"
     with pytest.raises(ScryfallUnavailable):
         await service.resolve("Sol Ring")
-    assert (await service.cache.counts()) == {"cards": 0, "names": 0, "queries": 0, "negative": 0}
+    assert (cache_counts(service.cache.path)) == {"cards": 0, "names": 0, "queries": 0, "negative": 0}

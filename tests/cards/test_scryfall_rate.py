@@ -14,6 +14,7 @@ import pytest
 from bot.cards.budget import Budget
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS, ScryfallClient
+from tests.cards import cache_counts
 from tests.rates import max_in_window
 from tests.shared_data import all_cards
 
@@ -88,7 +89,7 @@ async def test_429_locks_everything_out_for_30_seconds_by_default(fake_scryfall,
     assert time.perf_counter() - started < 1.0
     assert fake_scryfall.count() == sent
     assert service.metrics.value("identity_bot_scryfall_rate_limited_total") == 1
-    assert (await service.cache.counts())["cards"] == 0
+    assert (cache_counts(service.cache.path))["cards"] == 0
 
 
 @pytest.mark.looptime

@@ -11,6 +11,7 @@ import pytest
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
 from bot.cards.service import CardService
 from bot.main import open_cards
+from tests.cards import cache_counts
 from tests.fakes.fixtures import fake_settings
 from tests.rates import turn
 from tests.shared_data import all_cards
@@ -55,7 +56,7 @@ async def test_ambiguous_gives_candidates_best_first(fake_scryfall, make_card_se
         "Kumano's Pupils",
         "Kumano's Blessing",
     }
-    assert (await service.cache.counts())["cards"] == 0
+    assert cache_counts(service.cache.path)["cards"] == 0
 
 
 async def test_not_found_with_suggestions(fake_scryfall, make_card_service):
@@ -65,7 +66,7 @@ async def test_not_found_with_suggestions(fake_scryfall, make_card_service):
     assert err.value.query == "Xyzzy Qwertyuiop" and err.value.suggestions == []
     with pytest.raises(CardNotFound) as err:
         await service.resolve("Kumano Zzzz")  # no card; autocomplete suggests nothing either
-    counts = await service.cache.counts()
+    counts = cache_counts(service.cache.path)
     assert counts["cards"] == 0 and counts["negative"] == 2
 
 
@@ -155,7 +156,7 @@ async def test_failures_end_in_unavailable_and_never_poison(fake_scryfall, make_
     assert time.monotonic() - started < 2.0
     if fault == "429":
         assert err.value.retry_after == pytest.approx(2, abs=0.1)
-    assert await service.cache.counts() == EMPTY
+    assert cache_counts(service.cache.path) == EMPTY
     assert await service.peek("Sol Ring") is None
     if fault == "refused":
         assert fake_scryfall.count() == 0
@@ -210,7 +211,7 @@ async def test_resolve_many_reports_names_it_could_not_look_up(fake_scryfall, ma
     batch = await service.resolve_many(["Sol Ring", "Lightning Bolt"])
     assert batch.found == {} and batch.missing == {}
     assert set(batch.unavailable) == {"Sol Ring", "Lightning Bolt"}
-    assert await service.cache.counts() == EMPTY
+    assert cache_counts(service.cache.path) == EMPTY
 
 
 async def test_autocomplete_asks_scryfall_without_local_data(fake_scryfall, make_card_service):

@@ -177,7 +177,7 @@ class World:
         self.scryfall.fail_next(429, 1, retry_after=3600)
         with pytest.raises(ScryfallUnavailable):
             await self.bot.cards.client.named_fuzzy("anything")
-        assert await self.bot.cards.client.locked_for() > 1000
+        assert self.bot.cards.client.budget.locked_for() > 1000
 
     async def drive(self, batch: list[str], *, gateway: bool) -> None:
         fake = self.fake

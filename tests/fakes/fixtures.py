@@ -62,7 +62,7 @@ async def make_card_service(
         async def make(
             *, clock: Any = None, lockout_seconds: float | None = None, budget: Any = None, **overrides: Any
         ) -> CardService:
-            kwargs: dict[str, Any] = {"budget": budget}
+            kwargs: dict[str, Any] = {} if budget is None else {"budget": budget}
             if clock is not None:
                 kwargs["clock"] = clock
             if lockout_seconds is not None:
