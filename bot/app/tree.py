@@ -87,7 +87,7 @@ EXPECTED: tuple[tuple[type[Exception], Callable[[Any], Answer]], ...] = (
         ScryfallUnavailable,
         lambda e: Answer(Outcome.SCRYFALL_UNAVAILABLE, errors.unavailable_text(e.retry_after)),
     ),
-    (CommanderNotFound, lambda e: _card_reply(e.query, e.option, e.suggestions, ambiguous=e.ambiguous)),
+    (CommanderNotFound, lambda e: _card_reply(**e.data)),  # data: _card_reply's arguments
     (NoCommander, lambda e: Answer(Outcome.INVALID, decklinks.no_commander_text())),
     (DeckInputError, lambda e: Answer(Outcome.INVALID, deck_errors.deck_input_text(e))),
     (DeckSourceError, _deck_source),

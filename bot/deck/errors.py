@@ -11,7 +11,7 @@ from bot.deck.entries import DeckInputError
 
 class DeckCheckCode(StrEnum):
     NO_COMMANDER = "no_commander"  # neither the options nor the list name one
-    COMMANDER_NOT_FOUND = "commander_not_found"  # data: option, query, suggestions, ambiguous
+    COMMANDER_NOT_FOUND = "commander_not_found"  # data: option, query, names (close ones), ambiguous
     TOO_MANY_COMMANDERS = "too_many_commanders"  # data: count, names (the list marks more than two)
     OPTION_TOO_LONG = "option_too_long"  # data: option, length, limit
     NOT_A_COLOR = "not_a_color"  # data: text
@@ -31,12 +31,10 @@ class NoCommander(DeckCheckError):
 
 
 class CommanderNotFound(DeckCheckError):
-    """A commander option, or (`option` None) one the list marks, names no card; `suggestions` are close names."""
+    """A commander option, or (`option` None) one the list marks, names no card: `data` as its code says."""
 
     def __init__(
         self, option: str | None, query: str, suggestions: Sequence[str] = (), ambiguous: bool = False
     ) -> None:
-        self.option, self.query, self.ambiguous = option, query, ambiguous
-        self.suggestions = list(suggestions)
-        data = {"option": option, "query": query, "suggestions": self.suggestions, "ambiguous": ambiguous}
+        data = {"option": option, "query": query, "names": list(suggestions), "ambiguous": ambiguous}
         super().__init__(DeckCheckCode.COMMANDER_NOT_FOUND, **data)

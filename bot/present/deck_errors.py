@@ -125,10 +125,11 @@ def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
 def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
     """The problem in a few words; `how` says how to name a commander where the words are read."""
     if isinstance(error, CommanderNotFound):
-        who = option_name(error.option) if error.option else ""
-        text = _(_NOT_FOUND[bool(error.option), error.ambiguous]).format(option=who, query=repr(error.query))
-        if error.suggestions:
-            text += _("; did you mean {names}?").format(names=", ".join(error.suggestions[:5]))
+        data = error.data
+        who = option_name(data["option"]) if data["option"] else ""
+        text = _(_NOT_FOUND[bool(who), data["ambiguous"]]).format(option=who, query=repr(data["query"]))
+        if data["names"]:
+            text += _("; did you mean {names}?").format(names=", ".join(data["names"][:5]))
         return text
     if isinstance(error.code, InputIssue):
         return _INPUT[error.code](error.data)

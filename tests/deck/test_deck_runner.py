@@ -205,7 +205,7 @@ async def test_more_than_two_marked_commanders_is_bad_input(service, scryfall):
 async def test_listed_commander_that_is_not_a_card(service, scryfall):
     with pytest.raises(CommanderNotFound) as err:
         await check_decklist(service, "Commander: Qwxzzy Frobnicator\n1 Sol Ring\n")
-    assert err.value.option is None and err.value.query == "Qwxzzy Frobnicator"
+    assert err.value.data["option"] is None and err.value.data["query"] == "Qwxzzy Frobnicator"
     assert "the list's commander 'Qwxzzy Frobnicator' is not a card I know" in deck_errors.cli_text(err.value)
 
 
@@ -294,7 +294,8 @@ async def test_mistyped_commander_with_scryfall_down_gets_local_suggestions(scry
             assert report.commanders == ("Kumano, Master Yamabushi",)
             with pytest.raises(CommanderNotFound) as err:
                 await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumamo Yamabashi")
-            assert err.value.suggestions == ["Kumano, Master Yamabushi"] and err.value.option == "commander"
+            assert err.value.data["names"] == ["Kumano, Master Yamabushi"]
+            assert err.value.data["option"] == "commander"
             # nothing close in the local data: the report goes on without the color identity check
             report, _ = await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Zqxwv")
             assert [p.card for p in report.of_kind(ProblemKind.UNCHECKED)] == ["Zqxwv"]
