@@ -18,7 +18,6 @@ from bot.deck.report import (
     DeckReport,
     Problem,
     ProblemKind,
-    Reading,
     Unchecked,
     UncheckedCommander,
 )
@@ -45,10 +44,6 @@ class DeckInput:
     unavailable: Mapping[str, Unchecked] = field(default_factory=dict)
     unchecked_commanders: Sequence[UncheckedCommander] = ()
     chosen: Sequence[str | None] = ()
-    readings: Sequence[Reading] = ()
-    from_list: Sequence[str] = ()
-    second_from_list: bool = False
-    pasted_lines: int | None = None
 
 
 def card_key(card: Mapping[str, Any]) -> str:
@@ -271,9 +266,5 @@ def check_deck(inp: DeckInput) -> DeckReport:
         chosen=leaders.chosen,
         unchecked_commanders=tuple(inp.unchecked_commanders),
         open_choices=leaders.open_choices,
-        from_list=tuple(inp.from_list),
-        second_from_list=inp.second_from_list,
-        readings=list(inp.readings),
-        pasted_lines=inp.pasted_lines,
         unjudged=list(dict.fromkeys(leaders.unjudged)),
     )

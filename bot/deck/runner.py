@@ -260,10 +260,8 @@ async def check_decklist(
             lookup.unavailable,
             leaders.unchecked,
             chosen=_chosen_colors(leaders.cards, colors, complete=not leaders.unchecked),
-            readings=readings,
-            from_list=leaders.from_list,
-            second_from_list=leaders.second_from_list,
-            pasted_lines=parsed.lines_read if one_line else None,
         )
     )
+    report.readings, report.pasted_lines = readings, parsed.lines_read if one_line else None
+    report.from_list, report.second_from_list = tuple(leaders.from_list), leaders.second_from_list
     return report, list(lookup.found.values()) + leaders.resolved

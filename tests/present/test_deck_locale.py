@@ -5,6 +5,7 @@ English sentence of the templates; card names, type lines and rules text stay as
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,10 @@ def run(text: str, commanders: list[dict], **extra: Any) -> DeckReport:
     resolved = {e.name: card(e.name) for e in deck.entries if e.name in known and e.name not in unavailable}
     if any(c["name"] == PIPER["name"] for c in commanders):
         resolved[PIPER["name"]] = PIPER
-    return check_deck(DeckInput(deck, commanders, resolved, **extra))
+    shown = {
+        k: extra.pop(k) for k in ("readings", "from_list", "second_from_list", "pasted_lines") if k in extra
+    }
+    return replace(check_deck(DeckInput(deck, commanders, resolved, **extra)), **shown)
 
 
 def reports() -> Iterator[tuple[str, DeckReport]]:
@@ -72,7 +76,7 @@ def reports() -> Iterator[tuple[str, DeckReport]]:
             unknown={"Qwxzzy Frobnicator": ["Sol Ring"]},
             unavailable={"Brainstorm": Unchecked(NOT_IN_LOCAL_DATA, ("Brainstorm",))},
             readings=[Reading(3, "Sol Ring // ramp", "Sol Ring")],
-            from_list=[KUMANO],
+            from_list=(KUMANO,),
             pasted_lines=12,
         ),
     )
@@ -89,7 +93,7 @@ def reports() -> Iterator[tuple[str, DeckReport]]:
     )
     piper = "1 The Prismatic Piper\n1 Counterspell\n1 Brainstorm\n1 Lightning Bolt\n1 Sol Ring\n95 Island\n"
     yield "open choice", run(piper, [PIPER])
-    yield "chosen color", run(piper, [PIPER], chosen=["U"], second_from_list=True, from_list=[PIPER["name"]])
+    yield "chosen color", run(piper, [PIPER], chosen=["U"], second_from_list=True, from_list=(PIPER["name"],))
     yield (
         "bad commanders",
         run(
