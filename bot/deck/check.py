@@ -35,7 +35,7 @@ _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
 @dataclass(frozen=True, slots=True)
 class DeckInput:
     """What the runner resolved, by name as written: `resolved` exactly, `unknown` (-> close names) or
-    `unavailable`. `chosen`: per commander, its chosen color (CR 903.4b) or None."""
+    `unavailable`. `chosen`: the colors, in order, of the commanders that choose one (CR 903.4b)."""
 
     parsed: ParsedDeck
     commanders: Sequence[Mapping[str, Any]] = ()
@@ -93,19 +93,24 @@ class _Leaders:
 
 
 def _leaders(inp: DeckInput) -> _Leaders:
-    """The deck's color identity: the commanders' and the colors chosen for them (CR 903.4b, 903.5c)."""
+    """The deck's color identity: the commanders' and the colors chosen for them (CR 903.4b, 903.5c). Raises
+    `DeckCheckError` for more colors than choosers when every commander was looked up."""
     cards = [dict(c) for c in inp.commanders]
     names = tuple(str(c.get("name", "?")) for c in cards) + tuple(u.name for u in inp.unchecked_commanders)
     out = _Leaders(cards, names, {card_key(c) for c in cards})
     picks: list[tuple[Analysis, str | None]] = []
-    for index, card in enumerate(cards):
+    colors = list(inp.chosen)
+    for card in cards:
         try:
             leader = analyze(card)
         except IdentityError:
             out.unjudged.append(str(card.get("name")))
             continue
-        color = inp.chosen[index] if index < len(inp.chosen) else None
-        picks.append((leader, color if color and leader.chooses_color else None))
+        picks.append((leader, colors.pop(0) if colors and leader.chooses_color else None))
+    if colors and not inp.unchecked_commanders:  # more colors than commanders that choose one
+        if not (choosers := sum(leader.chooses_color for leader, _color in picks)):
+            raise DeckCheckError(DeckCheckCode.NO_CHOOSER)
+        raise DeckCheckError(DeckCheckCode.TOO_MANY_COLORS, given=len(inp.chosen), choosers=choosers)
     out.chosen = {leader.name: color for leader, color in picks if color}
     out.open_choices = tuple(leader.name for leader, color in picks if leader.chooses_color and not color)
     out.identity = wubrg("".join(a.identity + (color or "") for a, color in picks))

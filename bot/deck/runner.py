@@ -15,8 +15,7 @@ from bot.deck.entries import DeckFormat, ParsedDeck, Section
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
 from bot.deck.parser import parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, Reading, Unchecked, UncheckedCommander
-from bot.identity import analyze, check_pairing
-from bot.identity.model import IdentityError
+from bot.identity import check_pairing
 
 MAX_OPTION = 200
 MAX_ALTERNATIVE_LOOKUPS = 25  # `A // B` lines whose `A` is looked up when `A // B` is not a card
@@ -201,26 +200,6 @@ async def _commanders(
     return out
 
 
-def _chosen_colors(
-    leaders: Sequence[Mapping[str, Any]], colors: Sequence[str], complete: bool
-) -> list[str | None]:
-    """The chosen colors, in order, given to the commanders that choose one (CR 903.4b)."""
-    choosers = [i for i, card in enumerate(leaders) if _chooses_color(card)]
-    if complete and len(colors) > len(choosers):
-        if not choosers:
-            raise DeckCheckError(DeckCheckCode.NO_CHOOSER)
-        raise DeckCheckError(DeckCheckCode.TOO_MANY_COLORS, given=len(colors), choosers=len(choosers))
-    given = dict(zip(choosers, colors, strict=False))
-    return [given.get(i) for i in range(len(leaders))]
-
-
-def _chooses_color(card: Mapping[str, Any]) -> bool:
-    try:
-        return analyze(dict(card)).chooses_color
-    except IdentityError:
-        return False
-
-
 async def check_decklist(
     cards: CardSource,
     deck: str | ParsedDeck,
@@ -259,7 +238,7 @@ async def check_decklist(
             lookup.missing,
             lookup.unavailable,
             leaders.unchecked,
-            chosen=_chosen_colors(leaders.cards, colors, complete=not leaders.unchecked),
+            chosen=colors,
         )
     )
     report.readings, report.pasted_lines = readings, parsed.lines_read if one_line else None

@@ -451,16 +451,17 @@ def test_chosen_color_joins_the_deck_identity():
         in notes_text(blue)
     )
     assert "chosen color blue" in text_report(blue)
-    # a color given for a commander that does not choose one changes nothing
-    kumano = check_deck(
-        DeckInput(
-            parse(f"1 {KUMANO}\n1 Counterspell\n"),
-            [card(KUMANO)],
-            {KUMANO: card(KUMANO), "Counterspell": card("Counterspell")},
-            chosen=["U"],
+    # a color given when no commander chooses one is bad input, not silently dropped
+    with pytest.raises(DeckInputError) as err:
+        check_deck(
+            DeckInput(
+                parse(f"1 {KUMANO}\n1 Counterspell\n"),
+                [card(KUMANO)],
+                {KUMANO: card(KUMANO), "Counterspell": card("Counterspell")},
+                chosen=["U"],
+            )
         )
-    )
-    assert [p.card for p in kumano.of_kind(ProblemKind.COLOR)] == ["Counterspell"] and kumano.chosen == {}
+    assert err.value.code == "no_chooser"
 
 
 @pytest.mark.parametrize(
