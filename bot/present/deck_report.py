@@ -117,9 +117,10 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
         return text.format(count=problem.count, limit=problem.limit, how=how)
     if kind is ProblemKind.BANNED:
         return _banned_text(problem, card)
-    what = words.non_deck_words(problem.not_deck_card) if problem.not_deck_card else _("not a card")
-    text = _("{card} is {what}, not a card a deck can hold ({lines})")
-    return text.format(card=card, what=what, lines=lines)
+    what = words.non_deck_words(problem.not_deck_card)
+    return _("{card} is {what}, not a card a deck can hold ({lines})").format(
+        card=card, what=what, lines=lines
+    )
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:

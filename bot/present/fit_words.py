@@ -30,8 +30,7 @@ def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[s
         ).format(cards=words.names_list(banned))
     if blocker is DeckBlocker.CARD_BANNED:
         return _("{card} is banned in Commander").format(card=name)
-    kind = result.card.not_deck_card
-    what = words.non_deck_words(kind) if kind is not None else _("not a card")
+    what = words.non_deck_words(result.card.not_deck_card)
     return _("{card} is {what}, not a deck card").format(card=name, what=what)
 
 

@@ -71,8 +71,8 @@ def possessive_shown(name: str) -> str:
     return form.format(name=shown(cut))
 
 
-def non_deck_words(kind: NonDeckKind) -> str:
-    return _(NON_DECK_WORDS[kind])
+def non_deck_words(kind: NonDeckKind | None) -> str:
+    return _(NON_DECK_WORDS[kind]) if kind is not None else _("not a card")
 
 
 def not_deck_sentence(name: str, kind: NonDeckKind) -> str:
