@@ -133,7 +133,7 @@ def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
     if problem.issue is CommanderIssue.NAMED_TWICE:
         return _("{card} is named twice; a deck has one copy of each commander").format(card=card)
     if problem.issue is CommanderIssue.LIST_NAMES_OTHER:
-        others = words.names_list(problem.others, name)
+        others = render.and_list(map(name, problem.others))
         return _(
             "{lines}: the list names {card} as a commander, but the deck is being checked against "
             "{commanders}"
@@ -196,7 +196,7 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[
     """Commanders not looked up, open color choices (CR 903.4b), cards not judged, the caller's warnings."""
     out: list[str] = []
     if report.unchecked_commanders:
-        names = words.names_list((u.name for u in report.unchecked_commanders), name)
+        names = render.and_list(name(u.name) for u in report.unchecked_commanders)
         text = _(
             "Color identity, commander eligibility and pairing were not checked: {names} could not be "
             "looked up (Scryfall unreachable)."
@@ -210,7 +210,7 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[
         ).format(card=name(leader))
         out.append((_("{sentence}: {tip}.") if tip else _("{sentence}.")).format(sentence=choice, tip=tip))
     if report.unjudged:
-        names = words.names_list(report.unjudged, name)
+        names = render.and_list(map(name, report.unjudged))
         out.append(_("Could not work out the color identity of {names}.").format(names=names))
     out.extend(name(w) for w in report.warnings)
     return list(dict.fromkeys(out))
@@ -226,7 +226,7 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
         )
         if report.second_from_list:
             text = _("Second commander taken from the list: {names}")
-        out.append(text.format(names=words.names_list(report.from_list, name)))
+        out.append(text.format(names=render.and_list(map(name, report.from_list))))
     for leader, color in report.chosen.items():
         text = _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity")
         out.append(text.format(card=name(leader), color=render.color_name(color)))
@@ -260,7 +260,7 @@ def text_report(report: DeckReport) -> str:
     ).format(n=report.card_count)
     out.append(_("Cards: {cards}").format(cards="; ".join([counted, *_card_notes(report)])))
     if report.companions:
-        out.append(_("Companion: {names} (not counted)").format(names=words.names_list(report.companions)))
+        out.append(_("Companion: {names} (not counted)").format(names=render.and_list(report.companions)))
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
     out += ["", f"{verdict} {headline(report)}"]
     for kind in report.counts():
@@ -322,7 +322,9 @@ def summary_embed(
     cards = f"{report.card_count} / 100" + "".join(f" ({part})" for part in _card_notes(report))
     embed.add_field(name=_("Cards"), value=cards, inline=True)
     if report.companions:
-        embed.add_field(name=_("Companion"), value=words.names_list(report.companions, _escaped), inline=True)
+        embed.add_field(
+            name=_("Companion"), value=render.and_list(map(_escaped, report.companions)), inline=True
+        )
     for kind, n in report.counts().items():
         shown = [_field_line(p, emoji) for p in report.of_kind(kind)[:FIELD_ITEMS]]
         if n > FIELD_ITEMS:
