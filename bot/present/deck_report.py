@@ -63,8 +63,7 @@ def _lines(lines: Sequence[int]) -> str:
 
 
 def _with_lines(card: str, lines: Sequence[int]) -> str:
-    where = _lines(lines)
-    return f"{card} ({where})" if where else card
+    return f"{card} ({_lines(lines)})" if lines else card
 
 
 def _banned_text(problem: Problem, card: str) -> str:
@@ -117,10 +116,8 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
         return text.format(count=problem.count, limit=problem.limit, how=how)
     if kind is ProblemKind.BANNED:
         return _banned_text(problem, card)
-    what = words.non_deck_words(problem.not_deck_card)
-    return _("{card} is {what}, not a card a deck can hold ({lines})").format(
-        card=card, what=what, lines=lines
-    )
+    text = _("{card} is {what}, not a card a deck can hold ({lines})")
+    return text.format(card=card, what=words.non_deck_words(problem.not_deck_card), lines=lines)
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
@@ -322,9 +319,8 @@ def summary_embed(
     cards = f"{report.card_count} / 100" + "".join(f" ({part})" for part in _card_notes(report))
     embed.add_field(name=_("Cards"), value=cards, inline=True)
     if report.companions:
-        embed.add_field(
-            name=_("Companion"), value=render.and_list(map(_escaped, report.companions)), inline=True
-        )
+        companions = render.and_list(map(_escaped, report.companions))
+        embed.add_field(name=_("Companion"), value=companions, inline=True)
     for kind, n in report.counts().items():
         shown = [_field_line(p, emoji) for p in report.of_kind(kind)[:FIELD_ITEMS]]
         if n > FIELD_ITEMS:
