@@ -79,15 +79,15 @@ def _blockers_and_problems(
 
 
 def _choice_options(
-    outside: str, choosers: list[tuple[int, Analysis]]
+    outside: str, leaders: tuple[Analysis, ...], choosers: tuple[int, ...]
 ) -> tuple[tuple[ColorChoice, ...], ...]:
     """Every way the open color choices (one color each) cover all of `outside`."""
     if not outside or len(outside) > len(choosers):
         return ()
     options = []
     for who in permutations(choosers, len(outside)):
-        picks = sorted(zip(who, outside, strict=True), key=lambda pick: pick[0][0])  # by commander index
-        options.append(tuple(ColorChoice(leader.name, index, color) for (index, leader), color in picks))
+        picks = sorted(zip(who, outside, strict=True))  # by commander index
+        options.append(tuple(ColorChoice(leaders[i].name, i, color) for i, color in picks))
     return tuple(dict.fromkeys(options))
 
 
@@ -106,14 +106,12 @@ def check_fit(
     picked = list(zip(base, picks, strict=True))
     leaders = tuple(leader if pick is None else with_chosen_color(leader, pick) for leader, pick in picked)
     blockers, problems, banned = _blockers_and_problems(card, card_analysis, commanders, base)
-    choosers = [
-        (i, leader) for i, (leader, pick) in enumerate(picked) if leader.chooses_color and pick is None
-    ]
+    choosers = tuple(i for i, (leader, pick) in enumerate(picked) if leader.chooses_color and pick is None)
 
     deck_identity = wubrg("".join(leader.identity for leader in leaders))
     outside = "".join(c for c in card_analysis.identity if c not in deck_identity)
     evidence = {c: card_analysis.reasons_for(c, Aspect.IDENTITY) for c in outside}
-    options = _choice_options(outside, choosers)
+    options = _choice_options(outside, base, choosers)
     if blockers:
         verdict = FitVerdict.DECK_CANT_EXIST
     elif not outside:
@@ -133,6 +131,7 @@ def check_fit(
         blockers=tuple(blockers),
         choice_options=options,
         chosen=picks,
+        open_choices=choosers,
         commander_problems=tuple(problems),
         banned_commanders=tuple(banned),
     )

@@ -311,9 +311,4 @@ class FitResult:
     chosen: tuple[str | None, ...] = ()
     commander_problems: tuple[Verdict, ...] = ()  # failing verdicts about the commanders, each once
     banned_commanders: tuple[str, ...] = ()
-
-    @property
-    def open_choices(self) -> tuple[int, ...]:
-        """Indices of the commanders that choose a color before the game (CR 903.4b) and weren't given one."""
-        picked = enumerate(zip(self.commanders, self.chosen, strict=True))
-        return tuple(i for i, (leader, pick) in picked if leader.chooses_color and pick is None)
+    open_choices: tuple[int, ...] = ()  # commanders that choose a color (CR 903.4b) and weren't given one

@@ -63,8 +63,7 @@ def _lines(lines: Sequence[int]) -> str:
 
 
 def _with_lines(card: str, lines: Sequence[int]) -> str:
-    where = _lines(lines)
-    return f"{card} ({where})" if where else card
+    return f"{card} ({_lines(lines)})" if lines else card
 
 
 def _banned_text(problem: Problem, card: str) -> str:
@@ -117,9 +116,8 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
         return text.format(count=problem.count, limit=problem.limit, how=how)
     if kind is ProblemKind.BANNED:
         return _banned_text(problem, card)
-    what = words.non_deck_words(problem.not_deck_card) if problem.not_deck_card else _("not a card")
     text = _("{card} is {what}, not a card a deck can hold ({lines})")
-    return text.format(card=card, what=what, lines=lines)
+    return text.format(card=card, what=words.non_deck_words(problem.not_deck_card), lines=lines)
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
@@ -132,7 +130,7 @@ def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
     if problem.issue is CommanderIssue.NAMED_TWICE:
         return _("{card} is named twice; a deck has one copy of each commander").format(card=card)
     if problem.issue is CommanderIssue.LIST_NAMES_OTHER:
-        others = words.names_list(problem.others, name)
+        others = render.and_list(map(name, problem.others))
         return _(
             "{lines}: the list names {card} as a commander, but the deck is being checked against "
             "{commanders}"
@@ -195,7 +193,7 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[
     """Commanders not looked up, open color choices (CR 903.4b), cards not judged, the caller's warnings."""
     out: list[str] = []
     if report.unchecked_commanders:
-        names = words.names_list((u.name for u in report.unchecked_commanders), name)
+        names = render.and_list(name(u.name) for u in report.unchecked_commanders)
         text = _(
             "Color identity, commander eligibility and pairing were not checked: {names} could not be "
             "looked up (Scryfall unreachable)."
@@ -209,7 +207,7 @@ def warnings_text(report: DeckReport, name: Callable[[str], str] = str) -> list[
         ).format(card=name(leader))
         out.append((_("{sentence}: {tip}.") if tip else _("{sentence}.")).format(sentence=choice, tip=tip))
     if report.unjudged:
-        names = words.names_list(report.unjudged, name)
+        names = render.and_list(map(name, report.unjudged))
         out.append(_("Could not work out the color identity of {names}.").format(names=names))
     out.extend(name(w) for w in report.warnings)
     return list(dict.fromkeys(out))
@@ -225,7 +223,7 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
         )
         if report.second_from_list:
             text = _("Second commander taken from the list: {names}")
-        out.append(text.format(names=words.names_list(report.from_list, name)))
+        out.append(text.format(names=render.and_list(map(name, report.from_list))))
     for leader, color in report.chosen.items():
         text = _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity")
         out.append(text.format(card=name(leader), color=render.color_name(color)))
@@ -259,7 +257,7 @@ def text_report(report: DeckReport) -> str:
     ).format(n=report.card_count)
     out.append(_("Cards: {cards}").format(cards="; ".join([counted, *_card_notes(report)])))
     if report.companions:
-        out.append(_("Companion: {names} (not counted)").format(names=words.names_list(report.companions)))
+        out.append(_("Companion: {names} (not counted)").format(names=render.and_list(report.companions)))
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
     out += ["", f"{verdict} {headline(report)}"]
     for kind in report.counts():
@@ -321,7 +319,8 @@ def summary_embed(
     cards = f"{report.card_count} / 100" + "".join(f" ({part})" for part in _card_notes(report))
     embed.add_field(name=_("Cards"), value=cards, inline=True)
     if report.companions:
-        embed.add_field(name=_("Companion"), value=words.names_list(report.companions, _escaped), inline=True)
+        companions = render.and_list(map(_escaped, report.companions))
+        embed.add_field(name=_("Companion"), value=companions, inline=True)
     for kind, n in report.counts().items():
         shown = [_field_line(p, emoji) for p in report.of_kind(kind)[:FIELD_ITEMS]]
         if n > FIELD_ITEMS:

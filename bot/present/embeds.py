@@ -144,7 +144,7 @@ def _not_deck_lines(analysis: Analysis, card: Card, kind: NonDeckKind) -> list[s
             if isinstance(p, Mapping) and p.get("component") == "meld_part" and p.get("name")
         ]
         if parts:
-            cards = words.names_list(parts, shown)
+            cards = render.and_list(map(shown, parts))
             lines.append(_("Its two halves, {cards}, are the cards that go in a deck.").format(cards=cards))
     elif kind in (NonDeckKind.EMBLEM, NonDeckKind.CHECKLIST):
         lines.append(_("Nothing printed on it gives it a color or a color identity."))

@@ -22,16 +22,15 @@ def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[s
         problem = next((v for v in result.commander_problems if words.is_pairing(v)), None)
         if problem is not None and problem.code is VerdictCode.SAME_CARD:
             return _("{card} can\u2019t be both commanders").format(card=problem.card)
-        return _("{cards} can\u2019t be commanders together").format(cards=words.names_list(leaders))
+        return _("{cards} can\u2019t be commanders together").format(cards=render.and_list(leaders))
     if blocker is DeckBlocker.COMMANDER_BANNED:
         banned = result.banned_commanders
         return ngettext(
             "{cards} is banned in Commander", "{cards} are banned in Commander", len(banned)
-        ).format(cards=words.names_list(banned))
+        ).format(cards=render.and_list(banned))
     if blocker is DeckBlocker.CARD_BANNED:
         return _("{card} is banned in Commander").format(card=name)
-    kind = result.card.not_deck_card
-    what = words.non_deck_words(kind) if kind is not None else _("not a card")
+    what = words.non_deck_words(result.card.not_deck_card)
     return _("{card} is {what}, not a deck card").format(card=name, what=what)
 
 
@@ -69,7 +68,7 @@ def headline(result: FitResult, name: str, leaders: Sequence[str]) -> str:
 
 def _deck_words(result: FitResult) -> str:
     """'**Kumano, Master Yamabushi** is red' / 'together **A** and **B** are white and blue'."""
-    names = words.names_list([a.name for a in result.commanders], shown)
+    names = render.and_list(shown(a.name) for a in result.commanders)
     deck = render.color_words(result.deck_identity)
     if len(result.commanders) > 1:
         return _("together {commanders} are {colors}").format(commanders=names, colors=deck)
@@ -83,7 +82,7 @@ def _chooser_words(result: FitResult) -> str:
         "{commanders} has you choose a color before the game begins",
         "{commanders} have you choose a color before the game begins",
         len(open_names),
-    ).format(commanders=words.names_list(open_names, shown))
+    ).format(commanders=render.and_list(map(shown, open_names)))
 
 
 def _comparison(result: FitResult, name: str) -> str:

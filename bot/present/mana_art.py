@@ -8,12 +8,13 @@ from itertools import chain
 
 import resvg_py
 
+from bot.identity.model import WUBRG
+
 ART_VERSION = "2"  # bump whenever the images change: the bot then replaces the emojis it uploaded
 EMOJI_PREFIX = "mana_"  # tells the bot's mana emojis from any others
 MAX_EMOJI_BYTES = 256 * 1024  # Discord's limit for one emoji image
 SIZE = 128  # pixels; Discord shows emojis at most 128 px large
 
-WUBRG = "WUBRG"
 _HYBRID_PAIRS = ("W/U", "U/B", "B/R", "R/G", "G/W", "W/B", "U/R", "B/G", "R/W", "G/U")
 
 SYMBOLS: tuple[str, ...] = tuple(

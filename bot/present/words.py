@@ -3,7 +3,7 @@ summary and lessons, chosen colors (CR 903.4b). `name=` formats card names (esca
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from bot.identity.model import (
     Analysis,
@@ -71,8 +71,8 @@ def possessive_shown(name: str) -> str:
     return form.format(name=shown(cut))
 
 
-def non_deck_words(kind: NonDeckKind) -> str:
-    return _(NON_DECK_WORDS[kind])
+def non_deck_words(kind: NonDeckKind | None) -> str:
+    return _(NON_DECK_WORDS[kind]) if kind is not None else _("not a card")
 
 
 def not_deck_sentence(name: str, kind: NonDeckKind) -> str:
@@ -386,7 +386,3 @@ def token_colors_sentence(analysis: Analysis) -> str:
         return _("Its colors come from the effect that creates it, and this card data records none.")
     colors = render.color_words(analysis.colors)
     return _("The effect that creates it makes it {colors}.").format(colors=colors)
-
-
-def names_list(names: Iterable[str], name: Callable[[str], str] = str) -> str:
-    return render.and_list(name(n) for n in names)
