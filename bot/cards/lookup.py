@@ -308,21 +308,21 @@ class CardLookups:
 
     async def _remote_commander(self, q: str, n: str, miss: Miss) -> Resolved:
         remembered = await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None)
-        if miss.stale is not None or remembered is not None:
-            return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
-        try:
-            cards = (await self.slow(self.client.search(commander_query(q), order="edhrec"))).cards
-        except (ScryfallNotFound, ScryfallBadRequest):
-            await self.db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
-            return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
-        await self.store(cards)
-        chosen, ranked = pick(q, n, cards)
-        if chosen is None:
-            self.metrics.observe_lookup("ambiguous")
-            raise AmbiguousCard(q, ranked[:MAX_CANDIDATES])
-        await self.db(self.cache.put_query(Mode.COMMANDER.value, n, chosen["id"]), None)
-        self.metrics.observe_lookup("api")
-        return Resolved(chosen, "api")
+        if miss.stale is None and remembered is None:
+            try:
+                cards = (await self.slow(self.client.search(commander_query(q), order="edhrec"))).cards
+            except (ScryfallNotFound, ScryfallBadRequest):
+                await self.db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
+            else:
+                await self.store(cards)
+                chosen, ranked = pick(q, n, cards)
+                if chosen is None:
+                    self.metrics.observe_lookup("ambiguous")
+                    raise AmbiguousCard(q, ranked[:MAX_CANDIDATES])
+                await self.db(self.cache.put_query(Mode.COMMANDER.value, n, chosen["id"]), None)
+                self.metrics.observe_lookup("api")
+                return Resolved(chosen, "api")
+        return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
 
     async def _lookup_local_then_remote(
         self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *, printed: bool = True
@@ -382,17 +382,10 @@ class CardLookups:
             names = self.index.rank_candidates(q, await self._remote_names(q))
         return names[:MAX_SUGGESTIONS]
 
-    async def resolve(self, name: str) -> Resolved:
+    async def resolve(self, name: str, mode: Mode = Mode.CARD) -> Resolved:
         """The card the user meant: its exact English name, a printed name (the player's languages first),
-        else a partial name or typo. Raises BadCardName, CardNotFound, AmbiguousCard or ScryfallUnavailable."""
-        return await self._lookup(Mode.CARD, name)
-
-    async def resolve_commander(self, name: str) -> Resolved:
-        """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
-        return await self._lookup(Mode.COMMANDER, name)
-
-    async def _lookup(self, mode: Mode, name: str) -> Resolved:
-        """The pipeline, once for all concurrent callers of a key; errors name each caller's own query."""
+        else a partial name or typo. Raises BadCardName, CardNotFound, AmbiguousCard or ScryfallUnavailable.
+        The pipeline runs once for all concurrent callers of a key; errors name each caller's own query."""
         q, n = self.check_name(name)
         langs = player_langs()
         try:
@@ -404,6 +397,10 @@ class CardLookups:
             raise CardNotFound(q, exc.suggestions) from None
         except AmbiguousCard as exc:
             raise AmbiguousCard(q, exc.candidates) from None
+
+    async def resolve_commander(self, name: str) -> Resolved:
+        """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
+        return await self.resolve(name, Mode.COMMANDER)
 
     async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
         """The card if the cache or local data can answer now, without the network; None: ask Scryfall."""
