@@ -243,11 +243,8 @@ class ScryfallClient:
         return self._card(await self._get("/cards/" + quote(card_id, safe="")))
 
     async def autocomplete(self, q: str) -> list[str]:
-        payload = await self._get("/cards/autocomplete", {"q": q})
-        data = payload.get("data") if isinstance(payload, dict) else None
-        if not isinstance(data, list):
-            raise ScryfallUnavailable("Scryfall sent something that is not a catalog")
-        return [str(x) for x in data if isinstance(x, str)]
+        payload = self._list(await self._get("/cards/autocomplete", {"q": q}))
+        return [x for x in payload["data"] if isinstance(x, str)]
 
     async def search(self, q: str, *, order: str | None = None) -> SearchPage:
         """The first page of /cards/search (175 cards) in Scryfall's `order` ("edhrec": most played first);
