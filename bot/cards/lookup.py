@@ -322,9 +322,9 @@ class CardLookups:
                 await self.db(self.cache.put_query(Mode.COMMANDER.value, n, chosen["id"]), None)
                 self.metrics.observe_lookup("api")
                 return Resolved(chosen, "api")
-        return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
+        return await self._pipeline(q, n, Mode.CARD, printed=False)
 
-    async def _lookup_local_then_remote(
+    async def _pipeline(
         self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *, printed: bool = True
     ) -> Resolved:
         """The pipeline for one name. Scryfall's search for printed names comes before any partial match
@@ -357,9 +357,7 @@ class CardLookups:
         if isinstance(found, Resolved):
             return found
         assert found.printed is not None  # a name in another language: the English name's own lookup
-        english = await self._lookup_local_then_remote(
-            found.printed, normalize(found.printed), mode, printed=False
-        )
+        english = await self._pipeline(found.printed, normalize(found.printed), mode, printed=False)
         return dataclasses.replace(english, printed=q)
 
     async def candidates(self, q: str, n: str) -> list[str]:
@@ -388,10 +386,9 @@ class CardLookups:
         The pipeline runs once for all concurrent callers of a key; errors name each caller's own query."""
         q, n = self.check_name(name)
         langs = player_langs()
+        key = (mode, n, langs)
         try:
-            result: Resolved = await self._flight.run(
-                (mode, n, langs), lambda: self._lookup_local_then_remote(q, n, mode, langs)
-            )
+            result: Resolved = await self._flight.run(key, lambda: self._pipeline(q, n, mode, langs))
             return result
         except CardNotFound as exc:
             raise CardNotFound(q, exc.suggestions) from None
