@@ -111,9 +111,6 @@ class Lists:
             bucket[0].append(k)
             bucket[1].append(i)
 
-    def __len__(self) -> int:
-        return len(self.keys)
-
     @staticmethod
     def _span(keys: list[str], prefix: str, lo: int = 0, hi: int | None = None) -> tuple[int, int]:
         hi = len(keys) if hi is None else hi
