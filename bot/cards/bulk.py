@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 import ijson
 
@@ -47,18 +47,12 @@ class ImportResult:
         return self.cards / self.seconds if self.seconds > 0 else float("inf")
 
 
-def _open(path: Path) -> IO[bytes]:
-    with path.open("rb") as fh:
-        magic = fh.read(2)
-    if magic == b"\x1f\x8b":
-        return gzip.open(path, "rb")  # type: ignore[return-value]
-    return path.open("rb")
-
-
 def iter_cards(path: Path | str) -> Iterator[tuple[dict[str, Any], str | None]]:
     """Yield (card object, its raw JSON text when cheaply available) from a bulk or JSON Lines file."""
     path = Path(path)
-    with _open(path) as fh:
+    with path.open("rb") as fh:
+        gzipped = fh.read(2) == b"\x1f\x8b"
+    with gzip.open(path, "rb") if gzipped else path.open("rb") as fh:
         head = fh.read(4096).lstrip()
         fh.seek(0)
         if head.startswith(b"["):

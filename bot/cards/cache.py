@@ -131,7 +131,7 @@ class CardCache:
         )
         return {str(r[0]): str(r[1]) for r in rows}
 
-    async def put_cards(self, cards: Iterable[dict[str, Any]], *, source: str = "api") -> int:
+    async def put_cards(self, cards: Iterable[dict[str, Any]]) -> int:
         """Store the card objects among `cards`; returns how many."""
         now = self._clock()
         card_rows_: list[tuple[Any, ...]] = []
@@ -139,7 +139,7 @@ class CardCache:
         for card in cards:
             if not is_card(card):
                 continue
-            row, name_rows = card_rows(card, source, now)
+            row, name_rows = card_rows(card, "api", now)
             card_rows_.append(row)
             names.extend(name_rows)
         if not card_rows_:

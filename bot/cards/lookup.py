@@ -308,23 +308,23 @@ class CardLookups:
 
     async def _remote_commander(self, q: str, n: str, miss: Miss) -> Resolved:
         remembered = await self.db(self.cache.get_negative(Mode.COMMANDER.value, n), None)
-        if miss.stale is not None or remembered is not None:
-            return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
-        try:
-            cards = (await self.slow(self.client.search(commander_query(q), order="edhrec"))).cards
-        except (ScryfallNotFound, ScryfallBadRequest):
-            await self.db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
-            return await self._lookup_local_then_remote(q, n, Mode.CARD, printed=False)
-        await self.store(cards)
-        chosen, ranked = pick(q, n, cards)
-        if chosen is None:
-            self.metrics.observe_lookup("ambiguous")
-            raise AmbiguousCard(q, ranked[:MAX_CANDIDATES])
-        await self.db(self.cache.put_query(Mode.COMMANDER.value, n, chosen["id"]), None)
-        self.metrics.observe_lookup("api")
-        return Resolved(chosen, "api")
+        if miss.stale is None and remembered is None:
+            try:
+                cards = (await self.slow(self.client.search(commander_query(q), order="edhrec"))).cards
+            except (ScryfallNotFound, ScryfallBadRequest):
+                await self.db(self.cache.put_negative(Mode.COMMANDER.value, n, self.negative_ttl), None)
+            else:
+                await self.store(cards)
+                chosen, ranked = pick(q, n, cards)
+                if chosen is None:
+                    self.metrics.observe_lookup("ambiguous")
+                    raise AmbiguousCard(q, ranked[:MAX_CANDIDATES])
+                await self.db(self.cache.put_query(Mode.COMMANDER.value, n, chosen["id"]), None)
+                self.metrics.observe_lookup("api")
+                return Resolved(chosen, "api")
+        return await self._pipeline(q, n, Mode.CARD, printed=False)
 
-    async def _lookup_local_then_remote(
+    async def _pipeline(
         self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *, printed: bool = True
     ) -> Resolved:
         """The pipeline for one name. Scryfall's search for printed names comes before any partial match
@@ -357,9 +357,7 @@ class CardLookups:
         if isinstance(found, Resolved):
             return found
         assert found.printed is not None  # a name in another language: the English name's own lookup
-        english = await self._lookup_local_then_remote(
-            found.printed, normalize(found.printed), mode, printed=False
-        )
+        english = await self._pipeline(found.printed, normalize(found.printed), mode, printed=False)
         return dataclasses.replace(english, printed=q)
 
     async def candidates(self, q: str, n: str) -> list[str]:
@@ -382,28 +380,24 @@ class CardLookups:
             names = self.index.rank_candidates(q, await self._remote_names(q))
         return names[:MAX_SUGGESTIONS]
 
-    async def resolve(self, name: str) -> Resolved:
+    async def resolve(self, name: str, mode: Mode = Mode.CARD) -> Resolved:
         """The card the user meant: its exact English name, a printed name (the player's languages first),
-        else a partial name or typo. Raises BadCardName, CardNotFound, AmbiguousCard or ScryfallUnavailable."""
-        return await self._lookup(Mode.CARD, name)
-
-    async def resolve_commander(self, name: str) -> Resolved:
-        """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
-        return await self._lookup(Mode.COMMANDER, name)
-
-    async def _lookup(self, mode: Mode, name: str) -> Resolved:
-        """The pipeline, once for all concurrent callers of a key; errors name each caller's own query."""
+        else a partial name or typo. Raises BadCardName, CardNotFound, AmbiguousCard or ScryfallUnavailable.
+        The pipeline runs once for all concurrent callers of a key; errors name each caller's own query."""
         q, n = self.check_name(name)
         langs = player_langs()
+        key = (mode, n, langs)
         try:
-            result: Resolved = await self._flight.run(
-                (mode, n, langs), lambda: self._lookup_local_then_remote(q, n, mode, langs)
-            )
+            result: Resolved = await self._flight.run(key, lambda: self._pipeline(q, n, mode, langs))
             return result
         except CardNotFound as exc:
             raise CardNotFound(q, exc.suggestions) from None
         except AmbiguousCard as exc:
             raise AmbiguousCard(q, exc.candidates) from None
+
+    async def resolve_commander(self, name: str) -> Resolved:
+        """Like resolve(), but prefers cards that can be commanders (`Kumano` -> Kumano, Master Yamabushi)."""
+        return await self.resolve(name, Mode.COMMANDER)
 
     async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
         """The card if the cache or local data can answer now, without the network; None: ask Scryfall."""

@@ -151,11 +151,9 @@ def match_cost(q: str, key: str) -> tuple[float, int]:
     return FUZZY + (100.0 - fuzz.QRatio(q, key)) * FUZZY_POINT, 0
 
 
-def rank_candidates(
-    query: str, names: Iterable[str], popularity: Callable[[str], int | None] = lambda _name: None
-) -> list[str]:
+def rank_candidates(query: str, names: Iterable[str], popularity: Callable[[str], int | None]) -> list[str]:
     """Candidate names for a "did you mean" or "matches several cards" reply, best first, by the index's
-    costs; `popularity` gives a name's EDHREC rank (default: every name unranked)."""
+    costs; `popularity` gives a name's EDHREC rank (None: unranked)."""
     q = normalize(query)
 
     def key(name: str) -> tuple[float, int, int, str]:

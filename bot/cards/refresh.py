@@ -123,5 +123,4 @@ class BulkRefresher:
             if stamp is not None and float(stamp) != self.cards.bulk_imported_at and not self._lock.locked():
                 log.info("newer bulk data in the cache (another process imported it); reloading")
                 await self.cards.load_index()
-                if self.languages:
-                    await self.cards.foreign.load(self.cards.cache.path, self.languages)
+                await self.cards.foreign.load(self.cards.cache.path, self.languages)

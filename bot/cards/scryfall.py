@@ -146,26 +146,16 @@ class ScryfallClient:
         key = (path, tuple(sorted((params or {}).items())))
         return await self._flight.run(key, lambda: self._request_bounded("GET", path, params, lambda: None))
 
-    async def _request_bounded(
-        self, method: str, path: str, params: dict[str, str] | None, body: Callable[[], Any]
-    ) -> Any:
-        try:
-            async with asyncio.timeout(self.timeout):
-                return await self._request_loop(method, path, params, body)
-        except TimeoutError:
-            self._observe("timeout", path)
-            raise ScryfallUnavailable(f"Scryfall did not answer within {self.timeout:g} s") from None
-
     def _wait(self, state: RetryCallState) -> float:
         """Jittered backoff after a 5xx or timeout; none after a 429 (the lockout is the pause)."""
         failed = state.outcome.exception() if state.outcome is not None else None
         return self._backoff(state) if isinstance(failed, _Retry) and failed.back_off else 0.0
 
-    async def _request_loop(
+    async def _request_bounded(
         self, method: str, path: str, params: dict[str, str] | None, make_body: Callable[[], Any]
     ) -> Any:
-        """Up to `max_retries + 1` attempts, each after a budget turn; `make_body` is called at the first
-        turn (so a batch takes in everything that arrived meanwhile)."""
+        """Up to `max_retries + 1` attempts within `timeout`, each after a budget turn; `make_body` is called
+        at the first turn (so a batch takes in everything that arrived meanwhile)."""
         deadline = asyncio.get_running_loop().time() + self.timeout
         body: list[Any] = []
         retrying = AsyncRetrying(
@@ -175,14 +165,18 @@ class ScryfallClient:
             reraise=True,
         )
         try:
-            async for attempt in retrying:
-                with attempt:
-                    if attempt.retry_state.attempt_number > 1 and self.metrics is not None:
-                        self.metrics.observe_scryfall_retry(path)
-                    await self._take_slot(path, deadline)
-                    if not body:
-                        body.append(make_body())
-                    return await self._attempt(method, path, params, body[0])
+            async with asyncio.timeout(self.timeout):
+                async for attempt in retrying:
+                    with attempt:
+                        if attempt.retry_state.attempt_number > 1 and self.metrics is not None:
+                            self.metrics.observe_scryfall_retry(path)
+                        await self._take_slot(path, deadline)
+                        if not body:
+                            body.append(make_body())
+                        return await self._attempt(method, path, params, body[0])
+        except TimeoutError:
+            self._observe("timeout", path)
+            raise ScryfallUnavailable(f"Scryfall did not answer within {self.timeout:g} s") from None
         except _Retry as exc:
             raise ScryfallUnavailable(exc.reason, retry_after=exc.retry_after) from None
         raise AssertionError("unreachable: tenacity re-raises the last failure")  # pragma: no cover
@@ -249,11 +243,8 @@ class ScryfallClient:
         return self._card(await self._get("/cards/" + quote(card_id, safe="")))
 
     async def autocomplete(self, q: str) -> list[str]:
-        payload = await self._get("/cards/autocomplete", {"q": q})
-        data = payload.get("data") if isinstance(payload, dict) else None
-        if not isinstance(data, list):
-            raise ScryfallUnavailable("Scryfall sent something that is not a catalog")
-        return [str(x) for x in data if isinstance(x, str)]
+        payload = self._list(await self._get("/cards/autocomplete", {"q": q}))
+        return [x for x in payload["data"] if isinstance(x, str)]
 
     async def search(self, q: str, *, order: str | None = None) -> SearchPage:
         """The first page of /cards/search (175 cards) in Scryfall's `order` ("edhrec": most played first);
@@ -268,10 +259,14 @@ class ScryfallClient:
     ) -> list[dict[str, Any]]:
         """The cards found for at most 75 identifiers, in any order; `identifiers` may be a function called
         when the request's turn comes (a batch takes in every name that arrived while it waited)."""
-        take = identifiers if callable(identifiers) else lambda: identifiers
-        payload = await self._request_bounded(
-            "POST", "/cards/collection", None, lambda: {"identifiers": _checked(take())}
-        )
+
+        def body() -> dict[str, Any]:
+            ids = identifiers() if callable(identifiers) else identifiers
+            if len(ids) > MAX_COLLECTION:
+                raise ValueError(f"/cards/collection takes at most {MAX_COLLECTION} identifiers")
+            return {"identifiers": ids}
+
+        payload = await self._request_bounded("POST", "/cards/collection", None, body)
         return [c for c in self._list(payload)["data"] if is_card(c)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
@@ -335,9 +330,3 @@ class ScryfallClient:
         finally:
             tmp.unlink(missing_ok=True)
         return written
-
-
-def _checked(identifiers: list[dict[str, str]]) -> list[dict[str, str]]:
-    if len(identifiers) > MAX_COLLECTION:
-        raise ValueError(f"/cards/collection takes at most {MAX_COLLECTION} identifiers")
-    return identifiers

@@ -111,20 +111,11 @@ class Lists:
             bucket[0].append(k)
             bucket[1].append(i)
 
-    def __len__(self) -> int:
-        return len(self.keys)
-
     @staticmethod
     def _span(keys: list[str], prefix: str, lo: int = 0, hi: int | None = None) -> tuple[int, int]:
         hi = len(keys) if hi is None else hi
         start = bisect.bisect_left(keys, prefix, lo, hi)
         return start, bisect.bisect_left(keys, prefix + _TOP, start, hi)
-
-    @staticmethod
-    def _best(ids: list[int], lo: int, hi: int, k: int) -> list[int]:
-        if hi - lo <= k:
-            return ids[lo:hi]
-        return heapq.nsmallest(k, ids[lo:hi])
 
     def _word_ids(self, keys: list[str], ids: list[int], q: str, k: int) -> set[int]:
         """Ids that may be among the `k` best word matches of `q`: each kind (exact, `q` + space, `q` + "s")
@@ -132,14 +123,14 @@ class Lists:
         lo, hi = self._span(keys, q)
         if lo == hi:
             return set()
-        found = set(self._best(ids, lo, hi, k))
+        found = set(heapq.nsmallest(k, ids[lo:hi]))
         exact_hi = bisect.bisect_right(keys, q, lo, hi)
         found.update(ids[lo:exact_hi])
         whole_hi = bisect.bisect_left(keys, q + "!", exact_hi, hi)  # " " sorts before "!" and every letter
-        found.update(self._best(ids, exact_hi, whole_hi, k))
+        found.update(heapq.nsmallest(k, ids[exact_hi:whole_hi]))
         plural_lo = bisect.bisect_left(keys, q + "s", whole_hi, hi)
         plural_hi = bisect.bisect_left(keys, q + "s!", plural_lo, hi)
-        found.update(self._best(ids, plural_lo, plural_hi, k))
+        found.update(heapq.nsmallest(k, ids[plural_lo:plural_hi]))
         return found
 
     @staticmethod
@@ -175,7 +166,7 @@ class Lists:
                 if c != q[i]:
                     spans.append(self._span(keys, head + c + q[i + 1 :], lo, hi))
                 spans.append(self._span(keys, head + c + q[i:], lo, hi))
-        found.extend(i for lo, hi in spans if lo < hi for i in self._best(ids, lo, hi, k))
+        found.extend(i for lo, hi in spans if lo < hi for i in heapq.nsmallest(k, ids[lo:hi]))
         return heapq.nsmallest(k, set(found))
 
     def search(self, q: str, limit: int, *, typos: bool, infix: bool, fuzzy: bool) -> list[Hit]:

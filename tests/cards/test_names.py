@@ -259,7 +259,7 @@ def test_rank_candidates_agrees_with_the_index(index, typed):
 
 def test_rank_candidates_without_popularity_orders_by_kind():
     names = ["Akumanoid", "Kumano's Pupils", "Etching of Kumano", "Kumano, Master Yamabushi", "Kumono"]
-    assert rank_candidates("kumano", names) == [
+    assert rank_candidates("kumano", names, {}.get) == [
         "Kumano, Master Yamabushi",
         "Etching of Kumano",
         "Kumano's Pupils",
