@@ -51,7 +51,7 @@ SEED = 2026
 
 
 def real_entries() -> list[IndexEntry]:
-    """The shared data set's names, as `CardCache.name_entries()` returns them."""
+    """The shared data set's names, as the card cache's name rows hold them."""
     return [
         IndexEntry(c["name"], normalize(c["name"]), c["id"], can_be_commander(c), card_rank(c), popularity(c))
         for c in all_cards()
