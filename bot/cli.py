@@ -1,4 +1,4 @@
-"""`python -m bot [run | sync-cards | check-deck | healthcheck]`: each command loads the settings (exit code 2
+"""`python -m bot [run | sync-cards | check-deck | healthcheck | house]`: each command loads the settings (exit code 2
 when they are wrong) and hands over to `bot.main`."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode, pars
 from bot.deck.report import ProblemKind
 from bot.deck.runner import check_decklist
 from bot.healthcheck import healthcheck
+from bot.house import cli as house_cli
 from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, open_cards, run, scryfall_client
 from bot.ops.logs import setup_logging
 from bot.present import deck_errors
@@ -224,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         "prints one line saying why when it is not healthy.",
     )
     health.set_defaults(handler=healthcheck)
+    house_cli.add_parser(commands)
     return parser
 
 

@@ -26,6 +26,7 @@ from bot.cards.refresh import BulkRefresher
 from bot.cards.scryfall import HEADERS, ScryfallClient
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
+from bot.house.store import HouseStore
 from bot.ops.metrics import BotMetrics
 from bot.ops.server import Health, HealthServer, gateway_check, sqlite_check
 from bot.settings import Settings
@@ -34,7 +35,12 @@ log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 60.0  # seconds for login and the first READY before start-up is reported as failed
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
-EXTENSIONS = ("cogs.deck", "cogs.identity", "cogs.messages")  # the modules of `cogs`, loaded by the bot
+EXTENSIONS = (
+    "cogs.deck",
+    "cogs.house",
+    "cogs.identity",
+    "cogs.messages",
+)  # the modules of `cogs`, loaded by the bot
 _TOKEN_REJECTED = (
     "Discord rejected the token (DISCORD_TOKEN){}; check it in the Developer Portal (Bot > Reset Token)."
 )
@@ -114,8 +120,11 @@ async def assemble(
             moxfield_user_agent=settings.moxfield_user_agent,
         )
         closing.push_async_callback(deck_sites.aclose)
+        house = await closing.enter_async_context(await HouseStore.open(cards.cache.path, clock=clock))
         bot_options.setdefault("extensions", EXTENSIONS)
-        bot = IdentityBot(settings, cards=cards, deck_sites=deck_sites, metrics=metrics, **bot_options)
+        bot = IdentityBot(
+            settings, cards=cards, deck_sites=deck_sites, house=house, metrics=metrics, **bot_options
+        )
         refresher = BulkRefresher(
             cards, every_hours=settings.bulk_refresh_hours, languages=settings.card_languages
         )

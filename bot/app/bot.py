@@ -24,6 +24,7 @@ from bot.app.translator import CatalogTranslator
 from bot.app.tree import IdentityTree, user_of
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
+from bot.house.store import HouseStore
 from bot.ops.logs import log_command
 from bot.ops.metrics import BotMetrics, Outcome
 from bot.ops.sharding import shard_for_guild
@@ -52,6 +53,7 @@ class IdentityBot(commands.AutoShardedBot):
         *,
         cards: CardService,
         deck_sites: DeckSites,
+        house: HouseStore,
         metrics: BotMetrics,
         extensions: Sequence[str],
         identify_spacing: float = IDENTIFY_SPACING,
@@ -71,6 +73,7 @@ class IdentityBot(commands.AutoShardedBot):
         self.settings = settings
         self.cards = cards
         self.deck_sites = deck_sites
+        self.house = house
         self.metrics = metrics
         rate = settings.user_rate_limit()
         self.tree.cooldown = CooldownMapping.from_cooldown(*rate, user_of) if rate else None

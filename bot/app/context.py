@@ -12,6 +12,7 @@ from bot.app.recent import RecentNames
 from bot.cards.model import Resolved
 from bot.cards.service import CardService
 from bot.deck.sources import DeckSites
+from bot.house.store import HouseStore
 from bot.ops.metrics import BotMetrics, Outcome
 
 Interaction = discord.Interaction[Any]  # any client: the parts see the bot through `App`
@@ -25,6 +26,7 @@ class App(Protocol):
 
     cards: CardService
     deck_sites: DeckSites
+    house: HouseStore
     metrics: BotMetrics
     recent: RecentNames
     emoji: Mapping[str, str]

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.app.context import App, Interaction, app_of, record_found
+from bot.app.house import rules_here
 from bot.app.options import CardQuery, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
@@ -144,7 +145,8 @@ async def check_deck(
         deck = await defer_if_slow(interaction, read_deck(bot, deck))
     parsed, fetched = deck
     names = (commander.text if commander else None, partner.text if partner else None)
-    check = check_decklist(bot.cards, parsed, *names, chosen=chosen)
+    house = await rules_here(interaction)  # read once for the whole list
+    check = check_decklist(bot.cards, parsed, *names, chosen=chosen, house=house)
     report, resolved = await defer_if_slow(interaction, check)  # one deferral budget for both steps
     record_found(interaction, resolved, card=" + ".join(report.commanders) or None)
     reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved))

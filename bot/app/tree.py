@@ -22,8 +22,9 @@ from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallBu
 from bot.deck.errors import CommanderNotFound, NoCommander
 from bot.deck.parser import DeckInputError
 from bot.deck.sources import DeckSourceError, DeckSourceErrorCode
+from bot.house.store import HouseRulesUnavailable
 from bot.ops.metrics import Outcome
-from bot.present import choices, deck_errors, decklinks, errors, i18n
+from bot.present import choices, deck_errors, decklinks, errors, house, i18n
 from bot.present.message import CONTENT_LIMIT
 from bot.present.render import truncate
 
@@ -92,6 +93,7 @@ EXPECTED: tuple[tuple[type[Exception], Callable[[Any], Answer]], ...] = (
     (DeckInputError, lambda e: Answer(Outcome.INVALID, deck_errors.deck_input_text(e))),
     (DeckSourceError, _deck_source),
     (app_commands.CommandOnCooldown, lambda e: Answer(Outcome.COOLDOWN, errors.cooldown_text(e.retry_after))),
+    (HouseRulesUnavailable, lambda e: Answer(Outcome.ERROR, house.unavailable_text())),
 )
 
 

@@ -1,9 +1,12 @@
 """The card cache file: versioned schema, migrations, opening and checking (synchronous; shared by the cache
 and the bulk importer). A file that is no readable cache is logged, moved to `<name>.corrupt-<timestamp>` and
-rebuilt; if even that fails the cache lives in memory this run."""
+rebuilt; if even that fails the cache lives in memory this run. The house rules (`HOUSE_TABLES`, written by
+`bot.house`) share the file but no card import touches them: a file moved aside has its house rules copied
+into the new cache, or the log says how to restore them."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
@@ -14,7 +17,9 @@ from bot.cards.rows import pairing_code
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+#: Tables of data only people make (a server's house rules): never replaced by a card import.
+HOUSE_TABLES = ("house_bans", "house_brackets")
 
 # Each entry upgrades the schema from version N-1 to N. Never edit a released step; add a new one.
 MIGRATIONS: dict[int, str] = {
@@ -60,6 +65,24 @@ MIGRATIONS: dict[int, str] = {
     4: """
         ALTER TABLE cards ADD COLUMN pairing TEXT NOT NULL DEFAULT '';
     """,
+    5: """
+        CREATE TABLE IF NOT EXISTS house_bans (
+            guild_id INTEGER NOT NULL,
+            card_key TEXT NOT NULL,
+            name TEXT NOT NULL,
+            added_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, card_key)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS house_brackets (
+            guild_id INTEGER PRIMARY KEY,
+            bracket INTEGER NOT NULL CHECK (bracket BETWEEN 1 AND 5),
+            set_at REAL NOT NULL
+        );
+    """,
+}
+_HOUSE_COLUMNS = {
+    "house_bans": "guild_id, card_key, name, added_at",
+    "house_brackets": "guild_id, bracket, set_at",
 }
 _CORRUPT_WORDS = ("not a database", "malformed", "corrupt", "disk image", "unsupported file format")
 
@@ -178,7 +201,39 @@ def prepare_database(path: Path | str) -> Path | str:
         where = moved.name if moved else "nowhere (it vanished)"
         log.error("card cache %s is %s; moved it to %s and started a new cache", path, reason, where)
         _check_and_migrate(path)
+        if moved is not None:
+            rescue_house_rules(moved, path)
         return path
     except (OSError, CacheCorrupt, sqlite3.DatabaseError) as exc:
         log.error("card cache %s cannot be rebuilt (%s); using an in-memory cache for this run", path, exc)
         return ":memory:"
+
+
+def rescue_house_rules(moved: Path, path: Path) -> None:
+    """Copy the house rules of the cache `moved` aside into the new cache at `path`; when they can't be read,
+    log loudly where they are and how to restore them (the moved file is kept)."""
+    try:
+        with contextlib.closing(connect_sync(path)) as conn:
+            conn.execute("ATTACH DATABASE ? AS old", (str(moved),))
+            tables = {row[0] for row in conn.execute("SELECT name FROM old.sqlite_master WHERE type='table'")}
+            copied = 0
+            with conn:
+                conn.execute("BEGIN IMMEDIATE")
+                for table in (t for t in HOUSE_TABLES if t in tables):
+                    columns = _HOUSE_COLUMNS[table]
+                    copied += conn.execute(
+                        f"INSERT OR IGNORE INTO main.{table} ({columns}) SELECT {columns} FROM old.{table}"
+                    ).rowcount
+            conn.execute("DETACH DATABASE old")
+    except sqlite3.Error as exc:
+        log.error(
+            "HOUSE RULES NOT RESTORED: the servers' house rules in %s could not be read (%s). They are not "
+            "lost while that file is kept: restore them with `python -m bot house export --db %s rules.json` "
+            "then `python -m bot house import rules.json`, or import your last `house export` backup.",
+            moved,
+            exc,
+            moved,
+        )
+        return
+    if copied:
+        log.warning("house rules: copied %d rows from %s into the new cache", copied, moved)

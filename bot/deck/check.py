@@ -13,9 +13,11 @@ from typing import Any
 from bot.cards.model import MAX_SUGGESTIONS
 from bot.deck.entries import DeckEntry, ParsedDeck, Section
 from bot.deck.errors import DeckCheckCode, DeckCheckError
+from bot.deck.house import HouseRules, house_problems
 from bot.deck.report import (
     CommanderIssue,
     DeckReport,
+    HouseApplied,
     Problem,
     ProblemKind,
     Unchecked,
@@ -35,7 +37,8 @@ _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
 @dataclass(frozen=True, slots=True)
 class DeckInput:
     """What the runner resolved, by name as written: `resolved` exactly, `unknown` (-> close names) or
-    `unavailable`. `chosen`: the colors, in order, of the commanders that choose one (CR 903.4b)."""
+    `unavailable`. `chosen`: the colors, in order, of the commanders that choose one (CR 903.4b). `house`: the
+    server's house rules, when the check is run for a server that has some."""
 
     parsed: ParsedDeck
     commanders: Sequence[Mapping[str, Any]] = ()
@@ -44,6 +47,7 @@ class DeckInput:
     unavailable: Mapping[str, Unchecked] = field(default_factory=dict)
     unchecked_commanders: Sequence[UncheckedCommander] = ()
     chosen: Sequence[str | None] = ()
+    house: HouseRules | None = None
 
 
 def card_key(card: Mapping[str, Any]) -> str:
@@ -226,6 +230,19 @@ def _list_names_other(groups: _Groups, leaders: _Leaders) -> list[Problem]:
     return problems
 
 
+def _house_problems(
+    rules: HouseRules | None, groups: _Groups, leaders: _Leaders
+) -> tuple[list[Problem], HouseApplied | None]:
+    """The server's house rules on every card of the deck, commanders included (not the companion)."""
+    if rules is None:
+        return [], None
+    cards = [
+        (groups.card_of[key], _lines(entries), key in leaders.keys) for key, entries in groups.cards.items()
+    ]
+    cards += [(c, (), True) for c in leaders.cards if card_key(c) not in groups.cards]
+    return house_problems(rules, cards)
+
+
 def check_deck(inp: DeckInput) -> DeckReport:
     """Run every check. The deck size (CR 903.5a) counts every line, names no card or not checked included."""
     parsed = inp.parsed
@@ -247,6 +264,8 @@ def check_deck(inp: DeckInput) -> DeckReport:
     for key, entries in others.cards.items():
         problems += _companion_problems(others.card_of[key], entries, leaders)
 
+    house, applied = _house_problems(inp.house, groups, leaders)
+    problems += house
     total = parsed.card_count + sum(key not in groups.cards for key in leaders.keys) + len(unlisted)
     if total != DECK_SIZE:
         problems.append(Problem(ProblemKind.SIZE, count=total, limit=DECK_SIZE, others=leaders.names))
@@ -272,4 +291,5 @@ def check_deck(inp: DeckInput) -> DeckReport:
         unchecked_commanders=tuple(inp.unchecked_commanders),
         open_choices=leaders.open_choices,
         unjudged=list(dict.fromkeys(leaders.unjudged)),
+        house=applied,
     )

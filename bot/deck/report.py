@@ -21,6 +21,8 @@ class ProblemKind(StrEnum):  # in display order
     SIZE = "size"
     BANNED = "banned"
     NOT_A_CARD = "not_a_card"
+    HOUSE_BANNED = "house_banned"  # banned by the server's house rules (`bot.deck.house`)
+    HOUSE_BRACKET = "house_bracket"  # more Game Changers than the server's bracket allows
 
 
 # `Problem.why` of a name the local data lacks while Scryfall could not confirm it: not checked, not "no card".
@@ -38,7 +40,8 @@ class CommanderIssue(StrEnum):
 class Problem:
     """One thing wrong with the deck: `card` (as typed for unknown names; "A + B" for a pair), its `lines`.
     COLOR, COMPANION: `outside` colors and their `evidence`; UNKNOWN, UNCHECKED: `suggestions`; COMMANDER:
-    `issue` with `verdict` or `others`; SINGLETON, SIZE: `count` against `limit`."""
+    `issue` with `verdict` or `others`; SINGLETON, SIZE: `count` against `limit`; HOUSE_BRACKET: the Game
+    Changers (`others`, `count`) against the `limit` of the server's `bracket`."""
 
     kind: ProblemKind
     card: str | None = None
@@ -56,6 +59,7 @@ class Problem:
     others: tuple[str, ...] = ()
     commander: bool = False
     companion: bool = False
+    bracket: int | None = None  # HOUSE_BRACKET: the server's bracket
     analysis: Analysis | None = field(default=None, compare=False, repr=False)
 
     def evidence_for(self, color: str) -> tuple[Reason, ...]:
@@ -88,6 +92,14 @@ class Unchecked:
     suggestions: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class HouseApplied:
+    """The house rules a deck check applied (`bot.deck.house`): how many cards the server bans, its bracket."""
+
+    bans: int
+    bracket: int | None
+
+
 @dataclass(slots=True)
 class DeckReport:
     """The deck check's answer. `card_count` counts the commanders, `unverified` of them are no card or not
@@ -112,6 +124,7 @@ class DeckReport:
     readings: list[Reading] = field(default_factory=list)
     pasted_lines: int | None = None
     unjudged: list[str] = field(default_factory=list)
+    house: HouseApplied | None = None  # the server's house rules this check applied
 
     @property
     def legal(self) -> bool:

@@ -13,6 +13,7 @@ from bot.cards.names import normalize
 from bot.deck.check import MAX_SUGGESTIONS, DeckInput, card_key, check_deck, color_letter
 from bot.deck.entries import DeckFormat, ParsedDeck, Section
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
+from bot.deck.house import HouseRules
 from bot.deck.parser import parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, Reading, Unchecked, UncheckedCommander
 from bot.identity import check_pairing
@@ -207,9 +208,11 @@ async def check_decklist(
     partner: str | None = None,
     *,
     chosen: Sequence[str] = (),
+    house: HouseRules | None = None,
 ) -> tuple[DeckReport, list[Resolved]]:
     """Parse, resolve and check a decklist: the report and every `Resolved` (for stale-data notes). `chosen`:
-    colors for the commanders that choose one (CR 903.4b). Raises `DeckInputError` or `ScryfallUnavailable`."""
+    colors for the commanders that choose one (CR 903.4b); `house`: the server's house rules, if any. Raises
+    `DeckInputError` or `ScryfallUnavailable`."""
     options = [
         (label, q)
         for label, value in (("commander", commander), ("partner", partner))
@@ -239,6 +242,7 @@ async def check_decklist(
             lookup.unavailable,
             leaders.unchecked,
             chosen=colors,
+            house=house,
         )
     )
     report.readings, report.pasted_lines = readings, parsed.lines_read if one_line else None

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from bot.deck.parser import Section
 from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
 from bot.identity.model import WUBRG
-from bot.present import embeds, evidence, render, words
+from bot.present import embeds, evidence, house, render, words
 from bot.present.deck_errors import line_reason
 from bot.present.i18n import N_, _, ngettext
 from bot.present.message import TITLE_LIMIT, Attachment, Embed, Reply
@@ -32,6 +32,8 @@ TITLES = {
     ProblemKind.SIZE: N_("Deck size"),
     ProblemKind.BANNED: N_("Banned in Commander"),
     ProblemKind.NOT_A_CARD: N_("Not deck cards"),
+    ProblemKind.HOUSE_BANNED: N_("Banned here by a house rule"),
+    ProblemKind.HOUSE_BRACKET: N_("Over this server\u2019s bracket"),
 }
 _LABELS: dict[ProblemKind, Callable[[int], str]] = {
     ProblemKind.UNREADABLE: lambda n: ngettext("{n} unreadable line", "{n} unreadable lines", n),
@@ -44,6 +46,8 @@ _LABELS: dict[ProblemKind, Callable[[int], str]] = {
     ProblemKind.SIZE: lambda n: ngettext("{n} deck size problem", "{n} deck size problems", n),
     ProblemKind.BANNED: lambda n: ngettext("{n} banned card", "{n} banned cards", n),
     ProblemKind.NOT_A_CARD: lambda n: ngettext("{n} non-deck card", "{n} non-deck cards", n),
+    ProblemKind.HOUSE_BANNED: lambda n: ngettext("{n} card banned here", "{n} cards banned here", n),
+    ProblemKind.HOUSE_BRACKET: lambda n: ngettext("{n} bracket problem", "{n} bracket problems", n),
 }
 SECTION_WORDS = {
     Section.SIDEBOARD: N_("{n} in the sideboard"),
@@ -66,7 +70,11 @@ def _with_lines(card: str, lines: Sequence[int]) -> str:
     return f"{card} ({_lines(lines)})" if lines else card
 
 
-def _banned_text(problem: Problem, card: str) -> str:
+def _banned_text(problem: Problem, name: Callable[[str], str]) -> str:
+    """Official bans, house bans and the server's bracket."""
+    if problem.kind is not ProblemKind.BANNED:
+        return _house_text(problem, name)
+    card = name(problem.card or "")
     if problem.commander:
         return _("{card} is banned in Commander (a commander)").format(card=card)
     if problem.companion:
@@ -74,6 +82,23 @@ def _banned_text(problem: Problem, card: str) -> str:
     if problem.lines:
         return _("{card} is banned in Commander ({lines})").format(card=card, lines=_lines(problem.lines))
     return _("{card} is banned in Commander").format(card=card)
+
+
+def _house_text(problem: Problem, name: Callable[[str], str]) -> str:
+    card = name(problem.card or "")
+    if problem.kind is ProblemKind.HOUSE_BANNED:
+        if problem.commander:
+            return _("{card} is banned here by a house rule (a commander)").format(card=card)
+        return _("{card} is banned here by a house rule ({lines})").format(
+            card=card, lines=_lines(problem.lines)
+        )
+    text = ngettext(
+        "{n} Game Changer ({cards}); this server plays {bracket}",
+        "{n} Game Changers ({cards}); this server plays {bracket}",
+        problem.count,
+    )
+    cards = render.and_list(map(name, problem.others))
+    return text.format(n=problem.count, cards=cards, bracket=house.bracket_words(problem.bracket or 1))
 
 
 def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
@@ -114,8 +139,8 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
             else _("{count} cards counting the commander; a Commander deck has exactly {limit} ({how})")
         )
         return text.format(count=problem.count, limit=problem.limit, how=how)
-    if kind is ProblemKind.BANNED:
-        return _banned_text(problem, card)
+    if kind in (ProblemKind.BANNED, ProblemKind.HOUSE_BANNED, ProblemKind.HOUSE_BRACKET):
+        return _banned_text(problem, name)
     text = _("{card} is {what}, not a card a deck can hold ({lines})")
     return text.format(card=card, what=words.non_deck_words(problem.not_deck_card), lines=lines)
 
@@ -258,6 +283,8 @@ def text_report(report: DeckReport) -> str:
     out.append(_("Cards: {cards}").format(cards="; ".join([counted, *_card_notes(report)])))
     if report.companions:
         out.append(_("Companion: {names} (not counted)").format(names=render.and_list(report.companions)))
+    if report.house is not None:
+        out.append(house.applied_line(report.house))
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
     out += ["", f"{verdict} {headline(report)}"]
     for kind in report.counts():
@@ -329,6 +356,8 @@ def summary_embed(
         embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
     embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
+    if report.house is not None:
+        embeds.add_list_field(embed, _("House rules"), [house.applied_line(report.house)])
     if attached:
         embed.footer = _("The full report is attached as {file}.").format(file=FILE_NAME)
     return embeds.finish(embed)

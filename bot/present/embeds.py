@@ -10,7 +10,7 @@ from urllib.parse import quote
 from bot.cards.model import STALE_DAYS, Resolved
 from bot.identity import is_banned
 from bot.identity.model import Analysis, FitResult, FitVerdict, NonDeckKind
-from bot.present import evidence, fit_words, message, render, words
+from bot.present import evidence, fit_words, house, message, render, words
 from bot.present.i18n import N_, _
 from bot.present.message import Embed, Reply
 from bot.present.render import Emoji
@@ -174,14 +174,26 @@ def fits_reply(
     emoji: Emoji = None,
     stale: str | None = None,
     typed: Sequence[tuple[str, str]] = (),
+    house_banned: Sequence[str] = (),
 ) -> Reply:
+    """`house_banned`: the card and commanders this server's house rules ban (⛔, told apart from the
+    official ban list, which decides the verdict when it bans too)."""
     analysis = result.card
     name = analysis.name or card_name(card)
     leaders = [a.name for a in result.commanders] or [card_name(c) for c in commanders]
     cut = [render.truncate(n, 80) for n in leaders]
     mark, color = _VERDICT_LOOKS[result.verdict]
-    title = f"{mark} {fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)}"
-    lines = [typed_line(typed), *fit_words.fits_lines(result, name)]
+    headline = fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)
+    if house_banned and result.verdict is not FitVerdict.DECK_CANT_EXIST:
+        mark, color = _VERDICT_LOOKS[FitVerdict.DECK_CANT_EXIST]
+        headline = house.fits_house_headline(house_banned, name)
+    title = f"{mark} {headline}"
+    officially = is_banned(card)
+    lines = [
+        typed_line(typed),
+        *house.fits_house_lines(house_banned, name, officially_banned=officially),
+        *fit_words.fits_lines(result, name),
+    ]
     embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)
     embed.add_field(name=_("Card"), value=f"{plain(name)}: {pips}", inline=True)

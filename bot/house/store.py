@@ -1,0 +1,135 @@
+"""`HouseStore`: the bot's access to the house tables of the card cache file (its own aiosqlite connection).
+Each server's rules are read once, then served from memory; a change here drops that server's copy, and a
+change by another process (`python -m bot house import`) is seen through SQLite's `data_version`, one
+query per command. Every change is one transaction: after a crash the rules are the old or the new ones."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import aiosqlite
+from cachetools import LRUCache
+
+from bot.house.rules import NO_RULES, Ban, Rules
+
+log = logging.getLogger(__name__)
+
+CACHED_SERVERS = 10_000  # servers whose rules stay in memory
+
+
+class HouseRulesUnavailable(Exception):
+    """The house rules can't be saved (no cache file, or it refused the write): nothing was changed."""
+
+
+class HouseStore:
+    """Open with `await HouseStore.open(cache_path)`; close with `close()`."""
+
+    def __init__(self, db: aiosqlite.Connection | None, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+        self._rules: LRUCache[int, Rules] = LRUCache(CACHED_SERVERS)
+        self._version: int | None = None
+        self._writing = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str, *, clock: Callable[[], float] = time.time) -> HouseStore:
+        """The store of the (prepared) cache file at `path`; with no file (":memory:") the rules can only be
+        read, as none (changes are refused, so none is lost at the next start)."""
+        if str(path) == ":memory:":
+            log.error("house rules: no card cache file (CACHE_PATH), so house rules can't be kept this run")
+            return cls(None, clock)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        await db.execute("PRAGMA busy_timeout = 30000")
+        return cls(db, clock)
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+
+    async def __aenter__(self) -> HouseStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def rules(self, guild_id: int) -> Rules:
+        """The server's rules (no query when they are in memory and no other process changed the file)."""
+        if self._db is None:
+            return NO_RULES
+        [(version,)] = await self._db.execute_fetchall("PRAGMA data_version")
+        if version != self._version:  # another connection committed: forget every server's copy
+            self._rules.clear()
+            self._version = version
+        cached = self._rules.get(guild_id)
+        if cached is not None:
+            return cached
+        bans = await self._db.execute_fetchall(
+            "SELECT card_key, name FROM house_bans WHERE guild_id = ? ORDER BY name", (guild_id,)
+        )
+        bracket = await self._db.execute_fetchall(
+            "SELECT bracket FROM house_brackets WHERE guild_id = ?", (guild_id,)
+        )
+        rules = Rules(tuple(Ban(str(k), str(n)) for k, n in bans), next((int(b) for (b,) in bracket), None))
+        self._rules[guild_id] = rules
+        return rules
+
+    async def ban(self, guild_id: int, ban: Ban) -> bool:
+        """Ban a card in the server; False when it already was."""
+        done = await self._write(
+            guild_id,
+            "INSERT OR IGNORE INTO house_bans (guild_id, card_key, name, added_at) VALUES (?, ?, ?, ?)",
+            (guild_id, ban.key, ban.name, self._clock()),
+        )
+        return done > 0
+
+    async def unban(self, guild_id: int, ban: Ban) -> bool:
+        """Lift a ban; False when the card was not banned."""
+        done = await self._write(
+            guild_id, "DELETE FROM house_bans WHERE guild_id = ? AND card_key = ?", (guild_id, ban.key)
+        )
+        return done > 0
+
+    async def set_bracket(self, guild_id: int, bracket: int) -> None:
+        await self._write(
+            guild_id,
+            "INSERT OR REPLACE INTO house_brackets (guild_id, bracket, set_at) VALUES (?, ?, ?)",
+            (guild_id, bracket, self._clock()),
+        )
+
+    async def clear(self, guild_id: int) -> Rules:
+        """Remove every house rule of the server, in one transaction; the rules it had."""
+        before = await self.rules(guild_id)
+        await self._write(
+            guild_id,
+            "DELETE FROM house_bans WHERE guild_id = ?",
+            (guild_id,),
+            "DELETE FROM house_brackets WHERE guild_id = ?",
+        )
+        return before
+
+    async def _write(self, guild_id: int, sql: str, args: tuple[object, ...], *more: str) -> int:
+        """Run `sql` (then each of `more`, with the guild id) in one transaction; the rows it changed."""
+        if self._db is None:
+            raise HouseRulesUnavailable("no cache file")
+        async with self._writing:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    changed = (await self._db.execute(sql, args)).rowcount
+                    for statement in more:
+                        changed += (await self._db.execute(statement, (guild_id,))).rowcount
+                    await self._db.execute("COMMIT")
+                except BaseException:
+                    await self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                log.error("house rules: could not save a change for server %s: %s", guild_id, exc)
+                raise HouseRulesUnavailable(str(exc)) from exc
+            finally:
+                self._rules.pop(guild_id, None)
+        return changed
