@@ -97,7 +97,7 @@ def show_reply(rules: Rules) -> Reply:
         embed.description = _("None: the official Commander rules apply.")
         return Reply(embeds=[embed], ephemeral=True)
     bracket = bracket_words(rules.bracket) if rules.bracket is not None else _("not set")
-    embed.add_field(name=_("Bracket"), value=bracket.capitalize())
+    embed.add_field(name=_("Bracket"), value=bracket[:1].upper() + bracket[1:])
     if rules.bans:
         lines = [f"\u2022 {plain(b.name)}" for b in rules.bans[:SHOWN_BANS]]
         if len(rules.bans) > SHOWN_BANS:

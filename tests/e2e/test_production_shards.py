@@ -48,6 +48,7 @@ async def test_one_bot_class_one_shard_by_default(tmp_path, make_card_service):
             bot_settings_stub(tmp_path, **overrides),
             cards=cards,
             deck_sites=None,  # type: ignore[arg-type]
+            house=None,  # type: ignore[arg-type]
             metrics=cards.metrics,
             extensions=(),
         )

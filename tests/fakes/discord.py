@@ -30,6 +30,11 @@ or `fake.guild_locales[guild_id]` sets a guild's `guild_locale` (and `preferred_
 Fault knobs: `gateway_close_code` (close instead of READY), `reject_callbacks = N` (the next N interaction
 callbacks answer HTTP 400, recorded in `rejected_callbacks`, not as violations), `drop(shard)` below.
 
+Members' permissions: a member's interactions carry `member.permissions` (a string bitfield: @everyone's
+`ALL_PERMISSIONS`, which has neither MANAGE_GUILD nor ADMINISTRATOR, plus their roles'); `fake.grant(user,
+MANAGE_GUILD)` gives the fake user a role with it. A command synced with `default_member_permissions` is
+hidden (UserCannotDoThat) from members who lack them, as Discord's client hides it.
+
 Attachments: `fake.attachment(filename, data)` serves a file and returns an attachment object; pass
 it as an option value (type 11) and the payload gets `resolved.attachments`.
 
@@ -161,6 +166,8 @@ CALLBACK_FLAGS = SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | IS_VOICE
 # Permissions
 ALL_PERMISSIONS = "2248473465835073"  # the fake guilds' @everyone role, and the bot's permissions there
 ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE, USE_EXTERNAL_EMOJIS = 1 << 15, 1 << 14, 1 << 17, 1 << 18
+ADMINISTRATOR, MANAGE_GUILD = 1 << 3, 1 << 5  # neither is in ALL_PERMISSIONS: a plain member has neither
+EVERY_PERMISSION = (1 << 51) - 1  # what Discord resolves for an administrator or the guild owner
 # app_permissions outside guilds where the bot is a member (Discord's documented values)
 PRIVATE_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
 BOT_DM_APP_PERMISSIONS = PRIVATE_APP_PERMISSIONS | USE_EXTERNAL_EMOJIS
@@ -500,6 +507,9 @@ class FakeDiscord(FakeGateway):
         self.emoji_limit = EMOJI_LIMIT
         self.emoji_uses: list[EmojiUse] = []
         self.unknown_emojis: list[EmojiUse] = []  # custom emojis shown that the application does not own
+        # (guild id, user id) -> permissions a member's roles add to @everyone's (`grant`); a member's
+        # interactions carry the sum as `member.permissions`, every bit for an administrator
+        self.member_roles: dict[tuple[str, str], int] = {}
         self._private_channels: dict[tuple[str, str], str] = {}
         self._by_token: dict[str, InteractionRecord] = {}  # interaction token -> record (webhook lookups)
 
@@ -600,6 +610,17 @@ class FakeDiscord(FakeGateway):
             self._private_channels[key] = snowflake()
         return self._private_channels[key]
 
+    def grant(self, user: dict[str, Any], permissions: int, guild_id: int | str | None = None) -> None:
+        """Give `user` a role with `permissions` (MANAGE_GUILD, ADMINISTRATOR...) in `guild_id` (default the
+        first guild); 0 takes their roles away."""
+        self.member_roles[(str(guild_id or self.guild_id), str(user["id"]))] = permissions
+
+    def member_permissions(self, guild_id: str, user: dict[str, Any]) -> str:
+        """A member's permissions as Discord resolves them for an interaction: @everyone's plus their roles'
+        (all of them for an administrator), as a string bitfield."""
+        value = int(ALL_PERMISSIONS) | self.member_roles.get((str(guild_id), str(user["id"])), 0)
+        return str(EVERY_PERMISSION if value & ADMINISTRATOR else value)
+
     def _member(self, user: dict[str, Any], permissions: str = ALL_PERMISSIONS) -> dict[str, Any]:
         return {
             "user": user,
@@ -665,7 +686,7 @@ class FakeDiscord(FakeGateway):
                 "guild_locale": guild_locale,
                 "channel_id": channel["id"],
                 "channel": channel,
-                "member": self._member(member_user),
+                "member": self._member(member_user, self.member_permissions(gid, member_user)),
                 "app_permissions": app_permissions,
             }
             return fields
@@ -906,6 +927,13 @@ class FakeDiscord(FakeGateway):
             raise UserCannotDoThat(
                 f"{name!r} is not available in {where}: its contexts are {sorted(contexts)}"
             )
+        # Discord hides a command (a group with all its subcommands) from members without its
+        # default_member_permissions; "0" shows it to administrators only
+        needed = int(command.get("default_member_permissions") or -1)
+        have = int((fields.get("member") or {}).get("permissions") or 0)
+        hidden = needed == 0 or (needed > 0 and have & needed != needed)
+        if hidden and "member" in fields and not have & ADMINISTRATOR:
+            raise UserCannotDoThat(f"{name!r} is hidden from members without permissions {needed}")
         owners: dict[str, str] = {}
         if where == "guild" and GUILD_INSTALL in installs:
             owners[str(GUILD_INSTALL)] = str(gid)

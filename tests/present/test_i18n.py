@@ -18,6 +18,7 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 import cogs.deck
+import cogs.house
 import cogs.identity
 import cogs.messages
 from bot.app.translator import SLASH_NAME_RE, CatalogTranslator
@@ -60,6 +61,7 @@ async def command_strings() -> list[tuple[str, bool]]:
     commands: list[Any] = [
         *cogs.identity.IdentityCog(stub).__cog_app_commands__,
         *cogs.deck.DeckCog(stub).__cog_app_commands__,
+        *cogs.house.HouseCog(stub).__cog_app_commands__,
         *cogs.messages.MessagesCog(stub).menus,
     ]
     for command in commands:
@@ -126,6 +128,7 @@ async def test_localized_command_names_and_descriptions_keep_discords_rules() ->
         for c in [
             *cogs.identity.IdentityCog(stub).__cog_app_commands__,
             *cogs.deck.DeckCog(stub).__cog_app_commands__,
+            *cogs.house.HouseCog(stub).__cog_app_commands__,
             *cogs.messages.MessagesCog(stub).menus,
         ]
     ]
