@@ -357,7 +357,7 @@ def summary_embed(
     embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
     if report.house is not None:
-        embeds.add_list_field(embed, _("House rules"), [house.applied_line(report.house)])
+        embeds.add_list_field(embed, _("House rules applied"), [house.applied_line(report.house)])
     if attached:
         embed.footer = _("The full report is attached as {file}.").format(file=FILE_NAME)
     return embeds.finish(embed)

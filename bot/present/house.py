@@ -75,8 +75,8 @@ def cleared_reply(removed: Rules) -> Reply:
     parts = []
     if removed.bans:
         names = [shown(b.name) for b in removed.bans[:3]]
-        if len(removed.bans) > 3:
-            names.append(_("{n} more").format(n=len(removed.bans) - 3))
+        if (more := len(removed.bans) - 3) > 0:
+            names.append(ngettext("{n} other card", "{n} other cards", more).format(n=more))
         parts.append(
             ngettext("the ban of {cards}", "the bans of {n} cards ({cards})", len(removed.bans)).format(
                 n=len(removed.bans), cards=render.and_list(names)
@@ -96,8 +96,8 @@ def show_reply(rules: Rules) -> Reply:
     if rules.empty:
         embed.description = _("None: the official Commander rules apply.")
         return Reply(embeds=[embed], ephemeral=True)
-    bracket = bracket_words(rules.bracket) if rules.bracket is not None else _("not set")
-    embed.add_field(name=_("Bracket"), value=bracket[:1].upper() + bracket[1:])
+    bracket = bracket_words(rules.bracket) if rules.bracket is not None else _("no bracket set")
+    embed.add_field(name=_("Bracket played here"), value=bracket[:1].upper() + bracket[1:])
     if rules.bans:
         lines = [f"\u2022 {plain(b.name)}" for b in rules.bans[:SHOWN_BANS]]
         if len(rules.bans) > SHOWN_BANS:

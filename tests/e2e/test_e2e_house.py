@@ -128,7 +128,7 @@ async def test_a_ban_applies_to_fits_and_deck_checks_in_its_server_only(w):
     checked = await w.discord.invoke("deckcheck", {"list": DECK}, guild_id=HOME, timeout=30)
     fields = {f["name"]: f["value"] for f in checked.embeds[0]["fields"]}
     assert "Sol Ring is banned here by a house rule (line 2)" in fields["Banned here by a house rule (1)"]
-    assert fields["House rules"] == "This server’s house rules: 1 card banned"
+    assert fields["House rules applied"] == "This server’s house rules: 1 card banned"
     message = w.discord.message(DECK)
     menu = await w.discord.invoke_message_command("Check this decklist", message, guild_id=HOME)
     assert "Banned here by a house rule (1)" in {f["name"] for f in menu.embeds[0]["fields"]}
@@ -166,7 +166,7 @@ async def test_the_bracket_limits_game_changers(w):
     await w.house("bracket", level=4)
     checked = await w.discord.invoke("deckcheck", {"list": DECK}, guild_id=HOME, timeout=30)
     names = {f["name"] for f in checked.embeds[0]["fields"]}
-    assert not any("bracket" in n for n in names) and "House rules" in names
+    assert not any("bracket" in n for n in names) and "House rules applied" in names
     await w.house("bracket", level=3)  # 4 Game Changers: over bracket 3's three
     checked = await w.discord.invoke("deckcheck", {"list": DECK}, guild_id=HOME, timeout=30)
     assert "Over this server’s bracket (1)" in {f["name"] for f in checked.embeds[0]["fields"]}
