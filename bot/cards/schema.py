@@ -16,6 +16,7 @@ from pathlib import Path
 from bot.cards.rows import pairing_code
 
 log = logging.getLogger(__name__)
+house_log = logging.getLogger(f"{__name__}.house")  # the house rules of a cache moved aside
 
 SCHEMA_VERSION = 5
 #: Tables of data only people make (a server's house rules): never replaced by a card import.
@@ -226,14 +227,14 @@ def rescue_house_rules(moved: Path, path: Path) -> None:
                     ).rowcount
             conn.execute("DETACH DATABASE old")
     except sqlite3.Error as exc:
-        log.error(
-            "HOUSE RULES NOT RESTORED: the servers' house rules in %s could not be read (%s). They are not "
-            "lost while that file is kept: restore them with `python -m bot house export --db %s rules.json` "
-            "then `python -m bot house import rules.json`, or import your last `house export` backup.",
+        house_log.error(
+            "HOUSE RULES NOT RESTORED: any house rules in %s could not be read (%s). Keep that file: restore "
+            "them with `python -m bot house export --db %s rules.json` then `python -m bot house import "
+            "rules.json`, or import your last `python -m bot house export` backup.",
             moved,
             exc,
             moved,
         )
         return
     if copied:
-        log.warning("house rules: copied %d rows from %s into the new cache", copied, moved)
+        house_log.warning("house rules: copied %d rows from %s into the new cache", copied, moved)
