@@ -213,6 +213,20 @@ async def test_the_card_option_autocompletes(w):
     assert "Sol Ring" in [c["value"] for c in reply.choices]
 
 
+async def test_replies_in_the_players_language(w):
+    await w.house("ban", card="Sol Ring")
+    refused = await w.discord.invoke("house", sub("bracket", level=2), user=w.member, locale="de")
+    assert "**Server verwalten**" in refused.content
+    shown = await w.discord.invoke("house", sub("show"), user=w.member, locale="ja")
+    assert shown.embeds[0]["title"] == "このサーバーのハウスルール：禁止カード 1 枚"
+    fits = await w.discord.invoke("fits", {"card": "Sol Ring", "commander": KUMANO}, locale="fr")
+    assert fits.embeds[0]["title"] == "⛔ Sol Ring est bannie ici par une règle maison"
+    [sync] = w.discord.command_syncs
+    house = next(c for c in sync.commands if c["name"] == "house")
+    assert house["name_localizations"]["de"] == "hausregeln"
+
+
+# Last: it runs a bot of its own, which points discord.py's API base at its own fake Discord.
 async def test_rules_survive_a_restart_and_a_card_data_refresh(tmp_path, card_cache_copy):
     cache = card_cache_copy(tmp_path / "cards.sqlite3")
     async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord(guild_ids=[HOME, OTHER]) as discord:
