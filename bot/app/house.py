@@ -8,6 +8,8 @@ from bot.app.context import Interaction, app_of
 from bot.app.options import CardQuery, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
+from bot.cards.model import CardNotFound, Resolved
+from bot.deck.runner import names_card
 from bot.house.rules import Rules, ban_of
 from bot.present import house
 
@@ -42,9 +44,18 @@ def _managed_server(interaction: Interaction) -> int:
     return guild_id
 
 
+async def _exact(interaction: Interaction, card: CardQuery) -> Resolved:
+    """The card named exactly so (or so printed in another language); a close match found by a misspelled
+    name is only offered to pick (CardNotFound), never banned on a guess."""
+    [found] = await resolve_options(interaction, [card])
+    if not names_card(card.text, found.card) and found.printed != card.text:
+        raise CardNotFound(card.text, [found.name], card.option)
+    return found
+
+
 async def ban(interaction: Interaction, card: CardQuery) -> None:
     guild_id = _managed_server(interaction)
-    [found] = await resolve_options(interaction, [card])
+    found = await _exact(interaction, card)
     added = await app_of(interaction).house.ban(guild_id, ban_of(found.card))
     await send_reply(interaction, house.banned_reply(found.name, added=added))
 
@@ -57,7 +68,7 @@ async def unban(interaction: Interaction, card: CardQuery) -> None:
     lifted = rules.find(None, card.text)
     name = lifted.name if lifted is not None else card.text
     if lifted is None:
-        [found] = await resolve_options(interaction, [card])
+        found = await _exact(interaction, card)
         lifted, name = rules.find(found.card, card.text), found.name
     done = lifted is not None and await store.unban(guild_id, lifted)
     await send_reply(interaction, house.unbanned_reply(name, lifted=done))

@@ -199,6 +199,15 @@ async def test_an_ambiguous_name_offers_a_pick_and_no_guess(w):
     assert picked["label"] in (await w.house("show")).text()
 
 
+async def test_a_misspelled_name_is_offered_not_banned(w):
+    reply = await w.house("ban", card="Sol Rnig")
+    assert reply.ephemeral and "Sol Ring" in reply.content and reply.custom_ids
+    assert "official Commander rules apply" in (await w.house("show")).text()
+    [menu] = reply.custom_ids
+    after = await w.discord.select(reply, menu, ["0"], user=w.admin)
+    assert "**Sol Ring** is now banned here" in after.content
+
+
 async def test_the_card_option_autocompletes(w):
     options = [
         {
