@@ -17,6 +17,7 @@ from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, No
 from bot.deck.parser import DeckInputError, parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, ProblemKind, Reading, Unchecked, UncheckedCommander
 from bot.deck.sources.result import EntryProblem
+from bot.house.rules import Rules, ban_of
 from bot.present import deck_errors, decklinks, i18n
 from bot.present.deck_errors import line_reason
 from bot.present.deck_report import deck_reply, text_report
@@ -91,6 +92,10 @@ def reports() -> Iterator[tuple[str, DeckReport]]:
             unchecked_commanders=[UncheckedCommander(KUMANO, listed=True, reason=NOT_IN_LOCAL_DATA)],
         ),
     )
+    house_deck = parse("1 Sol Ring\n1 Ancient Tomb\n1 Chrome Mox\n1 Lightning Bolt\n96 Mountain\n")
+    served = {n: {**card(n), "game_changer": n in ("Ancient Tomb", "Chrome Mox")} for n in house_deck.names()}
+    rules = Rules((ban_of(card("Sol Ring")), ban_of(kumano)), bracket=2)  # a server's house rules
+    yield "house rules", check_deck(DeckInput(house_deck, [kumano], served, house=rules))
     piper = "1 The Prismatic Piper\n1 Counterspell\n1 Brainstorm\n1 Lightning Bolt\n1 Sol Ring\n95 Island\n"
     yield "open choice", run(piper, [PIPER])
     yield "chosen color", run(piper, [PIPER], chosen=["U"], second_from_list=True, from_list=(PIPER["name"],))
@@ -136,6 +141,8 @@ QUOTED = [
                 "Mox Ruby",
                 KUMANO,
                 "Lightning Bolt",
+                "Ancient Tomb",
+                "Chrome Mox",
             )
         )
     ),
