@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.app.bot import IdentityBot
 from bot.app.context import Interaction
-from bot.app.house import rules_here
+from bot.app.house import fit_here
 from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, Commander, Partner, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
@@ -112,10 +112,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         leader_cards = [r.card for r in leaders]
         chosen = chosen_colors([analyze(c) for c in leader_cards], color, partner_color)
         result = check_fit(the_card.card, leader_cards, chosen)
-        house = await rules_here(interaction)
-        house_banned = [
-            str(c.get("name")) for c in [the_card.card, *leader_cards] if house and house.banned(c)
-        ]
+        here = await fit_here(interaction, the_card.card, leader_cards)  # this server's house rules
         self.remember(interaction, the_card.card)
         for leader in leader_cards:  # a Background leads beside a Choose a Background creature (CR 903.3)
             self.remember(interaction, leader, commander=not result.commander_problems)
@@ -128,7 +125,7 @@ class IdentityCog(commands.Cog, name="Identity"):
             emoji=self.bot.emoji,
             stale=stale,
             typed=typed,
-            house_banned=house_banned,
+            house=here,
         )
         await send_reply(interaction, reply)
 

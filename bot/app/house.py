@@ -1,16 +1,19 @@
 """The /house commands' work and the server's house rules for other commands. House rules apply where the
 bot is installed in a server (a guild integration), never in DMs or where only a user installed the app;
-changing them needs Manage Server, read from the member's permissions in the interaction."""
+changing them needs Manage Server, read from the member's permissions in the interaction. A write that waits
+for the file (a card import holds it) defers the reply rather than miss Discord's 3 s."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.app.context import Interaction, app_of
 from bot.app.options import CardQuery, resolve_options
-from bot.app.replies import send_reply
+from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
 from bot.cards.model import CardNotFound, Resolved
 from bot.deck.runner import names_card
-from bot.house.rules import Rules, ban_of
+from bot.house.rules import Card, FitHere, Rules, ban_of
 from bot.present import house
 
 
@@ -19,6 +22,12 @@ def server_of(interaction: Interaction) -> int | None:
     if interaction.guild_id and interaction.is_guild_integration():
         return interaction.guild_id
     return None
+
+
+async def fit_here(interaction: Interaction, card: Card, commanders: Sequence[Card]) -> FitHere:
+    """The house rules of the interaction's server on a /fits of `card` led by `commanders`."""
+    rules = await rules_here(interaction)
+    return rules.at_fit(card, commanders) if rules is not None else FitHere()
 
 
 async def rules_here(interaction: Interaction) -> Rules | None:
@@ -56,7 +65,7 @@ async def _exact(interaction: Interaction, card: CardQuery) -> Resolved:
 async def ban(interaction: Interaction, card: CardQuery) -> None:
     guild_id = _managed_server(interaction)
     found = await _exact(interaction, card)
-    added = await app_of(interaction).house.ban(guild_id, ban_of(found.card))
+    added = await defer_if_slow(interaction, app_of(interaction).house.ban(guild_id, ban_of(found.card)))
     await send_reply(interaction, house.banned_reply(found.name, added=added))
 
 
@@ -70,19 +79,19 @@ async def unban(interaction: Interaction, card: CardQuery) -> None:
     if lifted is None:
         found = await _exact(interaction, card)
         lifted, name = rules.find(found.card, card.text), found.name
-    done = lifted is not None and await store.unban(guild_id, lifted)
+    done = lifted is not None and await defer_if_slow(interaction, store.unban(guild_id, lifted))
     await send_reply(interaction, house.unbanned_reply(name, lifted=done))
 
 
 async def set_bracket(interaction: Interaction, level: int) -> None:
     guild_id = _managed_server(interaction)
-    await app_of(interaction).house.set_bracket(guild_id, level)
+    await defer_if_slow(interaction, app_of(interaction).house.set_bracket(guild_id, level))
     await send_reply(interaction, house.bracket_reply(level))
 
 
 async def clear(interaction: Interaction) -> None:
     guild_id = _managed_server(interaction)
-    removed = await app_of(interaction).house.clear(guild_id)
+    removed = await defer_if_slow(interaction, app_of(interaction).house.clear(guild_id))
     await send_reply(interaction, house.cleared_reply(removed))
 
 

@@ -3,12 +3,12 @@ and the bracket it plays. Matching a card is two set lookups in memory."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.cards.names import normalize
-from bot.deck.brackets import BRACKETS
+from bot.deck.brackets import BRACKETS, MAX_GAME_CHANGERS, is_game_changer
 from bot.deck.check import card_key
 
 Card = Mapping[str, Any]
@@ -61,6 +61,21 @@ class Rules:
         norms = {normalize(typed)} | ({normalize(str(card.get("name") or ""))} if card is not None else set())
         key = card_key(card) if card is not None else None
         return next((b for b in self.bans if b.key == key or normalize(b.name) in norms), None)
+
+    def at_fit(self, card: Card, commanders: Sequence[Card]) -> FitHere:
+        """What the rules say of `card` in a deck led by `commanders` (/fits)."""
+        banned = tuple(str(c.get("name")) for c in [card, *commanders] if self.banned(c))
+        limited = self.bracket is not None and MAX_GAME_CHANGERS[self.bracket] is not None
+        return FitHere(banned, self.bracket if limited and is_game_changer(card) else None)
+
+
+@dataclass(frozen=True, slots=True)
+class FitHere:
+    """The house rules on one /fits: the card and commanders the server bans; its bracket when that bracket
+    limits Game Changers and the card is one."""
+
+    banned: tuple[str, ...] = ()
+    bracket: int | None = None
 
 
 NO_RULES = Rules()

@@ -8,9 +8,11 @@ from typing import Any
 from urllib.parse import quote
 
 from bot.cards.model import STALE_DAYS, Resolved
+from bot.house.rules import FitHere
 from bot.identity import is_banned
 from bot.identity.model import Analysis, FitResult, FitVerdict, NonDeckKind
-from bot.present import evidence, fit_words, house, message, render, words
+from bot.present import evidence, fit_words, message, render, words
+from bot.present import house as house_words
 from bot.present.i18n import N_, _
 from bot.present.message import Embed, Reply
 from bot.present.render import Emoji
@@ -174,24 +176,26 @@ def fits_reply(
     emoji: Emoji = None,
     stale: str | None = None,
     typed: Sequence[tuple[str, str]] = (),
-    house_banned: Sequence[str] = (),
+    house: FitHere | None = None,
 ) -> Reply:
-    """`house_banned`: the card and commanders this server's house rules ban (⛔, told apart from the
-    official ban list, which decides the verdict when it bans too)."""
+    """`house`: this server's house rules on it; a card or commander they ban is ⛔ (told apart from the
+    official ban list, which decides the verdict when it bans too), a Game Changer its bracket limits a
+    warning."""
+    here = house or FitHere()
     analysis = result.card
     name = analysis.name or card_name(card)
     leaders = [a.name for a in result.commanders] or [card_name(c) for c in commanders]
     cut = [render.truncate(n, 80) for n in leaders]
     mark, color = _VERDICT_LOOKS[result.verdict]
     headline = fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)
-    if house_banned and result.verdict is not FitVerdict.DECK_CANT_EXIST:
+    if here.banned and result.verdict is not FitVerdict.DECK_CANT_EXIST:
         mark, color = _VERDICT_LOOKS[FitVerdict.DECK_CANT_EXIST]
-        headline = house.fits_house_headline(house_banned, name)
+        headline = house_words.fits_house_headline(here.banned, name)
     title = f"{mark} {headline}"
     officially = is_banned(card)
     lines = [
         typed_line(typed),
-        *house.fits_house_lines(house_banned, name, officially_banned=officially),
+        *house_words.fits_house_lines(here.banned, name, officially_banned=officially),
         *fit_words.fits_lines(result, name),
     ]
     embed = _card_embed(render.escape(title), color, card, lines)
@@ -202,7 +206,8 @@ def fits_reply(
         found = evidence.sources(analysis.identity_reasons, result.outside)
         outside = _("Outside: {colors}").format(colors=render.color_words(result.outside))
         add_list_field(embed, outside, evidence.evidence_lines(analysis, found, emoji))
-    add_warnings(embed, [stale])
+    bracket = house_words.fits_bracket_warning(here.bracket, name) if here.bracket is not None else None
+    add_warnings(embed, [bracket, stale])
     return Reply(embeds=[finish(embed)])
 
 

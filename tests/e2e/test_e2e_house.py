@@ -163,6 +163,12 @@ async def test_the_bracket_limits_game_changers(w):
     problem = fields["Over this server’s bracket (1)"]
     assert "4 Game Changers" in problem and "bracket 2 (no Game Changers)" in problem
     assert all(name in problem for name in GAME_CHANGERS[:4])
+    fits = await w.discord.invoke("fits", {"card": "Ancient Tomb", "commander": KUMANO}, guild_id=HOME)
+    assert fits.embeds[0]["title"] == "✅ Ancient Tomb fits"  # the verdict is the rules'; the bracket warns
+    warning = "Ancient Tomb is a Game Changer, and this server plays bracket 2 (no Game Changers)."
+    assert warning in fits.text()
+    elsewhere = await w.discord.invoke("fits", {"card": "Ancient Tomb", "commander": KUMANO}, guild_id=OTHER)
+    assert "this server plays" not in elsewhere.text()
     await w.house("bracket", level=4)
     checked = await w.discord.invoke("deckcheck", {"list": DECK}, guild_id=HOME, timeout=30)
     names = {f["name"] for f in checked.embeds[0]["fields"]}

@@ -1326,8 +1326,8 @@ class FakeDiscord(FakeGateway):
             )
             if k in p
         }
-        if "member" in p:
-            fields["member"] = self._member(actor, p["member"].get("permissions", ALL_PERMISSIONS))
+        if "member" in p:  # the actor's own permissions in that guild
+            fields["member"] = self._member(actor, self.member_permissions(str(p["guild_id"]), actor))
         else:
             fields["user"] = actor
         owners = dict(p.get("authorizing_integration_owners") or {})
