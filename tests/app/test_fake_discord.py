@@ -27,7 +27,16 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from PIL import Image
 
-from tests.fakes.discord import EPHEMERAL, FakeDiscord, Reply, UserCannotDoThat
+from tests.fakes.discord import (
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    EPHEMERAL,
+    EVERY_PERMISSION,
+    MANAGE_GUILD,
+    FakeDiscord,
+    Reply,
+    UserCannotDoThat,
+)
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(60)]
 
@@ -1009,3 +1018,35 @@ async def test_messages_live_where_the_interaction_happened(raw: Raw, where: str
     reply: Reply = await raw.fake.wait_for_reply(payload["id"])
     assert reply.message_id == message["id"] and not reply.ephemeral
     assert raw.fake.messages[message["id"]].guild_id == payload.get("guild_id")
+
+
+async def test_members_carry_their_permissions_and_default_member_permissions_hides_commands(
+    raw: Raw,
+) -> None:
+    """Discord sends a member's resolved permissions with each interaction (@everyone's plus their roles', every
+    bit for an administrator) and hides a command with `default_member_permissions` from members without them."""
+    fake = raw.fake
+    plain = {"name": "plain", "description": "For everyone", "type": 1}
+    managers = {
+        "name": "managers",
+        "description": "Manage Server",
+        "type": 1,
+        "default_member_permissions": "32",
+    }
+    admins = {"name": "admins", "description": "Administrators", "type": 1, "default_member_permissions": "0"}
+    assert await sync(raw, [plain, managers, admins]) == 200
+    member, boss = fake.user("1100000000000000401", "member"), fake.user("1100000000000000402", "boss")
+    payload = fake.interaction_payload("plain", user=member)
+    assert payload["member"]["permissions"] == ALL_PERMISSIONS and not int(ALL_PERMISSIONS) & MANAGE_GUILD
+    for name in ("managers", "admins"):
+        with pytest.raises(UserCannotDoThat):
+            fake.interaction_payload(name, user=member)
+    fake.grant(boss, MANAGE_GUILD)
+    assert int(fake.interaction_payload("managers", user=boss)["member"]["permissions"]) & MANAGE_GUILD
+    with pytest.raises(UserCannotDoThat):
+        fake.interaction_payload("admins", user=boss)
+    fake.grant(boss, ADMINISTRATOR)
+    assert fake.interaction_payload("admins", user=boss)["member"]["permissions"] == str(EVERY_PERMISSION)
+    assert "member" not in fake.interaction_payload(
+        "managers", user=member, where="bot_dm"
+    )  # no guild: no member
