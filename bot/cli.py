@@ -1,5 +1,5 @@
-"""`python -m bot [run | sync-cards | check-deck | healthcheck | house]`: each command loads the settings (exit code 2
-when they are wrong) and hands over to `bot.main`."""
+"""`python -m bot [run | sync-cards | check-deck | healthcheck | house]`: each command loads the settings (exit
+code 2 when they are wrong) and hands over to `bot.main` (`house`: to `bot.house.cli`)."""
 
 from __future__ import annotations
 
