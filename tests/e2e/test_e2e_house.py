@@ -242,6 +242,7 @@ async def test_replies_in_the_players_language(w):
 
 
 # Last: it runs a bot of its own, which points discord.py's API base at its own fake Discord.
+@pytest.mark.slow
 async def test_rules_survive_a_restart_and_a_card_data_refresh(tmp_path, card_cache_copy):
     cache = card_cache_copy(tmp_path / "cards.sqlite3")
     async with FakeScryfall.with_shared_data() as scryfall, FakeDiscord(guild_ids=[HOME, OTHER]) as discord:
