@@ -63,6 +63,17 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class Disputed:
+    """A card of the deck (or a commander) whose color identity read from its mana cost and rules text
+    (`identity`) is not the one Scryfall lists (`scryfall`): a second opinion, so no silent verdict."""
+
+    name: str
+    identity: str
+    scryfall: str
+    commander: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Reading:
     """A line whose text after the last `//` was taken for a comment (`Sol Ring // ramp` is no card)."""
 
@@ -92,7 +103,9 @@ class Unchecked:
 class DeckReport:
     """The deck check's answer. `card_count` counts the commanders, `unverified` of them are no card or not
     checked; `excluded`: section -> cards not in the deck; `warnings`: text the caller already worded;
-    `open_choices`: commanders that choose a color (CR 903.4b) with none given."""
+    `open_choices`: commanders that choose a color (CR 903.4b) with none given; `game_changers`: the deck's
+    Game Changers (commanders included), each once, by name; `disputed`: cards whose identity Scryfall lists
+    otherwise than their cost and text give."""
 
     commanders: tuple[str, ...]
     deck_identity: str
@@ -112,10 +125,19 @@ class DeckReport:
     readings: list[Reading] = field(default_factory=list)
     pasted_lines: int | None = None
     unjudged: list[str] = field(default_factory=list)
+    game_changers: tuple[str, ...] = ()
+    disputed: tuple[Disputed, ...] = ()
 
     @property
     def legal(self) -> bool:
         return not self.problems
+
+    @property
+    def unsure(self) -> bool:
+        """Scryfall lists another identity for a card, and no finding stands apart from color identity: the
+        verdict could turn on which reading is right."""
+        identity_kinds = (ProblemKind.COLOR, ProblemKind.COMPANION)
+        return bool(self.disputed) and all(p.kind in identity_kinds for p in self.findings)
 
     @property
     def complete(self) -> bool:
