@@ -13,7 +13,8 @@ import pytest
 from bot.deck.check import DeckInput, check_deck
 from bot.deck.parser import parse
 from bot.identity import analyze
-from bot.present import i18n
+from bot.present import embeds, i18n
+from bot.present.choices import Explained, explained_line
 from bot.present.deck_report import deck_reply, text_report
 from bot.present.message import Embed
 from tests.present import limits
@@ -68,8 +69,6 @@ def test_the_game_changer_field_is_the_source_never_the_name():
 
 
 def identity_of(obj: dict[str, Any]) -> Embed:
-    from bot.present import embeds
-
     return embeds.identity_reply(analyze(obj), obj).embeds[0]
 
 
@@ -159,3 +158,11 @@ def test_the_new_words_come_in_every_language(locale):
     for english in ("is a Game Changer", "Scryfall lists another", "Not sure", "bracket 3 or higher"):
         assert english not in everything(gc) + everything(doubt) + everything(report), (locale, english)
     assert CHECK not in everything(doubt) and CROSS not in everything(report)
+
+
+def test_explain_card_names_says_what_scryfall_lists_on_the_cards_line():
+    scout = crafted()
+    line = explained_line(Explained("Wildgraft Scout", card=scout, analysis=analyze(scout)))
+    assert line.endswith(f"color identity {{R}} red {WARN} (Scryfall lists {{R}}{{G}} red and green)")
+    bolt = card("Lightning Bolt")
+    assert "Scryfall" not in explained_line(Explained("bolt", card=bolt, analysis=analyze(bolt)))
