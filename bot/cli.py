@@ -90,9 +90,9 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     skipped = f"; skipped {result.skipped} non-card objects" if result.skipped else ""
     print(f"imported {result.cards} cards in {rate} into {cache}{skipped}")
     if differ := result.disagreements:
-        names = ", ".join(d.name for d in differ[:10]) + (", …" if len(differ) > 10 else "")
+        listed = ", ".join(d.name for d in differ[:10]) + (", …" if len(differ) > 10 else "")
         print(
-            f"{len(differ)} cards where Scryfall lists another color identity than cost and text give: {names}"
+            f"{len(differ)} cards where Scryfall lists another color identity than cost and text give: {listed}"
         )
     if args.file or not settings.card_languages:
         return EXIT_OK
