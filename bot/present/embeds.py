@@ -186,9 +186,11 @@ def fits_reply(
     mark, color = _VERDICT_LOOKS[result.verdict]
     verdict = fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)
     title, lines = f"{mark} {verdict}", [typed_line(typed)]
-    if second_opinion.fit_pairs_disputed(result, card, commanders):
-        title, color = second_opinion.fits_title(render.truncate(name, NAME_WIDTH)), second_opinion.COLOR
-        lines += second_opinion.fits_lines(result, card, commanders, verdict)
+    if second_opinion.fit_pairs_disputed(result, card, commanders):  # a deck that can't exist keeps its ⛔
+        about_colors = result.verdict is not FitVerdict.DECK_CANT_EXIST
+        if about_colors:
+            title, color = second_opinion.fits_title(render.truncate(name, NAME_WIDTH)), second_opinion.COLOR
+        lines += second_opinion.fits_lines(result, card, commanders, verdict if about_colors else None)
     lines += fit_words.fits_lines(result, name)
     named = [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]
     lines += [brackets.card_line(c, shown(n)) for c, n in named]
