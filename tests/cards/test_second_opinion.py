@@ -31,7 +31,13 @@ def crafted() -> dict[str, Any]:
 def cards() -> list[dict[str, Any]]:
     """A few hundred shared cards, Garruk the Slayer, Brisela (a meld result: no verdict, so no count) and
     the crafted card."""
-    return [*all_cards()[:300], card("Garruk the Slayer"), card("Brisela, Voice of Nightmares"), crafted()]
+    return [
+        *all_cards()[:300],
+        card("Garruk the Slayer"),
+        card("Brisela, Voice of Nightmares"),
+        card("Mana Vault"),
+        crafted(),
+    ]
 
 
 def write(path: Path, objs: list[dict[str, Any]]) -> Path:
@@ -74,6 +80,9 @@ async def test_the_loaded_data_counts_in_metrics_and_each_card_is_logged_once(tm
                 for _ in range(3):
                     found = await service.resolve("Wildgraft Scout")
                     assert found.card["color_identity"] == ["G", "R"]  # Scryfall's answer kept with the card
+                assert (await service.resolve("Mana Vault")).card[
+                    "game_changer"
+                ] is True  # the bulk file's field
                 await service.load_index()  # a reload (another process imported): no new lines
                 assert service.metrics.value(METRIC, {"source": "bulk"}) == 2
         lines = logged(caplog)
@@ -106,5 +115,9 @@ async def test_cards_read_from_the_api_are_compared_too(tmp_path, caplog):
                 assert set(batch.found) == {"Garruk the Slayer", other}
                 assert service.metrics.value(METRIC, {"source": "api"}) == 2
                 assert service.metrics.value(METRIC, {"source": "bulk"}) == 0
+                vault = await service.resolve("Mana Vault")  # Scryfall's fields survive the API and the cache
+                assert vault.source == "api" and vault.card["game_changer"] is True
+                again = await service.resolve("Mana Vault")
+                assert again.source == "cache" and again.card["game_changer"] is True
         assert len(logged(caplog)) == 2
         assert fake.count("/cards/named") + fake.count("/cards/collection") >= 2
