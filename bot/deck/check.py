@@ -95,11 +95,11 @@ class _Leaders:
     unjudged: list[str] = field(default_factory=list)
     disputed: dict[str, Disputed] = field(default_factory=dict)
 
-    def compare(self, card: Mapping[str, Any], analysis: Analysis, *, commander: bool = False) -> None:
+    def compare(self, card: Mapping[str, Any], analysis: Analysis) -> None:
         """Keep `card` when Scryfall lists another identity than the one read from its cost and text."""
         if (theirs := differs(card, analysis)) is not None:
             name = analysis.name or str(card.get("name"))
-            self.disputed.setdefault(name, Disputed(name, analysis.identity, theirs, commander))
+            self.disputed.setdefault(name, Disputed(name, analysis.identity, theirs))
 
 
 def _leaders(inp: DeckInput) -> _Leaders:
@@ -116,7 +116,7 @@ def _leaders(inp: DeckInput) -> _Leaders:
         except IdentityError:
             out.unjudged.append(str(card.get("name")))
             continue
-        out.compare(card, leader, commander=True)
+        out.compare(card, leader)
         picks.append((leader, colors.pop(0) if colors and leader.chooses_color else None))
     if colors and not inp.unchecked_commanders:  # more colors than commanders that choose one
         if not (choosers := sum(leader.chooses_color for leader, _color in picks)):

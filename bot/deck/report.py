@@ -70,7 +70,6 @@ class Disputed:
     name: str
     identity: str
     scryfall: str
-    commander: bool = False
 
 
 @dataclass(frozen=True, slots=True)
