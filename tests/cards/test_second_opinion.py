@@ -9,10 +9,14 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from bot.cards.bulk import import_file
 from bot.cards.opinion import META_KEY, Disagreement, disagreement, parse_stored, scryfall_identity
 from bot.cards.refresh import BulkRefresher
 from bot.cards.schema import connect_sync
+from bot.deck.brackets import is_game_changer
 from bot.main import open_cards
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
@@ -121,3 +125,23 @@ async def test_cards_read_from_the_api_are_compared_too(tmp_path, caplog):
                 assert again.source == "cache" and again.card["game_changer"] is True
         assert len(logged(caplog)) == 2
         assert fake.count("/cards/named") + fake.count("/cards/collection") >= 2
+
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner, max_size=5),
+    max_leaves=20,
+)
+
+
+@given(identity=JSONISH, flag=JSONISH)
+def test_odd_card_data_is_never_taken_for_an_answer(identity, flag):
+    """Whatever a card object holds in `color_identity` and `game_changer`, nothing raises; only a list of
+    WUBRG letters is Scryfall's identity, only `true` makes a Game Changer."""
+    obj = crafted() | {"color_identity": identity, "game_changer": flag}
+    theirs = scryfall_identity(obj)
+    if theirs is not None:
+        assert isinstance(identity, list) and set(theirs) <= set("WUBRG")
+    found = disagreement(obj)
+    assert found is None or found.theirs == theirs
+    assert is_game_changer(obj) is (flag is True)
