@@ -90,6 +90,11 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     rate = f"{result.seconds:.1f} s ({result.rate:,.0f} cards/s)"
     skipped = f"; skipped {result.skipped} non-card objects" if result.skipped else ""
     print(f"imported {result.cards} cards in {rate} into {cache}{skipped}")
+    if differ := result.disagreements:
+        listed = ", ".join(d.name for d in differ[:10]) + (", …" if len(differ) > 10 else "")
+        print(
+            f"{len(differ)} cards where Scryfall lists another color identity than cost and text give: {listed}"
+        )
     if args.file or not settings.card_languages:
         return EXIT_OK
     try:

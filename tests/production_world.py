@@ -64,10 +64,11 @@ def bot_settings(
 def import_bulk(cache_path: Path) -> None:
     """Fill the cache with the shared data set, as `python -m bot sync-cards` would. Tests take a copy of
     one such import instead (the `imported_cache` fixture, `tests/fakes/fixtures.py`)."""
-    from tests.shared_data import CARDS_FILE
+    from tests.shared_data import write_bulk_file
 
-    cache_path.parent.mkdir(parents=True, exist_ok=True)
-    import_file(CARDS_FILE, cache_path, updated_at=time.time())
+    bulk = write_bulk_file(cache_path.with_name(cache_path.name + ".oracle-cards.jsonl"))
+    import_file(bulk, cache_path, updated_at=time.time())
+    bulk.unlink()
 
 
 def copy_database(source: Path, target: Path) -> Path:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+GAME_CHANGERS_FILE = REPO_ROOT / "tests" / "data" / "game_changers.txt"
 CARDS_NAME = "scryfall-cards.jsonl.gz"
 FOREIGN_NAME = "foreign-names.jsonl.gz"
 
@@ -37,8 +38,25 @@ FOREIGN_FILE: Path = CARDS_FILE.with_name(FOREIGN_NAME)
 
 
 @lru_cache(maxsize=1)
+def game_changers() -> frozenset[str]:
+    """The official Game Changers list (tests/data/game_changers.txt), by card name."""
+    lines = GAME_CHANGERS_FILE.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def with_game_changer(card_obj: dict[str, Any]) -> dict[str, Any]:
+    """`card_obj` with Scryfall's `game_changer` field (true on the Game Changers list, else false) where it
+    has none: the shared data set predates the field, Scryfall serves it on every card."""
+    if "game_changer" not in card_obj:
+        faces = [f.get("name") for f in card_obj.get("card_faces") or () if isinstance(f, dict)]
+        card_obj["game_changer"] = any(n in game_changers() for n in (card_obj.get("name"), *faces[:1]))
+    return card_obj
+
+
+@lru_cache(maxsize=1)
 def all_cards() -> tuple[dict[str, Any], ...]:
-    """Every card object in the data set (24,249 of them). Cached per process."""
+    """Every card object in the data set (24,249 of them), each with `game_changer` as Scryfall serves it.
+    Cached per process."""
     if not CARDS_FILE.is_file():
         where = (
             f"SHARED_DIR={SHARED_DIR} points at no"
@@ -47,7 +65,7 @@ def all_cards() -> tuple[dict[str, Any], ...]:
         )
         raise FileNotFoundError(f"{where} card data file {CARDS_FILE}")
     with gzip.open(CARDS_FILE, "rt", encoding="utf-8") as fh:
-        return tuple(json.loads(line) for line in fh if line.strip())
+        return tuple(with_game_changer(json.loads(line)) for line in fh if line.strip())
 
 
 @lru_cache(maxsize=1)
@@ -70,3 +88,11 @@ def without_answers(card_obj: dict[str, Any]) -> dict[str, Any]:
         face.pop("colors", None)
         face.pop("color_identity", None)
     return out
+
+
+def write_bulk_file(path: Path) -> Path:
+    """The data set as an oracle_cards file (JSON Lines) at `path`, `game_changer` on every card."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(c, separators=(",", ":")) + "\n" for c in all_cards())
+    return path

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import ijson
 
+from bot.cards.opinion import META_KEY, Disagreement, disagreement
 from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, is_card
 from bot.cards.schema import connect_for_import
 from bot.cards.scryfall import ScryfallClient
@@ -41,6 +42,7 @@ class ImportResult:
     cards: int
     skipped: int
     seconds: float
+    disagreements: tuple[Disagreement, ...] = ()  # cards whose identity Scryfall lists otherwise
 
     @property
     def rate(self) -> float:
@@ -111,6 +113,7 @@ def import_file(
     started = time.perf_counter()
     now = clock()
     count = skipped = 0
+    differ: list[Disagreement] = []
     set_meta = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
     with contextlib.closing(connect_for_import(db_path)) as conn:
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -134,6 +137,8 @@ def import_file(
                 skipped += 1
                 continue
             row, name_rows = card_rows(obj, "bulk", now, raw)
+            if (found := disagreement(obj)) is not None:
+                differ.append(found)
             cards.append(row)
             names.extend(name_rows)
             count += 1
@@ -153,11 +158,12 @@ def import_file(
                     ("bulk_imported_at", repr(float(now))),
                     ("bulk_cards", str(count)),
                     ("bulk_complete", "1"),
+                    (META_KEY, json.dumps([d.as_list() for d in differ], ensure_ascii=False)),
                 ],
             )
             conn.execute("DELETE FROM meta WHERE key = 'bulk_partial'")
             conn.execute("DELETE FROM negative")  # new cards may exist now
-    return ImportResult(count, skipped, time.perf_counter() - started)
+    return ImportResult(count, skipped, time.perf_counter() - started, tuple(differ))
 
 
 async def sync_from_scryfall(

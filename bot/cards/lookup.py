@@ -31,6 +31,7 @@ from bot.cards.model import (
     ScryfallUnavailable,
 )
 from bot.cards.names import MAX_INPUT_CHARS, clean_input, normalize
+from bot.cards.opinion import META_KEY, SecondOpinion, parse_stored
 from bot.cards.scryfall import (
     ScryfallAmbiguous,
     ScryfallBadRequest,
@@ -74,6 +75,7 @@ class CardLookups:
         self._flight = SingleFlight()
         self._batcher = CollectionBatcher(client.collection)
         self._slow_in_flight = 0
+        self.second_opinion = SecondOpinion(metrics)
         metrics.set_card_data(self.data_state)
 
     def close(self) -> None:
@@ -86,7 +88,7 @@ class CardLookups:
         # Stamps before names: an import committing in between leaves an older stamp, so the watch reloads.
         try:
             meta = await self.cache.get_metas(
-                ("bulk_complete", "bulk_updated_at", "bulk_imported_at", "bulk_partial")
+                ("bulk_complete", "bulk_updated_at", "bulk_imported_at", "bulk_partial", META_KEY)
             )
             complete, partial = meta.get("bulk_complete"), meta.get("bulk_partial")
             rows = await self.cache.name_rows() if (complete or partial) else []
@@ -104,6 +106,8 @@ class CardLookups:
             self.bulk_updated_at = float(updated) if updated else (float(partial) if partial else None)
             self.bulk_imported_at = float(imported) if imported else None
             gc.freeze()
+            if complete:
+                self.second_opinion.imported(parse_stored(meta.get(META_KEY)))
         finally:
             if collecting:
                 gc.enable()
@@ -169,7 +173,10 @@ class CardLookups:
         return Resolved(self.cache.parse(row), "stale")
 
     async def store(self, cards: Iterable[dict[str, Any]], key: str | None = None, card_id: str = "") -> None:
-        """Keep API cards, and (with `key`) that Scryfall's fuzzy match of `key` is `card_id`."""
+        """Keep API cards (compared with Scryfall's identity first), and (with `key`) that Scryfall's fuzzy
+        match of `key` is `card_id`."""
+        cards = list(cards)
+        self.second_opinion.fetched(cards)
         await self.db(self.cache.put_cards(cards), 0)
         if key:
             await self.db(self.cache.put_query(Mode.CARD.value, key, card_id), None)

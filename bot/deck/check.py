@@ -11,12 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.cards.model import MAX_SUGGESTIONS
+from bot.cards.opinion import differs
+from bot.deck.brackets import is_game_changer
 from bot.deck.entries import DeckEntry, ParsedDeck, Section
 from bot.deck.errors import DeckCheckCode, DeckCheckError
 from bot.deck.house import HouseRules, house_problems
 from bot.deck.report import (
     CommanderIssue,
     DeckReport,
+    Disputed,
     HouseApplied,
     Problem,
     ProblemKind,
@@ -94,6 +97,13 @@ class _Leaders:
     chosen: dict[str, str] = field(default_factory=dict)
     open_choices: tuple[str, ...] = ()
     unjudged: list[str] = field(default_factory=list)
+    disputed: dict[str, Disputed] = field(default_factory=dict)
+
+    def compare(self, card: Mapping[str, Any], analysis: Analysis) -> None:
+        """Keep `card` when Scryfall lists another identity than the one read from its cost and text."""
+        if (theirs := differs(card, analysis)) is not None:
+            name = analysis.name or str(card.get("name"))
+            self.disputed.setdefault(name, Disputed(name, analysis.identity, theirs))
 
 
 def _leaders(inp: DeckInput) -> _Leaders:
@@ -110,6 +120,7 @@ def _leaders(inp: DeckInput) -> _Leaders:
         except IdentityError:
             out.unjudged.append(str(card.get("name")))
             continue
+        out.compare(card, leader)
         picks.append((leader, colors.pop(0) if colors and leader.chooses_color else None))
     if colors and not inp.unchecked_commanders:  # more colors than commanders that choose one
         if not (choosers := sum(leader.chooses_color for leader, _color in picks)):
@@ -183,6 +194,7 @@ def _identity_problems(
     except IdentityError:
         leaders.unjudged.append(name)
         return None, []
+    leaders.compare(card, analysis)
     outside = "".join(c for c in analysis.identity if c not in leaders.identity)
     if not (leaders.judged and outside) or (kind is ProblemKind.COLOR and not analysis.deck_card):
         return analysis, []
@@ -275,6 +287,8 @@ def check_deck(inp: DeckInput) -> DeckReport:
         if entry.section is not Section.COMPANION:
             excluded[entry.section] += entry.count
     unverified = [e for entries in (*groups.unknown.values(), *groups.unchecked.values()) for e in entries]
+    in_deck = [*leaders.cards, *groups.card_of.values()]
+    game_changers = dict.fromkeys(str(c.get("name")) for c in in_deck if is_game_changer(c))
     return DeckReport(
         commanders=leaders.names,
         deck_identity=leaders.identity,
@@ -292,4 +306,6 @@ def check_deck(inp: DeckInput) -> DeckReport:
         open_choices=leaders.open_choices,
         unjudged=list(dict.fromkeys(leaders.unjudged)),
         house=applied,
+        game_changers=tuple(game_changers),
+        disputed=tuple(leaders.disputed.values()),
     )

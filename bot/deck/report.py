@@ -67,6 +67,16 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class Disputed:
+    """A card of the deck (or a commander) whose color identity read from its mana cost and rules text
+    (`identity`) is not the one Scryfall lists (`scryfall`): a second opinion, so no silent verdict."""
+
+    name: str
+    identity: str
+    scryfall: str
+
+
+@dataclass(frozen=True, slots=True)
 class Reading:
     """A line whose text after the last `//` was taken for a comment (`Sol Ring // ramp` is no card)."""
 
@@ -104,7 +114,9 @@ class HouseApplied:
 class DeckReport:
     """The deck check's answer. `card_count` counts the commanders, `unverified` of them are no card or not
     checked; `excluded`: section -> cards not in the deck; `warnings`: text the caller already worded;
-    `open_choices`: commanders that choose a color (CR 903.4b) with none given."""
+    `open_choices`: commanders that choose a color (CR 903.4b) with none given; `game_changers`: the deck's
+    Game Changers (commanders included), each once, by name; `disputed`: cards whose identity Scryfall lists
+    otherwise than their cost and text give."""
 
     commanders: tuple[str, ...]
     deck_identity: str
@@ -125,10 +137,19 @@ class DeckReport:
     pasted_lines: int | None = None
     unjudged: list[str] = field(default_factory=list)
     house: HouseApplied | None = None  # the server's house rules this check applied
+    game_changers: tuple[str, ...] = ()
+    disputed: tuple[Disputed, ...] = ()
 
     @property
     def legal(self) -> bool:
         return not self.problems
+
+    @property
+    def unsure(self) -> bool:
+        """Scryfall lists another identity for a card, and no finding stands apart from color identity: the
+        verdict could turn on which reading is right."""
+        identity_kinds = (ProblemKind.COLOR, ProblemKind.COMPANION)
+        return bool(self.disputed) and all(p.kind in identity_kinds for p in self.findings)
 
     @property
     def complete(self) -> bool:

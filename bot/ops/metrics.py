@@ -111,6 +111,12 @@ class BotMetrics:
         self.gateway_connected = gauge("gateway_connected", "1 while the shard is connected.", ["shard"])
         self.gateway_reconnects = counter("gateway_reconnects", "Resumes and identifies.", ["shard", "kind"])
         self.card_lookups = counter("card_lookups", "Card lookups by how they were answered.", ["result"])
+        self.identity_disagreements = gauge(
+            "identity_disagreements",
+            "Cards whose color identity read from cost and text is not Scryfall's color_identity: in the "
+            "last import of the local data (bulk), among cards read from the API this run (api).",
+            ["source"],
+        )
         self._card_data = _CardData()
         r.register(self._card_data)
         gauge("build_info", "Bot version.", ["version"]).labels(version or "unknown").set(1)
@@ -164,6 +170,12 @@ class BotMetrics:
     def observe_lookup(self, result: str, count: int = 1) -> None:
         """`count` card lookups answered as `result` (see `card_lookups_total`)."""
         self.card_lookups.labels(result).inc(count)
+
+    def set_identity_disagreements(self, source: str, count: int) -> None:
+        """`count` cards of `source` ("bulk" or "api") where the engine and Scryfall differ on identity."""
+        self.identity_disagreements.labels(source if source in {"bulk", "api"} else "other").set(
+            max(0, count)
+        )
 
     def set_card_data(self, state: Callable[[], Mapping[str, float]]) -> None:
         """Where `card_data{key}` reads the local card data's state at scrape time."""

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.cards.opinion import differs
 from bot.identity.model import Analysis
 from bot.present import render
 from bot.present.embeds import card_url
@@ -87,6 +88,10 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
         line = _("{card}: color identity {identity}").format(card=card, identity=identity)
         if item.analysis.colors != item.analysis.identity:
             line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
+        if (theirs := differs(item.card, item.analysis)) is not None:
+            line += " \u26a0\ufe0f " + _("(Scryfall lists {colors})").format(
+                colors=render.pips(theirs, emoji)
+            )
         return line
     shown = list(dict.fromkeys(item.names))[:3]
     names = ", ".join(render.escape(render.truncate(n, 80)) for n in shown)

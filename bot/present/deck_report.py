@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from bot.deck.parser import Section
 from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
 from bot.identity.model import WUBRG
-from bot.present import embeds, evidence, house, render, words
+from bot.present import brackets, embeds, evidence, house, render, second_opinion, words
 from bot.present.deck_errors import line_reason
 from bot.present.i18n import N_, _, ngettext
 from bot.present.message import TITLE_LIMIT, Attachment, Embed, Reply
@@ -286,7 +286,12 @@ def text_report(report: DeckReport) -> str:
     if report.house is not None:
         out.append(house.applied_line(report.house))
     verdict = _("LEGAL.") if report.legal else _("NOT LEGAL.") if report.findings else _("NOT FULLY CHECKED.")
+    if report.unsure:
+        verdict = _("NOT SURE.")
     out += ["", f"{verdict} {headline(report)}"]
+    if report.disputed:
+        out += ["", f"{second_opinion.field_name()} ({len(report.disputed)})"]
+        out += [f"  - {second_opinion.sentence(d.name, d.identity, d.scryfall)}" for d in report.disputed]
     for kind in report.counts():
         problems = report.of_kind(kind)
         out += ["", f"{_(TITLES[kind])} ({len(problems)})"]
@@ -294,6 +299,8 @@ def text_report(report: DeckReport) -> str:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
                 out.extend(f"      {line}" for line in evidence_text(p))
+    gc_lines = brackets.deck_lines(report.game_changers)
+    out += ["", brackets.deck_title(len(report.game_changers)), *(f"  {line}" for line in gc_lines)]
     for heading, items in ((_("Warnings"), warnings_text(report)), (_("Read as"), notes_text(report))):
         if items:
             out += ["", heading, *(f"  - {item}" for item in items)]
@@ -339,6 +346,12 @@ def summary_embed(
     else:
         color = render.MISFIT_COLOR
         description = "\u274c " + _problems_sentence(report, bold=True)
+    if report.unsure:  # no plain verdict while Scryfall lists another identity for a card
+        color = second_opinion.COLOR
+        sure = headline(report) if report.legal else _problems_sentence(report, bold=False)
+        description = f"{second_opinion.MARK} " + _(
+            "**Not sure.** Read from cost and text: {verdict}"
+        ).format(verdict=sure)
     title = render.truncate(render.escape(heading), TITLE_LIMIT)
     embed = Embed(title=title, description=description, color=color)
     identity = render.pips(report.deck_identity, emoji) if report.identity_checked else _("not checked")
@@ -348,12 +361,18 @@ def summary_embed(
     if report.companions:
         companions = render.and_list(map(_escaped, report.companions))
         embed.add_field(name=_("Companion"), value=companions, inline=True)
+    doubts = [
+        second_opinion.field_line(_escaped(d.name), d.identity, d.scryfall, emoji) for d in report.disputed
+    ]
+    embeds.add_list_field(embed, second_opinion.field_name(), doubts, mark="\u2022 ")
     for kind, n in report.counts().items():
         shown = [_field_line(p, emoji) for p in report.of_kind(kind)[:FIELD_ITEMS]]
         if n > FIELD_ITEMS:
             more = kind_label(kind, n - FIELD_ITEMS)
             shown.append(_("\u2026and {more} more in the full report").format(more=more))
         embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
+    gc_lines = brackets.deck_lines(report.game_changers, _escaped)
+    embeds.add_list_field(embed, brackets.deck_title(len(report.game_changers)), gc_lines)
     embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
     if report.house is not None:

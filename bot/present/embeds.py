@@ -11,7 +11,7 @@ from bot.cards.model import STALE_DAYS, Resolved
 from bot.house.rules import FitHere
 from bot.identity import is_banned
 from bot.identity.model import Analysis, FitResult, FitVerdict, NonDeckKind
-from bot.present import evidence, fit_words, message, render, words
+from bot.present import brackets, evidence, fit_words, message, render, second_opinion, words
 from bot.present import house as house_words
 from bot.present.i18n import N_, _
 from bot.present.message import Embed, Reply
@@ -117,7 +117,8 @@ def identity_reply(
         lines += _not_deck_lines(analysis, card, kind)
     else:
         lines += [words.identity_summary(analysis, shown), *words.lessons(analysis, emoji)]
-        lines.append(words.deck_line(analysis))
+        lines += [words.deck_line(analysis), brackets.card_line(card, shown(name))]
+    doubt = second_opinion.disputed([(card, analysis)])
     embed = _card_embed(render.escape(name), render.identity_color(analysis.identity), card, lines)
     color, identity = render.pips(analysis.colors, emoji), render.pips(analysis.identity, emoji)
     if kind is None and analysis.colors == analysis.identity:
@@ -125,13 +126,16 @@ def identity_reply(
     elif kind is None:
         embed.add_field(name=_("Color"), value=color, inline=True)
         embed.add_field(name=_("Color identity"), value=identity, inline=True)
-    elif analysis.colors or analysis.color_reasons:
+    for _name, _ours, theirs in doubt:
+        embed.add_field(name=second_opinion.field_name(), value=render.pips(theirs, emoji), inline=True)
+    if kind is not None and (analysis.colors or analysis.color_reasons):
         embed.add_field(name=_("Color"), value=color, inline=True)
     if kind is not NonDeckKind.TOKEN or analysis.colors:
         reasons = analysis.color_reasons if kind is NonDeckKind.TOKEN else analysis.identity_reasons
         add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, evidence.sources(reasons), emoji))
     banned = _("{card} is banned in Commander.").format(card=plain(name))
-    add_warnings(embed, [banned if is_banned(card) and analysis.deck_card else "", stale])
+    doubts = [second_opinion.sentence(shown(n), ours, theirs) for n, ours, theirs in doubt]
+    add_warnings(embed, [*doubts, banned if is_banned(card) and analysis.deck_card else "", stale])
     return Reply(embeds=[finish(embed)])
 
 
@@ -187,17 +191,24 @@ def fits_reply(
     leaders = [a.name for a in result.commanders] or [card_name(c) for c in commanders]
     cut = [render.truncate(n, 80) for n in leaders]
     mark, color = _VERDICT_LOOKS[result.verdict]
-    headline = fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)
+    verdict = fit_words.headline(result, render.truncate(name, NAME_WIDTH), cut)
     if here.banned and result.verdict is not FitVerdict.DECK_CANT_EXIST:
         mark, color = _VERDICT_LOOKS[FitVerdict.DECK_CANT_EXIST]
-        headline = house_words.fits_house_headline(here.banned, name)
-    title = f"{mark} {headline}"
+        verdict = house_words.fits_house_headline(here.banned, name)
+    title = f"{mark} {verdict}"
     officially = is_banned(card)
     lines = [
         typed_line(typed),
         *house_words.fits_house_lines(here.banned, name, officially_banned=officially),
-        *fit_words.fits_lines(result, name),
     ]
+    if second_opinion.fit_pairs_disputed(result, card, commanders):  # a deck that can't exist keeps its ⛔
+        about_colors = result.verdict is not FitVerdict.DECK_CANT_EXIST and not here.banned
+        if about_colors:
+            title, color = second_opinion.fits_title(render.truncate(name, NAME_WIDTH)), second_opinion.COLOR
+        lines += second_opinion.fits_lines(result, card, commanders, verdict if about_colors else None)
+    lines += fit_words.fits_lines(result, name)
+    named = [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]
+    lines += [brackets.card_line(c, shown(n)) for c, n in named]
     embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)
     embed.add_field(name=_("Card"), value=f"{plain(name)}: {pips}", inline=True)

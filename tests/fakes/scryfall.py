@@ -37,6 +37,7 @@ from bot.cards.names import normalize
 from bot.cards.rows import can_be_commander, name_keys
 from bot.present.mana_art import SYMBOLS
 from tests.fakes.server import serve
+from tests.shared_data import with_game_changer
 
 
 @dataclass
@@ -132,7 +133,7 @@ class FakeScryfall:
     PAGE_SIZE = 175
 
     def __init__(self, cards: Iterable[dict[str, Any]] = (), *, host: str = "127.0.0.1") -> None:
-        self.cards: list[dict[str, Any]] = list(cards)
+        self.cards: list[dict[str, Any]] = [with_game_changer(c) for c in cards]
         self.host = host
         self.requests: list[RecordedRequest] = []
         self.delay: float = 0.0
@@ -165,7 +166,7 @@ class FakeScryfall:
         self._commander = index.commanders
 
     def add_cards(self, cards: Iterable[dict[str, Any]]) -> None:
-        self.cards.extend(cards)
+        self.cards.extend(with_game_changer(c) for c in cards)
         self._bulk_cache.clear()
         self._build_index()
 

@@ -1,0 +1,80 @@
+"""The second opinion in replies: when Scryfall lists another color identity for a card than its mana cost and
+rules text give (a rule the engine doesn't know yet, or a data error), a reply says what Scryfall lists and
+gives no plain verdict (no ✅ or ❌). The identity compared is the one the reply already worked out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bot.cards.opinion import differs, fits_by_scryfall
+from bot.identity.model import Analysis, FitResult
+from bot.present import render
+from bot.present.i18n import _
+from bot.present.render import Emoji
+from bot.present.words import shown
+
+MARK = "\u26a0\ufe0f"
+COLOR = render.CONDITIONAL_COLOR
+
+
+def disputed(
+    pairs: Iterable[tuple[Mapping[str, Any], Analysis]], chosen: Sequence[str | None] = ()
+) -> list[tuple[str, str, str]]:
+    """(name, identity from cost and text, Scryfall's) of each card where the two differ; `chosen[i - 1]`:
+    the color chosen before the game for the commander of pair i (pair 0 is the card)."""
+    out = []
+    for i, (card, analysis) in enumerate(pairs):
+        pick = chosen[i - 1] if 0 < i <= len(chosen) else None
+        if (theirs := differs(card, analysis, pick)) is not None:
+            out.append((analysis.name or str(card.get("name", "")), analysis.identity, theirs))
+    return out
+
+
+def sentence(name: str, ours: str, theirs: str) -> str:
+    return _(
+        "Scryfall lists {card}\u2019s color identity as {theirs}, but its mana cost and rules text give "
+        "{ours}: it may use a rule this bot doesn\u2019t know yet. Check the card before you build."
+    ).format(card=name, theirs=render.color_words(theirs), ours=render.color_words(ours))
+
+
+def field_name() -> str:
+    return _("Color identity (Scryfall)")
+
+
+def field_line(name: str, ours: str, theirs: str, emoji: Emoji = None) -> str:
+    text = _("{card}: Scryfall lists {theirs}; cost and text give {ours}")
+    return text.format(card=name, theirs=render.pips(theirs, emoji), ours=render.pips(ours, emoji))
+
+
+def fits_title(name: str) -> str:
+    return f"{MARK} " + _("{card}: Scryfall lists another color identity").format(card=name)
+
+
+def fits_lines(
+    result: FitResult, card: Mapping[str, Any], commanders: Sequence[Mapping[str, Any]], verdict: str | None
+) -> list[str]:
+    """Both readings: the `verdict` from cost and text (None: the title says it), what Scryfall lists, and
+    the fit by Scryfall's."""
+    lines = (
+        [_("Read from the cards\u2019 cost and text: {verdict}.").format(verdict=verdict)] if verdict else []
+    )
+    lines += [
+        sentence(shown(n), ours, theirs) for n, ours, theirs in fit_pairs_disputed(result, card, commanders)
+    ]
+    by_scryfall = fits_by_scryfall(result, card, commanders)
+    if by_scryfall is not None:
+        lines.append(
+            _("By the color identity Scryfall lists, it would fit.")
+            if by_scryfall
+            else _("By the color identity Scryfall lists, it would not fit.")
+        )
+    return lines
+
+
+def fit_pairs_disputed(
+    result: FitResult, card: Mapping[str, Any], commanders: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, str, str]]:
+    """The card and commanders of a /fits answer whose identity Scryfall lists otherwise."""
+    pairs = [(card, result.card), *zip(commanders, result.commanders, strict=False)]
+    return disputed(pairs, result.chosen)
