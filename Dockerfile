@@ -2,10 +2,10 @@
 #   docker build -t identity-bot .
 #   docker run -d --name identity-bot --restart unless-stopped --env-file .env -v identity-cache:/data identity-bot
 #
-# The card cache lives on the /data volume whatever CACHE_PATH says: the default (and the ENV below) is
-# /data/cache.sqlite3, and a relative path such as the bot's own default data/cache.sqlite3 resolves under
-# the working directory /app, where `data` is a symlink to /data. So a .env that sets CACHE_PATH=data/...,
-# sets it empty, or leaves it out all land on the volume.
+# The card cache lives on the /data volume whatever CACHE_PATH says: the ENV below is /data/cache.sqlite3;
+# the bot's own default (CACHE_PATH empty, as `--env-file` passes `CACHE_PATH=`) is the bot user's data
+# directory, ~/.local/share/identity-bot, a symlink to /data; and a relative path such as an older .env's
+# data/cache.sqlite3 resolves under the working directory /app, where `data` is a symlink to /data too.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -32,9 +32,10 @@ RUN python -m pip install --no-deps /tmp/src \
     && python -m pip check \
     && python -m bot --help >/dev/null \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin bot \
-    && mkdir -p /data /app \
-    && chown bot:bot /data \
-    && ln -s /data /app/data
+    && mkdir -p /data /app /home/bot/.local/share \
+    && chown bot:bot /data /home/bot/.local /home/bot/.local/share \
+    && ln -s /data /app/data \
+    && ln -s /data /home/bot/.local/share/identity-bot
 
 # The card cache (SQLite, WAL) on a volume, so it survives restarts, `docker rm` and upgrades. A new named
 # volume starts as a copy of /data here, owned by the bot user.

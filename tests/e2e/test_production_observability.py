@@ -217,20 +217,18 @@ async def test_probe_without_metrics_port_checks_the_card_cache(tmp_path, probe_
     assert code == 0 and assert_one_line(text) == f"ok: cache {cache} holds 3 cards"
 
 
-async def test_probe_empty_cache_path_means_the_default_relative_to_the_working_dir(tmp_path, probe_here):
-    """`--env-file` passes `CACHE_PATH=` as an empty value: the probe then uses the bot's default,
-    data/cache.sqlite3 under the working directory (in the image, /app/data is the /data volume)."""
-    default = tmp_path / "data" / "cache.sqlite3"
+async def test_probe_empty_cache_path_means_the_default_in_the_users_data_directory(tmp_path, probe_here):
+    """`--env-file` passes `CACHE_PATH=` as an empty value: the probe then uses the bot's default, the user's
+    data directory (in the image, the bot user's data directory is a link to the /data volume)."""
+    default = tmp_path / "xdg-data" / "identity-bot" / "cache.sqlite3"
     code, text = probe_here(CACHE_PATH="")
-    assert code == 1 and f"no cache file at data/cache.sqlite3 (in {tmp_path})" in assert_one_line(text)
+    assert code == 1 and f"no cache file at {default}:" in assert_one_line(text)
 
     bulk = tmp_path / "one.jsonl"
     bulk.write_text(json.dumps(card("Sol Ring")) + "\n", encoding="utf-8")
     await asyncio.to_thread(import_file, bulk, default)
     code, text = probe_here(CACHE_PATH="  ")
-    assert (
-        code == 0 and assert_one_line(text) == f"ok: cache data/cache.sqlite3 (in {tmp_path}) holds 1 cards"
-    )
+    assert code == 0 and assert_one_line(text) == f"ok: cache {default} holds 1 cards"
 
 
 @pytest.mark.parametrize(
