@@ -1,6 +1,7 @@
 # Identity bot image (README, "Docker"):
 #   docker build -t identity-bot .
 #   docker run -d --name identity-bot --restart unless-stopped --env-file .env -v identity-cache:/data identity-bot
+#   docker logs identity-bot    # a wrong .env: one `error: ...` line, and the container waits instead of restarting
 #
 # The card cache lives on the /data volume whatever CACHE_PATH says: the ENV below is /data/cache.sqlite3;
 # the bot's own default (CACHE_PATH empty, as `--env-file` passes `CACHE_PATH=`) is the bot user's data
@@ -54,4 +55,7 @@ HEALTHCHECK --interval=30s --timeout=10s --start-period=120s --retries=3 \
 # and closes the gateway, the HTTP session and the cache.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["python", "-m", "bot"]
-CMD ["run"]
+# A configuration error (no or a rejected DISCORD_TOKEN, a bad setting) is printed once (`docker logs`) and
+# the process then waits for `docker stop` (exit code 2) instead of exiting: `--restart unless-stopped`
+# would otherwise start the same error again and again.
+CMD ["run", "--wait-on-config-error"]

@@ -50,9 +50,9 @@ def wait_for_stop(code: int) -> int:
     over; then exit with `code`. Without signals to wait on (Windows), exit at once."""
     if code != EXIT_CONFIG or not hasattr(signal, "sigwait"):
         return code
-    print(WAITING, file=sys.stderr, flush=True)
     stops = {signal.SIGTERM, signal.SIGINT}
-    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # before saying so: a stop from now on is waited for
+    print(WAITING, file=sys.stderr, flush=True)
     signal.sigwait(stops)
     return code
 

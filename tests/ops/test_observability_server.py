@@ -196,6 +196,7 @@ def test_gateway_check_reports_closed_shards():
 
 
 async def test_docker_healthcheck_probe(clean_env, monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
     state = {"up": True}
 
     async def health():
@@ -212,7 +213,8 @@ async def test_docker_healthcheck_probe(clean_env, monkeypatch):
     assert await asyncio.to_thread(main, ["healthcheck"]) == 1
 
 
-def test_docker_healthcheck_without_metrics_port(clean_env, capsys):
+def test_docker_healthcheck_without_metrics_port(clean_env, capsys, monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
     # No METRICS_PORT: the probe checks the card cache (CACHE_PATH's default: the user's data directory).
     assert main(["healthcheck"]) == 1
     default = clean_env / "xdg-data" / "identity-bot" / "cache.sqlite3"
