@@ -125,7 +125,11 @@ async def test_metrics_health_and_one_log_line_per_command(imported_cache):
                 assert json.loads(body)["checks"] == {"gateway": "ok", "cache": "ok", "card_data": "ok"}
 
                 env = {k: v for k, v in os.environ.items() if not k.startswith(("METRICS_", "DISCORD_"))}
-                env |= {"METRICS_PORT": str(server.port), "PYTHONPATH": str(REPO), "DISCORD_TOKEN": fake.token}
+                env |= {
+                    "METRICS_PORT": str(server.port),
+                    "PYTHONPATH": str(REPO),
+                    "DISCORD_TOKEN": fake.token,
+                }
                 code, text = await probe(env)  # what Docker's HEALTHCHECK runs
                 assert code == 0 and '"status": "ok"' in assert_one_line(text)
 
@@ -222,7 +226,9 @@ def test_probe_without_a_token_says_the_bot_is_not_running(probe_here, monkeypat
     """A container started with an empty DISCORD_TOKEN: `docker ps` shows unhealthy for that reason."""
     monkeypatch.delenv("DISCORD_TOKEN")
     code, text = probe_here(METRICS_PORT="9100")
-    assert code == 1 and assert_one_line(text).startswith("DISCORD_TOKEN is not set, so the bot is not running")
+    assert code == 1 and assert_one_line(text).startswith(
+        "DISCORD_TOKEN is not set, so the bot is not running"
+    )
 
 
 async def test_probe_empty_cache_path_means_the_default_in_the_users_data_directory(tmp_path, probe_here):
