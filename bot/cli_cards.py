@@ -9,6 +9,7 @@ import logging
 import sys
 from typing import Any
 
+from bot.cards.foreign import use_player_langs
 from bot.cards.model import (
     AmbiguousCard,
     BadCardName,
@@ -17,6 +18,7 @@ from bot.cards.model import (
     Resolved,
     ScryfallUnavailable,
 )
+from bot.cards.printed import scryfall_language
 from bot.cards.service import CardService
 from bot.deck.check import color_letter
 from bot.deck.parser import DeckInputError
@@ -114,6 +116,8 @@ def _command(run: Any) -> Any:
     def handler(args: argparse.Namespace, settings: Settings) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         with i18n.using(args.locale):
+            lang = scryfall_language(args.locale.replace("_", "-"))  # names printed in it are read first
+            use_player_langs((lang,) if lang else ())
             try:
                 return int(asyncio.run(run(settings, args)))
             except Unanswered as exc:

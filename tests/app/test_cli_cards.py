@@ -163,6 +163,8 @@ async def test_locale_words_the_explanation(fake, cli):
     code, out, err = await cli(fake.base_url, "identity", "Fires of Undeath", "--locale", "de")
     assert code == 0, err
     assert "Farbidentität" in out and "Color identity" not in out
+    code, out, err = await cli(fake.base_url, "identity", "Blitzschlag", "--locale", "de")  # a German name
+    assert code == 0 and out.startswith("Lightning Bolt\n") and "Blitzschlag" in out.splitlines()[1], err
     code, _, err = await cli(fake.base_url, "identity", "Zqxwv", "--locale", "fr")
     assert code == 2 and "n’est pas une carte que je connais" in err and err.startswith("error: ")
     code, _, err = await cli(fake.base_url, "identity", "Sol Ring", "--locale", "xx")
