@@ -208,7 +208,7 @@ ok "no in-memory fallback in the log"
 probe=$(docker exec -e METRICS_PORT= "$NAME" python -m bot healthcheck) || fail "cache probe: $probe"
 ok "probe without METRICS_PORT: $probe"
 for value in data/cache.sqlite3 ""; do  # an older .env's relative path, and `CACHE_PATH=` (empty = default)
-  probe=$(docker run --rm -e CACHE_PATH="$value" -e METRICS_PORT= -v "$VOLUME:/data" identity-bot healthcheck) || fail "CACHE_PATH='$value': $probe"
+  probe=$(docker run --rm -e DISCORD_TOKEN="$TOKEN" -e CACHE_PATH="$value" -e METRICS_PORT= -v "$VOLUME:/data" identity-bot healthcheck) || fail "CACHE_PATH='$value': $probe"
   case "$probe" in *"holds $CARDS cards"*) ok "CACHE_PATH='$value' in a one-off container: $probe" ;;
     *) fail "CACHE_PATH='$value' does not find the volume's cache: $probe" ;; esac
 done
