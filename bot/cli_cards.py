@@ -9,6 +9,7 @@ import logging
 import sys
 from typing import Any
 
+from bot.app.options import card_query_text
 from bot.cards.foreign import use_player_langs
 from bot.cards.model import (
     AmbiguousCard,
@@ -62,7 +63,7 @@ def _say(text: str, *, error: bool = False) -> None:
 
 async def _look_up(cards: CardService, query: str, option: str, *, commander: bool = False) -> Resolved:
     """The card a name means, as the bot resolves an option; Unanswered says why not."""
-    flag = FLAGS.get(option)
+    flag, query = FLAGS.get(option), card_query_text(query)  # a decklist line works, as in the bot's options
     try:
         return await (cards.resolve_commander if commander else cards.resolve)(query)
     except CardNotFound as exc:
@@ -82,7 +83,10 @@ async def _identity(settings: Settings, args: argparse.Namespace) -> int:
     async with open_cards(settings) as cards:
         found = await _look_up(cards, args.name, "card")
     reply = embeds.identity_reply(
-        analyze(found.card), found.card, stale=embeds.stale_note([found]), typed=found.typed(args.name)
+        analyze(found.card),
+        found.card,
+        stale=embeds.stale_note([found]),
+        typed=found.typed(card_query_text(args.name)),
     )
     _say(terminal.reply_text(reply, bold=sys.stdout.isatty()))
     return ANSWERED
@@ -102,7 +106,8 @@ async def _fits(settings: Settings, args: argparse.Namespace) -> int:
         flag = "--" + exc.option.replace("_", "-")
         raise Unanswered(BAD_INPUT, terminal.chosen_color_text(flag, exc.commander)) from None
     result = check_fit(the_card.card, leader_cards, chosen)
-    typed = [(said, r.name) for (_o, q, _c), r in zip(asked, found, strict=True) if (said := r.typed(q))]
+    queries = [card_query_text(q) for _option, q, _leads in asked]
+    typed = [(said, r.name) for q, r in zip(queries, found, strict=True) if (said := r.typed(q))]
     reply = embeds.fits_reply(
         result, the_card.card, leader_cards, stale=embeds.stale_note(found), typed=typed
     )

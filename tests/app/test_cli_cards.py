@@ -114,6 +114,10 @@ async def test_a_misspelling_is_answered_showing_what_was_typed(fake, cli):
     assert out.startswith("Lightning Bolt\nYou typed: Lightnig Bolt\n")
     code, out, _ = await cli(fake.base_url, "identity", "lightning bolt")  # its own name: nothing to say
     assert code == 0 and "You typed" not in out
+    code, out, _ = await cli(fake.base_url, "identity", "1 Sol Ring (C21) 263 *F*")  # a decklist line
+    assert code == 0 and out.startswith("Sol Ring\n{1} \u00b7 Artifact\n")
+    code, out, err = await cli(fake.base_url, "identity", "x" * 100_000)  # hostile: one line, at once
+    assert (code, out) == (2, "") and err.count("\n") == 1 and len(err) < 400
 
 
 async def test_unknown_and_ambiguous_names_exit_2_with_the_names(fake, cli):
