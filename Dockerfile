@@ -1,11 +1,12 @@
 # Identity bot image (README, "Docker"):
 #   docker build -t identity-bot .
 #   docker run -d --name identity-bot --restart unless-stopped --env-file .env -v identity-cache:/data identity-bot
+#   docker logs identity-bot    # a wrong .env: one `error: ...` line, and the container waits instead of restarting
 #
-# The card cache lives on the /data volume whatever CACHE_PATH says: the default (and the ENV below) is
-# /data/cache.sqlite3, and a relative path such as the bot's own default data/cache.sqlite3 resolves under
-# the working directory /app, where `data` is a symlink to /data. So a .env that sets CACHE_PATH=data/...,
-# sets it empty, or leaves it out all land on the volume.
+# The card cache lives on the /data volume whatever CACHE_PATH says: the ENV below is /data/cache.sqlite3;
+# the bot's own default (CACHE_PATH empty, as `--env-file` passes `CACHE_PATH=`) is the bot user's data
+# directory, ~/.local/share/identity-bot, a symlink to /data; and a relative path such as an older .env's
+# data/cache.sqlite3 resolves under the working directory /app, where `data` is a symlink to /data too.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -32,9 +33,10 @@ RUN python -m pip install --no-deps /tmp/src \
     && python -m pip check \
     && python -m bot --help >/dev/null \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin bot \
-    && mkdir -p /data /app \
-    && chown bot:bot /data \
-    && ln -s /data /app/data
+    && mkdir -p /data /app /home/bot/.local/share \
+    && chown bot:bot /data /home/bot/.local /home/bot/.local/share \
+    && ln -s /data /app/data \
+    && ln -s /data /home/bot/.local/share/identity-bot
 
 # The card cache (SQLite, WAL) on a volume, so it survives restarts, `docker rm` and upgrades. A new named
 # volume starts as a copy of /data here, owned by the bot user.
@@ -53,4 +55,7 @@ HEALTHCHECK --interval=30s --timeout=10s --start-period=120s --retries=3 \
 # and closes the gateway, the HTTP session and the cache.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["python", "-m", "bot"]
-CMD ["run"]
+# A configuration error (no or a rejected DISCORD_TOKEN, a bad setting) is printed once (`docker logs`) and
+# the process then waits for `docker stop` (exit code 2) instead of exiting: `--restart unless-stopped`
+# would otherwise start the same error again and again.
+CMD ["run", "--wait-on-config-error"]

@@ -1,4 +1,4 @@
-"""`python -m bot [run | sync-cards | check-deck | healthcheck]`: `bot.cli`, except that the bare
+"""`python -m bot [run | sync-cards | check-deck | identity | fits | healthcheck]`: `bot.cli`, except that the bare
 `healthcheck` (Docker runs it every 30 s) imports only `bot.healthcheck`, not discord.py and the bot."""
 
 from __future__ import annotations

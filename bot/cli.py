@@ -1,11 +1,13 @@
-"""`python -m bot [run | sync-cards | check-deck | healthcheck | house]`: each command loads the settings (exit
-code 2 when they are wrong) and hands over to `bot.main` (`house`: to `bot.house.cli`)."""
+"""`python -m bot [run | sync-cards | check-deck | identity | fits | healthcheck | house]`: each command loads the
+settings (exit code 2 when they are wrong) and hands over to `bot.main` (`identity` and `fits`: `bot.cli_cards`;
+`house`: `bot.house.cli`). `COMMANDS` lists the subcommands; a new one is a function adding its parser there."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
@@ -16,7 +18,7 @@ import aiohttp
 from pydantic import ValidationError
 from tqdm import tqdm
 
-from bot import __version__
+from bot import __version__, cli_cards
 from bot.cards.allcards import sync_printed_names
 from bot.cards.bulk import import_file, sync_from_scryfall
 from bot.cards.model import ScryfallUnavailable
@@ -28,7 +30,7 @@ from bot.healthcheck import healthcheck
 from bot.house import cli as house_cli
 from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, open_cards, run, scryfall_client
 from bot.ops.logs import setup_logging
-from bot.present import deck_errors
+from bot.present import deck_errors, i18n, terminal
 from bot.present.deck_report import text_report
 from bot.present.embeds import stale_note
 from bot.settings import Settings, load_settings, settings_problem
@@ -37,18 +39,40 @@ DECK_LEGAL, DECK_PROBLEMS, DECK_BAD_INPUT, DECK_UNAVAILABLE = 0, 1, 2, 3
 T = TypeVar("T")
 
 
+WAITING = (
+    "waiting: the configuration is wrong, so starting again would fail the same way. Fix .env (or the "
+    "environment), then recreate the container: docker rm -f identity-bot, and the same docker run line."
+)
+
+
+def wait_for_stop(code: int) -> int:
+    """`run --wait-on-config-error` (the Docker image's command): after a configuration error, say so and wait
+    for SIGTERM or SIGINT instead of exiting, so a restart policy does not start the same error over and
+    over; then exit with `code`. Without signals to wait on (Windows), exit at once."""
+    if code != EXIT_CONFIG or not hasattr(signal, "sigwait"):
+        return code
+    stops = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # before saying so: a stop from now on is waited for
+    print(WAITING, file=sys.stderr, flush=True)
+    signal.sigwait(stops)
+    return code
+
+
 def _run_command(args: argparse.Namespace, settings: Settings) -> int:
+    waits = bool(getattr(args, "wait_on_config_error", False))
     if settings.discord_token is None:
-        return fail(
+        code = fail(
             "DISCORD_TOKEN is not set; put the bot token in the environment or in .env (see .env.example).",
             EXIT_CONFIG,
         )
+        return wait_for_stop(code) if waits else code
     json = settings.log_format == "json"
     setup_logging(settings.log_level, json=json, token=settings.discord_token, stream=sys.stdout)
     try:
-        return asyncio.run(run(settings))
+        code = asyncio.run(run(settings))
     except KeyboardInterrupt:  # pragma: no cover - a second Ctrl-C during shutdown
         return 130
+    return wait_for_stop(code) if waits else code
 
 
 def _bar(unit: str, desc: str, **options: Any) -> tqdm[Any]:
@@ -85,8 +109,7 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
                 oracle = partial(sync_from_scryfall, batch_size=batch, import_progress=imported)
                 result = asyncio.run(_scryfall(settings, "downloading", oracle, cache))
     except Exception as exc:  # bad file, I/O, Scryfall unavailable...: one clear line, no traceback
-        print(f"sync-cards failed: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        return fail(f"the card data could not be imported: {exc}", EXIT_ERROR)
     rate = f"{result.seconds:.1f} s ({result.rate:,.0f} cards/s)"
     skipped = f"; skipped {result.skipped} non-card objects" if result.skipped else ""
     print(f"imported {result.cards} cards in {rate} into {cache}{skipped}")
@@ -101,8 +124,7 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
         names = partial(sync_printed_names, languages=settings.card_languages)
         printed = asyncio.run(_scryfall(settings, "downloading all_cards", names, cache))
     except Exception as exc:  # one clear line, no traceback; the oracle data is imported already
-        print(f"sync-cards failed importing printed names: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        return fail(f"the printed names could not be imported (the card data was): {exc}", EXIT_ERROR)
     print(
         f"imported {printed.names:,} printed names ({','.join(settings.card_languages)}) from "
         f"{printed.printings:,} printings in {printed.seconds:.1f} s"
@@ -134,11 +156,8 @@ async def _check_deck(settings: Settings, deck: ParsedDeck, args: argparse.Names
         try:
             report, found = await check_decklist(cards, deck, args.commander, args.partner, chosen=args.color)
         except ScryfallUnavailable as exc:
-            print(
-                f"error: Scryfall is not answering ({exc.reason}) and the local card data could not answer "
-                "either; nothing was checked. Try again in a minute.",
-                file=sys.stderr,
-            )
+            words = terminal.unavailable_text if cards.has_local_data else terminal.no_card_data_text
+            print(f"error: {words(exc.reason)}", file=sys.stderr)
             return DECK_UNAVAILABLE
     if note := stale_note(found):
         report.warnings.append(note)
@@ -156,26 +175,28 @@ async def _check_deck(settings: Settings, deck: ParsedDeck, args: argparse.Names
 
 def _check_deck_command(args: argparse.Namespace, settings: Settings) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    try:
-        deck = parse(_read_deck(args.file), filename=None if args.file == "-" else args.file)
-        return asyncio.run(_check_deck(settings, deck, args))
-    except DeckInputError as exc:
-        print(deck_errors.cli_text(exc), file=sys.stderr)
-        return DECK_BAD_INPUT
+    with i18n.using(args.locale):
+        try:
+            deck = parse(_read_deck(args.file), filename=None if args.file == "-" else args.file)
+            return asyncio.run(_check_deck(settings, deck, args))
+        except DeckInputError as exc:
+            print(deck_errors.cli_text(exc), file=sys.stderr)
+            return DECK_BAD_INPUT
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot",
-        description="IdentityBot: Magic: The Gathering color identity for Discord. Settings come from the "
-        "environment and .env (see .env.example). Without a command, runs the bot.",
+def _add_run(commands: Any) -> None:
+    run_parser = commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
+    run_parser.add_argument(
+        "--wait-on-config-error",
+        action="store_true",
+        help="after a configuration error (no or a rejected DISCORD_TOKEN, a bad setting), print it and wait "
+        "for SIGTERM instead of exiting, so a container's restart policy does not repeat it (the Docker image "
+        "runs this)",
     )
-    parser.add_argument("--version", action="version", version=f"IdentityBot {__version__}")
-    parser.set_defaults(handler=_run_command)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    run_parser.set_defaults(handler=_run_command)
 
-    commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
 
+def _add_sync_cards(commands: Any) -> None:
     sync = commands.add_parser(
         "sync-cards",
         help="download Scryfall's bulk card data into the cache, or import a file",
@@ -187,6 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     sync.add_argument("--batch-size", type=int, default=2000, help=argparse.SUPPRESS)
     sync.set_defaults(handler=_sync_cards)
 
+
+def _add_check_deck(commands: Any) -> None:
     deck = commands.add_parser(
         "check-deck",
         help="check a Commander decklist on the terminal",
@@ -201,9 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
     deck.add_argument(
         "--commander",
         metavar="NAME",
-        help="the commander (a partial name works: Kumano). Optional when the list marks its "
-        "commander(s): a Commander section, a 'Commander: Name' line, *CMDR* or Archidekt's "
-        "[Commander] category",
+        help="the commander (a partial name works: Kumano; a misspelt one is refused with the names it "
+        "may mean). Optional when the list marks its commander(s): a Commander section, a "
+        "'Commander: Name' line, *CMDR* or Archidekt's [Commander] category",
     )
     deck.add_argument(
         "--partner",
@@ -221,8 +244,13 @@ def build_parser() -> argparse.ArgumentParser:
         "Repeat once per such commander, in commander order; it counts in the deck's color "
         "identity",
     )
+    deck.add_argument(
+        "--locale", default="en", choices=cli_cards.LOCALES, help="the language of the report (default: en)"
+    )
     deck.set_defaults(handler=_check_deck_command)
 
+
+def _add_healthcheck(commands: Any) -> None:
     health = commands.add_parser(
         "healthcheck",
         help="exit 0 when this host's bot is healthy (the Docker HEALTHCHECK)",
@@ -230,7 +258,31 @@ def build_parser() -> argparse.ArgumentParser:
         "prints one line saying why when it is not healthy.",
     )
     health.set_defaults(handler=healthcheck)
-    house_cli.add_parser(commands)
+
+
+#: The subcommands in `--help` order: each adds its parser, with `handler(args, settings) -> exit code`.
+COMMANDS: tuple[Callable[[Any], None], ...] = (
+    _add_run,
+    _add_sync_cards,
+    _add_check_deck,
+    cli_cards.add_identity,
+    cli_cards.add_fits,
+    _add_healthcheck,
+    house_cli.add_parser,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="IdentityBot: Magic: The Gathering color identity for Discord. Settings come from the "
+        "environment and .env (see .env.example). Without a command, runs the bot.",
+    )
+    parser.add_argument("--version", action="version", version=f"IdentityBot {__version__}")
+    parser.set_defaults(handler=_run_command)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for add in COMMANDS:
+        add(commands)
     return parser
 
 
@@ -242,5 +294,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings()
     except ValidationError as exc:
-        return fail(settings_problem(exc), EXIT_CONFIG)
+        code = fail(settings_problem(exc), EXIT_CONFIG)
+        return wait_for_stop(code) if getattr(args, "wait_on_config_error", False) else code
     return int(args.handler(args, settings))

@@ -18,6 +18,11 @@ def healthcheck() -> int:
     except ValidationError as exc:
         print(one_line(settings_problem(exc)))
         return 1
+    if settings.discord_token is None:
+        print(
+            "DISCORD_TOKEN is not set, so the bot is not running: put the token in .env (docker logs says more)"
+        )
+        return 1
     if settings.metrics_port == 0:
         print("METRICS_PORT=0 binds a random port, which the probe cannot know: set a fixed port")
         return 1

@@ -8,12 +8,14 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import platformdirs
 from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, ValidationError, model_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.ops.sharding import parse_shard_ids
 
+APP_NAME = "identity-bot"  # the per-user data directory's name (platformdirs)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # Scryfall's codes of the languages Magic is printed in besides English (CARD_LANGUAGES=all).
 CARD_LANGUAGES = ("de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht")
@@ -38,6 +40,13 @@ def parse_rate(spec: str | None) -> tuple[int, float] | None:
     if not 0 < per < math.inf:
         raise ValueError("USER_RATE: the period (after '/') must be a positive number of seconds")
     return rate, per
+
+
+def default_cache_path() -> Path:
+    """CACHE_PATH's default: `cache.sqlite3` in this user's data directory, whatever the working directory
+    (platformdirs: `~/.local/share/identity-bot` on Linux or `$XDG_DATA_HOME/identity-bot`,
+    `~/Library/Application Support/identity-bot` on macOS, `%LOCALAPPDATA%\\identity-bot` on Windows)."""
+    return platformdirs.user_data_path(APP_NAME, appauthor=False) / "cache.sqlite3"
 
 
 def _blank_is_default(value: Any) -> Any:
@@ -100,7 +109,7 @@ class Settings(BaseSettings):
     scryfall_api_base: Base = "https://api.scryfall.com"
     scryfall_rate: float = Field(default=1.0, gt=0.0, le=1.0)  # scales Scryfall's limits down, never up
     scryfall_timeout: float = Field(default=8.0, gt=0.0)
-    cache_path: Annotated[Path, Blank] = Path("data/cache.sqlite3")
+    cache_path: Annotated[Path, Blank] = Field(default_factory=default_cache_path)
     cache_ttl: int = Field(default=86_400, ge=0)
     negative_ttl: int = Field(default=600, ge=0)
     bulk_refresh_hours: float = Field(default=24.0, ge=0.0)

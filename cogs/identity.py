@@ -15,7 +15,14 @@ from bot.app.house import fit_here
 from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, Commander, Partner, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
-from bot.identity import Analysis, analyze, check_fit, commander_eligibility
+from bot.identity import (
+    Analysis,
+    ChosenColorMisplaced,
+    analyze,
+    assign_chosen,
+    check_fit,
+    commander_eligibility,
+)
 from bot.present import embeds, errors
 
 Card = app_commands.Transform[CardQuery, CardOption()]
@@ -25,22 +32,12 @@ FitCard = app_commands.Transform[CardQuery, CardOption("card")]
 def chosen_colors(
     leaders: Sequence[Analysis], color: str | None, partner_color: str | None
 ) -> list[str | None]:
-    """The color each commander chose before the game (CR 903.4b): `color` the commander's (the partner's
-    when only it chooses one), `partner_color` the partner's; InputProblem for one that chooses none."""
-    chosen: list[str | None] = [None] * len(leaders)
-    partner = leaders[1] if len(leaders) > 1 else None
-    if partner_color is not None:
-        if partner is None or not partner.chooses_color:
-            raise InputProblem(errors.chosen_color_text("partner_color", partner.name if partner else None))
-        chosen[1] = partner_color
-    if color is not None:
-        if leaders[0].chooses_color:
-            chosen[0] = color
-        elif partner is not None and partner.chooses_color and partner_color is None:
-            chosen[1] = color
-        else:
-            raise InputProblem(errors.chosen_color_text("color", leaders[0].name))
-    return chosen
+    """The color each commander chose before the game (CR 903.4b, `assign_chosen`); InputProblem for a color
+    given to a commander that chooses none."""
+    try:
+        return assign_chosen(leaders, color, partner_color)
+    except ChosenColorMisplaced as exc:
+        raise InputProblem(errors.chosen_color_text(exc.option, exc.commander)) from None
 
 
 class IdentityCog(commands.Cog, name="Identity"):
@@ -64,7 +61,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         self.remember(interaction, found.card)
         stale = embeds.stale_note([found])
         reply = embeds.identity_reply(
-            analyze(found.card), found.card, emoji=self.bot.emoji, stale=stale, typed=found.printed
+            analyze(found.card), found.card, emoji=self.bot.emoji, stale=stale, typed=found.typed(card.text)
         )
         await send_reply(interaction, reply)
 
@@ -107,7 +104,8 @@ class IdentityCog(commands.Cog, name="Identity"):
         color: str | None,
         partner_color: str | None,
     ) -> None:
-        found = await resolve_options(interaction, [card, commander] + ([partner] if partner else []))
+        queries = [card, commander] + ([partner] if partner else [])
+        found = await resolve_options(interaction, queries)
         the_card, *leaders = found
         leader_cards = [r.card for r in leaders]
         chosen = chosen_colors([analyze(c) for c in leader_cards], color, partner_color)
@@ -116,7 +114,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         self.remember(interaction, the_card.card)
         for leader in leader_cards:  # a Background leads beside a Choose a Background creature (CR 903.3)
             self.remember(interaction, leader, commander=not result.commander_problems)
-        typed = [(r.printed, r.name) for r in found if r.printed]
+        typed = [(said, r.name) for q, r in zip(queries, found, strict=True) if (said := r.typed(q.text))]
         stale = embeds.stale_note(found)
         reply = embeds.fits_reply(
             result,

@@ -112,8 +112,10 @@ class MessagesCog(commands.Cog, name="Messages"):
 
     async def _explain(self, typed: str) -> Explained:
         try:
-            found = await self.bot.cards.resolve(card_query_text(typed))
-            return Explained(typed, card=found.card, analysis=analyze(found.card), printed=found.printed)
+            query = card_query_text(typed)
+            found = await self.bot.cards.resolve(query)
+            said = found.typed(query)
+            return Explained(typed, card=found.card, analysis=analyze(found.card), printed=said)
         except (BadCardName, IdentityError):
             return Explained(typed, problem="bad_name")
         except AmbiguousCard as exc:

@@ -13,7 +13,9 @@
 #    the card cache is on the volume, then `docker restart`, and `docker stop` + `docker rm` + the same
 #    `docker run` again: healthy each time, the cache kept (same card count, no second bulk download);
 # 4. runs `sync-cards` (download) and `sync-cards --file` in one-off containers on the same volume;
-# 5. cleans up: the container, the volume, the fakes and the scratch copy (the identity-bot image is kept).
+# 5. a wrong .env (an empty DISCORD_TOKEN) with the same restart policy: one error line in `docker logs`, then
+#    the container waits (no restarts) until `docker stop`, which ends it with exit code 2;
+# 6. cleans up: the containers, the volume, the fakes and the scratch copy (the identity-bot image is kept).
 #
 # It refuses to run when a container `identity-bot` or a volume `identity-cache` already exists (it would
 # otherwise replace them). Not part of .ci/run: CI has no Docker engine. Exit 0 when every check passed.
@@ -24,6 +26,7 @@ PY=${PYTHON:-$REPO/.venv/bin/python}
 CARDS_FILE=${SHARED_DIR:-$REPO/../shared}/data/scryfall-cards.jsonl.gz   # the shared card data (never in the repo)
 TIMEOUT=${SMOKE_TIMEOUT:-300}   # seconds to wait for each "healthy"
 NAME=identity-bot
+BAD=identity-bot-misconfigured   # the wrong-.env container of step 5
 VOLUME=identity-cache
 METRICS_PORT=9100
 # The README's lines, verbatim (the script warns if the README says something else).
@@ -35,10 +38,13 @@ ok() { printf '   ok: %s\n' "$*"; }
 fail() { printf '   FAIL: %s\n' "$*" >&2; exit 1; }
 
 # ------------------------------------------------------------------------------------------ preconditions
-[ -x "$PY" ] || PY=$(command -v python3) || fail "no Python: create the venv (README, Quick start) or set PYTHON"
-"$PY" -c 'import aiohttp, discord' 2>/dev/null || fail "$PY lacks the project's dependencies (pip install -e '.[test]')"
+VENV_HINT="README, Development: python3 -m venv .venv && .venv/bin/pip install -c requirements.lock -e '.[test]'"
+[ -x "$PY" ] || PY=$(command -v python3) || fail "no Python: create the project's venv ($VENV_HINT) or set PYTHON"
+"$PY" -c 'import aiohttp, discord' 2>/dev/null || fail "$PY lacks the project's dependencies: create the venv ($VENV_HINT) or set PYTHON"
 docker info >/dev/null 2>&1 || fail "no Docker engine answers 'docker info'"
-docker container inspect "$NAME" >/dev/null 2>&1 && fail "a container named $NAME exists; remove it first (docker rm -f $NAME)"
+for c in "$NAME" "$BAD"; do
+  docker container inspect "$c" >/dev/null 2>&1 && fail "a container named $c exists; remove it first (docker rm -f $c)"
+done
 docker volume inspect "$VOLUME" >/dev/null 2>&1 && fail "a volume named $VOLUME exists; remove it first (docker volume rm $VOLUME)"
 for cmd in "$BUILD_CMD" "$RUN_CMD"; do
   grep -qF -- "$cmd" "$REPO/README.md" || printf '   warning: README.md does not contain: %s\n' "$cmd" >&2
@@ -49,7 +55,9 @@ FAKES_PID=""
 cleanup() {
   status=$?
   step "cleanup"
-  if docker container inspect "$NAME" >/dev/null 2>&1; then docker rm -f "$NAME" >/dev/null && echo "   removed container $NAME"; fi
+  for c in "$NAME" "$BAD"; do
+    if docker container inspect "$c" >/dev/null 2>&1; then docker rm -f "$c" >/dev/null && echo "   removed container $c"; fi
+  done
   if docker volume inspect "$VOLUME" >/dev/null 2>&1; then docker volume rm "$VOLUME" >/dev/null && echo "   removed volume $VOLUME"; fi
   if [ -n "$FAKES_PID" ]; then kill "$FAKES_PID" 2>/dev/null || true; wait "$FAKES_PID" 2>/dev/null || true; echo "   stopped the fakes"; fi
   rm -rf "$WORK"
@@ -200,7 +208,7 @@ ok "no in-memory fallback in the log"
 probe=$(docker exec -e METRICS_PORT= "$NAME" python -m bot healthcheck) || fail "cache probe: $probe"
 ok "probe without METRICS_PORT: $probe"
 for value in data/cache.sqlite3 ""; do  # an older .env's relative path, and `CACHE_PATH=` (empty = default)
-  probe=$(docker run --rm -e CACHE_PATH="$value" -e METRICS_PORT= -v "$VOLUME:/data" identity-bot healthcheck) || fail "CACHE_PATH='$value': $probe"
+  probe=$(docker run --rm -e DISCORD_TOKEN="$TOKEN" -e CACHE_PATH="$value" -e METRICS_PORT= -v "$VOLUME:/data" identity-bot healthcheck) || fail "CACHE_PATH='$value': $probe"
   case "$probe" in *"holds $CARDS cards"*) ok "CACHE_PATH='$value' in a one-off container: $probe" ;;
     *) fail "CACHE_PATH='$value' does not find the volume's cache: $probe" ;; esac
 done
@@ -246,6 +254,25 @@ printf '%s\n' "$out" | tail -n 3 | sed 's/^/   /'
 [ "$(cards_on_volume)" -ge "$CARDS" ] || fail "the cache lost cards"
 [ "$(health)" = healthy ] || fail "the running bot became $(health)"
 ok "imported the mounted file; the running bot stays healthy"
+
+step "a wrong .env: an empty DISCORD_TOKEN, the same restart policy"
+grep -v '^DISCORD_TOKEN=' .env >"$WORK/bad.env"
+echo 'DISCORD_TOKEN=' >>"$WORK/bad.env"
+docker run -d --name "$BAD" --restart unless-stopped --env-file "$WORK/bad.env" identity-bot >/dev/null
+for _ in $(seq 60); do docker logs "$BAD" 2>&1 | grep -q '^waiting:' && break; sleep 1; done
+logs=$(docker logs "$BAD" 2>&1)
+printf '%s\n' "$logs" | sed 's/^/   /'
+printf '%s\n' "$logs" | head -n 1 | grep -q '^error: DISCORD_TOKEN is not set' || fail "docker logs does not say the token is missing"
+printf '%s\n' "$logs" | grep -q '^waiting:' || fail "the container does not say it is waiting"
+sleep 5  # what a restart loop would show by now: restarts
+[ "$(docker inspect --format '{{.RestartCount}} {{.State.Running}}' "$BAD")" = "0 true" ] \
+  || fail "the misconfigured container restarted ($(docker inspect --format '{{.RestartCount}} restarts, running {{.State.Running}}' "$BAD"))"
+ok "one error line in docker logs, no restarts, still running (waiting)"
+docker stop "$BAD" >/dev/null
+code=$(docker inspect --format '{{.State.ExitCode}} {{.RestartCount}}' "$BAD")
+[ "$code" = "2 0" ] || fail "docker stop: exit code and restarts '$code', expected '2 0'"
+ok "docker stop ends it with exit code 2 (a configuration error), not restarted"
+docker rm "$BAD" >/dev/null
 
 step "fake Discord"
 STATUS=$(control /status)

@@ -17,7 +17,8 @@ def all_cards():
 
 @pytest.fixture
 def clean_env(monkeypatch, tmp_path):
-    """Run with no bot-related environment variables and an empty working directory (no .env)."""
+    """Run with no bot-related environment variables and an empty working directory (no .env); the per-user
+    data directory (CACHE_PATH's default, `XDG_DATA_HOME`) is `xdg-data` in it, never the real one."""
     import os
 
     for key in list(os.environ):
@@ -41,5 +42,6 @@ def clean_env(monkeypatch, tmp_path):
             )
         ):
             monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.chdir(tmp_path)
     return tmp_path

@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings = load_settings(**({"card_languages": args.languages} if args.languages else {}))
     if not settings.card_languages:
-        print("no languages turned on: set CARD_LANGUAGES or pass --languages", file=sys.stderr)
+        print("error: no languages turned on: set CARD_LANGUAGES or pass --languages", file=sys.stderr)
         return 2
     with tqdm(
         unit=" printings", desc="reading all_cards", disable=not sys.stderr.isatty(), file=sys.stderr
@@ -203,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             db = args.cache or settings.cache_path
             result = import_printed_names(args.file, db, settings.card_languages, progress=bar.update)
         except (OSError, ValueError, ijson.JSONError, BulkFormatError, sqlite3.Error) as exc:
-            print(f"import failed: {exc}", file=sys.stderr)
+            print(f"error: the printed names could not be imported: {exc}", file=sys.stderr)
             return 1
     print(f"kept {result.names:,} names from {result.printings:,} printings in {result.seconds:.1f} s")
     return 0

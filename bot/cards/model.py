@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
+from bot.cards.names import choice_name, names_card
+
 if TYPE_CHECKING:
     from bot.cards.cache import CardRow
 
@@ -35,6 +37,15 @@ class Resolved:
     @property
     def name(self) -> str:
         return str(self.card.get("name", ""))
+
+    def typed(self, query: str) -> str | None:
+        """What was typed when it is not the card's own name, for replies to show beside the card used: a
+        name printed in another language, part of the name, a slip. None when `query` names the card (folded,
+        a face's or flavor name, or an autocomplete choice cut to Discord's 100 characters)."""
+        if self.printed:
+            return self.printed
+        text = " ".join(query.split())
+        return None if names_card(text, self.card) or text == choice_name(self.name) else text
 
 
 @dataclass(slots=True)

@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from rapidfuzz import fuzz
 
@@ -64,6 +65,35 @@ def normalize(text: str) -> str:
     if key:
         return key
     return _SPACES.sub(" ", folded).strip()
+
+
+def names_card(typed: str, card: Mapping[str, Any]) -> bool:
+    """Whether `typed` is the card's name, a face's, or a `flavor_name` printed in their place, folded."""
+    parts = [card, *(f for f in card.get("card_faces") or () if isinstance(f, Mapping))]
+    folded = {normalize(str(p[k])) for p in parts for k in ("name", "flavor_name") if p.get(k)}
+    return normalize(typed) in folded
+
+
+def _words_in_order(typed: list[str], words: list[str]) -> bool:
+    at = 0
+    for word in typed:
+        while at < len(words) and not words[at].startswith(word):
+            at += 1
+        if at == len(words):
+            return False
+        at += 1
+    return True
+
+
+def names_in_part(typed: str, card: Mapping[str, Any]) -> bool:
+    """Whether `typed` names the card, spelled right, in part: each typed word the beginning of a word of its
+    name or a face's, in the name's order (`Kumano`, `kumano yamabushi`, `master yama`); never a slip or
+    letters inside a word."""
+    q = normalize(typed).split()
+    parts = [card, *(f for f in card.get("card_faces") or () if isinstance(f, Mapping))]
+    return bool(q) and any(
+        _words_in_order(q, normalize(str(p["name"])).split()) for p in parts if p.get("name")
+    )
 
 
 def choice_name(name: str) -> str:

@@ -1,5 +1,6 @@
 """Deck check against the card service: read the list, resolve every name in one batch, run the checks.
-Names are read exactly (`names_card`): a close name the service found is only suggested, never used.
+Names are read exactly (`names_card`): a close name the service found is only suggested, never used; a
+commander option may name its card in part (`names_in_part`: `Kumano`), never with a slip (`Kumamo`).
 `ScryfallUnavailable` propagates only when nothing at all could be looked up."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
-from bot.cards.names import normalize
+from bot.cards.names import names_card, names_in_part, normalize
 from bot.deck.check import MAX_SUGGESTIONS, DeckInput, card_key, check_deck, color_letter
 from bot.deck.entries import DeckFormat, ParsedDeck, Section
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
@@ -33,13 +34,6 @@ class CardSource(Protocol):
 
     @property
     def has_local_data(self) -> bool: ...
-
-
-def names_card(typed: str, card: Mapping[str, Any]) -> bool:
-    """Whether `typed` is the card's name, a face's, or a `flavor_name` printed in their place, folded."""
-    parts = [card, *(f for f in card.get("card_faces") or () if isinstance(f, Mapping))]
-    folded = {normalize(str(p[k])) for p in parts for k in ("name", "flavor_name") if p.get(k)}
-    return normalize(typed) in folded
 
 
 @dataclass(slots=True)
@@ -143,6 +137,8 @@ async def _resolve_option(
         listed = any(normalize(query) == normalize(typed) for typed in lookup.unavailable)
         out.unchecked.append(UncheckedCommander(query, listed, exc.reason))
         return
+    if not (names_in_part(query, resolved.card) or names_card(query, resolved.card) or resolved.printed):
+        raise CommanderNotFound(option, query, [resolved.name])  # a slip's card is suggested, never used
     out.cards.append(dict(resolved.card))
     out.resolved.append(resolved)
 

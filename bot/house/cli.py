@@ -68,7 +68,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     except (OSError, sqlite3.Error, ValueError) as exc:  # HouseFileError and bad JSON are ValueErrors
         what = f"not valid JSON ({exc})" if isinstance(exc, json.JSONDecodeError) else exc
         kind = "house rules file" if isinstance(exc, HouseFileError | json.JSONDecodeError) else "house rules"
-        print(f"house {args.action} failed ({kind}): {what}; nothing was changed", file=sys.stderr)
+        print(f"error: house {args.action} failed ({kind}): {what}; nothing was changed", file=sys.stderr)
         return EXIT_ERROR
     bans = sum(r.ban_count for r in servers.values())
     print(f"imported the house rules of {len(servers)} server(s), {bans} ban(s), into {db}", file=sys.stderr)

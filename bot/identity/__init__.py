@@ -8,6 +8,8 @@ from bot.identity.commander import commander_eligibility as commander_eligibilit
 from bot.identity.commander import is_banned as is_banned
 from bot.identity.commander import is_commander_candidate as is_commander_candidate
 from bot.identity.engine import analyze as analyze
+from bot.identity.fit import ChosenColorMisplaced as ChosenColorMisplaced
+from bot.identity.fit import assign_chosen as assign_chosen
 from bot.identity.fit import check_fit as check_fit
 from bot.identity.model import Analysis as Analysis
 from bot.identity.model import ColorChoice as ColorChoice

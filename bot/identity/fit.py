@@ -135,3 +135,35 @@ def check_fit(
         commander_problems=tuple(problems),
         banned_commanders=tuple(banned),
     )
+
+
+class ChosenColorMisplaced(IdentityError):
+    """A chosen color (CR 903.4b) given for a commander that chooses none: `option` is "color" or
+    "partner_color"; `commander` the name of the card it would apply to (None: there is no partner)."""
+
+    def __init__(self, option: str, commander: str | None) -> None:
+        super().__init__(f"{option}: {commander or 'no partner'} chooses no color (CR 903.4b)")
+        self.option = option
+        self.commander = commander
+
+
+def assign_chosen(
+    leaders: Sequence[Analysis], color: str | None, partner_color: str | None
+) -> list[str | None]:
+    """The color each commander chose before the game (CR 903.4b), from the options of /fits and `fits`:
+    `color` is the commander's (the partner's when only the partner chooses one), `partner_color` the
+    partner's. ChosenColorMisplaced for a color given to a commander that chooses none."""
+    chosen: list[str | None] = [None] * len(leaders)
+    partner = leaders[1] if len(leaders) > 1 else None
+    if partner_color is not None:
+        if partner is None or not partner.chooses_color:
+            raise ChosenColorMisplaced("partner_color", partner.name if partner else None)
+        chosen[1] = partner_color
+    if color is not None:
+        if leaders[0].chooses_color:
+            chosen[0] = color
+        elif partner is not None and partner.chooses_color and partner_color is None:
+            chosen[1] = color
+        else:
+            raise ChosenColorMisplaced("color", leaders[0].name)
+    return chosen

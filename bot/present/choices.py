@@ -66,7 +66,7 @@ class Explained:
     analysis: Analysis | None = None
     problem: Literal["not_found", "ambiguous", "bad_name", "unavailable"] | None = None
     names: Sequence[str] = ()
-    printed: str | None = None  # the name printed in another language the card was found by, as typed
+    printed: str | None = None  # what was typed when not the card's own name (another language, a slip)
 
 
 def no_card_mentions_text() -> str:
@@ -82,7 +82,7 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
     if item.card is not None and item.analysis is not None:
         name = render.escape(str(item.card.get("name") or item.query))
         card = f"**[{name}](<{card_url(item.card)}>)**"
-        if item.printed:  # typed in another language: the English name first, then what was typed
+        if item.printed:  # not the card's own name: the card's name first, then what was typed
             card += f" ({render.echo(item.printed, 60)})"
         identity = render.pips(item.analysis.identity, emoji)
         line = _("{card}: color identity {identity}").format(card=card, identity=identity)

@@ -111,13 +111,7 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
         text = _("{lines}: no card named {card}").format(lines=lines, card=name(repr(problem.card or "")))
         return text + _did_you_mean(problem, name)
     if kind is ProblemKind.UNCHECKED:
-        where = _("commander") if problem.commander else lines
-        # the lookup's own reason (a timeout, an HTTP status) is for the log; the player is told what it means
-        why = _("Scryfall didn\u2019t answer")
-        if problem.why == NOT_IN_LOCAL_DATA:
-            why = _("not in the local card data")
-        text = _("{card} ({where}): couldn\u2019t look it up ({why})")
-        return text.format(card=card, where=where, why=name(why)) + _did_you_mean(problem, name)
+        return _unchecked_text(problem, card, lines, name)
     if kind is ProblemKind.COMMANDER:
         return _commander_text(problem, name)
     if kind is ProblemKind.COLOR:
@@ -143,6 +137,19 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
         return _banned_text(problem, name)
     text = _("{card} is {what}, not a card a deck can hold ({lines})")
     return text.format(card=card, what=words.non_deck_words(problem.not_deck_card), lines=lines)
+
+
+def _unchecked_text(problem: Problem, card: str, lines: str, name: Callable[[str], str]) -> str:
+    """`Sol Rnig (line 3): couldn’t look it up (Scryfall didn’t answer; did you mean Sol Ring?)`."""
+    where = _("commander") if problem.commander else lines
+    # the lookup's own reason (a timeout, an HTTP status) is for the log; the player is told what it means
+    why = _("Scryfall didn\u2019t answer")
+    if problem.why == NOT_IN_LOCAL_DATA:
+        why = _("not in the local card data")
+    why = name(why)
+    if names := ", ".join(name(s) for s in problem.suggestions):  # inside the one pair of parentheses
+        why += _("; did you mean {names}?").format(names=names)
+    return _("{card} ({where}): couldn\u2019t look it up ({why})").format(card=card, where=where, why=why)
 
 
 def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:

@@ -69,7 +69,8 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
 
 
 def typed_line(typed: Sequence[tuple[str, str]]) -> str | None:
-    """`You typed: Blitzschlag (Lightning Bolt)` from (typed name, English name) pairs."""
+    """`You typed: Blitzschlag (Lightning Bolt)` from (what was typed, the card's name) pairs: a name printed
+    in another language, part of the name or a slip."""
     names = ", ".join(f"{render.echo(t, 80)} ({render.escape(n)})" for t, n in typed)
     return _("You typed: {names}").format(names=names) if typed else None
 
@@ -108,7 +109,7 @@ def add_warnings(embed: Embed, warnings: Iterable[str | None]) -> None:
 def identity_reply(
     analysis: Analysis, card: Card, *, emoji: Emoji = None, stale: str | None = None, typed: str | None = None
 ) -> Reply:
-    """`typed`: the name in another language it was asked by."""
+    """`typed`: what was typed when it is not the card's own name (another language, part of it, a slip)."""
     name = analysis.name or card_name(card)
     kind = analysis.not_deck_card
     said = _("You typed: {names}").format(names=render.echo(typed, 80)) if typed else None

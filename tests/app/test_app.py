@@ -56,6 +56,7 @@ def bot_env(tmp_path: Path, **values: str) -> dict[str, str]:
     }
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env["CACHE_PATH"] = str(tmp_path / "cache.sqlite3")
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg-data")  # CACHE_PATH's default directory, when a test clears it
     env["MANA_EMOJI_UPLOAD"] = "false"
     env.update(values)
     return env

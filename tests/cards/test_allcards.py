@@ -212,4 +212,4 @@ def test_command_line(small_file, tmp_path, clean_env, capsys, monkeypatch):
     assert _langs_in_table(db) == {"ja"}
     assert main([str(small_file), "--cache", str(db)]) == 2  # CARD_LANGUAGES is off
     assert main([str(tmp_path / "nothing.json"), "--cache", str(db), "--languages", "de"]) == 1
-    assert "import failed" in capsys.readouterr().err
+    assert "error: the printed names could not be imported: " in capsys.readouterr().err

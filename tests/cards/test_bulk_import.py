@@ -109,7 +109,7 @@ def test_bad_files_fail_cleanly(tmp_path, capsys, content):
         import_file(src, cache)
     assert main(["sync-cards", "--file", str(src), "--cache", str(cache)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("sync-cards failed:") and "Traceback" not in err
+    assert err.startswith("error: the card data could not be imported:") and "Traceback" not in err
     assert main(["sync-cards", "--file", str(tmp_path / "missing.json"), "--cache", str(cache)]) == 1
 
 

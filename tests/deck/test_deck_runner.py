@@ -289,9 +289,13 @@ async def test_mistyped_commander_with_scryfall_down_gets_local_suggestions(scry
     scryfall.reset()
     try:
         async with scryfall_down(scryfall, tmp_path) as local:
-            # one slip in a name the local data knows: read as that commander, no network needed
-            report, _ = await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumanno")
+            # part of a name the local data knows, spelled right: that commander, no network needed
+            report, _ = await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumano")
             assert report.commanders == ("Kumano, Master Yamabushi",)
+            # one slip: refused with the commander it may mean, never checked against a guess
+            with pytest.raises(CommanderNotFound) as err:
+                await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumanno")
+            assert err.value.data["names"] == ["Kumano, Master Yamabushi"]
             with pytest.raises(CommanderNotFound) as err:
                 await check_decklist(local, "1 Sol Ring\n98 Mountain\n", "Kumamo Yamabashi")
             assert err.value.data["names"] == ["Kumano, Master Yamabushi"]

@@ -339,10 +339,16 @@ async def test_unknown_commander_is_an_ephemeral_did_you_mean(w):
     assert reply.ephemeral
     assert "couldn't find a card named \u201cZqxwv Nonexistent\u201d" in reply.content
     assert "commander" in reply.content
-    # a typo in the commander's name is fixed by the fuzzy search, and the deck is checked
+    # a slip in the commander's name: never checked against a guess; "did you mean" and a menu to pick it,
+    # and the pick checks the deck
     reply = await deckcheck(w, "1 Sol Ring\n", commander="Kumano Master Yamabushy")
-    assert not reply.ephemeral
-    assert reply.embeds[0]["title"] == "Deck check: Kumano, Master Yamabushi"
+    assert reply.ephemeral and not reply.embeds
+    assert "**Kumano, Master Yamabushi**" in reply.content and "commander" in reply.content
+    [custom_id] = reply.custom_ids
+    labels = [o["label"] for o in reply.select_options(custom_id)]
+    assert labels == ["Kumano, Master Yamabushi"]
+    picked = await w.discord.select(reply, custom_id, ["0"], timeout=30)
+    assert picked.embeds[0]["title"] == "Deck check: Kumano, Master Yamabushi"
 
 
 async def test_mentions_in_the_list_ping_nobody(w):

@@ -138,7 +138,17 @@ async def test_fits_dismember_commander_kumano(env):
     assert "**Kumano, Master Yamabushi** is red" in embed["description"]  # resolved to the commander
     assert field(reply, "Commander") == "Kumano, Master Yamabushi: {R} red"
     assert field(reply, "Outside: black") == "{B/P} \u2014 mana cost: {1}**{B/P}{B/P}**"
+    # the reply used a card other than the text typed, and says so
+    assert embed["description"].startswith("You typed: Kumano (Kumano, Master Yamabushi)\n")
     assert_no_pings(reply)
+
+
+async def test_a_misspelt_card_is_answered_showing_what_was_typed(env):
+    reply = await env.discord.invoke("identity", {"card": "Lightnig Bolt"})
+    assert reply.embeds[0]["title"] == "Lightning Bolt"
+    assert reply.embeds[0]["description"].startswith("You typed: Lightnig Bolt\n")
+    exact = await env.discord.invoke("identity", {"card": "lightning bolt"})
+    assert "You typed" not in exact.embeds[0]["description"]
 
 
 async def test_fits_a_fitting_card(env):

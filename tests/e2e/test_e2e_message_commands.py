@@ -162,6 +162,13 @@ async def test_explain_card_names(w):
     assert reply.allowed_mentions is not None and reply.allowed_mentions.get("parse") == []
 
 
+async def test_explain_shows_what_was_typed_beside_another_cards_name(w):
+    reply = await w.use(EXPLAIN, "[[Lightnig Bolt]] and [[sol ring]]")
+    first, second = reply.content.splitlines()
+    assert first.startswith("**[Lightning Bolt](<https://scryfall.com/") and "** (Lightnig Bolt): " in first
+    assert second.startswith("**[Sol Ring](<") and "(sol ring)" not in second
+
+
 async def test_explain_many_names_stays_short(w):
     names = [
         "Sol Ring",

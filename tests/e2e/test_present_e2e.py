@@ -152,7 +152,8 @@ async def test_fits_takes_chosen_colors_as_choices_of_the_five_colors(world):
 async def test_fits(world):
     reply = await fits(world, card="Lightning Bolt", commander="Kumano")
     assert title(reply) == "\u2705 Lightning Bolt fits"
-    assert description(reply).startswith(
+    assert description(reply).startswith(  # the commander was typed in part: the reply says so first
+        "You typed: Kumano (Kumano, Master Yamabushi)\n"
         "**Lightning Bolt**'s color identity (red) is within the deck\u2019s"
     )
 

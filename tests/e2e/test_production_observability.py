@@ -76,6 +76,7 @@ def probe_here(clean_env, monkeypatch, capsys) -> Callable[..., tuple[int, str]]
     working directory, with no bot settings but `env`; (exit code, output). The process Docker runs is
     tested above, in the test of the running bot."""
     earlier: list[str] = []
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")  # a bot with its token (without one: the next test)
 
     def run(**values: str) -> tuple[int, str]:
         for key in earlier:
@@ -124,7 +125,11 @@ async def test_metrics_health_and_one_log_line_per_command(imported_cache):
                 assert json.loads(body)["checks"] == {"gateway": "ok", "cache": "ok", "card_data": "ok"}
 
                 env = {k: v for k, v in os.environ.items() if not k.startswith(("METRICS_", "DISCORD_"))}
-                env |= {"METRICS_PORT": str(server.port), "PYTHONPATH": str(REPO)}
+                env |= {
+                    "METRICS_PORT": str(server.port),
+                    "PYTHONPATH": str(REPO),
+                    "DISCORD_TOKEN": fake.token,
+                }
                 code, text = await probe(env)  # what Docker's HEALTHCHECK runs
                 assert code == 0 and '"status": "ok"' in assert_one_line(text)
 
@@ -217,20 +222,27 @@ async def test_probe_without_metrics_port_checks_the_card_cache(tmp_path, probe_
     assert code == 0 and assert_one_line(text) == f"ok: cache {cache} holds 3 cards"
 
 
-async def test_probe_empty_cache_path_means_the_default_relative_to_the_working_dir(tmp_path, probe_here):
-    """`--env-file` passes `CACHE_PATH=` as an empty value: the probe then uses the bot's default,
-    data/cache.sqlite3 under the working directory (in the image, /app/data is the /data volume)."""
-    default = tmp_path / "data" / "cache.sqlite3"
+def test_probe_without_a_token_says_the_bot_is_not_running(probe_here, monkeypatch):
+    """A container started with an empty DISCORD_TOKEN: `docker ps` shows unhealthy for that reason."""
+    monkeypatch.delenv("DISCORD_TOKEN")
+    code, text = probe_here(METRICS_PORT="9100")
+    assert code == 1 and assert_one_line(text).startswith(
+        "DISCORD_TOKEN is not set, so the bot is not running"
+    )
+
+
+async def test_probe_empty_cache_path_means_the_default_in_the_users_data_directory(tmp_path, probe_here):
+    """`--env-file` passes `CACHE_PATH=` as an empty value: the probe then uses the bot's default, the user's
+    data directory (in the image, the bot user's data directory is a link to the /data volume)."""
+    default = tmp_path / "xdg-data" / "identity-bot" / "cache.sqlite3"
     code, text = probe_here(CACHE_PATH="")
-    assert code == 1 and f"no cache file at data/cache.sqlite3 (in {tmp_path})" in assert_one_line(text)
+    assert code == 1 and f"no cache file at {default}:" in assert_one_line(text)
 
     bulk = tmp_path / "one.jsonl"
     bulk.write_text(json.dumps(card("Sol Ring")) + "\n", encoding="utf-8")
     await asyncio.to_thread(import_file, bulk, default)
     code, text = probe_here(CACHE_PATH="  ")
-    assert (
-        code == 0 and assert_one_line(text) == f"ok: cache data/cache.sqlite3 (in {tmp_path}) holds 1 cards"
-    )
+    assert code == 0 and assert_one_line(text) == f"ok: cache {default} holds 1 cards"
 
 
 @pytest.mark.parametrize(

@@ -196,6 +196,7 @@ def test_gateway_check_reports_closed_shards():
 
 
 async def test_docker_healthcheck_probe(clean_env, monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
     state = {"up": True}
 
     async def health():
@@ -212,10 +213,12 @@ async def test_docker_healthcheck_probe(clean_env, monkeypatch):
     assert await asyncio.to_thread(main, ["healthcheck"]) == 1
 
 
-def test_docker_healthcheck_without_metrics_port(clean_env, capsys):
-    # No METRICS_PORT: the probe checks the card cache (data/cache.sqlite3 under the working directory).
+def test_docker_healthcheck_without_metrics_port(clean_env, capsys, monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    # No METRICS_PORT: the probe checks the card cache (CACHE_PATH's default: the user's data directory).
     assert main(["healthcheck"]) == 1
-    assert capsys.readouterr().out.startswith("no cache file at data/cache.sqlite3")
+    default = clean_env / "xdg-data" / "identity-bot" / "cache.sqlite3"
+    assert capsys.readouterr().out.startswith(f"no cache file at {default}")
     assert healthcheck.probe_url("0.0.0.0", 9000) == "http://127.0.0.1:9000/healthz"
     assert healthcheck.probe_url("10.0.0.5", 9000) == "http://10.0.0.5:9000/healthz"
     assert healthcheck.probe_url("::", 9000) == "http://[::1]:9000/healthz"

@@ -76,7 +76,21 @@ def test_an_empty_value_means_the_default(clean_env, monkeypatch):
         loaded.scryfall_rate,
         loaded.metrics_port,
         loaded.user_rate,
-    ) == ("INFO", "data/cache.sqlite3", 1.0, None, "5/10")
+    ) == ("INFO", str(clean_env / "xdg-data" / "identity-bot" / "cache.sqlite3"), 1.0, None, "5/10")
+
+
+def test_the_card_cache_defaults_to_the_users_data_directory_not_the_working_directory(
+    clean_env, monkeypatch
+):
+    """CACHE_PATH unset: the per-user data directory (platformdirs), the same from any working directory."""
+    first = load_settings().cache_path
+    elsewhere = clean_env / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert load_settings().cache_path == first
+    assert first.is_absolute() and first == clean_env / "xdg-data" / "identity-bot" / "cache.sqlite3"
+    monkeypatch.setenv("CACHE_PATH", "/srv/cards.sqlite3")  # CACHE_PATH still wins
+    assert load_settings().cache_path == Path("/srv/cards.sqlite3")
 
 
 @pytest.mark.parametrize("bad", ["LOUD", "verbose", "10"])

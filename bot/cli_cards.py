@@ -1,0 +1,194 @@
+"""`python -m bot identity` and `python -m bot fits`: the bot's /identity and /fits explanation on a terminal,
+from the same card service (Scryfall, or the local card data `sync-cards` fills) and the same words."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+from bot.app.options import card_query_text
+from bot.cards.foreign import use_player_langs
+from bot.cards.model import (
+    AmbiguousCard,
+    BadCardName,
+    CardLookupError,
+    CardNotFound,
+    Resolved,
+    ScryfallUnavailable,
+)
+from bot.cards.printed import scryfall_language
+from bot.cards.service import CardService
+from bot.deck.check import color_letter
+from bot.deck.parser import DeckInputError
+from bot.identity import ChosenColorMisplaced, analyze, assign_chosen, check_fit
+from bot.identity.model import FitVerdict
+from bot.main import open_cards
+from bot.present import deck_errors, embeds, i18n, terminal
+from bot.settings import Settings
+
+# The exit codes, in the scheme of `check-deck`.
+ANSWERED, DOES_NOT_FIT, BAD_INPUT, UNAVAILABLE = 0, 1, 2, 3
+LOCALES = ("en", *i18n.SUPPORTED)
+FLAGS = {"card": None, "commander": "--commander", "partner": "--partner"}  # an option's flag, in errors
+
+IDENTITY_EXIT_CODES = """exit codes:
+  0  the card is explained
+  2  bad input: no such card (with "did you mean" names), a name matching several cards (with them)
+  3  Scryfall is unreachable and the local card data has no answer (the message says how to fill it)"""
+
+FITS_EXIT_CODES = """exit codes:
+  0  the card fits
+  1  it does not fit, fits only with a chosen color not given yet (--color), or the deck can't exist
+  2  bad input: no such card, a name matching several cards, a bad or misplaced --color
+  3  Scryfall is unreachable and the local card data has no answer (the message says how to fill it)"""
+
+
+class Unanswered(Exception):
+    """A command that can't answer: the exit code and the line (without `error: `) to print."""
+
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+def _say(text: str, *, error: bool = False) -> None:
+    if error:
+        print(f"error: {text}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+
+
+async def _look_up(cards: CardService, query: str, option: str, *, commander: bool = False) -> Resolved:
+    """The card a name means, as the bot resolves an option; Unanswered says why not."""
+    flag, query = FLAGS.get(option), card_query_text(query)  # a decklist line works, as in the bot's options
+    try:
+        return await (cards.resolve_commander if commander else cards.resolve)(query)
+    except CardNotFound as exc:
+        raise Unanswered(BAD_INPUT, terminal.not_a_card_text(query, exc.suggestions, flag)) from None
+    except AmbiguousCard as exc:
+        raise Unanswered(BAD_INPUT, terminal.several_cards_text(query, exc.candidates, flag)) from None
+    except BadCardName:
+        raise Unanswered(BAD_INPUT, terminal.not_a_card_text(query, (), flag)) from None
+    except ScryfallUnavailable as exc:
+        words = terminal.unavailable_text if cards.has_local_data else terminal.no_card_data_text
+        raise Unanswered(UNAVAILABLE, words(exc.reason)) from None
+    except CardLookupError as exc:  # pragma: no cover - every lookup error is one of the above
+        raise Unanswered(BAD_INPUT, str(exc)) from None
+
+
+async def _identity(settings: Settings, args: argparse.Namespace) -> int:
+    async with open_cards(settings) as cards:
+        found = await _look_up(cards, args.name, "card")
+    reply = embeds.identity_reply(
+        analyze(found.card),
+        found.card,
+        stale=embeds.stale_note([found]),
+        typed=found.typed(card_query_text(args.name)),
+    )
+    _say(terminal.reply_text(reply, bold=sys.stdout.isatty()))
+    return ANSWERED
+
+
+async def _fits(settings: Settings, args: argparse.Namespace) -> int:
+    colors = [color_letter(c) if c is not None else None for c in (args.color, args.partner_color)]
+    asked = [("card", args.card, False), ("commander", args.commander, True)]
+    asked += [("partner", args.partner, True)] if args.partner else []
+    async with open_cards(settings) as cards:
+        found = [await _look_up(cards, query, option, commander=leads) for option, query, leads in asked]
+    the_card, *leaders = found
+    leader_cards = [r.card for r in leaders]
+    try:
+        chosen = assign_chosen([analyze(c) for c in leader_cards], *colors)
+    except ChosenColorMisplaced as exc:
+        flag = "--" + exc.option.replace("_", "-")
+        raise Unanswered(BAD_INPUT, terminal.chosen_color_text(flag, exc.commander)) from None
+    result = check_fit(the_card.card, leader_cards, chosen)
+    queries = [card_query_text(q) for _option, q, _leads in asked]
+    typed = [(said, r.name) for q, r in zip(queries, found, strict=True) if (said := r.typed(q))]
+    reply = embeds.fits_reply(
+        result, the_card.card, leader_cards, stale=embeds.stale_note(found), typed=typed
+    )
+    _say(terminal.reply_text(reply, bold=sys.stdout.isatty()))
+    return ANSWERED if result.verdict is FitVerdict.FITS else DOES_NOT_FIT
+
+
+def _command(run: Any) -> Any:
+    """A handler `(args, settings) -> exit code` running the coroutine `run`, in `--locale`'s words."""
+
+    def handler(args: argparse.Namespace, settings: Settings) -> int:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        with i18n.using(args.locale):
+            lang = scryfall_language(args.locale.replace("_", "-"))  # names printed in it are read first
+            use_player_langs((lang,) if lang else ())
+            try:
+                return int(asyncio.run(run(settings, args)))
+            except Unanswered as exc:
+                _say(str(exc), error=True)
+                return exc.code
+            except DeckInputError as exc:  # a bad --color
+                _say(deck_errors.cli_text(exc).removeprefix("error: "), error=True)
+                return BAD_INPUT
+
+    return handler
+
+
+def _add_locale(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--locale",
+        default="en",
+        choices=LOCALES,
+        help="the language of the explanation, as Discord users with that language see it (default: en)",
+    )
+
+
+def add_identity(commands: Any) -> None:
+    """`identity NAME` in the subcommands `commands`."""
+    parser = commands.add_parser(
+        "identity",
+        help="explain a card's color and color identity, as /identity does",
+        description="Explain a card's color and its Commander color identity, symbol by symbol, as the "
+        "bot's /identity does. Online it asks Scryfall like the bot; with the local card data (sync-cards) "
+        "it needs no network.",
+        epilog=IDENTITY_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "name", help="the card name (a part of it or a name printed in another language works)"
+    )
+    _add_locale(parser)
+    parser.set_defaults(handler=_command(_identity))
+
+
+def add_fits(commands: Any) -> None:
+    """`fits CARD --commander NAME [--partner NAME] [--color C] [--partner-color C]` in `commands`."""
+    parser = commands.add_parser(
+        "fits",
+        help="whether a card fits a deck led by a commander, as /fits does",
+        description="Whether a card fits a Commander deck led by a commander (or two), and why, as the "
+        "bot's /fits does: fits, does not fit, fits if you choose a color, or this deck can't exist.",
+        epilog=FITS_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("card", help="the card to check")
+    parser.add_argument(
+        "--commander", metavar="NAME", required=True, help="your commander (a part of the name works)"
+    )
+    parser.add_argument(
+        "--partner", metavar="NAME", help="your second commander (Partner, Background, ...), if any"
+    )
+    parser.add_argument(
+        "--color",
+        metavar="COLOR",
+        help="the color your commander chose before the game (CR 903.4b: The Prismatic Piper, Clara Oswald; "
+        "the partner's when only the partner chooses one): W, U, B, R, G or white, blue, black, red, green",
+    )
+    parser.add_argument(
+        "--partner-color",
+        metavar="COLOR",
+        help="the color your partner chose before the game, if it chooses one too",
+    )
+    _add_locale(parser)
+    parser.set_defaults(handler=_command(_fits))
