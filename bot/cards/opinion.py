@@ -87,23 +87,26 @@ class SecondOpinion:
         metrics.set_identity_disagreements("api", 0)
 
     def imported(self, found: Iterable[Disagreement]) -> None:
-        """The disagreements of the local card data, after an import (or when the bot loads it)."""
+        """The disagreements of the local card data, when it is loaded (at start and after each import). The
+        importer warned of them already (`sync-cards` prints them), so they are logged at INFO: a terminal
+        command on the same data is not noisy."""
         found = list(found)
         self.metrics.set_identity_disagreements("bulk", len(found))
-        self._log(found, "bulk data")
+        self._log(found, "bulk data", logging.INFO)
 
     def fetched(self, cards: Iterable[Mapping[str, Any]]) -> None:
         """Cards Scryfall's API answered with."""
         found = [d for d in map(disagreement, cards) if d is not None]
         self._api.update(d.name for d in found)
         self.metrics.set_identity_disagreements("api", len(self._api))
-        self._log(found, "Scryfall API")
+        self._log(found, "Scryfall API", logging.WARNING)
 
-    def _log(self, found: list[Disagreement], source: str) -> None:
+    def _log(self, found: list[Disagreement], source: str, level: int) -> None:
         for d in found:
             if d.name not in self._logged:
                 self._logged.add(d.name)
-                log.warning(
+                log.log(
+                    level,
                     "color identity differs (%s): %r reads %s from its cost and text, Scryfall lists %s",
                     source,
                     d.name,

@@ -78,7 +78,7 @@ async def test_the_loaded_data_counts_in_metrics_and_each_card_is_logged_once(tm
         settings = fake_settings(fake, tmp_path)
         settings.cache_path.parent.mkdir(parents=True)
         import_file(write(tmp_path / "cards.jsonl", cards()), settings.cache_path)
-        with caplog.at_level(logging.WARNING, logger="bot.cards.opinion"):
+        with caplog.at_level(logging.INFO, logger="bot.cards.opinion"):
             async with open_cards(settings) as service:
                 assert service.metrics.value(METRIC, {"source": "bulk"}) == 2
                 for _ in range(3):
