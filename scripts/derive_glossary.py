@@ -91,10 +91,11 @@ NOT_PRINTED = {
     "Scheme": "no printed scheme type line in the snapshot; Forge's lines give it where read",
     "Background": "printed after the snapshot (2022); Forge's lines give it where read",
 }
-_CUT = re.compile(r"[{(（—―–:：0-9]| -| X\b| N\b")
+_CUT = re.compile(r"[{(（—―–:：0-9０-９Ｘ]| -| X\b| N\b")
 _KEYWORD_SPLIT = re.compile(r"\s*[,;、，]\s*")
 _FOREIGN_DASH = re.compile(r"\s*(?:—|–|―| - | : |：|～)\s*")
-_LATIN_TOKEN = re.compile(r"[\w'’-]+")
+_JAPANESE_WORD = re.compile(r"[\u4e00-\u9fff\u3005]+|[\u30a0-\u30ff\u30fc]+")
+_LATIN_TOKEN = re.compile(r"[\w-]+")  # elisions apart: "l'identité" is "l", "identité"
 
 
 def _strip_reminder(line: str) -> str:
@@ -192,27 +193,33 @@ class Glossary:
             return
         lowered = sorted((k.lower() for k in keywords), key=len, reverse=True)
         eparts = _KEYWORD_SPLIT.split(ebare.rstrip("."))
-        found = []
-        for part in eparts:
-            k = next((k for k in lowered if part.lower() == k or part.lower().startswith(k + " ")), None)
-            if k is None or (part.lower() != k and part[len(k) + 1 :][:1].isalpha() and " with " not in part):
-                return  # a sentence that starts with a keyword ("Flying creatures you control …")
-            found.append((k, part))
+        found = _keyword_parts(eparts, lowered)
+        if (
+            found is None and len(eparts) > 1 and "{" in eparts[0]
+        ):  # a cost with commas ("Escape—{R}{R}, Exile …")
+            eparts = [ebare]
+            found = _keyword_parts(eparts, lowered)
+        if found is None:
+            return
         fparts = _KEYWORD_SPLIT.split(fbare) if len(eparts) > 1 else [fbare]
         if len(fparts) != len(eparts):
             return
         for (k, epart), fpart in zip(found, fparts, strict=True):
             keyword = next(x for x in keywords if x.lower() == k)
             m = re.match(r"(?i)(.+?) with (.+)$", epart)
-            if m and m.group(1).lower() == k:
+            if m and k.startswith(
+                m.group(1).lower()
+            ):  # "Partner with Amy Pond": the keyword is "Partner with"
                 printed_partner = self.names[lang].get(m.group(2))
                 if not printed_partner or printed_partner not in fpart:
                     continue
                 term = fpart.replace(printed_partner, " ").strip(" .\u3000")
                 term = re.sub(r"\s+", " ", term)
-                keyword = f"{keyword} with"
-            else:
+                keyword = f"{m.group(1)} with"
+            else:  # the English words before the cost name it ("Splice onto Arcane {1}{R}", "Level up {1}")
                 term = _term(fpart)
+                named = _term(epart)
+                keyword = named if "{" in epart and named.lower().startswith(k) else keyword
             if term:
                 self.keywords[keyword][lang][term[:1].upper() + term[1:]] += 1
 
@@ -233,28 +240,44 @@ class Glossary:
                 negative.update(grams)
         if n_pos < 3 or not n_neg:
             return None
-        # the most typical sequence (rate in lines that say the word, less elsewhere, to one decimal), then
-        # the fewest words, the most lines, the shortest: "farbidentität", not "farbidentität deines kommandeurs"
-        best = max(
-            positive,
-            key=lambda g: (
-                round(positive[g] / n_pos - negative[g] / n_neg, 1),
-                -g.count(" "),
-                positive[g],
-                -len(g),
-            ),
-        )
+        # the most typical sequence (rate in lines that say the word less the rate elsewhere, to one decimal),
+        # then the rarest elsewhere, the fewest words, the most lines, and the shortest ("farbidentität", not
+        # "farbidentität deines kommandeurs" nor "kommandeurs")
+
+        def rank(g: str) -> tuple[float, float, int, int, int]:
+            p, n = positive[g] / n_pos, negative[g] / n_neg
+            return round(p - n, 1), -round(n, 4), -g.count(" "), positive[g], -len(g)
+
+        best = max(sorted(positive), key=rank)
         return best, positive[best], n_pos
 
 
 def _grams(line: str, lang: str) -> set[str]:
-    """Word 1-3-grams (lowercased) or, for Japanese, character 2-6-grams of the line's rules text."""
+    """Word 1-3-grams (lowercased) of the line's rules text; in Japanese, its runs of kanji or of katakana
+    (words between the hiragana particles: 統率者, 固有色, マナ・コスト)."""
     bare = _strip_reminder(line).lower()
     if lang == "ja":
-        chunks = re.split(r"[\s{}0-9、。・「」（）―]+", bare)
-        return {c[i : i + n] for c in chunks for n in range(2, 7) for i in range(len(c) - n + 1)}
+        return set(_JAPANESE_WORD.findall(bare))
     tokens = _LATIN_TOKEN.findall(bare)
     return {" ".join(tokens[i : i + n]) for n in (1, 2, 3) for i in range(len(tokens) - n + 1)}
+
+
+def _keyword_parts(parts: list[str], lowered: list[str]) -> list[tuple[str, str]] | None:
+    """(keyword, part) for each part when every part is a keyword, with its cost; None for a sentence that only
+    starts with one ("Flying creatures you control …")."""
+    found = []
+    for part in parts:
+        k = next(
+            (k for k in lowered if part.lower().startswith(k) and not part[len(k) :][:1].isalpha()), None
+        )
+        rest = part[len(k) :] if k else ""
+        words = len(
+            rest.split("{")[0].split()
+        )  # "Splice onto Arcane {1}{R}", not "Ninjutsu abilities … cost {1}"
+        if k is None or (rest[1:2].isalpha() and " with " not in part and ("{" not in rest or words > 2)):
+            return None
+        found.append((k, part))
+    return found
 
 
 def _best(counter: Counter[str]) -> dict[str, Any]:

@@ -126,7 +126,7 @@ def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, ma
         shown = render.bold_runs(((w, w in source.lands) for w in render.escape(shown).split(" ")), " ")
     elif markdown:
         shown = render.highlight(shown, source.symbols, emoji)
-    return f"{line}: {shown}"
+    return _("{line}: {text}").format(line=line, text=shown)  # fr: a no-break space before the colon
 
 
 def english_note(found: Sequence[Source]) -> str | None:
