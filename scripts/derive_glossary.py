@@ -31,7 +31,7 @@ import json
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -194,9 +194,8 @@ class Glossary:
         lowered = sorted((k.lower() for k in keywords), key=len, reverse=True)
         eparts = _KEYWORD_SPLIT.split(ebare.rstrip("."))
         found = _keyword_parts(eparts, lowered)
-        if (
-            found is None and len(eparts) > 1 and "{" in eparts[0]
-        ):  # a cost with commas ("Escape—{R}{R}, Exile …")
+        # a cost or a partner's name with commas ("Escape—{R}{R}, Exile …", "Partner with Pir, Imaginative …")
+        if found is None and len(eparts) > 1 and ("{" in eparts[0] or " with " in eparts[0]):
             eparts = [ebare]
             found = _keyword_parts(eparts, lowered)
         if found is None:
@@ -223,8 +222,10 @@ class Glossary:
             if term:
                 self.keywords[keyword][lang][term[:1].upper() + term[1:]] += 1
 
-    def words(self, lang: str, word: str) -> tuple[str, int, int] | None:
-        """The printed sequence most typical of lines whose English says `word`: (term, lines, of lines)."""
+    def words(self, lang: str, word: str, others: Collection[str] = ()) -> tuple[str, int, int] | None:
+        """The printed sequence most typical of lines whose English says `word`: (term, lines, of lines).
+        `others`: terms of other rules words, not this one's ("kommandeurs" in "Farbidentität deines
+        Kommandeurs" is the commander's)."""
         pattern = re.compile(rf"(?i)\b{re.escape(word)}\b")
         positive = Counter[str]()
         negative = Counter[str]()
@@ -240,15 +241,17 @@ class Glossary:
                 negative.update(grams)
         if n_pos < 3 or not n_neg:
             return None
+
         # the most typical sequence (rate in lines that say the word less the rate elsewhere, to one decimal),
-        # then the rarest elsewhere, the fewest words, the most lines, and the shortest ("farbidentität", not
-        # "farbidentität deines kommandeurs" nor "kommandeurs")
-
-        def rank(g: str) -> tuple[float, float, int, int, int]:
+        # then the one seldom seen elsewhere, the fewest words, the most lines and the shortest: "farbidentität",
+        # not "farbidentität deines kommandeurs" nor "kommandeurs"; "identità", not "colore del"
+        def rank(g: str) -> tuple[float, float, int, int, int]:  # second: lines elsewhere weigh tenfold
             p, n = positive[g] / n_pos, negative[g] / n_neg
-            return round(p - n, 1), -round(n, 4), -g.count(" "), positive[g], -len(g)
+            return round(p - n, 1), round(p - 10 * n, 2), -g.count(" "), positive[g], -len(g)
 
-        best = max(sorted(positive), key=rank)
+        stems = [t[:-1] if len(t) > 4 else t for t in others]
+        candidates = sorted(g for g in positive if not any(stem in g for stem in stems)) or sorted(positive)
+        best = max(candidates, key=rank)
         return best, positive[best], n_pos
 
 
@@ -338,8 +341,14 @@ def derive(snapshot: Path, forge: list[str], english_paths: list[Path]) -> dict[
         }
         if entries:
             out["types"][type_] = entries
+    derived: dict[str, dict[str, str]] = defaultdict(dict)  # lang -> English word -> printed term
     for word in WORDS:
-        hits = {lang: g.words(lang, word) for lang in sorted(LANGUAGES.values())}
+        hits = {}
+        for lang in sorted(LANGUAGES.values()):
+            others = [t for w, t in derived[lang].items() if w not in word and word not in w]
+            hit = hits[lang] = g.words(lang, word, others)
+            if hit:
+                derived[lang][word] = hit[0]
         out["words"][word] = {
             lang: {"term": hit[0], "count": hit[1], "of": hit[2]} for lang, hit in hits.items() if hit
         }
