@@ -91,11 +91,17 @@ NOT_PRINTED = {
     "Scheme": "no printed scheme type line in the snapshot; Forge's lines give it where read",
     "Background": "printed after the snapshot (2022); Forge's lines give it where read",
 }
+MAX_TERM = 40  # characters of the longest printed keyword ("Recyclage de terrain de base")
 _CUT = re.compile(r"[{(（—―–:：0-9０-９Ｘ]| -| X\b| N\b")
 _KEYWORD_SPLIT = re.compile(r"\s*[,;、，]\s*")
 _FOREIGN_DASH = re.compile(r"\s*(?:—|–|―| - | : |：|～)\s*")
 _JAPANESE_WORD = re.compile(r"[\u4e00-\u9fff\u3005]+|[\u30a0-\u30ff\u30fc]+")
 _LATIN_TOKEN = re.compile(r"[\w-]+")  # elisions apart: "l'identité" is "l", "identité"
+
+
+def _is_term(text: str) -> bool:
+    """A name, not a sentence: a keyword line that did not align ("Sweep — Return any number …") is no vote."""
+    return len(text) <= MAX_TERM and len(text.split()) <= 5 and not re.search(r"[.;!?]", text)
 
 
 def _strip_reminder(line: str) -> str:
@@ -180,7 +186,8 @@ class Glossary:
         fparts = _FOREIGN_DASH.split(ftype, maxsplit=1)
         if len(eparts) != len(fparts):
             return
-        self.types[eparts[0]][lang][fparts[0].strip()] += 1
+        if _is_term(fparts[0].strip()):
+            self.types[eparts[0]][lang][fparts[0].strip()] += 1
         # a single subtype of a noncreature, nonplaneswalker, nonplane card ("Aura", "Equipment", "Forest");
         # creature, planeswalker and plane subtypes are names, not rules words
         named = ("Creature", "Planeswalker", "Plane", "Tribal", "Kindred")
@@ -219,7 +226,7 @@ class Glossary:
                 term = _term(fpart)
                 named = _term(epart)
                 keyword = named if "{" in epart and named.lower().startswith(k) else keyword
-            if term:
+            if term and _is_term(term):
                 self.keywords[keyword][lang][term[:1].upper() + term[1:]] += 1
 
     def words(self, lang: str, word: str, others: Collection[str] = ()) -> tuple[str, int, int] | None:
