@@ -39,11 +39,23 @@ def rules_terms(lang: str) -> dict[str, str]:
     """English rules term -> the printed term in `lang`: keyword abilities and card types (each a rule)."""
     g = glossary()
     out: dict[str, str] = {}
-    for section in ("keywords", "types"):
-        for english, by_lang in g[section].items():
-            entry = by_lang.get(lang)
-            if entry and _reliable(entry):
-                out[english] = entry["term"]
+    counts: dict[str, tuple[int, str]] = {}  # printed term -> (lines, the rule printing it most)
+    entries = [
+        (e, by_lang[lang])
+        for sec in ("keywords", "types")
+        for e, by_lang in g[sec].items()
+        if lang in by_lang
+    ]
+    for english, entry in sorted(entries, key=lambda x: -x[1]["count"]):
+        if not _reliable(entry):
+            continue
+        term = entry["term"]
+        if term.casefold() in counts and english in g["keywords"]:
+            # another rule prints this word more often (pt Kicker "Reforçar"): this one's other printed form
+            others = [t for t, n in entry.get("also", {}).items() if n >= MIN_LINES]
+            term = others[0] if others else term
+        counts.setdefault(term.casefold(), (entry["count"], english))
+        out[english] = term
     return out
 
 
