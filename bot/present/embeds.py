@@ -102,6 +102,13 @@ def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str =
         embed.add_field(name=render.truncate(name, message.FIELD_NAME_LIMIT), value=value)
 
 
+def note_english(embed: Embed, found: Sequence[evidence.Source]) -> None:
+    """Say in the footer that the quoted card lines are English Oracle text (replies in another language)."""
+    note = evidence.english_note(found)
+    if note and embed.footer:
+        embed.footer = f"{embed.footer} \u00b7 {note}"
+
+
 def add_warnings(embed: Embed, warnings: Iterable[str | None]) -> None:
     add_list_field(embed, _("Warnings"), (w for w in warnings if w), mark="\u26a0\ufe0f ")
 
@@ -133,7 +140,9 @@ def identity_reply(
         embed.add_field(name=_("Color"), value=color, inline=True)
     if kind is not NonDeckKind.TOKEN or analysis.colors:
         reasons = analysis.color_reasons if kind is NonDeckKind.TOKEN else analysis.identity_reasons
-        add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, evidence.sources(reasons), emoji))
+        found = evidence.sources(reasons)
+        add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, found, emoji))
+        note_english(embed, found)
     banned = _("{card} is banned in Commander.").format(card=plain(name))
     doubts = [second_opinion.sentence(shown(n), ours, theirs) for n, ours, theirs in doubt]
     add_warnings(embed, [*doubts, banned if is_banned(card) and analysis.deck_card else "", stale])
@@ -218,6 +227,7 @@ def fits_reply(
         found = evidence.sources(analysis.identity_reasons, result.outside)
         outside = _("Outside: {colors}").format(colors=render.color_words(result.outside))
         add_list_field(embed, outside, evidence.evidence_lines(analysis, found, emoji))
+        note_english(embed, found)
     bracket = house_words.fits_bracket_warning(here.bracket, name) if here.bracket is not None else None
     add_warnings(embed, [bracket, stale])
     return Reply(embeds=[finish(embed)])

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from bot.identity.model import WUBRG, Analysis, FaceRole, Reason, ReasonKind, TextPlace
 from bot.present import render
-from bot.present.i18n import N_, _, ngettext
+from bot.present.i18n import ENGLISH, N_, _, current_locale, ngettext, pgettext
 from bot.present.render import Emoji
 from bot.present.words import alternative_part_word
 
@@ -23,6 +23,7 @@ _PLACES: dict[TextPlace, str] = {
     TextPlace.GRANTED_ABILITY: N_("ability it grants"),
     TextPlace.TEXT: N_("rules text"),
 }
+_CAPITALIZED = ("de", "ja")  # languages whose keywords keep their printed first letter mid-sentence
 _WHERE: dict[ReasonKind, str] = {
     ReasonKind.MANA_COST: N_("mana cost"),
     ReasonKind.COLOR_INDICATOR: N_("color indicator"),
@@ -45,11 +46,24 @@ class Source:
     lands: tuple[str, ...] = ()
 
 
+def printed_keyword(keyword: str) -> str:
+    """A keyword ability as the cards print it in the reply's language (msgctxt "keyword", derived from printed
+    cards: de "Rückblende" for Flashback); English, or a keyword no card prints there, stays as the engine read it
+    ("Level up" finds the catalog's "Level Up")."""
+    for msgid in dict.fromkeys((keyword, keyword[:1].upper() + keyword[1:].lower(), keyword.title())):
+        printed = pgettext("keyword", msgid)
+        if printed != msgid:
+            return printed
+    return keyword
+
+
 def place_words(reason: Reason) -> str:
     """Where in a rules-text line a symbol sits: 'activated ability', 'flashback cost', 'mana ability'."""
     if reason.place is TextPlace.KEYWORD_COST and reason.keyword:
-        keyword = reason.keyword
-        return _("{keyword} cost").format(keyword=keyword[0].lower() + keyword[1:])
+        keyword = printed_keyword(reason.keyword)
+        if current_locale() not in _CAPITALIZED:  # "flashback cost", "coste de retrospectiva"; de nouns stay
+            keyword = keyword[0].lower() + keyword[1:]
+        return _("{keyword} cost").format(keyword=keyword)
     return _(_PLACES.get(reason.place or TextPlace.TEXT, _PLACES[TextPlace.TEXT]))
 
 
@@ -112,7 +126,13 @@ def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, ma
         shown = render.bold_runs(((w, w in source.lands) for w in render.escape(shown).split(" ")), " ")
     elif markdown:
         shown = render.highlight(shown, source.symbols, emoji)
-    return f"{line}: {shown}"
+    return _("{line}: {text}").format(line=line, text=shown)  # fr: a no-break space before the colon
+
+
+def english_note(found: Sequence[Source]) -> str | None:
+    """In a reply in another language, the note that the card lines it quotes are the Oracle text, in English."""
+    quoted = any(s.text and s.kind is not ReasonKind.COLOR_INDICATOR for s in found)
+    return _("card lines quoted in English (Oracle text)") if quoted and current_locale() != ENGLISH else None
 
 
 def evidence_lines(

@@ -60,7 +60,7 @@ async def test_identity_in_french(w):
     assert not reply.ephemeral
     embed = reply.embeds[0]
     assert embed["title"] == "Lightning Bolt"
-    assert embed["description"].splitlines()[0] == "Vous avez saisi : Foudre"
+    assert embed["description"].splitlines()[0] == "Vous avez saisi\u00a0: Foudre"
     asked(w, 1)
     again = await w.discord.invoke("identity", {"card": "foudre"}, locale="fr", timeout=30)
     assert again.embeds[0]["title"] == "Lightning Bolt"
