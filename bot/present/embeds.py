@@ -91,7 +91,7 @@ def card_line(analysis: Analysis, emoji: Emoji = None) -> str:
 
 def _card_embed(title: str, color: int, card: Card, lines: Iterable[str | None]) -> Embed:
     description = render.truncate("\n".join(line for line in lines if line), message.DESCRIPTION_LIMIT)
-    title = render.truncate(title, message.TITLE_LIMIT)
+    title = render.truncate(" ".join(title.split()), message.TITLE_LIMIT)  # a title is one line
     return Embed(title, description, card_url(card), color, thumbnail=card_image(card), footer=_(FOOTER))
 
 

@@ -51,8 +51,8 @@ _NON_DECK_WHY: dict[NonDeckKind, str] = {
 
 
 def plain(name: str) -> str:
-    """A card name where bold would be noise (titles, field lines)."""
-    return render.escape(render.truncate(name, NAME_WIDTH))
+    """A card name where bold would be noise (titles, field lines), on one line."""
+    return render.escape(render.truncate(" ".join(name.split()), NAME_WIDTH))
 
 
 def shown(name: str) -> str:

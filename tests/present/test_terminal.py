@@ -61,7 +61,7 @@ def test_an_unchecked_name_has_one_pair_of_parentheses():
     assert problem_text(bare) == "Sol Rnig (line 3): couldn\u2019t look it up (Scryfall didn\u2019t answer)"
     with using("fr"):
         text = problem_text(Problem(ProblemKind.UNCHECKED, "X", (1,), suggestions=("Sol Ring",), why="t"))
-    assert text.count("(") == 2 and text.endswith("vouliez-vous dire Sol Ring ?)")
+    assert text.count("(") == 2 and text.endswith("vouliez-vous dire Sol Ring\u202f?)")
 
 
 def test_a_reply_says_what_was_typed_when_it_is_not_the_cards_own_name():
