@@ -25,7 +25,7 @@ _BLOCK_RE = re.compile(r"```(?:[\w+-]*[ \t]*\n)?(.*?)```", re.DOTALL)
 _FENCE_RE = re.compile(r"^[ \t]*```[\w+-]*[ \t]*$|^[ \t]*```|```[ \t]*$", re.MULTILINE)
 _LINK_TRIM = "<>()[]{}.,;:!?\"'"
 _SPACE_RE = re.compile(r"(\s+)")
-_COUNT_RE = re.compile(r"^[ \t]*(?:\d{1,3}[ \t]*[xX]?|[xX]\d{1,3})[ \t]+\S", re.MULTILINE)
+_COUNT_RE = re.compile(r"^[ \t]*+(?:[0-9]{1,3}(?:[ \t]*+[xX])?|[xX][0-9]{1,3})[ \t]++\S", re.MULTILINE)
 MIN_UNCOUNTED_ENTRIES = 5  # a message of card names without counts reads as a list from this many on
 
 
