@@ -1,17 +1,19 @@
 """Deck check against the card service: read the list, resolve every name in one batch, run the checks.
 Names are read exactly (`names_card`): a close name the service found is only suggested, never used.
-`ScryfallUnavailable` propagates only when nothing at all could be looked up."""
+`ScryfallUnavailable` propagates only when nothing at all could be looked up. Reading and checking, the CPU
+work on what a player sent, run off the event loop with a deadline (`off_loop`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import normalize
 from bot.deck.check import MAX_SUGGESTIONS, DeckInput, card_key, check_deck, color_letter
-from bot.deck.entries import DeckFormat, ParsedDeck, Section
+from bot.deck.entries import DeckFormat, DeckInputError, InputIssue, ParsedDeck, Section
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
 from bot.deck.parser import parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, Reading, Unchecked, UncheckedCommander
@@ -19,6 +21,23 @@ from bot.identity import check_pairing
 
 MAX_OPTION = 200
 MAX_ALTERNATIVE_LOOKUPS = 25  # `A // B` lines whose `A` is looked up when `A // B` is not a card
+# Seconds reading (or checking) one list may take: the slowest list the readers take, the longest 64 KB line
+# pasted on one line, reads in a fifth of it on a quiet machine; past it the player is told before the reply
+# would have to be deferred (`bot.app.replies.DEFER_AFTER`).
+WORK_DEADLINE = 1.0
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+async def off_loop(work: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """`work(*args, **kwargs)` in a worker thread, so that the event loop serves everyone else meanwhile
+    (every pattern the readers use is linear, so the thread gives the loop the GIL at least every switch
+    interval); DeckInputError(TOO_SLOW) when it has not finished within `WORK_DEADLINE` seconds."""
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(work, *args, **kwargs), WORK_DEADLINE)
+    except TimeoutError:
+        raise DeckInputError(InputIssue.TOO_SLOW, limit=WORK_DEADLINE) from None
 
 
 class CardSource(Protocol):
@@ -216,7 +235,7 @@ async def check_decklist(
         if (q := _check_option(label, value)) is not None
     ]
     colors = [color_letter(c) for c in chosen]
-    parsed = parse(deck) if isinstance(deck, str) else deck
+    parsed = await off_loop(parse, deck) if isinstance(deck, str) else deck
     if not options and not parsed.commander_entries:
         raise NoCommander()
     lookup = _Lookup()
@@ -230,7 +249,8 @@ async def check_decklist(
     if not lookup.found and not leaders.cards and offline:
         raise ScryfallUnavailable(offline)
     one_line = parsed.format is DeckFormat.ONE_LINE and len(parsed.entries) + len(parsed.problems) > 1
-    report = check_deck(
+    report = await off_loop(
+        check_deck,
         DeckInput(
             parsed,
             leaders.cards,
@@ -239,7 +259,7 @@ async def check_decklist(
             lookup.unavailable,
             leaders.unchecked,
             chosen=colors,
-        )
+        ),
     )
     report.readings, report.pasted_lines = readings, parsed.lines_read if one_line else None
     report.from_list, report.second_from_list = tuple(leaders.from_list), leaders.second_from_list
