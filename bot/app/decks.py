@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import partial
 
 import discord
 
@@ -105,7 +106,7 @@ async def message_source(message: discord.Message) -> DeckSource:
     link, refused, rest = links_in(message.content)
     if link is not None:
         return link
-    if await off_loop(looks_like_a_list, without_fences(rest)):
+    if await off_loop(partial(looks_like_a_list, without_fences(rest))):
         return without_fences(message.content)
     if refused is not None:
         raise refused
@@ -126,8 +127,8 @@ async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
             data = await source.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return await off_loop(_parse_file, data, source.filename), None
-    return await off_loop(parse, source), None
+        return await off_loop(partial(_parse_file, data, source.filename)), None
+    return await off_loop(partial(parse, source)), None
 
 
 def _parse_file(data: bytes, filename: str) -> ParsedDeck:

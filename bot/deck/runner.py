@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ParamSpec, Protocol, TypeVar
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import normalize
@@ -26,18 +27,18 @@ MAX_ALTERNATIVE_LOOKUPS = 25  # `A // B` lines whose `A` is looked up when `A //
 # would have to be deferred (`bot.app.replies.DEFER_AFTER`).
 WORK_DEADLINE = 1.0
 
-P = ParamSpec("P")
 T = TypeVar("T")
 
 
-async def off_loop(work: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-    """`work(*args, **kwargs)` in a worker thread, so that the event loop serves everyone else meanwhile
-    (every pattern the readers use is linear, so the thread gives the loop the GIL at least every switch
-    interval); DeckInputError(TOO_SLOW) when it has not finished within `WORK_DEADLINE` seconds."""
+async def off_loop(work: Callable[[], T], deadline: float = WORK_DEADLINE) -> T:
+    """`work()` in a worker thread, so that the event loop serves everyone else meanwhile (the readers' patterns
+    are linear, so no one call holds the GIL for long and the loop gets it back every switch interval);
+    DeckInputError(TOO_SLOW) when it has not finished within `deadline` seconds. The thread is not stopped: it
+    ends on its own, its work being linear in an input of at most 64 KB."""
     try:
-        return await asyncio.wait_for(asyncio.to_thread(work, *args, **kwargs), WORK_DEADLINE)
+        return await asyncio.wait_for(asyncio.to_thread(work), deadline)
     except TimeoutError:
-        raise DeckInputError(InputIssue.TOO_SLOW, limit=WORK_DEADLINE) from None
+        raise DeckInputError(InputIssue.TOO_SLOW, limit=deadline) from None
 
 
 class CardSource(Protocol):
@@ -235,7 +236,7 @@ async def check_decklist(
         if (q := _check_option(label, value)) is not None
     ]
     colors = [color_letter(c) for c in chosen]
-    parsed = await off_loop(parse, deck) if isinstance(deck, str) else deck
+    parsed = await off_loop(partial(parse, deck)) if isinstance(deck, str) else deck
     if not options and not parsed.commander_entries:
         raise NoCommander()
     lookup = _Lookup()
@@ -250,16 +251,18 @@ async def check_decklist(
         raise ScryfallUnavailable(offline)
     one_line = parsed.format is DeckFormat.ONE_LINE and len(parsed.entries) + len(parsed.problems) > 1
     report = await off_loop(
-        check_deck,
-        DeckInput(
-            parsed,
-            leaders.cards,
-            {typed: res.card for typed, res in lookup.found.items()},
-            lookup.missing,
-            lookup.unavailable,
-            leaders.unchecked,
-            chosen=colors,
-        ),
+        partial(
+            check_deck,
+            DeckInput(
+                parsed,
+                leaders.cards,
+                {typed: res.card for typed, res in lookup.found.items()},
+                lookup.missing,
+                lookup.unavailable,
+                leaders.unchecked,
+                chosen=colors,
+            ),
+        )
     )
     report.readings, report.pasted_lines = readings, parsed.lines_read if one_line else None
     report.from_list, report.second_from_list = tuple(leaders.from_list), leaders.second_from_list
