@@ -74,8 +74,9 @@ def assert_every_line_accounted_for(text: str, deck: ParsedDeck) -> None:
     """A multi-line text list: each line is read, a problem, blank, a comment, a header or `About` metadata."""
     recorded = {e.line for e in deck.entries} | {p.line for p in deck.problems}
     about = False
-    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
-        line = raw.translate(QUOTES).strip().lstrip("\ufeff").strip()
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")  # as `parse` numbers
+    for number, raw in enumerate(lines, start=1):
+        line = raw.translate(QUOTES).strip()
         head = header(line) if line else None
         about = head[1] is Section.ABOUT if head and head[0] == "section" else about
         skipped = not line or line.startswith(("//", "#")) or head is not None or about

@@ -1,5 +1,5 @@
-"""Growth tests: each shape of player text that once made a reader, the one-line splitter or a message helper
-backtrack (issue 25), timed at n and at 10·n in the same run. Linear work takes about 10 times as long; the
+"""Growth tests: each shape of player text that once made a reader, the one-line splitter, a message helper or
+the log redaction backtrack (issue 25), timed at n and at 10·n in the same run. Linear work takes about 10 times as long; the
 bound (`MAX_RATIO`) leaves room for noise, and a quadratic pattern (100 times) or worse fails it. Times are the
 thread's CPU time, the least of a few runs, so other work on the machine can't fail these tests."""
 
@@ -15,6 +15,7 @@ from bot.deck.formats.lines import header, normalize_name, read_entry
 from bot.deck.formats.oneline import split_entries
 from bot.deck.parser import DeckInputError, parse
 from bot.deck.sources import DeckSourceError, parse_deck_url
+from bot.ops.logs import redact
 from cogs.messages import card_mentions
 
 MAX_RATIO = 30
@@ -77,6 +78,7 @@ SHAPES: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "message: open mentions": (_message, lambda n: "[[" * (n // 2)),
     "message: site words": (_message, lambda n: "moxfield.com/ " * (n // 14)),
     "deck link of slashes": (_link, lambda n: "https://moxfield.com/decks" + "/" * (n // 100)),
+    "a logged Authorization: of spaces": (redact, lambda n: "authorization:" + " " * n),
 }
 
 
