@@ -88,7 +88,7 @@ class MessagesCog(commands.Cog, name="Messages"):
 
     async def check_decklist(self, interaction: Interaction, message: discord.Message) -> None:
         """Check the message's list, asking for the commander with a form when the list names none."""
-        deck = await defer_if_slow(interaction, read_deck(self.bot, message_source(message)))
+        deck = await defer_if_slow(interaction, read_deck(self.bot, await message_source(message)))
         if deck[0].commander_entries:
             await self.bot.tree.run_command(interaction, check_deck, deck=deck, commander=None, partner=None)
         elif interaction.response.is_done():  # deferred for a slow read: a form can no longer be shown

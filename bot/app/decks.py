@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import partial
 
 import discord
 
@@ -14,7 +15,7 @@ from bot.app.options import CardQuery, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
 from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
-from bot.deck.runner import check_decklist
+from bot.deck.runner import check_decklist, off_loop
 from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, parse_deck_url
 from bot.present import decklinks, errors
 from bot.present.deck_report import deck_reply
@@ -26,7 +27,7 @@ _BLOCK_RE = re.compile(r"```(?:[\w+-]*[ \t]*\n)?(.*?)```", re.DOTALL)
 _FENCE_RE = re.compile(r"^[ \t]*```[\w+-]*[ \t]*$|^[ \t]*```|```[ \t]*$", re.MULTILINE)
 _LINK_TRIM = "<>()[]{}.,;:!?\"'"
 _SPACE_RE = re.compile(r"(\s+)")
-_COUNT_RE = re.compile(r"^[ \t]*(?:\d{1,3}[ \t]*[xX]?|[xX]\d{1,3})[ \t]+\S", re.MULTILINE)
+_COUNT_RE = re.compile(r"^[ \t]*+(?:[0-9]{1,3}(?:[ \t]*+[xX])?|[xX][0-9]{1,3})[ \t]++\S", re.MULTILINE)
 MIN_UNCOUNTED_ENTRIES = 5  # a message of card names without counts reads as a list from this many on
 
 
@@ -97,7 +98,7 @@ def without_fences(text: str) -> str:
     return "\n".join(blocks) if blocks else _FENCE_RE.sub("", text)
 
 
-def message_source(message: discord.Message) -> DeckSource:
+async def message_source(message: discord.Message) -> DeckSource:
     """A message's decklist: an attached text file, else a deck link in its text, else its text."""
     for attachment in message.attachments:
         kind = (attachment.content_type or "").split(";")[0].strip().lower()
@@ -106,7 +107,7 @@ def message_source(message: discord.Message) -> DeckSource:
     link, refused, rest = links_in(message.content)
     if link is not None:
         return link
-    if looks_like_a_list(without_fences(rest)):
+    if await off_loop(partial(looks_like_a_list, without_fences(rest))):
         return without_fences(message.content)
     if refused is not None:
         raise refused
@@ -127,8 +128,12 @@ async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
             data = await source.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return parse(decode(data), filename=source.filename), None
-    return parse(source), None
+        return await off_loop(partial(_parse_file, data, source.filename)), None
+    return await off_loop(partial(parse, source)), None
+
+
+def _parse_file(data: bytes, filename: str) -> ParsedDeck:
+    return parse(decode(data), filename=filename)
 
 
 async def check_deck(

@@ -120,6 +120,7 @@ class InputIssue(StrEnum):
     DOCTYPE = "doctype"  # an XML deck file that declares a document type
     NOT_XML = "not_xml"  # data: detail (the XML parser's own words)
     UNREADABLE_FILE = "unreadable_file"  # data: path, reason (the operating system's words)
+    TOO_SLOW = "too_slow"  # reading or checking passed its deadline. data: limit (seconds)
 
 
 class ListUnit(StrEnum):

@@ -1,18 +1,21 @@
 """Deck check against the card service: read the list, resolve every name in one batch, run the checks.
 Names are read exactly (`names_card`): a close name the service found is only suggested, never used; a
 commander option may name its card in part (`names_in_part`: `Kumano`), never with a slip (`Kumamo`).
-`ScryfallUnavailable` propagates only when nothing at all could be looked up."""
+`ScryfallUnavailable` propagates only when nothing at all could be looked up. Reading and checking, the CPU
+work on what a player sent, run off the event loop with a deadline (`off_loop`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import names_card, names_in_part, normalize
 from bot.deck.check import MAX_SUGGESTIONS, DeckInput, card_key, check_deck, color_letter
-from bot.deck.entries import DeckFormat, ParsedDeck, Section
+from bot.deck.entries import DeckFormat, DeckInputError, InputIssue, ParsedDeck, Section
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
 from bot.deck.house import HouseRules
 from bot.deck.parser import parse
@@ -21,6 +24,23 @@ from bot.identity import check_pairing
 
 MAX_OPTION = 200
 MAX_ALTERNATIVE_LOOKUPS = 25  # `A // B` lines whose `A` is looked up when `A // B` is not a card
+# Seconds reading (or checking) one list may take: the slowest list the readers take, the longest 64 KB line
+# pasted on one line, reads in a fifth of it on a quiet machine; past it the player is told before the reply
+# would have to be deferred (`bot.app.replies.DEFER_AFTER`).
+WORK_DEADLINE = 1.0
+
+T = TypeVar("T")
+
+
+async def off_loop(work: Callable[[], T], deadline: float = WORK_DEADLINE) -> T:
+    """`work()` in a worker thread, so that the event loop serves everyone else meanwhile (the readers' patterns
+    are linear, so no one call holds the GIL for long and the loop gets it back every switch interval);
+    DeckInputError(TOO_SLOW) when it has not finished within `deadline` seconds. The thread is not stopped: it
+    ends on its own, its work being linear in an input of at most 64 KB."""
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(work), deadline)
+    except TimeoutError:
+        raise DeckInputError(InputIssue.TOO_SLOW, limit=deadline) from None
 
 
 class CardSource(Protocol):
@@ -215,7 +235,7 @@ async def check_decklist(
         if (q := _check_option(label, value)) is not None
     ]
     colors = [color_letter(c) for c in chosen]
-    parsed = parse(deck) if isinstance(deck, str) else deck
+    parsed = await off_loop(partial(parse, deck)) if isinstance(deck, str) else deck
     if not options and not parsed.commander_entries:
         raise NoCommander()
     lookup = _Lookup()
@@ -229,16 +249,19 @@ async def check_decklist(
     if not lookup.found and not leaders.cards and offline:
         raise ScryfallUnavailable(offline)
     one_line = parsed.format is DeckFormat.ONE_LINE and len(parsed.entries) + len(parsed.problems) > 1
-    report = check_deck(
-        DeckInput(
-            parsed,
-            leaders.cards,
-            {typed: res.card for typed, res in lookup.found.items()},
-            lookup.missing,
-            lookup.unavailable,
-            leaders.unchecked,
-            chosen=colors,
-            house=house,
+    report = await off_loop(
+        partial(
+            check_deck,
+            DeckInput(
+                parsed,
+                leaders.cards,
+                {typed: res.card for typed, res in lookup.found.items()},
+                lookup.missing,
+                lookup.unavailable,
+                leaders.unchecked,
+                chosen=colors,
+                house=house,
+            ),
         )
     )
     report.readings, report.pasted_lines = readings, parsed.lines_read if one_line else None

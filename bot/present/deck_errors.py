@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -76,6 +77,9 @@ _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
     InputIssue.DOCTYPE: lambda _d: _("the deck file declares a document type; deck files don't"),
     InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format_map(d),
     InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format_map(d),
+    InputIssue.TOO_SLOW: lambda d: _(
+        "it took too long to read (over {limit} s); send a shorter list, or try again in a moment"
+    ).format(limit=number(math.ceil(float(d.get("limit", 0))))),
 }
 
 

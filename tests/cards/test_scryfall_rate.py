@@ -86,7 +86,7 @@ async def test_429_locks_everything_out_for_30_seconds_by_default(fake_scryfall,
     assert await service.autocomplete("light") == []
     batch = await service.resolve_many(["Dismember", "Kitchen Finks"])
     assert not batch.found and set(batch.unavailable) == {"Dismember", "Kitchen Finks"}
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < err.value.retry_after / 2  # not after the lockout, on any machine
     assert fake_scryfall.count() == sent
     assert service.metrics.value("identity_bot_scryfall_rate_limited_total") == 1
     assert (cache_counts(service.cache.path))["cards"] == 0

@@ -476,7 +476,7 @@ async def test_slow_site_times_out(session: aiohttp.ClientSession, archidekt: Fa
     started = time.monotonic()
     with raises(Code.UNAVAILABLE) as info:
         await sites.fetch(archidekt_link())
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < archidekt.delay  # cut off by the timeout, never the slow answer
     assert info.value.code.value == "unavailable"
     assert info.value.data["reason"] == "timeout" and info.value.data["seconds"] == 0.3
 

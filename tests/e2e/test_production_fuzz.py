@@ -34,8 +34,6 @@ from tests.fakes.discord import AUTOCOMPLETE, FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, running_bot, settle, user
 
-pytestmark = pytest.mark.timeout(180)
-
 BATCH = 100
 IN_PROCESS_BATCHES = 95  # 9,500 values
 GATEWAY_BATCHES = 5  # 500 values

@@ -20,9 +20,13 @@ _SECTIONS: dict[str, Section | None] = {
     ),
 }
 _SECTION_RE = re.compile(r"^\s*\[(?P<name>[A-Za-z]+)\]\s*$")
-_PASTED_SECTION_RE = re.compile(r"\s*(\[(?:" + "|".join(_SECTIONS) + r")\])\s*", re.IGNORECASE)
-# Where a line began in a pasted section: before a `Key=` in metadata, before a card's count elsewhere.
-_CUTS = (re.compile(r"\s+(?=\d{1,3}\s)"), re.compile(r"\s+(?=(?:Deck |Custom )?[A-Z]\w*=)"))
+_PASTED_SECTION_RE = re.compile(r"(\[(?:" + "|".join(_SECTIONS) + r")\])", re.IGNORECASE)
+# Where a line began in a pasted section: before a `Key=` in metadata, before a card's count elsewhere. Each
+# run of spaces is tried once, from its start (`(?<!\s)`): linear.
+_CUTS = (
+    re.compile(r"(?<!\s)\s+(?=[0-9]{1,3}\s)"),
+    re.compile(r"(?<!\s)\s+(?=(?:Deck |Custom )?[A-Z]\w*=)"),
+)
 
 
 def _header(line: str) -> str | None:
@@ -37,7 +41,7 @@ def detect(lines: list[str]) -> bool:
 
 def unfold(line: str) -> list[str]:
     """A Forge file pasted on one line (it starts with a section), cut back into its lines; else []."""
-    parts = _PASTED_SECTION_RE.split(line.strip())
+    parts = [part.strip() for part in _PASTED_SECTION_RE.split(line.strip())]
     out: list[str] = []
     for i, part in enumerate(parts[1:]):
         if i % 2 == 0:

@@ -1,6 +1,10 @@
 """What every text reader shares: one card line and the section headers around it. Pure. A leading number
 no deck could hold (1000 or more) is part of the name (`1996 World Champion`); ` // ` starts a comment only
-when it can't start a split card's next face (`slash_comment`)."""
+when it can't start a split card's next face (`slash_comment`).
+
+Every pattern here reads player text in linear time (docs/robustness.md): a line's runs of spaces are one
+space before any pattern sees it, no two quantifiers of a pattern can take the same characters, and the
+end-anchored suffix patterns are short and searched in the line's last `_SUFFIX_WINDOW` characters only."""
 
 from __future__ import annotations
 
@@ -35,26 +39,32 @@ GROUP_WORDS = {
 }
 HEADER_WORDS = {*SECTION_WORDS, *GROUP_WORDS}
 
+# Each `\s*` follows something that is no space, so only one way to match a line exists: linear.
 _HEADER_RE = re.compile(
-    r"^(?:(?://|#)+\s*)?(?P<word>[A-Za-z][A-Za-z ]*?)\s*(?:\(\s*\d+\s*\))?\s*:?\s*(?:\d+\s*)?$"
+    r"(?://|#)*+\s*+(?P<word>[A-Za-z]++(?: ++[A-Za-z]++)*+)\s*+(?:\(\s*+[0-9]++\s*+\)\s*+)?+(?::\s*+)?+"
+    r"(?:[0-9]++\s*+)?+"
 )
-_COUNT_RE = re.compile(r"^(?P<count>\d+)(?P<x>\s*[xX\u00d7])?\s+(?P<rest>\S.*)$")
-_TRAILING_COUNT_RE = re.compile(r"^(?P<rest>.*\S)(?:\s+[xX\u00d7]|\s*:\s*)(?P<count>\d+)$")
+_COUNT_RE = re.compile(r"(?P<count>[0-9]++)(?P<x> ?[xX\u00d7])? (?P<rest>\S.*)")
+_TRAILING_COUNT_RE = re.compile(r"(?P<rest>.*\S)(?: [xX\u00d7]| ?: ?)(?P<count>[0-9]++)")
+_COUNT_ONLY_RE = re.compile(r"[0-9]++ ?[xX\u00d7]?")
 SB_RE = re.compile(r"^SB:\s*", re.IGNORECASE)
-_STAR_MARK_RE = re.compile(r"\s*\*(?P<mark>[A-Za-z][A-Za-z\- ]{0,15})\*\s*$")
-_TAG_RE = re.compile(r"\s*\^[^^]*\^\s*$|\s+#!?[^\s#]+\s*$")  # `^tag^`, `#tag`: organisation, not the card
+# The suffix patterns (searched in the last `_SUFFIX_WINDOW` characters; a match starts at its mark).
+_STAR_MARK_RE = re.compile(r"\*(?P<mark>[A-Za-z][A-Za-z\- ]{0,15})\*$")
+_TAG_RE = re.compile(r"\^[^^]{0,60}\^$|\s#!?[^\s#]{1,60}$")  # `^tag^`, `#tag`: organisation, not the card
 # A set code has a letter and one case (`(C21)`, `(c21)`), so `Hazmat Suit (Used)` and `Bio (1999)` keep theirs.
 SET_CODE = r"(?=[A-Za-z0-9]*[A-Za-z])(?:[A-Z0-9]{2,6}|[a-z0-9]{2,6})"
 COLLECTOR = r"[A-Za-z0-9★†\-]{1,10}"  # a collector number: `263`, `217p`, `C21-263`, `1★`
-_SET_PAREN_RE = re.compile(r"\s*\((?P<set>" + SET_CODE + r")\)(?:\s+(?P<num>" + COLLECTOR + r"))?\s*$")
-_BRACKET_RE = re.compile(r"\s*\[(?P<inner>[^\[\]]{1,60})\]\s*$")
+_SET_PAREN_RE = re.compile(r"\((?P<set>" + SET_CODE + r")\)(?:\s(?P<num>" + COLLECTOR + r"))?$")
+_BRACKET_RE = re.compile(r"\[(?P<inner>[^\[\]]{1,60})\]$")
+_SUFFIX_WINDOW = 80  # longer than any suffix pattern's match
+MAX_FACES = 5  # `Who // What // When // Where // Why`: a line's first ` //`s that may separate faces
 _SET_NUMBER = r"(?P<set>[A-Za-z0-9]{2,6})(?::(?P<num>" + COLLECTOR + r"))?"  # `C21`, `C21:263`
 _SET_BRACKET_RE = re.compile("^" + _SET_NUMBER + "$")
 _LEADING_SET_RE = re.compile(r"^\[" + _SET_NUMBER + r"\]\s+")  # XMage
-_SPLIT_RE = re.compile(r"\s*/{1,2}\s*")
+_SPLIT_RE = re.compile(r" ?/{1,2} ?")  # in a name whose spaces are single
 _HASH_COMMENT_RE = re.compile(r"\s#(?:\s|$)")  # ` # note`; Moxfield tags (`#Ramp`) have no space after `#`
 _SLASH_SEPARATOR_RE = re.compile(r"\s//")  # ` //`: a split-card separator or the start of a comment
-_INLINE_SECTION_RE = re.compile(r"^(?P<word>[A-Za-z][A-Za-z ]{1,20}?)\s*:\s*(?P<rest>\S.*)$")
+_INLINE_SECTION_RE = re.compile(r"(?P<word>[A-Za-z][A-Za-z ]{1,20}?) ?: ?(?P<rest>\S.*)")
 QUOTES = str.maketrans("\u2019\u2018\u02bc\u201c\u201d\u2013\u2014\u00a0", "'''\"\"-- ")
 _FOIL_MARKS = {"f", "foil", "e", "etched", "f-etch", "a", "s"}
 # Lower-case words inside card names (`Fires of Undeath`, `Chicken à la King`); any other lower-case word is
@@ -65,6 +75,17 @@ _NAME_WORD_RE = re.compile(
 )
 
 
+def one_spaced(text: str) -> str:
+    """The text with each run of white space one space, and none at either end: what the patterns read."""
+    return " ".join(text.split())
+
+
+def read_count(digits: str) -> int:
+    """The value of a count's ASCII digits; MAX_COUNT + 1 for any larger one (never a 4,300-digit `int`)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= len(str(MAX_COUNT)) else MAX_COUNT + 1
+
+
 def normalize_name(name: str) -> str:
     """Tidy a typed card name: curly quotes, repeated spaces, split names as `A // B`."""
     name = " ".join(unicodedata.normalize("NFC", name).translate(QUOTES).split())
@@ -73,7 +94,7 @@ def normalize_name(name: str) -> str:
 
 def header(text: str) -> tuple[str, Section | None] | None:
     """('section', Section) for a section header, ('group', None) for a type group header, else None."""
-    m = _HEADER_RE.match(text)
+    m = _HEADER_RE.fullmatch(one_spaced(text))
     word = " ".join(m.group("word").lower().split()) if m else ""
     if word in SECTION_WORDS:
         return ("section", SECTION_WORDS[word])
@@ -120,16 +141,19 @@ _SUFFIXES = (
 def strip_suffixes(rest: str) -> tuple[str, dict[str, Any]]:
     """Peel set codes, collector numbers, markers and tags off the end of a card line."""
     info: dict[str, Any] = {}
-    peeled = True
-    while peeled and rest:
+    rest = rest.strip()
+    end, peeled = len(rest), True
+    while peeled and end:
         peeled = False
         for pattern, take in _SUFFIXES:
-            m = pattern.search(rest)
+            m = pattern.search(rest, max(0, end - _SUFFIX_WINDOW), end)
             if m and (m.start() > 0 or pattern is not _SET_PAREN_RE):
                 take(m, info)
-                rest, peeled = rest[: m.start()], True
+                end, peeled = m.start(), True
+                while end and rest[end - 1].isspace():
+                    end -= 1
                 break
-    return rest.strip(), info
+    return rest[:end], info
 
 
 def prose_word(text: str) -> bool:
@@ -151,7 +175,7 @@ def slash_comment(rest: str) -> tuple[str, str | None]:
     comment when what follows `looks_like_note`, is a section or type word (`// Ramp`), or the left part already
     ends in a set code, marker or tag; else it separates faces, and the left part is the alternative."""
     alternative: str | None = None
-    for m in _SLASH_SEPARATOR_RE.finditer(rest):
+    for _, m in zip(range(MAX_FACES), _SLASH_SEPARATOR_RE.finditer(rest), strict=False):
         left = rest[: m.start()].strip()
         right = rest[m.end() :].lstrip("/").strip()
         if not left or not right:
@@ -165,17 +189,21 @@ def slash_comment(rest: str) -> tuple[str, str | None]:
 
 def _split_count(text: str) -> tuple[int, str] | LineIssue:
     """The count (before or after the name; 1 when none) and the rest of a card line."""
-    m = _COUNT_RE.match(text)
+    m = _COUNT_RE.fullmatch(text)
+    count = read_count(m.group("count")) if m else 0
     if m and m.group("x") and m.group("rest").startswith(("(", "[", "*")):
-        return int(m.group("count")), f"{m.group('x').strip()} {m.group('rest')}"  # `1 X (UST) 1`: the card X
-    if m and (m.group("x") or int(m.group("count")) <= MAX_COUNT):
-        return int(m.group("count")), m.group("rest").strip()
+        return count, f"{m.group('x').strip()} {m.group('rest')}"  # `1 X (UST) 1`: the card X
+    if m and (m.group("x") or count <= MAX_COUNT):
+        return count, m.group("rest").strip()
     if m:
         return 1, text  # no deck holds 1000 copies: the number starts the name (`1996 World Champion`)
-    if re.fullmatch(r"\d+\s*[xX\u00d7]?", text):
+    if _COUNT_ONLY_RE.fullmatch(text):
         return LineIssue.COUNT_ONLY
-    m = _TRAILING_COUNT_RE.match(text)
-    return (int(m.group("count")), m.group("rest")) if m else (1, text)
+    first = text.partition(" ")[0].rstrip("xX\u00d7")
+    if first and not first.isascii() and all(ch.isnumeric() for ch in first):
+        return LineIssue.BAD_COUNT  # digits no count is written in: `² Sol Ring`, `①x Sol Ring`
+    m = _TRAILING_COUNT_RE.fullmatch(text)
+    return (read_count(m.group("count")), m.group("rest")) if m else (1, text)
 
 
 def _name_issue(count: int, name: str) -> LineIssue | None:
@@ -196,7 +224,8 @@ def _name_issue(count: int, name: str) -> LineIssue | None:
 
 def read_entry(text: str, section: Section = Section.MAIN) -> DeckEntry | LineIssue:
     """A card line (quotes normalised, not a header or comment) read in `section`, or why it can't be read."""
-    sb, inline = SB_RE.match(text), _INLINE_SECTION_RE.match(text)
+    text = one_spaced(text)
+    sb, inline = SB_RE.match(text), _INLINE_SECTION_RE.fullmatch(text)
     prefix: Section | None = None
     if sb:
         prefix, text = Section.SIDEBOARD, text[sb.end() :]
@@ -243,14 +272,14 @@ def card_from_fields(
 ) -> DeckEntry | LineIssue:
     """A card from a deck file's fields (a CSV row, an XML element): the name as written, tidied."""
     count_text = (count or "1").strip()
-    if not count_text.isdigit():
+    if not (count_text.isascii() and count_text.isdigit()):  # not `²`, `①`, `-1`, `1.5`
         return LineIssue.BAD_COUNT
     tidy = normalize_name(name)
-    if issue := _name_issue(int(count_text), tidy):
+    if issue := _name_issue(read_count(count_text), tidy):
         return issue
     return DeckEntry(
         tidy,
-        int(count_text),
+        read_count(count_text),
         section=section,
         set_code=(set_code or "").strip().lower() or None,
         collector_number=(number or "").strip() or None,

@@ -1,6 +1,7 @@
 """One-line pastes: a decklist whose newlines became spaces, cut where each entry starts so it reads like a
 line of a multi-line list. Limits: a plain list needs counts or `;` between names, and a comment's own
-numbers (`// top 10`) start new entries."""
+numbers (`// top 10`) start new entries. Linear in the line's length: the tokens are found in one pass, and
+each rule looks at a token and its neighbours, or (`note_follows`) at the tokens up to the next `//`."""
 
 from __future__ import annotations
 
@@ -16,14 +17,16 @@ from bot.deck.formats import lines
 NAME_ENDING_SECTION_WORDS = frozenset({"commander", "companion", "companions", "side", "stickers"})
 
 _HEADS = "|".join(w.replace(" ", r"\s+") for w in sorted(lines.HEADER_WORDS, key=len)[::-1])
-_HEADER = rf"(?P<words>{_HEADS})(?P<counted>\s*\(\s*\d+\s*\))?(?P<colon>\s*:)?"  # Lands (30), SIDEBOARD:
+_HEADER = (
+    rf"(?P<words>{_HEADS})(?P<counted>\s*+\(\s*+[0-9]++\s*+\))?(?P<colon>\s*+:)?"  # Lands (30), SIDEBOARD:
+)
 _HEADER_RE = re.compile(_HEADER, re.IGNORECASE)
 _TOKEN_RE = re.compile(
     rf"(?i:(?<!\S){_HEADER}(?!\S))|\[[^\[\]]{{0,60}}\]|\^[^\^]{{0,60}}\^|\*[A-Za-z][A-Za-z\- ]{{0,15}}\*"
     r"|\([^()]{0,60}\)|\S+(?:\s+:(?!\S))?"  # (C21), (Big Furry Monster); a word (`Commander :` is one)
 )
 _KIND_RE = re.compile(  # what a token is; anything else is a "word"
-    rf"(?P<count>\d{{1,3}}[xX\u00d7]?)|(?P<set>\({lines.SET_CODE}\))"
+    rf"(?P<count>[0-9]{{1,3}}[xX\u00d7]?)|(?P<set>\({lines.SET_CODE}\))"
     rf"|(?P<bset>\[(?=[^\]]*[A-Za-z])[A-Za-z0-9]{{2,6}}(?::{lines.COLLECTOR})?\])|(?P<note>//.*|(?://|#)+)"
     r"|(?P<mark>\*.+\*|\[(?:.*\])?|\^.*\^|#.*)|(?P<sb>(?i:SB:))|(?P<paren>\(.*)|(?P<colon>:)"
 )
@@ -55,7 +58,7 @@ class _Splitter:
 
     def _numbered(self, i: int) -> bool | None:
         """Token i, after a `(SET)`, is its collector number (True), is not (False), or can't tell (None)."""
-        if self.t[i].isdigit():
+        if _number(self.t[i]):
             return self.k[i + 1] not in ("word", "bset") or None  # `(C21) 263 1 Shock`, not `(C21) 2 Shock`
         return bool(_NUM_RE.fullmatch(self.t[i])) and self.k[i] != "count"
 
@@ -91,7 +94,8 @@ class _Splitter:
         while j < self.n and not (self.count_at(j) or self.k[j] in ("note", "paren", *_ENDS)):
             j += 1
         text = " ".join([self.t[i][2:], *self.t[i + 1 : j]]).strip()
-        return bool(text) and lines.looks_like_note(" ".join(self.t[self.name_at : i]), text)
+        name = next((self.t[k] for k in range(self.name_at, i) if any(c.isalpha() for c in self.t[k])), "")
+        return bool(text) and lines.looks_like_note(name, text)
 
     def begin(self, i: int, phase: _Phase) -> int:
         if i < self.n and i != self.starts[-1]:
@@ -116,7 +120,7 @@ class _Splitter:
         inline = word in lines.INLINE_SECTION_WORDS and self.k[i + 1] in _NAMES
         if inline and (phase is not _Phase.NOTE or tok[0].isupper()):  # in a comment, only capitalised
             return self.begin(i, _Phase.PREFIX) + 1
-        if tok.isdigit() and (
+        if _number(tok) and (
             (self.collector(i) and (self.numbers_follow_sets or not self.count_at(i)))
             or (phase is _Phase.NAME and prev.endswith(":"))  # `Island: 9`
         ):
@@ -146,6 +150,11 @@ class _Splitter:
 
 
 _Test = Callable[[_Splitter, int], object]
+
+
+def _number(token: str) -> bool:
+    """ASCII digits only: `²` and `①` are no number of a list."""
+    return token.isascii() and token.isdigit()
 
 
 def _kind(*kinds: str) -> _Test:
@@ -186,7 +195,7 @@ _RULES: dict[_Phase, tuple[tuple[_Test, _Phase | None, bool], ...]] = {
 def split_entries(line: str) -> list[str]:
     """Cut one pasted line into entries, in order: card lines, headers, comments or Arena `About` metadata."""
     out: list[str] = []
-    for chunk in re.split(r"\s*[;|]\s*", line.strip()):
+    for chunk in re.split(r"[;|]", line):
         if matches := list(_TOKEN_RE.finditer(chunk)):
             ranges = _Splitter([m.group() for m in matches]).split()
             out.extend(chunk[matches[start].start() : matches[end - 1].end()] for start, end in ranges)

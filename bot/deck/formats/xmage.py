@@ -8,7 +8,7 @@ import re
 from bot.deck.entries import ParsedDeck, commanders_from_sideboard
 from bot.deck.formats.text import read_lines
 
-_CARD_RE = re.compile(r"^\s*(?:SB:\s*)?\d+\s+\[[A-Za-z0-9]{2,6}:[A-Za-z0-9★†\-]*\]\s+\S")
+_CARD_RE = re.compile(r"^\s*(?:SB:\s*)?[0-9]+\s+\[[A-Za-z0-9]{2,6}:[A-Za-z0-9★†\-]*\]\s+\S")
 _META_RE = re.compile(r"^\s*(?:(?P<key>NAME|AUTHOR):|LAYOUT\s)(?P<value>.*)$")
 
 
