@@ -154,7 +154,8 @@ def test_streaming_memory_is_bounded_by_the_names_kept(tmp_path):
                 "name": f"Card {n % 500}",
                 "oracle_id": f"o{n % 500}",
                 "printed_name": f"Karte {n % 500}",
-                "printed_text": "x" * 10_000,
+                "printed_text": f"Text {n % 500}",
+                "flavor_text": "x" * 10_000,
             }
             fh.write(("," if n else "") + json.dumps(obj))
         fh.write("]")
@@ -165,7 +166,7 @@ def test_streaming_memory_is_bounded_by_the_names_kept(tmp_path):
         _current, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert (result.printings, result.names) == (1000, 500)
+    assert (result.printings, result.names, result.texts) == (1000, 500, 500)  # one text per card
     assert peak < size / 10, (peak, size)
 
 
