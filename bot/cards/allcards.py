@@ -43,7 +43,8 @@ SCHEMA = (
 PROGRESS_EVERY = 5000  # printings between two progress calls
 
 Row = tuple[str, str, str, str]  # (lang, printed name, oracle id, English name)
-Texts = dict[tuple[str, str], tuple[tuple[bool, int, str], list[str]]]  # (lang, oracle id) -> (rank, faces)
+# (lang, oracle id) -> (rank, the JSON list of the printed text of each face)
+Texts = dict[tuple[str, str], tuple[tuple[bool, int, str], str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +81,13 @@ def _keep_text(texts: Texts, obj: dict[str, Any], lang: str, oracle_id: str) -> 
     faces = text_faces(obj, "printed_text")
     if not any(faces):
         return
-    rank = printing_rank(obj)
     kept = texts.get((lang, oracle_id))
+    released = obj.get("released_at")
+    if kept is not None and kept[0][0] and (not isinstance(released, str) or released <= kept[0][2]):
+        return  # a text whose every line matches, and no older, is kept already
+    rank = printing_rank(obj)
     if kept is None or rank > kept[0]:
-        texts[(lang, oracle_id)] = (rank, faces)
+        texts[(lang, oracle_id)] = (rank, json.dumps(faces, ensure_ascii=False))
 
 
 def _read(
@@ -136,22 +140,20 @@ def import_printed_names(
             for (lang, printed, oracle), (name, n) in counts.items()
         ]
         del counts
-        text_rows = [
-            (lang, oracle, json.dumps(faces, ensure_ascii=False))
-            for (lang, oracle), (_r, faces) in texts.items()
-        ]
-        del texts
         with conn:
             conn.execute("BEGIN IMMEDIATE")
             for statement in SCHEMA:
                 conn.execute(statement)
             conn.executemany("INSERT INTO printed_names VALUES (?, ?, ?, ?, ?, ?)", rows)
-            conn.executemany("INSERT INTO printed_texts VALUES (?, ?, ?)", text_rows)
+            conn.executemany(
+                "INSERT INTO printed_texts VALUES (?, ?, ?)",
+                ((lang, oracle, faces) for (lang, oracle), (_rank, faces) in texts.items()),
+            )
             conn.executemany(
                 "INSERT INTO printed_languages VALUES (?, ?, ?, ?, ?)",
                 ((lang, n, now, updated_at, KEY_VERSION) for lang, n in per_lang.items()),
             )
-    return PrintedImport(printings, len(rows), time.perf_counter() - started, len(text_rows))
+    return PrintedImport(printings, len(rows), time.perf_counter() - started, len(texts))
 
 
 def _connect_existing(db_path: Path | str) -> sqlite3.Connection | None:
