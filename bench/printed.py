@@ -1,4 +1,5 @@
-"""Benchmark: printed names in other languages from an all_cards file of Scryfall's real size (issue 20).
+"""Benchmark: printed names and rules texts in other languages from an all_cards file of Scryfall's real size
+(issues 20, 26).
 
 Run: python bench/printed.py [--languages de] [--file PATH] [--regenerate]
 
@@ -170,7 +171,7 @@ def main() -> None:
         db_size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
         print(
             f"import ({','.join(langs)}): {wall:.1f} s wall, {result.printings:,} printings kept -> "
-            f"{result.names:,} names; child peak RSS {child_rss / 2**20:.0f} MiB; cache file {db_size / 2**20:.1f} MiB"
+            f"{result.names:,} names, {result.texts:,} rules texts; child peak RSS {child_rss / 2**20:.0f} MiB; cache file {db_size / 2**20:.1f} MiB"
         )
         out = subprocess.run(
             [sys.executable, "-c", PROBE, str(db), ",".join(langs)],

@@ -61,7 +61,12 @@ class IdentityCog(commands.Cog, name="Identity"):
         self.remember(interaction, found.card)
         stale = embeds.stale_note([found])
         reply = embeds.identity_reply(
-            analyze(found.card), found.card, emoji=self.bot.emoji, stale=stale, typed=found.typed(card.text)
+            analyze(found.card),
+            found.card,
+            emoji=self.bot.emoji,
+            stale=stale,
+            typed=found.typed(card.text),
+            printed=found.printed_text,
         )
         await send_reply(interaction, reply)
 
@@ -124,6 +129,7 @@ class IdentityCog(commands.Cog, name="Identity"):
             stale=stale,
             typed=typed,
             house=here,
+            printed=the_card.printed_text,
         )
         await send_reply(interaction, reply)
 

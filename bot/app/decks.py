@@ -154,7 +154,9 @@ async def check_deck(
     check = check_decklist(bot.cards, parsed, *names, chosen=chosen, house=house)
     report, resolved = await defer_if_slow(interaction, check)  # one deferral budget for both steps
     record_found(interaction, resolved, card=" + ".join(report.commanders) or None)
-    reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved))
+    quoted = {p.card for p in report.problems if p.analysis is not None and p.outside}  # cards with evidence
+    printed = await bot.cards.printed_texts(r.card for r in resolved if r.name in quoted)
+    reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved), printed=printed)
     if fetched is not None:
         line = decklinks.deck_from_link_line(fetched.name, fetched.site.label, fetched.url)
         reply.content = f"{line}\n{reply.content}" if reply.content else line

@@ -1,16 +1,19 @@
-"""Printed card names from Scryfall's `all_cards` bulk file (about 2 GB), kept in the cache's `printed_names`
-and `printed_languages` tables, which this module owns. The import streams the file and replaces the tables
-in one short transaction, so readers never see half an import."""
+"""Printed card names and rules text from Scryfall's `all_cards` bulk file (about 2 GB), kept in the cache's
+`printed_names`, `printed_texts` and `printed_languages` tables, which this module owns. The import streams
+the file and replaces the tables in one short transaction, so readers never see half an import. Of a card's
+printings in a language, one text is kept: the most recent whose lines follow the Oracle text best
+(`printing_rank`)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import functools
+import json
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ import ijson
 
 from bot.cards.bulk import BulkFormatError, downloaded, in_child, iter_cards
 from bot.cards.printed import KEY_VERSION, PrintedNames, printed_key, printing_names
+from bot.cards.quotes import printing_rank, text_faces
 from bot.cards.schema import connect_for_import
 from bot.cards.scryfall import ScryfallClient
 
@@ -26,15 +30,21 @@ from bot.cards.scryfall import ScryfallClient
 SCHEMA = (
     "DROP TABLE IF EXISTS printed_names",
     "DROP TABLE IF EXISTS printed_languages",
+    "DROP TABLE IF EXISTS printed_texts",
     "CREATE TABLE printed_names (lang TEXT NOT NULL, printed TEXT NOT NULL, oracle_id TEXT NOT NULL,"
     " name TEXT NOT NULL, prints INTEGER NOT NULL, key TEXT NOT NULL, PRIMARY KEY (lang, printed, oracle_id))"
     " WITHOUT ROWID",
+    # `faces`: a JSON list of the printed text of each face (one for a card of one part)
+    "CREATE TABLE printed_texts (lang TEXT NOT NULL, oracle_id TEXT NOT NULL, faces TEXT NOT NULL,"
+    " PRIMARY KEY (lang, oracle_id)) WITHOUT ROWID",
     "CREATE TABLE printed_languages (lang TEXT PRIMARY KEY, names INTEGER NOT NULL, imported_at REAL NOT NULL,"
     " updated_at REAL, key_version INTEGER NOT NULL)",
 )
 PROGRESS_EVERY = 5000  # printings between two progress calls
 
 Row = tuple[str, str, str, str]  # (lang, printed name, oracle id, English name)
+# (lang, oracle id) -> (rank, the JSON list of the printed text of each face)
+Texts = dict[tuple[str, str], tuple[tuple[bool, int, str], str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +52,15 @@ class PrintedImport:
     printings: int  # printings read in the languages turned on
     names: int  # distinct (language, printed name, card) rows stored
     seconds: float
+    texts: int = 0  # (language, card) printed rules texts stored
 
 
-def _oracle_id(obj: dict[str, Any]) -> str | None:
+def card_oracle_id(obj: Mapping[str, Any]) -> str | None:
     oracle_id = obj.get("oracle_id")
     if isinstance(oracle_id, str):
         return oracle_id
     for face in obj.get("card_faces") or ():  # reversible cards keep it on their faces
-        if isinstance(face, dict) and isinstance(face.get("oracle_id"), str):
+        if isinstance(face, Mapping) and isinstance(face.get("oracle_id"), str):
             return str(face["oracle_id"])
     return None
 
@@ -58,17 +69,32 @@ def printed_rows(obj: Any, languages: Collection[str]) -> list[Row]:
     """The rows one `all_cards` object gives for `languages` ([] for English printings and non-cards)."""
     if not isinstance(obj, dict) or obj.get("object") != "card" or obj.get("lang") not in languages:
         return []
-    name, oracle_id = obj.get("name"), _oracle_id(obj)
+    name, oracle_id = obj.get("name"), card_oracle_id(obj)
     if not isinstance(name, str) or oracle_id is None:
         return []
     lang = str(obj["lang"])
     return [(lang, printed, oracle_id, name) for printed in printing_names(obj)]
 
 
+def _keep_text(texts: Texts, obj: dict[str, Any], lang: str, oracle_id: str) -> None:
+    """Keep this printing's printed text when it follows the Oracle text better than the one kept."""
+    faces = text_faces(obj, "printed_text")
+    if not any(faces):
+        return
+    kept = texts.get((lang, oracle_id))
+    released = obj.get("released_at")
+    if kept is not None and kept[0][0] and (not isinstance(released, str) or released <= kept[0][2]):
+        return  # a text whose every line matches, and no older, is kept already
+    rank = printing_rank(obj)
+    if kept is None or rank > kept[0]:
+        texts[(lang, oracle_id)] = (rank, json.dumps(faces, ensure_ascii=False))
+
+
 def _read(
     path: Path, languages: Collection[str], progress: Callable[[int], object] | None
-) -> tuple[dict[tuple[str, str, str], list[Any]], int]:
+) -> tuple[dict[tuple[str, str, str], list[Any]], Texts, int]:
     counts: dict[tuple[str, str, str], list[Any]] = {}  # (lang, printed, oracle id) -> [name, printings]
+    texts: Texts = {}
     printings = seen = 0
     for obj, _raw in iter_cards(path):
         seen += 1
@@ -77,13 +103,15 @@ def _read(
         for lang, printed, oracle_id, name in rows:
             entry = counts.setdefault((lang, printed, oracle_id), [name, 0])
             entry[1] += 1
+        if rows:
+            _keep_text(texts, obj, rows[0][0], rows[0][2])
         if progress and seen % PROGRESS_EVERY == 0:
             progress(PROGRESS_EVERY)
     if progress:
         progress(seen % PROGRESS_EVERY)
     if seen == 0:
         raise BulkFormatError(f"{path} holds no card objects")
-    return counts, printings
+    return counts, texts, printings
 
 
 def import_printed_names(
@@ -95,14 +123,14 @@ def import_printed_names(
     progress: Callable[[int], object] | None = None,
     clock: Callable[[], float] = time.time,
 ) -> PrintedImport:
-    """Make the cache's `printed_names` hold exactly the names in `languages` of an `all_cards` file
-    (synchronous). `progress` gets the number of objects read since its last call."""
+    """Make the cache's `printed_names` and `printed_texts` hold exactly the names and texts in `languages` of
+    an `all_cards` file (synchronous). `progress` gets the number of objects read since its last call."""
     started = time.perf_counter()
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
     with contextlib.closing(connect_for_import(db_path)) as conn:
-        counts, printings = _read(path, frozenset(languages), progress)
+        counts, texts, printings = _read(path, frozenset(languages), progress)
         per_lang: dict[str, int] = dict.fromkeys(languages, 0)
         for lang, _printed, _oracle in counts:
             per_lang[lang] += 1
@@ -118,10 +146,14 @@ def import_printed_names(
                 conn.execute(statement)
             conn.executemany("INSERT INTO printed_names VALUES (?, ?, ?, ?, ?, ?)", rows)
             conn.executemany(
+                "INSERT INTO printed_texts VALUES (?, ?, ?)",
+                ((lang, oracle, faces) for (lang, oracle), (_rank, faces) in texts.items()),
+            )
+            conn.executemany(
                 "INSERT INTO printed_languages VALUES (?, ?, ?, ?, ?)",
                 ((lang, n, now, updated_at, KEY_VERSION) for lang, n in per_lang.items()),
             )
-    return PrintedImport(printings, len(rows), time.perf_counter() - started)
+    return PrintedImport(printings, len(rows), time.perf_counter() - started, len(texts))
 
 
 def _connect_existing(db_path: Path | str) -> sqlite3.Connection | None:
@@ -162,6 +194,20 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
     finally:
         conn.close()
     return index if len(index) else None
+
+
+def load_printed_texts(db_path: Path | str, lang: str, oracle_ids: Collection[str]) -> dict[str, list[str]]:
+    """{oracle id: its printed text per face} in `lang` for those of `oracle_ids` the cache holds (none
+    when never imported). Synchronous."""
+    conn = _connect_existing(db_path) if oracle_ids else None
+    if conn is None:
+        return {}
+    ids = list(dict.fromkeys(oracle_ids))
+    marks = ",".join("?" * len(ids))
+    query = f"SELECT oracle_id, faces FROM printed_texts WHERE lang = ? AND oracle_id IN ({marks})"
+    with contextlib.closing(conn), contextlib.suppress(sqlite3.OperationalError):
+        return {oracle: json.loads(faces) for oracle, faces in conn.execute(query, (lang, *ids))}
+    return {}  # no table: never imported, or by an older version
 
 
 async def sync_printed_names(

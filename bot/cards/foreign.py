@@ -111,13 +111,14 @@ class ForeignNames:
 
     def __init__(self, search: PrintedSearch | None = None) -> None:
         self.index: PrintedNames | None = None
+        self.languages: frozenset[str] = frozenset()  # those the index was loaded for
         self.search = search
 
     async def load(self, db_path: Path | str, languages: Collection[str]) -> bool:
         """Load the cache's printed names off the event loop; False (the index kept) when it holds none."""
         index = await asyncio.to_thread(load_printed_names, db_path, languages) if languages else None
         if index is not None:
-            self.index = index
+            self.index, self.languages = index, frozenset(languages)
         return index is not None
 
     def local(self, text: str, n: str, langs: Sequence[str], english: str | None = None) -> list[str]:

@@ -4,12 +4,17 @@ The player's languages come from `bot.cards.foreign.use_player_langs`."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterable, Mapping
 from functools import cached_property
+from typing import Any
 
+from bot.cards.allcards import card_oracle_id, load_printed_texts
 from bot.cards.exact import ExactReader
 from bot.cards.foreign import player_langs
 from bot.cards.lookup import CardLookups
 from bot.cards.model import MAX_CHOICES, Batch
+from bot.cards.quotes import PrintedText
 from bot.cards.suggest import Autocomplete
 
 
@@ -34,6 +39,17 @@ class CardService(CardLookups):
         return await self._autocomplete.complete(
             prefix, commanders_only=commanders_only, partner_of=partner_of
         )
+
+    async def printed_texts(self, cards: Iterable[Mapping[str, Any]]) -> dict[str, PrintedText]:
+        """{card name: its rules text as printed in the player's language} for those of `cards` the local data
+        holds (`CARD_LANGUAGES`, imported from `all_cards`); {} for a player whose language is not loaded."""
+        langs = player_langs()
+        if not langs or langs[0] not in self.foreign.languages:
+            return {}
+        by_id = {oracle: card for card in cards if (oracle := card_oracle_id(card)) is not None}
+        stored = await asyncio.to_thread(load_printed_texts, self.cache.path, langs[0], list(by_id))
+        texts = {oracle: PrintedText.of(by_id[oracle], langs[0], faces) for oracle, faces in stored.items()}
+        return {str(by_id[oracle].get("name")): text for oracle, text in texts.items() if text is not None}
 
     def printed_choices(self, prefix: str, *, commanders_only: bool = False) -> list[tuple[str, str]]:
         """(label `Foudre — Lightning Bolt`, English name) for printed names starting with `prefix`

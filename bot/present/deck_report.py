@@ -4,8 +4,9 @@ and the summary embed, both listing problems grouped by kind, each card once, of
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+from bot.cards.quotes import PrintedText
 from bot.deck.parser import Section
 from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
 from bot.identity.model import WUBRG
@@ -18,6 +19,7 @@ from bot.present.render import Emoji
 ATTACH_OVER = 900  # attach the full report when it is longer than this many characters
 FIELD_ITEMS = 8  # problems listed per kind in the embed before "…and N more"
 FILE_NAME = "deck-check.txt"
+Printed = Mapping[str, PrintedText]  # card name -> its rules text as printed in the reply's language
 UNCHECKED_COLOR = 0xF1C40F  # amber: nothing wrong found, but not every name could be looked up
 
 
@@ -172,11 +174,19 @@ def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
     return _("{card} can\u2019t lead this deck").format(card=card)
 
 
-def evidence_text(problem: Problem, emoji: Emoji = None, *, markdown: bool = False) -> list[str]:
+def _sources(problem: Problem) -> list[evidence.Source]:
+    return evidence.sources(r for color in problem.outside for r in problem.evidence_for(color))
+
+
+def evidence_text(
+    problem: Problem, emoji: Emoji = None, *, markdown: bool = False, printed: Printed | None = None
+) -> list[str]:
     if problem.analysis is None:
         return []
-    found = evidence.sources(r for color in problem.outside for r in problem.evidence_for(color))
-    return evidence.evidence_lines(problem.analysis, found, emoji, markdown=markdown)
+    quoted = (printed or {}).get(problem.card or "")
+    return evidence.evidence_lines(
+        problem.analysis, _sources(problem), emoji, markdown=markdown, printed=quoted
+    )
 
 
 def headline(report: DeckReport) -> str:
@@ -274,8 +284,9 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
     return out
 
 
-def text_report(report: DeckReport) -> str:
-    """Plain text, as printed by the CLI and attached by the bot."""
+def text_report(report: DeckReport, printed: Printed | None = None) -> str:
+    """Plain text, as printed by the CLI and attached by the bot; `printed`: cards' rules text as printed in
+    the reply's language, to quote their lines from."""
     names = " + ".join(report.commanders) or _("(none)")
     if report.identity_checked:
         names += f" ({render.color_words(report.deck_identity)})"
@@ -305,7 +316,7 @@ def text_report(report: DeckReport) -> str:
         for p in problems:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
-                out.extend(f"      {line}" for line in evidence_text(p))
+                out.extend(f"      {line}" for line in evidence_text(p, printed=printed))
     gc_lines = brackets.deck_lines(report.game_changers)
     out += ["", brackets.deck_title(len(report.game_changers)), *(f"  {line}" for line in gc_lines)]
     for heading, items in ((_("Warnings"), warnings_text(report)), (_("Read as"), notes_text(report))):
@@ -329,16 +340,31 @@ def _escaped(text: str) -> str:
     return render.escape(render.truncate(text, 150))
 
 
-def _field_line(p: Problem, emoji: Emoji) -> str:
+def _field_line(p: Problem, emoji: Emoji, printed: Printed) -> str:
     text = render.truncate(problem_text(p, _escaped), 300)
-    found = evidence_text(p, emoji, markdown=True) if p.kind is ProblemKind.COLOR else []
+    found = evidence_text(p, emoji, markdown=True, printed=printed) if p.kind is ProblemKind.COLOR else []
     if found:
         text += f" \u00b7 {found[0]}" + (_(" (+{n} more)").format(n=len(found) - 1) if len(found) > 1 else "")
     return f"\u2022 {text}"
 
 
+def _english_note(report: DeckReport, printed: Printed) -> str | None:
+    """The footer's note when a card line the embed quotes (each off-color card's first) is English."""
+    for p in report.of_kind(ProblemKind.COLOR)[:FIELD_ITEMS]:
+        if p.analysis is not None and (
+            note := evidence.english_note(_sources(p)[:1], printed.get(p.card or ""))
+        ):
+            return note
+    return None
+
+
 def summary_embed(
-    report: DeckReport, *, emoji: Emoji = None, attached: bool = False, stale: str | None = None
+    report: DeckReport,
+    *,
+    emoji: Emoji = None,
+    attached: bool = False,
+    stale: str | None = None,
+    printed: Printed | None = None,
 ) -> Embed:
     heading = _("Deck check: {commanders}").format(commanders=" + ".join(report.commanders))
     if report.legal:
@@ -373,7 +399,7 @@ def summary_embed(
     ]
     embeds.add_list_field(embed, second_opinion.field_name(), doubts, mark="\u2022 ")
     for kind, n in report.counts().items():
-        shown = [_field_line(p, emoji) for p in report.of_kind(kind)[:FIELD_ITEMS]]
+        shown = [_field_line(p, emoji, printed or {}) for p in report.of_kind(kind)[:FIELD_ITEMS]]
         if n > FIELD_ITEMS:
             more = kind_label(kind, n - FIELD_ITEMS)
             shown.append(_("\u2026and {more} more in the full report").format(more=more))
@@ -384,8 +410,9 @@ def summary_embed(
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
     if report.house is not None:
         embeds.add_list_field(embed, _("House rules applied"), [house.applied_line(report.house)])
-    if attached:
-        embed.footer = _("The full report is attached as {file}.").format(file=FILE_NAME)
+    notes = [_("The full report is attached as {file}.").format(file=FILE_NAME) if attached else None]
+    notes.append(_english_note(report, printed or {}))
+    embed.footer = " \u00b7 ".join(n for n in notes if n) or None
     return embeds.finish(embed)
 
 
@@ -395,8 +422,11 @@ def needs_attachment(report: DeckReport, text: str | None = None) -> bool:
     return len(text) > ATTACH_OVER or any(len(report.of_kind(kind)) > FIELD_ITEMS for kind in ProblemKind)
 
 
-def deck_reply(report: DeckReport, *, emoji: Emoji = None, stale: str | None = None) -> Reply:
-    full = text_report(report)
+def deck_reply(
+    report: DeckReport, *, emoji: Emoji = None, stale: str | None = None, printed: Printed | None = None
+) -> Reply:
+    """`printed`: the off-color cards' rules text as printed in the reply's language, by card name."""
+    full = text_report(report, printed)
     attach = needs_attachment(report, full)
-    embed = summary_embed(report, emoji=emoji, attached=attach, stale=stale)
+    embed = summary_embed(report, emoji=emoji, attached=attach, stale=stale, printed=printed)
     return Reply(embeds=[embed], attachment=Attachment(FILE_NAME, full) if attach else None)

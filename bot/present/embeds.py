@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from bot.cards.model import STALE_DAYS, Resolved
+from bot.cards.quotes import PrintedText
 from bot.house.rules import FitHere
 from bot.identity import is_banned
 from bot.identity.model import Analysis, FitResult, FitVerdict, NonDeckKind
@@ -102,9 +103,10 @@ def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str =
         embed.add_field(name=render.truncate(name, message.FIELD_NAME_LIMIT), value=value)
 
 
-def note_english(embed: Embed, found: Sequence[evidence.Source]) -> None:
-    """Say in the footer that the quoted card lines are English Oracle text (replies in another language)."""
-    note = evidence.english_note(found)
+def note_english(embed: Embed, found: Sequence[evidence.Source], printed: PrintedText | None = None) -> None:
+    """Say in the footer that quoted card lines are English Oracle text (replies in another language), when
+    one is not quoted as `printed` prints it."""
+    note = evidence.english_note(found, printed)
     if note and embed.footer:
         embed.footer = f"{embed.footer} \u00b7 {note}"
 
@@ -114,9 +116,16 @@ def add_warnings(embed: Embed, warnings: Iterable[str | None]) -> None:
 
 
 def identity_reply(
-    analysis: Analysis, card: Card, *, emoji: Emoji = None, stale: str | None = None, typed: str | None = None
+    analysis: Analysis,
+    card: Card,
+    *,
+    emoji: Emoji = None,
+    stale: str | None = None,
+    typed: str | None = None,
+    printed: PrintedText | None = None,
 ) -> Reply:
-    """`typed`: what was typed when it is not the card's own name (another language, part of it, a slip)."""
+    """`typed`: what was typed when it is not the card's own name (another language, part of it, a slip);
+    `printed`: the card's rules text as printed in the reply's language, to quote its lines from."""
     name = analysis.name or card_name(card)
     kind = analysis.not_deck_card
     said = _("You typed: {names}").format(names=render.echo(typed, 80)) if typed else None
@@ -141,8 +150,8 @@ def identity_reply(
     if kind is not NonDeckKind.TOKEN or analysis.colors:
         reasons = analysis.color_reasons if kind is NonDeckKind.TOKEN else analysis.identity_reasons
         found = evidence.sources(reasons)
-        add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, found, emoji))
-        note_english(embed, found)
+        add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, found, emoji, printed=printed))
+        note_english(embed, found, printed)
     banned = _("{card} is banned in Commander.").format(card=plain(name))
     doubts = [second_opinion.sentence(shown(n), ours, theirs) for n, ours, theirs in doubt]
     add_warnings(embed, [*doubts, banned if is_banned(card) and analysis.deck_card else "", stale])
@@ -191,10 +200,11 @@ def fits_reply(
     stale: str | None = None,
     typed: Sequence[tuple[str, str]] = (),
     house: FitHere | None = None,
+    printed: PrintedText | None = None,
 ) -> Reply:
     """`house`: this server's house rules on it; a card or commander they ban is ⛔ (told apart from the
     official ban list, which decides the verdict when it bans too), a Game Changer its bracket limits a
-    warning."""
+    warning. `printed`: the card's rules text as printed in the reply's language."""
     here = house or FitHere()
     analysis = result.card
     name = analysis.name or card_name(card)
@@ -226,8 +236,8 @@ def fits_reply(
     if result.outside:
         found = evidence.sources(analysis.identity_reasons, result.outside)
         outside = _("Outside: {colors}").format(colors=render.color_words(result.outside))
-        add_list_field(embed, outside, evidence.evidence_lines(analysis, found, emoji))
-        note_english(embed, found)
+        add_list_field(embed, outside, evidence.evidence_lines(analysis, found, emoji, printed=printed))
+        note_english(embed, found, printed)
     bracket = house_words.fits_bracket_warning(here.bracket, name) if here.bracket is not None else None
     add_warnings(embed, [bracket, stale])
     return Reply(embeds=[finish(embed)])

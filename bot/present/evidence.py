@@ -1,11 +1,15 @@
 """The one way evidence becomes text: the engine's reasons merged into one `Source` per line of the card, so
-Golos gives one line, `{W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile…`, not five."""
+Golos gives one line, `{W}{U}{B}{R}{G} — activated ability: {2}**{W}{U}{B}{R}{G}**: Exile…`, not five. In a
+reply in another language, a rules-text line is quoted as the player's cards print it when the card's printed
+text is known and its line matches the Oracle line (`bot.cards.quotes`); else the Oracle line, noted English."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.cards.printed import scryfall_language
+from bot.cards.quotes import PrintedText
 from bot.identity.model import WUBRG, Analysis, FaceRole, Reason, ReasonKind, TextPlace
 from bot.present import render
 from bot.present.i18n import ENGLISH, N_, _, current_locale, ngettext, pgettext
@@ -23,6 +27,8 @@ _PLACES: dict[TextPlace, str] = {
     TextPlace.GRANTED_ABILITY: N_("ability it grants"),
     TextPlace.TEXT: N_("rules text"),
 }
+_RULES_LINES = (ReasonKind.RULES_TEXT, ReasonKind.CDA)  # kinds whose text is a line of the rules text
+_NOT_WORDS = (ReasonKind.MANA_COST, ReasonKind.COLOR_INDICATOR)  # kinds that quote no words
 _CAPITALIZED = ("de", "ja")  # languages whose keywords keep their printed first letter mid-sentence
 _WHERE: dict[ReasonKind, str] = {
     ReasonKind.MANA_COST: N_("mana cost"),
@@ -102,8 +108,26 @@ def face_label(analysis: Analysis, face: str) -> str:
     return _("{face} ({part})").format(face=face, part=_("back face")) if role is FaceRole.BACK else face
 
 
-def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, markdown: bool = True) -> str:
-    """Symbols (or pips), where they sit, the card's line with them in bold; `markdown=False` for files."""
+def printed_line(source: Source, printed: PrintedText | None) -> str | None:
+    """The rules-text line of `source` as the card prints it in the reply's language, when `printed` (the
+    card's printed text) has a line that matches it; else None (the Oracle line is quoted)."""
+    if printed is None or source.kind not in _RULES_LINES or not source.text:
+        return None
+    if scryfall_language(current_locale().replace("_", "-")) != printed.lang:
+        return None
+    return printed.line(source.face, source.text)
+
+
+def evidence_line(
+    source: Source,
+    analysis: Analysis,
+    emoji: Emoji = None,
+    *,
+    markdown: bool = True,
+    printed: PrintedText | None = None,
+) -> str:
+    """Symbols (or pips), where they sit, the card's line with them in bold (as `printed` prints it in the
+    reply's language when it matches); `markdown=False` for files."""
     if not markdown:
         emoji = None
     label = face_label(analysis, source.face)
@@ -117,7 +141,7 @@ def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, ma
         where = _("{face}, {where}").format(face=render.escape(label) if markdown else label, where=where)
     lead = "".join(render.symbol(s, emoji) for s in source.symbols or source.colors)
     line = f"{lead} \u2014 {where}"
-    text = (source.text or "").strip()
+    text = (printed_line(source, printed) or source.text or "").strip()
     if not text or source.kind is ReasonKind.COLOR_INDICATOR:
         return line
     lands = source.kind is ReasonKind.BASIC_LAND_TYPE
@@ -129,13 +153,22 @@ def evidence_line(source: Source, analysis: Analysis, emoji: Emoji = None, *, ma
     return _("{line}: {text}").format(line=line, text=shown)  # fr: a no-break space before the colon
 
 
-def english_note(found: Sequence[Source]) -> str | None:
-    """In a reply in another language, the note that the card lines it quotes are the Oracle text, in English."""
-    quoted = any(s.text and s.kind is not ReasonKind.COLOR_INDICATOR for s in found)
-    return _("card lines quoted in English (Oracle text)") if quoted and current_locale() != ENGLISH else None
+def english_note(found: Sequence[Source], printed: PrintedText | None = None) -> str | None:
+    """In a reply in another language, the note that card lines it quotes are the Oracle text, in English:
+    when one line (not a mana cost) is not quoted as `printed` prints it."""
+    if current_locale() == ENGLISH:
+        return None
+    english = any(s.text and s.kind not in _NOT_WORDS and printed_line(s, printed) is None for s in found)
+    return _("card lines quoted in English (Oracle text)") if english else None
 
 
 def evidence_lines(
-    analysis: Analysis, found: Sequence[Source], emoji: Emoji = None, *, markdown: bool = True
+    analysis: Analysis,
+    found: Sequence[Source],
+    emoji: Emoji = None,
+    *,
+    markdown: bool = True,
+    printed: PrintedText | None = None,
 ) -> list[str]:
-    return list(dict.fromkeys(evidence_line(s, analysis, emoji, markdown=markdown) for s in found))
+    lines = (evidence_line(s, analysis, emoji, markdown=markdown, printed=printed) for s in found)
+    return list(dict.fromkeys(lines))

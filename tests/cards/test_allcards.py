@@ -15,6 +15,7 @@ from bot.cards.allcards import (
     import_printed_names,
     imported_languages,
     load_printed_names,
+    load_printed_texts,
     main,
     printed_rows,
     sync_printed_names,
@@ -22,7 +23,9 @@ from bot.cards.allcards import (
 from bot.cards.budget import Budget
 from bot.cards.bulk import BulkFormatError
 from bot.cards.scryfall import ScryfallClient, ScryfallUnavailable
+from tests.fakes.allcards import printed_texts
 from tests.fakes.scryfall import FakeScryfall
+from tests.shared_data import all_cards
 
 
 @pytest.fixture
@@ -154,7 +157,8 @@ def test_streaming_memory_is_bounded_by_the_names_kept(tmp_path):
                 "name": f"Card {n % 500}",
                 "oracle_id": f"o{n % 500}",
                 "printed_name": f"Karte {n % 500}",
-                "printed_text": "x" * 10_000,
+                "printed_text": f"Text {n % 500}",
+                "flavor_text": "x" * 10_000,
             }
             fh.write(("," if n else "") + json.dumps(obj))
         fh.write("]")
@@ -165,7 +169,7 @@ def test_streaming_memory_is_bounded_by_the_names_kept(tmp_path):
         _current, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert (result.printings, result.names) == (1000, 500)
+    assert (result.printings, result.names, result.texts) == (1000, 500, 500)  # one text per card
     assert peak < size / 10, (peak, size)
 
 
@@ -213,3 +217,43 @@ def test_command_line(small_file, tmp_path, clean_env, capsys, monkeypatch):
     assert main([str(small_file), "--cache", str(db)]) == 2  # CARD_LANGUAGES is off
     assert main([str(tmp_path / "nothing.json"), "--cache", str(db), "--languages", "de"]) == 1
     assert "error: the printed names could not be imported: " in capsys.readouterr().err
+
+
+def test_one_printed_text_per_card_and_language_the_one_that_follows_the_oracle_text(tmp_path):
+    """Of a card's printings in a language, the most recent whose lines match the Oracle lines is kept (a
+    newer printing whose text lost its line break loses to it); each face's text on a card of two faces."""
+    fires = next(c for c in all_cards() if c["name"] == "Fires of Undeath")
+    text = printed_texts()[("Fires of Undeath", "de")]["printed_text"]
+    base = {"object": "card", "lang": "de", "name": fires["name"], "oracle_id": fires["oracle_id"]}
+    base |= {"printed_name": "Feuer der Untoten", "oracle_text": fires["oracle_text"]}
+    dusk = {
+        "object": "card",
+        "lang": "de",
+        "name": "Dusk // Dawn",
+        "oracle_id": "dusk",
+        "card_faces": [
+            {"name": "Dusk", "printed_name": "Sonnenuntergang", "oracle_text": "A", "printed_text": "Ä"},
+            {"name": "Dawn", "printed_name": "Sonnenaufgang", "oracle_text": "B", "printed_text": "Ö"},
+        ],
+    }
+    objects = [
+        dict(base, printed_text=text, released_at="2012-02-03"),
+        dict(base, printed_text=text.replace("\n", " "), released_at="2024-06-07"),
+        dict(base, printed_text=text, released_at="2016-01-01"),
+        dict(base, lang="fr", printed_text="Les Feux", released_at="2012-02-03"),
+        dict(base, lang="es"),  # no printed text
+        dusk,
+    ]
+    path = tmp_path / "all.json"
+    path.write_text(json.dumps(objects, ensure_ascii=False), encoding="utf-8")
+    db = tmp_path / "cards.sqlite3"
+    result = import_printed_names(path, db, ["de", "es"])
+    assert result.texts == 2
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM printed_texts").fetchone() == (2,)
+    assert load_printed_texts(db, "de", [fires["oracle_id"], "dusk", "other"]) == {
+        fires["oracle_id"]: [text],
+        "dusk": ["Ä", "Ö"],
+    }
+    assert load_printed_texts(db, "es", [fires["oracle_id"]]) == {}
+    assert load_printed_texts(tmp_path / "none.sqlite3", "de", [fires["oracle_id"]]) == {}

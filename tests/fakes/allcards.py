@@ -3,8 +3,9 @@
 Every card of `scryfall-cards.jsonl.gz` is one English printing (no `printed_name`), and every printed name
 of `foreign-names.jsonl.gz` one printing in its language, in Scryfall's shape: `object: card`, `id`,
 `oracle_id`, `lang`, English `name`, `layout`, `printed_name` — or, on multi-face cards, `card_faces[]`
-each with its English `name` and `printed_name`. Built once per test session, on first use (about
-210,000 objects).
+each with its English `name` and `printed_name`. The printings of `tests/data/printed_texts.json` (typed
+from the printed cards) carry their `printed_text`, the English `oracle_text` and `released_at` too, as
+Scryfall's do. Built once per test session, on first use (about 210,000 objects).
 """
 
 from __future__ import annotations
@@ -13,11 +14,20 @@ import gzip
 import json
 import uuid
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from tests.shared_data import FOREIGN_FILE, all_cards
 
 _NAMESPACE = uuid.UUID("5f0c2a55-8f1e-4c3a-9d7e-0a1b2c3d4e5f")
+PRINTED_TEXTS = Path(__file__).resolve().parent.parent / "data" / "printed_texts.json"
+
+
+@lru_cache(maxsize=1)
+def printed_texts() -> dict[tuple[str, str], dict[str, Any]]:
+    """(English name, language) -> the printing of `printed_texts.json` (its text, set, release date)."""
+    entries = json.loads(PRINTED_TEXTS.read_text(encoding="utf-8"))
+    return {(e["name"], e["lang"]): e for e in entries}
 
 
 @lru_cache(maxsize=1)
@@ -77,6 +87,9 @@ def _printings(line: dict[str, Any], card: dict[str, Any], lang: str) -> list[di
             ]
         else:
             obj["printed_name"] = joined or joined_names[-1]
+        if i == 0 and (typed := printed_texts().get((card["name"], lang))) is not None:
+            obj["oracle_text"] = card.get("oracle_text", "")
+            obj.update({k: typed[k] for k in ("printed_text", "released_at")})
         out.append(obj)
     return out
 
