@@ -37,6 +37,17 @@ PROGRESS_EVERY = 5000  # printings between two progress calls
 Row = tuple[str, str, str, str]  # (lang, printed name, oracle id, English name)
 
 
+class NoPrintings(BulkFormatError):
+    """The file holds no printing in the languages asked for (oracle_cards and default_cards are English)."""
+
+    def __init__(self, path: Path, languages: Collection[str], objects: int, held: Collection[str]) -> None:
+        where = ", ".join(sorted(held)) or "no language"
+        super().__init__(
+            f"{path} holds no printings in {', '.join(sorted(languages))}: its {objects:,} card objects are"
+            f" in {where}. Scryfall's all_cards file is the bulk file with every language."
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class PrintedImport:
     printings: int  # printings read in the languages turned on
@@ -70,8 +81,11 @@ def _read(
 ) -> tuple[dict[tuple[str, str, str], list[Any]], int]:
     counts: dict[tuple[str, str, str], list[Any]] = {}  # (lang, printed, oracle id) -> [name, printings]
     printings = seen = 0
+    held: set[str] = set()  # the languages of the file's printings
     for obj, _raw in iter_cards(path):
         seen += 1
+        if isinstance(obj, dict) and isinstance(obj.get("lang"), str):
+            held.add(obj["lang"])
         rows = printed_rows(obj, languages)
         printings += bool(rows)
         for lang, printed, oracle_id, name in rows:
@@ -83,6 +97,8 @@ def _read(
         progress(seen % PROGRESS_EVERY)
     if seen == 0:
         raise BulkFormatError(f"{path} holds no card objects")
+    if printings == 0:  # nothing replaces the names already kept
+        raise NoPrintings(path, languages, seen, held)
     return counts, printings
 
 

@@ -213,3 +213,25 @@ def test_command_line(small_file, tmp_path, clean_env, capsys, monkeypatch):
     assert main([str(small_file), "--cache", str(db)]) == 2  # CARD_LANGUAGES is off
     assert main([str(tmp_path / "nothing.json"), "--cache", str(db), "--languages", "de"]) == 1
     assert "import failed" in capsys.readouterr().err
+
+
+def test_a_file_without_printings_in_the_languages_is_an_error(small_file, tmp_path, clean_env, capsys):
+    """An oracle_cards file (English only), or one lacking the languages asked for, fails the import, says
+    what the file holds, and leaves the names already kept as they were."""
+    db = tmp_path / "cards.sqlite3"
+    assert main([str(small_file), "--cache", str(db), "--languages", "de"]) == 0
+    capsys.readouterr()
+    english = tmp_path / "oracle-cards.json"
+    english.write_text(
+        json.dumps([{"object": "card", "lang": "en", "name": "Sol Ring", "oracle_id": "ring"}])
+    )
+    assert main([str(english), "--cache", str(db), "--languages", "de,fr"]) == 1
+    out, err = capsys.readouterr()
+    assert "kept" not in out
+    assert f"{english} holds no printings in de, fr" in err and "card objects are in en" in err
+    assert "all_cards" in err
+    assert main([str(small_file), "--cache", str(db), "--languages", "ko"]) == 1
+    assert "no printings in ko" in capsys.readouterr().err
+    assert _langs_in_table(db) == {"de"}  # the earlier import stands
+    with pytest.raises(BulkFormatError, match="no printings in it"):
+        import_printed_names(english, db, ["it"])
