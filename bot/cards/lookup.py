@@ -325,15 +325,16 @@ class CardLookups:
         return await self._pipeline(q, n, Mode.CARD, printed=False)
 
     def _english_match(self, n: str) -> bool:
-        """Whether complete local data reads `n` as an English name (or part of one) without a typo or
-        fuzzy guess."""
+        """Whether complete local data reads `n` as one English name (or part of one) without a typo or
+        fuzzy guess: then it is never searched as a printed name."""
         match = self.index.match(n)
-        return match.kind == "ambiguous" or (match.kind == "unique" and not match.suggestions)
+        return match.kind == "unique" and not match.suggestions
 
     def _search_first(self, q: str, n: str, langs: Sequence[str]) -> bool:
         """Whether Scryfall's search for printed names comes before partial and typo matches: complete local
         data knows every English name, and the text is none (a player whose language Magic is printed in,
-        another script, or an English name only by a typo or a fuzzy guess)."""
+        another script, or no single English name but by a typo or a fuzzy guess). An exact printed name
+        beats several partial English ones (fr `Refus`), never one."""
         if not (self.index_complete and self.foreign.can_search()):
             return False
         return self.foreign.wants_search(q, langs) or not self._english_match(n)
@@ -348,7 +349,7 @@ class CardLookups:
         unsearched: ScryfallUnavailable | None = None  # the search failed: then never "no such card"
         try:
             found = await self.local(q, n, mode, langs=langs, printed=printed, exact_only=early)
-            if early and isinstance(found, Miss) and found.stale is None:
+            if early and isinstance(found, Miss) and found.stale is None and found.printed is None:
                 try:
                     meant = self._printed(q, await self.foreign.searched(q, n, langs))
                 except ScryfallUnavailable as exc:
@@ -421,7 +422,7 @@ class CardLookups:
         early = self._search_first(q, n, langs)
         try:
             found = await self.local(q, n, mode, langs=langs, exact_only=early)
-            if early and isinstance(found, Miss) and found.stale is None:
+            if early and isinstance(found, Miss) and found.stale is None and found.printed is None:
                 meant = self.foreign.known(q, n, langs)
                 if meant is None:  # Scryfall's search comes before partial and typo matches
                     return None
