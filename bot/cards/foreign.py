@@ -20,7 +20,7 @@ from cachetools import TLRUCache
 
 from bot.cards.allcards import load_printed_names
 from bot.cards.flight import SingleFlight
-from bot.cards.names import MAX_CHOICE_CHARS, MIN_TYPO_CHARS, normalize
+from bot.cards.names import MAX_CHOICE_CHARS, MAX_INPUT_CHARS, MIN_TYPO_CHARS, normalize
 from bot.cards.printed import PrintedNames, printed_key, printing_names
 from bot.cards.scryfall import ScryfallClient, ScryfallError
 from bot.settings import CARD_LANGUAGES
@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 _PLAYER_LANGS: ContextVar[tuple[str, ...]] = ContextVar("player_langs", default=())
 
 SEPARATOR = " — "  # between the printed and the English name in an autocomplete choice
+REMEMBERED_NAMES = 100_000  # printed names the search's answers hold at most (about 11 MiB)
 MIN_SEARCH_CHARS = MIN_TYPO_CHARS  # letters of a Latin-script prefix before autocomplete asks Scryfall
 
 
@@ -108,8 +109,9 @@ async def search_printings(client: ScryfallClient, text: str) -> Printings:
 
 
 class PrintedSearch:
-    """`search_printings` cached by `phrase_key`: answers for `ttl` seconds, "none" for `negative_ttl`; one
-    request at a time for a phrase (a caller that stops waiting leaves the answer to the cache)."""
+    """`search_printings` cached by `phrase_key`: answers for `ttl` seconds, "none" for `negative_ttl`, at most
+    `REMEMBERED_NAMES` printed names in all (the least recently used go first); one request at a time for a
+    phrase (a caller that stops waiting leaves the answer to the cache)."""
 
     def __init__(
         self,
@@ -118,10 +120,14 @@ class PrintedSearch:
         ttl: float = 86_400,
         negative_ttl: float = 600,
         timer: Callable[[], float] = time.monotonic,
+        remembered: int = REMEMBERED_NAMES,
     ) -> None:
         self.client = client
         self._known: TLRUCache[str, Printings] = TLRUCache(
-            8192, lambda _key, found, now: now + (ttl if len(found.names) else negative_ttl), timer=timer
+            remembered,
+            lambda _key, found, now: now + (ttl if len(found.names) else negative_ttl),
+            timer=timer,
+            getsizeof=lambda found: len(found.names) + 1,
         )
         self._flight = SingleFlight()
 
@@ -149,6 +155,8 @@ class PrintedSearch:
         for its phrase, or a complete one for a shorter phrase it starts with; else a search when one can go
         at once and the prefix is long enough to narrow it (`MIN_SEARCH_CHARS`); else None."""
         key = phrase_key(prefix)
+        if len(key) > MAX_INPUT_CHARS:  # no card option holds more
+            return None
         for size in range(len(key), 0, -1):
             found = self._known.get(key[:size])
             if found is not None and (size == len(key) or found.complete):

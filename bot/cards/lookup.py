@@ -324,27 +324,19 @@ class CardLookups:
                 return Resolved(chosen, "api")
         return await self._pipeline(q, n, Mode.CARD, printed=False)
 
-    def _english_match(self, n: str) -> bool:
-        """Whether complete local data reads `n` as one English name (or part of one) without a typo or
-        fuzzy guess: then it is never searched as a printed name."""
-        match = self.index.match(n)
-        return match.kind == "unique" and not match.suggestions
-
-    def _search_first(self, q: str, n: str, langs: Sequence[str]) -> bool:
+    def _search_first(self, q: str, langs: Sequence[str]) -> bool:
         """Whether Scryfall's search for printed names comes before partial and typo matches: complete local
-        data knows every English name, and the text is none (a player whose language Magic is printed in,
-        another script, or no single English name but by a typo or a fuzzy guess). An exact printed name
-        beats several partial English ones (fr `Refus`), never one."""
-        if not (self.index_complete and self.foreign.can_search()):
-            return False
-        return self.foreign.wants_search(q, langs) or not self._english_match(n)
+        data knows every English name, and the text is no English name of a player whose language Magic is
+        printed in, or in another script. A player whose language is English keeps partial names and typos
+        local: for them the search comes before "no such card" only."""
+        return self.index_complete and self.foreign.wants_search(q, langs)
 
     async def _pipeline(
         self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *, printed: bool = True
     ) -> Resolved:
         """The pipeline for one name. Scryfall's search for printed names in every language comes before
         partial matches when `_search_first`, else before "no such card"; never twice."""
-        early = printed and self._search_first(q, n, langs)
+        early = printed and self._search_first(q, langs)
         late = printed and not early and self.foreign.can_search()
         unsearched: ScryfallUnavailable | None = None  # the search failed: then never "no such card"
         try:
@@ -419,18 +411,19 @@ class CardLookups:
         q, n = self.check_name(name)
         mode = Mode.COMMANDER if commander else Mode.CARD
         langs = player_langs()
-        early = self._search_first(q, n, langs)
+        early = self._search_first(q, langs)
+        searchable = self.foreign.can_search()
         try:
             found = await self.local(q, n, mode, langs=langs, exact_only=early)
-            if early and isinstance(found, Miss) and found.stale is None and found.printed is None:
-                meant = self.foreign.known(q, n, langs)
-                if meant is None:  # Scryfall's search comes before partial and typo matches
-                    return None
-                found = self._printed(q, meant) or await self.local(q, n, mode, printed=False)
         except CardNotFound:
-            if self.foreign.can_search():  # Scryfall's search for printed names comes before "no such card"
+            if not searchable:
+                raise
+            found = Miss()  # Scryfall's search for printed names comes before "no such card"
+        if isinstance(found, Miss) and found.printed is None and found.stale is None and searchable:
+            meant = self.foreign.known(q, n, langs)
+            if meant is None or not (meant or early):  # not remembered, or the pipeline goes on to Scryfall
                 return None
-            raise
+            found = self._printed(q, meant) or await self.local(q, n, mode, printed=False)
         if isinstance(found, Miss) and found.printed is not None:
             found = await self.local(found.printed, normalize(found.printed), mode, printed=False)
             return dataclasses.replace(found, printed=q) if isinstance(found, Resolved) else None

@@ -40,10 +40,13 @@ async def english_client(imported_cache, make_card_service, fake_scryfall):
 
 
 def sample(cards, per_lang: int = 2, seed: int = 26) -> list[tuple[str, str, str]]:
-    """Printed names the service's English index reads as no single English name (else English stands)."""
-    return printed_sample(
-        LANGS, per_lang, seed=seed, english=lambda name: cards._english_match(normalize(name))
-    )
+    """Printed names the service's English index reads as no English name, not even by a typo or as part of
+    several (an English client's partial names and typos stay local)."""
+    return printed_sample(LANGS, per_lang, seed=seed, english=lambda name: reads_english(cards, name))
+
+
+def reads_english(cards, name: str) -> bool:
+    return cards.index.match(normalize(name)).kind != "none"
 
 
 async def test_an_english_client_reads_printed_names_in_every_language(english_client, fake_scryfall):
@@ -71,21 +74,19 @@ async def test_an_english_clients_decklist_and_commander(english_client, fake_sc
     assert found.name == "Krenko, Mob Boss"
 
 
-async def test_a_printed_name_comes_before_a_typo_or_a_choice_of_partial_names(english_client, fake_scryfall):
-    """`Désintégration` is no typo of Unlicensed Disintegration but Disintegrate; `Vide` is Void, not a choice
-    of names with `vide` inside; a printed name of two cards is a choice of those two."""
-    assert (await english_client.resolve("Désintégration")).name == "Disintegrate"
-    assert (await english_client.resolve("Vide")).name == "Void"
+async def test_english_partial_names_and_typos_stay_local(english_client, fake_scryfall):
+    """An English client's typo or partial name is read locally, as before (no request); a player whose
+    language Magic is printed in gets the search first: fr `Refus` is a choice of the two cards printed so."""
+    typo = await english_client.resolve("Lightnig Bolt")
+    assert (typo.name, typo.printed) == ("Lightning Bolt", None)
+    assert (await english_client.resolve("Lightning Bol")).name == "Lightning Bolt"
+    assert fake_scryfall.count() == 0
+    use_player_langs(("fr",))
     with pytest.raises(AmbiguousCard) as err:
         await english_client.resolve("Refus")
     assert sorted(err.value.candidates) == ["Disallow", "Failure // Comply"]
-    assert searches(fake_scryfall) == 3
-    typo = await english_client.resolve("Lightnig Bolt")  # no printed name: the typo stands
-    assert (typo.name, typo.printed) == ("Lightning Bolt", None)
-    assert (
-        await english_client.resolve("Lightning Bol")
-    ).name == "Lightning Bolt"  # one English name: no search
-    assert searches(fake_scryfall) == 4
+    assert (await english_client.resolve("Vide")).name == "Void"
+    assert searches(fake_scryfall) == 2
 
 
 async def test_a_search_that_failed_says_couldnt_check(english_client, fake_scryfall):

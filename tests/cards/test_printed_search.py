@@ -84,3 +84,19 @@ def test_the_query_is_quoted():
 async def test_nothing_to_search(client, fake_scryfall):
     assert await search_printed(client, "   ") == []
     assert fake_scryfall.count("/cards/search") == 0
+
+
+async def test_the_answers_kept_are_bounded_by_their_names(client, fake_scryfall):
+    search = PrintedSearch(client, timer=FakeClock(), remembered=40)
+    assert await search.names("Foudre") == ["Lightning Bolt"]
+    assert search.known("Foudre") is not None
+    await search.names("Blitzschlag")
+    await search.names("Fulmine")
+    assert search.known("Foudre") is None  # the least recently used answer went first
+    assert search.known("Fulmine") is not None
+
+
+async def test_a_long_prefix_is_never_searched(client, fake_scryfall):
+    search = PrintedSearch(client, timer=FakeClock())
+    assert await search.starting("Foudre " * 40) is None
+    assert fake_scryfall.count("/cards/search") == 0

@@ -36,10 +36,10 @@ class World:
         return self.scryfall.count("/cards/search")
 
     def sample(self, per_lang: int, seed: int) -> list[tuple[str, str, str]]:
-        """Real printed names the bot's English index reads as no single English name."""
-        cards = self.runtime.bot.cards
+        """Real printed names the bot's English index reads as no English name, not even by a typo."""
+        index = self.runtime.bot.cards.index
         return printed_sample(
-            LANGS, per_lang, seed=seed, english=lambda n: cards._english_match(normalize(n))
+            LANGS, per_lang, seed=seed, english=lambda n: index.match(normalize(n)).kind != "none"
         )
 
 
