@@ -33,7 +33,8 @@ class World:
     runtime: Runtime
 
     def searches(self) -> int:
-        return self.scryfall.count("/cards/search")
+        """Searches for printed names (a commander option also searches Scryfall's English commanders)."""
+        return sum(1 for r in self.scryfall.requests if "lang:any" in r.query.get("q", ""))
 
     def sample(self, per_lang: int, seed: int) -> list[tuple[str, str, str]]:
         """Real printed names the bot's English index reads as no English name, not even by a typo."""
@@ -78,10 +79,10 @@ async def test_identity_of_printed_names_in_six_languages(w):
 
 async def test_fits_with_printed_names(w):
     reply = await w.discord.invoke(
-        "fits", {"card": "Fulmine", "commander": "Krenko le caïd"}, timeout=30
+        "fits", {"card": "Distorsione Caotica", "commander": "Krenko le caïd"}, timeout=30
     )  # Italian card, French commander
     embed = reply.embeds[0]
-    assert embed["title"] == "✅ Lightning Bolt fits" and "Krenko, Mob Boss" in reply.text()
+    assert embed["title"] == "✅ Chaos Warp fits" and "Krenko, Mob Boss" in reply.text()
     assert w.searches() == 2
 
 
