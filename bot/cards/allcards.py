@@ -40,12 +40,14 @@ Row = tuple[str, str, str, str]  # (lang, printed name, oracle id, English name)
 class NoPrintings(BulkFormatError):
     """The file holds no printing in the languages asked for (oracle_cards and default_cards are English)."""
 
-    def __init__(self, path: Path, languages: Collection[str], objects: int, held: Collection[str]) -> None:
-        where = ", ".join(sorted(held)) or "no language"
-        super().__init__(
-            f"{path} holds no printings in {', '.join(sorted(languages))}: its {objects:,} card objects are"
-            f" in {where}. Scryfall's all_cards file is the bulk file with every language."
-        )
+
+def _no_printings(path: Path, languages: Collection[str], objects: int, held: Collection[str]) -> NoPrintings:
+    """The error saying what the file holds (one text argument: it crosses from the import's child)."""
+    where = ", ".join(sorted(held)) or "no language"
+    return NoPrintings(
+        f"{path} holds no printings in {', '.join(sorted(languages))}: its {objects:,} card objects are in"
+        f" {where}. Scryfall's all_cards file is the bulk file with every language."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,7 @@ def _read(
     if seen == 0:
         raise BulkFormatError(f"{path} holds no card objects")
     if printings == 0:  # nothing replaces the names already kept
-        raise NoPrintings(path, languages, seen, held)
+        raise _no_printings(path, languages, seen, held)
     return counts, printings
 
 

@@ -76,6 +76,19 @@ async def test_sync_downloads_all_cards_and_keeps_only_the_languages_on(tmp_path
     assert set(imported_languages(db)) == {"de"}
 
 
+async def test_sync_of_a_file_without_the_languages_keeps_the_names(tmp_path, small_file):
+    """The bot's own import (in a child process) fails the same way, and keeps what it had."""
+    db = tmp_path / "cards.sqlite3"
+    import_printed_names(small_file, db, ["de"])
+    english = [{"object": "card", "lang": "en", "name": "Sol Ring", "oracle_id": "ring"}]
+    async with FakeScryfall() as fake, aiohttp.ClientSession() as session:
+        fake.serve_all_cards(gzip.compress(json.dumps(english).encode()))
+        client = ScryfallClient(session, fake.base_url, budget=Budget(), timeout=30)
+        with pytest.raises(BulkFormatError, match="holds no printings in de: its 1 card objects are in en"):
+            await sync_printed_names(client, db, ["de"])
+    assert _langs_in_table(db) == {"de"}
+
+
 async def test_sync_without_an_all_cards_file_listed(tmp_path):
     async with FakeScryfall() as fake, aiohttp.ClientSession() as session:
         client = ScryfallClient(session, fake.base_url, budget=Budget(), timeout=5)
