@@ -46,7 +46,10 @@ class CardService(CardLookups):
         `commanders_only` keeps the local index's commanders."""
         limit = MAX_CHOICES * 2 if commanders_only else MAX_CHOICES
         langs = player_langs()
-        english = self._english_prefix(prefix, langs)
+        asks = self.foreign.can_search() or (
+            self.foreign.index is not None and not langs and prefix.isascii()
+        )
+        english = self._english_prefix(prefix, langs) if asks else True  # only where it decides anything
         found = self.foreign.choices(prefix, langs, limit, english=english)
         if not found and not english and self.foreign.can_search():
             try:

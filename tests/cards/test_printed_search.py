@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import aiohttp
 import pytest
 
@@ -100,3 +102,18 @@ async def test_a_long_prefix_is_never_searched(client, fake_scryfall):
     search = PrintedSearch(client, timer=FakeClock())
     assert await search.starting("Foudre " * 40) is None
     assert fake_scryfall.count("/cards/search") == 0
+
+
+async def test_a_long_prefix_costs_linear_time(client, fake_scryfall):
+    """Hostile input: `starting` reads a prefix once and looks up only prefixes as long as a card option
+    (growth n vs 10 n: linear, never quadratic)."""
+    search = PrintedSearch(client, timer=FakeClock())
+    await search.names("Foudre")  # one answer cached, so every prefix length is looked up
+    timings = []
+    for n in (1_000, 10_000):
+        started = time.perf_counter()
+        for _ in range(20):
+            assert await search.starting("Foudre" + "x" * n) is None
+        timings.append(time.perf_counter() - started)
+    assert timings[1] < timings[0] * 20 + 0.05
+    assert fake_scryfall.count("/cards/search") == 1

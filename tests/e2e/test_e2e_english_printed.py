@@ -6,6 +6,7 @@ command: `/identity`, `/fits`, `/deckcheck`, `[[…]]` names, and autocomplete f
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -118,6 +119,14 @@ async def test_autocomplete_offers_printed_names_it_knows_without_waiting(w):
         assert {"name": "Gegenzauber — Counterspell", "value": "Counterspell"} in fresh
     english = await w.discord.autocomplete("identity", {"card": "lightning"}, focused="card")
     assert not any("—" in c["name"] for c in english) and w.searches() <= 1
+
+
+async def test_the_log_names_the_setting_when_players_of_a_language_arrive(w, caplog):
+    with caplog.at_level(logging.INFO, logger="bot.cards.foreign"):
+        for locale in ("de", "de", "en-US", "pt-BR"):
+            await w.discord.invoke("identity", {"card": "Sol Ring"}, locale=locale, timeout=30)
+    lines = [r.getMessage() for r in caplog.records if "CARD_LANGUAGES=" in r.getMessage()]
+    assert len(lines) == 2 and "CARD_LANGUAGES=de " in lines[0] and "CARD_LANGUAGES=de,pt " in lines[1]
 
 
 async def test_a_search_that_fails_is_couldnt_check(w):
