@@ -146,10 +146,6 @@ class PrintedSearch:
         self._known[key] = found
         return found
 
-    async def names(self, text: str, langs: Sequence[str] = ()) -> list[str]:
-        """The English names (alphabetical, `langs` first) of the cards printed as `text`."""
-        return (await self.printings(text)).names.lookup(text, langs)
-
     async def starting(self, prefix: str) -> PrintedNames | None:
         """Printed names that may start like `prefix`, without waiting for Scryfall's pace: a cached answer
         for its phrase, or a complete one for a shorter phrase it starts with; else a search when one can go

@@ -25,6 +25,11 @@ async def search_printed(client, text, langs=()):
     return (await search_printings(client, text)).names.lookup(text, langs)
 
 
+async def names(search: PrintedSearch, text: str, langs=()) -> list[str]:
+    """The English names (alphabetical, `langs` first) a cached search says are printed as `text`."""
+    return (await search.printings(text)).names.lookup(text, langs)
+
+
 @pytest.mark.parametrize("text", ["Foudre", "Blitzschlag", "稲妻", "blitzschlag", "FULMINE"])
 async def test_printed_names_resolve_through_search(client, fake_scryfall, text):
     assert await search_printed(client, text) == ["Lightning Bolt"]
@@ -52,19 +57,19 @@ async def test_the_languages_of_the_printings_count(client):
 async def test_answers_are_cached_and_expire(client, fake_scryfall):
     clock = FakeClock()
     search = PrintedSearch(client, ttl=100, negative_ttl=10, timer=clock)
-    assert await search.names("Foudre", ("fr",)) == ["Lightning Bolt"]
+    assert await names(search, "Foudre", ("fr",)) == ["Lightning Bolt"]
     asked = fake_scryfall.count("/cards/search")
-    assert await search.names("FOUDRE") == ["Lightning Bolt"]
+    assert await names(search, "FOUDRE") == ["Lightning Bolt"]
     assert fake_scryfall.count("/cards/search") == asked  # the second lookup makes no request
-    assert await search.names("Keinekarte", ("de",)) == []
-    assert await search.names("keinekarte") == []
+    assert await names(search, "Keinekarte", ("de",)) == []
+    assert await names(search, "keinekarte") == []
     assert fake_scryfall.count("/cards/search") == asked + 1
     clock.advance(11)
-    assert await search.names("Keinekarte") == []
-    assert await search.names("Foudre") == ["Lightning Bolt"]
+    assert await names(search, "Keinekarte") == []
+    assert await names(search, "Foudre") == ["Lightning Bolt"]
     assert fake_scryfall.count("/cards/search") == asked + 2
     clock.advance(100)
-    assert await search.names("Foudre") == ["Lightning Bolt"]
+    assert await names(search, "Foudre") == ["Lightning Bolt"]
     assert fake_scryfall.count("/cards/search") == asked + 3
 
 
@@ -72,10 +77,10 @@ async def test_errors_are_not_cached(client, fake_scryfall):
     search = PrintedSearch(client, timer=FakeClock())
     fake_scryfall.mode = "down"
     with pytest.raises(ScryfallUnavailable):
-        await search.names("Foudre")
+        await names(search, "Foudre")
     assert search.known("Foudre") is None
     fake_scryfall.mode = "ok"
-    assert await search.names("Foudre") == ["Lightning Bolt"]
+    assert await names(search, "Foudre") == ["Lightning Bolt"]
 
 
 def test_the_query_is_quoted():
@@ -90,10 +95,10 @@ async def test_nothing_to_search(client, fake_scryfall):
 
 async def test_the_answers_kept_are_bounded_by_their_names(client, fake_scryfall):
     search = PrintedSearch(client, timer=FakeClock(), remembered=40)
-    assert await search.names("Foudre") == ["Lightning Bolt"]
+    assert await names(search, "Foudre") == ["Lightning Bolt"]
     assert search.known("Foudre") is not None
-    await search.names("Blitzschlag")
-    await search.names("Fulmine")
+    await names(search, "Blitzschlag")
+    await names(search, "Fulmine")
     assert search.known("Foudre") is None  # the least recently used answer went first
     assert search.known("Fulmine") is not None
 
@@ -108,7 +113,7 @@ async def test_a_long_prefix_costs_linear_time(client, fake_scryfall):
     """Hostile input: `starting` reads a prefix once and looks up only prefixes as long as a card option
     (growth n vs 10 n: linear, never quadratic)."""
     search = PrintedSearch(client, timer=FakeClock())
-    await search.names("Foudre")  # one answer cached, so every prefix length is looked up
+    await names(search, "Foudre")  # one answer cached, so every prefix length is looked up
     timings = []
     for n in (1_000, 10_000):
         started = time.perf_counter()
