@@ -8,6 +8,7 @@ else every card printed so (the player's languages narrow them): one is the card
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -32,6 +33,7 @@ _PLAYER_LANGS: ContextVar[tuple[str, ...]] = ContextVar("player_langs", default=
 SEPARATOR = " — "  # between the printed and the English name in an autocomplete choice
 REMEMBERED_NAMES = 100_000  # printed names the search's answers hold at most (about 11 MiB)
 MIN_SEARCH_CHARS = MIN_TYPO_CHARS  # letters of a Latin-script prefix before autocomplete asks Scryfall
+MAX_LONGER = 32  # cached answers for longer phrases one autocomplete reads at most
 
 
 def use_player_langs(langs: Sequence[str]) -> None:
@@ -146,21 +148,23 @@ class PrintedSearch:
         self._known[key] = found
         return found
 
-    async def starting(self, prefix: str) -> PrintedNames | None:
+    async def starting(self, prefix: str) -> list[PrintedNames]:
         """Printed names that may start like `prefix`, without waiting for Scryfall's pace: a cached answer
         for its phrase, or a complete one for a shorter phrase it starts with; else a search when one can go
-        at once and the prefix is long enough to narrow it (`MIN_SEARCH_CHARS`); else None."""
+        at once and the prefix is long enough to narrow it (`MIN_SEARCH_CHARS`); else the cached answers for
+        longer phrases (names looked up before: some of the names, `MAX_LONGER` answers at most)."""
         key = phrase_key(prefix)
         if len(key) > MAX_INPUT_CHARS:  # no card option holds more
-            return None
+            return []
         for size in range(len(key), 0, -1):
             found = self._known.get(key[:size])
             if found is not None and (size == len(key) or found.complete):
-                return found.names
+                return [found.names]
         short = len(printed_key(prefix)) < (MIN_SEARCH_CHARS if key.isascii() else 2)
-        if short or not self.client.can_go_now("/cards/search"):
-            return None
-        return (await self.printings(prefix)).names
+        if not short and self.client.can_go_now("/cards/search"):
+            return [(await self.printings(prefix)).names]
+        longer = (found.names for phrase, found in list(self._known.items()) if phrase.startswith(key))
+        return list(itertools.islice(longer, MAX_LONGER))
 
 
 class ForeignNames:
@@ -246,8 +250,12 @@ class ForeignNames:
     async def searched_choices(self, prefix: str, langs: Sequence[str], limit: int) -> list[tuple[str, str]]:
         """`choices` from Scryfall's search: what it answered before, else a request that can go at once
         (`PrintedSearch.starting`); [] otherwise. Raises what the search raises."""
-        found = await self.search.starting(prefix) if self.search is not None else None
-        return _labelled(found, prefix, langs, limit) if found is not None else []
+        found = await self.search.starting(prefix) if self.search is not None else []
+        labels: dict[str, str] = {}  # English name -> its first label
+        for index in found:
+            for label, english in _labelled(index, prefix, langs, limit):
+                labels.setdefault(english, label)
+        return [(label, english) for english, label in labels.items()][:limit]
 
 
 def _labelled(index: PrintedNames, prefix: str, langs: Sequence[str], limit: int) -> list[tuple[str, str]]:

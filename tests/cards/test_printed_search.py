@@ -105,7 +105,7 @@ async def test_the_answers_kept_are_bounded_by_their_names(client, fake_scryfall
 
 async def test_a_long_prefix_is_never_searched(client, fake_scryfall):
     search = PrintedSearch(client, timer=FakeClock())
-    assert await search.starting("Foudre " * 40) is None
+    assert await search.starting("Foudre " * 40) == []
     assert fake_scryfall.count("/cards/search") == 0
 
 
@@ -118,7 +118,20 @@ async def test_a_long_prefix_costs_linear_time(client, fake_scryfall):
     for n in (1_000, 10_000):
         started = time.perf_counter()
         for _ in range(20):
-            assert await search.starting("Foudre" + "x" * n) is None
+            assert await search.starting("Foudre" + "x" * n) == []
         timings.append(time.perf_counter() - started)
     assert timings[1] < timings[0] * 20 + 0.05
+    assert fake_scryfall.count("/cards/search") == 1
+
+
+async def test_names_looked_up_before_answer_their_prefixes(fake_scryfall):
+    """No free turn: the answers for longer phrases (names looked up) still offer what starts so."""
+    async with aiohttp.ClientSession() as session:
+        slow = Budget(rates={"slow": 0.01, "fast": 0.01})
+        search = PrintedSearch(ScryfallClient(session, fake_scryfall.base_url, budget=slow, timeout=30))
+        await search.printings("Gegenzauber")  # the one turn
+        assert not search.client.can_go_now("/cards/search")
+        [found] = await search.starting("Gegenz")
+        assert ("Gegenzauber", "Counterspell") in found.complete("Gegenz")
+        assert await search.starting("Blitzsch") == []  # nothing known, no turn: nothing, at once
     assert fake_scryfall.count("/cards/search") == 1
