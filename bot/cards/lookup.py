@@ -324,19 +324,26 @@ class CardLookups:
                 return Resolved(chosen, "api")
         return await self._pipeline(q, n, Mode.CARD, printed=False)
 
-    def _search_first(self, q: str, langs: Sequence[str]) -> bool:
-        """Whether Scryfall's search for printed names comes before partial and typo matches: complete local
-        data knows every English name, and the text is no English name of a player whose language Magic is
-        printed in, or in another script. A player whose language is English keeps partial names and typos
-        local: for them the search comes before "no such card" only."""
-        return self.index_complete and self.foreign.wants_search(q, langs)
+    def _search_first(self, q: str, n: str, langs: Sequence[str]) -> bool:
+        """Whether Scryfall's search for printed names comes before partial and typo matches and Scryfall's
+        own fuzzy match: complete local data knows every English name, and the text is none (a player whose
+        language Magic is printed in, another script, or like no English name at all: Scryfall's fuzzy match
+        might guess one). A player whose language is English keeps partial names and typos local."""
+        if not self.index_complete:
+            return False
+        if self.foreign.wants_search(q, langs):
+            return True
+        if not self.foreign.can_search():
+            return False
+        match = self.index.match(n)
+        return match.kind == "none" and not match.close
 
     async def _pipeline(
         self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *, printed: bool = True
     ) -> Resolved:
         """The pipeline for one name. Scryfall's search for printed names in every language comes before
         partial matches when `_search_first`, else before "no such card"; never twice."""
-        early = printed and self._search_first(q, langs)
+        early = printed and self._search_first(q, n, langs)
         late = printed and not early and self.foreign.can_search()
         unsearched: ScryfallUnavailable | None = None  # the search failed: then never "no such card"
         try:
@@ -411,7 +418,7 @@ class CardLookups:
         q, n = self.check_name(name)
         mode = Mode.COMMANDER if commander else Mode.CARD
         langs = player_langs()
-        early = self._search_first(q, langs)
+        early = self._search_first(q, n, langs)
         searchable = self.foreign.can_search()
         try:
             found = await self.local(q, n, mode, langs=langs, exact_only=early)
