@@ -31,6 +31,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.common import pct  # noqa: E402
 from bot.cards.allcards import PrintedImport, import_printed_names  # noqa: E402
+from bot.settings import CARD_LANGUAGES  # noqa: E402
 
 # Scryfall's printings per language (its Languages page).
 SCRYFALL_PRINTINGS = {
@@ -150,11 +151,14 @@ print(json.dumps({"entries": len(index), "load": load, "rss_before": before, "rs
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--languages", default="de", help="comma-separated Scryfall codes (default: de)")
+    parser.add_argument(
+        "--languages", default="de", help="comma-separated Scryfall codes, or all (default: de)"
+    )
     parser.add_argument("--file", type=Path, default=DEFAULT_FILE, help="where the generated file is kept")
     parser.add_argument("--regenerate", action="store_true", help="build the file again")
     args = parser.parse_args()
     langs = [c.strip() for c in args.languages.split(",") if c.strip()]
+    langs = list(CARD_LANGUAGES) if langs == ["all"] else langs
     if args.regenerate or not args.file.is_file():
         t = time.perf_counter()
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:

@@ -89,18 +89,29 @@ class CardOption(app_commands.Transformer):
         if not text.strip() and partner_of is None:
             return []
         names: list[str] = []
-        printed: list[tuple[str, str]] = []  # (label, English name): names printed in the player's language
         if partner_of is None:
             names += bot.recent.matching(interaction, text, commanders_only=self.commander)
             read_names_in_players_language(interaction)
-            printed = bot.cards.printed_choices(text, commanders_only=self.commander)
-        try:
-            names += await bot.cards.autocomplete(text, commanders_only=self.commander, partner_of=partner_of)
-        except Exception as exc:  # a failing lookup must not break typing
-            record(interaction, Outcome.ERROR)
-            log.warning("autocomplete failed: %s", type(exc).__name__)
+
+        async def printed() -> list[tuple[str, str]]:  # (label, English name): names printed in a language
+            if partner_of is not None:
+                return []
+            return await bot.cards.printed_choices(text, commanders_only=self.commander)
+
+        async def english() -> list[str]:
+            try:
+                return await bot.cards.autocomplete(
+                    text, commanders_only=self.commander, partner_of=partner_of
+                )
+            except Exception as exc:  # a failing lookup must not break typing
+                record(interaction, Outcome.ERROR)
+                log.warning("autocomplete failed: %s", type(exc).__name__)
+                return []
+
+        found, matches = await asyncio.gather(printed(), english())  # Scryfall's turns overlap
+        names += matches
         labels: dict[str, str] = {}  # value -> its first label
-        for label, name in printed + [(choice_name(n), n) for n in names]:
+        for label, name in found + [(choice_name(n), n) for n in names]:
             if label:
                 labels.setdefault(choice_name(name), label)
         return [Choice(name=label, value=name) for name, label in labels.items()][:MAX_CHOICES]

@@ -19,6 +19,7 @@ from bot.app.options import option_for
 from bot.app.picks import CardPick, Choice
 from bot.app.replies import send_ephemeral
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallBusy, ScryfallUnavailable
+from bot.cards.printed import scryfall_language
 from bot.deck.errors import CommanderNotFound, NoCommander
 from bot.deck.parser import DeckInputError
 from bot.deck.sources import DeckSourceError, DeckSourceErrorCode
@@ -121,7 +122,9 @@ class IdentityTree(app_commands.CommandTree[Any]):
         """Observe the interaction; a slash command over the user's cooldown raises CommandOnCooldown."""
         i18n.set_locale(interaction.locale.value)  # replies in the player's language (this task only)
         interaction.extras[RECEIVED] = time.perf_counter()
-        app_of(interaction).watch(interaction)
+        app = app_of(interaction)
+        app.watch(interaction)
+        app.cards.foreign.note_player(scryfall_language(interaction.locale.value))  # a log line, once
         if interaction.type is not discord.InteractionType.autocomplete:
             refuse_over_cooldown(self.cooldown, interaction, self.clock())
         return True

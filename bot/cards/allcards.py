@@ -47,6 +47,19 @@ Row = tuple[str, str, str, str]  # (lang, printed name, oracle id, English name)
 Texts = dict[tuple[str, str], tuple[tuple[bool, int, str], str]]
 
 
+class NoPrintings(BulkFormatError):
+    """The file holds no printing in the languages asked for (oracle_cards and default_cards are English)."""
+
+
+def _no_printings(path: Path, languages: Collection[str], objects: int, held: Collection[str]) -> NoPrintings:
+    """The error saying what the file holds (one text argument: it crosses from the import's child)."""
+    where = ", ".join(sorted(held)) or "no language"
+    return NoPrintings(
+        f"{path} holds no printings in {', '.join(sorted(languages))}: its {objects:,} card objects are in"
+        f" {where}. Scryfall's all_cards file is the bulk file with every language."
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class PrintedImport:
     printings: int  # printings read in the languages turned on
@@ -96,8 +109,11 @@ def _read(
     counts: dict[tuple[str, str, str], list[Any]] = {}  # (lang, printed, oracle id) -> [name, printings]
     texts: Texts = {}
     printings = seen = 0
+    held: set[str] = set()  # the languages of the file's printings
     for obj, _raw in iter_cards(path):
         seen += 1
+        if isinstance(obj, dict) and isinstance(obj.get("lang"), str):
+            held.add(obj["lang"])
         rows = printed_rows(obj, languages)
         printings += bool(rows)
         for lang, printed, oracle_id, name in rows:
@@ -111,6 +127,8 @@ def _read(
         progress(seen % PROGRESS_EVERY)
     if seen == 0:
         raise BulkFormatError(f"{path} holds no card objects")
+    if printings == 0:  # nothing replaces the names already kept
+        raise _no_printings(path, languages, seen, held)
     return counts, texts, printings
 
 

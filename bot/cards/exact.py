@@ -32,7 +32,7 @@ class ExactReader:
         self.service = service
         self.langs = tuple(langs)
         self.english: dict[str, str] = {}  # key of a printed name -> the English name it is
-        self.searching = service.foreign.search is not None and service.foreign.index is None
+        self.searching = service.foreign.can_search()
         self.result = Batch()
         self.wanted: dict[str, list[str]] = {}  # key -> every typed spelling of it
         self.query_of: dict[str, str] = {}

@@ -331,17 +331,31 @@ class CardLookups:
                 return Resolved(chosen, "api")
         return await self._pipeline(q, n, Mode.CARD, printed=False)
 
+    def _search_first(self, q: str, n: str, langs: Sequence[str]) -> bool:
+        """Whether Scryfall's search for printed names comes before partial and typo matches and Scryfall's
+        own fuzzy match: complete local data knows every English name, and the text is none (a player whose
+        language Magic is printed in, another script, or like no English name at all: Scryfall's fuzzy match
+        might guess one). A player whose language is English keeps partial names and typos local."""
+        if not self.index_complete:
+            return False
+        if self.foreign.wants_search(q, langs):
+            return True
+        if not self.foreign.can_search():
+            return False
+        match = self.index.match(n)
+        return match.kind == "none" and not match.close
+
     async def _pipeline(
         self, q: str, n: str, mode: Mode, langs: Sequence[str] = (), *, printed: bool = True
     ) -> Resolved:
-        """The pipeline for one name. Scryfall's search for printed names comes before any partial match
-        when complete local data knows every English name, else only before "no such card"."""
-        searching = printed and self.foreign.wants_search(q, langs)
-        early = searching and self.index_complete
+        """The pipeline for one name. Scryfall's search for printed names in every language comes before
+        partial matches when `_search_first`, else before "no such card"; never twice."""
+        early = printed and self._search_first(q, n, langs)
+        late = printed and not early and self.foreign.can_search()
         unsearched: ScryfallUnavailable | None = None  # the search failed: then never "no such card"
         try:
             found = await self.local(q, n, mode, langs=langs, printed=printed, exact_only=early)
-            if early and isinstance(found, Miss) and found.stale is None:
+            if early and isinstance(found, Miss) and found.stale is None and found.printed is None:
                 try:
                     meant = self._printed(q, await self.foreign.searched(q, n, langs))
                 except ScryfallUnavailable as exc:
@@ -351,7 +365,6 @@ class CardLookups:
                 return await self._remote(q, n, mode, found)
         except CardNotFound:
             try:
-                late = searching and not early and not unsearched
                 meant = self._printed(q, await self.foreign.searched(q, n, langs)) if late else None
             except ScryfallUnavailable as exc:
                 unsearched = exc
@@ -407,17 +420,24 @@ class CardLookups:
         return await self.resolve(name, Mode.COMMANDER)
 
     async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
-        """The card if the cache or local data can answer now, without the network; None: ask Scryfall."""
+        """The card if the cache, local data or a remembered search can answer now, without the network;
+        None: ask Scryfall."""
         q, n = self.check_name(name)
         mode = Mode.COMMANDER if commander else Mode.CARD
         langs = player_langs()
-        searching = self.foreign.wants_search(q, langs)
+        early = self._search_first(q, n, langs)
+        searchable = self.foreign.can_search()
         try:
-            found = await self.local(q, n, mode, langs=langs, exact_only=searching and self.index_complete)
+            found = await self.local(q, n, mode, langs=langs, exact_only=early)
         except CardNotFound:
-            if searching:  # Scryfall's search for printed names comes before "no such card"
+            if not searchable:
+                raise
+            found = Miss()  # Scryfall's search for printed names comes before "no such card"
+        if isinstance(found, Miss) and found.printed is None and found.stale is None and searchable:
+            meant = self.foreign.known(q, n, langs)
+            if meant is None or not (meant or early):  # not remembered, or the pipeline goes on to Scryfall
                 return None
-            raise
+            found = self._printed(q, meant) or await self.local(q, n, mode, printed=False)
         if isinstance(found, Miss) and found.printed is not None:
             found = await self.local(found.printed, normalize(found.printed), mode, printed=False)
             return dataclasses.replace(found, printed=q) if isinstance(found, Resolved) else None

@@ -5,7 +5,7 @@ The player's languages come from `bot.cards.foreign.use_player_langs`."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -13,9 +13,11 @@ from bot.cards.allcards import card_oracle_id, load_printed_texts
 from bot.cards.exact import ExactReader
 from bot.cards.foreign import player_langs
 from bot.cards.lookup import CardLookups
-from bot.cards.model import MAX_CHOICES, Batch
+from bot.cards.model import MAX_CHOICES, Batch, ScryfallUnavailable
+from bot.cards.names import normalize
 from bot.cards.quotes import PrintedText
-from bot.cards.suggest import Autocomplete
+from bot.cards.scryfall import ScryfallError
+from bot.cards.suggest import AUTOCOMPLETE_BUDGET, Autocomplete
 
 
 class CardService(CardLookups):
@@ -51,15 +53,35 @@ class CardService(CardLookups):
         texts = {oracle: PrintedText.of(by_id[oracle], langs[0], faces) for oracle, faces in stored.items()}
         return {str(by_id[oracle].get("name")): text for oracle, text in texts.items() if text is not None}
 
-    def printed_choices(self, prefix: str, *, commanders_only: bool = False) -> list[tuple[str, str]]:
-        """(label `Foudre — Lightning Bolt`, English name) for printed names starting with `prefix`
-        (`ForeignNames.choices`); `commanders_only` keeps the local index's commanders."""
-        limit = MAX_CHOICES
-        found = self.foreign.choices(prefix, player_langs(), limit * 2 if commanders_only else limit)
+    async def printed_choices(self, prefix: str, *, commanders_only: bool = False) -> list[tuple[str, str]]:
+        """(label `Foudre — Lightning Bolt`, English name) for printed names starting with `prefix`: the local
+        index's (`ForeignNames.choices`), else, when no English name matches it, Scryfall's search as far as
+        it can answer at once (`ForeignNames.searched_choices`, within `AUTOCOMPLETE_BUDGET`); never raises.
+        `commanders_only` keeps the local index's commanders."""
+        limit = MAX_CHOICES * 2 if commanders_only else MAX_CHOICES
+        langs = player_langs()
+        asks = self.foreign.can_search() or (
+            self.foreign.index is not None and not langs and prefix.isascii()
+        )
+        english = self._english_prefix(prefix, langs) if asks else True  # only where it decides anything
+        found = self.foreign.choices(prefix, langs, limit, english=english)
+        if not found and not english and self.foreign.can_search():
+            try:
+                async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
+                    found = await self.foreign.searched_choices(prefix, langs, limit)
+            except (TimeoutError, ScryfallUnavailable, ScryfallError):
+                found = []
         if commanders_only and self.has_local_data:
             found = [
                 (label, name)
                 for label, name in found
                 if (entry := self.index.entries.get(name)) is not None and entry.commander
             ]
-        return found[:limit]
+        return found[:MAX_CHOICES]
+
+    def _english_prefix(self, prefix: str, langs: Sequence[str]) -> bool:
+        """Whether `prefix` reads as (the start of) an English name: the local index matches it without a
+        typo; without local data, ASCII typed by a player whose language is English."""
+        if self.has_local_data:
+            return bool(self.index.candidates(normalize(prefix), limit=1))
+        return not langs and normalize(prefix).isascii()

@@ -79,6 +79,19 @@ async def test_sync_downloads_all_cards_and_keeps_only_the_languages_on(tmp_path
     assert set(imported_languages(db)) == {"de"}
 
 
+async def test_sync_of_a_file_without_the_languages_keeps_the_names(tmp_path, small_file):
+    """The bot's own import (in a child process) fails the same way, and keeps what it had."""
+    db = tmp_path / "cards.sqlite3"
+    import_printed_names(small_file, db, ["de"])
+    english = [{"object": "card", "lang": "en", "name": "Sol Ring", "oracle_id": "ring"}]
+    async with FakeScryfall() as fake, aiohttp.ClientSession() as session:
+        fake.serve_all_cards(gzip.compress(json.dumps(english).encode()))
+        client = ScryfallClient(session, fake.base_url, budget=Budget(), timeout=30)
+        with pytest.raises(BulkFormatError, match="holds no printings in de: its 1 card objects are in en"):
+            await sync_printed_names(client, db, ["de"])
+    assert _langs_in_table(db) == {"de"}
+
+
 async def test_sync_without_an_all_cards_file_listed(tmp_path):
     async with FakeScryfall() as fake, aiohttp.ClientSession() as session:
         client = ScryfallClient(session, fake.base_url, budget=Budget(), timeout=5)
@@ -257,3 +270,25 @@ def test_one_printed_text_per_card_and_language_the_one_that_follows_the_oracle_
     }
     assert load_printed_texts(db, "es", [fires["oracle_id"]]) == {}
     assert load_printed_texts(tmp_path / "none.sqlite3", "de", [fires["oracle_id"]]) == {}
+
+
+def test_a_file_without_printings_in_the_languages_is_an_error(small_file, tmp_path, clean_env, capsys):
+    """An oracle_cards file (English only), or one lacking the languages asked for, fails the import, says
+    what the file holds, and leaves the names already kept as they were."""
+    db = tmp_path / "cards.sqlite3"
+    assert main([str(small_file), "--cache", str(db), "--languages", "de"]) == 0
+    capsys.readouterr()
+    english = tmp_path / "oracle-cards.json"
+    english.write_text(
+        json.dumps([{"object": "card", "lang": "en", "name": "Sol Ring", "oracle_id": "ring"}])
+    )
+    assert main([str(english), "--cache", str(db), "--languages", "de,fr"]) == 1
+    out, err = capsys.readouterr()
+    assert "kept" not in out
+    assert f"{english} holds no printings in de, fr" in err and "card objects are in en" in err
+    assert "all_cards" in err
+    assert main([str(small_file), "--cache", str(db), "--languages", "ko"]) == 1
+    assert "no printings in ko" in capsys.readouterr().err
+    assert _langs_in_table(db) == {"de"}  # the earlier import stands
+    with pytest.raises(BulkFormatError, match="no printings in it"):
+        import_printed_names(english, db, ["it"])

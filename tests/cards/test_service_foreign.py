@@ -149,20 +149,23 @@ async def test_autocomplete_offers_printed_names(language_data, make_card_servic
     mode, settings = language_data
     cards = await make_card_service(**settings)
     use_player_langs(("de",))
-    german = cards.printed_choices("blitz")
+    german = await cards.printed_choices("blitz")
     use_player_langs(())
-    japanese = cards.printed_choices("稲妻")
-    if mode == "search":  # autocomplete never waits for Scryfall
-        assert german == [] and japanese == [] and fake_scryfall.count() == 0
+    japanese = await cards.printed_choices("稲妻")
+    if mode == "search":  # "blitz" starts English names: no search; 稲妻 starts none: one search
+        assert german == [] and japanese[0] == ("稲妻 — Lightning Bolt", "Lightning Bolt")
+        assert fake_scryfall.count() == 1
         return
     assert ("Blitzschlag — Lightning Bolt", "Lightning Bolt") in german
     assert japanese[0] == ("稲妻 — Lightning Bolt", "Lightning Bolt")
     use_player_langs(())
-    assert cards.printed_choices("blitz") == []  # an English client typing ASCII: English names only
+    assert await cards.printed_choices("blitz") == []  # an English client typing an English name's start
+    assert ("Blitzschlag — Lightning Bolt", "Lightning Bolt") in await cards.printed_choices("blitzsch")
     use_player_langs(("de",))
-    commanders = cards.printed_choices("atraxa", commanders_only=True)
+    commanders = await cards.printed_choices("atraxa", commanders_only=True)
     assert ("Atraxa, Stimme der Prätoren — Atraxa, Praetors' Voice", "Atraxa, Praetors' Voice") in commanders
-    assert all(len(label) <= 100 for label, _name in cards.printed_choices("a"))
+    assert all(len(label) <= 100 for label, _name in await cards.printed_choices("a"))
+    assert fake_scryfall.count() == 0
 
 
 def test_choice_labels_fit_discord():
@@ -186,21 +189,21 @@ async def test_without_any_local_data_the_search_comes_before_no_such_card(card_
     assert (await card_service.resolve("Blitzschlag")).name == "Lightning Bolt"
     assert searches(fake_scryfall) == 1  # cached
     use_player_langs(())
+    found = await card_service.resolve("Blitzschlag")  # an English client: the same search, cached
+    assert (found.name, found.printed) == ("Lightning Bolt", "Blitzschlag")
+    assert searches(fake_scryfall) == 1
     with pytest.raises(CardNotFound):
-        await card_service.resolve("Blitzschlag")  # an English client typing ASCII: no search, no guess
+        await card_service.resolve("Gibtsnichtkarte")
+    assert searches(fake_scryfall) == 2  # once before "no such card"
 
 
 async def test_a_remembered_no_such_card_does_not_hide_a_printed_name(language_data, make_card_service):
-    """An English client's "no such card" for `Blitzschlag` (remembered for NEGATIVE_TTL) never hides it
-    from a decklist or a German client."""
-    mode, settings = language_data
+    """Scryfall's English "no such card" for `Blitzschlag` (remembered for NEGATIVE_TTL) never hides it from
+    a decklist, a German client or an English one."""
+    _mode, settings = language_data
     cards = await make_card_service(**settings)
-    if mode == "index":  # the local index knows it whatever the client's language
-        assert (await cards.resolve("Blitzschlag")).name == "Lightning Bolt"
-    else:  # an English client typing ASCII: no search
-        with pytest.raises(CardNotFound):
-            await cards.resolve("Blitzschlag")
-        await cards.forget("blitzschlag", [])  # as Scryfall's 404 would have it remembered
+    await cards.forget("blitzschlag", [])  # as Scryfall's 404 would have it remembered
+    assert (await cards.resolve("Blitzschlag")).name == "Lightning Bolt"
     batch = await cards.resolve_many(["Blitzschlag"])
     assert batch.found["Blitzschlag"].name == "Lightning Bolt"
     use_player_langs(("de",))

@@ -99,7 +99,8 @@ async def test_autocomplete_in_german_and_japanese(w):
     german = await w.discord.autocomplete("identity", {"card": "blitz"}, focused="card", locale="de")
     japanese = await w.discord.autocomplete("identity", {"card": "稲妻"}, focused="card", locale="ja")
     english = await w.discord.autocomplete("identity", {"card": "blitz"}, focused="card")
-    assert w.searches() == 0  # autocomplete never waits for Scryfall's search
+    # never waits for Scryfall's pace: without the index 稲妻 (no English name) is searched only at once
+    assert w.searches() == 0 if w.mode == "index" else w.searches() <= 1
     assert all(len(c["name"]) <= 100 for c in german + japanese)
     assert not any("—" in c["name"] for c in english)
     if w.mode == "index":

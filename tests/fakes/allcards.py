@@ -11,12 +11,18 @@ Scryfall's do. Built once per test session, on first use (about 210,000 objects)
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
+import random
 import uuid
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from bot.cards.names import normalize
+from bot.cards.printed import printed_key
+from bot.cards.rows import name_keys
 from tests.shared_data import FOREIGN_FILE, all_cards
 
 _NAMESPACE = uuid.UUID("5f0c2a55-8f1e-4c3a-9d7e-0a1b2c3d4e5f")
@@ -112,3 +118,36 @@ def all_cards_gz() -> bytes:
     objects = [_english(c) for c in all_cards()]
     objects.extend(foreign_printings())
     return gzip.compress(json.dumps(objects, ensure_ascii=False).encode(), compresslevel=1)
+
+
+def printed_sample(
+    langs: Sequence[str], per_lang: int, *, seed: int = 26, english: Callable[[str], bool] | None = None
+) -> list[tuple[str, str, str]]:
+    """(language, printed name, English name) drawn at random (seeded) from the foreign-names file, `per_lang`
+    per language: names that print one card only, in every language, and are no English card's name (an
+    exact English name is read in English first). `english(name)`: names it says are read as an English
+    name's part (by the local index) are left out too."""
+    owners: dict[str, set[str]] = {}
+    for line in foreign_lines():
+        for names in line["printed"].values():
+            for name in names:
+                owners.setdefault(printed_key(name), set()).add(line["name"])
+    taken = {key for card in all_cards() for key, _kind in name_keys(card)}
+    rng = random.Random(seed)
+    out: list[tuple[str, str, str]] = []
+    for lang in langs:
+        pool = [
+            (lang, line["printed"][lang][0], line["name"])
+            for line in foreign_lines()
+            if lang in line["printed"] and not line.get("faces")
+        ]
+        rng.shuffle(pool)
+        fits = (
+            entry
+            for entry in pool
+            if owners[printed_key(entry[1])] == {entry[2]}
+            and normalize(entry[1]) not in taken
+            and not (english and english(entry[1]))
+        )
+        out.extend(itertools.islice(fits, per_lang))
+    return out

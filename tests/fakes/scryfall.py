@@ -516,7 +516,7 @@ class FakeScryfall:
         for obj, names in printed_index():
             if (
                 lang in ("any", obj["lang"])
-                and all(any(w in n for n in names) for w in words)
+                and all(w in names for w in words)
                 and (prints or obj["oracle_id"] not in seen)
             ):
                 seen.add(obj["oracle_id"])
@@ -626,13 +626,14 @@ def _loose(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def printed_index() -> tuple[tuple[dict[str, Any], tuple[str, ...]], ...]:
-    """Every foreign printing with the loose forms of its English, printed and face names."""
+def printed_index() -> tuple[tuple[dict[str, Any], str], ...]:
+    """Every foreign printing with the loose forms of its English, printed and face names (one per line: a
+    phrase matches inside one name, never across two)."""
     from tests.fakes.allcards import foreign_printings
 
     out = []
     for obj in foreign_printings():
         names = [obj["name"], obj.get("printed_name") or ""]
         names += [n for f in obj.get("card_faces") or () for n in (f.get("name"), f.get("printed_name")) if n]
-        out.append((obj, tuple(_loose(n) for n in names if n)))
+        out.append((obj, "\n".join(_loose(n) for n in names if n)))
     return tuple(out)
