@@ -120,7 +120,11 @@ async def test_rules_survive_card_data_imports(tmp_path):
         await store.set_bracket(GUILD, 2)
     before = house_rows(path)
     import_file(CARDS_FILE, path)  # `sync-cards` and the bulk refresh write into the same file
-    import_printed_names(CARDS_FILE, path, ["de"])  # the printed names replace their own tables only
+    printings = tmp_path / "all-cards.json"  # an all_cards file: a German printing
+    bolt = card("Lightning Bolt")
+    german = {"object": "card", "lang": "de", "name": bolt["name"], "oracle_id": bolt["oracle_id"]}
+    printings.write_text(json.dumps([german | {"printed_name": "Blitzschlag"}]), encoding="utf-8")
+    assert import_printed_names(printings, path, ["de"]).printings == 1  # they replace their own tables only
     assert house_rows(path) == before
     assert (await rules_in(path)).bracket == 2
 
