@@ -243,7 +243,7 @@ def _list_names_other(groups: _Groups, leaders: _Leaders) -> list[Problem]:
 
 
 def _house_problems(
-    rules: HouseRules | None, groups: _Groups, leaders: _Leaders
+    rules: HouseRules | None, groups: _Groups, leaders: _Leaders, changers: Sequence[str]
 ) -> tuple[list[Problem], HouseApplied | None]:
     """The server's house rules on every card of the deck, commanders included (not the companion)."""
     if rules is None:
@@ -252,7 +252,7 @@ def _house_problems(
         (groups.card_of[key], _lines(entries), key in leaders.keys) for key, entries in groups.cards.items()
     ]
     cards += [(c, (), True) for c in leaders.cards if card_key(c) not in groups.cards]
-    return house_problems(rules, cards)
+    return house_problems(rules, cards, changers)
 
 
 def check_deck(inp: DeckInput) -> DeckReport:
@@ -276,7 +276,9 @@ def check_deck(inp: DeckInput) -> DeckReport:
     for key, entries in others.cards.items():
         problems += _companion_problems(others.card_of[key], entries, leaders)
 
-    house, applied = _house_problems(inp.house, groups, leaders)
+    in_deck = [*leaders.cards, *groups.card_of.values()]
+    game_changers = tuple(dict.fromkeys(str(c.get("name")) for c in in_deck if is_game_changer(c)))
+    house, applied = _house_problems(inp.house, groups, leaders, game_changers)
     problems += house
     total = parsed.card_count + sum(key not in groups.cards for key in leaders.keys) + len(unlisted)
     if total != DECK_SIZE:
@@ -287,8 +289,6 @@ def check_deck(inp: DeckInput) -> DeckReport:
         if entry.section is not Section.COMPANION:
             excluded[entry.section] += entry.count
     unverified = [e for entries in (*groups.unknown.values(), *groups.unchecked.values()) for e in entries]
-    in_deck = [*leaders.cards, *groups.card_of.values()]
-    game_changers = dict.fromkeys(str(c.get("name")) for c in in_deck if is_game_changer(c))
     return DeckReport(
         commanders=leaders.names,
         deck_identity=leaders.identity,
@@ -306,6 +306,6 @@ def check_deck(inp: DeckInput) -> DeckReport:
         open_choices=leaders.open_choices,
         unjudged=list(dict.fromkeys(leaders.unjudged)),
         house=applied,
-        game_changers=tuple(game_changers),
+        game_changers=game_changers,
         disputed=tuple(leaders.disputed.values()),
     )

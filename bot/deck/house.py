@@ -4,10 +4,10 @@ check and matched in memory: no query per card."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.deck.brackets import MAX_GAME_CHANGERS, allows, is_game_changer
+from bot.deck.brackets import MAX_GAME_CHANGERS, allows
 from bot.deck.report import HouseApplied, Problem, ProblemKind
 
 Card = Mapping[str, Any]
@@ -26,19 +26,18 @@ class HouseRules(Protocol):
 
 
 def house_problems(
-    rules: HouseRules, cards: Iterable[tuple[Card, tuple[int, ...], bool]]
+    rules: HouseRules, cards: Iterable[tuple[Card, tuple[int, ...], bool]], changers: Sequence[str]
 ) -> tuple[list[Problem], HouseApplied]:
-    """`cards`: each card of the deck once (commanders included) with its lines and whether it leads. A
-    house-banned card is a HOUSE_BANNED problem; more Game Changers than the bracket allows, one HOUSE_BRACKET
-    problem naming them (`count` of `limit`)."""
+    """`cards`: each card of the deck once (commanders included) with its lines and whether it leads;
+    `changers`: the deck's Game Changers (`DeckReport.game_changers`). A house-banned card is a HOUSE_BANNED
+    problem; more Game Changers than the bracket allows, one HOUSE_BRACKET problem naming them (`count` of
+    `limit`)."""
     problems: list[Problem] = []
-    changers: list[str] = []
     for card, lines, leads in cards:
-        name = str(card.get("name") or "?")
         if rules.ban_count and rules.banned(card):
-            problems.append(Problem(ProblemKind.HOUSE_BANNED, name, lines, commander=leads))
-        if is_game_changer(card):
-            changers.append(name)
+            problems.append(
+                Problem(ProblemKind.HOUSE_BANNED, str(card.get("name") or "?"), lines, commander=leads)
+            )
     bracket = rules.bracket
     if bracket is not None and not allows(bracket, len(changers)):
         problems.append(
