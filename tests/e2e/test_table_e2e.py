@@ -16,10 +16,9 @@ import pytest_asyncio
 
 from bot.app.bot import IdentityBot
 from bot.cards.bulk import import_file
-from bot.settings import load_settings
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall
-from tests.production_world import running_bot
+from tests.production_world import bot_settings, running_bot
 from tests.shared_data import all_cards
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(90)]
@@ -46,25 +45,13 @@ async def world(tmp_path_factory, card_cache_copy):
     scryfall = FakeScryfall(list(all_cards()) + SCOUT)
     await scryfall.start()
     fake = FakeDiscord()
-    api_base = await fake.start()
+    await fake.start()
     folder = tmp_path_factory.mktemp("table-e2e")
     cache_path = card_cache_copy(folder / "cache.sqlite3")
     extra = folder / "second-opinion.json"
     extra.write_text(json.dumps(SCOUT), encoding="utf-8")
     await asyncio.to_thread(import_file, extra, cache_path, updated_at=time.time())
-    settings = load_settings(
-        discord_token=fake.token,
-        discord_api_base=api_base,
-        scryfall_api_base=scryfall.base_url,
-        cache_path=cache_path,
-        bulk_refresh_hours=24,
-        sync_commands=True,
-        dev_guild_id=None,
-        scryfall_timeout=3.0,
-        user_rate="off",
-        mana_emoji="",
-        mana_emoji_upload=False,
-    )
+    settings = bot_settings(fake, scryfall, cache_path, bulk_refresh_hours=24)
     async with running_bot(settings, fake) as bot:
         yield World(bot, fake, scryfall)
     await fake.close()
