@@ -115,9 +115,8 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     print(f"imported {result.cards} cards in {rate} into {cache}{skipped}")
     if differ := result.disagreements:
         listed = ", ".join(d.name for d in differ[:10]) + (", …" if len(differ) > 10 else "")
-        print(
-            f"{len(differ)} cards where Scryfall lists another color identity than cost and text give: {listed}"
-        )
+        cards = "1 card" if len(differ) == 1 else f"{len(differ)} cards"
+        print(f"{cards} where Scryfall lists another color identity than cost and text give: {listed}")
     if args.file or not settings.card_languages:
         return EXIT_OK
     try:
