@@ -58,9 +58,14 @@ def reply_text(reply: Reply, *, bold: bool = False) -> str:
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 
+def _typed(query: str) -> str:
+    """What was typed, on one line, cut to the echo length, quoted."""
+    return repr(" ".join(query.split())[: render.MAX_ECHO])
+
+
 def not_a_card_text(query: str, suggestions: Sequence[str], option: str | None = None) -> str:
     """`'Lightnig Boltx' is not a card I know; did you mean Lightning Bolt?` (`option`: `--commander`)."""
-    shown = repr(" ".join(query.split())[: render.MAX_ECHO])
+    shown = _typed(query)
     text = (
         _("{option} {query} is not a card I know").format(option=option, query=shown)
         if option
@@ -73,7 +78,7 @@ def not_a_card_text(query: str, suggestions: Sequence[str], option: str | None =
 
 def several_cards_text(query: str, candidates: Sequence[str], option: str | None = None) -> str:
     """`'path' matches several cards: Path to Exile, ...; give more of the name`."""
-    shown = repr(" ".join(query.split())[: render.MAX_ECHO])
+    shown = _typed(query)
     text = (
         _("{option} {query} matches several cards").format(option=option, query=shown)
         if option

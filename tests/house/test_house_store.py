@@ -39,6 +39,16 @@ def house_rows(path: Path) -> list[tuple[object, ...]]:
     return [*bans, *brackets]
 
 
+async def cache_with_rules(tmp_path: Path) -> Path:
+    """A new cache file whose house rules ban Sol Ring and set bracket 2 in GUILD."""
+    path = tmp_path / "cards.sqlite3"
+    prepare_database(path)
+    async with await HouseStore.open(path) as store:
+        await store.ban(GUILD, ban_of(card("Sol Ring")))
+        await store.set_bracket(GUILD, 2)
+    return path
+
+
 async def rules_in(path: Path, guild: int = GUILD) -> Rules:
     async with await HouseStore.open(path) as store:
         return await store.rules(guild)
@@ -113,11 +123,7 @@ async def test_upgrading_a_version_4_cache_keeps_its_cards_and_adds_the_house_ta
 
 @pytest.mark.slow
 async def test_rules_survive_card_data_imports(tmp_path):
-    path = tmp_path / "cards.sqlite3"
-    prepare_database(path)
-    async with await HouseStore.open(path) as store:
-        await store.ban(GUILD, ban_of(card("Sol Ring")))
-        await store.set_bracket(GUILD, 2)
+    path = await cache_with_rules(tmp_path)
     before = house_rows(path)
     import_file(CARDS_FILE, path)  # `sync-cards` and the bulk refresh write into the same file
     printings = tmp_path / "all-cards.json"  # an all_cards file: a German printing
@@ -151,11 +157,7 @@ def run_child(code: str, *args: str) -> subprocess.CompletedProcess[bytes]:
 
 @pytest.mark.slow
 async def test_a_crash_mid_write_leaves_the_old_rules(tmp_path):
-    path = tmp_path / "cards.sqlite3"
-    prepare_database(path)
-    async with await HouseStore.open(path) as store:
-        await store.ban(GUILD, ban_of(card("Sol Ring")))
-        await store.set_bracket(GUILD, 2)
+    path = await cache_with_rules(tmp_path)
     before = house_rows(path)
     child = run_child(textwrap.dedent(CRASH_MID_WRITE.format(guild=GUILD)), str(path))
     assert child.returncode == -signal.SIGKILL, child.stderr.decode()
