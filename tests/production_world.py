@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from discord.http import Route
+
 from bot.app.bot import IdentityBot
 from bot.cards.bulk import import_file
 from bot.main import Runtime, assemble
@@ -97,6 +99,20 @@ async def running(
     fake gateway; waits for READY on every shard in `shards`, closes at exit. Shards identify without the
     5 s spacing production keeps."""
     options.setdefault("identify_spacing", 0.0)
+    # discord.py's REST base is one global (`bot.app.endpoints`): a bot started while another runs (a module's
+    # bot beside a test's own) takes it over, so it goes back to the other bot's once this one stops.
+    previous = Route.BASE
+    try:
+        async with _started(settings, fake, shards, options) as runtime:
+            yield runtime
+    finally:
+        Route.BASE = previous
+
+
+@asynccontextmanager
+async def _started(
+    settings: Settings, fake: FakeDiscord, shards: Iterable[int] | None, options: dict[str, Any]
+) -> AsyncIterator[Runtime]:
     async with assemble(settings, **options) as runtime:
         bot = runtime.bot
         assert settings.discord_token is not None
