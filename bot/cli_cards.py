@@ -121,7 +121,7 @@ def _command(run: Any) -> Any:
     def handler(args: argparse.Namespace, settings: Settings) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         with i18n.using(args.locale):
-            lang = scryfall_language(args.locale.replace("_", "-"))  # names printed in it are read first
+            lang = scryfall_language(args.locale)  # names printed in it are read first
             use_player_langs((lang,) if lang else ())
             try:
                 return int(asyncio.run(run(settings, args)))

@@ -58,6 +58,9 @@ class IdentityCog(commands.Cog, name="Identity"):
 
     async def explain(self, interaction: Interaction, card: CardQuery) -> None:
         [found] = await resolve_options(interaction, [card])
+        printed = await self.bot.cards.printed_texts(
+            [found.card]
+        )  # its lines as the player's cards print them
         self.remember(interaction, found.card)
         stale = embeds.stale_note([found])
         reply = embeds.identity_reply(
@@ -66,7 +69,7 @@ class IdentityCog(commands.Cog, name="Identity"):
             emoji=self.bot.emoji,
             stale=stale,
             typed=found.typed(card.text),
-            printed=found.printed_text,
+            printed=printed.get(found.name),
         )
         await send_reply(interaction, reply)
 
@@ -116,6 +119,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         chosen = chosen_colors([analyze(c) for c in leader_cards], color, partner_color)
         result = check_fit(the_card.card, leader_cards, chosen)
         here = await fit_here(interaction, the_card.card, leader_cards)  # this server's house rules
+        printed = await self.bot.cards.printed_texts([the_card.card])
         self.remember(interaction, the_card.card)
         for leader in leader_cards:  # a Background leads beside a Choose a Background creature (CR 903.3)
             self.remember(interaction, leader, commander=not result.commander_problems)
@@ -129,7 +133,7 @@ class IdentityCog(commands.Cog, name="Identity"):
             stale=stale,
             typed=typed,
             house=here,
-            printed=the_card.printed_text,
+            printed=printed.get(the_card.name),
         )
         await send_reply(interaction, reply)
 

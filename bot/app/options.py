@@ -118,8 +118,7 @@ class CardOption(app_commands.Transformer):
 
 
 async def resolve_options(interaction: Interaction, queries: Sequence[CardQuery]) -> list[Resolved]:
-    """The cards the options name (with their rules text as printed in the player's language, when known),
-    deferring first when Scryfall is asked; raises the first lookup error."""
+    """The cards the options name, deferring first when Scryfall is asked; raises the first lookup error."""
     cards = app_of(interaction).cards
     read_names_in_players_language(interaction)
     known: list[Resolved | None] = []
@@ -139,10 +138,6 @@ async def resolve_options(interaction: Interaction, queries: Sequence[CardQuery]
         if isinstance(r, BaseException):
             raise _labelled(r, q.option) if isinstance(r, CardLookupError) else r
     found = [r for r in results if isinstance(r, Resolved)]
-    texts = await cards.printed_texts(
-        r.card for r in found
-    )  # to quote its lines as the player's cards print them
-    found = [dataclasses.replace(r, printed_text=texts[r.name]) if r.name in texts else r for r in found]
     record_found(interaction, found, card=found[0].name)
     return found
 

@@ -7,7 +7,6 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.cards.names import choice_name, names_card
-from bot.cards.quotes import PrintedText
 
 if TYPE_CHECKING:
     from bot.cards.cache import CardRow
@@ -24,14 +23,12 @@ STALE_DAYS = 3.0  # local bulk data older than this is called out in replies, an
 class Resolved:
     """A card the service found: the Scryfall card object; its source ("cache"/"local": no network, "api",
     "stale": Scryfall failed and an expired entry was served); the local data's age when it answered; the
-    printed name it was found by, as typed (`Foudre`; None for its English name); its rules text as printed in
-    the player's language, when the local data holds it (`CardService.printed_texts`)."""
+    printed name it was found by, as typed (`Foudre`; None for its English name)."""
 
     card: dict[str, Any]
     source: Source
     data_age_days: float | None = None
     printed: str | None = None
-    printed_text: PrintedText | None = None
 
     @property
     def stale(self) -> bool:

@@ -34,10 +34,11 @@ _DISCORD_LOCALES = {"es-ES": "es", "es-419": "es", "pt-BR": "pt", "zh-CN": "zhs"
 
 
 def scryfall_language(locale: str | None) -> str | None:
-    """The Scryfall code of a Discord locale (`pt-BR` -> pt, `zh-TW` -> zht); None when Magic is not printed
-    in it (English included)."""
+    """The Scryfall code of a Discord locale or a catalog's (`pt-BR`, `pt_BR` -> pt; `zh-TW` -> zht); None when
+    Magic is not printed in it (English included)."""
     if not locale:
         return None
+    locale = locale.replace("_", "-")
     code = _DISCORD_LOCALES.get(locale, locale.split("-")[0].lower())
     return code if code in CARD_LANGUAGES else None
 

@@ -73,9 +73,7 @@ def _with_lines(card: str, lines: Sequence[int]) -> str:
 
 
 def _banned_text(problem: Problem, name: Callable[[str], str]) -> str:
-    """Official bans, house bans and the server's bracket."""
-    if problem.kind is not ProblemKind.BANNED:
-        return _house_text(problem, name)
+    """An official ban."""
     card = name(problem.card or "")
     if problem.commander:
         return _("{card} is banned in Commander (a commander)").format(card=card)
@@ -135,8 +133,10 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
             else _("{count} cards counting the commander; a Commander deck has exactly {limit} ({how})")
         )
         return text.format(count=problem.count, limit=problem.limit, how=how)
-    if kind in (ProblemKind.BANNED, ProblemKind.HOUSE_BANNED, ProblemKind.HOUSE_BRACKET):
+    if kind is ProblemKind.BANNED:
         return _banned_text(problem, name)
+    if kind in (ProblemKind.HOUSE_BANNED, ProblemKind.HOUSE_BRACKET):
+        return _house_text(problem, name)
     text = _("{card} is {what}, not a card a deck can hold ({lines})")
     return text.format(card=card, what=words.non_deck_words(problem.not_deck_card), lines=lines)
 

@@ -221,11 +221,15 @@ def fits_reply(
         typed_line(typed),
         *house_words.fits_house_lines(here.banned, name, officially_banned=officially),
     ]
-    if second_opinion.fit_pairs_disputed(result, card, commanders):  # a deck that can't exist keeps its ⛔
+    if doubts := second_opinion.fit_pairs_disputed(
+        result, card, commanders
+    ):  # a deck that can't exist keeps ⛔
         about_colors = result.verdict is not FitVerdict.DECK_CANT_EXIST and not here.banned
         if about_colors:
             title, color = second_opinion.fits_title(render.truncate(name, NAME_WIDTH)), second_opinion.COLOR
-        lines += second_opinion.fits_lines(result, card, commanders, verdict if about_colors else None)
+        lines += second_opinion.fits_lines(
+            result, card, commanders, doubts, verdict if about_colors else None
+        )
     lines += fit_words.fits_lines(result, name)
     named = [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]
     lines += [brackets.card_line(c, shown(n)) for c, n in named]

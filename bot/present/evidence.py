@@ -113,7 +113,7 @@ def printed_line(source: Source, printed: PrintedText | None) -> str | None:
     card's printed text) has a line that matches it; else None (the Oracle line is quoted)."""
     if printed is None or source.kind not in _RULES_LINES or not source.text:
         return None
-    if scryfall_language(current_locale().replace("_", "-")) != printed.lang:
+    if scryfall_language(current_locale()) != printed.lang:
         return None
     return printed.line(source.face, source.text)
 

@@ -52,16 +52,18 @@ def fits_title(name: str) -> str:
 
 
 def fits_lines(
-    result: FitResult, card: Mapping[str, Any], commanders: Sequence[Mapping[str, Any]], verdict: str | None
+    result: FitResult,
+    card: Mapping[str, Any],
+    commanders: Sequence[Mapping[str, Any]],
+    doubts: Sequence[tuple[str, str, str]],
+    verdict: str | None,
 ) -> list[str]:
-    """Both readings: the `verdict` from cost and text (None: the title says it), what Scryfall lists, and
-    the fit by Scryfall's."""
+    """Both readings: the `verdict` from cost and text (None: the title says it), what Scryfall lists for
+    each of `doubts` (`fit_pairs_disputed`), and the fit by Scryfall's."""
     lines = (
         [_("Read from the cards\u2019 cost and text: {verdict}.").format(verdict=verdict)] if verdict else []
     )
-    lines += [
-        sentence(shown(n), ours, theirs) for n, ours, theirs in fit_pairs_disputed(result, card, commanders)
-    ]
+    lines += [sentence(shown(n), ours, theirs) for n, ours, theirs in doubts]
     by_scryfall = fits_by_scryfall(result, card, commanders)
     if by_scryfall is not None:
         lines.append(
