@@ -59,20 +59,17 @@ def wait_for_stop(code: int) -> int:
 
 
 def _run_command(args: argparse.Namespace, settings: Settings) -> int:
-    waits = bool(getattr(args, "wait_on_config_error", False))
     if settings.discord_token is None:
-        code = fail(
+        return fail(
             "DISCORD_TOKEN is not set; put the bot token in the environment or in .env (see .env.example).",
             EXIT_CONFIG,
         )
-        return wait_for_stop(code) if waits else code
     json = settings.log_format == "json"
     setup_logging(settings.log_level, json=json, token=settings.discord_token, stream=sys.stdout)
     try:
-        code = asyncio.run(run(settings))
+        return asyncio.run(run(settings))
     except KeyboardInterrupt:  # pragma: no cover - a second Ctrl-C during shutdown
         return 130
-    return wait_for_stop(code) if waits else code
 
 
 def _bar(unit: str, desc: str, **options: Any) -> tqdm[Any]:
@@ -155,8 +152,10 @@ async def _check_deck(settings: Settings, deck: ParsedDeck, args: argparse.Names
         try:
             report, found = await check_decklist(cards, deck, args.commander, args.partner, chosen=args.color)
         except ScryfallUnavailable as exc:
-            words = terminal.unavailable_text if cards.has_local_data else terminal.no_card_data_text
-            print(f"error: {words(exc.reason)}", file=sys.stderr)
+            print(
+                f"error: {terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)}",
+                file=sys.stderr,
+            )
             return DECK_UNAVAILABLE
     if note := stale_note(found):
         report.warnings.append(note)
@@ -294,5 +293,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = load_settings()
     except ValidationError as exc:
         code = fail(settings_problem(exc), EXIT_CONFIG)
-        return wait_for_stop(code) if getattr(args, "wait_on_config_error", False) else code
-    return int(args.handler(args, settings))
+    else:
+        code = int(args.handler(args, settings))
+    return wait_for_stop(code) if getattr(args, "wait_on_config_error", False) else code

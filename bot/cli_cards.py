@@ -73,8 +73,9 @@ async def _look_up(cards: CardService, query: str, option: str, *, commander: bo
     except BadCardName:
         raise Unanswered(BAD_INPUT, terminal.not_a_card_text(query, (), flag)) from None
     except ScryfallUnavailable as exc:
-        words = terminal.unavailable_text if cards.has_local_data else terminal.no_card_data_text
-        raise Unanswered(UNAVAILABLE, words(exc.reason)) from None
+        raise Unanswered(
+            UNAVAILABLE, terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)
+        ) from None
     except CardLookupError as exc:  # pragma: no cover - every lookup error is one of the above
         raise Unanswered(BAD_INPUT, str(exc)) from None
 

@@ -214,20 +214,6 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
     return index if len(index) else None
 
 
-def load_printed_texts(db_path: Path | str, lang: str, oracle_ids: Collection[str]) -> dict[str, list[str]]:
-    """{oracle id: its printed text per face} in `lang` for those of `oracle_ids` the cache holds (none
-    when never imported). Synchronous."""
-    conn = _connect_existing(db_path) if oracle_ids else None
-    if conn is None:
-        return {}
-    ids = list(dict.fromkeys(oracle_ids))
-    marks = ",".join("?" * len(ids))
-    query = f"SELECT oracle_id, faces FROM printed_texts WHERE lang = ? AND oracle_id IN ({marks})"
-    with contextlib.closing(conn), contextlib.suppress(sqlite3.OperationalError):
-        return {oracle: json.loads(faces) for oracle, faces in conn.execute(query, (lang, *ids))}
-    return {}  # no table: never imported, or by an older version
-
-
 async def sync_printed_names(
     client: ScryfallClient,
     db_path: Path | str,

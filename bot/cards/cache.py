@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -122,6 +123,18 @@ class CardCache:
             "JOIN cards c ON c.id = n.card_id WHERE n.kind = 0 ORDER BY n.norm"
         )
         return cast(list[tuple[Any, ...]], list(rows))
+
+    async def printed_texts(self, lang: str, oracle_ids: Iterable[str]) -> dict[str, list[str]]:
+        """{oracle id: its printed text per face} in `lang` for those of `oracle_ids` held (`bot.cards.allcards`
+        imports them; none when never imported)."""
+        ids = list(dict.fromkeys(oracle_ids))
+        marks = ", ".join("?" * len(ids))
+        query = f"SELECT oracle_id, faces FROM printed_texts WHERE lang = ? AND oracle_id IN ({marks})"
+        try:
+            rows = await self._db.execute_fetchall(query, (lang, *ids)) if ids else []
+        except sqlite3.OperationalError:  # no table: never imported, or by an older version
+            return {}
+        return {str(oracle): json.loads(faces) for oracle, faces in rows}
 
     async def get_metas(self, keys: Iterable[str]) -> dict[str, str]:
         """The `meta` values of `keys` that are set, read in one query (one consistent snapshot)."""

@@ -28,17 +28,6 @@ def scryfall_identity(card: Mapping[str, Any]) -> str | None:
     return wubrg("".join(value))
 
 
-def differs(card: Mapping[str, Any], analysis: Analysis, chosen: str | None = None) -> str | None:
-    """Scryfall's identity of a deck card when it is not the engine's `analysis.identity`; None when they
-    agree, when Scryfall lists none, or for an object no deck holds (no identity verdict is made on it).
-    `chosen`: the color chosen for a commander before the game (CR 903.4b), in `analysis` and not in
-    Scryfall's answer."""
-    theirs = scryfall_identity(card) if analysis.deck_card else None
-    if theirs is not None and chosen:
-        theirs = wubrg(theirs + chosen)
-    return theirs if theirs is not None and theirs != analysis.identity else None
-
-
 @dataclass(frozen=True, slots=True)
 class Disagreement:
     """A card whose identity read from its cost and text (`ours`) is not what Scryfall lists (`theirs`)."""
@@ -51,14 +40,26 @@ class Disagreement:
         return [self.name, self.ours, self.theirs]
 
 
+def differs(card: Mapping[str, Any], analysis: Analysis, chosen: str | None = None) -> Disagreement | None:
+    """The disagreement when Scryfall's identity of a deck card is not the engine's `analysis.identity`; None
+    when they agree, when Scryfall lists none, or for an object no deck holds (no identity verdict is made on
+    it). `chosen`: the color chosen for a commander before the game (CR 903.4b), in `analysis` and not in
+    Scryfall's answer."""
+    theirs = scryfall_identity(card) if analysis.deck_card else None
+    if theirs is not None and chosen:
+        theirs = wubrg(theirs + chosen)
+    if theirs is None or theirs == analysis.identity:
+        return None
+    return Disagreement(analysis.name or str(card.get("name", "")), analysis.identity, theirs)
+
+
 def disagreement(card: Mapping[str, Any]) -> Disagreement | None:
     """The engine's reading of `card` against Scryfall's; None when they agree (or the engine can't read it)."""
     try:
         analysis = analyze(dict(card))
     except IdentityError:
         return None
-    theirs = differs(card, analysis)
-    return None if theirs is None else Disagreement(str(card.get("name", "")), analysis.identity, theirs)
+    return differs(card, analysis)
 
 
 def parse_stored(text: str | None) -> list[Disagreement]:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from bot.cards.allcards import card_oracle_id, load_printed_texts
+from bot.cards.allcards import card_oracle_id
 from bot.cards.exact import ExactReader
 from bot.cards.foreign import player_langs
 from bot.cards.lookup import CardLookups
@@ -49,7 +49,7 @@ class CardService(CardLookups):
         if not langs or langs[0] not in self.foreign.languages:
             return {}
         by_id = {oracle: card for card in cards if (oracle := card_oracle_id(card)) is not None}
-        stored = await asyncio.to_thread(load_printed_texts, self.cache.path, langs[0], list(by_id))
+        stored = await self.cache.printed_texts(langs[0], by_id)
         texts = {oracle: PrintedText.of(by_id[oracle], langs[0], faces) for oracle, faces in stored.items()}
         return {str(by_id[oracle].get("name")): text for oracle, text in texts.items() if text is not None}
 

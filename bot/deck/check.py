@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.cards.model import MAX_SUGGESTIONS
-from bot.cards.opinion import differs
+from bot.cards.opinion import Disagreement, differs
 from bot.deck.brackets import is_game_changer
 from bot.deck.entries import DeckEntry, ParsedDeck, Section
 from bot.deck.errors import DeckCheckCode, DeckCheckError
@@ -19,7 +19,6 @@ from bot.deck.house import HouseRules, house_problems
 from bot.deck.report import (
     CommanderIssue,
     DeckReport,
-    Disputed,
     HouseApplied,
     Problem,
     ProblemKind,
@@ -97,13 +96,12 @@ class _Leaders:
     chosen: dict[str, str] = field(default_factory=dict)
     open_choices: tuple[str, ...] = ()
     unjudged: list[str] = field(default_factory=list)
-    disputed: dict[str, Disputed] = field(default_factory=dict)
+    disputed: dict[str, Disagreement] = field(default_factory=dict)
 
     def compare(self, card: Mapping[str, Any], analysis: Analysis) -> None:
         """Keep `card` when Scryfall lists another identity than the one read from its cost and text."""
-        if (theirs := differs(card, analysis)) is not None:
-            name = analysis.name or str(card.get("name"))
-            self.disputed.setdefault(name, Disputed(name, analysis.identity, theirs))
+        if (doubt := differs(card, analysis)) is not None:
+            self.disputed.setdefault(doubt.name, doubt)
 
 
 def _leaders(inp: DeckInput) -> _Leaders:

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.cards.opinion import Disagreement
 from bot.deck.entries import Section
 from bot.identity.model import Analysis, NonDeckKind, Reason, Verdict
 
@@ -64,16 +65,6 @@ class Problem:
 
     def evidence_for(self, color: str) -> tuple[Reason, ...]:
         return dict(self.evidence).get(color, ())
-
-
-@dataclass(frozen=True, slots=True)
-class Disputed:
-    """A card of the deck (or a commander) whose color identity read from its mana cost and rules text
-    (`identity`) is not the one Scryfall lists (`scryfall`): a second opinion, so no silent verdict."""
-
-    name: str
-    identity: str
-    scryfall: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +129,7 @@ class DeckReport:
     unjudged: list[str] = field(default_factory=list)
     house: HouseApplied | None = None  # the server's house rules this check applied
     game_changers: tuple[str, ...] = ()
-    disputed: tuple[Disputed, ...] = ()
+    disputed: tuple[Disagreement, ...] = ()
 
     @property
     def legal(self) -> bool:

@@ -19,6 +19,7 @@ from typing import Any
 from bot.cards.schema import connect_for_import, connect_sync
 from bot.deck.brackets import BRACKETS
 from bot.house.rules import Ban, Rules
+from bot.house.store import BUMP_STAMP
 
 FORMAT = "identity-bot house rules"
 VERSION = 1
@@ -103,6 +104,7 @@ def import_rules(db_path: Path | str, data: object, *, clock: float | None = Non
     now = time.time() if clock is None else clock
     with contextlib.closing(connect_for_import(db_path)) as conn, conn:
         conn.execute("BEGIN IMMEDIATE")
+        conn.execute(BUMP_STAMP)
         for guild_id, rules in servers.items():
             conn.execute("DELETE FROM house_bans WHERE guild_id = ?", (guild_id,))
             conn.execute("DELETE FROM house_brackets WHERE guild_id = ?", (guild_id,))

@@ -1,7 +1,7 @@
 """`HouseStore`: the bot's access to the house tables of the card cache file (its own aiosqlite connection).
 Each server's rules are read once, then served from memory; a change here drops that server's copy, and a
-change by another process (`python -m bot house import`) is seen through SQLite's `data_version`, one
-query per command. Every change is one transaction: after a crash the rules are the old or the new ones."""
+change by another process (`python -m bot house import`) is seen through the house stamp in `meta`, which
+every house write bumps (one query per command; the card data's own writes leave it alone). Every change is one transaction: after a crash the rules are the old or the new ones."""
 
 from __future__ import annotations
 
@@ -20,6 +20,12 @@ from bot.house.rules import NO_RULES, Ban, Rules
 log = logging.getLogger(__name__)
 
 CACHED_SERVERS = 10_000  # servers whose rules stay in memory
+STAMP = "SELECT value FROM meta WHERE key = 'house_stamp'"
+# Every write of house rules bumps the stamp in the same transaction (`bot.house.backup` too).
+BUMP_STAMP = (
+    "INSERT INTO meta (key, value) VALUES ('house_stamp', '1') "
+    "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+)
 
 
 class HouseRulesUnavailable(Exception):
@@ -33,7 +39,7 @@ class HouseStore:
         self._db = db
         self._clock = clock
         self._rules: LRUCache[int, Rules] = LRUCache(CACHED_SERVERS)
-        self._version: int | None = None
+        self._stamp: object = None
         self._writing = asyncio.Lock()
 
     @classmethod
@@ -61,10 +67,7 @@ class HouseStore:
         """The server's rules (no query when they are in memory and no other process changed the file)."""
         if self._db is None:
             return NO_RULES
-        [(version,)] = await self._db.execute_fetchall("PRAGMA data_version")
-        if version != self._version:  # another connection committed: forget every server's copy
-            self._rules.clear()
-            self._version = version
+        await self._check_stamp()
         cached = self._rules.get(guild_id)
         if cached is not None:
             return cached
@@ -77,6 +80,14 @@ class HouseStore:
         rules = Rules(tuple(Ban(str(k), str(n)) for k, n in bans), next((int(b) for (b,) in bracket), None))
         self._rules[guild_id] = rules
         return rules
+
+    async def _check_stamp(self) -> None:
+        """Forget every server's copy when another connection changed house rules."""
+        assert self._db is not None
+        stamp = next(iter(await self._db.execute_fetchall(STAMP)), None)
+        if stamp != self._stamp:
+            self._rules.clear()
+            self._stamp = stamp
 
     async def ban(self, guild_id: int, ban: Ban) -> bool:
         """Ban a card in the server; False when it already was."""
@@ -120,12 +131,16 @@ class HouseStore:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
+                    await self._check_stamp()
+                    await self._db.execute(BUMP_STAMP)
+                    self._stamp = next(iter(await self._db.execute_fetchall(STAMP)), None)
                     changed = (await self._db.execute(sql, args)).rowcount
                     for statement in more:
                         changed += (await self._db.execute(statement, (guild_id,))).rowcount
                     await self._db.execute("COMMIT")
                 except BaseException:
                     await self._db.execute("ROLLBACK")
+                    self._stamp = None  # read again next time
                     raise
             except sqlite3.Error as exc:
                 log.error("house rules: could not save a change for server %s: %s", guild_id, exc)

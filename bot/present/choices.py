@@ -88,9 +88,9 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
         line = _("{card}: color identity {identity}").format(card=card, identity=identity)
         if item.analysis.colors != item.analysis.identity:
             line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
-        if (theirs := differs(item.card, item.analysis)) is not None:
+        if (doubt := differs(item.card, item.analysis)) is not None:
             line += " \u26a0\ufe0f " + _("(Scryfall lists {colors})").format(
-                colors=render.pips(theirs, emoji)
+                colors=render.pips(doubt.theirs, emoji)
             )
         return line
     shown = list(dict.fromkeys(item.names))[:3]

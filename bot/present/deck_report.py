@@ -309,7 +309,7 @@ def text_report(report: DeckReport, printed: Printed | None = None) -> str:
     out += ["", f"{verdict} {headline(report)}"]
     if report.disputed:
         out += ["", f"{second_opinion.field_name()} ({len(report.disputed)})"]
-        out += [f"  - {second_opinion.sentence(d.name, d.identity, d.scryfall)}" for d in report.disputed]
+        out += [f"  - {second_opinion.sentence(d)}" for d in report.disputed]
     for kind in report.counts():
         problems = report.of_kind(kind)
         out += ["", f"{_(TITLES[kind])} ({len(problems)})"]
@@ -394,9 +394,7 @@ def summary_embed(
     if report.companions:
         companions = render.and_list(map(_escaped, report.companions))
         embed.add_field(name=_("Companion"), value=companions, inline=True)
-    doubts = [
-        second_opinion.field_line(_escaped(d.name), d.identity, d.scryfall, emoji) for d in report.disputed
-    ]
+    doubts = [second_opinion.field_line(_escaped(d.name), d, emoji) for d in report.disputed]
     embeds.add_list_field(embed, second_opinion.field_name(), doubts, mark="\u2022 ")
     for kind, n in report.counts().items():
         shown = [_field_line(p, emoji, printed or {}) for p in report.of_kind(kind)[:FIELD_ITEMS]]

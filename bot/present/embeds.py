@@ -143,8 +143,8 @@ def identity_reply(
     elif kind is None:
         embed.add_field(name=_("Color"), value=color, inline=True)
         embed.add_field(name=_("Color identity"), value=identity, inline=True)
-    for _name, _ours, theirs in doubt:
-        embed.add_field(name=second_opinion.field_name(), value=render.pips(theirs, emoji), inline=True)
+    for d in doubt:
+        embed.add_field(name=second_opinion.field_name(), value=render.pips(d.theirs, emoji), inline=True)
     if kind is not None and (analysis.colors or analysis.color_reasons):
         embed.add_field(name=_("Color"), value=color, inline=True)
     if kind is not NonDeckKind.TOKEN or analysis.colors:
@@ -153,7 +153,7 @@ def identity_reply(
         add_list_field(embed, _("Why"), evidence.evidence_lines(analysis, found, emoji, printed=printed))
         note_english(embed, found, printed)
     banned = _("{card} is banned in Commander.").format(card=plain(name))
-    doubts = [second_opinion.sentence(shown(n), ours, theirs) for n, ours, theirs in doubt]
+    doubts = [second_opinion.sentence(d, shown(d.name)) for d in doubt]
     add_warnings(embed, [*doubts, banned if is_banned(card) and analysis.deck_card else "", stale])
     return Reply(embeds=[finish(embed)])
 

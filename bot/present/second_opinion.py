@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.cards.opinion import differs, fits_by_scryfall
+from bot.cards.opinion import Disagreement, differs, fits_by_scryfall
 from bot.identity.model import Analysis, FitResult
 from bot.present import render
 from bot.present.i18n import _
@@ -20,31 +20,34 @@ COLOR = render.CONDITIONAL_COLOR
 
 def disputed(
     pairs: Iterable[tuple[Mapping[str, Any], Analysis]], chosen: Sequence[str | None] = ()
-) -> list[tuple[str, str, str]]:
-    """(name, identity from cost and text, Scryfall's) of each card where the two differ; `chosen[i - 1]`:
-    the color chosen before the game for the commander of pair i (pair 0 is the card)."""
-    out = []
-    for i, (card, analysis) in enumerate(pairs):
-        pick = chosen[i - 1] if 0 < i <= len(chosen) else None
-        if (theirs := differs(card, analysis, pick)) is not None:
-            out.append((analysis.name or str(card.get("name", "")), analysis.identity, theirs))
-    return out
+) -> list[Disagreement]:
+    """Each card where the two readings differ; `chosen[i - 1]`: the color chosen before the game for the
+    commander of pair i (pair 0 is the card)."""
+    found = (
+        differs(card, a, chosen[i - 1] if 0 < i <= len(chosen) else None) for i, (card, a) in enumerate(pairs)
+    )
+    return [d for d in found if d is not None]
 
 
-def sentence(name: str, ours: str, theirs: str) -> str:
+def sentence(doubt: Disagreement, name: str | None = None) -> str:
+    """What Scryfall lists against cost and text; `name`: the card as the reply shows it (default its own)."""
     return _(
         "Scryfall lists {card}\u2019s color identity as {theirs}, but its mana cost and rules text give "
         "{ours}: it may use a rule this bot doesn\u2019t know yet. Check the card before you build."
-    ).format(card=name, theirs=render.color_words(theirs), ours=render.color_words(ours))
+    ).format(
+        card=name or doubt.name, theirs=render.color_words(doubt.theirs), ours=render.color_words(doubt.ours)
+    )
 
 
 def field_name() -> str:
     return _("Color identity (Scryfall)")
 
 
-def field_line(name: str, ours: str, theirs: str, emoji: Emoji = None) -> str:
+def field_line(name: str, doubt: Disagreement, emoji: Emoji = None) -> str:
     text = _("{card}: Scryfall lists {theirs}; cost and text give {ours}")
-    return text.format(card=name, theirs=render.pips(theirs, emoji), ours=render.pips(ours, emoji))
+    return text.format(
+        card=name, theirs=render.pips(doubt.theirs, emoji), ours=render.pips(doubt.ours, emoji)
+    )
 
 
 def fits_title(name: str) -> str:
@@ -55,7 +58,7 @@ def fits_lines(
     result: FitResult,
     card: Mapping[str, Any],
     commanders: Sequence[Mapping[str, Any]],
-    doubts: Sequence[tuple[str, str, str]],
+    doubts: Sequence[Disagreement],
     verdict: str | None,
 ) -> list[str]:
     """Both readings: the `verdict` from cost and text (None: the title says it), what Scryfall lists for
@@ -63,7 +66,7 @@ def fits_lines(
     lines = (
         [_("Read from the cards\u2019 cost and text: {verdict}.").format(verdict=verdict)] if verdict else []
     )
-    lines += [sentence(shown(n), ours, theirs) for n, ours, theirs in doubts]
+    lines += [sentence(d, shown(d.name)) for d in doubts]
     by_scryfall = fits_by_scryfall(result, card, commanders)
     if by_scryfall is not None:
         lines.append(
@@ -76,7 +79,7 @@ def fits_lines(
 
 def fit_pairs_disputed(
     result: FitResult, card: Mapping[str, Any], commanders: Sequence[Mapping[str, Any]]
-) -> list[tuple[str, str, str]]:
+) -> list[Disagreement]:
     """The card and commanders of a /fits answer whose identity Scryfall lists otherwise."""
     pairs = [(card, result.card), *zip(commanders, result.commanders, strict=False)]
     return disputed(pairs, result.chosen)

@@ -89,21 +89,21 @@ def several_cards_text(query: str, candidates: Sequence[str], option: str | None
     return text + _("; give more of the name")
 
 
-def no_card_data_text(reason: str) -> str:
-    """Scryfall unreachable and nothing local to answer from: the command that fills the local data."""
-    return _(
-        "Scryfall is not answering ({reason}) and there is no local card data to answer from: run "
-        "`python -m bot sync-cards` to download it (or `python -m bot sync-cards --file FILE` to import a "
-        "file you have), then try again"
-    ).format(reason=reason)
-
-
-def unavailable_text(reason: str) -> str:
-    """Scryfall unreachable and the local card data has no answer: try later."""
-    return _(
-        "Scryfall is not answering ({reason}) and the local card data could not answer either; try again "
-        "in a minute"
-    ).format(reason=reason)
+def unavailable_text(reason: str, *, local_data: bool) -> str:
+    """Scryfall unreachable and the local card data has no answer: try later; with no local card data at all,
+    the command that fills it."""
+    if local_data:
+        text = _(
+            "Scryfall is not answering ({reason}) and the local card data could not answer either; try again "
+            "in a minute"
+        )
+    else:
+        text = _(
+            "Scryfall is not answering ({reason}) and there is no local card data to answer from: run "
+            "`python -m bot sync-cards` to download it (or `python -m bot sync-cards --file FILE` to import a "
+            "file you have), then try again"
+        )
+    return text.format(reason=reason)
 
 
 def chosen_color_text(flag: str, commander: str | None, partner_flag: str = "--partner") -> str:

@@ -15,13 +15,13 @@ from bot.cards.allcards import (
     import_printed_names,
     imported_languages,
     load_printed_names,
-    load_printed_texts,
     main,
     printed_rows,
     sync_printed_names,
 )
 from bot.cards.budget import Budget
 from bot.cards.bulk import BulkFormatError
+from bot.cards.cache import CardCache
 from bot.cards.scryfall import ScryfallClient, ScryfallUnavailable
 from tests.fakes.allcards import printed_texts
 from tests.fakes.scryfall import FakeScryfall
@@ -232,7 +232,7 @@ def test_command_line(small_file, tmp_path, clean_env, capsys, monkeypatch):
     assert "error: the printed names could not be imported: " in capsys.readouterr().err
 
 
-def test_one_printed_text_per_card_and_language_the_one_that_follows_the_oracle_text(tmp_path):
+async def test_one_printed_text_per_card_and_language_the_one_that_follows_the_oracle_text(tmp_path):
     """Of a card's printings in a language, the most recent whose lines match the Oracle lines is kept (a
     newer printing whose text lost its line break loses to it); each face's text on a card of two faces."""
     fires = next(c for c in all_cards() if c["name"] == "Fires of Undeath")
@@ -264,12 +264,14 @@ def test_one_printed_text_per_card_and_language_the_one_that_follows_the_oracle_
     assert result.texts == 2
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM printed_texts").fetchone() == (2,)
-    assert load_printed_texts(db, "de", [fires["oracle_id"], "dusk", "other"]) == {
-        fires["oracle_id"]: [text],
-        "dusk": ["Ä", "Ö"],
-    }
-    assert load_printed_texts(db, "es", [fires["oracle_id"]]) == {}
-    assert load_printed_texts(tmp_path / "none.sqlite3", "de", [fires["oracle_id"]]) == {}
+    async with await CardCache.open(db) as cache:
+        assert await cache.printed_texts("de", [fires["oracle_id"], "dusk", "other"]) == {
+            fires["oracle_id"]: [text],
+            "dusk": ["Ä", "Ö"],
+        }
+        assert await cache.printed_texts("es", [fires["oracle_id"]]) == {}
+    async with await CardCache.open(tmp_path / "none.sqlite3") as cache:
+        assert await cache.printed_texts("de", [fires["oracle_id"]]) == {}
 
 
 def test_a_file_without_printings_in_the_languages_is_an_error(small_file, tmp_path, clean_env, capsys):

@@ -89,6 +89,24 @@ async def test_a_change_by_another_process_is_seen_at_the_next_command(tmp_path)
         assert (await store.rules(GUILD)).bracket == 1
 
 
+async def test_the_card_caches_own_writes_keep_the_rules_in_memory(tmp_path):
+    """Rules are read once: a Scryfall answer stored in the same file (the card cache's own connection) does not
+    make the store read them again; a house write of another connection (its stamp) does."""
+    path = await cache_with_rules(tmp_path)
+    async with await HouseStore.open(path) as store, await CardCache.open(path) as cache:
+        assert (await store.rules(GUILD)).bracket == 2  # now in memory
+        with contextlib.closing(sqlite3.connect(path)) as db, db:  # a change no house write made: unseen
+            db.execute("UPDATE house_brackets SET bracket = 4")
+        await cache.put_cards([card("Lightning Bolt")])
+        assert (await store.rules(GUILD)).bracket == 2
+        import_rules(path, {"format": "identity-bot house rules", "version": 1, "servers": []})
+        assert (await store.rules(GUILD)).bracket == 4  # the stamp moved: read again
+        await store.set_bracket(OTHER, 3)  # its own write keeps the other servers' copies
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.execute("UPDATE house_brackets SET bracket = 5 WHERE guild_id = ?", (GUILD,))
+        assert (await store.rules(GUILD)).bracket == 4 and (await store.rules(OTHER)).bracket == 3
+
+
 def test_a_card_is_banned_by_oracle_id_or_by_name():
     sol = card("Sol Ring")
     rules = Rules((ban_of(sol),))

@@ -123,7 +123,7 @@ def test_a_deck_with_a_card_scryfall_reads_otherwise_is_not_sure():
     report = check_deck(DeckInput(deck, [card(KUMANO)], resolved, {}))
     assert report.legal and report.unsure
     [doubt] = report.disputed
-    assert (doubt.name, doubt.identity, doubt.scryfall) == ("Wildgraft Scout", "R", "RG")
+    assert (doubt.name, doubt.ours, doubt.theirs) == ("Wildgraft Scout", "R", "RG")
     embed = deck_reply(report).embeds[0]
     assert CHECK not in everything(embed) and CROSS not in everything(embed)
     assert embed.description.startswith(f"{WARN} **Not sure.** Read from cost and text: 100 cards")
