@@ -1,15 +1,16 @@
-"""`guideline_findings(card)`: the lines of a card's rules text, every face and part (CR 709-712, 715, 720),
-reminder text removed (CR 903.4c), that make it mass land denial or an extra-turn card in the sense of the
-Commander Brackets. Mass land denial, in Wizards' words: cards that "regularly destroy, exile, and bounce other
-lands, keep lands tapped, or change what mana is produced by four or more lands per player without replacing
-them". The rules below read that as (docs/brackets.md gives the choices, with cards):
+"""`guideline_findings(card)`: the lines of a card's rules text, every face and part (CR 709-712, 715,
+720), reminder text removed (CR 903.4c), that make it mass land denial or an extra-turn card in the sense
+of the Commander Brackets. Mass land denial, in Wizards' words: cards that "regularly destroy, exile, and
+bounce other lands, keep lands tapped, or change what mana is produced by four or more lands per player
+without replacing them". The rules below read that as (docs/brackets.md gives the choices, with cards):
 
-- removes lands (the keyword actions destroy, exile, sacrifice of CR 701, or return to hand): every land, every
-  nonbasic land, every land of a basic land type (305.6) or all permanents (110), of all players or of a player, but
-  not only yours; each player sacrifices four or more, X, a land for each ..., or all but a few ("then
-  sacrifices the rest"); or a trigger at the beginning of each turn or step (503, 513) makes players sacrifice
-  a land. Not when lands are spared ("except ... lands", "nonland"), paid by choice ("unless") or given back
-  on the same line ("for each land destroyed this way, ... search", "returns those cards to the battlefield");
+- removes lands (the keyword actions destroy, exile, sacrifice of CR 701, or return to hand): every land,
+  every nonbasic land, every land of a basic land type (305.6) or all permanents (110), of all players or of
+  a player, but not only yours; each player sacrifices four or more, X, a land for each ..., or all but a few
+  ("then sacrifices the rest"); or a trigger at the beginning of each turn or step (503, 513) makes players
+  sacrifice a land. Not when lands are spared ("except ... lands", "nonland"), paid by choice ("unless") or
+  given back on the same line ("for each land destroyed this way, ... search", "returns those cards to the
+  battlefield");
 - keeps lands tapped (untap step, 502.3): lands of all players don't untap during their untap steps, players
   can't untap more than three lands or permanents, players skip their untap steps, or a land an opponent taps
   for mana doesn't untap;
@@ -51,8 +52,8 @@ class GuidelineEffect(StrEnum):
 @dataclass(frozen=True, slots=True)
 class GuidelineFinding:
     """One line that meets a guideline: `text` is the line as the identity evidence quotes it (`Reason.text`),
-    `span` the (start, end) in it of the words that decide, `face` the face or part (the card name for one-part
-    cards, like `Reason.face`)."""
+    `span` the (start, end) in it of the words that decide, `face` the face or part (the card name for
+    one-part cards, like `Reason.face`)."""
 
     guideline: Guideline
     effect: GuidelineEffect
@@ -66,7 +67,8 @@ _TYPE = r"(?:plains|islands|swamps|mountains|forests)"
 _LANDS = rf"(?:(?:non)?basic |snow )?lands\b|{_TYPE}\b"
 # "all artifacts, creatures, and nonbasic lands" but not "... lands you control"; "all permanents" unlimited
 _LIST = r"(?:(?:[a-z]+s,? |and |or |other |(?:non)?basic |snow |nontoken |(?:un)?tapped ){0,6})"
-_ALL = rf"all (?:{_LIST}(?:{_LANDS})(?! you (?:control|own))|(?:other )?permanents(?=[.,]| to | from | at | other than |$))"
+_UNLIMITED = r"(?=[.,]| to | from | at | other than |$)"
+_ALL = rf"all (?:{_LIST}(?:{_LANDS})(?! you (?:control|own))|(?:other )?permanents{_UNLIMITED})"
 _SIZE = r"(?:four|five|six|seven|eight|nine|ten|x|all but \w+)"
 _RULES: tuple[tuple[Guideline, GuidelineEffect, re.Pattern[str]], ...] = tuple(
     (g, e, re.compile(p, re.IGNORECASE))
@@ -90,7 +92,8 @@ _RULES: tuple[tuple[Guideline, GuidelineEffect, re.Pattern[str]], ...] = tuple(
 )  # fmt: skip
 _LAND_WORD = re.compile(r"\b(?:lands?|permanents|plains|islands?|swamps?|mountains?|forests?)\b", re.I)
 _REPLACED = re.compile(
-    r"\bfor each land (?:destroyed|sacrificed|exiled) this way, [^.]{0,40}?\bsearch|\breturns? those cards to the battlefield",
+    r"\bfor each land (?:destroyed|sacrificed|exiled) this way, [^.]{0,40}?\bsearch"
+    r"|\breturns? those cards to the battlefield",
     re.IGNORECASE,
 )
 _SPARED = re.compile(r"[^.]{0,60}?\bexcept\b[^.]{0,40}?\blands\b|[^.]{0,60}?\bnonland\b", re.IGNORECASE)
@@ -122,8 +125,8 @@ def _decides(effect: GuidelineEffect, line: str, m: re.Match[str]) -> bool:
 
 
 def guideline_findings(card: Mapping) -> tuple[GuidelineFinding, ...]:
-    """Every line of every face that meets a guideline, in card order; the first rule that decides per line and
-    guideline. `IdentityError` when `card` is no mapping."""
+    """Every line of every face that meets a guideline, in card order; the first rule that decides per line
+    and guideline. `IdentityError` when `card` is no mapping."""
     found: list[GuidelineFinding] = []
     for face in card_faces(dict(card) if isinstance(card, Mapping) else card):
         for raw in face.oracle_text.split("\n"):
