@@ -35,7 +35,7 @@ from bot.identity.model import (
     ReasonKind,
 )
 from bot.identity.symbols import SYMBOL_RE, WUBRG, Symbol, classify, wubrg
-from bot.identity.text import named_colors, reminder_symbols, strip_reminder, symbol_context
+from bot.identity.text import named_colors, reminder_symbols, shown_line, strip_reminder, symbol_context
 
 BASIC_LAND_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 _COLOR, _IDENTITY = Aspect.COLOR, Aspect.IDENTITY
@@ -90,7 +90,7 @@ def _read_text(face: Face, names: tuple[str, ...]) -> _FaceText:
             facts.reminder.update(dict.fromkeys(hidden))
         if not bare.strip():
             continue
-        shown = bare if "  " not in bare and bare[0] != " " and bare[-1] != " " else " ".join(bare.split())
+        shown = shown_line(bare)
         for m in SYMBOL_RE.finditer(bare) if "{" in bare else ():
             sym = classify(m.group())
             where = symbol_context(bare, m.start()) if sym.colors else ()  # (place, keyword)

@@ -22,6 +22,11 @@ def strip_reminder(line: str) -> str:
     return line
 
 
+def shown_line(bare: str) -> str:
+    """A line as evidence quotes it: `bare` with runs of spaces and spaces at either end collapsed."""
+    return bare if "  " not in bare and bare[:1] != " " and bare[-1:] != " " else " ".join(bare.split())
+
+
 # "Flashback {B}", "Escape—{R}{R}, Exile ...", "Level up {1}{W}", with a number "Suspend X—{X}{B}{B}{B}"
 _KEYWORD_COST_RE = re.compile(r"^([A-Z][A-Za-z' ]{1,30}?)(?: (?:\d+|X))?(?: ?\u2014 ?| )(?=\{)")
 _ADD_RE = re.compile(r"\badd\b[^.:]*$", re.IGNORECASE)

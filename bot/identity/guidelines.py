@@ -1,0 +1,148 @@
+"""`guideline_findings(card)`: the lines of a card's rules text, every face and part (CR 709-712, 715,
+720), reminder text removed (CR 903.4c), that make it mass land denial or an extra-turn card in the sense
+of the Commander Brackets. Mass land denial, in Wizards' words: cards that "regularly destroy, exile, and
+bounce other lands, keep lands tapped, or change what mana is produced by four or more lands per player
+without replacing them". The rules below read that as (docs/brackets.md gives the choices, with cards):
+
+- removes lands (the keyword actions destroy, exile, sacrifice of CR 701, or return to hand): every land,
+  every nonbasic land, every land of a basic land type (305.6) or all permanents (110), of all players or of
+  a player, but not only yours; each player sacrifices four or more, X, a land for each ..., or all but a few
+  ("then sacrifices the rest"); or a trigger at the beginning of each turn or step (503, 513) makes players
+  sacrifice a land. Not when lands are spared ("except ... lands", "nonland"), paid by choice ("unless") or
+  given back on the same line ("for each land destroyed this way, ... search", "returns those cards to the
+  battlefield");
+- keeps lands tapped (untap step, 502.3): lands of all players don't untap during their untap steps, players
+  can't untap more than three lands or permanents, players skip their untap steps, or a land an opponent taps
+  for mana doesn't untap;
+- changes their mana (106, 305.7): lands or nonbasic lands "are" a basic land type (not "in addition"), or
+  lands tapped for mana produce something "instead of any other type", always or at the beginning of each
+  turn, not only until end of turn.
+
+Extra turns (CR 500.7): a player, a named one or any, "takes an extra turn" (never "can't", "would" or
+"skips that turn instead", which stop them). Findings are facts: Wizards' words are for `bot.present`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.identity.faces import card_faces
+from bot.identity.text import shown_line, strip_reminder
+
+
+class Guideline(StrEnum):
+    """A Commander Brackets guideline judged from rules text."""
+
+    MASS_LAND_DENIAL = "mass land denial"
+    EXTRA_TURN = "extra turn"
+
+
+class GuidelineEffect(StrEnum):
+    """How the line meets its guideline."""
+
+    REMOVES_LANDS = "removes lands"  # destroys, exiles, bounces or makes players sacrifice them
+    KEEPS_LANDS_TAPPED = "keeps lands tapped"
+    CHANGES_LAND_MANA = "changes land mana"
+    GIVES_EXTRA_TURN = "gives an extra turn"  # CR 500.7
+
+
+@dataclass(frozen=True, slots=True)
+class GuidelineFinding:
+    """One line that meets a guideline: `text` is the line as the identity evidence quotes it (`Reason.text`),
+    `span` the (start, end) in it of the words that decide, `face` the face or part (the card name for
+    one-part cards, like `Reason.face`)."""
+
+    guideline: Guideline
+    effect: GuidelineEffect
+    face: str
+    text: str
+    span: tuple[int, int]
+
+
+_A = "['\u2019]"  # an apostrophe as printed
+_TYPE = r"(?:plains|islands|swamps|mountains|forests)"
+_LANDS = rf"(?:(?:non)?basic |snow )?lands\b|{_TYPE}\b"
+# "all artifacts, creatures, and nonbasic lands" but not "... lands you control"; "all permanents" unlimited
+_LIST = r"(?:(?:[a-z]+s,? |and |or |other |(?:non)?basic |snow |nontoken |(?:un)?tapped ){0,6})"
+_UNLIMITED = r"(?=[.,]| to | from | at | other than |$)"
+_ALL = rf"all (?:{_LIST}(?:{_LANDS})(?! you (?:control|own))|(?:other )?permanents{_UNLIMITED})"
+_SIZE = r"(?:four|five|six|seven|eight|nine|ten|x|all but \w+)"
+_RULES: tuple[tuple[Guideline, GuidelineEffect, re.Pattern[str]], ...] = tuple(
+    (g, e, re.compile(p, re.IGNORECASE))
+    for g, e, p in (
+        (Guideline.EXTRA_TURN, GuidelineEffect.GIVES_EXTRA_TURN,
+         rf"(?<!n{_A}t )(?<!not )(?<!would )\btakes? (?:\w+ ){{0,2}}?extra turns?\b"),
+        (Guideline.MASS_LAND_DENIAL, GuidelineEffect.REMOVES_LANDS,
+         rf"\b(?:destroy|exile|sacrifices?|returns?)(?: target \w+ and)? {_ALL}"
+         rf"|\bsacrifices (?:{_SIZE} (?:[a-z]+ )?lands\b|an? (?:[a-z]+ )?land for each\b)"
+         r"|\bchooses?\b[^.]{0,200}?\bsacrifices? the rest\b"
+         r"|\bat the beginning of [^.,]{0,40}, [^.]{0,60}?\bsacrifices an? (?:[a-z]+ )?land\b(?! or)"),
+        (Guideline.MASS_LAND_DENIAL, GuidelineEffect.KEEPS_LANDS_TAPPED,
+         rf"\b(?:{_LANDS}) don{_A}t untap during their controllers{_A} untap steps"
+         rf"|\bplayers can{_A}t untap more than (?:one|two|three) (?:land|permanent)s?\b"
+         r"|\b(?:players skip their|each player skips their) untap steps?\b"
+         rf"|\bwhenever (?:a player|an opponent) taps an? land for mana, that land doesn{_A}t untap\b"),
+        (Guideline.MASS_LAND_DENIAL, GuidelineEffect.CHANGES_LAND_MANA,
+         rf"\b(?:{_LANDS})(?: of the first chosen type)? are (?:the (?:second )?chosen type|{_TYPE})\b"
+         r"(?! in addition)|\b(?:taps?|tapped)\b[^.]{0,40}?\bfor mana\b[^.]{0,120}?\binstead of any other\b"),
+    )
+)  # fmt: skip
+_LAND_WORD = re.compile(r"\b(?:lands?|permanents|plains|islands?|swamps?|mountains?|forests?)\b", re.I)
+_REPLACED = re.compile(
+    r"\bfor each land (?:destroyed|sacrificed|exiled) this way, [^.]{0,40}?\bsearch"
+    r"|\breturns? those cards to the battlefield",
+    re.IGNORECASE,
+)
+_SPARED = re.compile(r"[^.]{0,60}?\bexcept\b[^.]{0,40}?\blands\b|[^.]{0,60}?\bnonland\b", re.IGNORECASE)
+_UNLESS = re.compile(r"\bunless\b", re.IGNORECASE)
+_YOU = re.compile(r"\byou\b", re.IGNORECASE)
+_ONE_TURN = re.compile(r"\buntil end of turn\b", re.IGNORECASE)
+_EACH_TURN = re.compile(r"\bat the beginning of each\b", re.IGNORECASE)
+_REACH = 300  # how far around a match its sentence is read: bounded, so a long line stays linear
+_WORDS = ("extra turn", "land", "plains", "island", "swamp", "mountain", "forest", "permanents", "untap")
+
+
+def _decides(effect: GuidelineEffect, line: str, m: re.Match[str]) -> bool:
+    """Whether a match counts: lands not given back, a bounce to hand; mana changed for lands not only yours,
+    lastingly or at the beginning of each turn."""
+    words = m.group().lower()
+    start = max(0, m.start() - _REACH)
+    sentence = line[line.rfind(".", start, m.start()) + 1 or start : m.end()]
+    if effect is GuidelineEffect.REMOVES_LANDS:
+        back = words.startswith("return") and "hand" not in line[m.end() : m.end() + 40]
+        spared = _SPARED.match(line, m.end()) or "nonland" in words or _UNLESS.search(sentence)
+        return bool(_LAND_WORD.search(words)) and not (
+            back or spared or _REPLACED.search(line, m.end(), m.end() + _REACH)
+        )
+    if effect is not GuidelineEffect.CHANGES_LAND_MANA or not words.startswith("tap"):
+        return True
+    if "produce" not in words or _YOU.search(sentence) or not _LAND_WORD.search(sentence):
+        return False
+    return not _ONE_TURN.search(sentence) or bool(_EACH_TURN.match(line))  # a trigger starts its line
+
+
+def guideline_findings(card: Mapping) -> tuple[GuidelineFinding, ...]:
+    """Every line of every face that meets a guideline, in card order; the first rule that decides per line
+    and guideline. `IdentityError` when `card` is no mapping."""
+    found: list[GuidelineFinding] = []
+    for face in card_faces(dict(card) if isinstance(card, Mapping) else card):
+        for raw in face.oracle_text.split("\n"):
+            low = raw.lower()
+            if not any(w in low for w in _WORDS):
+                continue
+            line = shown_line(strip_reminder(raw))
+            if not line:
+                continue
+            seen: set[Guideline] = set()
+            for guideline, effect, rule in _RULES:
+                if guideline in seen:
+                    continue
+                for m in rule.finditer(line):
+                    if _decides(effect, line, m):
+                        found.append(GuidelineFinding(guideline, effect, face.name, line, m.span()))
+                        seen.add(guideline)
+                        break
+    return tuple(found)
