@@ -179,7 +179,7 @@ def _not_deck_lines(analysis: Analysis, card: Card, kind: NonDeckKind) -> list[s
 def _commanders_field(embed: Embed, result: FitResult, emoji: Emoji) -> None:
     lines = []
     for i, leader in enumerate(result.commanders):
-        text = f"{plain(leader.name)}: {render.pips(leader.identity, emoji)}"
+        text = render.colon(plain(leader.name), render.pips(leader.identity, emoji))
         if i < len(result.chosen) and result.chosen[i]:
             text += _(" (chosen)") if leader.identity != result.chosen[i] else _(" (chosen color)")
         elif i in result.open_choices:
@@ -235,7 +235,7 @@ def fits_reply(
     lines += [brackets.card_line(c, shown(n)) for c, n in named]
     embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)
-    embed.add_field(name=_("Card"), value=f"{plain(name)}: {pips}", inline=True)
+    embed.add_field(name=_("Card"), value=render.colon(plain(name), pips), inline=True)
     _commanders_field(embed, result, emoji)
     if result.outside:
         found = evidence.sources(analysis.identity_reasons, result.outside)

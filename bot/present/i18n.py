@@ -4,12 +4,14 @@ interaction's locale in a `ContextVar` (one asyncio task per interaction; CLI an
 from __future__ import annotations
 
 import io
+import re
+import string
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
@@ -23,6 +25,33 @@ ENGLISH = "en"
 SUPPORTED: tuple[str, ...] = ("de", "es", "fr", "it", "ja", "pt_BR")  # besides English
 
 _locale: ContextVar[str] = ContextVar("reply_locale", default=ENGLISH)
+_FORMATTER = string.Formatter()
+_ELIDES = re.compile(r"(?<![^\W\d_])(de|le|la) $", re.IGNORECASE)  # fr: before a vowel or mute h: d’, l’
+_VOWEL = re.compile(r"[aeiouàâäéèêëîïôöùûüœæ]|h(?!antise|âte|aut|éros|ors)", re.IGNORECASE)  # h aspiré: no
+_KATAKANA_END = re.compile(r"[\u30a1-\u30fa\u30fc]$")  # ja: the middle dot joins only after katakana
+
+
+class Text(str):
+    """A catalog message whose `format` typesets what it fills in by the reply's language (docs/languages.md):
+    French elision ("coût d’équipement"), a Japanese middle dot only after katakana ("変異コスト",
+    "フラッシュバック・コスト")."""
+
+    def format(self, /, *args: Any, **kwargs: Any) -> str:
+        text, locale = "", _locale.get()
+        for literal, name, spec, conversion in _FORMATTER.parse(self):
+            if locale == "ja" and literal.startswith("\u30fb") and not _KATAKANA_END.search(text):
+                literal = literal[1:]
+            text += literal
+            if name is not None:
+                value = _FORMATTER.convert_field(_FORMATTER.get_field(name, args, kwargs)[0], conversion)
+                value = _FORMATTER.format_field(value, spec or "")
+                if locale == "fr" and _VOWEL.match(value) and (elided := _ELIDES.search(text)):
+                    text = text[: elided.start()] + elided.group(1)[0] + "\u2019"
+                text += value
+        return text
+
+    def format_map(self, mapping: Any) -> str:
+        return self.format(**mapping)
 
 
 def catalog_locale(discord_locale: str | None) -> str:
@@ -66,16 +95,16 @@ def translations(locale: str) -> NullTranslations:
 
 
 def _(message: str) -> str:
-    return translations(_locale.get()).gettext(message)
+    return Text(translations(_locale.get()).gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return translations(_locale.get()).ngettext(singular, plural, n)
+    return Text(translations(_locale.get()).ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """`message` of a given context (command and option names) in the current locale."""
-    return str(translations(_locale.get()).pgettext(context, message))
+    return Text(translations(_locale.get()).pgettext(context, message))
 
 
 def option_name(name: str) -> str:
