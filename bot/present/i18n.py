@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import io
 import re
-import string
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,33 +24,25 @@ ENGLISH = "en"
 SUPPORTED: tuple[str, ...] = ("de", "es", "fr", "it", "ja", "pt_BR")  # besides English
 
 _locale: ContextVar[str] = ContextVar("reply_locale", default=ENGLISH)
-_FORMATTER = string.Formatter()
-_ELIDES = re.compile(r"(?<![^\W\d_])(de|le|la) $", re.IGNORECASE)  # fr: before a vowel or mute h: d’, l’
-_VOWEL = re.compile(r"[aeiouàâäéèêëîïôöùûüœæ]|h(?!antise|âte|aut|éros|ors)", re.IGNORECASE)  # h aspiré: no
-_KATAKANA_END = re.compile(r"[\u30a1-\u30fa\u30fc]$")  # ja: the middle dot joins only after katakana
+_FILLED = re.compile(r"(?i)(?<![^\W\d_])(de|le|la) (?=\{(\w+)\})|\{(\w+)\}\u30fb")
+_VOWEL = re.compile(r"(?i)[aeiouàâäéèêëîïôöùûüœæ]|h(?!antise|âte|aut|éros|ors)")  # h aspiré: no elision
+_KATAKANA_END = re.compile(r"[\u30a1-\u30fa\u30fc]$")
+
+
+def _typeset(locale: str, values: dict[str, Any], m: re.Match[str]) -> str:
+    """As cards print it: fr "coût d’équipement" (elision), ja "変異コスト" but "フラッシュバック・コスト"."""
+    if m[1] and locale == "fr" and _VOWEL.match(str(values.get(m[2], ""))):
+        return m[1][0] + "\u2019"
+    if m[3] and locale == "ja" and not _KATAKANA_END.search(str(values.get(m[3], ""))):
+        return "{" + m[3] + "}"
+    return m[0]
 
 
 class Text(str):
-    """A catalog message whose `format` typesets what it fills in by the reply's language (docs/languages.md):
-    French elision ("coût d’équipement"), a Japanese middle dot only after katakana ("変異コスト",
-    "フラッシュバック・コスト")."""
+    """A catalog message whose `format` typesets what it fills in by the reply's language (`_typeset`)."""
 
     def format(self, /, *args: Any, **kwargs: Any) -> str:
-        text, locale = "", _locale.get()
-        for literal, name, spec, conversion in _FORMATTER.parse(self):
-            if locale == "ja" and literal.startswith("\u30fb") and not _KATAKANA_END.search(text):
-                literal = literal[1:]
-            text += literal
-            if name is not None:
-                value = _FORMATTER.convert_field(_FORMATTER.get_field(name, args, kwargs)[0], conversion)
-                value = _FORMATTER.format_field(value, spec or "")
-                if locale == "fr" and _VOWEL.match(value) and (elided := _ELIDES.search(text)):
-                    text = text[: elided.start()] + elided.group(1)[0] + "\u2019"
-                text += value
-        return text
-
-    def format_map(self, mapping: Any) -> str:
-        return self.format(**mapping)
+        return _FILLED.sub(partial(_typeset, _locale.get(), kwargs), self).format(*args, **kwargs)
 
 
 def catalog_locale(discord_locale: str | None) -> str:
