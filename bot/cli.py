@@ -7,8 +7,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import shutil
 import signal
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -101,7 +103,12 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
                 bar.update(count)
 
             if args.file:
-                result = import_file(args.file, cache, batch_size=batch, progress=imported)
+                with tempfile.TemporaryDirectory() as folder:
+                    path = Path(folder, "stdin") if str(args.file) == "-" else args.file
+                    if path is not args.file:  # stdin, spooled: the import reads its file twice
+                        with path.open("wb") as spool:
+                            shutil.copyfileobj(sys.stdin.buffer, spool)
+                    result = import_file(path, cache, batch_size=batch, progress=imported)
             else:
                 oracle = partial(sync_from_scryfall, batch_size=batch, import_progress=imported)
                 result = asyncio.run(_scryfall(settings, "downloading", oracle, cache))
@@ -201,7 +208,7 @@ def _add_sync_cards(commands: Any) -> None:
         description="Fill the local card cache from Scryfall's oracle_cards bulk file (downloaded through "
         "/bulk-data), or from a file you give. A running bot picks the new data up within a minute.",
     )
-    sync.add_argument("--file", type=Path, help="import this .json or .jsonl file (or .gz) instead")
+    sync.add_argument("--file", type=Path, help="import this .json, .jsonl or .gz file (- for stdin) instead")
     sync.add_argument("--cache", type=Path, help="cache file (default: CACHE_PATH)")
     sync.add_argument("--batch-size", type=int, default=2000, help=argparse.SUPPRESS)
     sync.set_defaults(handler=_sync_cards)

@@ -1,13 +1,16 @@
 """Derive the rules-terms glossary (tests/data/glossary.json) from printed card text.
 
     python scripts/derive_glossary.py SNAPSHOT_DIR [--forge LANG=FILE ...] [--english FILE ...] [-o OUT]
+                                      [--only TERM ...]
 
 SNAPSHOT_DIR holds MTGJSON set files (`<SET>.json`, e.g. a checkout of AUTRE04216/jsonSets); every card there
 carries its English `text`/`type`/`keywords` and, in `foreignData`, the `text` and `type` printed in each
 language. `--forge de=cardnames-de-DE.txt` adds Forge's printed-card lines (`English name|printed name|printed
 type|printed text`), aligned with the English Oracle text of the cards `--english` lists (Scryfall card objects,
 JSON lines, gzipped or not, or a JSON array) — for mechanics after the snapshot. Nothing fetched is committed:
-the output keeps only each derived term and how many printed lines show it.
+the output keeps only each derived term and how many printed lines show it. `--only TERM` (repeated) derives
+from the given inputs and updates just those keywords or types in the existing OUT (the other terms stay as
+derived before): how terms printed after the snapshot are added without the whole snapshot.
 
 Three derivations, each counted over printed cards:
 
@@ -89,7 +92,6 @@ NOT_PRINTED = {
     "Vanguard": "vanguard cards were printed in English only",
     "Doctor's companion": "printed in 2023, after the snapshot; not the Companion keyword",
     "Scheme": "no printed scheme type line in the snapshot; Forge's lines give it where read",
-    "Background": "printed after the snapshot (2022); Forge's lines give it where read",
 }
 MAX_TERM = 40  # characters of the longest printed keyword ("Recyclage de terrain de base")
 _CUT = re.compile(r"[{(（—―–:：0-9０-９Ｘ]| -| X\b| N\b")
@@ -363,14 +365,29 @@ def derive(snapshot: Path, forge: list[str], english_paths: list[Path]) -> dict[
     return out
 
 
+def merged(existing: dict[str, Any], derived: dict[str, Any], terms: list[str]) -> dict[str, Any]:
+    """`existing` with `terms` (keywords or types, named as the cards print them: "Choose a Background") taken
+    from `derived`; a term derived now is no longer listed as not printed."""
+    for section in ("keywords", "types"):
+        for term in terms:
+            found = next((d for t, d in derived[section].items() if t.casefold() == term.casefold()), None)
+            if found:
+                existing[section][term] = found
+                existing["not_printed"].pop(term, None)
+    return existing
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("snapshot", type=Path, help="directory of MTGJSON set files")
     parser.add_argument("--forge", action="append", default=[], metavar="LANG=FILE")
     parser.add_argument("--english", action="append", default=[], type=Path, metavar="FILE")
     parser.add_argument("-o", "--out", type=Path, default=Path("tests/data/glossary.json"))
+    parser.add_argument("--only", action="append", default=[], metavar="TERM", help="update only these terms")
     args = parser.parse_args(argv)
     glossary = derive(args.snapshot, args.forge, args.english)
+    if args.only:
+        glossary = merged(json.loads(args.out.read_text(encoding="utf-8")), glossary, args.only)
     args.out.write_text(json.dumps(glossary, ensure_ascii=False, indent=1, sort_keys=True) + "\n", "utf-8")
     print(
         f"{len(glossary['keywords'])} keywords, {len(glossary['types'])} types, {len(glossary['words'])} words"

@@ -30,7 +30,7 @@ def add_parser(commands: Any) -> None:
     house.set_defaults(handler=run)
     actions = house.add_subparsers(dest="action", metavar="ACTION", required=True)
     export = actions.add_parser("export", help="write the house rules as JSON (to stdout without FILE)")
-    export.add_argument("file", nargs="?", type=Path, help="the JSON file to write")
+    export.add_argument("file", nargs="?", type=Path, help="the JSON file to write (- for stdout)")
     importing = actions.add_parser("import", help="read house rules from a JSON export")
     importing.add_argument("file", type=Path, help="the JSON file to read (- for stdin)")
     for action in (export, importing):
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if args.action == "export":
             text = json.dumps(export_rules(db), ensure_ascii=False, indent=2) + "\n"
-            if args.file is None:
+            if str(args.file or "-") == "-":
                 sys.stdout.write(text)
             else:
                 _write_whole(args.file, text)

@@ -10,7 +10,8 @@ from collections import Counter
 from bot.identity.model import COLOR_WORDS, TextPlace
 from bot.identity.symbols import SYMBOL_RE as _SYMBOL_RE
 
-_INNERMOST_PARENS = re.compile(r"\([^()]*\)")
+# with the space before it unless a word follows: "Cycling {W} (…)." is "Cycling {W}."
+_INNERMOST_PARENS = re.compile(r"(?<!\s)\s*\([^()]*\)(?!\w)|\([^()]*\)")
 
 
 def strip_reminder(line: str) -> str:
@@ -18,7 +19,7 @@ def strip_reminder(line: str) -> str:
     while "(" in line:
         line, removed = _INNERMOST_PARENS.subn("", line)
         if not removed:
-            return line[: line.index("(")]
+            return line[: line.index("(")].rstrip()
     return line
 
 

@@ -75,8 +75,8 @@ _INPUT: dict[InputIssue, Callable[[Mapping[str, Any]], str]] = {
     InputIssue.NOT_TEXT: lambda _d: _("the file is not a text decklist"),
     InputIssue.NO_CARDS: lambda _d: _("the decklist holds no cards"),
     InputIssue.DOCTYPE: lambda _d: _("the deck file declares a document type; deck files don't"),
-    InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format_map(d),
-    InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format_map(d),
+    InputIssue.NOT_XML: lambda d: _("the deck file is not well-formed XML ({detail})").format(**d),
+    InputIssue.UNREADABLE_FILE: lambda d: _("cannot read {path}: {reason}").format(**d),
     InputIssue.TOO_SLOW: lambda d: _(
         "it took too long to read (over {limit} s); send a shorter list, or try again in a moment"
     ).format(limit=number(math.ceil(float(d.get("limit", 0))))),
@@ -114,7 +114,7 @@ def _check(code: DeckCheckCode, data: Mapping[str, Any], how: str) -> str:
             "{given} chosen colors were given, but only {choosers} of the commanders chooses a color "
             "(CR 903.4b)",
             data["given"],
-        ).format_map(data)
+        ).format(**data)
     if code is DeckCheckCode.TOO_MANY_COMMANDERS:
         names = list(data["names"])
         shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")

@@ -106,7 +106,7 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
     card, kind, lines = name(problem.card or ""), problem.kind, _lines(problem.lines)
     if kind is ProblemKind.UNREADABLE:
         shown = problem.text if len(problem.text) <= 80 else problem.text[:79] + "\u2026"
-        return f"{lines}: {name(repr(shown))}: {name(line_reason(problem.why))}"
+        return render.colon(render.colon(lines, name(repr(shown))), name(line_reason(problem.why)))
     if kind is ProblemKind.UNKNOWN:
         text = _("{lines}: no card named {card}").format(lines=lines, card=name(repr(problem.card or "")))
         return text + _did_you_mean(problem, name)
@@ -115,7 +115,7 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
     if kind is ProblemKind.COMMANDER:
         return _commander_text(problem, name)
     if kind is ProblemKind.COLOR:
-        return f"{_with_lines(card, problem.lines)}: {render.color_words(problem.outside)}"
+        return render.colon(_with_lines(card, problem.lines), render.color_words(problem.outside))
     if kind is ProblemKind.COMPANION:
         text = _("{card}: the companion is {colors}, outside the commanders\u2019 color identity")
         return text.format(card=_with_lines(card, problem.lines), colors=render.color_words(problem.outside))

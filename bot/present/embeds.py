@@ -179,7 +179,7 @@ def _not_deck_lines(analysis: Analysis, card: Card, kind: NonDeckKind) -> list[s
 def _commanders_field(embed: Embed, result: FitResult, emoji: Emoji) -> None:
     lines = []
     for i, leader in enumerate(result.commanders):
-        text = f"{plain(leader.name)}: {render.pips(leader.identity, emoji)}"
+        text = render.colon(plain(leader.name), render.pips(leader.identity, emoji))
         if i < len(result.chosen) and result.chosen[i]:
             text += _(" (chosen)") if leader.identity != result.chosen[i] else _(" (chosen color)")
         elif i in result.open_choices:
@@ -235,7 +235,7 @@ def fits_reply(
     lines += [brackets.card_line(c, shown(n)) for c, n in named]
     embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)
-    embed.add_field(name=_("Card"), value=f"{plain(name)}: {pips}", inline=True)
+    embed.add_field(name=_("Card"), value=render.colon(plain(name), pips), inline=True)
     _commanders_field(embed, result, emoji)
     if result.outside:
         found = evidence.sources(analysis.identity_reasons, result.outside)
@@ -252,14 +252,22 @@ HELP_WHAT = N_(
     "and whether a card can go in a deck led by a given commander. Card data comes from Scryfall."
 )
 HELP_COMMANDS = N_(
-    "`/identity card` - a card's color and color identity, and why\n"
-    "`/fits card commander [partner] [color] [partner_color]` - whether a card fits a deck led by that "
-    "commander (or pair): fits, does not fit, fits if you choose a color, or this deck can't exist (a "
-    "commander that can't lead, a pair that can't be paired, a banned card); `color` is the color a "
-    "commander such as The Prismatic Piper chose before the game\n"
-    "`/deckcheck commander [partner] [decklist] [list]` - check a whole decklist (upload a text file or "
-    "paste it): color identity, deck size, singleton, banned cards, unknown names\n"
-    "`/help` - this message"
+    "`/identity card` - a card's color and color identity, and why\n`/fits card commander [partner] [color] "
+    "[partner_color]` - whether a card fits a deck led by that commander (or pair): fits, does not fit, fits "
+    "if you choose a color, or this deck can't exist (a commander that can't lead, a pair that can't be "
+    "paired, a banned card); `color`: the color a commander such as The Prismatic Piper chose before the "
+    "game\n`/deckcheck [commander] [partner] [decklist] [list] [url]` - check a whole deck (a file, a pasted "
+    "list or a link to a public Archidekt or Moxfield deck): color identity, size, singleton, banned cards, "
+    "unknown names and the deck's bracket\n`/help` - this message\nA message's Apps menu (right-click or "
+    "hold): **Check this decklist** (list, file or link), **Explain card names** ([[card names]])"
+)
+HELP_HOUSE = N_(
+    "`/house ban card`, `/house unban card` - ban a card here, or allow it again; `/house bracket level` - "
+    "the bracket played here, 1 to 5; `/house show`, `/house clear` - list or remove the rules (changes need "
+    "Manage Server). /fits and /deckcheck here then flag house bans and Game Changers over the "
+    "bracket.\nBrackets 1 to 5 rate a Commander deck's power: 1 and 2 allow no Game Changer (the Commander "
+    "Format Panel's list of the strongest cards), 3 up to three. A deck check gives the deck's bracket from "
+    "its Game Changers, mass land denial, extra turns and two-card combos (Commander Spellbook)."
 )
 HELP_COLOR = N_(
     "A card's color comes from the mana symbols in its **mana cost**, its **color indicator**, and "
@@ -287,6 +295,7 @@ HELP_EXAMPLES = N_(
 def help_reply(emoji: Emoji = None) -> Reply:
     embed = Embed(title=_("Color identity bot"), description=_(HELP_WHAT), color=render.GOLD)
     embed.add_field(name=_("Commands"), value=_(HELP_COMMANDS))
+    embed.add_field(name=_("House rules and brackets"), value=_(HELP_HOUSE))
     embed.add_field(name=_("Color"), value=render.render_symbols(_(HELP_COLOR), emoji))
     embed.add_field(name=_("Color identity"), value=render.render_symbols(_(HELP_IDENTITY), emoji))
     embed.add_field(name=_("Examples"), value=_(HELP_EXAMPLES))

@@ -41,7 +41,7 @@ def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = No
     text = _("\u201c{query}\u201d{option} matches several cards").format(query=query, option=option)
     names = _bold_names(candidates, CANDIDATES_SHOWN)
     if names:
-        text += ": " + names
+        text = render.colon(text, names)
         if len(candidates) > CANDIDATES_SHOWN:
             text += _(" and {n} more").format(n=len(candidates) - CANDIDATES_SHOWN)
     text += _(". Please type more of the name.")

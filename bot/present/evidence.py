@@ -150,7 +150,7 @@ def evidence_line(
         shown = render.bold_runs(((w, w in source.lands) for w in render.escape(shown).split(" ")), " ")
     elif markdown:
         shown = render.highlight(shown, source.symbols, emoji)
-    return _("{line}: {text}").format(line=line, text=shown)  # fr: a no-break space before the colon
+    return render.colon(line, shown)
 
 
 def english_note(found: Sequence[Source], printed: PrintedText | None = None) -> str | None:

@@ -4,12 +4,13 @@ interaction's locale in a `ContextVar` (one asyncio task per interaction; CLI an
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
@@ -23,6 +24,25 @@ ENGLISH = "en"
 SUPPORTED: tuple[str, ...] = ("de", "es", "fr", "it", "ja", "pt_BR")  # besides English
 
 _locale: ContextVar[str] = ContextVar("reply_locale", default=ENGLISH)
+_FILLED = re.compile(r"(?i)(?<![^\W\d_])(de|le|la) (?=\{(\w+)\})|\{(\w+)\}\u30fb")
+_VOWEL = re.compile(r"(?i)[aeiouàâäéèêëîïôöùûüœæ]|h(?!antise|âte|aut|éros|ors)")  # h aspiré: no elision
+_KATAKANA_END = re.compile(r"[\u30a1-\u30fa\u30fc]$")
+
+
+def _typeset(locale: str, values: dict[str, Any], m: re.Match[str]) -> str:
+    """As cards print it: fr "coût d’équipement" (elision), ja "変異コスト" but "フラッシュバック・コスト"."""
+    if m[1] and locale == "fr" and _VOWEL.match(str(values.get(m[2], ""))):
+        return m[1][0] + "\u2019"
+    if m[3] and locale == "ja" and not _KATAKANA_END.search(str(values.get(m[3], ""))):
+        return "{" + m[3] + "}"
+    return m[0]
+
+
+class Text(str):
+    """A catalog message whose `format` typesets what it fills in by the reply's language (`_typeset`)."""
+
+    def format(self, /, *args: Any, **kwargs: Any) -> str:
+        return _FILLED.sub(partial(_typeset, _locale.get(), kwargs), self).format(*args, **kwargs)
 
 
 def catalog_locale(discord_locale: str | None) -> str:
@@ -66,16 +86,16 @@ def translations(locale: str) -> NullTranslations:
 
 
 def _(message: str) -> str:
-    return translations(_locale.get()).gettext(message)
+    return Text(translations(_locale.get()).gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return translations(_locale.get()).ngettext(singular, plural, n)
+    return Text(translations(_locale.get()).ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """`message` of a given context (command and option names) in the current locale."""
-    return str(translations(_locale.get()).pgettext(context, message))
+    return Text(translations(_locale.get()).pgettext(context, message))
 
 
 def option_name(name: str) -> str:

@@ -44,6 +44,11 @@ def color_words(colors: Iterable[str]) -> str:
     return and_list(color_name(c) for c in WUBRG if c in present) or _("colorless")
 
 
+def colon(label: str, text: str) -> str:
+    """'label: text' punctuated in the reply's language (fr: a no-break space before the colon)."""
+    return _("{line}: {text}").format(line=label, text=text)
+
+
 def symbol(sym: str, emoji: Emoji = None) -> str:
     key = symbol_key(sym)
     return (emoji or {}).get(key) or "{" + key + "}"

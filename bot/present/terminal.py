@@ -42,7 +42,7 @@ def _embed_lines(embed: Embed, bold: bool) -> list[str]:
     for field in embed.fields:  # inline fields (short, side by side on Discord) on one line each
         name, lines = plain_text(field.name, bold=bold), plain_text(field.value, bold=bold).split("\n")
         if field.inline and len(lines) == 1:
-            out.append(f"{name}: {lines[0]}")
+            out.append(render.colon(name, lines[0]))
         else:
             out += [name, *(INDENT + line for line in lines)]
     footer = [part for part in (embed.footer, embed.url) if part]
@@ -84,9 +84,7 @@ def several_cards_text(query: str, candidates: Sequence[str], option: str | None
         if option
         else _("{query} matches several cards").format(query=shown)
     )
-    if candidates:
-        text += ": " + ", ".join(candidates)
-    return text + _("; give more of the name")
+    return (render.colon(text, ", ".join(candidates)) if candidates else text) + _("; give more of the name")
 
 
 def unavailable_text(reason: str, *, local_data: bool) -> str:

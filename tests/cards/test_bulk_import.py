@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import io
 import itertools
 import json
 import logging
@@ -111,6 +112,18 @@ def test_bad_files_fail_cleanly(tmp_path, capsys, content):
     err = capsys.readouterr().err
     assert err.startswith("error: the card data could not be imported:") and "Traceback" not in err
     assert main(["sync-cards", "--file", str(tmp_path / "missing.json"), "--cache", str(cache)]) == 1
+
+
+def test_sync_cards_file_dash_reads_standard_input(tmp_path, capsys, monkeypatch):
+    """`--file -` imports what stdin holds (gzipped or not), as `check-deck -` and `house import -` read it."""
+    with gzip.open(CARDS_FILE) as fh:
+        lines = b"".join(itertools.islice(fh, 300))
+    monkeypatch.chdir(tmp_path)
+    for data in (lines, gzip.compress(lines)):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        assert main(["sync-cards", "--file", "-", "--cache", str(tmp_path / "c.sqlite3")]) == 0
+        assert "imported 300 cards" in capsys.readouterr().out
+    assert count_cards(tmp_path / "c.sqlite3") == 300 and not (tmp_path / "-").exists()
 
 
 async def test_killed_import_leaves_a_usable_cache(fake_scryfall, make_card_service, tmp_path):

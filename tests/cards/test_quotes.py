@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.cards.quotes import PrintedText, bare, matching_lines, printing_rank, text_faces
@@ -73,3 +74,18 @@ def test_faces_of_a_card_of_several_parts() -> None:
     assert text.line("A", "Add {G}.") is None  # the line of another face
     assert PrintedText.of(split, "de", ["Erzeuge {R}."]) is None  # not one text per face
     assert text_faces({"name": "C", "oracle_text": "x"}, "printed_text") == [""]
+
+
+def test_no_quoted_line_keeps_a_space_before_punctuation() -> None:
+    """Every line of every printed text the tests hold, quoted (reminder text left out), has no space before
+    punctuation, full-width Japanese included; French keeps its space before : ; ! ? (its typography)."""
+    quoted = 0
+    for (_name, lang), printing in printed_texts().items():
+        for line in printing["printed_text"].split("\n"):
+            double = "" if lang == "fr" else ":;!?"
+            assert not re.search(rf"\s[.,)\u3002\u3001\uff0c\uff0e\u300d{double}]", bare(line)), (
+                lang,
+                bare(line),
+            )
+            quoted += 1
+    assert quoted >= 10

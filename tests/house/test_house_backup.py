@@ -3,7 +3,9 @@ anything is written and lands all or nothing; any file gets a clear answer in li
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -60,6 +62,20 @@ async def test_export_then_import_restores_every_server(cache, tmp_path, capsys)
         assert (await store.rules(GUILD)).banned(card("Sol Ring"))
         assert (await store.rules(OTHER)).bracket == 4
     assert main(["house", "import", str(backup)]) == 0  # twice: the same rules, not doubled
+    assert export_rules(cache)["servers"] == saved["servers"]
+
+
+def test_dash_is_standard_output_and_input(cache, tmp_path, capsys, monkeypatch):
+    """`house export -` writes to stdout (no file named "-"), `house import -` reads stdin: a backup pipe."""
+    saved = export_of({"guild_id": str(GUILD), "bracket": 3, "bans": []})
+    import_rules(cache, saved)
+    monkeypatch.chdir(tmp_path)
+    assert main(["house", "export", "-"]) == 0
+    exported = capsys.readouterr().out
+    assert json.loads(exported)["servers"] == saved["servers"] and not (tmp_path / "-").exists()
+    cache.unlink()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(exported))
+    assert main(["house", "import", "-"]) == 0
     assert export_rules(cache)["servers"] == saved["servers"]
 
 

@@ -3,10 +3,13 @@ color words."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.cards.quotes import bare
 from bot.identity.model import TextPlace
 from bot.identity.text import named_colors, reminder_symbols, strip_reminder, symbol_context
 
@@ -14,12 +17,14 @@ from bot.identity.text import named_colors, reminder_symbols, strip_reminder, sy
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("Extort (Whenever you cast a spell, you may pay {W/B}.)", "Extort "),
-        ("Flashback {5}{B} (You may cast this card from your graveyard.)", "Flashback {5}{B} "),
+        ("Extort (Whenever you cast a spell, you may pay {W/B}.)", "Extort"),
+        ("Flashback {5}{B} (You may cast this card from your graveyard.)", "Flashback {5}{B}"),
         ("No parentheses {G}", "No parentheses {G}"),
-        ("a (b (c {R}) d) e", "a  e"),
-        ('Lands have "{T}: Add {G}. (reminder {U})" now', 'Lands have "{T}: Add {G}. " now'),
-        ("Unclosed (reminder {U}", "Unclosed "),
+        ("a (b (c {R}) d) e", "a e"),
+        ('Lands have "{T}: Add {G}. (reminder {U})" now', 'Lands have "{T}: Add {G}." now'),
+        ("Unclosed (reminder {U}", "Unclosed"),
+        ("Ciclo {W} ({W}, scarta questa carta: pesca una carta.).", "Ciclo {W}."),  # no stray " ."
+        ("Word (reminder)word", "Word word"),
         ("Stray ) paren {W}", "Stray ) paren {W}"),
     ],
 )
@@ -84,6 +89,29 @@ def test_named_colors():
     assert named_colors("Redcap and Greenwarden and Blackblade") == set()
 
 
+_WORD = st.text(st.characters(categories=("L", "N")), min_size=1, max_size=8) | st.sampled_from(
+    ("{W}", "{2}")
+)
+_PUNCTUATION = st.sampled_from(
+    (".", ",", ";", ":", "!", "?", "\u3002", "\u3001", "\uff0c", "\uff0e", "\u300d")
+)
+_REMINDER = st.text(st.characters(exclude_characters="()\uff08\uff09\n"), max_size=12).map(lambda s: f"({s})")
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(("word", "punctuation", "reminder")), _WORD, _PUNCTUATION, _REMINDER))
+)
+def test_reminder_removal_leaves_no_space_before_punctuation(parts):
+    """Any line of words, punctuation (Latin and Japanese full-width) and reminder text reads, without its
+    reminder text, as if it had never had any: "Ciclo {W} (…)." is "Ciclo {W}.", never "Ciclo {W} ."."""
+    line, expected = "Flying", "Flying"
+    for kind, word, mark, reminder in parts:
+        line += {"word": " " + word, "punctuation": mark, "reminder": " " + reminder}[kind]
+        expected += {"word": " " + word, "punctuation": mark, "reminder": ""}[kind]
+    assert " ".join(strip_reminder(line).split()) == expected
+    assert bare(line.replace("(", "\uff08").replace(")", "\uff09")) == expected  # Japanese （…）, as quoted
+
+
 @given(st.text(max_size=120), st.integers(min_value=0, max_value=130))
 def test_text_helpers_never_raise(line, pos):
     stripped = strip_reminder(line)
@@ -107,3 +135,19 @@ def test_suspend_cost_on_a_real_card():
     a = analyze(suspend[0])
     places = {(r.place, r.keyword) for r in a.identity_reasons if r.kind.value == "rules text"}
     assert (TextPlace.KEYWORD_COST, "Suspend") in places, (suspend[0]["name"], places)
+
+
+def test_reminder_removal_time_grows_linearly():
+    """n vs 10·n characters of spaces, nested and unclosed parentheses: within 30 times the baseline."""
+
+    def timed(n: int) -> float:
+        line = " " * n + "x" + " (a (b) c)" * (n // 10) + " (" * (n // 10) + "{W}"
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            strip_reminder(line)
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    small, large = timed(2_000), timed(20_000)
+    assert large < max(small, 1e-4) * 30

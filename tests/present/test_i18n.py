@@ -231,3 +231,30 @@ async def test_concurrent_interactions_keep_their_own_locale() -> None:
     assert "Farbidentität" in german and "固有色" not in german
     assert "固有色" in japanese and "Farbidentität" not in japanese
     assert errors.error_text().startswith("Sorry")  # the test's own task kept English
+
+
+@pytest.mark.parametrize("locale", [i18n.ENGLISH, *i18n.SUPPORTED])
+def test_help_names_every_command_and_what_the_bot_judges(locale: str) -> None:
+    """/help names every slash command, each /house subcommand, /deckcheck's three ways in (file, list, link),
+    both message commands, Game Changers and brackets, in the player's language (the names the client shows)."""
+    stub: Any = SimpleNamespace()
+    slash = [
+        *cogs.identity.IdentityCog(stub).__cog_app_commands__,
+        *cogs.deck.DeckCog(stub).__cog_app_commands__,
+        *cogs.house.HouseCog(stub).__cog_app_commands__,
+    ]
+    with i18n.using(locale):
+        shown = "\n".join(f.value for f in embeds.help_reply().embeds[0].fields)
+        wanted = [f"/{i18n.option_name(c.name)}" for c in slash]
+        wanted += [
+            f"/{i18n.option_name(g.name)} {i18n.option_name(c.name)}"
+            for g in slash
+            if isinstance(g, app_commands.Group)
+            for c in g.commands
+        ]
+        wanted += [i18n.pgettext("command", m.name) for m in cogs.messages.MessagesCog(stub).menus]
+        wanted += [i18n.option_name(o) for o in ("decklist", "list", "url")]
+        wanted += ["Archidekt", "Moxfield", "Spellbook", i18n.option_name("bracket").split()[0]]
+    assert [w for w in wanted if w not in shown] == []
+    assert "Game Changer" in shown or "ゲームチェンジャー" in shown
+    assert len(wanted) >= 15

@@ -11,7 +11,7 @@ import pytest
 from babel.messages.catalog import Catalog
 
 from bot.identity import analyze
-from bot.identity.model import Reason, TextPlace
+from bot.identity.model import Aspect, Reason, ReasonKind, TextPlace
 from bot.identity.text import strip_reminder
 from bot.present import embeds, evidence, i18n
 from tests.present import terms
@@ -120,3 +120,64 @@ def test_a_localized_reply_says_its_card_lines_are_english_oracle_text() -> None
         assert "coût de flashback\u00a0: Flashback" in embed.fields[-1].value
     (embed,) = embeds.identity_reply(analyze(fires), fires).embeds
     assert embed.footer == "Card data from Scryfall"
+
+
+_VOWEL = re.compile(r"(?i)[aeiouàâäéèêëîïôöùûüœæ]")
+_KATAKANA_END = re.compile(r"[\u30a1-\u30fa\u30fc]$")
+
+
+def keyword_reason(keyword: str) -> Reason:
+    return Reason(
+        "B",
+        Aspect.IDENTITY,
+        ReasonKind.RULES_TEXT,
+        "X",
+        "{B}",
+        f"{keyword} {{B}}",
+        False,
+        None,
+        TextPlace.KEYWORD_COST,
+        keyword,
+    )
+
+
+@pytest.mark.parametrize("locale", ["fr", "ja"])
+def test_every_keyword_cost_is_typeset_as_the_cards_print_it(locale: str) -> None:
+    """Over every keyword of the catalog (msgctxt "keyword") and every keyword-cost reason of the data set: fr
+    elides "de" before a vowel ("coût d’équipement", "coût d’échappée", "coût de flashback"); ja puts the
+    middle dot only after a katakana keyword ("変異コスト", "フラッシュバック・コスト")."""
+    keywords = {str(m.id) for m in catalog(locale) if m.context == "keyword"}
+    keywords |= {r.keyword for _n, r in keyword_reasons() if r.keyword}
+    wrong = []
+    with i18n.using(locale):
+        for keyword in sorted(keywords):
+            term = evidence.printed_keyword(keyword)
+            if locale == "fr":
+                term = term[0].lower() + term[1:]
+                expected = f"coût d\u2019{term}" if _VOWEL.match(term) else f"coût de {term}"
+            else:
+                expected = term + ("\u30fbコスト" if _KATAKANA_END.search(term) else "コスト")
+            if evidence.place_words(keyword_reason(keyword)) != expected:
+                wrong.append((keyword, evidence.place_words(keyword_reason(keyword)), expected))
+    assert wrong == []
+    assert len(keywords) >= 60
+
+
+def test_french_elides_every_de_le_la_before_what_it_fills_in() -> None:
+    """Every French message that puts a value right after "de", "le" or "la" elides it before a vowel
+    (d’, l’, the catalogs' apostrophe) and keeps it before a consonant or an aspirated h ("de hantise")."""
+    placed = re.compile(r"(?<![\w’])(de|le|la) \{(\w+)\}")
+    checked = 0
+    with i18n.using("fr"):
+        for m in catalog("fr"):
+            texts = m.string if isinstance(m.string, tuple) else (m.string,)
+            for text in (str(t) for t in texts if t and m.context != "command"):
+                for found in placed.finditer(text):
+                    values = {name: "x" for name in re.findall(r"\{(\w+)\}", text)}
+                    word, name = found.groups()
+                    elided = i18n.Text(text).format(**{**values, name: "équipement"})
+                    kept = i18n.Text(text).format(**{**values, name: "hantise"})
+                    assert f"{word[0]}\u2019équipement" in elided and f"{word} équipement" not in elided
+                    assert f"{word} hantise" in kept
+                    checked += 1
+    assert checked >= 10

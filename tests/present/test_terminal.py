@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from bot.cards.model import Resolved
 from bot.cards.names import names_in_part, normalize
 from bot.deck.report import NOT_IN_LOCAL_DATA, Problem, ProblemKind
-from bot.identity import analyze
-from bot.present import embeds, terminal
+from bot.identity import analyze, check_fit
+from bot.present import embeds, i18n, render, terminal
 from bot.present.deck_report import problem_text
 from bot.present.i18n import using
 from bot.present.message import Embed, Reply
@@ -104,3 +104,33 @@ def test_names_in_part_time_grows_linearly():
 
     small, large = timed(2_000), timed(20_000)
     assert large < max(small, 1e-4) * 30
+
+
+def test_terminal_labels_are_punctuated_as_the_discord_replies_in_every_language():
+    """Every label of a terminal reply ("Carte\u00a0: Kitchen Finks", the card's own "name: identity") has the
+    colon of the reply's language, the one its Discord reply and evidence lines use (fr: a no-break space)."""
+    finks, kumano, golos = (
+        card("Kitchen Finks"),
+        card("Kumano, Master Yamabushi"),
+        card("Golos, Tireless Pilgrim"),
+    )
+    for locale in (i18n.ENGLISH, *i18n.SUPPORTED):
+        with using(locale):
+            colon = render.colon("", "")
+            replies = [
+                embeds.fits_reply(check_fit(finks, [kumano]), finks, [kumano]),
+                embeds.identity_reply(analyze(golos), golos),
+                Reply(
+                    content=terminal.several_cards_text(
+                        "kumano", ["Kumano, Master Yamabushi", "Kumano Faces"]
+                    )
+                ),
+            ]
+            lines = [
+                line.replace("https:", "") for r in replies for line in terminal.reply_text(r).splitlines()
+            ]
+        labelled = [line for line in lines if ":" in line]
+        assert len(labelled) >= 6
+        assert [
+            line for line in labelled if colon not in line or line.index(colon) > line.index(":")
+        ] == [], locale

@@ -110,6 +110,13 @@ def test_the_glossary_is_derived_with_counts() -> None:
     }
     assert all(e["count"] >= terms.MIN_LINES for e in devoid.values())
     assert {"hybrid", "Phyrexian mana", "color indicator", "Game Changer"} <= set(g["not_printed"])
+    background = {lang: e["term"] for lang, e in g["types"]["Background"].items()}  # printed 2022, CLB
+    assert (
+        background["fr"] == "passé"
+        and background["de"] == "Hintergrund"
+        and "Background" not in g["not_printed"]
+    )
+    assert g["keywords"]["Choose a Background"]["fr"]["term"] == "Choisissez un passé"
 
 
 _DOUBLE_PUNCTUATION = re.compile(r"(.)(?<!\?|!)([:;?!])(?=\s|$|\*|»|\))")
