@@ -1,7 +1,10 @@
-"""A deck site's answer read into a `FetchedDeck`, one reader per site. An entry's `line` is its position:
-commanders first, then companions, main deck, sideboard, maybeboard and tokens, alphabetical within each.
-Archidekt: a card's "Commander"/companion mark, else its first (primary) category, decides its section.
-Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the bot does not know are reported.
+"""A deck site's JSON answer read into a `FetchedDeck`, one reader per site (pages and exports: `pages`). An
+entry's `line` is its position: commanders first, then companions, main deck, sideboard, maybeboard and tokens,
+alphabetical within each. Archidekt: a card's "Commander"/companion mark, else its first (primary) category,
+decides its section. Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the bot does not
+know are reported. Aetherhub: `convertedDeck` rows under heading rows. TCGplayer: `subDecks` (commandzone,
+maindeck, sideboard; `companionID` marks the companion) with `cards` by id. EDHREC: the average deck's lines,
+its commanders named by the page's card.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class FetchedDeck:
     deck: ParsedDeck
     site: Site
     deck_id: str
+    owner: str | None = None
 
     @property
     def name(self) -> str | None:
@@ -44,6 +48,17 @@ class FetchedDeck:
     @property
     def url(self) -> str:
         return DeckLink(self.site, self.deck_id).url
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One request to a site: a path (and query) after its configured base; `note` is carried to the reader."""
+
+    path: str
+    method: str = "GET"
+    accept: str = "application/json"
+    xhr: bool = False
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +112,7 @@ def obj(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedDeck:
+def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry], owner: Any = None) -> FetchedDeck:
     """Number the entries (commanders first, alphabetical within a section) and build the result."""
     rank = {section: i for i, section in enumerate(_ORDER)}
     deck = ParsedDeck(deck_name=tidy_name(name), lines_read=len(raws))
@@ -120,7 +135,7 @@ def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedD
             )
     if raws and not deck.entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
-    return FetchedDeck(deck, site, deck_id)
+    return FetchedDeck(deck, site, deck_id, tidy_name(owner))
 
 
 # -- Archidekt -----------------------------------------------------------------------------------------------
@@ -163,7 +178,8 @@ def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
         if isinstance(c, Mapping) and isinstance(c.get("name"), str)
     }
     raws = [raw for item in payload["cards"] if (raw := _archidekt_entry(item, included)) is not None]
-    return build(Site.ARCHIDEKT, deck_id, payload.get("name"), raws)
+    owner = obj(payload.get("owner")).get("username")
+    return build(Site.ARCHIDEKT, deck_id, payload.get("name"), raws, owner)
 
 
 # -- Moxfield ------------------------------------------------------------------------------------------------
@@ -219,7 +235,84 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
     check_size(Site.MOXFIELD, sum(len(cards) for cards in boards.values()), max_entries)
     v3 = "boards" in payload
     raws = [_moxfield_entry(b, key, item, v3) for b, cards in boards.items() for key, item in cards.items()]
-    return build(Site.MOXFIELD, deck_id, payload.get("name"), raws)
+    owner = obj(payload.get("createdByUser")).get("userName")
+    return build(Site.MOXFIELD, deck_id, payload.get("name"), raws, owner)
 
 
-READERS = {Site.ARCHIDEKT: read_archidekt, Site.MOXFIELD: read_moxfield}
+# -- Aetherhub, TCGplayer, EDHREC --------------------------------------------------------------------------
+
+
+def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
+    """`FetchMtgaDeckJson`: `convertedDeck` rows; a row without a quantity is a heading (Commander, Companion,
+    Deck, Sideboard) for the rows below it."""
+    rows = obj(payload).get("convertedDeck")
+    if not isinstance(rows, list):
+        raise not_a_deck(Site.AETHERHUB, "shape", "no convertedDeck")
+    check_size(Site.AETHERHUB, len(rows), max_entries)
+    raws, section = [], Section.MAIN
+    for row in rows:
+        row = obj(row)
+        if row.get("quantity") is None and isinstance(row.get("name"), str):
+            heading = row["name"].strip().casefold()
+            section = AETHERHUB_HEADINGS.get(heading, section if not heading else Section.TOKENS)
+        elif section is Section.TOKENS:
+            label = tidy_name(row.get("name"))
+            raws.append(RawEntry(section, None, None, problem=EntryProblem.UNKNOWN_BOARD, label=label))
+        else:
+            raws.append(RawEntry(section, tidy_name(row.get("name")), row.get("quantity")))
+    return build(Site.AETHERHUB, deck_id, None, raws)
+
+
+AETHERHUB_HEADINGS = {
+    "commander": Section.COMMANDER,
+    "companion": Section.COMPANION,
+    "deck": Section.MAIN,
+    "sideboard": Section.SIDEBOARD,
+    "maybeboard": Section.MAYBEBOARD,
+}
+TCGPLAYER_SUBDECKS = {
+    "commandzone": Section.COMMANDER,
+    "maindeck": Section.MAIN,
+    "sideboard": Section.SIDEBOARD,
+}
+
+
+def read_tcgplayer(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
+    """The infinite-api deck: `result.deck.subDecks.<subdeck>` of `{cardID, quantity}`, `result.cards` by id."""
+    result = obj(obj(payload).get("result"))
+    deck, cards = obj(result.get("deck")), obj(result.get("cards"))
+    subdecks = obj(deck.get("subDecks"))
+    if not result and obj(payload).get("errors"):
+        raise DeckSourceError(DeckSourceErrorCode.NOT_FOUND, Site.TCGPLAYER, status=200)
+    if not subdecks:
+        raise not_a_deck(Site.TCGPLAYER, "shape", "no subDecks")
+    check_size(Site.TCGPLAYER, sum(len(v) for v in subdecks.values() if isinstance(v, list)), max_entries)
+    raws = []
+    for key, items in subdecks.items():
+        for item in items if isinstance(items, list) else ():
+            item = obj(item)
+            section = TCGPLAYER_SUBDECKS.get(key, Section.TOKENS)
+            if section is Section.SIDEBOARD and item.get("cardID") == deck.get("companionID"):
+                section = Section.COMPANION
+            name = tidy_name(obj(cards.get(str(item.get("cardID")))).get("name"))
+            problem = EntryProblem.UNKNOWN_BOARD if section is Section.TOKENS else None
+            raws.append(RawEntry(section, name, item.get("quantity"), problem=problem, label=name))
+    return build(Site.TCGPLAYER, deck_id, deck.get("name"), raws, deck.get("playerName"))
+
+
+def read_edhrec(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
+    """An average deck: `deck` lines (`N Name`); the commanders are the page card's `names` (or `name`)."""
+    lines = obj(payload).get("deck")
+    if not isinstance(lines, list):
+        raise not_a_deck(Site.EDHREC, "shape", "no deck lines")
+    check_size(Site.EDHREC, len(lines), max_entries)
+    card = obj(obj(obj(obj(payload).get("container")).get("json_dict")).get("card"))
+    names = card.get("names") if isinstance(card.get("names"), list) else [card.get("name")]
+    commanders = {n.casefold() for n in map(tidy_name, names) if n}
+    raws = []
+    for line in lines:
+        count, _, name = str(line).strip().partition(" ")
+        named = tidy_name(name)
+        section = Section.COMMANDER if named and named.casefold() in commanders else Section.MAIN
+        raws.append(RawEntry(section, named, int(count) if count.isdigit() else count, label=str(line)[:100]))
+    return build(Site.EDHREC, deck_id, obj(payload).get("header"), raws)
