@@ -361,3 +361,18 @@ def test_tcgplayer_card_without_a_name_is_unread() -> None:
     fetched = read(Site.TCGPLAYER, "x/465171", body)
     (problem,) = fetched.deck.problems
     assert problem.reason is EntryProblem.NO_NAME and fetched.deck.card_count == 99
+
+
+def test_each_failure_has_its_own_words_and_the_sites_export() -> None:
+    from bot.present.decklinks import deck_link_error_text
+
+    texts = {code: deck_link_error_text(code.value, "TappedOut", 30) for code in Code}
+    assert len(set(texts.values())) == len(texts)
+    assert (
+        texts[Code.REFUSED].startswith("TappedOut refused an automatic read")
+        and "Export → CSV" in texts[Code.REFUSED]
+    )
+    assert "More → Export" in deck_link_error_text("refused", "Moxfield")
+    assert "archetype, a summary of many decks, not a deck" in deck_link_error_text(
+        "archetype", "MTGGoldfish"
+    )

@@ -218,7 +218,7 @@ def _tappedout_page(text: str, link: DeckLink, max_entries: int) -> FetchedDeck:
         raise not_a_deck(Site.TAPPEDOUT, "shape", "no deck board in the page")
     raws = []
     for board, count, card in boards:
-        section = marked.pop(card, None) or _section(board if board in ("side", "maybe", "acquire") else "")
+        section = marked.pop(card, _section(board if board in ("side", "maybe", "acquire") else ""))
         raws.append(RawEntry(section, tidy_name(card), count))
     raws += [RawEntry(section, tidy_name(card), 1) for card, section in marked.items() if card]
     raws = _raise_if_cap(Site.TAPPEDOUT, raws, max_entries)

@@ -308,7 +308,7 @@ def read_edhrec(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_EN
     check_size(Site.EDHREC, len(lines), max_entries)
     card = obj(obj(obj(obj(payload).get("container")).get("json_dict")).get("card"))
     names = card.get("names") if isinstance(card.get("names"), list) else [card.get("name")]
-    commanders = {n.casefold() for n in map(tidy_name, names) if n}
+    commanders = {n.casefold() for n in map(tidy_name, names or ()) if n}
     raws = []
     for line in lines:
         count, _, name = str(line).strip().partition(" ")
