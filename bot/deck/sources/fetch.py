@@ -39,7 +39,7 @@ def _json(read: Callable[..., FetchedDeck]) -> Reader:
     def reader(body: bytes, link: DeckLink, *, max_entries: int, note: str | None = None) -> FetchedDeck:
         try:
             payload = json.loads(body.decode("utf-8-sig"))
-        except ValueError:
+        except (ValueError, RecursionError):
             raise not_a_deck(link.site, "malformed_json", "not JSON") from None
         fetched = read(payload, link.deck_id, max_entries=max_entries)
         return replace(fetched, deck=replace(fetched.deck, deck_name=fetched.name or note))
@@ -287,6 +287,6 @@ def _is_json(content_type: str, body: bytes) -> bool:
     """An error answer that is a JSON document: the site's API speaking, not a proxy's HTML page."""
     try:
         json.loads(body.decode("utf-8-sig"))
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return "json" in content_type.lower()

@@ -176,7 +176,7 @@ def read_tappedout(body: bytes, link: DeckLink, *, max_entries: int, note: str |
 def _tappedout_widget(text: str, link: DeckLink, max_entries: int) -> FetchedDeck:
     try:
         payload = obj(json.loads(text))
-    except ValueError:
+    except (ValueError, RecursionError):
         raise not_a_deck(Site.TAPPEDOUT, "malformed_json", "widget") from None
     if not isinstance(payload.get("board"), str):
         raise not_a_deck(Site.TAPPEDOUT, "shape", "no board")
@@ -297,7 +297,7 @@ def read_deckstats(body: bytes, link: DeckLink, *, max_entries: int, note: str |
         if (at := text.find(_DECKSTATS_OLD)) >= 0:
             data, _end = json.JSONDecoder().raw_decode(text, at + len(_DECKSTATS_OLD))
             return _deckstats_old(obj(data), link, max_entries)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise not_a_deck(Site.DECKSTATS, "malformed_json", "embedded deck data") from None
     raise not_a_deck(Site.DECKSTATS, "shape", "no deck data in the page")
 
