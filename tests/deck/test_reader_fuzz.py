@@ -16,7 +16,7 @@ from bot.deck.entries import MAX_COUNT, MAX_LINES, MAX_NAME_LENGTH, DeckFormat, 
 from bot.deck.formats.lines import QUOTES, header, read_entry
 from bot.deck.parser import DeckInputError, parse
 from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, Site, parse_deck_url
-from bot.deck.sources.fetch import READERS
+from bot.deck.sources.fetch import read_answer
 from bot.deck.sources.links import SITES
 from bot.deck.sources.result import Ask
 from cogs.messages import card_mentions
@@ -236,7 +236,7 @@ def test_mutated_site_answers_read_or_refuse(name, edits):
         at %= len(text) + 1
         text = text[:at] + piece + text[at + len(piece) // 2 :]
     try:
-        read = READERS[_RECORDED[name]](text.encode(), DeckLink(_RECORDED[name], "1/2"), max_entries=1000)
+        read = read_answer(DeckLink(_RECORDED[name], "1/2"), text, 1000)
     except DeckSourceError as exc:
         assert exc.site is _RECORDED[name]
         return

@@ -15,7 +15,7 @@ from bot.deck.formats.lines import header, normalize_name, read_entry
 from bot.deck.formats.oneline import split_entries
 from bot.deck.parser import DeckInputError, parse
 from bot.deck.sources import DeckLink, DeckSourceError, Site, parse_deck_url
-from bot.deck.sources.fetch import READERS
+from bot.deck.sources.fetch import read_answer
 from bot.ops.logs import redact
 from cogs.messages import card_mentions
 
@@ -42,7 +42,7 @@ def _answer(site: Site) -> Callable[[str], object]:
 
     def read(text: str) -> object:
         try:
-            return READERS[site](text.encode(), DeckLink(site, "1/2"), max_entries=10**7)
+            return read_answer(DeckLink(site, "1/2"), text, 10**7)
         except DeckSourceError as exc:
             return exc
 

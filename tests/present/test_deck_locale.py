@@ -16,9 +16,9 @@ from bot.deck.entries import MAX_BYTES, InputIssue, LineIssue, ListUnit
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
 from bot.deck.parser import DeckInputError, parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, ProblemKind, Reading, Unchecked, UncheckedCommander
+from bot.deck.sources import DeckSourceErrorCode, Site
 from bot.deck.sources.result import EntryProblem
 from bot.house.rules import Rules, ban_of
-from bot.deck.sources import DeckSourceErrorCode, Site
 from bot.present import deck_errors, decklinks, i18n
 from bot.present.deck_errors import line_reason
 from bot.present.deck_report import deck_reply, text_report

@@ -32,26 +32,16 @@ log = logging.getLogger(__name__)
 ERROR_BODY_LIMIT = 64 * 1024  # bytes read from a non-200 answer (enough to tell JSON from an HTML page)
 HTML = "text/html,application/xhtml+xml"
 _BOT_WALL = (b"cloudflare", b"challenge-platform", b"just a moment", b"captcha", b"access denied")
-Reader = Callable[..., FetchedDeck | Ask]
+Reader = Callable[[str, DeckLink, int], FetchedDeck | Ask]
 
 
 def _json(read: Callable[..., FetchedDeck]) -> Reader:
-    def reader(body: bytes, link: DeckLink, *, max_entries: int, note: str | None = None) -> FetchedDeck:
-        try:
-            payload = json.loads(body.decode("utf-8-sig"))
-        except (ValueError, RecursionError):
-            raise not_a_deck(link.site, "malformed_json", "not JSON") from None
-        fetched = read(payload, link.deck_id, max_entries=max_entries)
-        return replace(fetched, deck=replace(fetched.deck, deck_name=fetched.name or note))
-
-    return reader
+    return lambda text, link, limit: read(json.loads(text), link.deck_id, max_entries=limit)
 
 
-def _aetherhub(
-    body: bytes, link: DeckLink, *, max_entries: int, note: str | None = None
-) -> FetchedDeck | Ask:
-    read = _json(result.read_aetherhub) if body.lstrip()[:1] == b"{" else pages.read_aetherhub_page
-    return read(body, link, max_entries=max_entries, note=note)
+def _aetherhub(text: str, link: DeckLink, limit: int) -> FetchedDeck | Ask:
+    read = _json(result.read_aetherhub) if text.lstrip()[:1] == "{" else pages.read_aetherhub_page
+    return read(text, link, limit)
 
 
 def _last(deck_id: str) -> str:
@@ -92,6 +82,16 @@ READERS: dict[Site, Reader] = {
     Site.TCGPLAYER: _json(result.read_tcgplayer),
     Site.EDHREC: _json(result.read_edhrec),
 }
+
+
+def read_answer(link: DeckLink, text: str, limit: int) -> FetchedDeck | Ask:
+    """The deck (or the next ask) in a site's answer; NOT_A_DECK for JSON that is not JSON."""
+    try:
+        return READERS[link.site](text, link, limit)
+    except (ValueError, RecursionError):
+        raise not_a_deck(link.site, "malformed_json", "not JSON") from None
+
+
 MAX_ASKS = 3  # requests for one deck link at most (a fallback, a reader's next ask, a redirect)
 
 
@@ -183,10 +183,7 @@ class DeckSites:
             ask, asked = asks.pop(0), asked + 1
             await self._turn(link.site)
             try:
-                body = await self._get(link, ask)
-                read = await asyncio.to_thread(
-                    READERS[link.site], body, link, max_entries=self.max_entries, note=ask.note
-                )
+                read = await asyncio.to_thread(self._parse, link, await self._get(link, ask))
             except DeckSourceError as exc:
                 exc.url = link.url
                 if (location := exc.data.pop("follow", None)) is not None and asked < MAX_ASKS:
@@ -195,10 +192,13 @@ class DeckSites:
                     raise
                 continue
             if isinstance(read, FetchedDeck):
-                return read
+                return replace(read, deck=replace(read.deck, deck_name=read.name or ask.note))
             if asked >= MAX_ASKS:
                 raise not_a_deck(link.site, "too_many_asks", read.path)
             asks.insert(0, read)
+
+    def _parse(self, link: DeckLink, body: bytes) -> FetchedDeck | Ask:
+        return read_answer(link, body.decode("utf-8-sig", errors="replace"), self.max_entries)
 
     async def _get(self, link: DeckLink, ask: Ask) -> bytes:
         headers = {"User-Agent": self.user_agents[link.site], "Accept": ask.accept}

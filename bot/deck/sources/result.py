@@ -107,13 +107,34 @@ def face_name(card: Mapping[str, Any], faces_key: str) -> str | None:
     return tidy_name(" // ".join(n for n in names if n)) if names and None not in names else None
 
 
+_HEADINGS = (
+    ("commander", Section.COMMANDER),
+    ("companion", Section.COMPANION),
+    ("outside", Section.COMPANION),  # Scryfall's "Outside the Game": a Commander deck's companion
+    ("side", Section.SIDEBOARD),
+    ("maybe", Section.MAYBEBOARD),
+    ("acquire", Section.MAYBEBOARD),
+    ("considering", Section.MAYBEBOARD),
+    ("token", Section.TOKENS),
+)
+
+
+def section_named(heading: str) -> Section:
+    """A site's board, zone or heading (`Commanders (2)`, `side`, `Outside the Game`...) as a section."""
+    word = heading.strip().casefold()
+    return next((section for prefix, section in _HEADINGS if word.startswith(prefix)), Section.MAIN)
+
+
 def obj(value: Any) -> Mapping[str, Any]:
     """`value` when it is a JSON object, else an empty one (missing or wrongly typed fields read as absent)."""
     return value if isinstance(value, Mapping) else {}
 
 
-def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry], owner: Any = None) -> FetchedDeck:
+def build(
+    site: Site, deck_id: str, name: Any, raws: list[RawEntry], owner: Any = None, limit: int | None = None
+) -> FetchedDeck:
     """Number the entries (commanders first, alphabetical within a section) and build the result."""
+    check_size(site, len(raws), DEFAULT_MAX_ENTRIES if limit is None else limit)
     rank = {section: i for i, section in enumerate(_ORDER)}
     deck = ParsedDeck(deck_name=tidy_name(name), lines_read=len(raws))
     ordered = sorted(raws, key=lambda r: (rank.get(r.section, 9), (r.name or "").casefold()))
@@ -133,7 +154,7 @@ def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry], owner: Any 
             deck.entries.append(
                 DeckEntry(raw.name, raw.count, position, raw.section, commander_marker=marked)
             )
-    if raws and not deck.entries:
+    if not deck.entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
     return FetchedDeck(deck, site, deck_id, tidy_name(owner))
 
@@ -243,76 +264,51 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
 
 
 def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
-    """`FetchMtgaDeckJson`: `convertedDeck` rows; a row without a quantity is a heading (Commander, Companion,
-    Deck, Sideboard) for the rows below it."""
-    rows = obj(payload).get("convertedDeck")
+    """`FetchMtgaDeckJson`: `convertedDeck` rows; one without a quantity heads the rows below it (Commander,
+    Companion, Deck, Sideboard)."""
+    rows, raws, section = obj(payload).get("convertedDeck"), [], Section.MAIN
     if not isinstance(rows, list):
         raise not_a_deck(Site.AETHERHUB, "shape", "no convertedDeck")
-    check_size(Site.AETHERHUB, len(rows), max_entries)
-    raws, section = [], Section.MAIN
-    for row in rows:
-        row = obj(row)
+    for row in map(obj, rows):
         if row.get("quantity") is None and isinstance(row.get("name"), str):
-            heading = row["name"].strip().casefold()
-            section = AETHERHUB_HEADINGS.get(heading, section if not heading else Section.TOKENS)
-        elif section is Section.TOKENS:
-            label = tidy_name(row.get("name"))
-            raws.append(RawEntry(section, None, None, problem=EntryProblem.UNKNOWN_BOARD, label=label))
+            section = section_named(row["name"])
         else:
             raws.append(RawEntry(section, tidy_name(row.get("name")), row.get("quantity")))
-    return build(Site.AETHERHUB, deck_id, None, raws)
-
-
-AETHERHUB_HEADINGS = {
-    "commander": Section.COMMANDER,
-    "companion": Section.COMPANION,
-    "deck": Section.MAIN,
-    "sideboard": Section.SIDEBOARD,
-    "maybeboard": Section.MAYBEBOARD,
-}
-TCGPLAYER_SUBDECKS = {
-    "commandzone": Section.COMMANDER,
-    "maindeck": Section.MAIN,
-    "sideboard": Section.SIDEBOARD,
-}
+    return build(Site.AETHERHUB, deck_id, None, raws, limit=max_entries)
 
 
 def read_tcgplayer(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
-    """The infinite-api deck: `result.deck.subDecks.<subdeck>` of `{cardID, quantity}`, `result.cards` by id."""
+    """infinite-api: `result.deck.subDecks` (commandzone, maindeck, sideboard) of `{cardID, quantity}`, the
+    companion's `companionID`, `result.cards` by id."""
     result = obj(obj(payload).get("result"))
     deck, cards = obj(result.get("deck")), obj(result.get("cards"))
-    subdecks = obj(deck.get("subDecks"))
     if not result and obj(payload).get("errors"):
         raise DeckSourceError(DeckSourceErrorCode.NOT_FOUND, Site.TCGPLAYER, status=200)
-    if not subdecks:
+    if not (subdecks := obj(deck.get("subDecks"))):
         raise not_a_deck(Site.TCGPLAYER, "shape", "no subDecks")
-    check_size(Site.TCGPLAYER, sum(len(v) for v in subdecks.values() if isinstance(v, list)), max_entries)
     raws = []
     for key, items in subdecks.items():
-        for item in items if isinstance(items, list) else ():
-            item = obj(item)
-            section = TCGPLAYER_SUBDECKS.get(key, Section.TOKENS)
+        for item in map(obj, items if isinstance(items, list) else ()):
+            section = Section.COMMANDER if key == "commandzone" else section_named(key)
             if section is Section.SIDEBOARD and item.get("cardID") == deck.get("companionID"):
                 section = Section.COMPANION
             name = tidy_name(obj(cards.get(str(item.get("cardID")))).get("name"))
-            problem = EntryProblem.UNKNOWN_BOARD if section is Section.TOKENS else None
-            raws.append(RawEntry(section, name, item.get("quantity"), problem=problem, label=name))
-    return build(Site.TCGPLAYER, deck_id, deck.get("name"), raws, deck.get("playerName"))
+            raws.append(RawEntry(section, name, item.get("quantity"), label=f"card {item.get('cardID')}"))
+    return build(Site.TCGPLAYER, deck_id, deck.get("name"), raws, deck.get("playerName"), max_entries)
 
 
 def read_edhrec(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
-    """An average deck: `deck` lines (`N Name`); the commanders are the page card's `names` (or `name`)."""
-    lines = obj(payload).get("deck")
-    if not isinstance(lines, list):
+    """An average deck: `deck` lines (`N Name`); its commanders: the page card's `names` (or `name`)."""
+    if not isinstance(lines := obj(payload).get("deck"), list):
         raise not_a_deck(Site.EDHREC, "shape", "no deck lines")
-    check_size(Site.EDHREC, len(lines), max_entries)
     card = obj(obj(obj(obj(payload).get("container")).get("json_dict")).get("card"))
     names = card.get("names") if isinstance(card.get("names"), list) else [card.get("name")]
     commanders = {n.casefold() for n in map(tidy_name, names or ()) if n}
     raws = []
-    for line in lines:
-        count, _, name = str(line).strip().partition(" ")
-        named = tidy_name(name)
-        section = Section.COMMANDER if named and named.casefold() in commanders else Section.MAIN
-        raws.append(RawEntry(section, named, int(count) if count.isdigit() else count, label=str(line)[:100]))
-    return build(Site.EDHREC, deck_id, obj(payload).get("header"), raws)
+    for line in map(str, lines):
+        count, _, name = line.strip().partition(" ")
+        section = Section.COMMANDER if (tidy_name(name) or "").casefold() in commanders else Section.MAIN
+        raws.append(
+            RawEntry(section, tidy_name(name), int(count) if count.isdigit() else count, label=line[:100])
+        )
+    return build(Site.EDHREC, deck_id, obj(payload).get("header"), raws, limit=max_entries)
