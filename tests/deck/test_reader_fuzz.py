@@ -17,7 +17,7 @@ from bot.deck.formats.lines import QUOTES, header, read_entry
 from bot.deck.parser import DeckInputError, parse
 from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, Site, parse_deck_url
 from bot.deck.sources.fetch import read_answer
-from bot.deck.sources.links import SITES
+from bot.deck.sources.links import PAGES
 from bot.deck.sources.result import Ask
 from cogs.messages import card_mentions
 
@@ -198,7 +198,7 @@ def test_deck_links_are_refused_or_name_a_deck_of_the_site(pieces):
         assert exc.site is not None
         return
     if link is not None:
-        assert link.url == SITES[link.site][1].format(link.deck_id)
+        assert link.url == PAGES[link.site].format(link.deck_id)
         assert parse_deck_url(link.url) == link  # the page the bot names is the deck it read
         assert link.deck_id.isascii() and all(ch.isalnum() or ch in "-_/@.%" for ch in link.deck_id)
 

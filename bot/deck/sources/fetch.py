@@ -1,4 +1,4 @@
-"""`DeckSites`: reads public decks of every site in `links.SITES` through one aiohttp session, politely: per site
+"""`DeckSites`: reads public decks of every site `links` knows through one aiohttp session, politely: per site
 one request every `min_interval` s (none publishes a limit), a 429 locks the site for a while, only redirects
 within the site's configured base are followed, decks are cached `cache_ttl` s (errors never), concurrent
 fetches share one request. Each site asks one or more `Ask`s in turn (`ASKS`): the next when one finds no deck
@@ -48,40 +48,26 @@ def _last(deck_id: str) -> str:
     return deck_id.rsplit("/", 1)[-1]
 
 
-# Per site: what to ask, in turn (paths after the site's base), and the reader of the answers.
+# Per site: what to ask, in turn (paths after the site's base), and the reader of its answers.
+# fmt: off
 ASKS: dict[Site, Callable[[str], tuple[Ask, ...]]] = {
     Site.ARCHIDEKT: lambda i: (Ask(f"/decks/{i}/"),),
     Site.MOXFIELD: lambda i: (Ask(f"/v3/decks/all/{i}"),),
-    Site.TAPPEDOUT: lambda i: (
-        Ask(f"/mtg-decks/{i}/", accept=HTML),
-        Ask(f"/api/deck/widget/?deck={i}&cols=1", method="POST"),
-    ),
-    Site.MTGGOLDFISH: lambda i: (
-        Ask(f"/deck/component?id={i}", accept="text/javascript,text/html", xhr=True),
-        Ask(f"/deck/{i}", accept=HTML),
-    ),
+    Site.TAPPEDOUT: lambda i: (Ask(f"/mtg-decks/{i}/", accept=HTML), Ask(f"/api/deck/widget/?deck={i}&cols=1", method="POST")),
+    Site.MTGGOLDFISH: lambda i: (Ask(f"/deck/component?id={i}", accept="text/javascript", xhr=True), Ask(f"/deck/{i}", accept=HTML)),
     Site.DECKSTATS: lambda i: (Ask(f"/decks/{i}", accept=HTML),),
-    Site.SCRYFALL: lambda i: (
-        Ask(f"/decks/{_last(i)}/export/csv", accept="text/csv"),
-        Ask(f"/decks/{_last(i)}/export/text", accept="text/plain"),
-    ),
-    Site.AETHERHUB: lambda i: (
-        (pages.aetherhub_json(_last(i)),) if _last(i).isdigit() else (Ask(f"/Deck/{i}", accept=HTML),)
-    ),
+    Site.SCRYFALL: lambda i: (Ask(f"/decks/{_last(i)}/export/csv", accept="text/csv"), Ask(f"/decks/{_last(i)}/export/text", accept="text/plain")),
+    Site.AETHERHUB: lambda i: (pages.aetherhub_json(_last(i)),) if _last(i).isdigit() else (Ask(f"/Deck/{i}", accept=HTML),),
     Site.TCGPLAYER: lambda i: (Ask(f"/deck/magic/{_last(i)}/?subDecks=true&cards=true"),),
     Site.EDHREC: lambda i: (Ask(f"/pages/average-decks/{i}.json"),),
 }
 READERS: dict[Site, Reader] = {
-    Site.ARCHIDEKT: _json(result.read_archidekt),
-    Site.MOXFIELD: _json(result.read_moxfield),
-    Site.TAPPEDOUT: pages.read_tappedout,
-    Site.MTGGOLDFISH: pages.read_mtggoldfish,
-    Site.DECKSTATS: pages.read_deckstats,
-    Site.SCRYFALL: pages.read_scryfall,
-    Site.AETHERHUB: _aetherhub,
-    Site.TCGPLAYER: _json(result.read_tcgplayer),
-    Site.EDHREC: _json(result.read_edhrec),
+    Site.ARCHIDEKT: _json(result.read_archidekt), Site.MOXFIELD: _json(result.read_moxfield),
+    Site.TAPPEDOUT: pages.read_tappedout, Site.MTGGOLDFISH: pages.read_mtggoldfish, Site.DECKSTATS: pages.read_deckstats,
+    Site.SCRYFALL: pages.read_scryfall, Site.AETHERHUB: _aetherhub,
+    Site.TCGPLAYER: _json(result.read_tcgplayer), Site.EDHREC: _json(result.read_edhrec),
 }
+# fmt: on
 
 
 def read_answer(link: DeckLink, text: str, limit: int) -> FetchedDeck | Ask:
@@ -123,7 +109,7 @@ class DeckSites:
         given = {**(bases or {}), Site.ARCHIDEKT: archidekt_base, Site.MOXFIELD: moxfield_base}
         self.bases = {site: base.rstrip("/") for site, base in given.items()}
         user_agent = f"{BOT_NAME}/{__version__} (+{contact_url})"
-        self.user_agents = {site: user_agent for site in Site} | {
+        self.user_agents = dict.fromkeys(Site, user_agent) | {
             Site.MOXFIELD: moxfield_user_agent or user_agent
         }
         self.timeout, self.max_bytes, self.max_entries = timeout, max_bytes, max_entries
@@ -183,7 +169,8 @@ class DeckSites:
             ask, asked = asks.pop(0), asked + 1
             await self._turn(link.site)
             try:
-                read = await asyncio.to_thread(self._parse, link, await self._get(link, ask))
+                text = (await self._get(link, ask)).decode("utf-8-sig", errors="replace")
+                read = await asyncio.to_thread(read_answer, link, text, self.max_entries)
             except DeckSourceError as exc:
                 exc.url = link.url
                 if (location := exc.data.pop("follow", None)) is not None and asked < MAX_ASKS:
@@ -196,9 +183,6 @@ class DeckSites:
             if asked >= MAX_ASKS:
                 raise not_a_deck(link.site, "too_many_asks", read.path)
             asks.insert(0, read)
-
-    def _parse(self, link: DeckLink, body: bytes) -> FetchedDeck | Ask:
-        return read_answer(link, body.decode("utf-8-sig", errors="replace"), self.max_entries)
 
     async def _get(self, link: DeckLink, ask: Ask) -> bytes:
         headers = {"User-Agent": self.user_agents[link.site], "Accept": ask.accept}
@@ -240,25 +224,18 @@ class DeckSites:
             resp, body
         ):  # a challenge or a bot-protection page: the site refused the bot, not the deck
             return _error(Code.REFUSED, link, status=status)
-        if status in (401, 403) and (
-            _is_json(resp.headers.get("Content-Type", ""), body) or link.site in _PAGES
-        ):
-            return _error(
-                Code.PRIVATE if link.site is not Site.EDHREC else Code.NOT_FOUND, link, status=status
-            )
+        if status in (401, 403):  # the API's own word, or a page site's plain 403: no public deck there
+            public = not _is_json(resp.headers.get("Content-Type", ""), body) and link.site not in _PAGES
+            code = Code.REFUSED if public else Code.NOT_FOUND if link.site is Site.EDHREC else Code.PRIVATE
+            return _error(code, link, status=status)
         if status in (400, 404, 410):
             return _error(Code.NOT_FOUND, link, status=status)
-        if status in (401, 403):  # an API answering with an HTML page: a proxy refusing the bot
-            return _error(Code.REFUSED, link, status=status)
-        if 300 <= status < 400:
+        if 300 <= status < 400:  # followed only within the site's base
             location = resp.headers.get("Location", "")[:200]
-            base = urlsplit(self.bases[link.site])
-            target = urlsplit(urljoin(str(resp.url), location)) if location else None
-            follow = {}
-            if target and (target.scheme, target.netloc) == (base.scheme, base.netloc):
-                follow["follow"] = target.path.removeprefix(base.path) + (
-                    f"?{target.query}" * bool(target.query)
-                )
+            target, base = urlsplit(urljoin(str(resp.url), location)), urlsplit(self.bases[link.site])
+            same = bool(location) and (target.scheme, target.netloc) == (base.scheme, base.netloc)
+            path = target.path.removeprefix(base.path) + "?" * bool(target.query) + target.query
+            follow = {"follow": path} if same else {}
             return _error(
                 Code.UNAVAILABLE, link, reason="redirect", status=status, location=location, **follow
             )

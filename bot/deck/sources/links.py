@@ -33,65 +33,27 @@ _LABELS = {
     Site.TCGPLAYER: "TCGplayer",
     Site.EDHREC: "EDHREC",
 }
-_SLUG = r"[A-Za-z0-9_-]{1,200}"
-_END = r"(?:/|$)"
+_ID, _NUM, _SLUG = r"[A-Za-z0-9_-]{1,200}", r"[0-9]{1,12}", r"[A-Za-z0-9_%.-]{0,200}"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-# Per site: its hosts (a `www.` or `m.` in front is dropped), its deck page (`{}`: the deck id) and the paths
-# naming a deck (each pattern's groups, joined by "/", are the deck id).
-SITES: dict[Site, tuple[tuple[str, ...], str, tuple[re.Pattern[str], ...]]] = {
-    Site.ARCHIDEKT: (
-        ("archidekt.com",),
-        "https://archidekt.com/decks/{}",
-        (re.compile(rf"^/(?:api/)?decks/0*([0-9]{{1,12}}){_END}"),),
-    ),
-    Site.MOXFIELD: (
-        ("moxfield.com",),
-        "https://www.moxfield.com/decks/{}",
-        (re.compile(rf"^/decks/([A-Za-z0-9_-]{{10,40}}){_END}"),),
-    ),
-    Site.TAPPEDOUT: (
-        ("tappedout.net",),
-        "https://tappedout.net/mtg-decks/{}/",
-        (re.compile(rf"^/mtg-decks/(?!search{_END})({_SLUG}){_END}"),),
-    ),
-    Site.MTGGOLDFISH: (
-        ("mtggoldfish.com",),
-        "https://www.mtggoldfish.com/deck/{}",
-        (re.compile(rf"^/deck/(?:download/|arena_download/|visual/)?([0-9]{{1,12}}){_END}"),),
-    ),
-    Site.DECKSTATS: (
-        ("deckstats.net",),
-        "https://deckstats.net/decks/{}",
-        (
-            re.compile(rf"^/decks/([0-9]{{1,12}})/([0-9]{{1,12}}(?:-[A-Za-z0-9_%.-]{{0,200}})?){_END}"),
-            re.compile(r"^/decks/([0-9]{1,12}-[A-Za-z0-9_%.-]{0,200})/?$"),
-        ),
-    ),
-    Site.SCRYFALL: (
-        ("scryfall.com",),
-        "https://scryfall.com/@{}",
-        (re.compile(rf"^/@([A-Za-z0-9_.-]{{1,64}}/decks/{_UUID}){_END}"),),
-    ),
-    Site.AETHERHUB: (
-        ("aetherhub.com",),
-        "https://aetherhub.com/Deck/{}",
-        (re.compile(rf"^/Deck/((?:Public/|MtgoDeck/|Embedded/)?{_SLUG}){_END}"),),
-    ),
-    Site.TCGPLAYER: (
-        ("tcgplayer.com", "infinite.tcgplayer.com", "decks.tcgplayer.com"),
-        "https://infinite.tcgplayer.com/magic-the-gathering/deck/{}",
-        (
-            re.compile(rf"^/(?:content/)?magic-the-gathering/deck/({_SLUG})/([0-9]{{1,12}}){_END}"),
-            re.compile(rf"^/magic/{_SLUG}/{_SLUG}/({_SLUG})/([0-9]{{1,12}}){_END}"),
-        ),
-    ),
-    Site.EDHREC: (
-        ("edhrec.com",),
-        "https://edhrec.com/average-decks/{}",
-        (re.compile(r"^/average-decks/([a-z0-9-]{1,200}(?:/[a-z0-9-]{1,40})?)/?$"),),
-    ),
+# Per site: its hosts (`www.` or `m.` in front dropped), its deck page (`{}`: the deck id) and the paths naming
+# a deck (the groups that match, joined by "/", are the deck id).
+# fmt: off
+_TABLE = {
+    Site.ARCHIDEKT: ("archidekt.com", "https://archidekt.com/decks/{}", rf"/(?:api/)?decks/0*({_NUM})"),
+    Site.MOXFIELD: ("moxfield.com", "https://www.moxfield.com/decks/{}", r"/decks/([A-Za-z0-9_-]{10,40})"),
+    Site.TAPPEDOUT: ("tappedout.net", "https://tappedout.net/mtg-decks/{}/", rf"/mtg-decks/(?!search/?$)({_ID})"),
+    Site.MTGGOLDFISH: ("mtggoldfish.com", "https://www.mtggoldfish.com/deck/{}", rf"/deck/(?:download/|arena_download/|visual/)?({_NUM})"),
+    Site.DECKSTATS: ("deckstats.net", "https://deckstats.net/decks/{}", rf"/decks/(?:({_NUM})/({_NUM}(?:-{_SLUG})?)|({_NUM}-{_SLUG}))"),
+    Site.SCRYFALL: ("scryfall.com", "https://scryfall.com/@{}", rf"/@([A-Za-z0-9_.-]{{1,64}}/decks/{_UUID})"),
+    Site.AETHERHUB: ("aetherhub.com", "https://aetherhub.com/Deck/{}", rf"/Deck/((?:Public/|MtgoDeck/)?{_ID})"),
+    Site.TCGPLAYER: ("tcgplayer.com infinite.tcgplayer.com decks.tcgplayer.com", "https://infinite.tcgplayer.com/magic-the-gathering/deck/{}",
+                     rf"/(?:(?:content/)?magic-the-gathering/deck|magic/{_ID}/{_ID})/({_ID})/({_NUM})"),
+    Site.EDHREC: ("edhrec.com", "https://edhrec.com/average-decks/{}", r"/average-decks/([a-z0-9-]{1,200}(?:/[a-z0-9-]{1,40})?)"),
 }
-_HOSTS = {host: site for site, (hosts, _page, _paths) in SITES.items() for host in hosts}
+# fmt: on
+PAGES = {site: page for site, (_hosts, page, _path) in _TABLE.items()}
+_PATHS = {site: re.compile(f"^{path}(?:/|$)") for site, (_hosts, _page, path) in _TABLE.items()}
+_HOSTS = {host: site for site, (hosts, _page, _path) in _TABLE.items() for host in hosts.split()}
 _ARCHETYPE_RE = re.compile(r"^/archetype/")
 _MAX_URL_LENGTH = 2048
 
@@ -149,7 +111,7 @@ class DeckLink:
 
     @property
     def url(self) -> str:
-        return SITES[self.site][1].format(self.deck_id)
+        return PAGES[self.site].format(self.deck_id)
 
 
 def site_of_host(host: str) -> Site | None:
@@ -178,10 +140,9 @@ def parse_deck_url(text: str) -> DeckLink | None:
     if site is None or parts.scheme.lower() not in ("http", "https") or "@" in parts.netloc:
         return None
     path = re.sub(r"/{2,}", "/", parts.path)
-    for pattern in SITES[site][2]:
-        if found := pattern.match(path):
-            deck_id = "/".join(found.groups())
-            return DeckLink(site, str(int(deck_id)) if site is Site.ARCHIDEKT else deck_id)
+    if found := _PATHS[site].match(path):
+        deck_id = "/".join(part for part in found.groups() if part)
+        return DeckLink(site, str(int(deck_id)) if site is Site.ARCHIDEKT else deck_id)
     code, reason = DeckSourceErrorCode.MALFORMED_URL, "no_deck_id"
     if site is Site.MTGGOLDFISH and _ARCHETYPE_RE.match(path):
         code, reason = DeckSourceErrorCode.ARCHETYPE, "archetype"
