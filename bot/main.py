@@ -112,21 +112,17 @@ async def assemble(
         aiohttp.ClientSession() as session,
         AsyncExitStack() as closing,  # closes what follows in reverse order
     ):
+        bases = {Site.TAPPEDOUT: settings.tappedout_base, Site.MTGGOLDFISH: settings.mtggoldfish_base,
+                 Site.DECKSTATS: settings.deckstats_base, Site.SCRYFALL: settings.scryfall_api_base,
+                 Site.AETHERHUB: settings.aetherhub_base, Site.TCGPLAYER: settings.tcgplayer_decks_api_base,
+                 Site.EDHREC: settings.edhrec_json_base}  # fmt: skip
         deck_sites = DeckSites(
             session,
             archidekt_base=settings.archidekt_api_base,
             moxfield_base=settings.moxfield_api_base,
             contact_url=settings.decksite_contact,
             moxfield_user_agent=settings.moxfield_user_agent,
-            bases={
-                Site.TAPPEDOUT: settings.tappedout_base,
-                Site.MTGGOLDFISH: settings.mtggoldfish_base,
-                Site.DECKSTATS: settings.deckstats_base,
-                Site.SCRYFALL: settings.scryfall_api_base,
-                Site.AETHERHUB: settings.aetherhub_base,
-                Site.TCGPLAYER: settings.tcgplayer_decks_api_base,
-                Site.EDHREC: settings.edhrec_json_base,
-            },
+            bases=bases,
         )
         closing.push_async_callback(deck_sites.aclose)
         house = await closing.enter_async_context(await HouseStore.open(cards.cache.path, clock=clock))

@@ -54,7 +54,7 @@ ASKS: dict[Site, Callable[[str], tuple[Ask, ...]]] = {
     Site.ARCHIDEKT: lambda i: (Ask(f"/decks/{i}/"),),
     Site.MOXFIELD: lambda i: (Ask(f"/v3/decks/all/{i}"),),
     Site.TAPPEDOUT: lambda i: (Ask(f"/mtg-decks/{i}/", accept=HTML), Ask(f"/api/deck/widget/?deck={i}&cols=1", method="POST")),
-    Site.MTGGOLDFISH: lambda i: (Ask(f"/deck/component?id={i}", accept="text/javascript", xhr=True), Ask(f"/deck/{i}", accept=HTML)),
+    Site.MTGGOLDFISH: lambda i: (Ask(f"/deck/component?id={i}", accept="text/javascript"), Ask(f"/deck/{i}", accept=HTML)),
     Site.DECKSTATS: lambda i: (Ask(f"/decks/{i}", accept=HTML),),
     Site.SCRYFALL: lambda i: (Ask(f"/decks/{_last(i)}/export/csv", accept="text/csv"), Ask(f"/decks/{_last(i)}/export/text", accept="text/plain")),
     Site.AETHERHUB: lambda i: (pages.aetherhub_json(_last(i)),) if _last(i).isdigit() else (Ask(f"/Deck/{i}", accept=HTML),),
@@ -186,7 +186,7 @@ class DeckSites:
 
     async def _get(self, link: DeckLink, ask: Ask) -> bytes:
         headers = {"User-Agent": self.user_agents[link.site], "Accept": ask.accept}
-        if ask.xhr:
+        if "javascript" in ask.accept:  # MTGGoldfish answers its deck component's script to XHR only
             headers["X-Requested-With"] = "XMLHttpRequest"
         url = self.bases[link.site] + ask.path
         try:

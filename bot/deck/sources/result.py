@@ -2,9 +2,7 @@
 entry's `line` is its position: commanders first, then companions, main deck, sideboard, maybeboard and tokens,
 alphabetical within each. Archidekt: a card's "Commander"/companion mark, else its first (primary) category,
 decides its section. Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the bot does not
-know are reported. Aetherhub: `convertedDeck` rows under heading rows. TCGplayer: `subDecks` (commandzone,
-maindeck, sideboard; `companionID` marks the companion) with `cards` by id. EDHREC: the average deck's lines,
-its commanders named by the page's card.
+know are reported.
 """
 
 from __future__ import annotations
@@ -52,12 +50,11 @@ class FetchedDeck:
 
 @dataclass(frozen=True, slots=True)
 class Ask:
-    """One request to a site: a path (and query) after its configured base; `note` is carried to the reader."""
+    """One request to a site: a path (and query) after its configured base; `note`: the deck's name, if known."""
 
     path: str
     method: str = "GET"
     accept: str = "application/json"
-    xhr: bool = False
     note: str | None = None
 
 
@@ -107,22 +104,16 @@ def face_name(card: Mapping[str, Any], faces_key: str) -> str | None:
     return tidy_name(" // ".join(n for n in names if n)) if names and None not in names else None
 
 
-_HEADINGS = (
-    ("commander", Section.COMMANDER),
-    ("companion", Section.COMPANION),
-    ("outside", Section.COMPANION),  # Scryfall's "Outside the Game": a Commander deck's companion
-    ("side", Section.SIDEBOARD),
-    ("maybe", Section.MAYBEBOARD),
-    ("acquire", Section.MAYBEBOARD),
-    ("considering", Section.MAYBEBOARD),
-    ("token", Section.TOKENS),
-)
+# A heading's first word -> its section ("outside": Scryfall's "Outside the Game", a Commander deck's companion)
+_HEADINGS = {"commander": Section.COMMANDER, "companion": Section.COMPANION, "outside": Section.COMPANION,
+             "side": Section.SIDEBOARD, "maybe": Section.MAYBEBOARD, "acquire": Section.MAYBEBOARD,
+             "considering": Section.MAYBEBOARD, "token": Section.TOKENS}  # fmt: skip
 
 
 def section_named(heading: str) -> Section:
     """A site's board, zone or heading (`Commanders (2)`, `side`, `Outside the Game`...) as a section."""
     word = heading.strip().casefold()
-    return next((section for prefix, section in _HEADINGS if word.startswith(prefix)), Section.MAIN)
+    return next((section for prefix, section in _HEADINGS.items() if word.startswith(prefix)), Section.MAIN)
 
 
 def obj(value: Any) -> Mapping[str, Any]:
