@@ -158,9 +158,6 @@ async def check_deck(
     printed = await bot.cards.printed_texts(r.card for r in resolved if r.name in quoted)
     reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved), printed=printed)
     if fetched is not None:
-        average = fetched.site is Site.EDHREC
-        line = decklinks.deck_from_link_line(
-            fetched.name, fetched.site.label, fetched.url, fetched.owner, average=average
-        )
+        line = decklinks.deck_from_link_line(fetched.name, fetched.site.label, fetched.url, fetched.owner)
         reply.content = f"{line}\n{reply.content}" if reply.content else line
     await send_reply(interaction, reply)

@@ -113,21 +113,17 @@ def no_commander_text(*, from_message: bool = False) -> str:
     ).format(marks=marks, commander=commander)
 
 
-def deck_from_link_line(
-    name: str | None, site: str, url: str, owner: str | None = None, *, average: bool = False
-) -> str:
+def deck_from_link_line(name: str | None, site: str, url: str, owner: str | None = None) -> str:
     """The reply's first line: the deck, its owner and site; an EDHREC average deck says it is one."""
     title = " ".join((name or "").split())
     title = render.escape(render.truncate(title, 100)) if title else _("A deck")
-    if average:
+    owner = render.escape(render.truncate(" ".join(owner.split()), 60)) if owner else None
+    if site == Site.EDHREC.label:
         return _("**{title}**: EDHREC's average list, not a player's deck: <{url}>").format(
             title=title, url=url
         )
-    if owner := render.escape(render.truncate(" ".join(owner.split()), 60)) if owner else None:
-        return _("**{title}** by {owner} on {site}: <{url}>").format(
-            title=title, owner=owner, site=site, url=url
-        )
-    return _("**{title}** on {site}: <{url}>").format(title=title, site=site, url=url)
+    line = _("**{title}** by {owner} on {site}: <{url}>") if owner else _("**{title}** on {site}: <{url}>")
+    return line.format(title=title, owner=owner, site=site, url=url)
 
 
 def no_decklist_in_message_text() -> str:

@@ -1,8 +1,7 @@
-"""`DeckSites`: reads public decks of every site `links` knows through one aiohttp session, politely: per site
-one request every `min_interval` s (none publishes a limit), a 429 locks the site for a while, only redirects
-within the site's configured base are followed, decks are cached `cache_ttl` s (errors never), concurrent
-fetches share one request. Each site asks one or more `Ask`s in turn (`ASKS`): the next when one finds no deck
-(a missing endpoint, an older or newer answer shape), or the one its reader asks for (Aetherhub's deck id)."""
+"""`DeckSites`: reads public decks of every site `links` knows through one aiohttp session, politely: per site one
+request every `min_interval` s, a 429 locks the site a while, redirects followed only within the site's base,
+decks cached `cache_ttl` s (errors never), concurrent fetches share one request. A site's `ASKS` are asked in
+turn while one finds no deck (an endpoint or answer shape of another year); a reader may ask next (Aetherhub)."""
 
 from __future__ import annotations
 
@@ -82,9 +81,8 @@ MAX_ASKS = 3  # requests for one deck link at most (a fallback, a reader's next 
 
 
 class DeckSites:
-    """One per process (limits, lockouts and `cache` live in it); the session is the caller's. `bases`: the
-    base URL of each other site (a site without one answers UNAVAILABLE). Moxfield grants API access per
-    User-Agent: `moxfield_user_agent` is sent to Moxfield only."""
+    """One per process (limits, lockouts and `cache` live in it); the session is the caller's; `bases`: the
+    other sites' (one without is never asked). Moxfield's API is per User-Agent: `moxfield_user_agent`."""
 
     def __init__(
         self,
@@ -164,25 +162,24 @@ class DeckSites:
 
     async def _read(self, link: DeckLink) -> FetchedDeck:
         """Ask the link's asks in turn (a missing endpoint or another shape: the next), follow a reader's ask."""
-        asks, asked = list(ASKS[link.site](link.deck_id)), 0
-        while True:
-            ask, asked = asks.pop(0), asked + 1
+        asks = list(ASKS[link.site](link.deck_id))
+        for _asked in range(MAX_ASKS):
+            ask = asks.pop(0)
             await self._turn(link.site)
             try:
                 text = (await self._get(link, ask)).decode("utf-8-sig", errors="replace")
                 read = await asyncio.to_thread(read_answer, link, text, self.max_entries)
             except DeckSourceError as exc:
                 exc.url = link.url
-                if (location := exc.data.pop("follow", None)) is not None and asked < MAX_ASKS:
+                if (location := exc.data.pop("follow", None)) is not None:
                     asks.insert(0, replace(ask, path=location))
-                elif not asks or asked >= MAX_ASKS or exc.code not in (Code.NOT_FOUND, Code.NOT_A_DECK):
+                elif not asks or exc.code not in (Code.NOT_FOUND, Code.NOT_A_DECK):
                     raise
                 continue
             if isinstance(read, FetchedDeck):
                 return replace(read, deck=replace(read.deck, deck_name=read.name or ask.note))
-            if asked >= MAX_ASKS:
-                raise not_a_deck(link.site, "too_many_asks", read.path)
             asks.insert(0, read)
+        raise not_a_deck(link.site, "too_many_asks", f"{MAX_ASKS} requests")
 
     async def _get(self, link: DeckLink, ask: Ask) -> bytes:
         headers = {"User-Agent": self.user_agents[link.site], "Accept": ask.accept}
@@ -236,9 +233,7 @@ class DeckSites:
             same = bool(location) and (target.scheme, target.netloc) == (base.scheme, base.netloc)
             path = target.path.removeprefix(base.path) + "?" * bool(target.query) + target.query
             follow = {"follow": path} if same else {}
-            return _error(
-                Code.UNAVAILABLE, link, reason="redirect", status=status, location=location, **follow
-            )
+            return _error(Code.UNAVAILABLE, link, reason="redirect", status=status, location=location, **follow)  # fmt: skip
         reason = "server_error" if status >= 500 else "http_status"
         return _error(Code.UNAVAILABLE, link, reason=reason, status=status)
 
@@ -252,12 +247,9 @@ _PAGES = {Site.TAPPEDOUT, Site.MTGGOLDFISH, Site.DECKSTATS, Site.AETHERHUB, Site
 
 def _bot_wall(resp: aiohttp.ClientResponse, body: bytes) -> bool:
     """A Cloudflare challenge (`cf-mitigated`) or another bot-protection page instead of the answer."""
-    if "cf-mitigated" in resp.headers:
-        return True
-    if resp.status not in (401, 403, 503) or "html" not in resp.headers.get("Content-Type", "").lower():
-        return False
-    head = body[:ERROR_BODY_LIMIT].lower()
-    return any(word in head for word in (_BOT_WALL if resp.status != 503 else _BOT_WALL[1:4]))
+    words = _BOT_WALL if resp.status in (401, 403) else _BOT_WALL[1:4] if resp.status == 503 else ()
+    html = "html" in resp.headers.get("Content-Type", "").lower()
+    return "cf-mitigated" in resp.headers or (html and any(word in body.lower() for word in words))
 
 
 def _is_json(content_type: str, body: bytes) -> bool:

@@ -114,12 +114,6 @@ class DeckLink:
         return PAGES[self.site].format(self.deck_id)
 
 
-def site_of_host(host: str) -> Site | None:
-    """The deck site of a host name (`www.`/`m.` and a final dot ignored), or None."""
-    host = host.lower().rstrip(".")
-    return _HOSTS.get(host) or _HOSTS.get(host.split(".", 1)[1] if host.startswith(("www.", "m.")) else "")
-
-
 def parse_deck_url(text: str) -> DeckLink | None:
     """The deck a URL of a known site names, with or without scheme or `www.`, with any query or fragment,
     optionally in Discord's `<...>`; None for anything else; MALFORMED_URL for a site's URL naming no deck
@@ -136,7 +130,7 @@ def parse_deck_url(text: str) -> DeckLink | None:
         host = (parts.hostname or "").lower().rstrip(".")
     except ValueError:
         return None
-    site = site_of_host(host)
+    site = _HOSTS.get(host) or _HOSTS.get(host.split(".", 1)[1] if host.startswith(("www.", "m.")) else "")
     if site is None or parts.scheme.lower() not in ("http", "https") or "@" in parts.netloc:
         return None
     path = re.sub(r"/{2,}", "/", parts.path)

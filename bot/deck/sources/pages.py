@@ -28,30 +28,22 @@ from bot.deck.sources.result import (
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]{0,30})")
 _TAG_END_RE = re.compile(r"""(?>[^>=]|=\s*+"[^"]*"|=\s*+'[^']*'|=)*+>""")  # a quote opens a value after `=`
 _ATTR_RE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?""")
-_RAW_END = {name: re.compile(rf"</{name}", re.IGNORECASE) for name in ("script", "style", "textarea")}
 _JS_ESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
 _COUNT_RE = re.compile(r"^\s*([0-9]{1,6})\s*x?\s*$", re.IGNORECASE)
 _LINE_RE = re.compile(r"^([0-9]{1,6})x?\s+(\S.*)$")
 
 
 def tags(html: str) -> Iterator[tuple[str, dict[str, str], str]]:
-    """(tag, attributes, its text up to the next tag) for each tag; an end tag is `/name`; script, style and
-    textarea hold raw text; a tag that never closes ends the walk."""
+    """(tag, attributes, its text up to the next tag) for each tag (`/name` for an end tag); a tag that never
+    closes ends the walk."""
     at = 0
     while (found := _TAG_RE.search(html, at)) is not None and (end := _TAG_END_RE.match(html, found.end())):
-        closing, name, at = found.group(1), found.group(2).lower(), end.end()
-        attrs = {} if closing else {
+        attrs = {} if found.group(1) else {
             m.group(1).lower(): unescape(m.group(2) or m.group(3) or m.group(4) or "")
-            for m in _ATTR_RE.finditer(html, found.end(), at - 1)
+            for m in _ATTR_RE.finditer(html, found.end(), end.end() - 1)
         }  # fmt: skip
-        if (raw := None if closing else _RAW_END.get(name)) is not None:
-            stop = raw.search(html, at)
-            text_end = stop.start() if stop else len(html)
-            yield name, attrs, html[at:text_end]
-        else:
-            text_end = html.find("<", at) % (len(html) + 1)
-            yield closing + name, attrs, unescape(html[at:text_end])
-        at = text_end
+        at = html.find("<", end.end()) % (len(html) + 1)
+        yield found.group(1) + found.group(2).lower(), attrs, unescape(html[end.end() : at])
 
 
 def _classes(attrs: Mapping[str, str]) -> set[str]:
@@ -89,9 +81,6 @@ def _csv_entries(columns: Mapping[str, int], rows: list[list[str]]) -> list[RawE
         name = cell(row, "name")
         raws.append(RawEntry(section, tidy_name(name), _count(cell(row, "qty", "count")), label=name[:100]))
     return raws
-
-
-# -- TappedOut ------------------------------------------------------------------------------------------
 
 
 def read_tappedout(text: str, link: DeckLink, limit: int) -> FetchedDeck:
@@ -143,9 +132,6 @@ def _tappedout_widget(text: str, link: DeckLink, limit: int) -> FetchedDeck:
     return build(Site.TAPPEDOUT, link.deck_id, payload.get("title"), raws, limit=limit)
 
 
-# -- MTGGoldfish ----------------------------------------------------------------------------------------
-
-
 def read_mtggoldfish(text: str, link: DeckLink, limit: int) -> FetchedDeck:
     """The first `table.deck-view-deck-table` (of the page, or in `/deck/component`'s JavaScript string): rows
     under `Commander`, `Companion`, `Sideboard` headings; a row's first cell is its count, its link its name."""
@@ -178,8 +164,6 @@ def read_mtggoldfish(text: str, link: DeckLink, limit: int) -> FetchedDeck:
     return build(Site.MTGGOLDFISH, link.deck_id, name, raws, owner, limit)
 
 
-# -- Deckstats ------------------------------------------------------------------------------------------
-
 _DECKSTATS_APP = '<script data-page="app" type="application/json">'
 
 
@@ -197,11 +181,9 @@ def read_deckstats(text: str, link: DeckLink, limit: int) -> FetchedDeck:
         name, owner = deck.get("name"), deck.get("owner_name")
     elif (at := text.find("init_deck_data(")) >= 0:
         data = obj(json.JSONDecoder().raw_decode(text, at + len("init_deck_data("))[0])
-        entries = [
-            (c, Section.MAIN) for part in _list(data.get("sections")) for c in _list(obj(part).get("cards"))
-        ]
-        entries += [(c, Section.SIDEBOARD) for c in _list(data.get("sideboard"))]
-        entries += [(c, Section.MAYBEBOARD) for c in _list(data.get("maybeboard"))]
+        parts = [(obj(part).get("cards"), Section.MAIN) for part in _list(data.get("sections"))]
+        parts += [(data.get("sideboard"), Section.SIDEBOARD), (data.get("maybeboard"), Section.MAYBEBOARD)]
+        entries = [(card, section) for cards, section in parts for card in _list(cards)]
         name, owner = data.get("name"), None
     else:
         raise not_a_deck(Site.DECKSTATS, "shape", "no deck data in the page")
@@ -217,9 +199,6 @@ def read_deckstats(text: str, link: DeckLink, limit: int) -> FetchedDeck:
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-# -- Scryfall, Aetherhub --------------------------------------------------------------------------------
 
 
 def read_scryfall(text: str, link: DeckLink, limit: int) -> FetchedDeck:
