@@ -76,8 +76,6 @@ def _csv_entries(columns: Mapping[str, int], rows: list[list[str]]) -> list[RawE
         section = section_named(cell(row, "section", "board"))
         if cell(row, "commander").casefold() == "true":
             section = Section.COMMANDER
-        elif cell(row, "companion").casefold() == "true":
-            section = Section.COMPANION
         name = cell(row, "name")
         raws.append(RawEntry(section, tidy_name(name), _count(cell(row, "qty", "count")), label=name[:100]))
     return raws
@@ -109,8 +107,6 @@ def read_tappedout(text: str, link: DeckLink, limit: int) -> FetchedDeck:
             marked.setdefault(attrs.get("data-name", ""), heading)
         elif tag == "a" and owner is None and attrs.get("href", "").startswith("/users/"):
             owner = after
-    if not boards and not marked:
-        raise not_a_deck(Site.TAPPEDOUT, "shape", "no deck board in the page")
     raws = [RawEntry(marked.pop(card, section_named(board)), tidy_name(card), n) for board, n, card in boards]
     raws += [RawEntry(section, tidy_name(card), 1) for card, section in marked.items() if card]
     return build(Site.TAPPEDOUT, link.deck_id, name, raws, owner, limit)
@@ -186,7 +182,7 @@ def read_deckstats(text: str, link: DeckLink, limit: int) -> FetchedDeck:
         entries = [(card, section) for cards, section in parts for card in _list(cards)]
         name, owner = data.get("name"), None
     else:
-        raise not_a_deck(Site.DECKSTATS, "shape", "no deck data in the page")
+        entries, name, owner = [], None, None
     raws = []
     for card, section in ((obj(c), s) for c, s in entries):
         if card.get("isCommander") is True or card.get("is_commander") is True:
@@ -206,8 +202,6 @@ def read_scryfall(text: str, link: DeckLink, limit: int) -> FetchedDeck:
     (`N Name` lines under `// Commander`, `// Outside the Game`...). Outside the game: the companion."""
     if (table := _table(text)) is not None:
         raws = _csv_entries(*table)
-    elif text.lstrip().startswith(("<", "{")):
-        raise not_a_deck(Site.SCRYFALL, "shape", "not an export")
     else:
         raws, section = [], Section.MAIN
         for line in filter(None, map(str.strip, text.splitlines())):

@@ -258,9 +258,7 @@ def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
     """`FetchMtgaDeckJson`: `convertedDeck` rows; one without a quantity heads the rows below it (Commander,
     Companion, Deck, Sideboard)."""
     rows, raws, section = obj(payload).get("convertedDeck"), [], Section.MAIN
-    if not isinstance(rows, list):
-        raise not_a_deck(Site.AETHERHUB, "shape", "no convertedDeck")
-    for row in map(obj, rows):
+    for row in map(obj, rows if isinstance(rows, list) else ()):
         if row.get("quantity") is None and isinstance(row.get("name"), str):
             section = section_named(row["name"])
         else:
@@ -275,10 +273,8 @@ def read_tcgplayer(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
     deck, cards = obj(result.get("deck")), obj(result.get("cards"))
     if not result and obj(payload).get("errors"):
         raise DeckSourceError(DeckSourceErrorCode.NOT_FOUND, Site.TCGPLAYER, status=200)
-    if not (subdecks := obj(deck.get("subDecks"))):
-        raise not_a_deck(Site.TCGPLAYER, "shape", "no subDecks")
     raws = []
-    for key, items in subdecks.items():
+    for key, items in obj(deck.get("subDecks")).items():
         for item in map(obj, items if isinstance(items, list) else ()):
             section = Section.COMMANDER if key == "commandzone" else section_named(key)
             if section is Section.SIDEBOARD and item.get("cardID") == deck.get("companionID"):
@@ -290,13 +286,12 @@ def read_tcgplayer(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
 
 def read_edhrec(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
     """An average deck: `deck` lines (`N Name`); its commanders: the page card's `names` (or `name`)."""
-    if not isinstance(lines := obj(payload).get("deck"), list):
-        raise not_a_deck(Site.EDHREC, "shape", "no deck lines")
+    lines = obj(payload).get("deck")
     card = obj(obj(obj(obj(payload).get("container")).get("json_dict")).get("card"))
     names = card.get("names") if isinstance(card.get("names"), list) else [card.get("name")]
     commanders = {n.casefold() for n in map(tidy_name, names or ()) if n}
     raws = []
-    for line in map(str, lines):
+    for line in map(str, lines if isinstance(lines, list) else ()):
         count, _, name = line.strip().partition(" ")
         section = Section.COMMANDER if (tidy_name(name) or "").casefold() in commanders else Section.MAIN
         raws.append(
