@@ -38,15 +38,6 @@ def _json(read: Callable[..., FetchedDeck]) -> Reader:
     return lambda text, link, limit: read(json.loads(text), link.deck_id, max_entries=limit)
 
 
-def _aetherhub(text: str, link: DeckLink, limit: int) -> FetchedDeck | Ask:
-    read = _json(result.read_aetherhub) if text.lstrip()[:1] == "{" else pages.read_aetherhub_page
-    return read(text, link, limit)
-
-
-def _last(deck_id: str) -> str:
-    return deck_id.rsplit("/", 1)[-1]
-
-
 # Per site: what to ask, in turn (paths after the site's base), and the reader of its answers.
 # fmt: off
 ASKS: dict[Site, Callable[[str], tuple[Ask, ...]]] = {
@@ -55,15 +46,16 @@ ASKS: dict[Site, Callable[[str], tuple[Ask, ...]]] = {
     Site.TAPPEDOUT: lambda i: (Ask(f"/mtg-decks/{i}/", accept=HTML), Ask(f"/api/deck/widget/?deck={i}&cols=1", method="POST")),
     Site.MTGGOLDFISH: lambda i: (Ask(f"/deck/component?id={i}", accept="text/javascript"), Ask(f"/deck/{i}", accept=HTML)),
     Site.DECKSTATS: lambda i: (Ask(f"/decks/{i}", accept=HTML),),
-    Site.SCRYFALL: lambda i: (Ask(f"/decks/{_last(i)}/export/csv", accept="text/csv"), Ask(f"/decks/{_last(i)}/export/text", accept="text/plain")),
-    Site.AETHERHUB: lambda i: (pages.aetherhub_json(_last(i)),) if _last(i).isdigit() else (Ask(f"/Deck/{i}", accept=HTML),),
-    Site.TCGPLAYER: lambda i: (Ask(f"/deck/magic/{_last(i)}/?subDecks=true&cards=true"),),
+    Site.SCRYFALL: lambda i: (Ask(f"/decks/{i.rsplit('/')[-1]}/export/csv", accept="text/csv"), Ask(f"/decks/{i.rsplit('/')[-1]}/export/text", accept="text/plain")),
+    Site.AETHERHUB: lambda i: (pages.aetherhub_json(i.rsplit('/')[-1]),) if i.rsplit('/')[-1].isdigit() else (Ask(f"/Deck/{i}", accept=HTML),),
+    Site.TCGPLAYER: lambda i: (Ask(f"/deck/magic/{i.rsplit('/')[-1]}/?subDecks=true&cards=true"),),
     Site.EDHREC: lambda i: (Ask(f"/pages/average-decks/{i}.json"),),
 }
 READERS: dict[Site, Reader] = {
     Site.ARCHIDEKT: _json(result.read_archidekt), Site.MOXFIELD: _json(result.read_moxfield),
     Site.TAPPEDOUT: pages.read_tappedout, Site.MTGGOLDFISH: pages.read_mtggoldfish, Site.DECKSTATS: pages.read_deckstats,
-    Site.SCRYFALL: pages.read_scryfall, Site.AETHERHUB: _aetherhub,
+    Site.SCRYFALL: pages.read_scryfall,
+    Site.AETHERHUB: lambda t, k, n: (_json(result.read_aetherhub) if t.lstrip()[:1] == "{" else pages.read_aetherhub_page)(t, k, n),
     Site.TCGPLAYER: _json(result.read_tcgplayer), Site.EDHREC: _json(result.read_edhrec),
 }
 # fmt: on

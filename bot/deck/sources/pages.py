@@ -14,16 +14,7 @@ from typing import Any
 
 from bot.deck.entries import Section
 from bot.deck.sources.links import DeckLink, DeckSourceError, DeckSourceErrorCode, Site
-from bot.deck.sources.result import (
-    Ask,
-    FetchedDeck,
-    RawEntry,
-    build,
-    not_a_deck,
-    obj,
-    section_named,
-    tidy_name,
-)
+from bot.deck.sources.result import Ask, FetchedDeck, RawEntry, build, not_a_deck, obj, section_of, tidy_name
 
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]{0,30})")
 _TAG_END_RE = re.compile(r"""(?>[^>=]|=\s*+"[^"]*"|=\s*+'[^']*'|=)*+>""")  # a quote opens a value after `=`
@@ -73,7 +64,7 @@ def _csv_entries(columns: Mapping[str, int], rows: list[list[str]]) -> list[RawE
 
     raws = []
     for row in (row for row in rows if any(c.strip() for c in row)):
-        section = section_named(cell(row, "section", "board"))
+        section = section_of(cell(row, "section", "board"))
         if cell(row, "commander").casefold() == "true":
             section = Section.COMMANDER
         name = cell(row, "name")
@@ -92,7 +83,7 @@ def read_tappedout(text: str, link: DeckLink, limit: int) -> FetchedDeck:
     heading, name, owner = Section.MAIN, None, None
     for tag, attrs, after in tags(text):
         if tag in ("h3", "h4"):
-            heading = section_named(after)
+            heading = section_of(after)
         elif tag == "meta" and attrs.get("property") == "og:title":
             name = attrs.get("content", "").removeprefix("MTG Deck: ")
         elif tag == "a" and {"qty", "board"} <= _classes(attrs) and "data-name" in attrs:
@@ -107,19 +98,17 @@ def read_tappedout(text: str, link: DeckLink, limit: int) -> FetchedDeck:
             marked.setdefault(attrs.get("data-name", ""), heading)
         elif tag == "a" and owner is None and attrs.get("href", "").startswith("/users/"):
             owner = after
-    raws = [RawEntry(marked.pop(card, section_named(board)), tidy_name(card), n) for board, n, card in boards]
+    raws = [RawEntry(marked.pop(card, section_of(board)), tidy_name(card), n) for board, n, card in boards]
     raws += [RawEntry(section, tidy_name(card), 1) for card, section in marked.items() if card]
     return build(Site.TAPPEDOUT, link.deck_id, name, raws, owner, limit)
 
 
 def _tappedout_widget(text: str, link: DeckLink, limit: int) -> FetchedDeck:
     payload = obj(json.loads(text))
-    if not isinstance(payload.get("board"), str):
-        raise not_a_deck(Site.TAPPEDOUT, "shape", "no board")
     raws, section, count = [], Section.MAIN, None
-    for tag, attrs, after in tags(payload["board"]):
+    for tag, attrs, after in tags(str(payload.get("board") or "")):
         if tag == "h3":
-            section = section_named(after)
+            section = section_of(after)
         elif tag == "li" and "tappedout-member" in _classes(attrs):
             count = _count(after)
         elif tag == "a" and count is not None:
@@ -148,7 +137,7 @@ def read_mtggoldfish(text: str, link: DeckLink, limit: int) -> FetchedDeck:
             header, count, card, cell = "deck-category-header" in _classes(attrs), None, None, 0
             card = attrs.get("data-card-name")
         elif tag == "th" and header:
-            section = section_named(after)
+            section = section_of(after)
         elif tag == "td" and not header:
             cell += 1
             count = _count(after) if cell == 1 else count
@@ -206,7 +195,7 @@ def read_scryfall(text: str, link: DeckLink, limit: int) -> FetchedDeck:
         raws, section = [], Section.MAIN
         for line in filter(None, map(str.strip, text.splitlines())):
             if line.startswith("//"):
-                section = section_named(line[2:])
+                section = section_of(line[2:])
             elif found := _LINE_RE.match(line):
                 raws.append(RawEntry(section, tidy_name(found.group(2)), int(found.group(1))))
             else:

@@ -110,7 +110,7 @@ _HEADINGS = {"commander": Section.COMMANDER, "companion": Section.COMPANION, "ou
              "considering": Section.MAYBEBOARD, "token": Section.TOKENS}  # fmt: skip
 
 
-def section_named(heading: str) -> Section:
+def section_of(heading: str) -> Section:
     """A site's board, zone or heading (`Commanders (2)`, `side`, `Outside the Game`...) as a section."""
     word = heading.strip().casefold()
     return next((section for prefix, section in _HEADINGS.items() if word.startswith(prefix)), Section.MAIN)
@@ -260,7 +260,7 @@ def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
     rows, raws, section = obj(payload).get("convertedDeck"), [], Section.MAIN
     for row in map(obj, rows if isinstance(rows, list) else ()):
         if row.get("quantity") is None and isinstance(row.get("name"), str):
-            section = section_named(row["name"])
+            section = section_of(row["name"])
         else:
             raws.append(RawEntry(section, tidy_name(row.get("name")), row.get("quantity")))
     return build(Site.AETHERHUB, deck_id, None, raws, limit=max_entries)
@@ -276,7 +276,7 @@ def read_tcgplayer(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
     raws = []
     for key, items in obj(deck.get("subDecks")).items():
         for item in map(obj, items if isinstance(items, list) else ()):
-            section = Section.COMMANDER if key == "commandzone" else section_named(key)
+            section = Section.COMMANDER if key == "commandzone" else section_of(key)
             if section is Section.SIDEBOARD and item.get("cardID") == deck.get("companionID"):
                 section = Section.COMPANION
             name = tidy_name(obj(cards.get(str(item.get("cardID")))).get("name"))
