@@ -45,16 +45,12 @@ _LINK_ERRORS = {
 }
 # Per site: a deck link as players paste it, and where the site exports a list (the site's own menu words).
 _EXAMPLES = {
-    "Archidekt": ("https://archidekt.com/decks/123456", "Export → Text"),
-    "Moxfield": ("https://www.moxfield.com/decks/…", "More → Export"),
-    "TappedOut": ("https://tappedout.net/mtg-decks/…/", "Export → CSV"),
-    "MTGGoldfish": ("https://www.mtggoldfish.com/deck/1234567", "Download → Arena"),
-    "Deckstats": ("https://deckstats.net/decks/12345/678901-…", "Export → Arena"),
-    "Scryfall": ("https://scryfall.com/@…/decks/…", "Export → Download as CSV"),
-    "Aetherhub": ("https://aetherhub.com/Deck/…", "Export → MTGA"),
+    "Archidekt": ("https://archidekt.com/decks/123456", "Export → Text"), "Moxfield": ("https://www.moxfield.com/decks/…", "More → Export"),
+    "TappedOut": ("https://tappedout.net/mtg-decks/…/", "Export → CSV"), "MTGGoldfish": ("https://www.mtggoldfish.com/deck/1234567", "Download → Arena"),
+    "Deckstats": ("https://deckstats.net/decks/12345/678901-…", "Export → Arena"), "Scryfall": ("https://scryfall.com/@…/decks/…", "Export → Download as CSV"),
+    "Aetherhub": ("https://aetherhub.com/Deck/…", "Export → MTGA"), "EDHREC": ("https://edhrec.com/average-decks/…", "Export → Text"),
     "TCGplayer": ("https://infinite.tcgplayer.com/magic-the-gathering/deck/…/123456", "Export → Arena"),
-    "EDHREC": ("https://edhrec.com/average-decks/…", "Export → Text"),
-}
+}  # fmt: skip
 
 
 def _sites() -> str:

@@ -243,9 +243,7 @@ def every_error_text() -> list[str]:
         decklinks.deck_from_link_line(
             "3 Amigos", "TappedOut", "https://tappedout.net/mtg-decks/x/", "gorila"
         ),
-        decklinks.deck_from_link_line(
-            "Average Deck", "EDHREC", "https://edhrec.com/average-decks/x", average=True
-        ),
+        decklinks.deck_from_link_line("Average Deck", "EDHREC", "https://edhrec.com/average-decks/x"),
         *(line_reason(issue) for issue in LineIssue),
         *(line_reason(p) for p in EntryProblem),
     ]

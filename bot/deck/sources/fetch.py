@@ -1,7 +1,6 @@
-"""`DeckSites`: reads public decks of every site `links` knows through one aiohttp session, politely: per site one
-request every `min_interval` s, a 429 locks the site a while, redirects followed only within the site's base,
-decks cached `cache_ttl` s (errors never), concurrent fetches share one request. A site's `ASKS` are asked in
-turn while one finds no deck (an endpoint or answer shape of another year); a reader may ask next (Aetherhub)."""
+"""`DeckSites`: reads public decks of every site through one aiohttp session, politely: one request every
+`min_interval` s per site, a 429 locks the site, redirects only within its base, decks cached `cache_ttl` s,
+concurrent fetches share one request. A site's `ASKS` go in turn while one finds no deck; a reader may ask next."""
 
 from __future__ import annotations
 
@@ -29,7 +28,6 @@ from bot.deck.sources.result import DEFAULT_MAX_ENTRIES, Ask, FetchedDeck, not_a
 log = logging.getLogger(__name__)
 
 ERROR_BODY_LIMIT = 64 * 1024  # bytes read from a non-200 answer (enough to tell JSON from an HTML page)
-HTML = "text/html,application/xhtml+xml"
 _BOT_WALL = (b"cloudflare", b"challenge-platform", b"just a moment", b"captcha", b"access denied")
 Reader = Callable[[str, DeckLink, int], FetchedDeck | Ask]
 
@@ -43,11 +41,11 @@ def _json(read: Callable[..., FetchedDeck]) -> Reader:
 ASKS: dict[Site, Callable[[str], tuple[Ask, ...]]] = {
     Site.ARCHIDEKT: lambda i: (Ask(f"/decks/{i}/"),),
     Site.MOXFIELD: lambda i: (Ask(f"/v3/decks/all/{i}"),),
-    Site.TAPPEDOUT: lambda i: (Ask(f"/mtg-decks/{i}/", accept=HTML), Ask(f"/api/deck/widget/?deck={i}&cols=1", method="POST")),
-    Site.MTGGOLDFISH: lambda i: (Ask(f"/deck/component?id={i}", accept="text/javascript"), Ask(f"/deck/{i}", accept=HTML)),
-    Site.DECKSTATS: lambda i: (Ask(f"/decks/{i}", accept=HTML),),
+    Site.TAPPEDOUT: lambda i: (Ask(f"/mtg-decks/{i}/", accept="text/html"), Ask(f"/api/deck/widget/?deck={i}&cols=1", method="POST")),
+    Site.MTGGOLDFISH: lambda i: (Ask(f"/deck/component?id={i}", accept="text/javascript"), Ask(f"/deck/{i}", accept="text/html")),
+    Site.DECKSTATS: lambda i: (Ask(f"/decks/{i}", accept="text/html"),),
     Site.SCRYFALL: lambda i: (Ask(f"/decks/{i.rsplit('/')[-1]}/export/csv", accept="text/csv"), Ask(f"/decks/{i.rsplit('/')[-1]}/export/text", accept="text/plain")),
-    Site.AETHERHUB: lambda i: (pages.aetherhub_json(i.rsplit('/')[-1]),) if i.rsplit('/')[-1].isdigit() else (Ask(f"/Deck/{i}", accept=HTML),),
+    Site.AETHERHUB: lambda i: (pages.aetherhub_json(i.rsplit('/')[-1]),) if i.rsplit('/')[-1].isdigit() else (Ask(f"/Deck/{i}", accept="text/html"),),
     Site.TCGPLAYER: lambda i: (Ask(f"/deck/magic/{i.rsplit('/')[-1]}/?subDecks=true&cards=true"),),
     Site.EDHREC: lambda i: (Ask(f"/pages/average-decks/{i}.json"),),
 }

@@ -54,7 +54,6 @@ _TABLE = {
 PAGES = {site: page for site, (_hosts, page, _path) in _TABLE.items()}
 _PATHS = {site: re.compile(f"^{path}(?:/|$)") for site, (_hosts, _page, path) in _TABLE.items()}
 _HOSTS = {host: site for site, (hosts, _page, _path) in _TABLE.items() for host in hosts.split()}
-_ARCHETYPE_RE = re.compile(r"^/archetype/")
 _MAX_URL_LENGTH = 2048
 
 
@@ -137,7 +136,7 @@ def parse_deck_url(text: str) -> DeckLink | None:
     if found := _PATHS[site].match(path):
         deck_id = "/".join(part for part in found.groups() if part)
         return DeckLink(site, str(int(deck_id)) if site is Site.ARCHIDEKT else deck_id)
-    code, reason = DeckSourceErrorCode.MALFORMED_URL, "no_deck_id"
-    if site is Site.MTGGOLDFISH and _ARCHETYPE_RE.match(path):
-        code, reason = DeckSourceErrorCode.ARCHETYPE, "archetype"
+    archetype = site is Site.MTGGOLDFISH and path.startswith("/archetype/")
+    code = DeckSourceErrorCode.ARCHETYPE if archetype else DeckSourceErrorCode.MALFORMED_URL
+    reason = "archetype" if archetype else "no_deck_id"
     raise DeckSourceError(code, site, url=value, reason=reason, host=host, path=parts.path or "/")

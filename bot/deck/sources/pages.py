@@ -1,7 +1,6 @@
-"""Deck sites answering with pages or exports: TappedOut (deck page, `?fmt=csv` or the deck widget), MTGGoldfish
-(the deck table of `/deck/component` or the deck page), Deckstats (the deck data its page embeds, old
-`init_deck_data(...)` or the 2026 app JSON), Scryfall (`export/csv` or `export/text`), the Aetherhub deck page
-(its deck id). Linear in the input: `tags` walks markup with patterns that never backtrack; JSON, CSV: stdlib."""
+"""Deck sites answering with pages or exports (TappedOut, MTGGoldfish, Deckstats, Scryfall, the Aetherhub page),
+each shape they had over the years. Linear in the input: `tags` walks markup with patterns that never
+backtrack; JSON and CSV: the standard library."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from html import unescape
 from typing import Any
 
 from bot.deck.entries import Section
-from bot.deck.sources.links import DeckLink, DeckSourceError, DeckSourceErrorCode, Site
+from bot.deck.sources.links import DeckLink, Site
 from bot.deck.sources.result import Ask, FetchedDeck, RawEntry, build, not_a_deck, obj, section_of, tidy_name
 
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]{0,30})")
@@ -25,8 +24,7 @@ _LINE_RE = re.compile(r"^([0-9]{1,6})x?\s+(\S.*)$")
 
 
 def tags(html: str) -> Iterator[tuple[str, dict[str, str], str]]:
-    """(tag, attributes, its text up to the next tag) for each tag (`/name` for an end tag); a tag that never
-    closes ends the walk."""
+    """(tag or `/tag`, attributes, its text up to the next tag) for each tag; one never closed ends the walk."""
     at = 0
     while (found := _TAG_RE.search(html, at)) is not None and (end := _TAG_END_RE.match(html, found.end())):
         attrs = {} if found.group(1) else {
@@ -42,21 +40,15 @@ def _classes(attrs: Mapping[str, str]) -> set[str]:
 
 
 def _count(text: str) -> Any:
-    found = _COUNT_RE.match(text)
-    return int(found.group(1)) if found else text.strip()
+    return int(found.group(1)) if (found := _COUNT_RE.match(text)) else text.strip()
 
 
-def _table(text: str) -> tuple[dict[str, int], list[list[str]]] | None:
-    """A CSV export's columns (header name -> index) and rows; None without a name and a count column."""
+def _csv(text: str) -> list[RawEntry] | None:
+    """A CSV export's entries (TappedOut: `Board`, `Commander` since ~2021; Scryfall: `section`), or None."""
     rows = csv.reader(text.splitlines())
     columns = {name.strip().casefold(): i for i, name in enumerate(next(rows, []))}
     if "name" not in columns or not {"qty", "count"} & columns.keys():
         return None
-    return columns, list(rows)
-
-
-def _csv_entries(columns: Mapping[str, int], rows: list[list[str]]) -> list[RawEntry]:
-    """TappedOut: `Board` main/side/maybe/acquire, `Commander` (since ~2021) True; Scryfall: `section`."""
 
     def cell(row: list[str], *names: str) -> str:
         index = next((columns[n] for n in names if n in columns), len(row))
@@ -76,8 +68,8 @@ def read_tappedout(text: str, link: DeckLink, limit: int) -> FetchedDeck:
     """The deck widget's JSON (2026), the `?fmt=csv` export or the deck page (2019-2025 markup)."""
     if text.lstrip().startswith("{"):
         return _tappedout_widget(text, link, limit)
-    if "<" not in text[:2048] and (table := _table(text)) is not None:
-        return build(Site.TAPPEDOUT, link.deck_id, None, _csv_entries(*table), limit=limit)
+    if "<" not in text[:2048] and (raws := _csv(text)) is not None:
+        return build(Site.TAPPEDOUT, link.deck_id, None, raws, limit=limit)
     boards: list[tuple[str, Any, str]] = []  # page: cards are `a.qty.board`; commanders, companion: headings
     marked: dict[str, Section] = {}
     heading, name, owner = Section.MAIN, None, None
@@ -118,10 +110,8 @@ def _tappedout_widget(text: str, link: DeckLink, limit: int) -> FetchedDeck:
 
 
 def read_mtggoldfish(text: str, link: DeckLink, limit: int) -> FetchedDeck:
-    """The first `table.deck-view-deck-table` (of the page, or in `/deck/component`'s JavaScript string): rows
-    under `Commander`, `Companion`, `Sideboard` headings; a row's first cell is its count, its link its name."""
-    if (start := text.find("deck-view-deck-table")) < 0:
-        raise not_a_deck(Site.MTGGOLDFISH, "shape", "no deck table")
+    """The first deck table (the page's, or the one in `/deck/component`'s script): rows under headings."""
+    start = text.find("deck-view-deck-table") % (len(text) + 1)  # none: no rows, no deck
     name = owner = None
     for tag, attrs, after in tags(text[:start]):  # the page's `h1.title`: the name, `span.author`: "by owner"
         if tag == "h1" and "title" in _classes(attrs):
@@ -153,14 +143,11 @@ _DECKSTATS_APP = '<script data-page="app" type="application/json">'
 
 
 def read_deckstats(text: str, link: DeckLink, limit: int) -> FetchedDeck:
-    """The app JSON (2026: `props.entries` with `zone`, `is_commander`, `is_companion`, the `!Companion`
-    comment) or `init_deck_data({...})` (sections of cards, `isCommander`, `isCompanion`; a `sideboard`)."""
+    """The page's app JSON (2026: `props.entries`) or its `init_deck_data({...})` (sections, a sideboard)."""
     if (at := text.find(_DECKSTATS_APP)) >= 0:
         at += len(_DECKSTATS_APP)
         props = obj(obj(json.loads(unescape(text[at : text.find("</script", at)]))).get("props"))
         deck, cards = obj(props.get("deck")), props.get("entries")
-        if deck.get("visibility") == "private":
-            raise DeckSourceError(DeckSourceErrorCode.PRIVATE, Site.DECKSTATS, status=200)
         zones = {"main": Section.MAIN, "commander": Section.COMMANDER, "sideboard": Section.SIDEBOARD}
         entries = [(c, zones.get(str(obj(c).get("zone")), Section.MAYBEBOARD)) for c in _list(cards)]
         name, owner = deck.get("name"), deck.get("owner_name")
@@ -187,11 +174,8 @@ def _list(value: Any) -> list[Any]:
 
 
 def read_scryfall(text: str, link: DeckLink, limit: int) -> FetchedDeck:
-    """`export/csv` (`section`: commanders, nonlands, lands, outside, sideboard, maybeboard) or `export/text`
-    (`N Name` lines under `// Commander`, `// Outside the Game`...). Outside the game: the companion."""
-    if (table := _table(text)) is not None:
-        raws = _csv_entries(*table)
-    else:
+    """`export/csv` (a `section` column) or `export/text` (`N Name` under `// Commander`... headings)."""
+    if (raws := _csv(text)) is None:
         raws, section = [], Section.MAIN
         for line in filter(None, map(str.strip, text.splitlines())):
             if line.startswith("//"):
