@@ -25,7 +25,7 @@ from bot.cards.foreign import ForeignNames, PrintedSearch
 from bot.cards.refresh import BulkRefresher
 from bot.cards.scryfall import HEADERS, ScryfallClient
 from bot.cards.service import CardService
-from bot.deck.sources import DeckSites
+from bot.deck.sources import DeckSites, Site
 from bot.house.store import HouseStore
 from bot.ops.metrics import BotMetrics
 from bot.ops.server import Health, HealthServer, gateway_check, sqlite_check
@@ -112,12 +112,17 @@ async def assemble(
         aiohttp.ClientSession() as session,
         AsyncExitStack() as closing,  # closes what follows in reverse order
     ):
+        bases = {Site.TAPPEDOUT: settings.tappedout_base, Site.MTGGOLDFISH: settings.mtggoldfish_base,
+                 Site.DECKSTATS: settings.deckstats_base, Site.SCRYFALL: settings.scryfall_api_base,
+                 Site.AETHERHUB: settings.aetherhub_base, Site.TCGPLAYER: settings.tcgplayer_decks_api_base,
+                 Site.EDHREC: settings.edhrec_json_base}  # fmt: skip
         deck_sites = DeckSites(
             session,
             archidekt_base=settings.archidekt_api_base,
             moxfield_base=settings.moxfield_api_base,
             contact_url=settings.decksite_contact,
             moxfield_user_agent=settings.moxfield_user_agent,
+            bases=bases,
         )
         closing.push_async_callback(deck_sites.aclose)
         house = await closing.enter_async_context(await HouseStore.open(cards.cache.path, clock=clock))

@@ -118,6 +118,12 @@ class Settings(BaseSettings):
     archidekt_api_base: Base = "https://archidekt.com/api"
     moxfield_api_base: Base = "https://api2.moxfield.com"
     moxfield_user_agent: Annotated[str | None, Blank] = None
+    tappedout_base: Base = "https://tappedout.net"
+    mtggoldfish_base: Base = "https://www.mtggoldfish.com"
+    deckstats_base: Base = "https://deckstats.net"
+    aetherhub_base: Base = "https://aetherhub.com"
+    tcgplayer_decks_api_base: Base = "https://infinite-api.tcgplayer.com"
+    edhrec_json_base: Base = "https://json.edhrec.com"
     decksite_contact: str = "https://github.com/identity-bot/identity-bot"
 
     mana_emoji: str = ""

@@ -27,7 +27,7 @@ class DeckCog(commands.Cog, name="Deck"):
         partner="Your second commander (Partner, Background, ...), if any",
         decklist="The decklist as a text file (Moxfield, Archidekt, Arena, MTGO or plain export)",
         list_text="Or paste the decklist here (one card per line, or all on one line)",
-        url="Or a link to a public Archidekt or Moxfield deck",
+        url="Or a deck link: Archidekt, Moxfield, TappedOut, MTGGoldfish, Deckstats, Scryfall, TCGplayer…",
         color="The color your commander chose before the game (The Prismatic Piper, ...)",
     )
     @app_commands.rename(list_text="list")

@@ -58,6 +58,18 @@ def bot_settings(
         "shard_count": None,
         "shard_ids": None,
         "log_format": "text",
+        # deck sites: nowhere unless a test gives its fake (Archidekt/Moxfield tests always do)
+        **dict.fromkeys(
+            (
+                "tappedout_base",
+                "mtggoldfish_base",
+                "deckstats_base",
+                "aetherhub_base",
+                "tcgplayer_decks_api_base",
+            ),
+            "http://127.0.0.1:9",
+        ),
+        "edhrec_json_base": "http://127.0.0.1:9",
     }
     values.update(overrides)
     return load_settings(**values)

@@ -1,4 +1,4 @@
-"""The deck check's work and its list's source: pasted text, a file, an Archidekt or Moxfield link, or a
+"""The deck check's work and its list's source: pasted text, a file, a deck site's link, or a
 message. What can be refused without the network is refused first, with no deferral."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
 from bot.deck.parser import MAX_BYTES, DeckInputError, ParsedDeck, decode, parse
 from bot.deck.runner import check_decklist, off_loop
-from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, parse_deck_url
+from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, Site, parse_deck_url
 from bot.present import decklinks, errors
 from bot.present.deck_report import deck_reply
 from bot.present.embeds import stale_note
@@ -67,7 +67,7 @@ def links_in(text: str) -> tuple[DeckLink | None, DeckSourceError | None, str]:
     parts = _SPACE_RE.split(text)  # words at even places, the spaces and line breaks between them kept
     for i in range(0, len(parts), 2):
         token = parts[i].strip(_LINK_TRIM)
-        if "archidekt" not in token.lower() and "moxfield" not in token.lower():
+        if not any(site.value in token.lower() for site in Site):
             continue
         try:
             if (link := parse_deck_url(token)) is None:
@@ -158,6 +158,6 @@ async def check_deck(
     printed = await bot.cards.printed_texts(r.card for r in resolved if r.name in quoted)
     reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved), printed=printed)
     if fetched is not None:
-        line = decklinks.deck_from_link_line(fetched.name, fetched.site.label, fetched.url)
+        line = decklinks.deck_from_link_line(fetched.name, fetched.site.label, fetched.url, fetched.owner)
         reply.content = f"{line}\n{reply.content}" if reply.content else line
     await send_reply(interaction, reply)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from bot.deck.sources import Site
 from bot.present import render
 from bot.present.errors import wait_words
-from bot.present.i18n import N_, _, number, option_name
+from bot.present.i18n import N_, _, and_list, number, option_name
 
 FORM_LABEL_LIMIT = 45
 
@@ -33,23 +34,38 @@ _LINK_ERRORS = {
     "unavailable": N_(
         "{site} isn't answering right now (or took too long). Please try again {when}, {paste}."
     ),
+    "refused": N_(
+        "{site} refused an automatic read (its anti-bot protection). Export the list there ({export}) and "
+        "paste it with `{list}:` (or attach it as a file with `{decklist}:`)."
+    ),
+    "archetype": N_(
+        "That {site} link is an archetype, a summary of many decks, not a deck. Open one of its decks and "
+        "use that deck's link, {paste}."
+    ),
 }
+# Per site: a deck link as players paste it, and where the site exports a list (the site's own menu words).
+_EXAMPLES = {
+    "Archidekt": ("https://archidekt.com/decks/123456", "Export → Text"), "Moxfield": ("https://www.moxfield.com/decks/…", "More → Export"),
+    "TappedOut": ("https://tappedout.net/mtg-decks/…/", "Export → CSV"), "MTGGoldfish": ("https://www.mtggoldfish.com/deck/1234567", "Download → Arena"),
+    "Deckstats": ("https://deckstats.net/decks/12345/678901-…", "Export → Arena"), "Scryfall": ("https://scryfall.com/@…/decks/…", "Export → Download as CSV"),
+    "Aetherhub": ("https://aetherhub.com/Deck/…", "Export → MTGA"), "EDHREC": ("https://edhrec.com/average-decks/…", "Export → Text"),
+    "TCGplayer": ("https://infinite.tcgplayer.com/magic-the-gathering/deck/…/123456", "Export → Arena"),
+}  # fmt: skip
 
 
 def _sites() -> str:
-    return _("{first} or {second}").format(first="Archidekt", second="Moxfield")
+    return and_list((site.label for site in Site), style="or")
 
 
 def deck_link_error_text(code: str, site: str | None = None, retry_after: int | None = None) -> str:
     """Why a deck link could not be read (`code`: a `DeckSourceErrorCode` value), and what to do."""
     opts = {"list": option_name("list"), "decklist": option_name("decklist")}
     paste = _("or paste the list with `{list}:` (or attach it as a file with `{decklist}:`)").format(**opts)
-    example = (
-        "https://archidekt.com/decks/123456" if site == "Archidekt" else "https://www.moxfield.com/decks/…"
-    )
+    example, export = _EXAMPLES.get(site or "", _EXAMPLES["Moxfield"])
     when = wait_words(retry_after, _("in a few seconds") if code == "busy" else None, about=False)
     text = _(_LINK_ERRORS.get(code, _LINK_ERRORS["unavailable"]))
-    return text.format(site=site or _("The deck site"), paste=paste, example=example, when=when, **opts)
+    site = site or _("The deck site")
+    return text.format(site=site, paste=paste, example=example, export=export, when=when, **opts)
 
 
 def not_a_deck_link_text(text: str) -> str:
@@ -93,10 +109,17 @@ def no_commander_text(*, from_message: bool = False) -> str:
     ).format(marks=marks, commander=commander)
 
 
-def deck_from_link_line(name: str | None, site: str, url: str) -> str:
+def deck_from_link_line(name: str | None, site: str, url: str, owner: str | None = None) -> str:
+    """The reply's first line: the deck, its owner and site; an EDHREC average deck says it is one."""
     title = " ".join((name or "").split())
     title = render.escape(render.truncate(title, 100)) if title else _("A deck")
-    return _("**{title}** on {site}: <{url}>").format(title=title, site=site, url=url)
+    owner = render.escape(render.truncate(" ".join(owner.split()), 60)) if owner else None
+    if site == Site.EDHREC.label:
+        return _("**{title}**: EDHREC's average list, not a player's deck: <{url}>").format(
+            title=title, url=url
+        )
+    line = _("**{title}** by {owner} on {site}: <{url}>") if owner else _("**{title}** on {site}: <{url}>")
+    return line.format(title=title, owner=owner, site=site, url=url)
 
 
 def no_decklist_in_message_text() -> str:

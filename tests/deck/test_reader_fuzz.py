@@ -15,7 +15,10 @@ from bot.app.decks import links_in, looks_like_a_list, without_fences
 from bot.deck.entries import MAX_COUNT, MAX_LINES, MAX_NAME_LENGTH, DeckFormat, LineIssue, ParsedDeck, Section
 from bot.deck.formats.lines import QUOTES, header, read_entry
 from bot.deck.parser import DeckInputError, parse
-from bot.deck.sources import DeckSourceError, parse_deck_url
+from bot.deck.sources import DeckLink, DeckSourceError, FetchedDeck, Site, parse_deck_url
+from bot.deck.sources.fetch import read_answer
+from bot.deck.sources.links import PAGES
+from bot.deck.sources.result import Ask
 from cogs.messages import card_mentions
 
 DECKS = Path(__file__).parents[1] / "data" / "decks"
@@ -158,6 +161,14 @@ _URL_HEADS = ("https://", "http://", "ftp://", "//", "user:pass@", "<", ">", " "
 _HOSTS = (
     "archidekt.com",
     "www.moxfield.com",
+    "m.tappedout.net",
+    "www.mtggoldfish.com",
+    "deckstats.net",
+    "scryfall.com",
+    "aetherhub.com",
+    "infinite.tcgplayer.com",
+    "decks.tcgplayer.com",
+    "edhrec.com",
     "moxfield.com.",
     "\u0430rchidekt.com",
     "xn--",
@@ -165,6 +176,15 @@ _HOSTS = (
     ":99999",
 )
 _PATHS = ("@", ":", "/", "decks", "api", "/decks/", "123", "0" * 13, "\u00b2", "\uff11", "abcdefghij_-KLMN")
+_PATHS += (
+    "/mtg-decks/",
+    "/deck/",
+    "/archetype/",
+    "/@u/decks/",
+    "e7aceb4c-29d5-49f5-9a49-c24f64da264b",
+    "/Deck/",
+)
+_PATHS += ("/magic-the-gathering/deck/", "/average-decks/", "12-slug", "Public/")
 _URL_PIECES = st.sampled_from((*_URL_HEADS, *_HOSTS, *_PATHS, "?", "#", "%2F", "..", "\\"))
 
 
@@ -178,5 +198,52 @@ def test_deck_links_are_refused_or_name_a_deck_of_the_site(pieces):
         assert exc.site is not None
         return
     if link is not None:
-        assert link.url.startswith(("https://archidekt.com/decks/", "https://www.moxfield.com/decks/"))
-        assert link.deck_id.isascii() and link.deck_id.replace("-", "").replace("_", "").isalnum()
+        assert link.url == PAGES[link.site].format(link.deck_id)
+        assert parse_deck_url(link.url) == link  # the page the bot names is the deck it read
+        assert link.deck_id.isascii() and all(ch.isalnum() or ch in "-_/@.%" for ch in link.deck_id)
+
+
+ANSWERS = Path(__file__).parents[1] / "data" / "decksites"
+_RECORDED = {
+    "tappedout_page_2021.html": Site.TAPPEDOUT,
+    "tappedout_widget_2026.json": Site.TAPPEDOUT,
+    "mtggoldfish_component_2026.js": Site.MTGGOLDFISH,
+    "mtggoldfish_page_2021.html": Site.MTGGOLDFISH,
+    "deckstats_page_2025.html": Site.DECKSTATS,
+    "deckstats_page_2026.html": Site.DECKSTATS,
+    "scryfall_export_2022.txt": Site.SCRYFALL,
+    "scryfall_export_2026.csv": Site.SCRYFALL,
+    "aetherhub_page_2026.html": Site.AETHERHUB,
+    "aetherhub_deck_2021.json": Site.AETHERHUB,
+    "tcgplayer_malcolm_vial_2026.json": Site.TCGPLAYER,
+    "edhrec_average_adamaro_2024.json": Site.EDHREC,
+}
+_ANSWER_TEXT = {name: (ANSWERS / name).read_text(encoding="utf-8") for name in _RECORDED}
+_ANSWER_PIECES = st.sampled_from(
+    ('"', "'", "<", ">", "=", "\\", "{", "[", "]", "}", ",", "\n", "<script>", "null")
+)
+
+
+@FUZZ
+@given(
+    st.sampled_from(sorted(_RECORDED)),
+    st.lists(st.tuples(st.integers(0, 10**6), st.one_of(_ANSWER_PIECES, _TEXT)), max_size=6),
+)
+def test_mutated_site_answers_read_or_refuse(name, edits):
+    """A site's recorded answer with pieces cut in: a deck, the next ask, or a DeckSourceError, never a crash."""
+    text = _ANSWER_TEXT[name]
+    for at, piece in edits:
+        at %= len(text) + 1
+        text = text[:at] + piece + text[at + len(piece) // 2 :]
+    try:
+        read = read_answer(DeckLink(_RECORDED[name], "1/2"), text, 1000)
+    except DeckSourceError as exc:
+        assert exc.site is _RECORDED[name]
+        return
+    assert isinstance(read, FetchedDeck | Ask)
+    if isinstance(read, FetchedDeck):
+        assert all(
+            1 <= e.count <= MAX_COUNT and 0 < len(e.name) <= MAX_NAME_LENGTH for e in read.deck.entries
+        )
+        lines = [e.line for e in read.deck.entries] + [p.line for p in read.deck.problems]
+        assert sorted(lines) == list(range(1, len(lines) + 1))

@@ -14,7 +14,8 @@ from bot.app.decks import links_in, looks_like_a_list, without_fences
 from bot.deck.formats.lines import header, normalize_name, read_entry
 from bot.deck.formats.oneline import split_entries
 from bot.deck.parser import DeckInputError, parse
-from bot.deck.sources import DeckSourceError, parse_deck_url
+from bot.deck.sources import DeckLink, DeckSourceError, Site, parse_deck_url
+from bot.deck.sources.fetch import read_answer
 from bot.ops.logs import redact
 from cogs.messages import card_mentions
 
@@ -34,6 +35,18 @@ def _link(text: str) -> object:
         return parse_deck_url(text)
     except DeckSourceError:
         return None
+
+
+def _answer(site: Site) -> Callable[[str], object]:
+    """A deck site's reader on an answer (a failure to read is a result too)."""
+
+    def read(text: str) -> object:
+        try:
+            return read_answer(DeckLink(site, "1/2"), text, 10**7)
+        except DeckSourceError as exc:
+            return exc
+
+    return read
 
 
 def _message(text: str) -> object:
@@ -79,6 +92,39 @@ SHAPES: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "message: site words": (_message, lambda n: "moxfield.com/ " * (n // 14)),
     "deck link of slashes": (_link, lambda n: "https://moxfield.com/decks" + "/" * (n // 100)),
     "a logged Authorization: of spaces": (redact, lambda n: "authorization:" + " " * n),
+    "page: tags whose quotes never close": (_answer(Site.TAPPEDOUT), lambda n: '<a x="' * (n // 6)),
+    "page: a tag of equals signs": (_answer(Site.TAPPEDOUT), lambda n: "<a " + "=" * n),
+    "page: open tags": (_answer(Site.AETHERHUB), lambda n: "<" * n),
+    "page: an open script": (_answer(Site.AETHERHUB), lambda n: "<script>" + "<a " * (n // 3)),
+    "page: TappedOut board cards": (
+        _answer(Site.TAPPEDOUT),
+        lambda n: '<h3>Commander</h3><a class="qty board" data-qty="1" data-name="a">' * (n // 70),
+    ),
+    "page: TappedOut widget members": (
+        _answer(Site.TAPPEDOUT),
+        lambda n: '{"board": "' + '<li class=\\"tappedout-member\\">1x<a>b</a>' * (n // 45) + '"}',
+    ),
+    "page: MTGGoldfish escapes": (_answer(Site.MTGGOLDFISH), lambda n: "x('deck-view-deck-table" + "\\'" * n),
+    "page: MTGGoldfish rows": (
+        _answer(Site.MTGGOLDFISH),
+        lambda n: "<table class='deck-view-deck-table'>" + "<tr><td>1</td><td><a>b</a></td></tr>" * (n // 36),
+    ),
+    "page: Deckstats nested data": (_answer(Site.DECKSTATS), lambda n: "init_deck_data(" + "[" * n),
+    "page: Deckstats app data": (
+        _answer(Site.DECKSTATS),
+        lambda n: (
+            '<script data-page="app" type="application/json">{"props":{"entries":['
+            + '{"amount":1,"name":"a"},' * (n // 24)
+            + "{}]}}</script>"
+        ),
+    ),
+    "export: Scryfall headings": (_answer(Site.SCRYFALL), lambda n: "// x\n1 a\n" * (n // 10)),
+    "export: a CSV quote never closed": (
+        _answer(Site.TAPPEDOUT),
+        lambda n: 'Board,Qty,Name\nmain,1,"' + "a" * n,
+    ),
+    "answer: EDHREC lines": (_answer(Site.EDHREC), lambda n: '{"deck": [' + '"1 a",' * (n // 6) + '"1 b"]}'),
+    "answer: nested JSON": (_answer(Site.TCGPLAYER), lambda n: "[" * n),
 }
 
 

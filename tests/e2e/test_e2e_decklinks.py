@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from bot.app.bot import IdentityBot
 from bot.deck.sources import DeckSites
-from tests.fakes.decksites import FakeArchidekt, FakeMoxfield, load_sample
+from tests.fakes.decksites import FakeArchidekt, FakeDeckSite, FakeMoxfield, load_sample
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, running
@@ -26,6 +26,12 @@ ARCHIDEKT_PARTNERS = "7281944"
 ARCHIDEKT_KUMANO = "5113207"
 MOXFIELD_NIV = "H_9XBcW317Loe7nrOx11r_"
 MOXFIELD_PARTNERS = "0OpflgKa_hD5fs6VNRFySN"
+TAPPEDOUT = "https://tappedout.net/mtg-decks/mtg-parser-3-amigos/"
+EDHREC = "https://edhrec.com/average-decks/adamaro-first-to-desire"
+OTHER_SITES = {
+    "GET /mtg-decks/mtg-parser-3-amigos/": "tappedout_page_2025.html",
+    "GET /pages/average-decks/adamaro-first-to-desire.json": "edhrec_average_adamaro_2024.json",
+}
 
 
 class World:
@@ -36,12 +42,14 @@ class World:
         archidekt: FakeArchidekt,
         moxfield: FakeMoxfield,
         bot: IdentityBot,
+        others: FakeDeckSite,
     ) -> None:
         self.discord = discord
         self.scryfall = scryfall
         self.archidekt = archidekt
         self.moxfield = moxfield
         self.bot = bot
+        self.others = others
 
     async def deckcheck(self, url: str, **options: str):
         return await self.discord.invoke("deckcheck", {"url": url, **options}, timeout=30)
@@ -59,25 +67,29 @@ async def world(tmp_path_factory, card_cache_copy):
         FakeDiscord() as discord,
         FakeArchidekt(archidekt_decks) as archidekt,
         FakeMoxfield(moxfield_decks) as moxfield,
+        FakeDeckSite(OTHER_SITES) as others,
     ):
+        bases = ("tappedout", "mtggoldfish", "deckstats", "aetherhub", "tcgplayer_decks_api", "edhrec_json")
         settings = bot_settings(
             discord,
             scryfall,
             cache,
             archidekt_api_base=archidekt.base_url,
             moxfield_api_base=moxfield.base_url,
+            **{f"{name}_base": others.base_url for name in bases},
         )
         async with running(settings, discord) as runtime:
-            yield World(discord, scryfall, archidekt, moxfield, runtime.bot)
+            yield World(discord, scryfall, archidekt, moxfield, runtime.bot, others)
 
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def w(world):
     world.bot.deck_sites.cache.clear()
-    for site in (world.archidekt, world.moxfield):
+    for site in (world.archidekt, world.moxfield, world.others):
         site.requests.clear()
         site.private.clear()
         site.delay, site.malformed = 0.0, None
+    world.others.challenge = False
     yield world
     assert world.discord.violations == []
 
@@ -183,3 +195,35 @@ async def test_too_slow_site_is_an_ephemeral_retry_hint(w):
         if m.interaction_id == reply.interaction_id and m.id != reply.message_id
     ]
     assert thinking.deleted  # the public "thinking…" is gone
+
+
+async def test_tappedout_deck_with_its_partners_and_owner(w):
+    reply = await w.deckcheck(TAPPEDOUT)
+    assert not reply.ephemeral
+    assert reply.embeds[0]["title"] == "Deck check: Kraum, Ludevic's Opus + Vial Smasher the Fierce"
+    assert f"**[mtg-parser] 3 Amigos** by gorila on TappedOut: <{TAPPEDOUT}>" in reply.content
+    assert [r.path for r in w.others.requests] == ["/mtg-decks/mtg-parser-3-amigos/"]
+
+
+async def test_edhrec_average_deck_says_it_is_no_players_deck(w):
+    reply = await w.deckcheck(EDHREC + "/")
+    assert reply.embeds[0]["title"] == "Deck check: Adamaro, First to Desire"
+    assert "EDHREC's average list, not a player's deck" in reply.content
+    assert not reply.ephemeral and [r.path for r in w.others.requests] == [
+        "/pages/average-decks/adamaro-first-to-desire.json"
+    ]
+
+
+async def test_anti_bot_refusal_names_the_sites_export(w):
+    w.others.challenge = True
+    reply = await w.deckcheck(TAPPEDOUT)
+    assert reply.ephemeral and not reply.embeds
+    assert "TappedOut refused an automatic read (its anti-bot protection)" in reply.content
+    assert "Export → CSV" in reply.content
+
+
+async def test_archetype_link_is_not_a_deck_and_asks_nothing(w):
+    reply = await w.deckcheck("https://www.mtggoldfish.com/archetype/modern-rakdos-scam#paper")
+    assert reply.ephemeral and not reply.deferred
+    assert "That MTGGoldfish link is an archetype" in reply.content
+    assert w.others.requests == []

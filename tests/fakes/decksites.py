@@ -328,3 +328,81 @@ def to_v2(deck: dict[str, Any]) -> dict[str, Any]:
         out[board] = cards
         out[board + "Count"] = content.get("count", 0)
     return out
+
+
+# -- the other deck sites: recorded answers at the paths the sites serve them -------------------------------
+
+CHALLENGE_PAGE = (
+    DATA_DIR / "mtggoldfish_challenge_2026.html"
+)  # a real Cloudflare challenge (403, cf-mitigated)
+_PRIVATE_PAGE = b"<!DOCTYPE html><html><head><title>Private deck</title></head><body><h1>This deck is private.</h1></body></html>"
+_MISSING_PAGE = (
+    b"<!DOCTYPE html><html><head><title>Page not found</title></head><body><h1>Not found</h1></body></html>"
+)
+_TYPES = {
+    ".html": "text/html",
+    ".json": "application/json",
+    ".csv": "text/csv",
+    ".txt": "text/plain",
+    ".js": "text/javascript",
+}
+
+
+class FakeDeckSite(_Base):
+    """One deck site (TappedOut, MTGGoldfish, Deckstats, Scryfall, Aetherhub, TCGplayer, EDHREC) answering the
+    recorded answers of tests/data/decksites at the requests open-source clients make:
+
+        FakeDeckSite({"GET /mtg-decks/mtg-parser-3-amigos/": "tappedout_page_2025.html"})
+
+    A request is `METHOD path?query`; an unknown one is a 404 page (`json_errors=True`: JSON, as an API answers),
+    a deck made private (`make_private(text in the path)`) a 403 page. Knobs besides `_Base`'s: `challenge`
+    (every request gets the real Cloudflare challenge, 403 with `cf-mitigated: challenge`) and `redirect(request,
+    location)` (a 301)."""
+
+    def __init__(
+        self, answers: dict[str, str] | None = None, *, json_errors: bool = False, **options: Any
+    ) -> None:
+        super().__init__(**options)
+        self.answers: dict[str, tuple[bytes, str]] = {}
+        self.redirects: dict[str, str] = {}
+        self.json_errors, self.challenge = json_errors, False
+        for request, sample in (answers or {}).items():
+            self.add(request, sample)
+
+    def add(self, request: str, sample: str) -> None:
+        """Answer `request` ("GET /path?query") with the sample file `sample` of tests/data/decksites."""
+        self.answers[request] = ((DATA_DIR / sample).read_bytes(), _TYPES[Path(sample).suffix])
+
+    def redirect(self, request: str, location: str) -> None:
+        self.redirects[request] = location
+
+    @property
+    def base_url(self) -> str:
+        return self.root_url
+
+    def routes(self) -> list[web.RouteDef]:
+        return [web.route("*", "/{tail:.*}", self._answer)]
+
+    def error_body(self, status: int) -> Any:
+        return {"status": status, "error": "Too Many Requests" if status == 429 else "Server Error"}
+
+    def _page(self, status: int, page: bytes) -> web.Response:
+        if self.json_errors:
+            return web.json_response({"errors": [{"status": status}], "result": None}, status=status)
+        return web.Response(status=status, body=page, content_type="text/html")
+
+    async def _answer(self, request: web.Request) -> web.Response:
+        key = f"{request.method} {request.path_qs}"
+        if self.challenge:
+            headers = {"cf-mitigated": "challenge"}
+            return web.Response(
+                status=403, body=CHALLENGE_PAGE.read_bytes(), content_type="text/html", headers=headers
+            )
+        if any(deck in request.path_qs for deck in self.private):
+            return self._page(403, _PRIVATE_PAGE)
+        if key in self.redirects:
+            raise web.HTTPMovedPermanently(location=self.redirects[key])
+        if key not in self.answers:
+            return self._page(404, _MISSING_PAGE)
+        body, content_type = self.answers[key]
+        return web.Response(status=200, body=body, content_type=content_type, charset="utf-8")

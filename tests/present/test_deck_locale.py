@@ -16,6 +16,7 @@ from bot.deck.entries import MAX_BYTES, InputIssue, LineIssue, ListUnit
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
 from bot.deck.parser import DeckInputError, parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, DeckReport, ProblemKind, Reading, Unchecked, UncheckedCommander
+from bot.deck.sources import DeckSourceErrorCode, Site
 from bot.deck.sources.result import EntryProblem
 from bot.house.rules import Rules, ban_of
 from bot.present import deck_errors, decklinks, i18n
@@ -226,17 +227,8 @@ def every_error_text() -> list[str]:
     texts = [deck_errors.deck_input_text(e) for e in input_errors()]
     texts += [
         decklinks.deck_link_error_text(code, site, after)
-        for code in (
-            "malformed_url",
-            "private",
-            "not_found",
-            "not_a_deck",
-            "too_large",
-            "rate_limited",
-            "busy",
-            "unavailable",
-        )
-        for site in ("Moxfield", "Archidekt", None)
+        for code in DeckSourceErrorCode
+        for site in (*(s.label for s in Site), None)
         for after in (None, 1, 30, 600)
     ]
     texts += [
@@ -248,6 +240,10 @@ def every_error_text() -> list[str]:
         decklinks.deck_source_text("several"),
         decklinks.deck_source_text("file_too_big", size=70000, limit=MAX_BYTES),
         decklinks.deck_from_link_line(None, "Moxfield", "https://www.moxfield.com/decks/x"),
+        decklinks.deck_from_link_line(
+            "3 Amigos", "TappedOut", "https://tappedout.net/mtg-decks/x/", "gorila"
+        ),
+        decklinks.deck_from_link_line("Average Deck", "EDHREC", "https://edhrec.com/average-decks/x"),
         *(line_reason(issue) for issue in LineIssue),
         *(line_reason(p) for p in EntryProblem),
     ]

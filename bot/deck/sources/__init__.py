@@ -1,5 +1,6 @@
-"""Deck links: read a public Archidekt or Moxfield deck (`links`: which deck a URL names; `result`: each
-site's answer read; `fetch`: the polite client `DeckSites`)."""
+"""Deck links: read a public deck of Archidekt, Moxfield, TappedOut, MTGGoldfish, Deckstats, Scryfall, Aetherhub,
+TCGplayer or an EDHREC average deck (`links`: which deck a URL names; `result` and `pages`: each site's answer
+read; `fetch`: the polite client `DeckSites`)."""
 
 from bot.deck.sources.fetch import DeckSites as DeckSites
 from bot.deck.sources.links import DeckLink as DeckLink

@@ -1,5 +1,5 @@
 """Deck links: which site and deck a URL names (`parse_deck_url`), and every way reading one can fail.
-The user's URL is never fetched: the client builds the API URL from its configured base and the deck id."""
+The user's URL is never fetched: the client builds the request from its configured base and the deck id."""
 
 from __future__ import annotations
 
@@ -14,29 +14,58 @@ from urllib.parse import urlsplit
 class Site(StrEnum):
     ARCHIDEKT = "archidekt"
     MOXFIELD = "moxfield"
+    TAPPEDOUT = "tappedout"
+    MTGGOLDFISH = "mtggoldfish"
+    DECKSTATS = "deckstats"
+    SCRYFALL = "scryfall"
+    AETHERHUB = "aetherhub"
+    TCGPLAYER = "tcgplayer"
+    EDHREC = "edhrec"
 
     @property
     def label(self) -> str:
-        return self.value.capitalize()
+        return _LABELS.get(self, self.value.capitalize())
 
 
-_HOSTS = {host: site for site in Site for host in (f"{site.value}.com", f"www.{site.value}.com")}
-# Per site: the deck page, the API path (after the configured base) and the deck id. Moxfield ids are 22
-# URL-safe base64 characters; some slack, but not `personal`/`public` (other pages under /decks/).
-PAGES = {Site.ARCHIDEKT: "https://archidekt.com/decks/{}", Site.MOXFIELD: "https://www.moxfield.com/decks/{}"}
-API_PATHS = {Site.ARCHIDEKT: "/decks/{}/", Site.MOXFIELD: "/v3/decks/all/{}"}
-_ID_RES = {Site.ARCHIDEKT: re.compile(r"^[0-9]{1,12}$"), Site.MOXFIELD: re.compile(r"^[A-Za-z0-9_-]{10,40}$")}
-_BARE_HOST_RE = re.compile(r"^(?:www\.)?(?:archidekt|moxfield)\.com(?:[/?#]|$)", re.IGNORECASE)
+_LABELS = {
+    Site.TAPPEDOUT: "TappedOut",
+    Site.MTGGOLDFISH: "MTGGoldfish",
+    Site.TCGPLAYER: "TCGplayer",
+    Site.EDHREC: "EDHREC",
+}
+_ID, _NUM, _SLUG = r"[A-Za-z0-9_-]{1,200}", r"[0-9]{1,12}", r"[A-Za-z0-9_%.-]{0,200}"
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+# Per site: its hosts (`www.` or `m.` in front dropped), its deck page (`{}`: the deck id) and the paths naming
+# a deck (the groups that match, joined by "/", are the deck id).
+# fmt: off
+_TABLE = {
+    Site.ARCHIDEKT: ("archidekt.com", "https://archidekt.com/decks/{}", rf"/(?:api/)?decks/0*({_NUM})"),
+    Site.MOXFIELD: ("moxfield.com", "https://www.moxfield.com/decks/{}", r"/decks/([A-Za-z0-9_-]{10,40})"),
+    Site.TAPPEDOUT: ("tappedout.net", "https://tappedout.net/mtg-decks/{}/", rf"/mtg-decks/(?!search/?$)({_ID})"),
+    Site.MTGGOLDFISH: ("mtggoldfish.com", "https://www.mtggoldfish.com/deck/{}", rf"/deck/(?:download/|arena_download/|visual/)?({_NUM})"),
+    Site.DECKSTATS: ("deckstats.net", "https://deckstats.net/decks/{}", rf"/decks/(?:({_NUM})/({_NUM}(?:-{_SLUG})?)|({_NUM}-{_SLUG}))"),
+    Site.SCRYFALL: ("scryfall.com", "https://scryfall.com/@{}", rf"/@([A-Za-z0-9_.-]{{1,64}}/decks/{_UUID})"),
+    Site.AETHERHUB: ("aetherhub.com", "https://aetherhub.com/Deck/{}", rf"/Deck/((?:Public/|MtgoDeck/)?{_ID})"),
+    Site.TCGPLAYER: ("tcgplayer.com infinite.tcgplayer.com decks.tcgplayer.com", "https://infinite.tcgplayer.com/magic-the-gathering/deck/{}",
+                     rf"/(?:(?:content/)?magic-the-gathering/deck|magic/{_ID}/{_ID})/({_ID})/({_NUM})"),
+    Site.EDHREC: ("edhrec.com", "https://edhrec.com/average-decks/{}", r"/average-decks/([a-z0-9-]{1,200}(?:/[a-z0-9-]{1,40})?)"),
+}
+# fmt: on
+PAGES = {site: page for site, (_hosts, page, _path) in _TABLE.items()}
+_PATHS = {site: re.compile(f"^{path}(?:/|$)") for site, (_hosts, _page, path) in _TABLE.items()}
+_HOSTS = {host: site for site, (hosts, _page, _path) in _TABLE.items() for host in hosts.split()}
 _MAX_URL_LENGTH = 2048
 
 
 class DeckSourceErrorCode(StrEnum):
     MALFORMED_URL = "malformed_url"  # a known site's URL without a deck id. data: reason, host, path
+    ARCHETYPE = "archetype"  # an MTGGoldfish archetype page: a summary of many decks, not a deck
     PRIVATE = "private"  # the deck exists but is not public. data: status
     NOT_FOUND = "not_found"  # no such deck (or one the site hides completely). data: status
     NOT_A_DECK = "not_a_deck"  # the answer is not a deck. data: reason (malformed_json, shape, ...), detail
     TOO_LARGE = "too_large"  # the answer passed a cap. data: limit, unit ("bytes"/"entries"), size
-    UNAVAILABLE = "unavailable"  # data: reason (timeout, unreachable, server_error, refused, redirect, ...)
+    REFUSED = "refused"  # the site's anti-bot protection answered (a challenge or a 403 page). data: status
+    UNAVAILABLE = "unavailable"  # data: reason (timeout, unreachable, server_error, redirect, ...)
     RATE_LIMITED = "rate_limited"  # the site answered 429 (or did recently); `retry_after` says when
     BUSY = "busy"  # the bot's own per-site limit: too many deck links at once; `retry_after` says when
 
@@ -74,7 +103,7 @@ class DeckSourceError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class DeckLink:
-    """A recognised deck URL: the site and its deck id."""
+    """A recognised deck URL: the site and its deck id (the path parts that name the deck)."""
 
     site: Site
     deck_id: str
@@ -85,30 +114,29 @@ class DeckLink:
 
 
 def parse_deck_url(text: str) -> DeckLink | None:
-    """An Archidekt (`/decks/<id>`, `/api/decks/<id>/`) or Moxfield (`/decks/<publicId>`) deck URL, with or
-    without scheme or `www.`, optionally in Discord's `<...>`; None for anything else; MALFORMED_URL for a URL of
-    those sites without a deck id."""
+    """The deck a URL of a known site names, with or without scheme or `www.`, with any query or fragment,
+    optionally in Discord's `<...>`; None for anything else; MALFORMED_URL for a site's URL naming no deck
+    (ARCHETYPE for an MTGGoldfish archetype)."""
     value = text.strip()
     if value.startswith("<") and value.endswith(">"):
         value = value[1:-1].strip()
     if not value or len(value) > _MAX_URL_LENGTH or any(ch.isspace() for ch in value):
         return None
     if "://" not in value:
-        if not _BARE_HOST_RE.match(value):
-            return None
         value = "https://" + value
     try:
         parts = urlsplit(value)
         host = (parts.hostname or "").lower().rstrip(".")
     except ValueError:
         return None
-    site = _HOSTS.get(host)
-    if site is None or parts.scheme.lower() not in ("http", "https"):
+    site = _HOSTS.get(host) or _HOSTS.get(host.split(".", 1)[1] if host.startswith(("www.", "m.")) else "")
+    if site is None or parts.scheme.lower() not in ("http", "https") or "@" in parts.netloc:
         return None
-    segments = [s for s in parts.path.split("/") if s]
-    if site is Site.ARCHIDEKT and segments[:1] == ["api"]:
-        segments = segments[1:]
-    if len(segments) >= 2 and segments[0] == "decks" and _ID_RES[site].match(segments[1]):
-        return DeckLink(site, str(int(segments[1])) if site is Site.ARCHIDEKT else segments[1])
-    code = DeckSourceErrorCode.MALFORMED_URL
-    raise DeckSourceError(code, site, url=value, reason="no_deck_id", host=host, path=parts.path or "/")
+    path = re.sub(r"/{2,}", "/", parts.path)
+    if found := _PATHS[site].match(path):
+        deck_id = "/".join(part for part in found.groups() if part)
+        return DeckLink(site, str(int(deck_id)) if site is Site.ARCHIDEKT else deck_id)
+    archetype = site is Site.MTGGOLDFISH and path.startswith("/archetype/")
+    code = DeckSourceErrorCode.ARCHETYPE if archetype else DeckSourceErrorCode.MALFORMED_URL
+    reason = "archetype" if archetype else "no_deck_id"
+    raise DeckSourceError(code, site, url=value, reason=reason, host=host, path=parts.path or "/")

@@ -1,7 +1,8 @@
-"""A deck site's answer read into a `FetchedDeck`, one reader per site. An entry's `line` is its position:
-commanders first, then companions, main deck, sideboard, maybeboard and tokens, alphabetical within each.
-Archidekt: a card's "Commander"/companion mark, else its first (primary) category, decides its section.
-Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the bot does not know are reported.
+"""A deck site's JSON answer read into a `FetchedDeck`, one reader per site (pages and exports: `pages`). An
+entry's `line` is its position: commanders first, then companions, main deck, sideboard, maybeboard and tokens,
+alphabetical within each. Archidekt: a card's "Commander"/companion mark, else its first (primary) category,
+decides its section. Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the bot does not
+know are reported.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class FetchedDeck:
     deck: ParsedDeck
     site: Site
     deck_id: str
+    owner: str | None = None
 
     @property
     def name(self) -> str | None:
@@ -44,6 +46,16 @@ class FetchedDeck:
     @property
     def url(self) -> str:
         return DeckLink(self.site, self.deck_id).url
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One request to a site: a path (and query) after its configured base; `note`: the deck's name, if known."""
+
+    path: str
+    method: str = "GET"
+    accept: str = "application/json"
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +104,28 @@ def face_name(card: Mapping[str, Any], faces_key: str) -> str | None:
     return tidy_name(" // ".join(n for n in names if n)) if names and None not in names else None
 
 
+# A heading's first word -> its section ("outside": Scryfall's "Outside the Game", a Commander deck's companion)
+_HEADINGS = {"commander": Section.COMMANDER, "companion": Section.COMPANION, "outside": Section.COMPANION,
+             "side": Section.SIDEBOARD, "maybe": Section.MAYBEBOARD, "acquire": Section.MAYBEBOARD,
+             "considering": Section.MAYBEBOARD, "token": Section.TOKENS}  # fmt: skip
+
+
+def section_of(heading: str) -> Section:
+    """A site's board, zone or heading (`Commanders (2)`, `side`, `Outside the Game`...) as a section."""
+    word = heading.strip().casefold()
+    return next((section for prefix, section in _HEADINGS.items() if word.startswith(prefix)), Section.MAIN)
+
+
 def obj(value: Any) -> Mapping[str, Any]:
     """`value` when it is a JSON object, else an empty one (missing or wrongly typed fields read as absent)."""
     return value if isinstance(value, Mapping) else {}
 
 
-def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedDeck:
+def build(
+    site: Site, deck_id: str, name: Any, raws: list[RawEntry], owner: Any = None, limit: int | None = None
+) -> FetchedDeck:
     """Number the entries (commanders first, alphabetical within a section) and build the result."""
+    check_size(site, len(raws), DEFAULT_MAX_ENTRIES if limit is None else limit)
     rank = {section: i for i, section in enumerate(_ORDER)}
     deck = ParsedDeck(deck_name=tidy_name(name), lines_read=len(raws))
     ordered = sorted(raws, key=lambda r: (rank.get(r.section, 9), (r.name or "").casefold()))
@@ -118,9 +145,9 @@ def build(site: Site, deck_id: str, name: Any, raws: list[RawEntry]) -> FetchedD
             deck.entries.append(
                 DeckEntry(raw.name, raw.count, position, raw.section, commander_marker=marked)
             )
-    if raws and not deck.entries:
+    if not deck.entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
-    return FetchedDeck(deck, site, deck_id)
+    return FetchedDeck(deck, site, deck_id, tidy_name(owner))
 
 
 # -- Archidekt -----------------------------------------------------------------------------------------------
@@ -163,7 +190,8 @@ def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
         if isinstance(c, Mapping) and isinstance(c.get("name"), str)
     }
     raws = [raw for item in payload["cards"] if (raw := _archidekt_entry(item, included)) is not None]
-    return build(Site.ARCHIDEKT, deck_id, payload.get("name"), raws)
+    owner = obj(payload.get("owner")).get("username")
+    return build(Site.ARCHIDEKT, deck_id, payload.get("name"), raws, owner)
 
 
 # -- Moxfield ------------------------------------------------------------------------------------------------
@@ -219,7 +247,54 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
     check_size(Site.MOXFIELD, sum(len(cards) for cards in boards.values()), max_entries)
     v3 = "boards" in payload
     raws = [_moxfield_entry(b, key, item, v3) for b, cards in boards.items() for key, item in cards.items()]
-    return build(Site.MOXFIELD, deck_id, payload.get("name"), raws)
+    owner = obj(payload.get("createdByUser")).get("userName")
+    return build(Site.MOXFIELD, deck_id, payload.get("name"), raws, owner)
 
 
-READERS = {Site.ARCHIDEKT: read_archidekt, Site.MOXFIELD: read_moxfield}
+# -- Aetherhub, TCGplayer, EDHREC --------------------------------------------------------------------------
+
+
+def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
+    """`FetchMtgaDeckJson`: `convertedDeck` rows; one without a quantity heads the rows below it (Commander,
+    Companion, Deck, Sideboard)."""
+    rows, raws, section = obj(payload).get("convertedDeck"), [], Section.MAIN
+    for row in map(obj, rows if isinstance(rows, list) else ()):
+        if row.get("quantity") is None and isinstance(row.get("name"), str):
+            section = section_of(row["name"])
+        else:
+            raws.append(RawEntry(section, tidy_name(row.get("name")), row.get("quantity")))
+    return build(Site.AETHERHUB, deck_id, None, raws, limit=max_entries)
+
+
+def read_tcgplayer(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
+    """infinite-api: `result.deck.subDecks` (commandzone, maindeck, sideboard) of `{cardID, quantity}`, the
+    companion's `companionID`, `result.cards` by id."""
+    result = obj(obj(payload).get("result"))
+    deck, cards = obj(result.get("deck")), obj(result.get("cards"))
+    if not result and obj(payload).get("errors"):
+        raise DeckSourceError(DeckSourceErrorCode.NOT_FOUND, Site.TCGPLAYER, status=200)
+    raws = []
+    for key, items in obj(deck.get("subDecks")).items():
+        for item in map(obj, items if isinstance(items, list) else ()):
+            section = Section.COMMANDER if key == "commandzone" else section_of(key)
+            if section is Section.SIDEBOARD and item.get("cardID") == deck.get("companionID"):
+                section = Section.COMPANION
+            name = tidy_name(obj(cards.get(str(item.get("cardID")))).get("name"))
+            raws.append(RawEntry(section, name, item.get("quantity"), label=f"card {item.get('cardID')}"))
+    return build(Site.TCGPLAYER, deck_id, deck.get("name"), raws, deck.get("playerName"), max_entries)
+
+
+def read_edhrec(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
+    """An average deck: `deck` lines (`N Name`); its commanders: the page card's `names` (or `name`)."""
+    lines = obj(payload).get("deck")
+    card = obj(obj(obj(obj(payload).get("container")).get("json_dict")).get("card"))
+    names = card.get("names") if isinstance(card.get("names"), list) else [card.get("name")]
+    commanders = {n.casefold() for n in map(tidy_name, names or ()) if n}
+    raws = []
+    for line in map(str, lines if isinstance(lines, list) else ()):
+        count, _, name = line.strip().partition(" ")
+        section = Section.COMMANDER if (tidy_name(name) or "").casefold() in commanders else Section.MAIN
+        raws.append(
+            RawEntry(section, tidy_name(name), int(count) if count.isdigit() else count, label=line[:100])
+        )
+    return build(Site.EDHREC, deck_id, obj(payload).get("header"), raws, limit=max_entries)
