@@ -84,7 +84,7 @@ MIGRATIONS: dict[int, str] = {
             set_at REAL NOT NULL
         );
     """,
-    6: f"{COMBO_TABLE.format('')}; {COMBO_INDEX}",
+    6: f"{COMBO_TABLE.format('')}; {COMBO_INDEX};",
 }
 _HOUSE_COLUMNS = {
     "house_bans": "guild_id, card_key, name, added_at",

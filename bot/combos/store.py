@@ -67,7 +67,7 @@ def import_variants(
             least = max(min_variants, int(held[0]) // 2 if held else 0)
             if count < least or skipped * 10 > count + skipped:
                 raise ComboDataError(
-                    f"{count:,} of its {count + skipped:,} variants are whole: not {least:,}, 90%"
+                    f"only {count:,} of its {count + skipped:,} variants are usable, not {least:,} and nine in ten"
                 )
             if conn.execute("SELECT count(*) FROM combos_new").fetchone()[0] != count:
                 raise ComboDataError("it repeats variant ids")
@@ -82,12 +82,12 @@ def import_variants(
     return ComboImport(count, skipped, time.perf_counter() - started)
 
 
-def _write(conn: sqlite3.Connection, *statements: str, rows: Iterable[Any] = ()) -> None:
+def _write(conn: sqlite3.Connection, *statements: str, rows: Iterable[Any] | None = None) -> None:
     """One transaction: `statements`, each run once per row of `rows` when given."""
     with conn:
         conn.execute("BEGIN IMMEDIATE")
         for statement in statements:
-            conn.execute(statement) if not rows else conn.executemany(statement, rows)
+            conn.execute(statement) if rows is None else conn.executemany(statement, rows)
 
 
 def _read(conn: sqlite3.Connection, variants: Iterable[Any]) -> tuple[int, int]:
