@@ -51,6 +51,7 @@ def bot_env(fake: Any, scryfall: Any, cache: Path, **settings: str) -> dict[str,
         "DISCORD_TOKEN": fake.token,
         "DISCORD_API_BASE": fake.api_base,
         "SCRYFALL_API_BASE": scryfall.base_url,
+        "SPELLBOOK_JSON_BASE": "http://127.0.0.1:9",  # no combo data: Commander Spellbook is never reached
         "CACHE_PATH": str(cache),
         "BULK_REFRESH_HOURS": "24",
         "USER_RATE": "off",

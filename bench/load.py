@@ -97,6 +97,7 @@ async def main() -> None:
                 "DISCORD_TOKEN": fake.token,
                 "DISCORD_API_BASE": fake.api_base,
                 "SCRYFALL_API_BASE": scryfall.base_url,
+                "SPELLBOOK_JSON_BASE": "http://127.0.0.1:9",  # never reached: no combo data
                 "CACHE_PATH": str(cache_path),
                 "BULK_REFRESH_HOURS": "24",
                 "USER_RATE": args.user_rate,

@@ -25,6 +25,7 @@ from bot.cards.allcards import sync_printed_names
 from bot.cards.bulk import import_file, sync_from_scryfall
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS
+from bot.combos.store import MIN_VARIANTS, ComboImport, ComboStore, import_variants, sync_variants
 from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode, parse
 from bot.deck.report import ProblemKind
 from bot.deck.runner import check_decklist
@@ -93,8 +94,31 @@ async def _scryfall(settings: Settings, desc: str, sync: Callable[..., Awaitable
 
 
 def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
+    """The card data (and printed names), then the combos; a file given for either imports only files."""
     logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
     cache: Path = args.cache or settings.cache_path
+    if args.file or args.combos is None:
+        code = _sync_card_data(args, settings, cache)
+        if code != EXIT_OK or (args.file and args.combos is None):
+            return code
+    try:
+        if args.combos is None:
+            result = asyncio.run(_download_combos(settings, cache, args.min_variants))
+        else:
+            source = sys.stdin.buffer if args.combos == "-" else args.combos
+            result = import_variants(source, cache, min_variants=args.min_variants)  # type: ignore[arg-type]
+    except Exception as exc:  # refused, unreachable, I/O: one clear line; the combos held stay
+        return fail(f"the combos could not be imported (the combos held stay in use): {exc}", EXIT_ERROR)
+    print(f"imported {result.combos:,} Commander Spellbook combos in {result.seconds:.1f} s into {cache}")
+    return EXIT_OK
+
+
+async def _download_combos(settings: Settings, cache: Path, min_variants: int) -> ComboImport:
+    async with aiohttp.ClientSession() as session:
+        return await sync_variants(session, settings, cache, min_variants=min_variants)
+
+
+def _sync_card_data(args: argparse.Namespace, settings: Settings, cache: Path) -> int:
     batch = max(1, args.batch_size)
     try:
         with _bar(" cards", "importing") as bar:
@@ -157,7 +181,10 @@ async def _check_deck(settings: Settings, deck: ParsedDeck, args: argparse.Names
     """Check `deck`: the report on stdout, what it could not check on stderr; returns the exit code."""
     async with open_cards(settings) as cards:
         try:
-            report, found = await check_decklist(cards, deck, args.commander, args.partner, chosen=args.color)
+            combos = ComboStore(cards.cache)
+            report, found = await check_decklist(
+                cards, deck, args.commander, args.partner, chosen=args.color, combos=combos
+            )
         except ScryfallUnavailable as exc:
             print(
                 f"error: {terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)}",
@@ -204,11 +231,18 @@ def _add_run(commands: Any) -> None:
 def _add_sync_cards(commands: Any) -> None:
     sync = commands.add_parser(
         "sync-cards",
-        help="download Scryfall's bulk card data into the cache, or import a file",
+        help="download Scryfall's bulk card data and Commander Spellbook's combos into the cache, or import files",
         description="Fill the local card cache from Scryfall's oracle_cards bulk file (downloaded through "
-        "/bulk-data), or from a file you give. A running bot picks the new data up within a minute.",
+        "/bulk-data) and Commander Spellbook's combo export (variants.json), or from the files you give (then "
+        "only those). A running bot picks the new data up within a minute.",
     )
     sync.add_argument("--file", type=Path, help="import this .json, .jsonl or .gz file (- for stdin) instead")
+    sync.add_argument(
+        "--combos",
+        metavar="FILE",
+        help="import this Commander Spellbook variants.json (or .gz, or - for stdin)",
+    )
+    sync.add_argument("--min-variants", type=int, default=MIN_VARIANTS, help=argparse.SUPPRESS)
     sync.add_argument("--cache", type=Path, help="cache file (default: CACHE_PATH)")
     sync.add_argument("--batch-size", type=int, default=2000, help=argparse.SUPPRESS)
     sync.set_defaults(handler=_sync_cards)

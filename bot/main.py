@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from functools import partial
 from typing import Any, NamedTuple
 
 import aiohttp
@@ -25,6 +26,7 @@ from bot.cards.foreign import ForeignNames, PrintedSearch
 from bot.cards.refresh import BulkRefresher
 from bot.cards.scryfall import HEADERS, ScryfallClient
 from bot.cards.service import CardService
+from bot.combos.store import ComboRefresh, ComboStore, sync_variants
 from bot.deck.sources import DeckSites, Site
 from bot.house.store import HouseStore
 from bot.ops.metrics import BotMetrics
@@ -89,11 +91,13 @@ async def open_cards(
 
 
 class Runtime(NamedTuple):
-    """What `assemble` built: the bot, the bulk refresher and (with METRICS_PORT) the health server."""
+    """What `assemble` built: the bot, the bulk refresher, (with METRICS_PORT) the health server, and the
+    combos of Commander Spellbook (refreshed with the bulk data)."""
 
     bot: IdentityBot
     refresher: BulkRefresher
     health: HealthServer | None
+    combos: ComboStore
 
 
 class MetricsPortError(Exception):
@@ -126,13 +130,20 @@ async def assemble(
         )
         closing.push_async_callback(deck_sites.aclose)
         house = await closing.enter_async_context(await HouseStore.open(cards.cache.path, clock=clock))
+        combos = ComboStore(cards.cache)
         bot_options.setdefault("extensions", EXTENSIONS)
         bot = IdentityBot(
-            settings, cards=cards, deck_sites=deck_sites, house=house, metrics=metrics, **bot_options
+            settings,
+            cards=cards,
+            deck_sites=deck_sites,
+            house=house,
+            metrics=metrics,
+            combos=combos,
+            **bot_options,
         )
-        refresher = BulkRefresher(
-            cards, every_hours=settings.bulk_refresh_hours, languages=settings.card_languages
-        )
+        hours, sync = settings.bulk_refresh_hours, partial(sync_variants, session, settings, cards.cache.path)
+        also = [ComboRefresh(combos, sync, every_hours=hours, clock=clock)]
+        refresher = BulkRefresher(cards, every_hours=hours, languages=settings.card_languages, also=also)
         health: HealthServer | None = None
         if (port := settings.metrics_port) is not None:
             host = settings.metrics_host
@@ -147,7 +158,7 @@ async def assemble(
         closing.push_async_callback(bot.close)
         refresher.start()
         closing.push_async_callback(refresher.stop)
-        yield Runtime(bot, refresher, health)
+        yield Runtime(bot, refresher, health, combos)
 
 
 def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Health:

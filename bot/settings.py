@@ -114,6 +114,7 @@ class Settings(BaseSettings):
     negative_ttl: int = Field(default=600, ge=0)
     bulk_refresh_hours: float = Field(default=24.0, ge=0.0)
     card_languages: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_languages)] = ()
+    spellbook_json_base: Base = "https://json.commanderspellbook.com"  # Commander Spellbook's bulk export
 
     archidekt_api_base: Base = "https://archidekt.com/api"
     moxfield_api_base: Base = "https://api2.moxfield.com"

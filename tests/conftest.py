@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests import shared_data
+
+# No test reaches Commander Spellbook: a bot refreshing its bulk data finds no host here (connection refused);
+# the tests of the combos point SPELLBOOK_JSON_BASE at tests/fakes/spellbook.py instead.
+os.environ.setdefault("SPELLBOOK_JSON_BASE", "http://127.0.0.1:9")
 
 # fake_scryfall, make_card_service, card_service (see tests/fakes/fixtures.py)
 pytest_plugins = ("tests.fakes.fixtures",)

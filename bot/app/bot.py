@@ -23,6 +23,7 @@ from bot.app.replies import received_at
 from bot.app.translator import CatalogTranslator
 from bot.app.tree import IdentityTree, user_of
 from bot.cards.service import CardService
+from bot.combos.store import ComboStore
 from bot.deck.sources import DeckSites
 from bot.house.store import HouseStore
 from bot.ops.logs import log_command
@@ -55,6 +56,7 @@ class IdentityBot(commands.AutoShardedBot):
         deck_sites: DeckSites,
         house: HouseStore,
         metrics: BotMetrics,
+        combos: ComboStore | None = None,
         extensions: Sequence[str],
         identify_spacing: float = IDENTIFY_SPACING,
     ) -> None:
@@ -73,6 +75,7 @@ class IdentityBot(commands.AutoShardedBot):
         self.settings = settings
         self.cards = cards
         self.deck_sites = deck_sites
+        self.combos = combos
         self.house = house
         self.metrics = metrics
         rate = settings.user_rate_limit()

@@ -11,6 +11,7 @@ import discord
 from bot.app.recent import RecentNames
 from bot.cards.model import Resolved
 from bot.cards.service import CardService
+from bot.combos.store import ComboStore
 from bot.deck.sources import DeckSites
 from bot.house.store import HouseStore
 from bot.ops.metrics import BotMetrics, Outcome
@@ -26,6 +27,7 @@ class App(Protocol):
 
     cards: CardService
     deck_sites: DeckSites
+    combos: ComboStore | None
     house: HouseStore
     metrics: BotMetrics
     recent: RecentNames

@@ -18,14 +18,17 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import aiohttp
 import ijson
 
 from bot.cards.opinion import META_KEY, Disagreement, disagreement
 from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, is_card
 from bot.cards.schema import connect_for_import
-from bot.cards.scryfall import ScryfallClient
+
+if TYPE_CHECKING:  # the client downloads with `download_file` below
+    from bot.cards.scryfall import ScryfallClient
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +80,32 @@ def iter_cards(path: Path | str) -> Iterator[tuple[dict[str, Any], str | None]]:
                     return
                 raise BulkFormatError(f"{path}: line {number} is not JSON") from None
             yield obj, line.decode("utf-8")
+
+
+async def download_file(
+    session: aiohttp.ClientSession,
+    uri: str,
+    dest: Path,
+    check: Callable[[aiohttp.ClientResponse], None],
+    progress: Callable[[int, int | None], None] | None = None,
+    **options: Any,
+) -> int:
+    """Stream `uri` to `dest` via a temporary file; bytes written. `check(response)` raises to refuse an
+    answer; `options` go to the request (headers, timeout)."""
+    tmp, written = dest.with_name(dest.name + ".part"), 0
+    try:
+        async with session.get(uri, **options) as resp:
+            check(resp)
+            with tmp.open("wb") as fh:
+                async for chunk in resp.content.iter_chunked(1 << 16):
+                    fh.write(chunk)
+                    written += len(chunk)
+                    if progress:
+                        progress(written, resp.content_length)
+        tmp.replace(dest)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return written
 
 
 def _lower_priority() -> None:

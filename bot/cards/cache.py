@@ -136,6 +136,10 @@ class CardCache:
             return {}
         return {str(oracle): json.loads(faces) for oracle, faces in rows}
 
+    async def rows(self, query: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a read-only `query`, for the other tables of the file (the combos of `bot.combos`)."""
+        return [tuple(row) for row in await self._db.execute_fetchall(query, args)]
+
     async def get_metas(self, keys: Iterable[str]) -> dict[str, str]:
         """The `meta` values of `keys` that are set, read in one query (one consistent snapshot)."""
         wanted = list(keys)

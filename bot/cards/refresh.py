@@ -1,6 +1,7 @@
 """BulkRefresher: with `BULK_REFRESH_HOURS` > 0, when no complete import is that recent, download and import
-`oracle_cards` (a child process) and swap in a new name index, then the printed names (`CARD_LANGUAGES`);
-failures retry after 1, 2, 4, ... minutes. With a file cache, data another process imported is reloaded."""
+`oracle_cards` (a child process) and swap in a new name index, then the printed names (`CARD_LANGUAGES`), then
+other data on the same period (`also`: Commander Spellbook's combos); failures retry after 1, 2, 4, ...
+minutes. With a file cache, data another process imported is reloaded."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
@@ -19,6 +21,14 @@ from bot.cards.service import CardService
 log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 30.0
+
+
+class Refreshable(Protocol):
+    """More data refreshed on the same schedule."""
+
+    def due_in(self) -> float: ...
+
+    async def refresh_due(self) -> object: ...
 
 
 class BulkRefresher:
@@ -32,8 +42,10 @@ class BulkRefresher:
         watch_seconds: float = WATCH_SECONDS,
         clock: Callable[[], float] = time.time,
         languages: Sequence[str] = (),
+        also: Sequence[Refreshable] = (),
     ) -> None:
         self.cards = cards
+        self.also = tuple(also)
         self.languages = tuple(languages)
         self.period = every_hours * 3600
         self.watch_seconds = watch_seconds
@@ -84,10 +96,19 @@ class BulkRefresher:
         return due
 
     async def refresh_due(self) -> None:
-        """The oracle data when it is due, then the printed names when they are."""
-        if self._due_in() <= 0:
-            await self.refresh_now()
-        await self.refresh_printed()
+        """The oracle data when it is due, then the printed names when they are, then `also` (also when those
+        failed: their error is raised after)."""
+        failed: Exception | None = None
+        try:
+            if self._due_in() <= 0:
+                await self.refresh_now()
+            await self.refresh_printed()
+        except Exception as exc:
+            failed = exc
+        for data in self.also:
+            await data.refresh_due()
+        if failed is not None:
+            raise failed
 
     def _due_in(self) -> float:
         last = self.cards.bulk_imported_at if self.cards.index_complete else None
@@ -110,7 +131,7 @@ class BulkRefresher:
                 with attempt:
                     await self.refresh_due()
             self.failures = 0
-            await asyncio.sleep(self._due_in())
+            await asyncio.sleep(min([self._due_in(), *(data.due_in() for data in self.also)]))
 
     async def _watch(self) -> None:
         while True:

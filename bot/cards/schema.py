@@ -18,9 +18,13 @@ from bot.cards.rows import pairing_code
 log = logging.getLogger(__name__)
 house_log = logging.getLogger(f"{__name__}.house")  # the house rules of a cache moved aside
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: Tables of data only people make (a server's house rules): never replaced by a card import.
 HOUSE_TABLES = ("house_bans", "house_brackets")
+#: Commander Spellbook's combos (`bot.combos`), made empty by migration 6; each combo import fills a copy
+#: (suffix "_new") and swaps it in. `keys`: its card keys, one a line; `anchor`: the one in the fewest combos.
+COMBO_TABLE = "CREATE TABLE IF NOT EXISTS combos{} (id TEXT PRIMARY KEY, anchor TEXT, keys TEXT, facts TEXT) WITHOUT ROWID"
+COMBO_INDEX = "CREATE INDEX IF NOT EXISTS combos_anchor ON combos (anchor, keys)"
 
 # Each entry upgrades the schema from version N-1 to N. Never edit a released step; add a new one.
 MIGRATIONS: dict[int, str] = {
@@ -80,6 +84,7 @@ MIGRATIONS: dict[int, str] = {
             set_at REAL NOT NULL
         );
     """,
+    6: f"{COMBO_TABLE.format('')}; {COMBO_INDEX};",
 }
 _HOUSE_COLUMNS = {
     "house_bans": "guild_id, card_key, name, added_at",

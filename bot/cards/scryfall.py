@@ -26,6 +26,7 @@ from tenacity import (
 
 from bot import BOT_NAME, __version__
 from bot.cards.budget import Budget, BudgetExceeded
+from bot.cards.bulk import download_file
 from bot.cards.flight import SingleFlight
 from bot.cards.model import MAX_COLLECTION, ScryfallBusy, ScryfallUnavailable
 from bot.cards.rows import is_card
@@ -303,30 +304,20 @@ class ScryfallClient:
     ) -> int:
         """Stream `uri` to `dest` via a temporary file; bytes written. A transfer fails after 60 s idle."""
         await self._take_slot("/bulk", asyncio.get_running_loop().time() + self.timeout)
-        tmp = dest.with_name(dest.name + ".part")
-        written = 0
+
+        def check(resp: aiohttp.ClientResponse) -> None:
+            self._observe(resp.status, "/bulk-data")
+            if resp.status == 429:
+                wait = self._lock_out(resp.headers.get("Retry-After"))
+                raise ScryfallUnavailable(SLOW_DOWN, retry_after=wait)
+            if resp.status != 200:
+                raise ScryfallUnavailable(f"bulk download answered HTTP {resp.status}")
+
+        headers = {**HEADERS, "Accept": "application/json, application/gzip"}
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.timeout, sock_read=60)
         try:
-            async with self.session.get(
-                uri,
-                headers={**HEADERS, "Accept": "application/json, application/gzip"},
-                timeout=aiohttp.ClientTimeout(total=None, sock_connect=self.timeout, sock_read=60),
-            ) as resp:
-                self._observe(resp.status, "/bulk-data")
-                if resp.status == 429:
-                    wait = self._lock_out(resp.headers.get("Retry-After"))
-                    raise ScryfallUnavailable(SLOW_DOWN, retry_after=wait)
-                if resp.status != 200:
-                    raise ScryfallUnavailable(f"bulk download answered HTTP {resp.status}")
-                total = resp.content_length
-                with tmp.open("wb") as fh:
-                    async for chunk in resp.content.iter_chunked(1 << 16):
-                        fh.write(chunk)
-                        written += len(chunk)
-                        if progress:
-                            progress(written, total)
-            tmp.replace(dest)
+            return await download_file(
+                self.session, uri, dest, check, progress, headers=headers, timeout=timeout
+            )
         except (aiohttp.ClientError, TimeoutError) as exc:
             raise ScryfallUnavailable(f"bulk download failed ({type(exc).__name__})") from None
-        finally:
-            tmp.unlink(missing_ok=True)
-        return written

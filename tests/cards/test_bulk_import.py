@@ -26,6 +26,7 @@ from bot.main import open_cards
 from tests.cards import cache_counts
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
+from tests.fakes.spellbook import FakeSpellbook, export, generated
 from tests.shared_data import CARDS_FILE, REPO_ROOT, all_cards
 
 TOTAL = len(all_cards())
@@ -185,10 +186,14 @@ async def test_killed_import_leaves_a_usable_cache(fake_scryfall, make_card_serv
 
 async def test_sync_cards_downloads_oracle_cards(tmp_path, monkeypatch, capsys):
     cards = list(all_cards()[:300])
-    async with FakeScryfall(cards) as fake:
+    async with (
+        FakeScryfall(cards) as fake,
+        FakeSpellbook(export(generated(1, [c["name"] for c in cards]))) as spellbook,
+    ):
         monkeypatch.setenv("SCRYFALL_API_BASE", fake.base_url)
+        monkeypatch.setenv("SPELLBOOK_JSON_BASE", spellbook.base_url)  # the combos come after the cards
         cache = tmp_path / "dl" / "cards.sqlite3"
-        code = await asyncio.to_thread(main, ["sync-cards", "--cache", str(cache)])
+        code = await asyncio.to_thread(main, ["sync-cards", "--cache", str(cache), "--min-variants", "1"])
         assert code == 0, capsys.readouterr().err
         assert [r.path for r in fake.requests] == ["/bulk-data", "/bulk/oracle-cards.json.gz"]
         assert all(r.headers["User-Agent"].startswith("IdentityBot/") for r in fake.requests)
