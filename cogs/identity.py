@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.app.bot import IdentityBot
 from bot.app.context import Interaction
-from bot.app.house import fit_here
+from bot.app.house import fit_here, rules_here
 from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, Commander, Partner, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
@@ -63,6 +63,7 @@ class IdentityCog(commands.Cog, name="Identity"):
         )  # its lines as the player's cards print them
         self.remember(interaction, found.card)
         stale = embeds.stale_note([found])
+        rules = await rules_here(interaction)  # the server's bracket, if it has one
         reply = embeds.identity_reply(
             analyze(found.card),
             found.card,
@@ -70,6 +71,7 @@ class IdentityCog(commands.Cog, name="Identity"):
             stale=stale,
             typed=found.typed(card.text),
             printed=printed.get(found.name),
+            house_bracket=rules.bracket if rules is not None else None,
         )
         await send_reply(interaction, reply)
 

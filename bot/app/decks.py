@@ -151,10 +151,11 @@ async def check_deck(
     parsed, fetched = deck
     names = (commander.text if commander else None, partner.text if partner else None)
     house = await rules_here(interaction)  # read once for the whole list
-    check = check_decklist(bot.cards, parsed, *names, chosen=chosen, house=house)
+    check = check_decklist(bot.cards, parsed, *names, chosen=chosen, house=house, combos=bot.combos)
     report, resolved = await defer_if_slow(interaction, check)  # one deferral budget for both steps
     record_found(interaction, resolved, card=" + ".join(report.commanders) or None)
     quoted = {p.card for p in report.problems if p.analysis is not None and p.outside}  # cards with evidence
+    quoted |= {f.name for f in report.bracket.flagged}  # and with a bracket guideline's line
     printed = await bot.cards.printed_texts(r.card for r in resolved if r.name in quoted)
     reply = deck_reply(report, emoji=bot.emoji, stale=stale_note(resolved), printed=printed)
     if fetched is not None:

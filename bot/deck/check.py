@@ -12,7 +12,8 @@ from typing import Any
 
 from bot.cards.model import MAX_SUGGESTIONS
 from bot.cards.opinion import Disagreement, differs
-from bot.deck.brackets import is_game_changer
+from bot.combos.model import ComboFindings
+from bot.deck.brackets import BracketFacts, bracket_facts
 from bot.deck.entries import DeckEntry, ParsedDeck, Section
 from bot.deck.errors import DeckCheckCode, DeckCheckError
 from bot.deck.house import HouseRules, house_problems
@@ -40,7 +41,8 @@ _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
 class DeckInput:
     """What the runner resolved, by name as written: `resolved` exactly, `unknown` (-> close names) or
     `unavailable`. `chosen`: the colors, in order, of the commanders that choose one (CR 903.4b). `house`: the
-    server's house rules, when the check is run for a server that has some."""
+    server's house rules, when the check is run for a server that has some; `combos`: the deck's Commander
+    Spellbook combos (None: not looked up)."""
 
     parsed: ParsedDeck
     commanders: Sequence[Mapping[str, Any]] = ()
@@ -50,6 +52,7 @@ class DeckInput:
     unchecked_commanders: Sequence[UncheckedCommander] = ()
     chosen: Sequence[str | None] = ()
     house: HouseRules | None = None
+    combos: ComboFindings | None = None
 
 
 def card_key(card: Mapping[str, Any]) -> str:
@@ -241,7 +244,7 @@ def _list_names_other(groups: _Groups, leaders: _Leaders) -> list[Problem]:
 
 
 def _house_problems(
-    rules: HouseRules | None, groups: _Groups, leaders: _Leaders, changers: Sequence[str]
+    rules: HouseRules | None, groups: _Groups, leaders: _Leaders, facts: BracketFacts
 ) -> tuple[list[Problem], HouseApplied | None]:
     """The server's house rules on every card of the deck, commanders included (not the companion)."""
     if rules is None:
@@ -250,7 +253,7 @@ def _house_problems(
         (groups.card_of[key], _lines(entries), key in leaders.keys) for key, entries in groups.cards.items()
     ]
     cards += [(c, (), True) for c in leaders.cards if card_key(c) not in groups.cards]
-    return house_problems(rules, cards, changers)
+    return house_problems(rules, cards, facts)
 
 
 def check_deck(inp: DeckInput) -> DeckReport:
@@ -274,9 +277,11 @@ def check_deck(inp: DeckInput) -> DeckReport:
     for key, entries in others.cards.items():
         problems += _companion_problems(others.card_of[key], entries, leaders)
 
-    in_deck = [*leaders.cards, *groups.card_of.values()]
-    game_changers = tuple(dict.fromkeys(str(c.get("name")) for c in in_deck if is_game_changer(c)))
-    house, applied = _house_problems(inp.house, groups, leaders, game_changers)
+    not_cards = {p.card for p in problems if p.kind is ProblemKind.NOT_A_CARD}
+    in_deck = {card_key(c): c for c in (*leaders.cards, *groups.card_of.values())}.values()
+    deck_cards = [c for c in in_deck if str(c.get("name")) not in not_cards]
+    facts = bracket_facts(deck_cards, inp.combos, leaders.names)
+    house, applied = _house_problems(inp.house, groups, leaders, facts)
     problems += house
     total = parsed.card_count + sum(key not in groups.cards for key in leaders.keys) + len(unlisted)
     if total != DECK_SIZE:
@@ -304,6 +309,6 @@ def check_deck(inp: DeckInput) -> DeckReport:
         open_choices=leaders.open_choices,
         unjudged=list(dict.fromkeys(leaders.unjudged)),
         house=applied,
-        game_changers=game_changers,
+        bracket=facts,
         disputed=tuple(leaders.disputed.values()),
     )

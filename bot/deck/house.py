@@ -1,13 +1,13 @@
-"""A server's house rules applied to a deck: its house-banned cards, and its Game Changers over the server's
-bracket, as problems. The rules are given as `HouseRules` (`bot.house.rules.Rules` is one), read once per
-check and matched in memory: no query per card."""
+"""A server's house rules applied to a deck: its house-banned cards, and what its bracket does not allow (Game
+Changers over its limit, mass land denial, extra turns, two-card combos), as problems. The rules are given as
+`HouseRules` (`bot.house.rules.Rules` is one), read once per check and matched in memory: no query per card."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from bot.deck.brackets import MAX_GAME_CHANGERS, allows
+from bot.deck.brackets import MAX_GAME_CHANGERS, BracketFacts
 from bot.deck.report import HouseApplied, Problem, ProblemKind
 
 Card = Mapping[str, Any]
@@ -26,27 +26,37 @@ class HouseRules(Protocol):
 
 
 def house_problems(
-    rules: HouseRules, cards: Iterable[tuple[Card, tuple[int, ...], bool]], changers: Sequence[str]
+    rules: HouseRules, cards: Iterable[tuple[Card, tuple[int, ...], bool]], facts: BracketFacts
 ) -> tuple[list[Problem], HouseApplied]:
-    """`cards`: each card of the deck once (commanders included) with its lines and whether it leads;
-    `changers`: the deck's Game Changers (`DeckReport.game_changers`). A house-banned card is a HOUSE_BANNED
-    problem; more Game Changers than the bracket allows, one HOUSE_BRACKET problem naming them (`count` of
-    `limit`)."""
+    """`cards`: each card of the deck once (commanders included) with its lines and whether it leads; `facts`:
+    the deck's bracket facts. A house-banned card is a HOUSE_BANNED problem; more Game Changers than the
+    bracket allows one HOUSE_BRACKET problem naming them; each card and combo above it one more."""
     problems: list[Problem] = []
-    for card, lines, leads in cards:
+    lines: dict[str, tuple[int, ...]] = {}
+    for card, at, leads in cards:
+        lines[str(card.get("name"))] = at
         if rules.ban_count and rules.banned(card):
             problems.append(
-                Problem(ProblemKind.HOUSE_BANNED, str(card.get("name") or "?"), lines, commander=leads)
+                Problem(ProblemKind.HOUSE_BANNED, str(card.get("name") or "?"), at, commander=leads)
             )
-    bracket = rules.bracket
-    if bracket is not None and not allows(bracket, len(changers)):
-        problems.append(
+    if (bracket := rules.bracket) is not None:
+        over, kind = facts.over(bracket), ProblemKind.HOUSE_BRACKET
+        if changers := over.game_changers:
+            limit = MAX_GAME_CHANGERS[bracket]
+            problems.append(Problem(kind, count=len(changers), limit=limit, others=changers, bracket=bracket))
+        problems += [
             Problem(
-                ProblemKind.HOUSE_BRACKET,
-                count=len(changers),
-                limit=MAX_GAME_CHANGERS[bracket],
-                others=tuple(changers),
+                kind,
+                f.name,
+                lines.get(f.name, ()),
+                why=f.finding.guideline.value,
+                limit=f.floor,
                 bracket=bracket,
             )
-        )
+            for f in over.flagged
+        ]
+        problems += [
+            Problem(kind, " + ".join(c.cards), why="combo", limit=c.floor, bracket=bracket)
+            for c in over.combos
+        ]
     return problems, HouseApplied(rules.ban_count, bracket)

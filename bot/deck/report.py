@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.cards.opinion import Disagreement
+from bot.deck.brackets import BracketFacts
 from bot.deck.entries import Section
 from bot.identity.model import Analysis, NonDeckKind, Reason, Verdict
 
@@ -23,7 +24,7 @@ class ProblemKind(StrEnum):  # in display order
     BANNED = "banned"
     NOT_A_CARD = "not_a_card"
     HOUSE_BANNED = "house_banned"  # banned by the server's house rules (`bot.deck.house`)
-    HOUSE_BRACKET = "house_bracket"  # more Game Changers than the server's bracket allows
+    HOUSE_BRACKET = "house_bracket"  # Game Changers, cards or combos the server's bracket does not allow
 
 
 # `Problem.why` of a name the local data lacks while Scryfall could not confirm it: not checked, not "no card".
@@ -41,8 +42,9 @@ class CommanderIssue(StrEnum):
 class Problem:
     """One thing wrong with the deck: `card` (as typed for unknown names; "A + B" for a pair), its `lines`.
     COLOR, COMPANION: `outside` colors and their `evidence`; UNKNOWN, UNCHECKED: `suggestions`; COMMANDER:
-    `issue` with `verdict` or `others`; SINGLETON, SIZE: `count` against `limit`; HOUSE_BRACKET: the Game
-    Changers (`others`, `count`) against the `limit` of the server's `bracket`."""
+    `issue` with `verdict` or `others`; SINGLETON, SIZE: `count` against `limit`; HOUSE_BRACKET over the
+    server's `bracket`: the Game Changers (`others`, `count`) against its `limit`, or a card or combo (`card`)
+    meeting a guideline (`why`: the `Guideline`, or "combo") whose floor is `limit`."""
 
     kind: ProblemKind
     card: str | None = None
@@ -105,9 +107,9 @@ class HouseApplied:
 class DeckReport:
     """The deck check's answer. `card_count` counts the commanders, `unverified` of them are no card or not
     checked; `excluded`: section -> cards not in the deck; `warnings`: text the caller already worded;
-    `open_choices`: commanders that choose a color (CR 903.4b) with none given; `game_changers`: the deck's
-    Game Changers (commanders included), each once, by name; `disputed`: cards whose identity Scryfall lists
-    otherwise than their cost and text give."""
+    `open_choices`: commanders that choose a color (CR 903.4b) with none given; `bracket`: what sets the
+    deck's bracket (commanders included); `disputed`: cards whose identity Scryfall lists otherwise than their
+    cost and text give."""
 
     commanders: tuple[str, ...]
     deck_identity: str
@@ -128,8 +130,12 @@ class DeckReport:
     pasted_lines: int | None = None
     unjudged: list[str] = field(default_factory=list)
     house: HouseApplied | None = None  # the server's house rules this check applied
-    game_changers: tuple[str, ...] = ()
+    bracket: BracketFacts = field(default_factory=BracketFacts)
     disputed: tuple[Disagreement, ...] = ()
+
+    @property
+    def game_changers(self) -> tuple[str, ...]:
+        return self.bracket.game_changers
 
     @property
     def legal(self) -> bool:

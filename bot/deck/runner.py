@@ -7,13 +7,14 @@ work on what a player sent, run off the event loop with a deadline (`off_loop`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from bot.cards.model import AmbiguousCard, Batch, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.names import names_card, names_in_part, normalize
+from bot.combos.model import ComboFindings
 from bot.deck.check import MAX_SUGGESTIONS, DeckInput, card_key, check_deck, color_letter
 from bot.deck.entries import DeckFormat, DeckInputError, InputIssue, ParsedDeck, Section
 from bot.deck.errors import CommanderNotFound, DeckCheckCode, DeckCheckError, NoCommander
@@ -54,6 +55,12 @@ class CardSource(Protocol):
 
     @property
     def has_local_data(self) -> bool: ...
+
+
+class ComboSource(Protocol):
+    """What the deck check needs from `bot.combos.store.ComboStore`."""
+
+    async def find(self, names: Iterable[str], commanders: Iterable[str] = ()) -> ComboFindings: ...
 
 
 @dataclass(slots=True)
@@ -225,10 +232,11 @@ async def check_decklist(
     *,
     chosen: Sequence[str] = (),
     house: HouseRules | None = None,
+    combos: ComboSource | None = None,
 ) -> tuple[DeckReport, list[Resolved]]:
     """Parse, resolve and check a decklist: the report and every `Resolved` (for stale-data notes). `chosen`:
-    colors for the commanders that choose one (CR 903.4b); `house`: the server's house rules, if any. Raises
-    `DeckInputError` or `ScryfallUnavailable`."""
+    colors for the commanders that choose one (CR 903.4b); `house`: the server's house rules, if any; `combos`:
+    where the deck's combos are found (offline). Raises `DeckInputError` or `ScryfallUnavailable`."""
     options = [
         (label, q)
         for label, value in (("commander", commander), ("partner", partner))
@@ -248,6 +256,9 @@ async def check_decklist(
     offline = lookup.offline or next((u.reason for u in leaders.unchecked), None)
     if not lookup.found and not leaders.cards and offline:
         raise ScryfallUnavailable(offline)
+    leader_names = [str(c.get("name")) for c in leaders.cards]
+    in_deck = [str(r.card.get("name")) for r in lookup.found.values()]
+    found_combos = await combos.find(in_deck, leader_names) if combos is not None else None
     one_line = parsed.format is DeckFormat.ONE_LINE and len(parsed.entries) + len(parsed.problems) > 1
     report = await off_loop(
         partial(
@@ -261,6 +272,7 @@ async def check_decklist(
                 leaders.unchecked,
                 chosen=colors,
                 house=house,
+                combos=found_combos,
             ),
         )
     )

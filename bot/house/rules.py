@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.cards.names import normalize
-from bot.deck.brackets import BRACKETS, MAX_GAME_CHANGERS, is_game_changer
+from bot.deck.brackets import BRACKETS, limits
 from bot.deck.check import card_key
 
 Card = Mapping[str, Any]
@@ -65,14 +65,14 @@ class Rules:
     def at_fit(self, card: Card, commanders: Sequence[Card]) -> FitHere:
         """What the rules say of `card` in a deck led by `commanders` (/fits)."""
         banned = tuple(str(c.get("name")) for c in [card, *commanders] if self.banned(c))
-        limited = self.bracket is not None and MAX_GAME_CHANGERS[self.bracket] is not None
-        return FitHere(banned, self.bracket if limited and is_game_changer(card) else None)
+        limited = self.bracket is not None and limits(self.bracket, card)
+        return FitHere(banned, self.bracket if limited else None)
 
 
 @dataclass(frozen=True, slots=True)
 class FitHere:
     """The house rules on one /fits: the card and commanders the server bans; its bracket when that bracket
-    limits Game Changers and the card is one."""
+    limits the card (a Game Changer where they are limited, a guideline the bracket doesn't allow)."""
 
     banned: tuple[str, ...] = ()
     bracket: int | None = None

@@ -1,58 +1,224 @@
-"""What the bot says about Game Changers and Commander brackets: that a card is a Game Changer and what that
-means for brackets (/identity, /fits), a deck's Game Changers and the lowest bracket their count allows (deck
-checks). The card's own `game_changer` field is the source. The other bracket guidelines (mass land denial,
-extra turns, early two-card combos) are not judged from card data: a deck check says so once, never guesses."""
+"""What the bot says about Commander brackets: a card that is a Game Changer, mass land denial or an extra-turn
+card (/identity, /fits, and under a server's bracket), and a deck's bracket: the lowest its contents allow, one
+line per guideline with the cards, lines and combos behind it, Commander Spellbook's tags beside ours, and once
+what contents can't tell. Bracket names are Wizards' (proper names, as printed nowhere on a card)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.deck.brackets import BRACKETS, MAX_GAME_CHANGERS, bracket_floor, is_game_changer
+from bot.cards.printed import scryfall_language
+from bot.cards.quotes import PrintedText
+from bot.deck.brackets import (
+    BRACKETS,
+    EARLY_TWO_CARD_FLOOR,
+    GUIDELINE_FLOORS,
+    MAX_GAME_CHANGERS,
+    BracketFacts,
+    DeckCombo,
+    Flagged,
+    bracket_floor,
+    flags,
+    is_game_changer,
+)
+from bot.identity import Guideline, GuidelineFinding
 from bot.present import render
-from bot.present.i18n import _, ngettext
+from bot.present.i18n import N_, _, current_locale, ngettext
+
+NAMES = {1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH"}
+TAGS = {"R": "Ruthless", "S": "Spicy", "P": "Powerful", "O": "Oddball", "C": "Core", "E": "Exhibition"}
+_WHAT = {Guideline.MASS_LAND_DENIAL: N_("mass land denial"), Guideline.EXTRA_TURN: N_("an extra-turn card")}
+_TITLES = {Guideline.MASS_LAND_DENIAL: N_("Mass land denial"), Guideline.EXTRA_TURN: N_("Extra turns")}
+SHOWN = 3  # items per guideline in the embed before "…and N more"
+Name = Callable[[str], str]
 
 
-def _none_allowed() -> str:
-    return render.and_list(str(b) for b in BRACKETS if MAX_GAME_CHANGERS[b] == 0)
+def _below(floor: int) -> str:
+    """'1, 2 and 3': the brackets that don't allow what sets `floor`."""
+    return render.and_list(str(b) for b in BRACKETS if b < floor)
 
 
-def card_line(card: Mapping[str, Any], name: str) -> str | None:
-    """'X is a Game Changer: …' for a card Scryfall lists as one; None for any other card."""
-    if not is_game_changer(card):
-        return None
-    limited = [(b, n) for b in BRACKETS if (n := MAX_GAME_CHANGERS[b])]
-    text = _(
-        "{card} is a Game Changer: decks in brackets {none} can\u2019t include it; in bracket {bracket} it "
-        "counts toward the limit of {limit} Game Changers."
+def level(bracket: int) -> str:
+    """'bracket 4 (Optimized)'."""
+    return _("bracket {level} ({name})").format(level=bracket, name=NAMES[bracket])
+
+
+def quote(finding: GuidelineFinding, printed: PrintedText | None = None, *, markdown: bool = True) -> str:
+    """The line that makes a card meet its guideline: as the card prints it in the reply's language when
+    `printed` holds it, else the Oracle line with the deciding words in bold."""
+    here = printed is not None and scryfall_language(current_locale()) == printed.lang
+    if here and printed is not None and (line := printed.line(finding.face, finding.text)):
+        return f"\u201c{render.escape(line) if markdown else line}\u201d"
+    text, (start, end) = finding.text, finding.span
+    if not markdown:
+        return f"\u201c{text}\u201d"
+    parts = ((text[:start], False), (text[start:end], True), (text[end:], False))
+    return f"\u201c{render.bold_runs((render.escape(t), bold) for t, bold in parts if t)}\u201d"
+
+
+def what(guideline: Guideline) -> str:
+    """'mass land denial', 'an extra-turn card'."""
+    return _(_WHAT[guideline])
+
+
+def _meaning(guideline: Guideline) -> str:
+    floor = GUIDELINE_FLOORS[guideline]
+    if guideline is Guideline.EXTRA_TURN:
+        return _(
+            "decks in bracket {none} can\u2019t include it; brackets 2 and 3 allow a few, not chained"
+        ).format(none=_below(floor))
+    return _("decks in brackets {none} can\u2019t include it").format(none=_below(floor))
+
+
+def card_lines(card: Mapping[str, Any], name: str, printed: PrintedText | None = None) -> list[str]:
+    """What the card means for brackets: a Game Changer, mass land denial, an extra-turn card, with its line."""
+    lines = []
+    if is_game_changer(card):
+        limited = [(b, n) for b in BRACKETS if (n := MAX_GAME_CHANGERS[b])]
+        bracket, limit = limited[0] if limited else (max(BRACKETS), 0)
+        text = _(
+            "{card} is a Game Changer: decks in brackets {none} can\u2019t include it; in bracket {bracket} it "
+            "counts toward the limit of {limit} Game Changers."
+        )
+        lines.append(text.format(card=name, none=_below(bracket), bracket=bracket, limit=limit))
+    for flag in flags(card):
+        guideline = flag.finding.guideline
+        text = _("{card} is {what} ({line}): {meaning}.")
+        what, line = _(_WHAT[guideline]), quote(flag.finding, printed)
+        lines.append(text.format(card=name, what=what, line=line, meaning=_meaning(guideline)))
+    return lines
+
+
+def house_lines(card: Mapping[str, Any], name: str, bracket: int) -> list[str]:
+    """What the server's `bracket` says of the card: each of its guidelines the bracket limits."""
+    where = _("this server plays {bracket}").format(bracket=level(bracket))
+    lines = []
+    if is_game_changer(card) and MAX_GAME_CHANGERS[bracket] is not None:
+        lines.append(_("{card} is a Game Changer, and {where}.").format(card=name, where=where))
+    for flag in flags(card):
+        if flag.floor > bracket:
+            what = _(_WHAT[flag.finding.guideline])
+            text = _("{card} is {what}, and {where}: decks here can\u2019t include it.")
+            lines.append(text.format(card=name, what=what, where=where))
+    return lines
+
+
+def title(facts: BracketFacts) -> str:
+    """'Bracket 4 or higher (Optimized)'."""
+    floor = facts.floor
+    return _("Bracket {level} or higher ({name})").format(level=floor, name=NAMES[floor])
+
+
+def _tag(combo: DeckCombo) -> str:
+    tag = combo.combo.bracket_tag
+    return TAGS.get(tag.value, tag.value) if tag is not None else "?"
+
+
+def combo_line(combo: DeckCombo, name: Name = str, *, link: bool = True) -> str:
+    """'Thassa's Oracle + Demonic Consultation: Win the game · 3 mana · Spellbook: Ruthless · <link>'."""
+    cards = " + ".join(map(name, combo.cards))
+    if combo.combo.requires:
+        needs = render.and_list(name(t.name) for t in combo.combo.requires)
+        cards = _("{cards}, with {templates}").format(cards=cards, templates=needs)
+    parts = [render.and_list(name(f.name) for f in combo.combo.produces[:3])]
+    if combo.combo.mana_value_needed is not None:
+        parts.append(_("{n} mana").format(n=combo.combo.mana_value_needed))
+    parts.append(_("Spellbook: {tag}").format(tag=_tag(combo)))
+    if link:
+        parts.append(f"<{combo.combo.url}>" if name is not str else combo.combo.url)
+    return f"{cards}: " + " \u00b7 ".join(p for p in parts if p)
+
+
+def _spellbook_doubts(facts: BracketFacts, name: Name) -> list[str]:
+    """Where Commander Spellbook's tag of a combo and the bracket read from the cards part ways: it tags the
+    combo above the deck's floor, or below the floor the combo sets."""
+    out = []
+    for combo in facts.combos:
+        theirs = combo.combo.bracket_tag.bracket if combo.combo.bracket_tag is not None else None
+        ours = combo.floor or facts.floor
+        if theirs is not None and (theirs > facts.floor or theirs < ours):
+            text = _(
+                "Commander Spellbook tags {cards} {tag} (bracket {theirs}); read from the cards: bracket {ours}."
+            )
+            out.append(
+                text.format(
+                    cards=" + ".join(map(name, combo.cards)), tag=_tag(combo), theirs=theirs, ours=ours
+                )
+            )
+    return out
+
+
+def groups(
+    facts: BracketFacts, name: Name = str, quoted: Callable[[Flagged], str] | None = None
+) -> list[tuple[str, list[str]]]:
+    """(headline, items) per guideline the deck meets, strongest first: each line its reason and its floor."""
+    out: list[tuple[str, list[str]]] = []
+    quoted = quoted or (lambda f: quote(f.finding, markdown=False))
+    for guideline in (Guideline.MASS_LAND_DENIAL, Guideline.EXTRA_TURN):
+        if found := facts.of(guideline):
+            head = _("{what}: bracket {level} or higher.").format(
+                what=_(_TITLES[guideline]), level=GUIDELINE_FLOORS[guideline]
+            )
+            out.append((head, [f"{name(f.name)} \u2014 {quoted(f)}" for f in found]))
+    combos = facts.combos
+    for floor, head in (
+        (EARLY_TWO_CARD_FLOOR, N_("Early two-card combos: bracket {level} or higher.")),
+        (EARLY_TWO_CARD_FLOOR - 1, N_("Two-card combos: bracket {level} or higher.")),
+    ):
+        if found_combos := [c for c in combos if c.floor == floor]:
+            out.append((_(head).format(level=floor), [combo_line(c, name) for c in found_combos]))
+    if gcs := facts.game_changers:
+        head = ngettext(
+            "{n} Game Changer: bracket {level} or higher.",
+            "{n} Game Changers: bracket {level} or higher.",
+            len(gcs),
+        ).format(n=len(gcs), level=bracket_floor(len(gcs)))
+        out.append((head, [render.and_list(map(name, gcs))]))
+    if others := [c for c in combos if c.floor is None]:
+        out.append((_("Other combos (no floor of their own):"), [combo_line(c, name) for c in others]))
+    return out
+
+
+def notes(facts: BracketFacts, name: Name = str) -> list[str]:
+    """What the contents could not tell, said once; Spellbook's disagreements."""
+    out = (
+        []
+        if facts.combos_checked
+        else [_("Combos were not checked: there is no Commander Spellbook data yet.")]
     )
-    bracket, limit = limited[0] if limited else (max(BRACKETS), 0)
-    return text.format(card=name, none=_none_allowed(), bracket=bracket, limit=limit)
-
-
-def floor_sentence(count: int) -> str:
-    """The lowest bracket `count` Game Changers allow."""
-    if not count:
-        return _("No Game Changers, so they set no bracket floor.")
-    return ngettext(
-        "{n} Game Changer: bracket {bracket} or higher.",
-        "{n} Game Changers: bracket {bracket} or higher.",
-        count,
-    ).format(n=count, bracket=bracket_floor(count))
-
-
-def unjudged_note() -> str:
-    return _(
-        "The other bracket guidelines (mass land denial, extra turns, early two-card combos) are not judged "
-        "from card data."
+    if facts.empty and facts.combos_checked:
+        out.append(
+            _(
+                "Nothing here sets a floor: no Game Changers, mass land denial, extra turns or two-card combos."
+            )
+        )
+    out += _spellbook_doubts(facts, name)
+    if facts.of(Guideline.EXTRA_TURN):
+        out.append(_("Whether extra turns are chained is for your table: the cards can\u2019t tell."))
+    out.append(
+        _(
+            "The cards can\u2019t tell the rest: brackets 1 and 2, and 4 and 5, differ by intent and by how long "
+            "games last."
+        )
     )
+    return out
 
 
-def deck_title(count: int) -> str:
-    return _("Game Changers ({n})").format(n=count)
+def deck_text(facts: BracketFacts, quoted: Callable[[Flagged], str] | None = None) -> list[str]:
+    """The bracket section of the text report."""
+    out = [title(facts)]
+    for head, items in groups(facts, str, quoted):
+        out += [f"  {head}", *(f"    - {item}" for item in items)]
+    return out + [f"  {note}" for note in notes(facts)]
 
 
-def deck_lines(names: Sequence[str], name: Callable[[str], str] = str) -> list[str]:
-    """The deck's Game Changers, the floor their count sets, and the note on the other guidelines."""
-    listed = [render.and_list(map(name, names))] if names else []
-    return [*listed, floor_sentence(len(names)), unjudged_note()]
+def deck_field(facts: BracketFacts, name: Name, quoted: Callable[[Flagged], str]) -> list[str]:
+    """The bracket field of the summary embed: each guideline's headline and its first items."""
+    out: list[str] = []
+    for head, items in groups(facts, name, quoted):
+        out.append(f"**{head}**")
+        out += [f"\u2022 {item}" for item in items[:SHOWN]]
+        if len(items) > SHOWN:
+            out.append(_("\u2026and {n} more in the full report").format(n=len(items) - SHOWN))
+    return out + notes(facts, name)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
 from bot.cards.quotes import PrintedText
+from bot.deck.brackets import Flagged
 from bot.deck.parser import Section
 from bot.deck.report import NOT_IN_LOCAL_DATA, CommanderIssue, DeckReport, Problem, ProblemKind
+from bot.identity import Guideline
 from bot.identity.model import WUBRG
 from bot.present import brackets, embeds, evidence, house, render, second_opinion, words
 from bot.present.deck_errors import line_reason
@@ -92,13 +95,21 @@ def _house_text(problem: Problem, name: Callable[[str], str]) -> str:
         return _("{card} is banned here by a house rule ({lines})").format(
             card=card, lines=_lines(problem.lines)
         )
+    here = house.bracket_words(problem.bracket or 1)
+    if problem.why == "combo":
+        text = _("{cards}: a two-card combo for bracket {level} or higher; this server plays {bracket}")
+        return text.format(cards=card, level=problem.limit, bracket=here)
+    if problem.why:
+        text = _("{card} is {what} ({lines}); this server plays {bracket}")
+        what = brackets.what(Guideline(problem.why))
+        return text.format(card=card, what=what, lines=_lines(problem.lines), bracket=here)
     text = ngettext(
         "{n} Game Changer ({cards}); this server plays {bracket}",
         "{n} Game Changers ({cards}); this server plays {bracket}",
         problem.count,
     )
     cards = render.and_list(map(name, problem.others))
-    return text.format(n=problem.count, cards=cards, bracket=house.bracket_words(problem.bracket or 1))
+    return text.format(n=problem.count, cards=cards, bracket=here)
 
 
 def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
@@ -317,8 +328,8 @@ def text_report(report: DeckReport, printed: Printed | None = None) -> str:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
                 out.extend(f"      {line}" for line in evidence_text(p, printed=printed))
-    gc_lines = brackets.deck_lines(report.game_changers)
-    out += ["", brackets.deck_title(len(report.game_changers)), *(f"  {line}" for line in gc_lines)]
+    quoted = partial(_quoted, printed or {}, markdown=False)
+    out += ["", *brackets.deck_text(report.bracket, quoted)]
     for heading, items in ((_("Warnings"), warnings_text(report)), (_("Read as"), notes_text(report))):
         if items:
             out += ["", heading, *(f"  - {item}" for item in items)]
@@ -334,6 +345,10 @@ def _card_notes(report: DeckReport) -> list[str]:
         if n
     ]
     return notes + ([_("{sections} not counted").format(sections=", ".join(parts))] if parts else [])
+
+
+def _quoted(printed: Printed, flagged: Flagged, *, markdown: bool) -> str:
+    return brackets.quote(flagged.finding, printed.get(flagged.name), markdown=markdown)
 
 
 def _escaped(text: str) -> str:
@@ -402,8 +417,10 @@ def summary_embed(
             more = kind_label(kind, n - FIELD_ITEMS)
             shown.append(_("\u2026and {more} more in the full report").format(more=more))
         embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
-    gc_lines = brackets.deck_lines(report.game_changers, _escaped)
-    embeds.add_list_field(embed, brackets.deck_title(len(report.game_changers)), gc_lines)
+    quoted = partial(_quoted, printed or {}, markdown=True)
+    embeds.add_list_field(
+        embed, brackets.title(report.bracket), brackets.deck_field(report.bracket, _escaped, quoted)
+    )
     embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
     if report.house is not None:

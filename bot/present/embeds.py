@@ -123,9 +123,11 @@ def identity_reply(
     stale: str | None = None,
     typed: str | None = None,
     printed: PrintedText | None = None,
+    house_bracket: int | None = None,
 ) -> Reply:
     """`typed`: what was typed when it is not the card's own name (another language, part of it, a slip);
-    `printed`: the card's rules text as printed in the reply's language, to quote its lines from."""
+    `printed`: the card's rules text as printed in the reply's language, to quote its lines from;
+    `house_bracket`: the bracket the server plays, when it set one."""
     name = analysis.name or card_name(card)
     kind = analysis.not_deck_card
     said = _("You typed: {names}").format(names=render.echo(typed, 80)) if typed else None
@@ -134,7 +136,7 @@ def identity_reply(
         lines += _not_deck_lines(analysis, card, kind)
     else:
         lines += [words.identity_summary(analysis, shown), *words.lessons(analysis, emoji)]
-        lines += [words.deck_line(analysis), brackets.card_line(card, shown(name))]
+        lines += [words.deck_line(analysis), *brackets.card_lines(card, shown(name), printed)]
     doubt = second_opinion.disputed([(card, analysis)])
     embed = _card_embed(render.escape(name), render.identity_color(analysis.identity), card, lines)
     color, identity = render.pips(analysis.colors, emoji), render.pips(analysis.identity, emoji)
@@ -154,7 +156,8 @@ def identity_reply(
         note_english(embed, found, printed)
     banned = _("{card} is banned in Commander.").format(card=plain(name))
     doubts = [second_opinion.sentence(d, shown(d.name)) for d in doubt]
-    add_warnings(embed, [*doubts, banned if is_banned(card) and analysis.deck_card else "", stale])
+    here = brackets.house_lines(card, plain(name), house_bracket) if house_bracket and kind is None else []
+    add_warnings(embed, [*doubts, banned if is_banned(card) and analysis.deck_card else "", *here, stale])
     return Reply(embeds=[finish(embed)])
 
 
@@ -232,7 +235,9 @@ def fits_reply(
         )
     lines += fit_words.fits_lines(result, name)
     named = [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]
-    lines += [brackets.card_line(c, shown(n)) for c, n in named]
+    lines += [
+        line for c, n in named for line in brackets.card_lines(c, shown(n), printed if c is card else None)
+    ]
     embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)
     embed.add_field(name=_("Card"), value=render.colon(plain(name), pips), inline=True)
@@ -242,8 +247,8 @@ def fits_reply(
         outside = _("Outside: {colors}").format(colors=render.color_words(result.outside))
         add_list_field(embed, outside, evidence.evidence_lines(analysis, found, emoji, printed=printed))
         note_english(embed, found, printed)
-    bracket = house_words.fits_bracket_warning(here.bracket, name) if here.bracket is not None else None
-    add_warnings(embed, [bracket, stale])
+    bracket = brackets.house_lines(card, plain(name), here.bracket) if here.bracket is not None else []
+    add_warnings(embed, [*bracket, stale])
     return Reply(embeds=[finish(embed)])
 
 

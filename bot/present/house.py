@@ -136,12 +136,6 @@ def fits_house_lines(banned: Sequence[str], card: str, *, officially_banned: boo
     return out
 
 
-def fits_bracket_warning(bracket: int, card: str) -> str:
-    """A Game Changer in a server whose bracket limits them."""
-    text = _("{card} is a Game Changer, and this server plays {bracket}.")
-    return text.format(card=plain(card), bracket=bracket_words(bracket))
-
-
 def fits_house_headline(banned: Sequence[str], card: str) -> str:
     """The /fits title when a house rule bans the card or a commander (plain text)."""
     if card in banned:

@@ -1,7 +1,7 @@
 """Game Changers in a deck check (issue 28): the deck's Game Changers, each once by name (commanders too), read
 from the cards' own `game_changer` field, and the lowest bracket their count allows (none: no floor; 1-3:
-bracket 3 or higher; 4 or more: bracket 4 or higher), said in the summary embed and the text report together
-with the one note that the other bracket guidelines are not judged from card data."""
+bracket 3 or higher; 4 or more: bracket 4 or higher), said in the summary embed and the text report's bracket
+section together with the one note on what the cards can't tell."""
 
 from __future__ import annotations
 
@@ -20,7 +20,12 @@ DECK = (Path(__file__).parents[1] / "data" / "decks" / "kumano-moxfield.txt").re
 KUMANO = "Kumano, Master Yamabushi"
 IN_DECK = ("Underworld Breach", "Ancient Tomb (PUMA) 225")  # its sideboard's Mana Vault is not in the deck
 MOUNTAINS = "\n23 Mountain (WAR) 262\n"
-NOTE = "The other bracket guidelines (mass land denial, extra turns, early two-card combos) are not judged"
+NOTE = "brackets 1 and 2, and 4 and 5, differ by intent"
+TITLES = {
+    1: "Bracket 1 or higher (Exhibition)",
+    3: "Bracket 3 or higher (Upgraded)",
+    4: "Bracket 4 or higher (Optimized)",
+}
 
 
 def deck_with(game_changers: int) -> str:
@@ -56,7 +61,7 @@ def test_the_shared_cards_carry_the_field_as_scryfall_serves_it():
 @pytest.mark.parametrize(
     ("count", "floor", "words"),
     [
-        (0, 1, "No Game Changers, so they set no bracket floor."),
+        (0, 1, None),
         (2, 3, "2 Game Changers: bracket 3 or higher."),
         (4, 4, "4 Game Changers: bracket 4 or higher."),
     ],
@@ -66,16 +71,17 @@ def test_a_deck_lists_its_game_changers_and_the_lowest_bracket_they_allow(count,
     assert report.legal  # Game Changers are no problem of a Commander deck
     expected = ("Underworld Breach", "Ancient Tomb", "Chrome Mox", "Grim Monolith")[:count]
     assert report.game_changers == expected  # in list order, by name
-    assert bracket_floor(len(report.game_changers)) == floor
+    assert bracket_floor(len(report.game_changers)) == floor == report.bracket.floor  # nothing else here
     text = text_report(report)
-    assert f"Game Changers ({count})" in text and words in text
-    assert text.count(NOTE) == 1
+    assert TITLES[floor] in text and text.count(NOTE) == 1
+    assert "Game Changer" not in text if words is None else words in text
     embed = summary_embed(report)
-    gc = field(embed, "Game Changers")
-    assert gc is not None and gc.name == f"Game Changers ({count})"
-    assert words in gc.value and NOTE in gc.value
+    field = next(f for f in embed.fields if f.name.startswith("Bracket"))
+    assert field.name == TITLES[floor] and NOTE in field.value
     if count:
-        assert ", ".join(expected[:-1]) in gc.value and expected[-1] in gc.value
+        assert (
+            words in field.value and ", ".join(expected[:-1]) in field.value and expected[-1] in field.value
+        )
     reply = deck_reply(report)
     assert limits.repeated_lines(reply.embeds[0]) == []
 
