@@ -228,11 +228,7 @@ def _add_sync_cards(commands: Any) -> None:
         "only those). A running bot picks the new data up within a minute.",
     )
     sync.add_argument("--file", type=Path, help="import this .json or .jsonl file (or .gz) instead")
-    sync.add_argument(
-        "--combos",
-        metavar="FILE",
-        help="import this Commander Spellbook variants.json (or .gz, or - for stdin)",
-    )
+    sync.add_argument("--combos", metavar="FILE", help="import this Spellbook variants.json (.gz; - stdin)")
     sync.add_argument("--min-variants", dest="least", type=int, default=MIN_VARIANTS, help=argparse.SUPPRESS)
     sync.add_argument("--cache", type=Path, help="cache file (default: CACHE_PATH)")
     sync.add_argument("--batch-size", type=int, default=2000, help=argparse.SUPPRESS)

@@ -66,11 +66,9 @@ def import_variants(
             stream = gzip.GzipFile(fileobj=reader) if reader.peek(2)[:2] == b"\x1f\x8b" else reader
             count, skipped = _read(conn, ijson.items(stream, "variants.item", use_float=True))
             held = conn.execute("SELECT value FROM meta WHERE key = 'combos_count'").fetchone()
-            least = max(least, int(held[0]) // 2 if held else 0)
-            if count < least or skipped * 10 > count + skipped:
-                raise ComboDataError(
-                    f"only {count:,} of its {count + skipped:,} variants are usable, not {least:,}"
-                )
+            least, total = max(least, int(held[0]) // 2 if held else 0), count + skipped
+            if count < least or skipped * 10 > total:  # too few, or more than a tenth not of the shape
+                raise ComboDataError(f"only {count:,} of its {total:,} variants are usable, not {least:,}")
             stamps = f"('combos_imported_at', '{time.time()!r}'), ('combos_count', '{count}')"
             swap = ("DROP TABLE combos", "ALTER TABLE combos_new RENAME TO combos", COMBO_INDEX)
             _write(conn, *swap, f"INSERT OR REPLACE INTO meta VALUES {stamps}")
@@ -83,12 +81,11 @@ def import_variants(
     return ComboImport(count, skipped, time.perf_counter() - started)
 
 
-def _write(
-    conn: sqlite3.Connection, *statements: str, rows: Iterable[Any] | None = None
-) -> None:  # one transaction
+def _write(conn: sqlite3.Connection, *sql: str, rows: Iterable[Any] | None = None) -> None:
+    """One transaction: each statement of `sql`, once for each of `rows` when given."""
     with conn:
         conn.execute("BEGIN IMMEDIATE")
-        for statement in statements:
+        for statement in sql:
             conn.execute(statement) if rows is None else conn.executemany(statement, rows)
 
 
@@ -100,9 +97,7 @@ def _read(conn: sqlite3.Connection, variants: Iterable[Any]) -> tuple[int, int]:
     used: Counter[str] = Counter()
     for variant in chain(variants, [None]):  # None: the end
         if variant is None or len(rows) >= 2000:
-            _write(
-                conn, "INSERT INTO combos_new VALUES (?, NULL, ?, ?)", rows=rows
-            )  # an id repeated: refused
+            _write(conn, "INSERT INTO combos_new VALUES (?, NULL, ?, ?)", rows=rows)  # a repeated id: refused
             rows = []
         try:
             combo = COMBO.validate_python(variant)

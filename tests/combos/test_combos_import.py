@@ -207,3 +207,24 @@ async def _finds(db) -> None:
     async with await CardCache.open(db) as cache:
         found = await ComboStore(cache).find(NAMES)
         assert found.checked
+
+
+async def test_a_version_5_cache_gets_the_combo_table_and_keeps_the_rest(tmp_path):
+    from bot.cards.cache import CardCache
+    from bot.cards.schema import MIGRATIONS
+    from bot.combos.store import ComboStore
+
+    db = tmp_path / "v5.sqlite3"
+    with sqlite3.connect(db) as conn:
+        for version in range(1, 6):
+            conn.executescript(MIGRATIONS[version])
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        conn.execute("INSERT INTO schema_version VALUES (5)")
+        conn.execute("INSERT INTO house_brackets VALUES (1, 2, 0)")
+    async with await CardCache.open(db) as cache:
+        assert not (await ComboStore(cache).find(NAMES)).checked  # the table is there, empty: not checked
+    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, least=10)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 6
+        assert conn.execute("SELECT count(*) FROM house_brackets").fetchone()[0] == 1
+    assert held(db)[0] == 40
