@@ -103,19 +103,19 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
             return code
     try:
         if args.combos is None:
-            result = asyncio.run(_download_combos(settings, cache, args.min_variants))
+            result = asyncio.run(_download_combos(settings, cache, args.least))
         else:
             source = sys.stdin.buffer if args.combos == "-" else args.combos
-            result = import_variants(source, cache, min_variants=args.min_variants)  # type: ignore[arg-type]
+            result = import_variants(source, cache, least=args.least)  # type: ignore[arg-type]
     except Exception as exc:  # refused, unreachable, I/O: one clear line; the combos held stay
         return fail(f"the combos could not be imported (the combos held stay in use): {exc}", EXIT_ERROR)
     print(f"imported {result.combos:,} Commander Spellbook combos in {result.seconds:.1f} s into {cache}")
     return EXIT_OK
 
 
-async def _download_combos(settings: Settings, cache: Path, min_variants: int) -> ComboImport:
+async def _download_combos(settings: Settings, cache: Path, least: int) -> ComboImport:
     async with aiohttp.ClientSession() as session:
-        return await sync_variants(session, settings, cache, min_variants=min_variants)
+        return await sync_variants(session, settings, cache, least=least)
 
 
 def _sync_card_data(args: argparse.Namespace, settings: Settings, cache: Path) -> int:
@@ -237,12 +237,8 @@ def _add_sync_cards(commands: Any) -> None:
         "only those). A running bot picks the new data up within a minute.",
     )
     sync.add_argument("--file", type=Path, help="import this .json, .jsonl or .gz file (- for stdin) instead")
-    sync.add_argument(
-        "--combos",
-        metavar="FILE",
-        help="import this Commander Spellbook variants.json (or .gz, or - for stdin)",
-    )
-    sync.add_argument("--min-variants", type=int, default=MIN_VARIANTS, help=argparse.SUPPRESS)
+    sync.add_argument("--combos", metavar="FILE", help="import this Spellbook variants.json (.gz; - stdin)")
+    sync.add_argument("--min-variants", dest="least", type=int, default=MIN_VARIANTS, help=argparse.SUPPRESS)
     sync.add_argument("--cache", type=Path, help="cache file (default: CACHE_PATH)")
     sync.add_argument("--batch-size", type=int, default=2000, help=argparse.SUPPRESS)
     sync.set_defaults(handler=_sync_cards)

@@ -18,17 +18,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-import aiohttp
 import ijson
 
 from bot.cards.opinion import META_KEY, Disagreement, disagreement
 from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, is_card
 from bot.cards.schema import connect_for_import
-
-if TYPE_CHECKING:  # the client downloads with `download_file` below
-    from bot.cards.scryfall import ScryfallClient
+from bot.cards.scryfall import ScryfallClient
 
 log = logging.getLogger(__name__)
 
@@ -82,43 +79,22 @@ def iter_cards(path: Path | str) -> Iterator[tuple[dict[str, Any], str | None]]:
             yield obj, line.decode("utf-8")
 
 
-async def download_file(
-    session: aiohttp.ClientSession,
-    uri: str,
-    dest: Path,
-    check: Callable[[aiohttp.ClientResponse], None],
-    progress: Callable[[int, int | None], None] | None = None,
-    **options: Any,
-) -> int:
-    """Stream `uri` to `dest` via a temporary file; bytes written. `check(response)` raises to refuse an
-    answer; `options` go to the request (headers, timeout)."""
-    tmp, written = dest.with_name(dest.name + ".part"), 0
-    try:
-        async with session.get(uri, **options) as resp:
-            check(resp)
-            with tmp.open("wb") as fh:
-                async for chunk in resp.content.iter_chunked(1 << 16):
-                    fh.write(chunk)
-                    written += len(chunk)
-                    if progress:
-                        progress(written, resp.content_length)
-        tmp.replace(dest)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return written
-
-
-def _lower_priority() -> None:
+def _lower_priority(memory: int | None) -> None:
     with contextlib.suppress(OSError):  # not permitted here: the import still runs, at normal priority
         os.nice(10)
+    with contextlib.suppress(ImportError, OSError, ValueError):  # no `resource` on Windows
+        import resource
+
+        if memory is not None:  # a hostile file runs out of this child's memory, not the machine's
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
 
-async def in_child(call: Callable[[], T]) -> T:
-    """Run picklable `call` in a spawned child process at a lower CPU priority, so parsing never holds
-    this process's GIL or event loop and the bot keeps the CPU it needs to answer."""
-    pool = ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
-    )
+async def in_child(call: Callable[[], T], *, memory: int | None = None) -> T:
+    """Run picklable `call` in a spawned child process at a lower CPU priority (and at most `memory` bytes of
+    address space), so parsing never holds this process's GIL or event loop and the bot keeps the CPU it
+    needs to answer."""
+    spawn = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=_lower_priority, initargs=(memory,))
     try:
         return await asyncio.get_running_loop().run_in_executor(pool, call)
     finally:

@@ -1,7 +1,7 @@
 """BulkRefresher: with `BULK_REFRESH_HOURS` > 0, when no complete import is that recent, download and import
-`oracle_cards` (a child process) and swap in a new name index, then the printed names (`CARD_LANGUAGES`), then
-other data on the same period (`also`: Commander Spellbook's combos); failures retry after 1, 2, 4, ...
-minutes. With a file cache, data another process imported is reloaded."""
+`oracle_cards` (a child process) and swap in a new name index, then the printed names (`CARD_LANGUAGES`) and
+`also` (the combos); failures retry after 1, 2, 4, ... minutes. With a file cache, data another process
+imported is reloaded."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ WATCH_SECONDS = 30.0
 
 
 class Refreshable(Protocol):
-    """More data refreshed on the same schedule."""
+    """More data refreshed after the card data, on its own schedule."""
 
     def due_in(self) -> float: ...
 
@@ -96,19 +96,12 @@ class BulkRefresher:
         return due
 
     async def refresh_due(self) -> None:
-        """The oracle data when it is due, then the printed names when they are, then `also` (also when those
-        failed: their error is raised after)."""
-        failed: Exception | None = None
-        try:
-            if self._due_in() <= 0:
-                await self.refresh_now()
-            await self.refresh_printed()
-        except Exception as exc:
-            failed = exc
+        """The oracle data when it is due, then the printed names and `also` when they are."""
+        if self._due_in() <= 0:
+            await self.refresh_now()
+        await self.refresh_printed()
         for data in self.also:
             await data.refresh_due()
-        if failed is not None:
-            raise failed
 
     def _due_in(self) -> float:
         last = self.cards.bulk_imported_at if self.cards.index_complete else None

@@ -26,7 +26,6 @@ from tenacity import (
 
 from bot import BOT_NAME, __version__
 from bot.cards.budget import Budget, BudgetExceeded
-from bot.cards.bulk import download_file
 from bot.cards.flight import SingleFlight
 from bot.cards.model import MAX_COLLECTION, ScryfallBusy, ScryfallUnavailable
 from bot.cards.rows import is_card
@@ -89,6 +88,31 @@ class _Retry(Exception):
         self.reason = reason
         self.retry_after = retry_after
         self.back_off = back_off  # False after a 429: the budget's lockout is the pause
+
+
+async def download_file(
+    session: aiohttp.ClientSession,
+    uri: str,
+    dest: Path,
+    check: Callable[[aiohttp.ClientResponse], None],
+    progress: Callable[[int, int | None], None] | None = None,
+    **options: Any,
+) -> int:
+    """Stream `uri` to `dest` via a temporary file; bytes written. `check(response)` raises to refuse an
+    answer; `options` go to the request (headers, timeout). Scryfall's and Commander Spellbook's bulk files."""
+    tmp, written = dest.with_name(dest.name + ".part"), 0
+    try:
+        async with session.get(uri, **options) as resp:
+            check(resp)
+            with tmp.open("wb") as fh:
+                async for chunk in resp.content.iter_chunked(1 << 16):
+                    written += fh.write(chunk)
+                    if progress:
+                        progress(written, resp.content_length)
+        tmp.replace(dest)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return written
 
 
 class ScryfallClient:

@@ -1,7 +1,6 @@
-"""Commander Spellbook's combos as facts (no words), in Spellbook's own codes (`ZoneLocation`, `Feature.Status`,
-`Variant.BracketTag` of SpaceCowMedia/commander-spellbook-backend), read from a variant of its export by
-`COMBO` (pydantic), and `classify`: a combo of a deck judged as Spellbook's `estimate_bracket` judges it
-(docs/brackets.md, "Two-card combos (Commander Spellbook)")."""
+"""Commander Spellbook's combos as facts (no words) in its own codes (SpaceCowMedia/commander-spellbook-backend's
+models), read from its export by `COMBO`, and `classify`: a combo of a deck judged as Spellbook's
+`estimate_bracket` judges it (docs/brackets.md, "Two-card combos (Commander Spellbook)")."""
 
 from __future__ import annotations
 
@@ -20,6 +19,7 @@ from bot.cards.names import normalize
 EXPORT = ConfigDict(alias_generator=to_camel, validate_by_name=True, validate_by_alias=True)
 Text = Annotated[str, BeforeValidator(lambda text: text[:2000] if isinstance(text, str) else text)]
 Count = Annotated[int, Field(ge=0, lt=1 << 53, strict=True)]
+SPEEDS = ((0, 5), (4, 4), (6, 3), (8, 2))  # (mana value needed at most, speed); more: 1
 
 
 class Zone(StrEnum):
@@ -45,21 +45,22 @@ class BracketTag(StrEnum):
 
 
 def _known(codes: type[StrEnum]) -> Any:
-    known = frozenset(codes)
+    def known(code: Any) -> bool:
+        return isinstance(code, str) and code in frozenset(codes)
+
     return BeforeValidator(
-        lambda v: [c for c in v if c in known] if isinstance(v, list) else v if v in known else None
+        lambda v: [c for c in v if known(c)] if isinstance(v, list) else v if known(v) else None
     )
-
-
-def _nested(name: str, *paths: str) -> Any:
-    return AliasChoices(name, *(AliasPath(path, name) for path in paths))
 
 
 @exported.dataclass(frozen=True, slots=True, config=EXPORT)
 class Piece:
     """A card a combo uses, or a template it requires (any card that fits its description)."""
 
-    name: Text = Field(min_length=1, validation_alias=_nested("name", "card", "template"))
+    name: Text = Field(
+        min_length=1,
+        validation_alias=AliasChoices("name", AliasPath("card", "name"), AliasPath("template", "name")),
+    )
     zone_locations: Annotated[tuple[Zone, ...], _known(Zone)] = ()  # where it may start
     must_be_commander: bool = False
     quantity: Count = 1
@@ -67,9 +68,9 @@ class Piece:
 
 @exported.dataclass(frozen=True, slots=True, config=EXPORT)
 class Feature:
-    name: Text = Field(validation_alias=_nested("name", "feature"))
+    name: Text = Field(validation_alias=AliasChoices("name", AliasPath("feature", "name")))
     status: Annotated[FeatureStatus | None, _known(FeatureStatus)] = Field(
-        None, validation_alias=_nested("status", "feature")
+        None, validation_alias=AliasChoices("status", AliasPath("feature", "status"))
     )
 
 
@@ -92,7 +93,7 @@ class Combo:
         return f"https://commanderspellbook.com/combo/{self.id}/"
 
 
-COMBO = TypeAdapter(Combo)  # validate_python(an exported variant), dump_json / validate_json: the stored form
+COMBO = TypeAdapter(Combo)  # validate_python(a variant of the export); dump_json, validate_json: as stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,16 +117,14 @@ class ComboClass:
     speed: int | None  # 5 (mana value needed 0), 4 (<= 4), 3 (<= 6), 2 (<= 8), 1; None: not given
 
     @property
-    def early(self) -> bool:
-        """Fast by Spellbook's ladder: speed 4 or 5, a mana value needed of 4 or less."""
+    def early(self) -> bool:  # fast on Spellbook's ladder: a mana value needed of 4 or less
         return self.speed is not None and self.speed >= 4
 
 
 def classify(combo: Combo, commanders: Collection[str]) -> ComboClass:
-    """`combo` in a deck led by `commanders` (names): a piece starting in the library, or a commander of the
-    deck, is not counted; a template that must be a commander or starts in the command zone is a doubt, as
-    are notable prerequisites and a combo with no standalone or contextual result. The export lacks
-    `is_mana_needed_an_accurate_minimum`: taken as true, its default."""
+    """`combo` in a deck led by `commanders` (names): pieces starting in the library and the commanders are not
+    counted; a template that must be a commander or starts in the command zone is a doubt, as are notable
+    prerequisites and no standalone or contextual result. `is_mana_needed_an_accurate_minimum`: true."""
     statuses = {feature.status for feature in combo.produces}
     relevant = FeatureStatus.STANDALONE in statuses
     borderline = relevant or FeatureStatus.CONTEXTUAL in statuses
@@ -140,7 +139,5 @@ def classify(combo: Combo, commanders: Collection[str]) -> ComboClass:
             else:
                 sure += piece.quantity
     mana = combo.mana_value_needed
-    speed = (
-        None if mana is None else next((s for top, s in ((0, 5), (4, 4), (6, 3), (8, 2)) if mana <= top), 1)
-    )
+    speed = None if mana is None else next((s for top, s in SPEEDS if mana <= top), 1)
     return ComboClass(relevant, borderline, sure + doubts <= 2, sure <= 2 and sure + doubts <= 3, speed)

@@ -26,10 +26,11 @@ import aiohttp
 import ijson
 
 from bot import BOT_NAME, __version__
-from bot.cards.bulk import download_file, in_child
+from bot.cards.bulk import in_child
 from bot.cards.cache import CardCache
 from bot.cards.names import normalize
 from bot.cards.schema import COMBO_INDEX, COMBO_TABLE, connect_for_import
+from bot.cards.scryfall import download_file
 from bot.combos.model import COMBO, ComboFindings
 from bot.settings import Settings
 
@@ -51,7 +52,7 @@ class ComboImport(NamedTuple):
 
 
 def import_variants(
-    source: Path | str | io.BufferedReader, db_path: Path | str, *, min_variants: int = MIN_VARIANTS
+    source: Path | str | io.BufferedReader, db_path: Path | str, *, least: int = MIN_VARIANTS
 ) -> ComboImport:
     """Make the combo tables hold exactly the variants of the export `source` (a path or an open binary file,
     gzipped or not), or raise ComboDataError and change nothing. Synchronous."""
@@ -60,33 +61,31 @@ def import_variants(
         reader = source if isinstance(source, io.BufferedReader) else stack.enter_context(open(source, "rb"))
         conn = stack.enter_context(contextlib.closing(connect_for_import(db_path)))
         _write(conn, "DROP TABLE IF EXISTS combos_new", COMBO_TABLE.format("_new"))
+        cut = None
         try:
             stream = gzip.GzipFile(fileobj=reader) if reader.peek(2)[:2] == b"\x1f\x8b" else reader
             count, skipped = _read(conn, ijson.items(stream, "variants.item", use_float=True))
             held = conn.execute("SELECT value FROM meta WHERE key = 'combos_count'").fetchone()
-            least = max(min_variants, int(held[0]) // 2 if held else 0)
-            if count < least or skipped * 10 > count + skipped:
-                raise ComboDataError(
-                    f"only {count:,} of its {count + skipped:,} variants are usable, not {least:,} and nine in ten"
-                )
-            if conn.execute("SELECT count(*) FROM combos_new").fetchone()[0] != count:
-                raise ComboDataError("it repeats variant ids")
+            least, total = max(least, int(held[0]) // 2 if held else 0), count + skipped
+            if count < least or skipped * 10 > total:  # too few, or more than a tenth not of the shape
+                raise ComboDataError(f"only {count:,} of its {total:,} variants are usable, not {least:,}")
             stamps = f"('combos_imported_at', '{time.time()!r}'), ('combos_count', '{count}')"
             swap = ("DROP TABLE combos", "ALTER TABLE combos_new RENAME TO combos", COMBO_INDEX)
             _write(conn, *swap, f"INSERT OR REPLACE INTO meta VALUES {stamps}")
-        except (ijson.JSONError, EOFError, OSError, zlib.error) as exc:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise ComboDataError(f"it is truncated or not JSON ({reason})") from None
+        except (ijson.JSONError, EOFError, OSError, zlib.error, sqlite3.IntegrityError, MemoryError) as exc:
+            cut = str(exc).splitlines()[0] if str(exc) else type(exc).__name__  # raised below: `exc` is freed
         finally:
             _write(conn, "DROP TABLE IF EXISTS combos_new")
+    if cut is not None:
+        raise ComboDataError(f"it is not a whole export, cut short or not JSON ({cut})")
     return ComboImport(count, skipped, time.perf_counter() - started)
 
 
-def _write(conn: sqlite3.Connection, *statements: str, rows: Iterable[Any] | None = None) -> None:
-    """One transaction: `statements`, each run once per row of `rows` when given."""
+def _write(conn: sqlite3.Connection, *sql: str, rows: Iterable[Any] | None = None) -> None:
+    """One transaction: each statement of `sql`, once for each of `rows` when given."""
     with conn:
         conn.execute("BEGIN IMMEDIATE")
-        for statement in statements:
+        for statement in sql:
             conn.execute(statement) if rows is None else conn.executemany(statement, rows)
 
 
@@ -98,7 +97,7 @@ def _read(conn: sqlite3.Connection, variants: Iterable[Any]) -> tuple[int, int]:
     used: Counter[str] = Counter()
     for variant in chain(variants, [None]):  # None: the end
         if variant is None or len(rows) >= 2000:
-            _write(conn, "INSERT OR IGNORE INTO combos_new VALUES (?, NULL, ?, ?)", rows=rows)
+            _write(conn, "INSERT INTO combos_new VALUES (?, NULL, ?, ?)", rows=rows)  # a repeated id: refused
             rows = []
         try:
             combo = COMBO.validate_python(variant)
@@ -111,19 +110,13 @@ def _read(conn: sqlite3.Connection, variants: Iterable[Any]) -> tuple[int, int]:
         rows.append((combo.id, "\n".join(keys), COMBO.dump_json(combo).decode()))
         used.update(keys)
         count += 1
-    conn.create_function(
-        "rarest", 1, lambda keys: min(keys.split("\n"), key=used.__getitem__), deterministic=True
-    )
+    conn.create_function("rarest", 1, lambda keys: min(keys.split("\n"), key=used.__getitem__))
     _write(conn, "UPDATE combos_new SET anchor = rarest(keys)")
     return count, skipped
 
 
 async def sync_variants(
-    session: aiohttp.ClientSession,
-    settings: Settings,
-    db_path: Path | str,
-    *,
-    min_variants: int = MIN_VARIANTS,
+    session: aiohttp.ClientSession, settings: Settings, db_path: Path | str, *, least: int = MIN_VARIANTS
 ) -> ComboImport:
     """Download `variants.json` from SPELLBOOK_JSON_BASE (kept gzipped) beside the cache and import it in a
     child process. An answer other than 200, or a connection that fails: aiohttp's error."""
@@ -131,14 +124,11 @@ async def sync_variants(
     agent = f"{BOT_NAME}/{__version__} (+{settings.decksite_contact})"
     headers = {"User-Agent": agent, "Accept": "application/json", "Accept-Encoding": "gzip"}
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=30, sock_read=60)
-    uri, check = f"{settings.spellbook_json_base}/variants.json", aiohttp.ClientResponse.raise_for_status
+    uri, ok = f"{settings.spellbook_json_base}/variants.json", aiohttp.ClientResponse.raise_for_status
     try:
-        await download_file(
-            session, uri, dest, check, headers=headers, timeout=timeout, auto_decompress=False
-        )
-        return await in_child(
-            functools.partial(import_variants, str(dest), str(db_path), min_variants=min_variants)
-        )
+        await download_file(session, uri, dest, ok, headers=headers, timeout=timeout, auto_decompress=False)
+        import_ = functools.partial(import_variants, str(dest), str(db_path), least=least)
+        return await in_child(import_, memory=1 << 30)  # the import needs 80 MB
     finally:
         dest.unlink(missing_ok=True)
 
@@ -185,8 +175,7 @@ class ComboRefresh:
         last = max(self.store.imported_at or -math.inf, self.refused_at)
         return max(0.0, last + self.every_hours * 3600 - self.clock()) if self.every_hours > 0 else math.inf
 
-    async def refresh_due(self) -> ComboImport | None:
-        """`refresh_now` when due (an import by another process counts)."""
+    async def refresh_due(self) -> ComboImport | None:  # an import by another process counts
         await self.store.held()
         return await self.refresh_now() if self.due_in() <= 0 else None
 

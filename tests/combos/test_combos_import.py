@@ -72,20 +72,20 @@ def test_sync_cards_imports_a_file_gzipped_or_not_or_stdin(tmp_path, monkeypatch
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
-        (gzip.compress(NEWER)[:4000], "truncated or not JSON"),  # a cut transfer or upload
-        (NEWER[: len(NEWER) // 2], "truncated or not JSON"),  # the JSON ends early
-        (NEWER[:-1], "truncated or not JSON"),  # only the last brace missing
-        (NEWER.replace(b'"uses": [', b'"uses" [', 1), "truncated or not JSON"),  # malformed
-        (NEWER + b" {}", "truncated or not JSON"),  # two documents
+        (gzip.compress(NEWER)[:4000], "not a whole export"),  # a cut transfer or upload
+        (NEWER[: len(NEWER) // 2], "not a whole export"),  # the JSON ends early
+        (NEWER[:-1], "not a whole export"),  # only the last brace missing
+        (NEWER.replace(b'"uses": [', b'"uses" [', 1), "not a whole export"),  # malformed
+        (NEWER + b" {}", "not a whole export"),  # two documents
         (b"[]", "only 0 of its 0 variants"),  # no export at all
         (export(generated(5, NAMES)), "only 5 of its 5 variants"),  # far too few
         (export([{"id": "x", "uses": "no"}] * 30 + generated(20, NAMES)), "only 20 of its 50 variants"),
-        (export(generated(20, NAMES) * 2), "repeats variant ids"),
+        (export(generated(20, NAMES) * 2), "UNIQUE constraint failed"),
     ],
 )
 def test_a_bad_export_is_refused_and_the_combos_held_stay(tmp_path, capsys, body, reason):
     db = tmp_path / "cache.sqlite3"
-    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, min_variants=10)
+    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, least=10)
     before = held(db)
     (tmp_path / "bad").write_bytes(body)
     assert sync("--combos", str(tmp_path / "bad"), "--cache", str(db)) == 1
@@ -96,9 +96,9 @@ def test_a_bad_export_is_refused_and_the_combos_held_stay(tmp_path, capsys, body
 
 def test_an_export_of_half_the_combos_held_is_refused(tmp_path):
     db = tmp_path / "cache.sqlite3"
-    import_variants(io.BufferedReader(io.BytesIO(NEWER)), db, min_variants=10)
+    import_variants(io.BufferedReader(io.BytesIO(NEWER)), db, least=10)
     with pytest.raises(ComboDataError, match="usable, not 30"):
-        import_variants(io.BufferedReader(io.BytesIO(export(generated(29, NAMES)))), db, min_variants=10)
+        import_variants(io.BufferedReader(io.BytesIO(export(generated(29, NAMES)))), db, least=10)
     assert held(db)[0] == 60
 
 
@@ -110,10 +110,10 @@ def test_card_imports_and_combo_imports_leave_each_other_and_the_house_rules_alo
     with sqlite3.connect(db) as conn:
         conn.execute("INSERT INTO house_bans VALUES (1, 'sol ring', 'Sol Ring', 0)")
         conn.execute("INSERT INTO house_brackets VALUES (1, 2, 0)")
-    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, min_variants=10)
+    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, least=10)
     import_file(cards, db)
     assert held(db)[0] == 40
-    import_variants(io.BufferedReader(io.BytesIO(NEWER)), db, min_variants=10)
+    import_variants(io.BufferedReader(io.BytesIO(NEWER)), db, least=10)
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM cards").fetchone()[0] == 200
         for table in HOUSE_TABLES:
@@ -124,7 +124,7 @@ def _import_seconds(db, body: bytes) -> float:
     best = float("inf")
     for _ in range(3):
         began = time.thread_time()
-        import_variants(io.BufferedReader(io.BytesIO(body)), db, min_variants=1)
+        import_variants(io.BufferedReader(io.BytesIO(body)), db, least=1)
         best = min(best, time.thread_time() - began)
     return best
 
@@ -188,10 +188,10 @@ def _documents(draw) -> bytes:
 @given(body=_documents())
 def test_hostile_exports_never_crash_the_importer_nor_poison_the_table(tmp_path_factory, body):
     db = tmp_path_factory.mktemp("fuzz") / "cache.sqlite3"
-    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, min_variants=1)
+    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, least=1)
     before = held(db)
     try:
-        result = import_variants(io.BufferedReader(io.BytesIO(body)), db, min_variants=1)
+        result = import_variants(io.BufferedReader(io.BytesIO(body)), db, least=1)
     except ComboDataError:
         assert held(db) == before
     else:
@@ -207,3 +207,24 @@ async def _finds(db) -> None:
     async with await CardCache.open(db) as cache:
         found = await ComboStore(cache).find(NAMES)
         assert found.checked
+
+
+async def test_a_version_5_cache_gets_the_combo_table_and_keeps_the_rest(tmp_path):
+    from bot.cards.cache import CardCache
+    from bot.cards.schema import MIGRATIONS
+    from bot.combos.store import ComboStore
+
+    db = tmp_path / "v5.sqlite3"
+    with sqlite3.connect(db) as conn:
+        for version in range(1, 6):
+            conn.executescript(MIGRATIONS[version])
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        conn.execute("INSERT INTO schema_version VALUES (5)")
+        conn.execute("INSERT INTO house_brackets VALUES (1, 2, 0)")
+    async with await CardCache.open(db) as cache:
+        assert not (await ComboStore(cache).find(NAMES)).checked  # the table is there, empty: not checked
+    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, least=10)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 6
+        assert conn.execute("SELECT count(*) FROM house_brackets").fetchone()[0] == 1
+    assert held(db)[0] == 40

@@ -40,7 +40,7 @@ async def world(tmp_path):
     ):
         settings = load_settings(spellbook_json_base=fake.base_url)
         store, clock = ComboStore(cache), FakeClock(time.time())
-        sync = functools.partial(sync_variants, session, settings, cache.path, min_variants=10)
+        sync = functools.partial(sync_variants, session, settings, cache.path, least=10)
         yield fake, store, ComboRefresh(store, sync, 24, clock)
 
 
@@ -79,7 +79,7 @@ async def test_a_refused_export_keeps_the_combos_held_with_one_log_line(world, c
         assert await refresh.refresh_now() is None
     lines = [r for r in caplog.records if r.name == "bot.combos.store"]
     assert len(lines) == 1 and lines[0].levelno == logging.ERROR
-    assert "refused, the combos held stay in use: it is truncated or not JSON" in lines[0].getMessage()
+    assert "refused, the combos held stay in use: it is not a whole export" in lines[0].getMessage()
     assert await store.find(DECK) == held
     assert 23 * 3600 < refresh.due_in() <= 25 * 3600  # not downloaded again before the next period
 
@@ -141,3 +141,16 @@ async def test_sync_cards_downloads_the_combos_after_the_card_data(tmp_path, mon
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1 and err[-1].startswith("error: the combos could not be imported") and "500" in err[-1]
     assert not list(tmp_path.glob("*.gz*"))  # the download is removed
+
+
+@pytest.mark.slow
+async def test_a_deeply_nested_export_runs_out_of_the_import_childs_memory_only(world, caplog):
+    """ijson's memory grows with the square of the nesting depth: 100,000 levels (200 KB) would take tens of
+    GB. The import child may use 1 GB: the export is refused, the combos held stay, the bot is untouched."""
+    fake, store, refresh = world
+    await refresh.refresh_now()
+    deep = b'{"variants": [{"id": "1", "uses": ' + b"[" * 100_000 + b"]" * 100_000 + b"}]}"
+    fake.serve(deep)
+    with caplog.at_level(logging.ERROR, logger="bot.combos"):
+        assert await refresh.refresh_now() is None
+    assert "MemoryError" in caplog.text and (await store.find(DECK)).combos

@@ -36,7 +36,7 @@ async def store(tmp_path):
     source = tmp_path / "variants.json.gz"
     source.write_bytes(gzip.compress(export(VARIANTS)))
     async with await CardCache.open(path) as cache:
-        await asyncio.to_thread(import_variants, source, path, min_variants=1)
+        await asyncio.to_thread(import_variants, source, path, least=1)
         yield ComboStore(cache)
 
 
@@ -132,7 +132,7 @@ async def test_a_100_card_deck_is_checked_fast(tmp_path):
     path, source = tmp_path / "cache.sqlite3", tmp_path / "v.json"
     source.write_bytes(export(generated(3000, names[:300] * 20 + names)))
     async with await CardCache.open(path) as cache:
-        await asyncio.to_thread(import_variants, source, path, min_variants=1)
+        await asyncio.to_thread(import_variants, source, path, least=1)
         store = ComboStore(cache)
         times = []
         for start in range(0, 3000, 100):

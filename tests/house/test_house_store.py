@@ -131,7 +131,7 @@ async def test_upgrading_a_version_4_cache_keeps_its_cards_and_adds_the_house_ta
     async with await CardCache.open(path) as cache:
         await cache.put_cards([card("Sol Ring")])
     with contextlib.closing(sqlite3.connect(path)) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert db.execute("SELECT version FROM schema_version").fetchone()[0] == SCHEMA_VERSION == 6
     async with await HouseStore.open(path) as store:
         await store.ban(GUILD, ban_of(card("Sol Ring")))
     async with await CardCache.open(path) as cache:  # a second start: nothing migrates again
