@@ -13,6 +13,7 @@ import pytest
 from bot.__main__ import main
 from bot.cards.allcards import imported_languages
 from tests.fakes.scryfall import FakeScryfall
+from tests.fakes.spellbook import FakeSpellbook, export, generated
 from tests.production_world import copy_database
 
 pytest_plugins = ("tests.fakes.printed_cache",)
@@ -65,10 +66,14 @@ async def test_a_german_decklist(languages, printed_cache_template, tmp_path, mo
 
 async def test_sync_cards_imports_the_printed_names(tmp_path, monkeypatch, capsys):
     cache = tmp_path / "cards.sqlite3"
-    async with FakeScryfall.with_shared_data() as fake:
+    async with (
+        FakeScryfall.with_shared_data() as fake,
+        FakeSpellbook(export(generated(1, ["Sol Ring"]))) as book,
+    ):
         fake.serve_all_cards()
         _environment(monkeypatch, fake, cache, "de,fr")
-        code = await asyncio.to_thread(main, ["sync-cards"])
+        monkeypatch.setenv("SPELLBOOK_JSON_BASE", book.base_url)  # sync-cards fetches the combos too
+        code = await asyncio.to_thread(main, ["sync-cards", "--min-variants", "1"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "printed names (de,fr)" in out
