@@ -68,7 +68,7 @@ async def test_sync_cards_imports_the_printed_names(tmp_path, monkeypatch, capsy
     cache = tmp_path / "cards.sqlite3"
     async with (
         FakeScryfall.with_shared_data() as fake,
-        FakeSpellbook(export(generated(1, ["Sol Ring"]))) as book,
+        FakeSpellbook(export(generated(1, ["Sol Ring", "Island", "Swamp", "Forest", "Plains"]))) as book,
     ):
         fake.serve_all_cards()
         _environment(monkeypatch, fake, cache, "de,fr")
