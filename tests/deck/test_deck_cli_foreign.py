@@ -74,7 +74,7 @@ async def test_sync_cards_imports_the_printed_names(tmp_path, monkeypatch, capsy
         _environment(monkeypatch, fake, cache, "de,fr")
         monkeypatch.setenv("SPELLBOOK_JSON_BASE", book.base_url)  # sync-cards fetches the combos too
         code = await asyncio.to_thread(main, ["sync-cards", "--min-variants", "1"])
-    out = capsys.readouterr().out
-    assert code == 0, out
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
     assert "printed names (de,fr)" in out
     assert set(imported_languages(cache)) == {"de", "fr"}
