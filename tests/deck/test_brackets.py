@@ -61,7 +61,7 @@ async def store(tmp_path):
     path, source = tmp_path / "cache.sqlite3", tmp_path / "variants.json.gz"
     source.write_bytes(gzip.compress(export(VARIANTS)))
     async with await CardCache.open(path) as cache:
-        await asyncio.to_thread(import_variants, source, path, min_variants=1)
+        await asyncio.to_thread(import_variants, source, path, least=1)
         yield ComboStore(cache)
 
 
