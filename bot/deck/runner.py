@@ -260,22 +260,10 @@ async def check_decklist(
     in_deck = [str(r.card.get("name")) for r in lookup.found.values()]
     found_combos = await combos.find(in_deck, leader_names) if combos is not None else None
     one_line = parsed.format is DeckFormat.ONE_LINE and len(parsed.entries) + len(parsed.problems) > 1
-    report = await off_loop(
-        partial(
-            check_deck,
-            DeckInput(
-                parsed,
-                leaders.cards,
-                {typed: res.card for typed, res in lookup.found.items()},
-                lookup.missing,
-                lookup.unavailable,
-                leaders.unchecked,
-                chosen=colors,
-                house=house,
-                combos=found_combos,
-            ),
-        )
-    )
+    found = {typed: res.card for typed, res in lookup.found.items()}
+    unsettled = (lookup.missing, lookup.unavailable, leaders.unchecked)
+    inp = DeckInput(parsed, leaders.cards, found, *unsettled, chosen=colors, house=house, combos=found_combos)
+    report = await off_loop(partial(check_deck, inp))
     report.readings, report.pasted_lines = readings, parsed.lines_read if one_line else None
     report.from_list, report.second_from_list = tuple(leaders.from_list), leaders.second_from_list
     return report, list(lookup.found.values()) + leaders.resolved

@@ -30,6 +30,10 @@ NAMES = {1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH"}
 TAGS = {"R": "Ruthless", "S": "Spicy", "P": "Powerful", "O": "Oddball", "C": "Core", "E": "Exhibition"}
 _WHAT = {Guideline.MASS_LAND_DENIAL: N_("mass land denial"), Guideline.EXTRA_TURN: N_("an extra-turn card")}
 _TITLES = {Guideline.MASS_LAND_DENIAL: N_("Mass land denial"), Guideline.EXTRA_TURN: N_("Extra turns")}
+_DOUBT = N_("Commander Spellbook tags {cards} {tag} (bracket {theirs}); read from the cards: bracket {ours}.")
+_NOTHING = N_(
+    "Nothing here sets a floor: no Game Changers, mass land denial, extra turns or two-card combos."
+)
 SHOWN = 3  # items per guideline in the embed before "…and N more"
 Name = Callable[[str], str]
 
@@ -63,30 +67,26 @@ def what(guideline: Guideline) -> str:
 
 
 def _meaning(guideline: Guideline) -> str:
-    floor = GUIDELINE_FLOORS[guideline]
+    text = _("decks in brackets {none} can\u2019t include it")
     if guideline is Guideline.EXTRA_TURN:
-        return _(
-            "decks in bracket {none} can\u2019t include it; brackets 2 and 3 allow a few, not chained"
-        ).format(none=_below(floor))
-    return _("decks in brackets {none} can\u2019t include it").format(none=_below(floor))
+        text = _("decks in bracket {none} can\u2019t include it; brackets 2 and 3 allow a few, not chained")
+    return text.format(none=_below(GUIDELINE_FLOORS[guideline]))
 
 
 def card_lines(card: Mapping[str, Any], name: str, printed: PrintedText | None = None) -> list[str]:
     """What the card means for brackets: a Game Changer, mass land denial, an extra-turn card, with its line."""
     lines = []
     if is_game_changer(card):
-        limited = [(b, n) for b in BRACKETS if (n := MAX_GAME_CHANGERS[b])]
-        bracket, limit = limited[0] if limited else (max(BRACKETS), 0)
+        bracket, limit = next((b, n) for b in BRACKETS if (n := MAX_GAME_CHANGERS[b]))
         text = _(
             "{card} is a Game Changer: decks in brackets {none} can\u2019t include it; in bracket {bracket} it "
             "counts toward the limit of {limit} Game Changers."
         )
         lines.append(text.format(card=name, none=_below(bracket), bracket=bracket, limit=limit))
+    text = _("{card} is {what} ({line}): {meaning}.")
     for flag in flags(card):
-        guideline = flag.finding.guideline
-        text = _("{card} is {what} ({line}): {meaning}.")
-        what, line = _(_WHAT[guideline]), quote(flag.finding, printed)
-        lines.append(text.format(card=name, what=what, line=line, meaning=_meaning(guideline)))
+        guideline, line = flag.finding.guideline, quote(flag.finding, printed)
+        lines.append(text.format(card=name, what=what(guideline), line=line, meaning=_meaning(guideline)))
     return lines
 
 
@@ -96,11 +96,10 @@ def house_lines(card: Mapping[str, Any], name: str, bracket: int) -> list[str]:
     lines = []
     if is_game_changer(card) and MAX_GAME_CHANGERS[bracket] is not None:
         lines.append(_("{card} is a Game Changer, and {where}.").format(card=name, where=where))
+    text = _("{card} is {what}, and {where}: decks here can\u2019t include it.")
     for flag in flags(card):
         if flag.floor > bracket:
-            what = _(_WHAT[flag.finding.guideline])
-            text = _("{card} is {what}, and {where}: decks here can\u2019t include it.")
-            lines.append(text.format(card=name, what=what, where=where))
+            lines.append(text.format(card=name, what=what(flag.finding.guideline), where=where))
     return lines
 
 
@@ -138,14 +137,8 @@ def _spellbook_doubts(facts: BracketFacts, name: Name) -> list[str]:
         theirs = combo.combo.bracket_tag.bracket if combo.combo.bracket_tag is not None else None
         ours = combo.floor or facts.floor
         if theirs is not None and (theirs > facts.floor or theirs < ours):
-            text = _(
-                "Commander Spellbook tags {cards} {tag} (bracket {theirs}); read from the cards: bracket {ours}."
-            )
-            out.append(
-                text.format(
-                    cards=" + ".join(map(name, combo.cards)), tag=_tag(combo), theirs=theirs, ours=ours
-                )
-            )
+            cards = " + ".join(map(name, combo.cards))
+            out.append(_(_DOUBT).format(cards=cards, tag=_tag(combo), theirs=theirs, ours=ours))
     return out
 
 
@@ -182,17 +175,9 @@ def groups(
 
 def notes(facts: BracketFacts, name: Name = str) -> list[str]:
     """What the contents could not tell, said once; Spellbook's disagreements."""
-    out = (
-        []
-        if facts.combos_checked
-        else [_("Combos were not checked: there is no Commander Spellbook data yet.")]
-    )
-    if facts.empty and facts.combos_checked:
-        out.append(
-            _(
-                "Nothing here sets a floor: no Game Changers, mass land denial, extra turns or two-card combos."
-            )
-        )
+    out = [_(_NOTHING)] if facts.empty else []
+    if not facts.combos_checked:
+        out = [_("Combos were not checked: there is no Commander Spellbook data yet.")]
     out += _spellbook_doubts(facts, name)
     if facts.of(Guideline.EXTRA_TURN):
         out.append(_("Whether extra turns are chained is for your table: the cards can\u2019t tell."))

@@ -219,15 +219,10 @@ def fits_reply(
         mark, color = _VERDICT_LOOKS[FitVerdict.DECK_CANT_EXIST]
         verdict = house_words.fits_house_headline(here.banned, name)
     title = f"{mark} {verdict}"
-    officially = is_banned(card)
-    lines = [
-        typed_line(typed),
-        *house_words.fits_house_lines(here.banned, name, officially_banned=officially),
-    ]
-    if doubts := second_opinion.fit_pairs_disputed(
-        result, card, commanders
-    ):  # a deck that can't exist keeps ⛔
-        about_colors = result.verdict is not FitVerdict.DECK_CANT_EXIST and not here.banned
+    banned_here = house_words.fits_house_lines(here.banned, name, officially_banned=is_banned(card))
+    lines = [typed_line(typed), *banned_here]
+    if doubts := second_opinion.fit_pairs_disputed(result, card, commanders):
+        about_colors = result.verdict is not FitVerdict.DECK_CANT_EXIST and not here.banned  # ⛔ stays
         if about_colors:
             title, color = second_opinion.fits_title(render.truncate(name, NAME_WIDTH)), second_opinion.COLOR
         lines += second_opinion.fits_lines(

@@ -31,12 +31,11 @@ def disputed(
 
 def sentence(doubt: Disagreement, name: str | None = None) -> str:
     """What Scryfall lists against cost and text; `name`: the card as the reply shows it (default its own)."""
+    theirs, ours = render.color_words(doubt.theirs), render.color_words(doubt.ours)
     return _(
         "Scryfall lists {card}\u2019s color identity as {theirs}, but its mana cost and rules text give "
         "{ours}: it may use a rule this bot doesn\u2019t know yet. Check the card before you build."
-    ).format(
-        card=name or doubt.name, theirs=render.color_words(doubt.theirs), ours=render.color_words(doubt.ours)
-    )
+    ).format(card=name or doubt.name, theirs=theirs, ours=ours)
 
 
 def field_name() -> str:
@@ -63,17 +62,12 @@ def fits_lines(
 ) -> list[str]:
     """Both readings: the `verdict` from cost and text (None: the title says it), what Scryfall lists for
     each of `doubts` (`fit_pairs_disputed`), and the fit by Scryfall's."""
-    lines = (
-        [_("Read from the cards\u2019 cost and text: {verdict}.").format(verdict=verdict)] if verdict else []
-    )
+    read = _("Read from the cards\u2019 cost and text: {verdict}.").format(verdict=verdict)
+    lines = [read] if verdict else []
     lines += [sentence(d, shown(d.name)) for d in doubts]
-    by_scryfall = fits_by_scryfall(result, card, commanders)
-    if by_scryfall is not None:
-        lines.append(
-            _("By the color identity Scryfall lists, it would fit.")
-            if by_scryfall
-            else _("By the color identity Scryfall lists, it would not fit.")
-        )
+    if (by_scryfall := fits_by_scryfall(result, card, commanders)) is not None:
+        fit = _("By the color identity Scryfall lists, it would fit.")
+        lines.append(fit if by_scryfall else _("By the color identity Scryfall lists, it would not fit."))
     return lines
 
 

@@ -98,9 +98,8 @@ def tidy_name(value: Any) -> str | None:
 def face_name(card: Mapping[str, Any], faces_key: str) -> str | None:
     """`A // B` from a card's faces, for answers that give faces but no top-level name."""
     faces = card.get(faces_key)
-    names = (
-        [tidy_name(f.get("name")) for f in faces if isinstance(f, Mapping)] if isinstance(faces, list) else []
-    )
+    faces = faces if isinstance(faces, list) else []
+    names = [tidy_name(f.get("name")) for f in faces if isinstance(f, Mapping)]
     return tidy_name(" // ".join(n for n in names if n)) if names and None not in names else None
 
 
@@ -293,8 +292,7 @@ def read_edhrec(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_EN
     raws = []
     for line in map(str, lines if isinstance(lines, list) else ()):
         count, _, name = line.strip().partition(" ")
-        section = Section.COMMANDER if (tidy_name(name) or "").casefold() in commanders else Section.MAIN
-        raws.append(
-            RawEntry(section, tidy_name(name), int(count) if count.isdigit() else count, label=line[:100])
-        )
+        tidy = tidy_name(name)
+        section = Section.COMMANDER if (tidy or "").casefold() in commanders else Section.MAIN
+        raws.append(RawEntry(section, tidy, int(count) if count.isdigit() else count, label=line[:100]))
     return build(Site.EDHREC, deck_id, obj(payload).get("header"), raws, limit=max_entries)
