@@ -3,7 +3,6 @@ them, the presentation layer words the answer, the tree answers errors."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from discord import app_commands
@@ -15,29 +14,11 @@ from bot.app.house import fit_here, rules_here
 from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, Commander, Partner, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
-from bot.identity import (
-    Analysis,
-    ChosenColorMisplaced,
-    analyze,
-    assign_chosen,
-    check_fit,
-    commander_eligibility,
-)
+from bot.identity import ChosenColorMisplaced, analyze, assign_chosen, check_fit, commander_eligibility
 from bot.present import embeds, errors
 
 Card = app_commands.Transform[CardQuery, CardOption()]
 FitCard = app_commands.Transform[CardQuery, CardOption("card")]
-
-
-def chosen_colors(
-    leaders: Sequence[Analysis], color: str | None, partner_color: str | None
-) -> list[str | None]:
-    """The color each commander chose before the game (CR 903.4b, `assign_chosen`); InputProblem for a color
-    given to a commander that chooses none."""
-    try:
-        return assign_chosen(leaders, color, partner_color)
-    except ChosenColorMisplaced as exc:
-        raise InputProblem(errors.chosen_color_text(exc.option, exc.commander)) from None
 
 
 class IdentityCog(commands.Cog, name="Identity"):
@@ -58,9 +39,7 @@ class IdentityCog(commands.Cog, name="Identity"):
 
     async def explain(self, interaction: Interaction, card: CardQuery) -> None:
         [found] = await resolve_options(interaction, [card])
-        printed = await self.bot.cards.printed_texts(
-            [found.card]
-        )  # its lines as the player's cards print them
+        printed = await self.bot.cards.printed_texts([found.card])  # as the player's cards print it
         self.remember(interaction, found.card)
         stale = embeds.stale_note([found])
         rules = await rules_here(interaction)  # the server's bracket, if it has one
@@ -118,7 +97,10 @@ class IdentityCog(commands.Cog, name="Identity"):
         found = await resolve_options(interaction, queries)
         the_card, *leaders = found
         leader_cards = [r.card for r in leaders]
-        chosen = chosen_colors([analyze(c) for c in leader_cards], color, partner_color)
+        try:  # the color each commander chose before the game (CR 903.4b)
+            chosen = assign_chosen([analyze(c) for c in leader_cards], color, partner_color)
+        except ChosenColorMisplaced as exc:  # a color for a commander that chooses none
+            raise InputProblem(errors.chosen_color_text(exc.option, exc.commander)) from None
         result = check_fit(the_card.card, leader_cards, chosen)
         here = await fit_here(interaction, the_card.card, leader_cards)  # this server's house rules
         printed = await self.bot.cards.printed_texts([the_card.card])

@@ -128,12 +128,8 @@ async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
             data = await source.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return await off_loop(partial(_parse_file, data, source.filename)), None
+        return await off_loop(lambda: parse(decode(data), filename=source.filename)), None
     return await off_loop(partial(parse, source)), None
-
-
-def _parse_file(data: bytes, filename: str) -> ParsedDeck:
-    return parse(decode(data), filename=filename)
 
 
 async def check_deck(

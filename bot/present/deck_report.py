@@ -120,7 +120,8 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
         return render.colon(render.colon(lines, name(repr(shown))), name(line_reason(problem.why)))
     if kind is ProblemKind.UNKNOWN:
         text = _("{lines}: no card named {card}").format(lines=lines, card=name(repr(problem.card or "")))
-        return text + _did_you_mean(problem, name)
+        names = ", ".join(name(s) for s in problem.suggestions)
+        return text + (_(" (did you mean {names}?)").format(names=names) if names else "")
     if kind is ProblemKind.UNCHECKED:
         return _unchecked_text(problem, card, lines, name)
     if kind is ProblemKind.COMMANDER:
@@ -163,11 +164,6 @@ def _unchecked_text(problem: Problem, card: str, lines: str, name: Callable[[str
     if names := ", ".join(name(s) for s in problem.suggestions):  # inside the one pair of parentheses
         why += _("; did you mean {names}?").format(names=names)
     return _("{card} ({where}): couldn\u2019t look it up ({why})").format(card=card, where=where, why=why)
-
-
-def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
-    names = ", ".join(name(s) for s in problem.suggestions)
-    return _(" (did you mean {names}?)").format(names=names) if names else ""
 
 
 def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
