@@ -54,8 +54,7 @@ def _managed_server(interaction: Interaction) -> int:
 
 
 async def _exact(interaction: Interaction, card: CardQuery) -> Resolved:
-    """The card named exactly so (or so printed in another language); a close match found by a misspelled
-    name is only offered to pick (CardNotFound), never banned on a guess."""
+    """The card named exactly so (or printed so); a misspelling's match is offered to pick, never banned."""
     [found] = await resolve_options(interaction, [card])
     if not names_card(card.text, found.card) and found.printed != card.text:
         raise CardNotFound(card.text, [found.name], card.option)

@@ -87,8 +87,7 @@ class DeckCombo:
 
 @dataclass(frozen=True, slots=True)
 class BracketFacts:
-    """What sets a deck's bracket: its Game Changers, cards meeting a text guideline, combos (`combos_checked`
-    False: no combo data to check them with)."""
+    """What sets a deck's bracket; `combos_checked` False: there was no combo data to check combos with."""
 
     game_changers: tuple[str, ...] = ()
     flagged: tuple[Flagged, ...] = ()

@@ -40,9 +40,7 @@ _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
 @dataclass(frozen=True, slots=True)
 class DeckInput:
     """What the runner resolved, by name as written: `resolved` exactly, `unknown` (-> close names) or
-    `unavailable`. `chosen`: the colors, in order, of the commanders that choose one (CR 903.4b). `house`: the
-    server's house rules, when the check is run for a server that has some; `combos`: the deck's Commander
-    Spellbook combos (None: not looked up)."""
+    `unavailable`; `chosen`: the choosers' colors in order (CR 903.4b); `combos`: None when not looked up."""
 
     parsed: ParsedDeck
     commanders: Sequence[Mapping[str, Any]] = ()

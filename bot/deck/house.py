@@ -28,9 +28,8 @@ class HouseRules(Protocol):
 def house_problems(
     rules: HouseRules, cards: Iterable[tuple[Card, tuple[int, ...], bool]], facts: BracketFacts
 ) -> tuple[list[Problem], HouseApplied]:
-    """`cards`: each card of the deck once (commanders included) with its lines and whether it leads; `facts`:
-    the deck's bracket facts. A house-banned card is a HOUSE_BANNED problem; more Game Changers than the
-    bracket allows one HOUSE_BRACKET problem naming them; each card and combo above it one more."""
+    """`cards`: each card once (commanders included), its lines, whether it leads. HOUSE_BANNED per banned
+    card; HOUSE_BRACKET for the Game Changers over the bracket's limit (one), each card and combo above it."""
     problems: list[Problem] = []
     lines: dict[str, tuple[int, ...]] = {}
     for card, at, leads in cards:

@@ -34,10 +34,8 @@ T = TypeVar("T")
 
 
 async def off_loop(work: Callable[[], T], deadline: float = WORK_DEADLINE) -> T:
-    """`work()` in a worker thread, so that the event loop serves everyone else meanwhile (the readers' patterns
-    are linear, so no one call holds the GIL for long and the loop gets it back every switch interval);
-    DeckInputError(TOO_SLOW) when it has not finished within `deadline` seconds. The thread is not stopped: it
-    ends on its own, its work being linear in an input of at most 64 KB."""
+    """`work()` in a thread, so the loop serves everyone meanwhile (linear patterns: no call holds the GIL
+    long); DeckInputError(TOO_SLOW) past `deadline` s. The thread ends on its own (linear work, ≤ 64 KB)."""
     try:
         return await asyncio.wait_for(asyncio.to_thread(work), deadline)
     except TimeoutError:

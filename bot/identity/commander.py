@@ -1,10 +1,8 @@
-"""Who may be a commander, and which two may lead a deck together (CR 903.3, 903.3a, 702.124).
-
-CR 903.3 (as amended with Edge of Eternities): a legendary creature, Vehicle, or Spacecraft with a
-power/toughness box, read from the front face (712.8a); a legendary card that is a creature off the
-battlefield (Grist), or whose text says it "can be your commander" (903.3a). A Background leads only beside
-a "Choose a Background" commander (702.124k). The ban list is `Verdict.banned`, not eligibility.
-"""
+"""Who may be a commander, and which two may lead a deck together (CR 903.3, 903.3a, 702.124). CR 903.3 (as
+amended with Edge of Eternities): a legendary creature, Vehicle, or Spacecraft with a power/toughness box,
+read from the front face (712.8a); a legendary card that is a creature off the battlefield (Grist), or whose
+text says it "can be your commander" (903.3a). A Background leads only beside a "Choose a Background"
+commander (702.124k). The ban list is `Verdict.banned`, not eligibility."""
 
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
-"""`analyze(card)`: a card's colors and Commander color identity, with evidence for every color.
-
-Colors (CR 202.2, 204, 604.3) come from the parts that carry them (709.4, 710, 712.8a, 715.4, 720, 722.4);
-identity (903.4) from mana symbols in cost and rules text of every part (903.4d-e) minus reminder text
-(903.4c), color indicators, "is all colors" and basic land types (903.5d), never color words. A card's own
-text wins (CR 101.1): a CDA that "doesn't affect its color identity" sets colors only. Scryfall's
-`colors`/`color_identity` are read only for tokens, colored by the effect that makes them (CR 111.3).
-"""
+"""`analyze(card)`: a card's colors and Commander color identity, with evidence for every color. Colors (CR
+202.2, 204, 604.3) come from the parts that carry them (709.4, 710, 712.8a, 715.4, 720, 722.4); identity
+(903.4) from mana symbols in cost and rules text of every part (903.4d-e) minus reminder text (903.4c), color
+indicators, "is all colors" and basic land types (903.5d), never color words. A card's own text wins (CR
+101.1): a CDA that "doesn't affect its color identity" sets colors only. Scryfall's `colors`/`color_identity`
+are read only for tokens, colored by the effect that makes them (CR 111.3)."""
 
 from __future__ import annotations
 

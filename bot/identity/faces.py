@@ -1,7 +1,6 @@
 """The parts of a Scryfall card object (CR 709, 710, 712, 715, 720, 722): `card_faces` tolerates odd fields
-and never reads `colors`/`color_identity`; `face_roles` says which parts give colors; `non_deck_kind` what
-a non-deck object is.
-"""
+and never reads `colors`/`color_identity`; `face_roles` says which parts give colors; `non_deck_kind` what a
+non-deck object is."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""Does a card fit a deck led by one or two commanders? (CR 903.5c, 903.4b, 903.3, 702.124)
-
-The deck's identity is its commanders' union (702.124c); a card fits when its identity is a subset (903.5c).
-A color chosen before the game (903.4b) counts; an open choice gives FITS_IF_CHOSEN with every assignment
-that covers the card. DECK_CANT_EXIST: no legal deck holds it (903.3, 702.124, ban list, not a deck card).
-Commanders given as `Analysis` are checked only for 903.4b and for being deck cards.
-"""
+"""Does a card fit a deck led by one or two commanders? (CR 903.5c, 903.4b, 903.3, 702.124) The deck's
+identity is its commanders' union (702.124c); a card fits when its identity is a subset (903.5c). A color
+chosen before the game (903.4b) counts; an open choice gives FITS_IF_CHOSEN with every assignment that covers
+the card. DECK_CANT_EXIST: no legal deck holds it (903.3, 702.124, ban list, not a deck card). Commanders
+given as `Analysis` are checked only for 903.4b and for being deck cards."""
 
 from __future__ import annotations
 

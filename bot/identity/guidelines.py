@@ -1,13 +1,12 @@
-"""`guideline_findings(card)`: the lines of a card's rules text, every face and part (CR 709-712, 715,
-720), reminder text removed (CR 903.4c), that make it mass land denial or an extra-turn card in the sense
-of the Commander Brackets. Mass land denial: a line that removes lands (destroy, exile, sacrifice of CR 701,
-or return to hand: every land, every nonbasic one, those of a basic land type (305.6) or all permanents
-(110), not only yours; four or more, X, one for each ... or all but a few; a sacrifice at the beginning of
-each turn or step, 503, 513), keeps them tapped (untap step, 502.3) or changes their mana (106, 305.7),
-unless lands are spared, paid by choice or given back on the same line. Extra turns (CR 500.7): a player
-"takes an extra turn" (never "can't", "would" or "skips that turn instead"). docs/brackets.md gives these
-rules in plain words and the choices, with cards. Findings are facts: Wizards' words are for `bot.present`.
-"""
+"""`guideline_findings(card)`: the lines of a card's rules text, every face and part (CR 709-712, 715, 720),
+reminder text removed (CR 903.4c), that make it mass land denial or an extra-turn card in the sense of the
+Commander Brackets. Mass land denial: a line that removes lands (destroy, exile, sacrifice of CR 701, or
+return to hand: every land, every nonbasic one, those of a basic land type (305.6) or all permanents (110),
+not only yours; four or more, X, one for each ... or all but a few; a sacrifice at the beginning of each turn
+or step, 503, 513), keeps them tapped (untap step, 502.3) or changes their mana (106, 305.7), unless lands are
+spared, paid by choice or given back on the same line. Extra turns (CR 500.7): a player "takes an extra turn"
+(never "can't", "would" or "skips that turn instead"). docs/brackets.md gives these rules in plain words and
+the choices, with cards. Findings are facts: Wizards' words are for `bot.present`."""
 
 from __future__ import annotations
 
@@ -38,9 +37,7 @@ class GuidelineEffect(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GuidelineFinding:
-    """One line that meets a guideline: `text` is the line as the identity evidence quotes it (`Reason.text`),
-    `span` the (start, end) in it of the words that decide, `face` the face or part (the card name for
-    one-part cards, like `Reason.face`)."""
+    """One line that meets a guideline: `face` and `text` as in `Reason`, `span` the deciding words in it."""
 
     guideline: Guideline
     effect: GuidelineEffect

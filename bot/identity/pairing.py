@@ -1,10 +1,8 @@
-"""Partner abilities (CR 702.124) as a storable summary (`PairingTraits`), and whether two cards pair.
-
-Each pairs only with its own kind (702.124f), one at a time (702.124g): Partner both (702.124h);
-Partner—[text] the same text, older Oracle text printing "Friends forever" alone (702.124i); Partner with
-each naming the other (702.124j); Choose a Background with a legendary Background (702.124k); Doctor's
-companion with a legendary Time Lord Doctor creature with no other creature types (702.124m).
-"""
+"""Partner abilities (CR 702.124) as a storable summary (`PairingTraits`), and whether two cards pair. Each
+pairs only with its own kind (702.124f), one at a time (702.124g): Partner both (702.124h); Partner—[text] the
+same text, older Oracle text printing "Friends forever" alone (702.124i); Partner with each naming the other
+(702.124j); Choose a Background with a legendary Background (702.124k); Doctor's companion with a legendary
+Time Lord Doctor creature with no other creature types (702.124m)."""
 
 from __future__ import annotations
 

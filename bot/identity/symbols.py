@@ -1,10 +1,8 @@
 """Mana-symbol parser over Scryfall's symbology (CR 107.4, 202.2) and the color order (CR 105.1).
-
 `classify(raw)` never raises: an unknown symbol gets kind `UNKNOWN` and no color. Colored: `{W}` (107.4a),
 hybrid `{W/U}` both (107.4e, 202.2d), `{2/W}` and `{C/W}` white, Phyrexian `{B/P}` and `{G/U/P}` (107.4f),
 half `{HW}` (107.4d). No color: `{C}` (107.4c), `{S}` (107.4h), `{X}` (107.3), numbers, `{T}` `{Q}` (107.5,
-107.6), `{E}` (107.14), `{P}`, `{CHAOS}`, `{A}`...
-"""
+107.6), `{E}` (107.14), `{P}`, `{CHAOS}`, `{A}`..."""
 
 from __future__ import annotations
 

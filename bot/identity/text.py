@@ -1,6 +1,5 @@
 """Rules-text helpers: reminder text (CR 903.4c), where a mana symbol sits in a line (`TextPlace`), and the
-colors a line names in words, which never count toward color identity (CR 903.4).
-"""
+colors a line names in words, which never count toward color identity (CR 903.4)."""
 
 from __future__ import annotations
 

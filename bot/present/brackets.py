@@ -49,8 +49,7 @@ def level(bracket: int) -> str:
 
 
 def quote(finding: GuidelineFinding, printed: PrintedText | None = None, *, markdown: bool = True) -> str:
-    """The line that makes a card meet its guideline: as the card prints it in the reply's language when
-    `printed` holds it, else the Oracle line with the deciding words in bold."""
+    """The card's line: as `printed` prints it in the reply's language, else Oracle's, deciding words bold."""
     here = printed is not None and scryfall_language(current_locale()) == printed.lang
     if here and printed is not None and (line := printed.line(finding.face, finding.text)):
         return f"\u201c{render.escape(line) if markdown else line}\u201d"
@@ -130,8 +129,7 @@ def combo_line(combo: DeckCombo, name: Name = str, *, link: bool = True) -> str:
 
 
 def _spellbook_doubts(facts: BracketFacts, name: Name) -> list[str]:
-    """Where Commander Spellbook's tag of a combo and the bracket read from the cards part ways: it tags the
-    combo above the deck's floor, or below the floor the combo sets."""
+    """Combos Spellbook tags above the deck's floor, or below the floor the combo itself sets."""
     out = []
     for combo in facts.combos:
         theirs = combo.combo.bracket_tag.bracket if combo.combo.bracket_tag is not None else None

@@ -77,24 +77,23 @@ def _with_lines(card: str, lines: Sequence[int]) -> str:
 
 def _banned_text(problem: Problem, name: Callable[[str], str]) -> str:
     """An official ban."""
-    card = name(problem.card or "")
+    text = _("{card} is banned in Commander ({lines})")
     if problem.commander:
-        return _("{card} is banned in Commander (a commander)").format(card=card)
-    if problem.companion:
-        return _("{card} is banned in Commander (the companion)").format(card=card)
-    if problem.lines:
-        return _("{card} is banned in Commander ({lines})").format(card=card, lines=_lines(problem.lines))
-    return _("{card} is banned in Commander").format(card=card)
+        text = _("{card} is banned in Commander (a commander)")
+    elif problem.companion:
+        text = _("{card} is banned in Commander (the companion)")
+    elif not problem.lines:
+        text = _("{card} is banned in Commander")
+    return text.format(card=name(problem.card or ""), lines=_lines(problem.lines))
 
 
 def _house_text(problem: Problem, name: Callable[[str], str]) -> str:
     card = name(problem.card or "")
     if problem.kind is ProblemKind.HOUSE_BANNED:
+        text = _("{card} is banned here by a house rule ({lines})")
         if problem.commander:
-            return _("{card} is banned here by a house rule (a commander)").format(card=card)
-        return _("{card} is banned here by a house rule ({lines})").format(
-            card=card, lines=_lines(problem.lines)
-        )
+            text = _("{card} is banned here by a house rule (a commander)")
+        return text.format(card=card, lines=_lines(problem.lines))
     here = house.bracket_words(problem.bracket or 1)
     if problem.why == "combo":
         text = _("{cards}: a two-card combo for bracket {level} or higher; this server plays {bracket}")
@@ -157,10 +156,8 @@ def _unchecked_text(problem: Problem, card: str, lines: str, name: Callable[[str
     """`Sol Rnig (line 3): couldn’t look it up (Scryfall didn’t answer; did you mean Sol Ring?)`."""
     where = _("commander") if problem.commander else lines
     # the lookup's own reason (a timeout, an HTTP status) is for the log; the player is told what it means
-    why = _("Scryfall didn\u2019t answer")
-    if problem.why == NOT_IN_LOCAL_DATA:
-        why = _("not in the local card data")
-    why = name(why)
+    local = problem.why == NOT_IN_LOCAL_DATA
+    why = name(_("not in the local card data") if local else _("Scryfall didn\u2019t answer"))
     if names := ", ".join(name(s) for s in problem.suggestions):  # inside the one pair of parentheses
         why += _("; did you mean {names}?").format(names=names)
     return _("{card} ({where}): couldn\u2019t look it up ({why})").format(card=card, where=where, why=why)
@@ -292,8 +289,7 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
 
 
 def text_report(report: DeckReport, printed: Printed | None = None) -> str:
-    """Plain text, as printed by the CLI and attached by the bot; `printed`: cards' rules text as printed in
-    the reply's language, to quote their lines from."""
+    """Plain text, printed by the CLI, attached by the bot; `printed`: the texts to quote card lines from."""
     names = " + ".join(report.commanders) or _("(none)")
     if report.identity_checked:
         names += f" ({render.color_words(report.deck_identity)})"
@@ -361,12 +357,9 @@ def _field_line(p: Problem, emoji: Emoji, printed: Printed) -> str:
 
 def _english_note(report: DeckReport, printed: Printed) -> str | None:
     """The footer's note when a card line the embed quotes (each off-color card's first) is English."""
-    for p in report.of_kind(ProblemKind.COLOR)[:FIELD_ITEMS]:
-        if p.analysis is not None and (
-            note := evidence.english_note(_sources(p)[:1], printed.get(p.card or ""))
-        ):
-            return note
-    return None
+    shown = (p for p in report.of_kind(ProblemKind.COLOR)[:FIELD_ITEMS] if p.analysis is not None)
+    notes = (evidence.english_note(_sources(p)[:1], printed.get(p.card or "")) for p in shown)
+    return next(filter(None, notes), None)
 
 
 def summary_embed(
@@ -393,9 +386,8 @@ def summary_embed(
     if report.unsure:  # no plain verdict while Scryfall lists another identity for a card
         color = second_opinion.COLOR
         sure = headline(report) if report.legal else _problems_sentence(report, bold=False)
-        description = f"{second_opinion.MARK} " + _(
-            "**Not sure.** Read from cost and text: {verdict}"
-        ).format(verdict=sure)
+        text = _("**Not sure.** Read from cost and text: {verdict}")
+        description = f"{second_opinion.MARK} " + text.format(verdict=sure)
     title = render.truncate(render.escape(heading), TITLE_LIMIT)
     embed = Embed(title=title, description=description, color=color)
     identity = render.pips(report.deck_identity, emoji) if report.identity_checked else _("not checked")
@@ -413,10 +405,8 @@ def summary_embed(
             more = kind_label(kind, n - FIELD_ITEMS)
             shown.append(_("\u2026and {more} more in the full report").format(more=more))
         embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
-    quoted = partial(_quoted, printed or {}, markdown=True)
-    embeds.add_list_field(
-        embed, brackets.title(report.bracket), brackets.deck_field(report.bracket, _escaped, quoted)
-    )
+    field = brackets.deck_field(report.bracket, _escaped, partial(_quoted, printed or {}, markdown=True))
+    embeds.add_list_field(embed, brackets.title(report.bracket), field)
     embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
     if report.house is not None:

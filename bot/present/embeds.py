@@ -70,8 +70,7 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
 
 
 def typed_line(typed: Sequence[tuple[str, str]]) -> str | None:
-    """`You typed: Blitzschlag (Lightning Bolt)` from (what was typed, the card's name) pairs: a name printed
-    in another language, part of the name or a slip."""
+    """`You typed: Blitzschlag (Lightning Bolt)` from (what was typed, the card's name) pairs."""
     names = ", ".join(f"{render.echo(t, 80)} ({render.escape(n)})" for t, n in typed)
     return _("You typed: {names}").format(names=names) if typed else None
 
@@ -104,8 +103,7 @@ def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str =
 
 
 def note_english(embed: Embed, found: Sequence[evidence.Source], printed: PrintedText | None = None) -> None:
-    """Say in the footer that quoted card lines are English Oracle text (replies in another language), when
-    one is not quoted as `printed` prints it."""
+    """The footer's note that a quoted card line is English Oracle text (`evidence.english_note`)."""
     note = evidence.english_note(found, printed)
     if note and embed.footer:
         embed.footer = f"{embed.footer} \u00b7 {note}"
@@ -125,9 +123,8 @@ def identity_reply(
     printed: PrintedText | None = None,
     house_bracket: int | None = None,
 ) -> Reply:
-    """`typed`: what was typed when it is not the card's own name (another language, part of it, a slip);
-    `printed`: the card's rules text as printed in the reply's language, to quote its lines from;
-    `house_bracket`: the bracket the server plays, when it set one."""
+    """`typed`: what was typed when not the card's own name; `printed`: its text in the reply's language, to
+    quote from; `house_bracket`: the bracket the server plays, if it set one."""
     name = analysis.name or card_name(card)
     kind = analysis.not_deck_card
     said = _("You typed: {names}").format(names=render.echo(typed, 80)) if typed else None

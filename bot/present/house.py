@@ -77,11 +77,8 @@ def cleared_reply(removed: Rules) -> Reply:
         names = [shown(b.name) for b in removed.bans[:3]]
         if (more := len(removed.bans) - 3) > 0:
             names.append(ngettext("{n} other card", "{n} other cards", more).format(n=more))
-        parts.append(
-            ngettext("the ban of {cards}", "the bans of {n} cards ({cards})", len(removed.bans)).format(
-                n=len(removed.bans), cards=render.and_list(names)
-            )
-        )
+        text = ngettext("the ban of {cards}", "the bans of {n} cards ({cards})", len(removed.bans))
+        parts.append(text.format(n=len(removed.bans), cards=render.and_list(names)))
     if removed.bracket is not None:
         parts.append(_("the bracket ({level})").format(level=removed.bracket))
     text = _(
@@ -124,16 +121,9 @@ def applied_line(applied: HouseApplied) -> str:
 
 def fits_house_lines(banned: Sequence[str], card: str, *, officially_banned: bool) -> list[str]:
     """Why the house rules keep the card (or a commander) out of decks here."""
-    out = []
-    for name in banned:
-        if name == card and not officially_banned:
-            text = _(
-                "This server\u2019s house rules ban {card}; the official Commander ban list doesn\u2019t."
-            )
-        else:
-            text = _("{card} is banned here by a house rule.")
-        out.append(text.format(card=shown(name)))
-    return out
+    here = _("This server\u2019s house rules ban {card}; the official Commander ban list doesn\u2019t.")
+    ban = _("{card} is banned here by a house rule.")
+    return [(here if n == card and not officially_banned else ban).format(card=shown(n)) for n in banned]
 
 
 def fits_house_headline(banned: Sequence[str], card: str) -> str:

@@ -80,8 +80,7 @@ def several_cards_text(query: str, candidates: Sequence[str], option: str | None
 
 
 def unavailable_text(reason: str, *, local_data: bool) -> str:
-    """Scryfall unreachable and the local card data has no answer: try later; with no local card data at all,
-    the command that fills it."""
+    """Scryfall unreachable, the local data without an answer: try later, or fill the local data first."""
     if local_data:
         text = _(
             "Scryfall is not answering ({reason}) and the local card data could not answer either; try again "

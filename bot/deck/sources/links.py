@@ -71,8 +71,7 @@ class DeckSourceErrorCode(StrEnum):
 
 
 class DeckSourceError(Exception):
-    """Every deck-link failure: `code`, `site`, `url`, `retry_after` (seconds, or None) and `data` (details);
-    `str()` is a summary for logs."""
+    """Every deck-link failure: `code`, `site`, `url`, `retry_after` (s or None), `data`; `str()` for logs."""
 
     def __init__(
         self,

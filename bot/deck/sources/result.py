@@ -1,9 +1,8 @@
 """A deck site's JSON answer read into a `FetchedDeck`, one reader per site (pages and exports: `pages`). An
-entry's `line` is its position: commanders first, then companions, main deck, sideboard, maybeboard and tokens,
-alphabetical within each. Archidekt: a card's "Commander"/companion mark, else its first (primary) category,
-decides its section. Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the bot does not
-know are reported.
-"""
+entry's `line` is its position: commanders first, then companions, main deck, sideboard, maybeboard and
+tokens, alphabetical within each. Archidekt: a card's "Commander"/companion mark, else its first (primary)
+category, decides its section. Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the
+bot does not know are reported."""
 
 from __future__ import annotations
 
