@@ -247,9 +247,7 @@ def _house_problems(
     """The server's house rules on every card of the deck, commanders included (not the companion)."""
     if rules is None:
         return [], None
-    cards = [
-        (groups.card_of[key], _lines(entries), key in leaders.keys) for key, entries in groups.cards.items()
-    ]
+    cards = [(groups.card_of[k], _lines(entries), k in leaders.keys) for k, entries in groups.cards.items()]
     cards += [(c, (), True) for c in leaders.cards if card_key(c) not in groups.cards]
     return house_problems(rules, cards, facts)
 

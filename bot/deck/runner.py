@@ -110,12 +110,10 @@ async def _settle_alternatives(
     return replace(parsed, entries=entries, problems=list(parsed.problems)), readings
 
 
-def _check_option(option: str, value: str | None) -> str | None:
+def _check_option(label: str, value: str | None) -> str | None:
     value = " ".join(value.split()) if value else None
     if value and len(value) > MAX_OPTION:
-        raise DeckCheckError(
-            DeckCheckCode.OPTION_TOO_LONG, option=option, length=len(value), limit=MAX_OPTION
-        )
+        raise DeckCheckError(DeckCheckCode.OPTION_TOO_LONG, option=label, length=len(value), limit=MAX_OPTION)
     return value or None
 
 

@@ -43,9 +43,7 @@ def has_power_toughness_box(card: dict) -> bool:
         return True
     raw_text = front.get("oracle_text")
     text = raw_text if isinstance(raw_text, str) else ""
-    return bool(_STATION_CREATURE_RE.search(text)) or any(
-        _PRINTED_BOX_RE.search(line) for line in text.split("\n")
-    )
+    return bool(_STATION_CREATURE_RE.search(text) or any(map(_PRINTED_BOX_RE.search, text.split("\n"))))
 
 
 def is_banned(card: object) -> bool:

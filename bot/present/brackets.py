@@ -31,9 +31,7 @@ TAGS = {"R": "Ruthless", "S": "Spicy", "P": "Powerful", "O": "Oddball", "C": "Co
 _WHAT = {Guideline.MASS_LAND_DENIAL: N_("mass land denial"), Guideline.EXTRA_TURN: N_("an extra-turn card")}
 _TITLES = {Guideline.MASS_LAND_DENIAL: N_("Mass land denial"), Guideline.EXTRA_TURN: N_("Extra turns")}
 _DOUBT = N_("Commander Spellbook tags {cards} {tag} (bracket {theirs}); read from the cards: bracket {ours}.")
-_NOTHING = N_(
-    "Nothing here sets a floor: no Game Changers, mass land denial, extra turns or two-card combos."
-)
+_NONE = N_("Nothing here sets a floor: no Game Changers, mass land denial, extra turns or two-card combos.")
 SHOWN = 3  # items per guideline in the embed before "…and N more"
 Name = Callable[[str], str]
 
@@ -173,7 +171,7 @@ def groups(
 
 def notes(facts: BracketFacts, name: Name = str) -> list[str]:
     """What the contents could not tell, said once; Spellbook's disagreements."""
-    out = [_(_NOTHING)] if facts.empty else []
+    out = [_(_NONE)] if facts.empty else []
     if not facts.combos_checked:
         out = [_("Combos were not checked: there is no Commander Spellbook data yet.")]
     out += _spellbook_doubts(facts, name)

@@ -264,12 +264,10 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
     out: list[str] = []
     if report.from_list:
         n = len(report.from_list)
-        text = ngettext(
-            "Commander taken from the list: {names}", "Commanders taken from the list: {names}", n
-        )
+        msg = ngettext("Commander taken from the list: {names}", "Commanders taken from the list: {names}", n)
         if report.second_from_list:
-            text = _("Second commander taken from the list: {names}")
-        out.append(text.format(names=render.and_list(map(name, report.from_list))))
+            msg = _("Second commander taken from the list: {names}")
+        out.append(msg.format(names=render.and_list(map(name, report.from_list))))
     for leader, color in report.chosen.items():
         text = _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity")
         out.append(text.format(card=name(leader), color=render.color_name(color)))

@@ -219,12 +219,10 @@ def fits_reply(
     banned_here = house_words.fits_house_lines(here.banned, name, officially_banned=is_banned(card))
     lines = [typed_line(typed), *banned_here]
     if doubts := second_opinion.fit_pairs_disputed(result, card, commanders):
-        about_colors = result.verdict is not FitVerdict.DECK_CANT_EXIST and not here.banned  # ⛔ stays
-        if about_colors:
+        on_colors = result.verdict is not FitVerdict.DECK_CANT_EXIST and not here.banned  # else ⛔ stays
+        if on_colors:
             title, color = second_opinion.fits_title(render.truncate(name, NAME_WIDTH)), second_opinion.COLOR
-        lines += second_opinion.fits_lines(
-            result, card, commanders, doubts, verdict if about_colors else None
-        )
+        lines += second_opinion.fits_lines(result, card, commanders, doubts, verdict if on_colors else None)
     lines += fit_words.fits_lines(result, name)
     named = [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]
     lines += [

@@ -20,9 +20,8 @@ def option_note(label: str | None) -> str:
 
 
 def _bold_names(names: Sequence[str], limit: int) -> str:
-    return ", ".join(
-        f"**{render.escape(render.truncate(n, 150))}**" for n in list(dict.fromkeys(names))[:limit]
-    )
+    shown = list(dict.fromkeys(names))[:limit]
+    return ", ".join(f"**{render.escape(render.truncate(n, 150))}**" for n in shown)
 
 
 def not_found_text(query: str, suggestions: Sequence[str], label: str | None = None) -> str:

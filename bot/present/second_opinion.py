@@ -44,9 +44,8 @@ def field_name() -> str:
 
 def field_line(name: str, doubt: Disagreement, emoji: Emoji = None) -> str:
     text = _("{card}: Scryfall lists {theirs}; cost and text give {ours}")
-    return text.format(
-        card=name, theirs=render.pips(doubt.theirs, emoji), ours=render.pips(doubt.ours, emoji)
-    )
+    theirs, ours = render.pips(doubt.theirs, emoji), render.pips(doubt.ours, emoji)
+    return text.format(card=name, theirs=theirs, ours=ours)
 
 
 def fits_title(name: str) -> str:

@@ -27,12 +27,7 @@ class Site(StrEnum):
         return _LABELS.get(self, self.value.capitalize())
 
 
-_LABELS = {
-    Site.TAPPEDOUT: "TappedOut",
-    Site.MTGGOLDFISH: "MTGGoldfish",
-    Site.TCGPLAYER: "TCGplayer",
-    Site.EDHREC: "EDHREC",
-}
+_LABELS = dict(tappedout="TappedOut", mtggoldfish="MTGGoldfish", tcgplayer="TCGplayer", edhrec="EDHREC")
 _ID, _NUM, _SLUG = r"[A-Za-z0-9_-]{1,200}", r"[0-9]{1,12}", r"[A-Za-z0-9_%.-]{0,200}"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 # Per site: its hosts (`www.` or `m.` in front dropped), its deck page (`{}`: the deck id) and the paths naming

@@ -127,7 +127,7 @@ def build(
     rank = {section: i for i, section in enumerate(_ORDER)}
     deck = ParsedDeck(deck_name=tidy_name(name), lines_read=len(raws))
     ordered = sorted(raws, key=lambda r: (rank.get(r.section, 9), (r.name or "").casefold()))
-    for position, raw in enumerate(ordered, start=1):
+    for at, raw in enumerate(ordered, start=1):
         problem = raw.problem
         if problem is None and raw.name is None:
             problem = EntryProblem.NO_NAME
@@ -137,12 +137,10 @@ def build(
             problem = EntryProblem.COUNT_OUT_OF_RANGE
         if problem is not None or raw.name is None:
             text = raw.name or raw.label or f"{raw.section.value} entry"
-            deck.problems.append(ParseProblem(position, text, problem or EntryProblem.NO_NAME))
+            deck.problems.append(ParseProblem(at, text, problem or EntryProblem.NO_NAME))
         else:
             marked = raw.section is Section.COMMANDER
-            deck.entries.append(
-                DeckEntry(raw.name, raw.count, position, raw.section, commander_marker=marked)
-            )
+            deck.entries.append(DeckEntry(raw.name, raw.count, at, raw.section, commander_marker=marked))
     if not deck.entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
     return FetchedDeck(deck, site, deck_id, tidy_name(owner))
