@@ -42,13 +42,10 @@ class CardPick(discord.ui.View):
         self.edit: Edit | None = None  # the prompt's, once it is sent
         self.picked: str | None = None
         self.locale = i18n.current_locale()  # the expiry note is worded like the prompt
-        self.select: discord.ui.Select[CardPick] = discord.ui.Select(
-            placeholder=choices.pick_placeholder(choice.option),
-            options=[
-                discord.SelectOption(label=choices.pick_label(name), value=str(i))
-                for i, name in enumerate(self.names)
-            ],
-        )
+        labels = [choices.pick_label(name) for name in self.names]
+        options = [discord.SelectOption(label=label, value=str(i)) for i, label in enumerate(labels)]
+        placeholder = choices.pick_placeholder(choice.option)
+        self.select: discord.ui.Select[CardPick] = discord.ui.Select(placeholder=placeholder, options=options)
         self.select.callback = self._picked  # type: ignore[method-assign]
         self.add_item(self.select)
 

@@ -214,17 +214,9 @@ def analyze(card: dict) -> Analysis:
     for r in found:  # the first found per color, aspect, kind, face, symbol and line
         reasons.setdefault((r.color, r.aspect, r.kind, r.face, r.symbol, r.text), r)
     notes = tuple(compress(_NOTES, (unrecorded, chooses, removes, keeps_identity)))
+    colors, identity, evidence = wubrg(colors), wubrg(identity), tuple(reasons.values())
     return Analysis(
-        name,
-        wubrg(colors),
-        wubrg(identity),
-        tuple(reasons.values()),
-        tuple(parts),
-        chooses,
-        notes,
-        kind,
-        tuple(reminder),
-        wubrg(words),
+        name, colors, identity, evidence, tuple(parts), chooses, notes, kind, tuple(reminder), wubrg(words)
     )
 
 

@@ -31,6 +31,10 @@ TAGS = {"R": "Ruthless", "S": "Spicy", "P": "Powerful", "O": "Oddball", "C": "Co
 _WHAT = {Guideline.MASS_LAND_DENIAL: N_("mass land denial"), Guideline.EXTRA_TURN: N_("an extra-turn card")}
 _TITLES = {Guideline.MASS_LAND_DENIAL: N_("Mass land denial"), Guideline.EXTRA_TURN: N_("Extra turns")}
 _DOUBT = N_("Commander Spellbook tags {cards} {tag} (bracket {theirs}); read from the cards: bracket {ours}.")
+_REST = N_(
+    "The cards can\u2019t tell the rest: brackets 1 and 2, and 4 and 5, differ by intent and by how long games "
+    "last."
+)
 _NONE = N_("Nothing here sets a floor: no Game Changers, mass land denial, extra turns or two-card combos.")
 SHOWN = 3  # items per guideline in the embed before "…and N more"
 Name = Callable[[str], str]
@@ -177,13 +181,7 @@ def notes(facts: BracketFacts, name: Name = str) -> list[str]:
     out += _spellbook_doubts(facts, name)
     if facts.of(Guideline.EXTRA_TURN):
         out.append(_("Whether extra turns are chained is for your table: the cards can\u2019t tell."))
-    out.append(
-        _(
-            "The cards can\u2019t tell the rest: brackets 1 and 2, and 4 and 5, differ by intent and by how long "
-            "games last."
-        )
-    )
-    return out
+    return [*out, _(_REST)]
 
 
 def deck_text(facts: BracketFacts, quoted: Callable[[Flagged], str] | None = None) -> list[str]:
