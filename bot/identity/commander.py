@@ -58,8 +58,7 @@ def commander_eligibility(card: dict) -> Verdict:
     """Whether `card` can be your commander (CR 903.3, 903.3a), with the reason as a `VerdictCode`."""
     faces = card_faces(card)
     name = card_name(card)
-    kind = non_deck_kind(card, faces)
-    if kind is not None:
+    if (kind := non_deck_kind(card, faces)) is not None:
         return Verdict(False, VerdictCode.NOT_A_DECK_CARD, name, not_deck_card=kind)
     front = front_type(faces)
     front_words, subtypes = type_words(front)
@@ -132,8 +131,7 @@ def check_pairing(a: dict, b: dict) -> Verdict:
     if na and _core_name(na) == _core_name(nb):
         return Verdict(False, VerdictCode.SAME_CARD, na, nb)
     ta, tb = pairing_traits(a), pairing_traits(b)
-    kinds = shared_pairings(ta, tb)
-    if not kinds:
+    if not (kinds := shared_pairings(ta, tb)):
         return _no_pair_verdict(na, nb, ta, tb)
     # the Partner—[text] variant both have, as the first card prints it
     theirs = {norm_text(t) for t in tb.texts(PairingKind.PARTNER_TEXT)}

@@ -52,22 +52,19 @@ def _blockers_and_problems(
     problems: list[Verdict] = []
     dicts = [c for c in given if isinstance(c, dict)]
     if len(given) == 2 and len(dicts) == 2:
-        pairing = check_pairing(dicts[0], dicts[1])
-        if not pairing.ok:
+        if not (pairing := check_pairing(dicts[0], dicts[1])).ok:
             problems.append(pairing)
             ineligible = pairing.code is VerdictCode.PAIRED_BUT_INELIGIBLE
             blockers.append(DeckBlocker.COMMANDER_INELIGIBLE if ineligible else DeckBlocker.PAIR_INVALID)
     else:
         for c in dicts:
-            verdict = commander_eligibility(c)
-            if not verdict.ok:
+            if not (verdict := commander_eligibility(c)).ok:
                 problems.append(verdict)
                 blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
     pairs = list(zip(given, leaders, strict=True))
     if any(not leader.deck_card for c, leader in pairs if not isinstance(c, dict)):
         blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
-    banned = [leader.name for c, leader in pairs if is_banned(c)]
-    if banned:
+    if banned := [leader.name for c, leader in pairs if is_banned(c)]:
         blockers.append(DeckBlocker.COMMANDER_BANNED)
     if is_banned(card):
         blockers.append(DeckBlocker.CARD_BANNED)

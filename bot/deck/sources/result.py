@@ -146,9 +146,6 @@ def build(
     return FetchedDeck(deck, site, deck_id, tidy_name(owner))
 
 
-# -- Archidekt -----------------------------------------------------------------------------------------------
-
-
 def _archidekt_section(item: Mapping[str, Any], included: Mapping[str, bool]) -> Section:
     folded = [c.casefold() for c in item.get("categories") or () if isinstance(c, str)]
     primary = folded[0] if folded else None
@@ -189,8 +186,6 @@ def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
     owner = obj(payload.get("owner")).get("username")
     return build(Site.ARCHIDEKT, deck_id, payload.get("name"), raws, owner)
 
-
-# -- Moxfield ------------------------------------------------------------------------------------------------
 
 # Moxfield boards -> sections. signatureSpells (Oathbreaker) are part of the deck.
 MOXFIELD_BOARDS: dict[str, Section] = {
@@ -245,9 +240,6 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
     raws = [_moxfield_entry(b, key, item, v3) for b, cards in boards.items() for key, item in cards.items()]
     owner = obj(payload.get("createdByUser")).get("userName")
     return build(Site.MOXFIELD, deck_id, payload.get("name"), raws, owner)
-
-
-# -- Aetherhub, TCGplayer, EDHREC --------------------------------------------------------------------------
 
 
 def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
