@@ -97,8 +97,7 @@ class MessagesCog(commands.Cog, name="Messages"):
             await interaction.response.send_modal(CommanderForm(self.bot, deck))
 
     async def explain_names(self, interaction: Interaction, message: discord.Message) -> None:
-        names = card_mentions(message.content or "")
-        if not names:
+        if not (names := card_mentions(message.content or "")):
             raise InputProblem(choices.no_card_mentions_text())
         shown, left_out = names[:MENTION_LIMIT], max(0, len(names) - MENTION_LIMIT)
         read_names_in_players_language(interaction)

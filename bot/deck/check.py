@@ -208,8 +208,7 @@ def _card_problems(
     name, lines = str(card.get("name", entries[0].name)), _lines(entries)
     count = sum(e.count for e in entries)
     problems: list[Problem] = []
-    limit = copy_limit(card)
-    if limit is not None and count > limit:
+    if (limit := copy_limit(card)) is not None and count > limit:
         problems.append(Problem(ProblemKind.SINGLETON, name, lines, count=count, limit=limit))
     if is_leader:
         return problems

@@ -117,8 +117,7 @@ def guideline_findings(card: Mapping) -> tuple[GuidelineFinding, ...]:
             low = raw.lower()
             if not any(w in low for w in _WORDS):
                 continue
-            line = shown_line(strip_reminder(raw))
-            if not line:
+            if not (line := shown_line(strip_reminder(raw))):
                 continue
             seen: set[Guideline] = set()
             for guideline, effect, rule in _RULES:

@@ -50,8 +50,7 @@ def _line_traits(line: str) -> Iterable[PairingTrait]:
     # Keyword lines may list several keywords ("Flying, partner"); a "partner with" name may hold a comma.
     parts = [line] if "with" in line.lower() else [p.strip() for p in line.split(",")]
     for part in parts:
-        trait = _KEYWORD_TRAITS.get(norm_text(part).rstrip("."))
-        if trait is not None:
+        if (trait := _KEYWORD_TRAITS.get(norm_text(part).rstrip("."))) is not None:
             yield trait
         elif m := _PARTNER_WITH_RE.match(part):
             yield PairingTrait(PairingKind.PARTNER_WITH, m.group(1).strip())

@@ -77,8 +77,7 @@ def classify(raw: str) -> Symbol:
         return Symbol(raw, SymbolKind.UNKNOWN)
     if inner in _LETTERS:
         return Symbol(raw, SymbolKind.COLORED, inner)
-    simple = _SIMPLE.get(inner)
-    if simple is not None:
+    if (simple := _SIMPLE.get(inner)) is not None:
         return Symbol(raw, simple)
     if inner.isdigit() or _is_number(inner):
         return Symbol(raw, SymbolKind.GENERIC)

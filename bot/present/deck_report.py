@@ -224,8 +224,7 @@ def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
 def _best_choice(report: DeckReport) -> str | None:
     """The color that, chosen before the game, brings the most off-color cards in."""
     off = report.of_kind(ProblemKind.COLOR)
-    helped = Counter(p.outside for p in off if len(p.outside) == 1)
-    if not helped:
+    if not (helped := Counter(p.outside for p in off if len(p.outside) == 1)):
         return None
     color, n = max(helped.items(), key=lambda item: (item[1], -WUBRG.index(item[0])))
     return ngettext(

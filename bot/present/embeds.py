@@ -104,8 +104,7 @@ def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str =
 
 def note_english(embed: Embed, found: Sequence[evidence.Source], printed: PrintedText | None = None) -> None:
     """The footer's note that a quoted card line is English Oracle text (`evidence.english_note`)."""
-    note = evidence.english_note(found, printed)
-    if note and embed.footer:
+    if (note := evidence.english_note(found, printed)) and embed.footer:
         embed.footer = f"{embed.footer} \u00b7 {note}"
 
 

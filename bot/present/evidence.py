@@ -56,8 +56,7 @@ def printed_keyword(keyword: str) -> str:
     """A keyword as the cards print it in the reply's language (msgctxt "keyword": de "Rückblende"), else as
     the engine read it; "Level up" finds the catalog's "Level Up"."""
     for msgid in dict.fromkeys((keyword, keyword[:1].upper() + keyword[1:].lower(), keyword.title())):
-        printed = pgettext("keyword", msgid)
-        if printed != msgid:
+        if (printed := pgettext("keyword", msgid)) != msgid:
             return printed
     return keyword
 

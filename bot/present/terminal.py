@@ -45,8 +45,7 @@ def _embed_lines(embed: Embed, bold: bool) -> list[str]:
             out.append(render.colon(name, lines[0]))
         else:
             out += [name, *(INDENT + line for line in lines)]
-    footer = [part for part in (embed.footer, embed.url) if part]
-    if footer:
+    if footer := [part for part in (embed.footer, embed.url) if part]:
         out += ["", " \u00b7 ".join(footer)]
     return out
 

@@ -345,8 +345,7 @@ def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
         colors = render.color_words(x.color for x in analysis.identity_reasons if x.symbol == r.symbol)
         sym, two, colorless = (render.symbol(s, emoji) for s in (r.symbol, "{2}", "{C}"))
         out.append(_(_SYMBOL_LESSONS[kind]).format(sym=sym, colors=colors, two=two, colorless=colorless))
-    hidden = [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]
-    if hidden:
+    if hidden := [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]:
         syms = render.and_list(render.symbol(s.raw, emoji) for s in hidden)
         text = ngettext(
             "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored (CR 903.4c).",
@@ -354,8 +353,7 @@ def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
             len(hidden),
         )
         out.append(text.format(symbols=syms))
-    words = "".join(c for c in analysis.color_words if c not in analysis.identity)
-    if words:
+    if words := "".join(c for c in analysis.color_words if c not in analysis.identity):
         named = render.and_list(_("\u201c{word}\u201d").format(word=render.color_name(c)) for c in words)
         text = ngettext(
             "The word {words} in its text doesn\u2019t count: words never add to color identity, "

@@ -32,8 +32,7 @@ def _columns(cells: list[str]) -> dict[str, int]:
 
 def _header(lines: list[str]) -> tuple[int, str, dict[str, int]] | None:
     """(header line index, delimiter, columns): the delimiter that finds the most known columns."""
-    rows = [i for i, line in enumerate(lines) if line.strip()][:2]
-    if not rows:
+    if not (rows := [i for i, line in enumerate(lines) if line.strip()][:2]):
         return None
     best: tuple[int, str, dict[str, int]] | None = None
     for delimiter in _DELIMITERS:
@@ -45,8 +44,7 @@ def _header(lines: list[str]) -> tuple[int, str, dict[str, int]] | None:
 
 
 def detect(lines: list[str], *, prefer: bool = False) -> bool:
-    found = _header(lines)
-    if found is None or "name" not in found[2]:
+    if (found := _header(lines)) is None or "name" not in found[2]:
         return False
     return prefer or bool({"count", "set", "number"} & set(found[2]))
 
@@ -61,8 +59,7 @@ def _section(value: str) -> Section:
 
 
 def read(lines: list[str], deck: ParsedDeck) -> None:
-    found = _header(lines)
-    if found is None:
+    if (found := _header(lines)) is None:
         return
     start, delimiter, columns = found
     reader = csv.reader(lines[start + 1 :], delimiter=delimiter)

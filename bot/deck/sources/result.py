@@ -217,8 +217,7 @@ def _moxfield_boards(payload: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]
 
 
 def _moxfield_entry(board: str, map_key: Any, item: Any, v3: bool) -> RawEntry:
-    section = MOXFIELD_BOARDS.get(board)
-    if section is None:
+    if (section := MOXFIELD_BOARDS.get(board)) is None:
         label = tidy_name(obj(obj(item).get("card")).get("name")) or tidy_name(map_key)
         return RawEntry(Section.TOKENS, None, None, problem=EntryProblem.UNKNOWN_BOARD, label=label)
     if not isinstance(item, Mapping):
