@@ -66,13 +66,9 @@ def read(lines: list[str], deck: ParsedDeck) -> None:
     for row in reader:
         if not any(cell.strip() for cell in row):
             continue
-        cell = {key: row[index] for key, index in columns.items() if index < len(row)}
+        cell = dict.fromkeys(_COLUMNS, "") | {key: row[i] for key, i in columns.items() if i < len(row)}
+        foil, where = cell["foil"].strip().lower() in _FOILS, _section(cell["section"])
         card = card_from_fields(
-            cell.get("count"),
-            cell.get("name") or "",
-            _section(cell.get("section") or ""),
-            set_code=cell.get("set"),
-            number=cell.get("number"),
-            foil=(cell.get("foil") or "").strip().lower() in _FOILS,
+            cell["count"], cell["name"], where, set_code=cell["set"], number=cell["number"], foil=foil
         )
         deck.add(start + 1 + reader.line_num, delimiter.join(row), card)
