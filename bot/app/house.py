@@ -19,9 +19,7 @@ from bot.present import house
 
 def server_of(interaction: Interaction) -> int | None:
     """The server whose house rules apply to the interaction: one the bot is installed in."""
-    if interaction.guild_id and interaction.is_guild_integration():
-        return interaction.guild_id
-    return None
+    return interaction.guild_id if interaction.guild_id and interaction.is_guild_integration() else None
 
 
 async def fit_here(interaction: Interaction, card: Card, commanders: Sequence[Card]) -> FitHere:

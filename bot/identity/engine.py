@@ -158,10 +158,8 @@ def _token_colors(card: dict, faces: tuple[Face, ...]) -> tuple[list[Reason], bo
     name = faces[0].name
     out = [Reason(c, _COLOR, ReasonKind.TOKEN_COLOR, name) for c in front]
     for i, colors in enumerate(face_colors or [front]):
-        out += [
-            Reason(c, _IDENTITY, ReasonKind.TOKEN_COLOR, faces[i].name if i < len(faces) else name)
-            for c in colors
-        ]
+        face = faces[i].name if i < len(faces) else name
+        out += [Reason(c, _IDENTITY, ReasonKind.TOKEN_COLOR, face) for c in colors]
     # the front's colors explain themselves even when the faces record none
     return out + [Reason(c, _IDENTITY, ReasonKind.TOKEN_COLOR, name) for c in front], recorded
 

@@ -107,14 +107,8 @@ def check_fit(
     outside = "".join(c for c in card_analysis.identity if c not in deck_identity)
     evidence = {c: card_analysis.reasons_for(c, Aspect.IDENTITY) for c in outside}
     options = _choice_options(outside, base, choosers)
-    if blockers:
-        verdict = FitVerdict.DECK_CANT_EXIST
-    elif not outside:
-        verdict = FitVerdict.FITS
-    elif options:
-        verdict = FitVerdict.FITS_IF_CHOSEN
-    else:
-        verdict = FitVerdict.DOES_NOT_FIT
+    verdict = FitVerdict.FITS_IF_CHOSEN if options else FitVerdict.DOES_NOT_FIT
+    verdict = FitVerdict.DECK_CANT_EXIST if blockers else FitVerdict.FITS if not outside else verdict
     return FitResult(
         fits=not outside,
         card=card_analysis,

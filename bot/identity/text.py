@@ -49,8 +49,7 @@ def symbol_context(line: str, start: int) -> tuple[TextPlace, str | None]:
         inner_before = before[q + 1 :]
         ends = (line.find('"', start), line.find("\u201d", start))
         close = min((i for i in ends if i != -1), default=len(line))
-        inner_after = line[start:close]
-        if ":" not in inner_before and ":" in inner_after:
+        if ":" not in inner_before and ":" in line[start:close]:
             return TextPlace.GRANTED_COST, None
         if _ADD_RE.search(inner_before):
             return TextPlace.GRANTED_MANA_ABILITY, None

@@ -150,9 +150,8 @@ def groups(
     quoted = quoted or (lambda f: quote(f.finding, markdown=False))
     for guideline in (Guideline.MASS_LAND_DENIAL, Guideline.EXTRA_TURN):
         if found := facts.of(guideline):
-            head = _("{what}: bracket {level} or higher.").format(
-                what=_(_TITLES[guideline]), level=GUIDELINE_FLOORS[guideline]
-            )
+            label, level = _(_TITLES[guideline]), GUIDELINE_FLOORS[guideline]
+            head = _("{what}: bracket {level} or higher.").format(what=label, level=level)
             out.append((head, [f"{name(f.name)} \u2014 {quoted(f)}" for f in found]))
     combos = facts.combos
     for floor, head in (
@@ -185,7 +184,6 @@ def notes(facts: BracketFacts, name: Name = str) -> list[str]:
 
 
 def deck_text(facts: BracketFacts, quoted: Callable[[Flagged], str] | None = None) -> list[str]:
-    """The bracket section of the text report."""
     out = [title(facts)]
     for head, items in groups(facts, str, quoted):
         out += [f"  {head}", *(f"    - {item}" for item in items)]

@@ -76,7 +76,6 @@ def _with_lines(card: str, lines: Sequence[int]) -> str:
 
 
 def _banned_text(problem: Problem, name: Callable[[str], str]) -> str:
-    """An official ban."""
     text = _("{card} is banned in Commander ({lines})")
     if problem.commander:
         text = _("{card} is banned in Commander (a commander)")

@@ -50,10 +50,9 @@ def unavailable_text() -> str:
 
 
 def banned_reply(name: str, *, added: bool) -> Reply:
+    text = _("{card} was already banned here by a house rule.")
     if added:
         text = _("\u26d4 {card} is now banned here by a house rule. Deck checks in this server report it.")
-    else:
-        text = _("{card} was already banned here by a house rule.")
     return Reply(content=text.format(card=shown(name)))
 
 
