@@ -46,8 +46,7 @@ class CommanderForm(discord.ui.Modal):
     def __init__(self, bot: IdentityBot, deck: ReadDeck) -> None:
         words = decklinks.commander_form_words()
         super().__init__(title=words.title, timeout=FORM_TIMEOUT)
-        self.bot = bot
-        self.deck = deck
+        self.bot, self.deck = bot, deck
         self.fields: dict[str, discord.ui.TextInput[CommanderForm]] = {
             "commander": discord.ui.TextInput(label=words.label, placeholder=words.placeholder),
             "partner": discord.ui.TextInput(

@@ -1,7 +1,6 @@
-"""The /house commands' work and the server's house rules for other commands. House rules apply where the
-bot is installed in a server (a guild integration), never in DMs or where only a user installed the app;
-changing them needs Manage Server, read from the member's permissions in the interaction. A write that waits
-for the file (a card import holds it) defers the reply rather than miss Discord's 3 s."""
+"""The /house commands' work and the server's house rules for other commands: only where the bot is installed
+in a server (never in DMs or user installs); changes need Manage Server (the member's permissions in the
+interaction). A write waiting for the file (a card import holds it) defers rather than miss Discord's 3 s."""
 
 from __future__ import annotations
 

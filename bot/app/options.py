@@ -62,8 +62,7 @@ class CardOption(app_commands.Transformer):
     """Validation (errors carry `label`) and autocomplete of one card option."""
 
     def __init__(self, label: str | None = None, *, commander: bool = False) -> None:
-        self.label = label
-        self.commander = commander
+        self.label, self.commander = label, commander
 
     async def transform(self, interaction: Interaction, value: str, /) -> CardQuery:
         try:

@@ -35,9 +35,7 @@ class CardPick(discord.ui.View):
 
     def __init__(self, choice: Choice, rerun: Rerun, *, owner_id: int, timeout: float = PICK_TIMEOUT) -> None:
         super().__init__(timeout=timeout)
-        self.choice = choice
-        self.rerun = rerun
-        self.owner_id = owner_id
+        self.choice, self.rerun, self.owner_id = choice, rerun, owner_id
         self.names = list(dict.fromkeys(choice.names))[: choices.MENU_OPTIONS]
         self.edit: Edit | None = None  # the prompt's, once it is sent
         self.picked: str | None = None

@@ -114,16 +114,13 @@ def _printed(
     face: Face, syms: list[Symbol], line: str | None, aspect: Aspect
 ) -> tuple[list[Reason], list[Reason]]:
     """(mana cost, color indicator + "is all colors" `line`) evidence for `aspect` (CR 202.2, 204, 604.3)."""
-    name, cost = face.name, face.mana_cost
+    name, cost, types = face.name, face.mana_cost, face.type_line
     mana = [
         Reason(c, aspect, ReasonKind.MANA_COST, name, s.raw, cost, False, s.kind)
         for s in syms
         for c in s.colors
     ]
-    rest = [
-        Reason(c, aspect, ReasonKind.COLOR_INDICATOR, name, None, face.type_line)
-        for c in face.color_indicator
-    ]
+    rest = [Reason(c, aspect, ReasonKind.COLOR_INDICATOR, name, None, types) for c in face.color_indicator]
     if line is not None:
         rest += [Reason(c, aspect, ReasonKind.CDA, name, None, line, cda=CdaKind.ALL_COLORS) for c in WUBRG]
     return mana, rest

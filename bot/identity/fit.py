@@ -132,8 +132,7 @@ class ChosenColorMisplaced(IdentityError):
 
     def __init__(self, option: str, commander: str | None) -> None:
         super().__init__(f"{option}: {commander or 'no partner'} chooses no color (CR 903.4b)")
-        self.option = option
-        self.commander = commander
+        self.option, self.commander = option, commander
 
 
 def assign_chosen(

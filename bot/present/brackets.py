@@ -1,7 +1,6 @@
-"""What the bot says about Commander brackets: a card that is a Game Changer, mass land denial or an extra-turn
-card (/identity, /fits, and under a server's bracket), and a deck's bracket: the lowest its contents allow, one
-line per guideline with the cards, lines and combos behind it, Commander Spellbook's tags beside ours, and once
-what contents can't tell. Bracket names are Wizards' (proper names, as printed nowhere on a card)."""
+"""What the bot says about Commander brackets: what a card means for them (/identity, /fits, a server's
+bracket), and a deck's bracket with one line per guideline and what sets it, Spellbook's tags beside ours and
+what contents can't tell. Bracket names are Wizards' (proper names, printed on no card)."""
 
 from __future__ import annotations
 

@@ -224,9 +224,8 @@ def fits_reply(
         lines += second_opinion.fits_lines(result, card, commanders, doubts, verdict if on_colors else None)
     lines += fit_words.fits_lines(result, name)
     named = [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]
-    lines += [
-        line for c, n in named for line in brackets.card_lines(c, shown(n), printed if c is card else None)
-    ]
+    for c, n in named:
+        lines += brackets.card_lines(c, shown(n), printed if c is card else None)
     embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)
     embed.add_field(name=_("Card"), value=render.colon(plain(name), pips), inline=True)

@@ -1,10 +1,9 @@
 """What every text reader shares: one card line and the section headers around it. Pure. A leading number
 no deck could hold (1000 or more) is part of the name (`1996 World Champion`); ` // ` starts a comment only
-when it can't start a split card's next face (`slash_comment`).
-
-Every pattern here reads player text in linear time (docs/robustness.md): a line's runs of spaces are one
-space before any pattern sees it, no two quantifiers of a pattern can take the same characters, and the
-end-anchored suffix patterns are short and searched in the line's last `_SUFFIX_WINDOW` characters only."""
+when it can't start a split card's next face (`slash_comment`). Every pattern reads player text in linear
+time (docs/robustness.md): runs of spaces are one space before any pattern sees them, no two quantifiers of a
+pattern can take the same characters, and the short end-anchored suffix patterns search the line's last
+`_SUFFIX_WINDOW` characters only."""
 
 from __future__ import annotations
 

@@ -77,10 +77,7 @@ class DeckSourceError(Exception):
         retry_after: float | None = None,
         **data: Any,
     ) -> None:
-        self.code = code
-        self.site = site
-        self.url = url
-        self.retry_after = retry_after
+        self.code, self.site, self.url, self.retry_after = code, site, url, retry_after
         self.data: dict[str, Any] = data
         details = ", ".join(f"{k}={v!r}" for k, v in data.items())
         super().__init__(
