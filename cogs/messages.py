@@ -112,8 +112,7 @@ class MessagesCog(commands.Cog, name="Messages"):
         try:
             query = card_query_text(typed)
             found = await self.bot.cards.resolve(query)
-            said = found.typed(query)
-            return Explained(typed, card=found.card, analysis=analyze(found.card), printed=said)
+            return Explained(typed, card=found.card, analysis=analyze(found.card), printed=found.typed(query))
         except (BadCardName, IdentityError):
             return Explained(typed, problem="bad_name")
         except AmbiguousCard as exc:

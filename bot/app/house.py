@@ -35,8 +35,7 @@ async def rules_here(interaction: Interaction) -> Rules | None:
 
 
 def _server(interaction: Interaction) -> int:
-    guild_id = server_of(interaction)
-    if guild_id is None:
+    if (guild_id := server_of(interaction)) is None:
         raise InputProblem(house.server_only_text())
     return guild_id
 

@@ -162,8 +162,7 @@ class _Groups:
 def _group(entries: Sequence[DeckEntry], inp: DeckInput) -> _Groups:
     out = _Groups()
     for entry in entries:
-        card = inp.resolved.get(entry.name)
-        if card is None:
+        if (card := inp.resolved.get(entry.name)) is None:
             target = out.unchecked if entry.name in inp.unavailable else out.unknown
             target.setdefault(entry.name, []).append(entry)
         else:

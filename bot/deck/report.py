@@ -143,8 +143,7 @@ class DeckReport:
 
     @property
     def unsure(self) -> bool:
-        """Scryfall lists another identity for a card, and no finding stands apart from color identity: the
-        verdict could turn on which reading is right."""
+        """A card's identity is disputed and every finding is about identity: the verdict may turn on it."""
         identity_kinds = (ProblemKind.COLOR, ProblemKind.COMPANION)
         return bool(self.disputed) and all(p.kind in identity_kinds for p in self.findings)
 

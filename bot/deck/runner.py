@@ -192,8 +192,7 @@ def _add_marked(out: _Commanders, typed: str, card: dict[str, Any] | None, looku
 async def _commanders(
     cards: CardSource, parsed: ParsedDeck, lookup: _Lookup, options: Sequence[tuple[str, str]]
 ) -> _Commanders:
-    """Both options: those two; one: it, plus the list's one other commander when the two can pair; none: the
-    one or two the list marks."""
+    """Both options: those two; one: it and the list's other one if they pair; none: those the list marks."""
     out = _Commanders()
     for option, query in options:
         await _resolve_option(cards, option, query, lookup, out)

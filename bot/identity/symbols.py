@@ -72,8 +72,7 @@ _LETTERS = frozenset(WUBRG)
 @lru_cache(maxsize=4096)
 def classify(raw: str) -> Symbol:
     """What one symbol such as "{2/W}" is. Never raises: unknown symbols get `SymbolKind.UNKNOWN`."""
-    inner = (raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw).strip().upper()
-    if not inner:
+    if not (inner := (raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw).strip().upper()):
         return Symbol(raw, SymbolKind.UNKNOWN)
     if inner in _LETTERS:
         return Symbol(raw, SymbolKind.COLORED, inner)

@@ -31,8 +31,8 @@ _WHAT = {Guideline.MASS_LAND_DENIAL: N_("mass land denial"), Guideline.EXTRA_TUR
 _TITLES = {Guideline.MASS_LAND_DENIAL: N_("Mass land denial"), Guideline.EXTRA_TURN: N_("Extra turns")}
 _DOUBT = N_("Commander Spellbook tags {cards} {tag} (bracket {theirs}); read from the cards: bracket {ours}.")
 _REST = N_(
-    "The cards can\u2019t tell the rest: brackets 1 and 2, and 4 and 5, differ by intent and by how long games "
-    "last."
+    "The cards can\u2019t tell the rest: brackets 1 and 2, and 4 and 5, differ by intent and by how long "
+    "games last."
 )
 _NONE = N_("Nothing here sets a floor: no Game Changers, mass land denial, extra turns or two-card combos.")
 SHOWN = 3  # items per guideline in the embed before "…and N more"

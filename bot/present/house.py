@@ -18,8 +18,7 @@ SHOWN_BANS = 30  # names /house show lists before "…and N more" (a phone scree
 
 def allowance_words(bracket: int) -> str:
     """'no Game Changers', 'up to 3 Game Changers', 'any number of Game Changers'."""
-    limit = MAX_GAME_CHANGERS[bracket]
-    if limit is None:
+    if (limit := MAX_GAME_CHANGERS[bracket]) is None:
         return _("any number of Game Changers")
     if limit == 0:
         return _("no Game Changers")

@@ -21,8 +21,7 @@ COLOR = render.CONDITIONAL_COLOR
 def disputed(
     pairs: Iterable[tuple[Mapping[str, Any], Analysis]], chosen: Sequence[str | None] = ()
 ) -> list[Disagreement]:
-    """Each card where the two readings differ; `chosen[i - 1]`: the color chosen before the game for the
-    commander of pair i (pair 0 is the card)."""
+    """Each card whose two readings differ; `chosen[i - 1]`: the color chosen for pair i (0 is the card)."""
     found = (
         differs(card, a, chosen[i - 1] if 0 < i <= len(chosen) else None) for i, (card, a) in enumerate(pairs)
     )

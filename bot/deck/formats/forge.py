@@ -62,8 +62,7 @@ def _card(text: str, section: Section) -> DeckEntry | LineIssue:
 def read(lines: list[str], deck: ParsedDeck) -> None:
     section: Section | None = None  # metadata until the first card section
     for number, raw in enumerate(lines, start=1):
-        text = raw.strip()
-        if not text or text.startswith(("#", "//")):
+        if not (text := raw.strip()) or text.startswith(("#", "//")):
             continue
         if name := _header(text):
             section = _SECTIONS[name]

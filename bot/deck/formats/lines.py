@@ -102,8 +102,7 @@ def header(text: str) -> tuple[str, Section | None] | None:
 
 
 def _star_mark(m: re.Match[str], info: dict[str, Any]) -> None:
-    mark = m.group("mark").strip().lower()
-    if mark in ("cmdr", "commander"):
+    if (mark := m.group("mark").strip().lower()) in ("cmdr", "commander"):
         info["commander_marker"] = True
     elif mark in _FOIL_MARKS or mark.startswith("f"):
         info["foil"] = True

@@ -242,8 +242,7 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
 
 
 def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
-    """`FetchMtgaDeckJson`: `convertedDeck` rows; one without a quantity heads the rows below it (Commander,
-    Companion, Deck, Sideboard)."""
+    """`FetchMtgaDeckJson`'s `convertedDeck` rows; a row without a quantity heads the rows below it."""
     rows, raws, section = obj(payload).get("convertedDeck"), [], Section.MAIN
     for row in map(obj, rows if isinstance(rows, list) else ()):
         if row.get("quantity") is None and isinstance(row.get("name"), str):
@@ -254,8 +253,7 @@ def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
 
 
 def read_tcgplayer(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
-    """infinite-api: `result.deck.subDecks` (commandzone, maindeck, sideboard) of `{cardID, quantity}`, the
-    companion's `companionID`, `result.cards` by id."""
+    """infinite-api: `result.deck.subDecks` of `{cardID, quantity}`, `companionID`, `result.cards` by id."""
     result = obj(obj(payload).get("result"))
     deck, cards = obj(result.get("deck")), obj(result.get("cards"))
     if not result and obj(payload).get("errors"):
