@@ -50,13 +50,12 @@ class Flagged:
         return GUIDELINE_FLOORS[self.finding.guideline]
 
 
-def flags(card: Card, name: str | None = None) -> tuple[Flagged, ...]:
+def flags(card: Card) -> tuple[Flagged, ...]:
     """The card's guidelines, one finding each (its first line)."""
-    name = name or str(card.get("name") or "?")
     first: dict[Guideline, GuidelineFinding] = {}
     for finding in guideline_findings(card):
         first.setdefault(finding.guideline, finding)
-    return tuple(Flagged(name, f) for f in first.values())
+    return tuple(Flagged(str(card.get("name") or "?"), f) for f in first.values())
 
 
 def limits(bracket: int, card: Card) -> bool:

@@ -258,8 +258,7 @@ def check_deck(inp: DeckInput) -> DeckReport:
     groups = _group(parsed.deck_entries, inp)
     others = _group([e for e in parsed.excluded_entries if e.section is Section.COMPANION], inp)
     problems = [
-        Problem(ProblemKind.UNREADABLE, pp.text, (pp.line,), text=pp.text, why=pp.reason)
-        for pp in parsed.problems
+        Problem(ProblemKind.UNREADABLE, p.text, (p.line,), text=p.text, why=p.reason) for p in parsed.problems
     ]
     problems += _leader_problems(leaders, identity_checked)
     problems += _name_problems(groups, inp) + _name_problems(others, inp)

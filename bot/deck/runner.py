@@ -229,9 +229,8 @@ async def check_decklist(
     house: HouseRules | None = None,
     combos: ComboSource | None = None,
 ) -> tuple[DeckReport, list[Resolved]]:
-    """Parse, resolve and check a decklist: the report and every `Resolved` (for stale-data notes). `chosen`:
-    colors for the commanders that choose one (CR 903.4b); `house`: the server's house rules, if any; `combos`:
-    where the deck's combos are found (offline). Raises `DeckInputError` or `ScryfallUnavailable`."""
+    """Parse, resolve, check a decklist: the report and every `Resolved` (stale-data notes); `chosen`: the
+    choosers' colors (CR 903.4b). Raises DeckInputError or ScryfallUnavailable."""
     options = [
         (label, q)
         for label, value in (("commander", commander), ("partner", partner))

@@ -62,8 +62,7 @@ def commander_eligibility(card: dict) -> Verdict:
         return Verdict(False, VerdictCode.NOT_A_DECK_CARD, name, not_deck_card=kind)
     front = front_type(faces)
     front_words, subtypes = type_words(front)
-    legendary = "Legendary" in front_words
-    creature = "Creature" in front_words
+    legendary, creature = "Legendary" in front_words, "Creature" in front_words
     lines = ability_lines(faces)
     if legendary and creature:
         code = VerdictCode.LEGENDARY_CREATURE

@@ -138,9 +138,8 @@ class ChosenColorMisplaced(IdentityError):
 def assign_chosen(
     leaders: Sequence[Analysis], color: str | None, partner_color: str | None
 ) -> list[str | None]:
-    """The color each commander chose before the game (CR 903.4b), from the options of /fits and `fits`:
-    `color` is the commander's (the partner's when only the partner chooses one), `partner_color` the
-    partner's. ChosenColorMisplaced for a color given to a commander that chooses none."""
+    """Each commander's color chosen before the game (CR 903.4b), from /fits' `color` (the partner's when only
+    the partner chooses) and `partner_color`; ChosenColorMisplaced for one that chooses none."""
     chosen: list[str | None] = [None] * len(leaders)
     partner = leaders[1] if len(leaders) > 1 else None
     if partner_color is not None:

@@ -193,8 +193,7 @@ def deck_field(facts: BracketFacts, name: Name, quoted: Callable[[Flagged], str]
     """The bracket field of the summary embed: each guideline's headline and its first items."""
     out: list[str] = []
     for head, items in groups(facts, name, quoted):
-        out.append(f"**{head}**")
-        out += [f"\u2022 {item}" for item in items[:SHOWN]]
+        out += [f"**{head}**", *(f"\u2022 {item}" for item in items[:SHOWN])]
         if len(items) > SHOWN:
             out.append(_("\u2026and {n} more in the full report").format(n=len(items) - SHOWN))
     return out + notes(facts, name)

@@ -201,9 +201,8 @@ def fits_reply(
     house: FitHere | None = None,
     printed: PrintedText | None = None,
 ) -> Reply:
-    """`house`: this server's house rules on it; a card or commander they ban is ⛔ (told apart from the
-    official ban list, which decides the verdict when it bans too), a Game Changer its bracket limits a
-    warning. `printed`: the card's rules text as printed in the reply's language."""
+    """`house`: the server's rules on it: what they ban is ⛔ (told apart from the official list, which decides
+    when it bans too), a Game Changer its bracket limits a warning; `printed`: as for /identity."""
     here = house or FitHere()
     analysis = result.card
     name = analysis.name or card_name(card)

@@ -139,8 +139,7 @@ def _label(trait: PairingTrait) -> str:
         return _("Partner\u2014{text}").format(text=trait.text)
     if trait.kind is PairingKind.PARTNER_WITH:
         return _("\u201cPartner with {name}\u201d").format(name=trait.text)
-    label = _LABELS.get(trait.kind)
-    return _(label) if label else trait.kind.value
+    return _(label) if (label := _LABELS.get(trait.kind)) else trait.kind.value
 
 
 _LABELS = {
