@@ -42,13 +42,9 @@ class DeckCog(commands.Cog, name="Deck"):
         url: app_commands.Range[str, 1, 500] | None = None,
         color: app_commands.Choice[str] | None = None,
     ) -> None:
+        deck, chosen = slash_source(decklist, list_text, url), [color.value] if color else []
         await self.bot.tree.run_command(
-            interaction,
-            check_deck,
-            deck=slash_source(decklist, list_text, url),
-            commander=commander,
-            partner=partner,
-            chosen=[color.value] if color else [],
+            interaction, check_deck, deck=deck, commander=commander, partner=partner, chosen=chosen
         )
 
 

@@ -3,7 +3,6 @@ them, the presentation layer words the answer, the tree answers errors."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from discord import app_commands
@@ -15,29 +14,11 @@ from bot.app.house import fit_here, rules_here
 from bot.app.options import COLOR_CHOICES, CardOption, CardQuery, Commander, Partner, resolve_options
 from bot.app.replies import send_reply
 from bot.app.tree import InputProblem
-from bot.identity import (
-    Analysis,
-    ChosenColorMisplaced,
-    analyze,
-    assign_chosen,
-    check_fit,
-    commander_eligibility,
-)
+from bot.identity import ChosenColorMisplaced, analyze, assign_chosen, check_fit, commander_eligibility
 from bot.present import embeds, errors
 
 Card = app_commands.Transform[CardQuery, CardOption()]
 FitCard = app_commands.Transform[CardQuery, CardOption("card")]
-
-
-def chosen_colors(
-    leaders: Sequence[Analysis], color: str | None, partner_color: str | None
-) -> list[str | None]:
-    """The color each commander chose before the game (CR 903.4b, `assign_chosen`); InputProblem for a color
-    given to a commander that chooses none."""
-    try:
-        return assign_chosen(leaders, color, partner_color)
-    except ChosenColorMisplaced as exc:
-        raise InputProblem(errors.chosen_color_text(exc.option, exc.commander)) from None
 
 
 class IdentityCog(commands.Cog, name="Identity"):
@@ -58,20 +39,14 @@ class IdentityCog(commands.Cog, name="Identity"):
 
     async def explain(self, interaction: Interaction, card: CardQuery) -> None:
         [found] = await resolve_options(interaction, [card])
-        printed = await self.bot.cards.printed_texts(
-            [found.card]
-        )  # its lines as the player's cards print them
-        self.remember(interaction, found.card)
-        stale = embeds.stale_note([found])
+        hit, typed = found.card, found.typed(card.text)
+        stale, emoji = embeds.stale_note([found]), self.bot.emoji
+        printed = (await self.bot.cards.printed_texts([hit])).get(found.name)
+        self.remember(interaction, hit)
         rules = await rules_here(interaction)  # the server's bracket, if it has one
+        bracket = rules.bracket if rules is not None else None
         reply = embeds.identity_reply(
-            analyze(found.card),
-            found.card,
-            emoji=self.bot.emoji,
-            stale=stale,
-            typed=found.typed(card.text),
-            printed=printed.get(found.name),
-            house_bracket=rules.bracket if rules is not None else None,
+            analyze(hit), hit, emoji=emoji, stale=stale, typed=typed, printed=printed, house_bracket=bracket
         )
         await send_reply(interaction, reply)
 
@@ -95,14 +70,9 @@ class IdentityCog(commands.Cog, name="Identity"):
         color: app_commands.Choice[str] | None = None,
         partner_color: app_commands.Choice[str] | None = None,
     ) -> None:
+        colors = (color.value if color else None, partner_color.value if partner_color else None)
         await self.bot.tree.run_command(
-            interaction,
-            self.check_fits,
-            card=card,
-            commander=commander,
-            partner=partner,
-            color=color.value if color else None,
-            partner_color=partner_color.value if partner_color else None,
+            interaction, self.check_fits, card=card, commander=commander, partner=partner, colors=colors
         )
 
     async def check_fits(
@@ -111,31 +81,25 @@ class IdentityCog(commands.Cog, name="Identity"):
         card: CardQuery,
         commander: CardQuery,
         partner: CardQuery | None,
-        color: str | None,
-        partner_color: str | None,
+        colors: tuple[str | None, str | None],
     ) -> None:
         queries = [card, commander] + ([partner] if partner else [])
         found = await resolve_options(interaction, queries)
-        the_card, *leaders = found
-        leader_cards = [r.card for r in leaders]
-        chosen = chosen_colors([analyze(c) for c in leader_cards], color, partner_color)
-        result = check_fit(the_card.card, leader_cards, chosen)
-        here = await fit_here(interaction, the_card.card, leader_cards)  # this server's house rules
-        printed = await self.bot.cards.printed_texts([the_card.card])
-        self.remember(interaction, the_card.card)
-        for leader in leader_cards:  # a Background leads beside a Choose a Background creature (CR 903.3)
+        hit, leaders = found[0].card, [r.card for r in found[1:]]
+        try:  # the color each commander chose before the game (CR 903.4b)
+            chosen = assign_chosen([analyze(c) for c in leaders], *colors)
+        except ChosenColorMisplaced as exc:  # a color for a commander that chooses none
+            raise InputProblem(errors.chosen_color_text(exc.option, exc.commander)) from None
+        result = check_fit(hit, leaders, chosen)
+        here = await fit_here(interaction, hit, leaders)  # this server's house rules
+        printed = (await self.bot.cards.printed_texts([hit])).get(found[0].name)
+        self.remember(interaction, hit)
+        for leader in leaders:  # a Background leads beside a Choose a Background creature (CR 903.3)
             self.remember(interaction, leader, commander=not result.commander_problems)
         typed = [(said, r.name) for q, r in zip(queries, found, strict=True) if (said := r.typed(q.text))]
-        stale = embeds.stale_note(found)
+        stale, emoji = embeds.stale_note(found), self.bot.emoji
         reply = embeds.fits_reply(
-            result,
-            the_card.card,
-            leader_cards,
-            emoji=self.bot.emoji,
-            stale=stale,
-            typed=typed,
-            house=here,
-            printed=printed.get(the_card.name),
+            result, hit, leaders, emoji=emoji, stale=stale, typed=typed, house=here, printed=printed
         )
         await send_reply(interaction, reply)
 

@@ -46,8 +46,7 @@ class CommanderForm(discord.ui.Modal):
     def __init__(self, bot: IdentityBot, deck: ReadDeck) -> None:
         words = decklinks.commander_form_words()
         super().__init__(title=words.title, timeout=FORM_TIMEOUT)
-        self.bot = bot
-        self.deck = deck
+        self.bot, self.deck = bot, deck
         self.fields: dict[str, discord.ui.TextInput[CommanderForm]] = {
             "commander": discord.ui.TextInput(label=words.label, placeholder=words.placeholder),
             "partner": discord.ui.TextInput(
@@ -97,8 +96,7 @@ class MessagesCog(commands.Cog, name="Messages"):
             await interaction.response.send_modal(CommanderForm(self.bot, deck))
 
     async def explain_names(self, interaction: Interaction, message: discord.Message) -> None:
-        names = card_mentions(message.content or "")
-        if not names:
+        if not (names := card_mentions(message.content or "")):
             raise InputProblem(choices.no_card_mentions_text())
         shown, left_out = names[:MENTION_LIMIT], max(0, len(names) - MENTION_LIMIT)
         read_names_in_players_language(interaction)
@@ -114,8 +112,7 @@ class MessagesCog(commands.Cog, name="Messages"):
         try:
             query = card_query_text(typed)
             found = await self.bot.cards.resolve(query)
-            said = found.typed(query)
-            return Explained(typed, card=found.card, analysis=analyze(found.card), printed=said)
+            return Explained(typed, card=found.card, analysis=analyze(found.card), printed=found.typed(query))
         except (BadCardName, IdentityError):
             return Explained(typed, problem="bad_name")
         except AmbiguousCard as exc:

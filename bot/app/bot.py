@@ -72,12 +72,8 @@ class IdentityBot(commands.AutoShardedBot):
             shard_count=settings.shard_count or 1,
             shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None (all shards): discord.py's default
         )
-        self.settings = settings
-        self.cards = cards
-        self.deck_sites = deck_sites
-        self.combos = combos
-        self.house = house
-        self.metrics = metrics
+        self.settings, self.metrics = settings, metrics
+        self.cards, self.deck_sites, self.combos, self.house = cards, deck_sites, combos, house
         rate = settings.user_rate_limit()
         self.tree.cooldown = CooldownMapping.from_cooldown(*rate, user_of) if rate else None
         self.emoji_override = settings.emoji_map()

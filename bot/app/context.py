@@ -43,11 +43,7 @@ def app_of(interaction: Interaction) -> App:
 
 
 def record(
-    interaction: Interaction,
-    outcome: Outcome | None = None,
-    *,
-    card: str | None = None,
-    cache_hit: bool | None = None,
+    interaction: Interaction, outcome: Outcome, *, card: str | None = None, cache_hit: bool | None = None
 ) -> None:
     """Tell the bot how a command went (read once the interaction's task ends)."""
     values = {"outcome": outcome, "card": card, "cache_hit": cache_hit}

@@ -45,8 +45,7 @@ def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: s
     """The one list the /deckcheck options give; InputProblem for none, several, too big a file, no link."""
     pasted = pasted if pasted and pasted.strip() else None
     url = url.strip() if url and url.strip() else None
-    given = [v for v in (decklist, pasted, url) if v is not None]
-    if not given:
+    if not (given := [v for v in (decklist, pasted, url) if v is not None]):
         raise InputProblem(decklinks.deck_source_text("none"))
     if len(given) > 1:
         raise InputProblem(decklinks.deck_source_text("several"))
@@ -54,8 +53,7 @@ def slash_source(decklist: discord.Attachment | None, pasted: str | None, url: s
         return _checked_size(decklist)
     if url is None:
         return given[0]
-    link = parse_deck_url(url)
-    if link is None:
+    if (link := parse_deck_url(url)) is None:
         raise InputProblem(decklinks.not_a_deck_link_text(url))
     return link
 
@@ -128,12 +126,8 @@ async def read_deck(bot: App, source: DeckSource) -> ReadDeck:
             data = await source.read()
         except discord.HTTPException as exc:
             raise InputProblem(errors.attachment_unreadable_text()) from exc
-        return await off_loop(partial(_parse_file, data, source.filename)), None
+        return await off_loop(lambda: parse(decode(data), filename=source.filename)), None
     return await off_loop(partial(parse, source)), None
-
-
-def _parse_file(data: bytes, filename: str) -> ParsedDeck:
-    return parse(decode(data), filename=filename)
 
 
 async def check_deck(

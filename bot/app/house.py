@@ -1,7 +1,6 @@
-"""The /house commands' work and the server's house rules for other commands. House rules apply where the
-bot is installed in a server (a guild integration), never in DMs or where only a user installed the app;
-changing them needs Manage Server, read from the member's permissions in the interaction. A write that waits
-for the file (a card import holds it) defers the reply rather than miss Discord's 3 s."""
+"""The /house commands' work and the server's house rules for other commands: only where the bot is installed
+in a server (never in DMs or user installs); changes need Manage Server (the member's permissions in the
+interaction). A write waiting for the file (a card import holds it) defers rather than miss Discord's 3 s."""
 
 from __future__ import annotations
 
@@ -19,9 +18,7 @@ from bot.present import house
 
 def server_of(interaction: Interaction) -> int | None:
     """The server whose house rules apply to the interaction: one the bot is installed in."""
-    if interaction.guild_id and interaction.is_guild_integration():
-        return interaction.guild_id
-    return None
+    return interaction.guild_id if interaction.guild_id and interaction.is_guild_integration() else None
 
 
 async def fit_here(interaction: Interaction, card: Card, commanders: Sequence[Card]) -> FitHere:
@@ -38,8 +35,7 @@ async def rules_here(interaction: Interaction) -> Rules | None:
 
 
 def _server(interaction: Interaction) -> int:
-    guild_id = server_of(interaction)
-    if guild_id is None:
+    if (guild_id := server_of(interaction)) is None:
         raise InputProblem(house.server_only_text())
     return guild_id
 
@@ -54,8 +50,7 @@ def _managed_server(interaction: Interaction) -> int:
 
 
 async def _exact(interaction: Interaction, card: CardQuery) -> Resolved:
-    """The card named exactly so (or so printed in another language); a close match found by a misspelled
-    name is only offered to pick (CardNotFound), never banned on a guess."""
+    """The card named exactly so (or printed so); a misspelling's match is offered to pick, never banned."""
     [found] = await resolve_options(interaction, [card])
     if not names_card(card.text, found.card) and found.printed != card.text:
         raise CardNotFound(card.text, [found.name], card.option)

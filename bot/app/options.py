@@ -62,8 +62,7 @@ class CardOption(app_commands.Transformer):
     """Validation (errors carry `label`) and autocomplete of one card option."""
 
     def __init__(self, label: str | None = None, *, commander: bool = False) -> None:
-        self.label = label
-        self.commander = commander
+        self.label, self.commander = label, commander
 
     async def transform(self, interaction: Interaction, value: str, /) -> CardQuery:
         try:
@@ -81,7 +80,7 @@ class CardOption(app_commands.Transformer):
 
     async def autocomplete(self, interaction: Interaction, value: str, /) -> list[Choice[str]]:  # type: ignore[override]
         """Recent names, printed names in the player's language, then the service's matches; never raises."""
-        bot = app_of(interaction)
+        bot, only = app_of(interaction), self.commander
         if len(value) > MAX_INPUT_CHARS:
             return []
         text = card_query_text(value)
@@ -90,19 +89,17 @@ class CardOption(app_commands.Transformer):
             return []
         names: list[str] = []
         if partner_of is None:
-            names += bot.recent.matching(interaction, text, commanders_only=self.commander)
+            names += bot.recent.matching(interaction, text, commanders_only=only)
             read_names_in_players_language(interaction)
 
         async def printed() -> list[tuple[str, str]]:  # (label, English name): names printed in a language
             if partner_of is not None:
                 return []
-            return await bot.cards.printed_choices(text, commanders_only=self.commander)
+            return await bot.cards.printed_choices(text, commanders_only=only)
 
         async def english() -> list[str]:
             try:
-                return await bot.cards.autocomplete(
-                    text, commanders_only=self.commander, partner_of=partner_of
-                )
+                return await bot.cards.autocomplete(text, commanders_only=only, partner_of=partner_of)
             except Exception as exc:  # a failing lookup must not break typing
                 record(interaction, Outcome.ERROR)
                 log.warning("autocomplete failed: %s", type(exc).__name__)

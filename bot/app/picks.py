@@ -35,20 +35,15 @@ class CardPick(discord.ui.View):
 
     def __init__(self, choice: Choice, rerun: Rerun, *, owner_id: int, timeout: float = PICK_TIMEOUT) -> None:
         super().__init__(timeout=timeout)
-        self.choice = choice
-        self.rerun = rerun
-        self.owner_id = owner_id
+        self.choice, self.rerun, self.owner_id = choice, rerun, owner_id
         self.names = list(dict.fromkeys(choice.names))[: choices.MENU_OPTIONS]
         self.edit: Edit | None = None  # the prompt's, once it is sent
         self.picked: str | None = None
         self.locale = i18n.current_locale()  # the expiry note is worded like the prompt
-        self.select: discord.ui.Select[CardPick] = discord.ui.Select(
-            placeholder=choices.pick_placeholder(choice.option),
-            options=[
-                discord.SelectOption(label=choices.pick_label(name), value=str(i))
-                for i, name in enumerate(self.names)
-            ],
-        )
+        labels = [choices.pick_label(name) for name in self.names]
+        options = [discord.SelectOption(label=label, value=str(i)) for i, label in enumerate(labels)]
+        placeholder = choices.pick_placeholder(choice.option)
+        self.select: discord.ui.Select[CardPick] = discord.ui.Select(placeholder=placeholder, options=options)
         self.select.callback = self._picked  # type: ignore[method-assign]
         self.add_item(self.select)
 

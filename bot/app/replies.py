@@ -43,8 +43,7 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
 async def send_ephemeral(
     interaction: Interaction, text: str, view: discord.ui.View | None = None, *, quiet: bool = False
 ) -> Edit | None:
-    """Send `text` (and `view`) only to the user who asked, removing a public "thinking…" placeholder first;
-    how to edit what was sent, or None (counted and logged; `quiet`: at debug level) when Discord refused."""
+    """`text` (and `view`) to the asker only, any public "thinking…" removed; its edit, or None if refused."""
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True, view=view or MISSING)

@@ -31,8 +31,7 @@ class CatalogTranslator(app_commands.Translator):
     async def translate(
         self, string: locale_str, locale: discord.Locale, context: TranslationContextTypes
     ) -> str | None:
-        lang = i18n.catalog_locale(locale.value)
-        if lang == i18n.ENGLISH:
+        if (lang := i18n.catalog_locale(locale.value)) == i18n.ENGLISH:
             return None
         message = string.message
         with i18n.using(lang):

@@ -1,9 +1,8 @@
-"""A deck's Commander bracket from its contents, as facts: the lowest bracket (Wizards' Commander Brackets, beta
-updated October 2025) whose rules allow every card and combo, each guideline with what meets it. Game Changers:
-the card's own `game_changer` field (Scryfall's), none in brackets 1-2, up to three in 3. Mass land denial and
-extra turns: the card's own lines (`bot.identity.guideline_findings`), none in 1-3 and none in 1. Two-card
-combos: Commander Spellbook's, judged as its `estimate_bracket` does (`bot.combos.model.classify`), none in 1-2,
-no early one in 3. What contents can't tell (intent: 1 against 2, 4 against 5; chained extra turns) is words."""
+"""A deck's Commander bracket from its contents, as facts: the lowest bracket (Wizards' Commander Brackets,
+updated October 2025) whose rules allow every card and combo. Game Changers (the card's `game_changer`): none
+in 1-2, up to three in 3; by the card's lines (`bot.identity.guideline_findings`), mass land denial: none in
+1-3, extra turns: none in 1; Commander Spellbook's two-card combos as its `estimate_bracket` judges them
+(`bot.combos.model.classify`): none in 1-2, no early one in 3. Intent (1 or 2, 4 or 5) is left to words."""
 
 from __future__ import annotations
 
@@ -51,13 +50,12 @@ class Flagged:
         return GUIDELINE_FLOORS[self.finding.guideline]
 
 
-def flags(card: Card, name: str | None = None) -> tuple[Flagged, ...]:
+def flags(card: Card) -> tuple[Flagged, ...]:
     """The card's guidelines, one finding each (its first line)."""
-    name = name or str(card.get("name") or "?")
     first: dict[Guideline, GuidelineFinding] = {}
     for finding in guideline_findings(card):
         first.setdefault(finding.guideline, finding)
-    return tuple(Flagged(name, f) for f in first.values())
+    return tuple(Flagged(str(card.get("name") or "?"), f) for f in first.values())
 
 
 def limits(bracket: int, card: Card) -> bool:
@@ -87,8 +85,7 @@ class DeckCombo:
 
 @dataclass(frozen=True, slots=True)
 class BracketFacts:
-    """What sets a deck's bracket: its Game Changers, cards meeting a text guideline, combos (`combos_checked`
-    False: no combo data to check them with)."""
+    """What sets a deck's bracket; `combos_checked` False: there was no combo data to check combos with."""
 
     game_changers: tuple[str, ...] = ()
     flagged: tuple[Flagged, ...] = ()

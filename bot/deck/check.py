@@ -40,9 +40,7 @@ _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
 @dataclass(frozen=True, slots=True)
 class DeckInput:
     """What the runner resolved, by name as written: `resolved` exactly, `unknown` (-> close names) or
-    `unavailable`. `chosen`: the colors, in order, of the commanders that choose one (CR 903.4b). `house`: the
-    server's house rules, when the check is run for a server that has some; `combos`: the deck's Commander
-    Spellbook combos (None: not looked up)."""
+    `unavailable`; `chosen`: the choosers' colors in order (CR 903.4b); `combos`: None when not looked up."""
 
     parsed: ParsedDeck
     commanders: Sequence[Mapping[str, Any]] = ()
@@ -164,8 +162,7 @@ class _Groups:
 def _group(entries: Sequence[DeckEntry], inp: DeckInput) -> _Groups:
     out = _Groups()
     for entry in entries:
-        card = inp.resolved.get(entry.name)
-        if card is None:
+        if (card := inp.resolved.get(entry.name)) is None:
             target = out.unchecked if entry.name in inp.unavailable else out.unknown
             target.setdefault(entry.name, []).append(entry)
         else:
@@ -210,8 +207,7 @@ def _card_problems(
     name, lines = str(card.get("name", entries[0].name)), _lines(entries)
     count = sum(e.count for e in entries)
     problems: list[Problem] = []
-    limit = copy_limit(card)
-    if limit is not None and count > limit:
+    if (limit := copy_limit(card)) is not None and count > limit:
         problems.append(Problem(ProblemKind.SINGLETON, name, lines, count=count, limit=limit))
     if is_leader:
         return problems
@@ -249,9 +245,7 @@ def _house_problems(
     """The server's house rules on every card of the deck, commanders included (not the companion)."""
     if rules is None:
         return [], None
-    cards = [
-        (groups.card_of[key], _lines(entries), key in leaders.keys) for key, entries in groups.cards.items()
-    ]
+    cards = [(groups.card_of[k], _lines(entries), k in leaders.keys) for k, entries in groups.cards.items()]
     cards += [(c, (), True) for c in leaders.cards if card_key(c) not in groups.cards]
     return house_problems(rules, cards, facts)
 
@@ -264,8 +258,7 @@ def check_deck(inp: DeckInput) -> DeckReport:
     groups = _group(parsed.deck_entries, inp)
     others = _group([e for e in parsed.excluded_entries if e.section is Section.COMPANION], inp)
     problems = [
-        Problem(ProblemKind.UNREADABLE, pp.text, (pp.line,), text=pp.text, why=pp.reason)
-        for pp in parsed.problems
+        Problem(ProblemKind.UNREADABLE, p.text, (p.line,), text=p.text, why=p.reason) for p in parsed.problems
     ]
     problems += _leader_problems(leaders, identity_checked)
     problems += _name_problems(groups, inp) + _name_problems(others, inp)

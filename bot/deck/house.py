@@ -28,35 +28,23 @@ class HouseRules(Protocol):
 def house_problems(
     rules: HouseRules, cards: Iterable[tuple[Card, tuple[int, ...], bool]], facts: BracketFacts
 ) -> tuple[list[Problem], HouseApplied]:
-    """`cards`: each card of the deck once (commanders included) with its lines and whether it leads; `facts`:
-    the deck's bracket facts. A house-banned card is a HOUSE_BANNED problem; more Game Changers than the
-    bracket allows one HOUSE_BRACKET problem naming them; each card and combo above it one more."""
+    """`cards`: each card once (commanders included), its lines, whether it leads. HOUSE_BANNED per banned
+    card; HOUSE_BRACKET for the Game Changers over the bracket's limit (one), each card and combo above it."""
     problems: list[Problem] = []
     lines: dict[str, tuple[int, ...]] = {}
     for card, at, leads in cards:
         lines[str(card.get("name"))] = at
         if rules.ban_count and rules.banned(card):
-            problems.append(
-                Problem(ProblemKind.HOUSE_BANNED, str(card.get("name") or "?"), at, commander=leads)
-            )
+            name = str(card.get("name") or "?")
+            problems.append(Problem(ProblemKind.HOUSE_BANNED, name, at, commander=leads))
     if (bracket := rules.bracket) is not None:
         over, kind = facts.over(bracket), ProblemKind.HOUSE_BRACKET
         if changers := over.game_changers:
             limit = MAX_GAME_CHANGERS[bracket]
             problems.append(Problem(kind, count=len(changers), limit=limit, others=changers, bracket=bracket))
-        problems += [
-            Problem(
-                kind,
-                f.name,
-                lines.get(f.name, ()),
-                why=f.finding.guideline.value,
-                limit=f.floor,
-                bracket=bracket,
-            )
-            for f in over.flagged
-        ]
-        problems += [
-            Problem(kind, " + ".join(c.cards), why="combo", limit=c.floor, bracket=bracket)
-            for c in over.combos
-        ]
+        for f in over.flagged:
+            at, why = lines.get(f.name, ()), f.finding.guideline.value
+            problems.append(Problem(kind, f.name, at, why=why, limit=f.floor, bracket=bracket))
+        for c in over.combos:
+            problems.append(Problem(kind, " + ".join(c.cards), why="combo", limit=c.floor, bracket=bracket))
     return problems, HouseApplied(rules.ban_count, bracket)

@@ -106,10 +106,9 @@ class HouseApplied:
 @dataclass(slots=True)
 class DeckReport:
     """The deck check's answer. `card_count` counts the commanders, `unverified` of them are no card or not
-    checked; `excluded`: section -> cards not in the deck; `warnings`: text the caller already worded;
-    `open_choices`: commanders that choose a color (CR 903.4b) with none given; `bracket`: what sets the
-    deck's bracket (commanders included); `disputed`: cards whose identity Scryfall lists otherwise than their
-    cost and text give."""
+    checked; `excluded`: section -> cards not in the deck; `warnings`: text the caller worded; `open_choices`:
+    commanders that choose a color (CR 903.4b) with none given; `bracket`: what sets the deck's bracket
+    (commanders included); `disputed`: cards whose identity Scryfall lists otherwise."""
 
     commanders: tuple[str, ...]
     deck_identity: str
@@ -143,8 +142,7 @@ class DeckReport:
 
     @property
     def unsure(self) -> bool:
-        """Scryfall lists another identity for a card, and no finding stands apart from color identity: the
-        verdict could turn on which reading is right."""
+        """A card's identity is disputed and every finding is about identity: the verdict may turn on it."""
         identity_kinds = (ProblemKind.COLOR, ProblemKind.COMPANION)
         return bool(self.disputed) and all(p.kind in identity_kinds for p in self.findings)
 

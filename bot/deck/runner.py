@@ -34,10 +34,8 @@ T = TypeVar("T")
 
 
 async def off_loop(work: Callable[[], T], deadline: float = WORK_DEADLINE) -> T:
-    """`work()` in a worker thread, so that the event loop serves everyone else meanwhile (the readers' patterns
-    are linear, so no one call holds the GIL for long and the loop gets it back every switch interval);
-    DeckInputError(TOO_SLOW) when it has not finished within `deadline` seconds. The thread is not stopped: it
-    ends on its own, its work being linear in an input of at most 64 KB."""
+    """`work()` in a thread, so the loop serves everyone meanwhile (linear patterns: no call holds the GIL
+    long); DeckInputError(TOO_SLOW) past `deadline` s. The thread ends on its own (linear work, ≤ 64 KB)."""
     try:
         return await asyncio.wait_for(asyncio.to_thread(work), deadline)
     except TimeoutError:
@@ -112,12 +110,10 @@ async def _settle_alternatives(
     return replace(parsed, entries=entries, problems=list(parsed.problems)), readings
 
 
-def _check_option(option: str, value: str | None) -> str | None:
+def _check_option(label: str, value: str | None) -> str | None:
     value = " ".join(value.split()) if value else None
     if value and len(value) > MAX_OPTION:
-        raise DeckCheckError(
-            DeckCheckCode.OPTION_TOO_LONG, option=option, length=len(value), limit=MAX_OPTION
-        )
+        raise DeckCheckError(DeckCheckCode.OPTION_TOO_LONG, option=label, length=len(value), limit=MAX_OPTION)
     return value or None
 
 
@@ -196,8 +192,7 @@ def _add_marked(out: _Commanders, typed: str, card: dict[str, Any] | None, looku
 async def _commanders(
     cards: CardSource, parsed: ParsedDeck, lookup: _Lookup, options: Sequence[tuple[str, str]]
 ) -> _Commanders:
-    """Both options: those two; one: it, plus the list's one other commander when the two can pair; none: the
-    one or two the list marks."""
+    """Both options: those two; one: it and the list's other one if they pair; none: those the list marks."""
     out = _Commanders()
     for option, query in options:
         await _resolve_option(cards, option, query, lookup, out)
@@ -234,9 +229,8 @@ async def check_decklist(
     house: HouseRules | None = None,
     combos: ComboSource | None = None,
 ) -> tuple[DeckReport, list[Resolved]]:
-    """Parse, resolve and check a decklist: the report and every `Resolved` (for stale-data notes). `chosen`:
-    colors for the commanders that choose one (CR 903.4b); `house`: the server's house rules, if any; `combos`:
-    where the deck's combos are found (offline). Raises `DeckInputError` or `ScryfallUnavailable`."""
+    """Parse, resolve, check a decklist: the report and every `Resolved` (stale-data notes); `chosen`: the
+    choosers' colors (CR 903.4b). Raises DeckInputError or ScryfallUnavailable."""
     options = [
         (label, q)
         for label, value in (("commander", commander), ("partner", partner))
@@ -260,22 +254,10 @@ async def check_decklist(
     in_deck = [str(r.card.get("name")) for r in lookup.found.values()]
     found_combos = await combos.find(in_deck, leader_names) if combos is not None else None
     one_line = parsed.format is DeckFormat.ONE_LINE and len(parsed.entries) + len(parsed.problems) > 1
-    report = await off_loop(
-        partial(
-            check_deck,
-            DeckInput(
-                parsed,
-                leaders.cards,
-                {typed: res.card for typed, res in lookup.found.items()},
-                lookup.missing,
-                lookup.unavailable,
-                leaders.unchecked,
-                chosen=colors,
-                house=house,
-                combos=found_combos,
-            ),
-        )
-    )
+    found = {typed: res.card for typed, res in lookup.found.items()}
+    unsettled = (lookup.missing, lookup.unavailable, leaders.unchecked)
+    inp = DeckInput(parsed, leaders.cards, found, *unsettled, chosen=colors, house=house, combos=found_combos)
+    report = await off_loop(partial(check_deck, inp))
     report.readings, report.pasted_lines = readings, parsed.lines_read if one_line else None
     report.from_list, report.second_from_list = tuple(leaders.from_list), leaders.second_from_list
     return report, list(lookup.found.values()) + leaders.resolved

@@ -1,8 +1,7 @@
-"""The identity engine, pure (no I/O): colors (CR 202.2, 204, 604.3) and Commander color identity (903.4)
-with evidence (`analyze`), fit (903.5c), eligibility and pairing (903.3, 702.124), and the lines of rules text
-that make a card mass land denial or an extra-turn card for the Commander Brackets (`guideline_findings`).
-Facts only: every word the bot says about them is `bot.present`'s.
-"""
+"""The identity engine, pure (no I/O): colors (CR 202.2, 204, 604.3) and Commander color identity (903.4) with
+evidence (`analyze`), fit (903.5c), eligibility and pairing (903.3, 702.124), and the lines of rules text that
+make a card mass land denial or an extra-turn card for the Commander Brackets (`guideline_findings`). Facts
+only: every word the bot says about them is `bot.present`'s."""
 
 from bot.identity.commander import check_pairing as check_pairing
 from bot.identity.commander import commander_eligibility as commander_eligibility

@@ -1,10 +1,8 @@
-"""Who may be a commander, and which two may lead a deck together (CR 903.3, 903.3a, 702.124).
-
-CR 903.3 (as amended with Edge of Eternities): a legendary creature, Vehicle, or Spacecraft with a
-power/toughness box, read from the front face (712.8a); a legendary card that is a creature off the
-battlefield (Grist), or whose text says it "can be your commander" (903.3a). A Background leads only beside
-a "Choose a Background" commander (702.124k). The ban list is `Verdict.banned`, not eligibility.
-"""
+"""Who may be a commander, and which two may lead a deck together (CR 903.3, 903.3a, 702.124). CR 903.3 (as
+amended with Edge of Eternities): a legendary creature, Vehicle, or Spacecraft with a power/toughness box,
+read from the front face (712.8a); a legendary card that is a creature off the battlefield (Grist), or whose
+text says it "can be your commander" (903.3a). A Background leads only beside a "Choose a Background"
+commander (702.124k). The ban list is `Verdict.banned`, not eligibility."""
 
 from __future__ import annotations
 
@@ -45,9 +43,7 @@ def has_power_toughness_box(card: dict) -> bool:
         return True
     raw_text = front.get("oracle_text")
     text = raw_text if isinstance(raw_text, str) else ""
-    return bool(_STATION_CREATURE_RE.search(text)) or any(
-        _PRINTED_BOX_RE.search(line) for line in text.split("\n")
-    )
+    return bool(_STATION_CREATURE_RE.search(text) or any(map(_PRINTED_BOX_RE.search, text.split("\n"))))
 
 
 def is_banned(card: object) -> bool:
@@ -62,13 +58,11 @@ def commander_eligibility(card: dict) -> Verdict:
     """Whether `card` can be your commander (CR 903.3, 903.3a), with the reason as a `VerdictCode`."""
     faces = card_faces(card)
     name = card_name(card)
-    kind = non_deck_kind(card, faces)
-    if kind is not None:
+    if (kind := non_deck_kind(card, faces)) is not None:
         return Verdict(False, VerdictCode.NOT_A_DECK_CARD, name, not_deck_card=kind)
     front = front_type(faces)
     front_words, subtypes = type_words(front)
-    legendary = "Legendary" in front_words
-    creature = "Creature" in front_words
+    legendary, creature = "Legendary" in front_words, "Creature" in front_words
     lines = ability_lines(faces)
     if legendary and creature:
         code = VerdictCode.LEGENDARY_CREATURE
@@ -136,8 +130,7 @@ def check_pairing(a: dict, b: dict) -> Verdict:
     if na and _core_name(na) == _core_name(nb):
         return Verdict(False, VerdictCode.SAME_CARD, na, nb)
     ta, tb = pairing_traits(a), pairing_traits(b)
-    kinds = shared_pairings(ta, tb)
-    if not kinds:
+    if not (kinds := shared_pairings(ta, tb)):
         return _no_pair_verdict(na, nb, ta, tb)
     # the Partner—[text] variant both have, as the first card prints it
     theirs = {norm_text(t) for t in tb.texts(PairingKind.PARTNER_TEXT)}

@@ -1,11 +1,9 @@
-"""`analyze(card)`: a card's colors and Commander color identity, with evidence for every color.
-
-Colors (CR 202.2, 204, 604.3) come from the parts that carry them (709.4, 710, 712.8a, 715.4, 720, 722.4);
-identity (903.4) from mana symbols in cost and rules text of every part (903.4d-e) minus reminder text
-(903.4c), color indicators, "is all colors" and basic land types (903.5d), never color words. A card's own
-text wins (CR 101.1): a CDA that "doesn't affect its color identity" sets colors only. Scryfall's
-`colors`/`color_identity` are read only for tokens, colored by the effect that makes them (CR 111.3).
-"""
+"""`analyze(card)`: a card's colors and Commander color identity, with evidence for every color. Colors (CR
+202.2, 204, 604.3) come from the parts that carry them (709.4, 710, 712.8a, 715.4, 720, 722.4); identity
+(903.4) from mana symbols in cost and rules text of every part (903.4d-e) minus reminder text (903.4c), color
+indicators, "is all colors" and basic land types (903.5d), never color words. A card's own text wins (CR
+101.1): a CDA that "doesn't affect its color identity" sets colors only. Scryfall's `colors`/`color_identity`
+are read only for tokens, colored by the effect that makes them (CR 111.3)."""
 
 from __future__ import annotations
 
@@ -116,16 +114,13 @@ def _printed(
     face: Face, syms: list[Symbol], line: str | None, aspect: Aspect
 ) -> tuple[list[Reason], list[Reason]]:
     """(mana cost, color indicator + "is all colors" `line`) evidence for `aspect` (CR 202.2, 204, 604.3)."""
-    name, cost = face.name, face.mana_cost
+    name, cost, types = face.name, face.mana_cost, face.type_line
     mana = [
         Reason(c, aspect, ReasonKind.MANA_COST, name, s.raw, cost, False, s.kind)
         for s in syms
         for c in s.colors
     ]
-    rest = [
-        Reason(c, aspect, ReasonKind.COLOR_INDICATOR, name, None, face.type_line)
-        for c in face.color_indicator
-    ]
+    rest = [Reason(c, aspect, ReasonKind.COLOR_INDICATOR, name, None, types) for c in face.color_indicator]
     if line is not None:
         rest += [Reason(c, aspect, ReasonKind.CDA, name, None, line, cda=CdaKind.ALL_COLORS) for c in WUBRG]
     return mana, rest
@@ -160,10 +155,8 @@ def _token_colors(card: dict, faces: tuple[Face, ...]) -> tuple[list[Reason], bo
     name = faces[0].name
     out = [Reason(c, _COLOR, ReasonKind.TOKEN_COLOR, name) for c in front]
     for i, colors in enumerate(face_colors or [front]):
-        out += [
-            Reason(c, _IDENTITY, ReasonKind.TOKEN_COLOR, faces[i].name if i < len(faces) else name)
-            for c in colors
-        ]
+        face = faces[i].name if i < len(faces) else name
+        out += [Reason(c, _IDENTITY, ReasonKind.TOKEN_COLOR, face) for c in colors]
     # the front's colors explain themselves even when the faces record none
     return out + [Reason(c, _IDENTITY, ReasonKind.TOKEN_COLOR, name) for c in front], recorded
 
@@ -216,17 +209,9 @@ def analyze(card: dict) -> Analysis:
     for r in found:  # the first found per color, aspect, kind, face, symbol and line
         reasons.setdefault((r.color, r.aspect, r.kind, r.face, r.symbol, r.text), r)
     notes = tuple(compress(_NOTES, (unrecorded, chooses, removes, keeps_identity)))
+    colors, identity, evidence = wubrg(colors), wubrg(identity), tuple(reasons.values())
     return Analysis(
-        name,
-        wubrg(colors),
-        wubrg(identity),
-        tuple(reasons.values()),
-        tuple(parts),
-        chooses,
-        notes,
-        kind,
-        tuple(reminder),
-        wubrg(words),
+        name, colors, identity, evidence, tuple(parts), chooses, notes, kind, tuple(reminder), wubrg(words)
     )
 
 

@@ -1,7 +1,6 @@
 """The parts of a Scryfall card object (CR 709, 710, 712, 715, 720, 722): `card_faces` tolerates odd fields
-and never reads `colors`/`color_identity`; `face_roles` says which parts give colors; `non_deck_kind` what
-a non-deck object is.
-"""
+and never reads `colors`/`color_identity`; `face_roles` says which parts give colors; `non_deck_kind` what a
+non-deck object is."""
 
 from __future__ import annotations
 
@@ -71,9 +70,8 @@ def card_faces(card: dict) -> tuple[Face, ...]:
             if isinstance(raw, dict)
         ]
         if out:
-            top_indicator = indicator(card.get("color_indicator"))
-            if top_indicator and not any(f.color_indicator for f in out):
-                out[0] = replace(out[0], color_indicator=top_indicator)
+            if (top := indicator(card.get("color_indicator"))) and not any(f.color_indicator for f in out):
+                out[0] = replace(out[0], color_indicator=top)
             return tuple(out)
     return (_face(card, name),)
 
@@ -88,8 +86,7 @@ def card_names(card: dict, faces: tuple[Face, ...]) -> frozenset[str]:
     """Every name the card answers to: its full name, each face's name, each part of its name."""
     name = card_name(card)
     names = {name, *(face.name for face in faces), *(part.strip() for part in name.split(" // "))}
-    names.discard("")
-    return frozenset(names)
+    return frozenset(names - {""})
 
 
 def type_words(type_line: str) -> tuple[list[str], list[str]]:

@@ -1,10 +1,8 @@
-"""Does a card fit a deck led by one or two commanders? (CR 903.5c, 903.4b, 903.3, 702.124)
-
-The deck's identity is its commanders' union (702.124c); a card fits when its identity is a subset (903.5c).
-A color chosen before the game (903.4b) counts; an open choice gives FITS_IF_CHOSEN with every assignment
-that covers the card. DECK_CANT_EXIST: no legal deck holds it (903.3, 702.124, ban list, not a deck card).
-Commanders given as `Analysis` are checked only for 903.4b and for being deck cards.
-"""
+"""Does a card fit a deck led by one or two commanders? (CR 903.5c, 903.4b, 903.3, 702.124) The deck's
+identity is its commanders' union (702.124c); a card fits when its identity is a subset (903.5c). A color
+chosen before the game (903.4b) counts; an open choice gives FITS_IF_CHOSEN with every assignment that covers
+the card. DECK_CANT_EXIST: no legal deck holds it (903.3, 702.124, ban list, not a deck card). Commanders
+given as `Analysis` are checked only for 903.4b and for being deck cards."""
 
 from __future__ import annotations
 
@@ -54,22 +52,19 @@ def _blockers_and_problems(
     problems: list[Verdict] = []
     dicts = [c for c in given if isinstance(c, dict)]
     if len(given) == 2 and len(dicts) == 2:
-        pairing = check_pairing(dicts[0], dicts[1])
-        if not pairing.ok:
+        if not (pairing := check_pairing(dicts[0], dicts[1])).ok:
             problems.append(pairing)
             ineligible = pairing.code is VerdictCode.PAIRED_BUT_INELIGIBLE
             blockers.append(DeckBlocker.COMMANDER_INELIGIBLE if ineligible else DeckBlocker.PAIR_INVALID)
     else:
         for c in dicts:
-            verdict = commander_eligibility(c)
-            if not verdict.ok:
+            if not (verdict := commander_eligibility(c)).ok:
                 problems.append(verdict)
                 blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
     pairs = list(zip(given, leaders, strict=True))
     if any(not leader.deck_card for c, leader in pairs if not isinstance(c, dict)):
         blockers.append(DeckBlocker.COMMANDER_INELIGIBLE)
-    banned = [leader.name for c, leader in pairs if is_banned(c)]
-    if banned:
+    if banned := [leader.name for c, leader in pairs if is_banned(c)]:
         blockers.append(DeckBlocker.COMMANDER_BANNED)
     if is_banned(card):
         blockers.append(DeckBlocker.CARD_BANNED)
@@ -112,14 +107,8 @@ def check_fit(
     outside = "".join(c for c in card_analysis.identity if c not in deck_identity)
     evidence = {c: card_analysis.reasons_for(c, Aspect.IDENTITY) for c in outside}
     options = _choice_options(outside, base, choosers)
-    if blockers:
-        verdict = FitVerdict.DECK_CANT_EXIST
-    elif not outside:
-        verdict = FitVerdict.FITS
-    elif options:
-        verdict = FitVerdict.FITS_IF_CHOSEN
-    else:
-        verdict = FitVerdict.DOES_NOT_FIT
+    verdict = FitVerdict.FITS_IF_CHOSEN if options else FitVerdict.DOES_NOT_FIT
+    verdict = FitVerdict.DECK_CANT_EXIST if blockers else FitVerdict.FITS if not outside else verdict
     return FitResult(
         fits=not outside,
         card=card_analysis,
@@ -143,16 +132,14 @@ class ChosenColorMisplaced(IdentityError):
 
     def __init__(self, option: str, commander: str | None) -> None:
         super().__init__(f"{option}: {commander or 'no partner'} chooses no color (CR 903.4b)")
-        self.option = option
-        self.commander = commander
+        self.option, self.commander = option, commander
 
 
 def assign_chosen(
     leaders: Sequence[Analysis], color: str | None, partner_color: str | None
 ) -> list[str | None]:
-    """The color each commander chose before the game (CR 903.4b), from the options of /fits and `fits`:
-    `color` is the commander's (the partner's when only the partner chooses one), `partner_color` the
-    partner's. ChosenColorMisplaced for a color given to a commander that chooses none."""
+    """Each commander's color chosen before the game (CR 903.4b), from /fits' `color` (the partner's when only
+    the partner chooses) and `partner_color`; ChosenColorMisplaced for one that chooses none."""
     chosen: list[str | None] = [None] * len(leaders)
     partner = leaders[1] if len(leaders) > 1 else None
     if partner_color is not None:

@@ -1,26 +1,12 @@
-"""`guideline_findings(card)`: the lines of a card's rules text, every face and part (CR 709-712, 715,
-720), reminder text removed (CR 903.4c), that make it mass land denial or an extra-turn card in the sense
-of the Commander Brackets. Mass land denial, in Wizards' words: cards that "regularly destroy, exile, and
-bounce other lands, keep lands tapped, or change what mana is produced by four or more lands per player
-without replacing them". The rules below read that as (docs/brackets.md gives the choices, with cards):
-
-- removes lands (the keyword actions destroy, exile, sacrifice of CR 701, or return to hand): every land,
-  every nonbasic land, every land of a basic land type (305.6) or all permanents (110), of all players or of
-  a player, but not only yours; each player sacrifices four or more, X, a land for each ..., or all but a few
-  ("then sacrifices the rest"); or a trigger at the beginning of each turn or step (503, 513) makes players
-  sacrifice a land. Not when lands are spared ("except ... lands", "nonland"), paid by choice ("unless") or
-  given back on the same line ("for each land destroyed this way, ... search", "returns those cards to the
-  battlefield");
-- keeps lands tapped (untap step, 502.3): lands of all players don't untap during their untap steps, players
-  can't untap more than three lands or permanents, players skip their untap steps, or a land an opponent taps
-  for mana doesn't untap;
-- changes their mana (106, 305.7): lands or nonbasic lands "are" a basic land type (not "in addition"), or
-  lands tapped for mana produce something "instead of any other type", always or at the beginning of each
-  turn, not only until end of turn.
-
-Extra turns (CR 500.7): a player, a named one or any, "takes an extra turn" (never "can't", "would" or
-"skips that turn instead", which stop them). Findings are facts: Wizards' words are for `bot.present`.
-"""
+"""`guideline_findings(card)`: the lines of a card's rules text, every face and part (CR 709-712, 715, 720),
+reminder text removed (CR 903.4c), that make it mass land denial or an extra-turn card in the sense of the
+Commander Brackets. Mass land denial: a line that removes lands (destroy, exile, sacrifice of CR 701, or
+return to hand: every land, every nonbasic one, those of a basic land type (305.6) or all permanents (110),
+not only yours; four or more, X, one for each ... or all but a few; a sacrifice at the beginning of each turn
+or step, 503, 513), keeps them tapped (untap step, 502.3) or changes their mana (106, 305.7), unless lands are
+spared, paid by choice or given back on the same line. Extra turns (CR 500.7): a player "takes an extra turn"
+(never "can't", "would" or "skips that turn instead"). docs/brackets.md gives these rules in plain words and
+the choices, with cards. Findings are facts: Wizards' words are for `bot.present`."""
 
 from __future__ import annotations
 
@@ -51,9 +37,7 @@ class GuidelineEffect(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GuidelineFinding:
-    """One line that meets a guideline: `text` is the line as the identity evidence quotes it (`Reason.text`),
-    `span` the (start, end) in it of the words that decide, `face` the face or part (the card name for
-    one-part cards, like `Reason.face`)."""
+    """One line that meets a guideline: `face` and `text` as in `Reason`, `span` the deciding words in it."""
 
     guideline: Guideline
     effect: GuidelineEffect
@@ -133,8 +117,7 @@ def guideline_findings(card: Mapping) -> tuple[GuidelineFinding, ...]:
             low = raw.lower()
             if not any(w in low for w in _WORDS):
                 continue
-            line = shown_line(strip_reminder(raw))
-            if not line:
+            if not (line := shown_line(strip_reminder(raw))):
                 continue
             seen: set[Guideline] = set()
             for guideline, effect, rule in _RULES:

@@ -1,6 +1,5 @@
 """The engine's data types: results, verdicts and the partner summary. Pure data, importing only `symbols`;
-other layers and outside checks rely on these attribute names.
-"""
+other layers and outside checks rely on these attribute names."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""Partner abilities (CR 702.124) as a storable summary (`PairingTraits`), and whether two cards pair.
-
-Each pairs only with its own kind (702.124f), one at a time (702.124g): Partner both (702.124h);
-Partner—[text] the same text, older Oracle text printing "Friends forever" alone (702.124i); Partner with
-each naming the other (702.124j); Choose a Background with a legendary Background (702.124k); Doctor's
-companion with a legendary Time Lord Doctor creature with no other creature types (702.124m).
-"""
+"""Partner abilities (CR 702.124) as a storable summary (`PairingTraits`), and whether two cards pair. Each
+pairs only with its own kind (702.124f), one at a time (702.124g): Partner both (702.124h); Partner—[text] the
+same text, older Oracle text printing "Friends forever" alone (702.124i); Partner with each naming the other
+(702.124j); Choose a Background with a legendary Background (702.124k); Doctor's companion with a legendary
+Time Lord Doctor creature with no other creature types (702.124m)."""
 
 from __future__ import annotations
 
@@ -52,8 +50,7 @@ def _line_traits(line: str) -> Iterable[PairingTrait]:
     # Keyword lines may list several keywords ("Flying, partner"); a "partner with" name may hold a comma.
     parts = [line] if "with" in line.lower() else [p.strip() for p in line.split(",")]
     for part in parts:
-        trait = _KEYWORD_TRAITS.get(norm_text(part).rstrip("."))
-        if trait is not None:
+        if (trait := _KEYWORD_TRAITS.get(norm_text(part).rstrip("."))) is not None:
             yield trait
         elif m := _PARTNER_WITH_RE.match(part):
             yield PairingTrait(PairingKind.PARTNER_WITH, m.group(1).strip())

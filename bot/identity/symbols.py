@@ -1,10 +1,8 @@
 """Mana-symbol parser over Scryfall's symbology (CR 107.4, 202.2) and the color order (CR 105.1).
-
 `classify(raw)` never raises: an unknown symbol gets kind `UNKNOWN` and no color. Colored: `{W}` (107.4a),
 hybrid `{W/U}` both (107.4e, 202.2d), `{2/W}` and `{C/W}` white, Phyrexian `{B/P}` and `{G/U/P}` (107.4f),
 half `{HW}` (107.4d). No color: `{C}` (107.4c), `{S}` (107.4h), `{X}` (107.3), numbers, `{T}` `{Q}` (107.5,
-107.6), `{E}` (107.14), `{P}`, `{CHAOS}`, `{A}`...
-"""
+107.6), `{E}` (107.14), `{P}`, `{CHAOS}`, `{A}`..."""
 
 from __future__ import annotations
 
@@ -74,13 +72,11 @@ _LETTERS = frozenset(WUBRG)
 @lru_cache(maxsize=4096)
 def classify(raw: str) -> Symbol:
     """What one symbol such as "{2/W}" is. Never raises: unknown symbols get `SymbolKind.UNKNOWN`."""
-    inner = (raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw).strip().upper()
-    if not inner:
+    if not (inner := (raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw).strip().upper()):
         return Symbol(raw, SymbolKind.UNKNOWN)
     if inner in _LETTERS:
         return Symbol(raw, SymbolKind.COLORED, inner)
-    simple = _SIMPLE.get(inner)
-    if simple is not None:
+    if (simple := _SIMPLE.get(inner)) is not None:
         return Symbol(raw, simple)
     if inner.isdigit() or _is_number(inner):
         return Symbol(raw, SymbolKind.GENERIC)

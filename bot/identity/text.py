@@ -1,6 +1,5 @@
 """Rules-text helpers: reminder text (CR 903.4c), where a mana symbol sits in a line (`TextPlace`), and the
-colors a line names in words, which never count toward color identity (CR 903.4).
-"""
+colors a line names in words, which never count toward color identity (CR 903.4)."""
 
 from __future__ import annotations
 
@@ -50,15 +49,13 @@ def symbol_context(line: str, start: int) -> tuple[TextPlace, str | None]:
         inner_before = before[q + 1 :]
         ends = (line.find('"', start), line.find("\u201d", start))
         close = min((i for i in ends if i != -1), default=len(line))
-        inner_after = line[start:close]
-        if ":" not in inner_before and ":" in inner_after:
+        if ":" not in inner_before and ":" in line[start:close]:
             return TextPlace.GRANTED_COST, None
         if _ADD_RE.search(inner_before):
             return TextPlace.GRANTED_MANA_ABILITY, None
         return TextPlace.GRANTED_ABILITY, None
     colon = _first_colon_outside_quotes(line)
-    m = _KEYWORD_COST_RE.match(line)
-    if m and m.end() <= start and ":" not in before:
+    if (m := _KEYWORD_COST_RE.match(line)) and m.end() <= start and ":" not in before:
         keyword = m.group(1).strip()
         if not _NOT_KEYWORD_RE.search(keyword):
             if colon != -1 and "\u2014" in line[: m.end()]:
@@ -120,8 +117,7 @@ def _words_in(low: str) -> set[str]:
 def named_colors(line: str, names: tuple[str, ...] = ()) -> set[str]:
     """Color letters of the color words in `line`, ignoring words inside the card's own `names`."""
     low = line.lower()
-    found = _words_in(low)
-    if found and any(name and name.lower() in low for name in names):
+    if (found := _words_in(low)) and any(name and name.lower() in low for name in names):
         for name in filter(None, names):
             low = low.replace(name.lower(), " ")
         found = _words_in(low)

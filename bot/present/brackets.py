@@ -1,7 +1,6 @@
-"""What the bot says about Commander brackets: a card that is a Game Changer, mass land denial or an extra-turn
-card (/identity, /fits, and under a server's bracket), and a deck's bracket: the lowest its contents allow, one
-line per guideline with the cards, lines and combos behind it, Commander Spellbook's tags beside ours, and once
-what contents can't tell. Bracket names are Wizards' (proper names, as printed nowhere on a card)."""
+"""What the bot says about Commander brackets: what a card means for them (/identity, /fits, a server's
+bracket), and a deck's bracket with one line per guideline and what sets it, Spellbook's tags beside ours and
+what contents can't tell. Bracket names are Wizards' (proper names, printed on no card)."""
 
 from __future__ import annotations
 
@@ -30,6 +29,12 @@ NAMES = {1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH"}
 TAGS = {"R": "Ruthless", "S": "Spicy", "P": "Powerful", "O": "Oddball", "C": "Core", "E": "Exhibition"}
 _WHAT = {Guideline.MASS_LAND_DENIAL: N_("mass land denial"), Guideline.EXTRA_TURN: N_("an extra-turn card")}
 _TITLES = {Guideline.MASS_LAND_DENIAL: N_("Mass land denial"), Guideline.EXTRA_TURN: N_("Extra turns")}
+_DOUBT = N_("Commander Spellbook tags {cards} {tag} (bracket {theirs}); read from the cards: bracket {ours}.")
+_REST = N_(
+    "The cards can\u2019t tell the rest: brackets 1 and 2, and 4 and 5, differ by intent and by how long "
+    "games last."
+)
+_NONE = N_("Nothing here sets a floor: no Game Changers, mass land denial, extra turns or two-card combos.")
 SHOWN = 3  # items per guideline in the embed before "…and N more"
 Name = Callable[[str], str]
 
@@ -45,8 +50,7 @@ def level(bracket: int) -> str:
 
 
 def quote(finding: GuidelineFinding, printed: PrintedText | None = None, *, markdown: bool = True) -> str:
-    """The line that makes a card meet its guideline: as the card prints it in the reply's language when
-    `printed` holds it, else the Oracle line with the deciding words in bold."""
+    """The card's line: as `printed` prints it in the reply's language, else Oracle's, deciding words bold."""
     here = printed is not None and scryfall_language(current_locale()) == printed.lang
     if here and printed is not None and (line := printed.line(finding.face, finding.text)):
         return f"\u201c{render.escape(line) if markdown else line}\u201d"
@@ -63,30 +67,26 @@ def what(guideline: Guideline) -> str:
 
 
 def _meaning(guideline: Guideline) -> str:
-    floor = GUIDELINE_FLOORS[guideline]
+    text = _("decks in brackets {none} can\u2019t include it")
     if guideline is Guideline.EXTRA_TURN:
-        return _(
-            "decks in bracket {none} can\u2019t include it; brackets 2 and 3 allow a few, not chained"
-        ).format(none=_below(floor))
-    return _("decks in brackets {none} can\u2019t include it").format(none=_below(floor))
+        text = _("decks in bracket {none} can\u2019t include it; brackets 2 and 3 allow a few, not chained")
+    return text.format(none=_below(GUIDELINE_FLOORS[guideline]))
 
 
 def card_lines(card: Mapping[str, Any], name: str, printed: PrintedText | None = None) -> list[str]:
     """What the card means for brackets: a Game Changer, mass land denial, an extra-turn card, with its line."""
     lines = []
     if is_game_changer(card):
-        limited = [(b, n) for b in BRACKETS if (n := MAX_GAME_CHANGERS[b])]
-        bracket, limit = limited[0] if limited else (max(BRACKETS), 0)
+        bracket, limit = next((b, n) for b in BRACKETS if (n := MAX_GAME_CHANGERS[b]))
         text = _(
             "{card} is a Game Changer: decks in brackets {none} can\u2019t include it; in bracket {bracket} it "
             "counts toward the limit of {limit} Game Changers."
         )
         lines.append(text.format(card=name, none=_below(bracket), bracket=bracket, limit=limit))
+    text = _("{card} is {what} ({line}): {meaning}.")
     for flag in flags(card):
-        guideline = flag.finding.guideline
-        text = _("{card} is {what} ({line}): {meaning}.")
-        what, line = _(_WHAT[guideline]), quote(flag.finding, printed)
-        lines.append(text.format(card=name, what=what, line=line, meaning=_meaning(guideline)))
+        guideline, line = flag.finding.guideline, quote(flag.finding, printed)
+        lines.append(text.format(card=name, what=what(guideline), line=line, meaning=_meaning(guideline)))
     return lines
 
 
@@ -96,11 +96,10 @@ def house_lines(card: Mapping[str, Any], name: str, bracket: int) -> list[str]:
     lines = []
     if is_game_changer(card) and MAX_GAME_CHANGERS[bracket] is not None:
         lines.append(_("{card} is a Game Changer, and {where}.").format(card=name, where=where))
+    text = _("{card} is {what}, and {where}: decks here can\u2019t include it.")
     for flag in flags(card):
         if flag.floor > bracket:
-            what = _(_WHAT[flag.finding.guideline])
-            text = _("{card} is {what}, and {where}: decks here can\u2019t include it.")
-            lines.append(text.format(card=name, what=what, where=where))
+            lines.append(text.format(card=name, what=what(flag.finding.guideline), where=where))
     return lines
 
 
@@ -131,21 +130,14 @@ def combo_line(combo: DeckCombo, name: Name = str, *, link: bool = True) -> str:
 
 
 def _spellbook_doubts(facts: BracketFacts, name: Name) -> list[str]:
-    """Where Commander Spellbook's tag of a combo and the bracket read from the cards part ways: it tags the
-    combo above the deck's floor, or below the floor the combo sets."""
+    """Combos Spellbook tags above the deck's floor, or below the floor the combo itself sets."""
     out = []
     for combo in facts.combos:
         theirs = combo.combo.bracket_tag.bracket if combo.combo.bracket_tag is not None else None
         ours = combo.floor or facts.floor
         if theirs is not None and (theirs > facts.floor or theirs < ours):
-            text = _(
-                "Commander Spellbook tags {cards} {tag} (bracket {theirs}); read from the cards: bracket {ours}."
-            )
-            out.append(
-                text.format(
-                    cards=" + ".join(map(name, combo.cards)), tag=_tag(combo), theirs=theirs, ours=ours
-                )
-            )
+            cards = " + ".join(map(name, combo.cards))
+            out.append(_(_DOUBT).format(cards=cards, tag=_tag(combo), theirs=theirs, ours=ours))
     return out
 
 
@@ -157,9 +149,8 @@ def groups(
     quoted = quoted or (lambda f: quote(f.finding, markdown=False))
     for guideline in (Guideline.MASS_LAND_DENIAL, Guideline.EXTRA_TURN):
         if found := facts.of(guideline):
-            head = _("{what}: bracket {level} or higher.").format(
-                what=_(_TITLES[guideline]), level=GUIDELINE_FLOORS[guideline]
-            )
+            label, level = _(_TITLES[guideline]), GUIDELINE_FLOORS[guideline]
+            head = _("{what}: bracket {level} or higher.").format(what=label, level=level)
             out.append((head, [f"{name(f.name)} \u2014 {quoted(f)}" for f in found]))
     combos = facts.combos
     for floor, head in (
@@ -182,31 +173,16 @@ def groups(
 
 def notes(facts: BracketFacts, name: Name = str) -> list[str]:
     """What the contents could not tell, said once; Spellbook's disagreements."""
-    out = (
-        []
-        if facts.combos_checked
-        else [_("Combos were not checked: there is no Commander Spellbook data yet.")]
-    )
-    if facts.empty and facts.combos_checked:
-        out.append(
-            _(
-                "Nothing here sets a floor: no Game Changers, mass land denial, extra turns or two-card combos."
-            )
-        )
+    out = [_(_NONE)] if facts.empty else []
+    if not facts.combos_checked:
+        out = [_("Combos were not checked: there is no Commander Spellbook data yet.")]
     out += _spellbook_doubts(facts, name)
     if facts.of(Guideline.EXTRA_TURN):
         out.append(_("Whether extra turns are chained is for your table: the cards can\u2019t tell."))
-    out.append(
-        _(
-            "The cards can\u2019t tell the rest: brackets 1 and 2, and 4 and 5, differ by intent and by how long "
-            "games last."
-        )
-    )
-    return out
+    return [*out, _(_REST)]
 
 
 def deck_text(facts: BracketFacts, quoted: Callable[[Flagged], str] | None = None) -> list[str]:
-    """The bracket section of the text report."""
     out = [title(facts)]
     for head, items in groups(facts, str, quoted):
         out += [f"  {head}", *(f"    - {item}" for item in items)]
@@ -217,8 +193,7 @@ def deck_field(facts: BracketFacts, name: Name, quoted: Callable[[Flagged], str]
     """The bracket field of the summary embed: each guideline's headline and its first items."""
     out: list[str] = []
     for head, items in groups(facts, name, quoted):
-        out.append(f"**{head}**")
-        out += [f"\u2022 {item}" for item in items[:SHOWN]]
+        out += [f"**{head}**", *(f"\u2022 {item}" for item in items[:SHOWN])]
         if len(items) > SHOWN:
             out.append(_("\u2026and {n} more in the full report").format(n=len(items) - SHOWN))
     return out + notes(facts, name)

@@ -89,9 +89,8 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
         if item.analysis.colors != item.analysis.identity:
             line += _(" (color: {colors})").format(colors=render.color_words(item.analysis.colors))
         if (doubt := differs(item.card, item.analysis)) is not None:
-            line += " \u26a0\ufe0f " + _("(Scryfall lists {colors})").format(
-                colors=render.pips(doubt.theirs, emoji)
-            )
+            theirs = render.pips(doubt.theirs, emoji)
+            line += " \u26a0\ufe0f " + _("(Scryfall lists {colors})").format(colors=theirs)
         return line
     shown = list(dict.fromkeys(item.names))[:3]
     names = ", ".join(render.escape(render.truncate(n, 80)) for n in shown)

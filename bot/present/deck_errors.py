@@ -39,8 +39,7 @@ def line_reason(reason: str) -> str:
 
 def _too_long(data: Mapping[str, Any]) -> str:
     count, limit = int(data.get("count", 0)), number(int(data.get("limit", 0)))
-    unit = data.get("unit")
-    if unit == ListUnit.ENTRIES:
+    if (unit := data.get("unit")) == ListUnit.ENTRIES:
         text = ngettext(
             "the decklist has {count} entry; the limit is {limit}",
             "the decklist has {count} entries; the limit is {limit}",

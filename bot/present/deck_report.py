@@ -76,25 +76,23 @@ def _with_lines(card: str, lines: Sequence[int]) -> str:
 
 
 def _banned_text(problem: Problem, name: Callable[[str], str]) -> str:
-    """An official ban."""
-    card = name(problem.card or "")
+    text = _("{card} is banned in Commander ({lines})")
     if problem.commander:
-        return _("{card} is banned in Commander (a commander)").format(card=card)
-    if problem.companion:
-        return _("{card} is banned in Commander (the companion)").format(card=card)
-    if problem.lines:
-        return _("{card} is banned in Commander ({lines})").format(card=card, lines=_lines(problem.lines))
-    return _("{card} is banned in Commander").format(card=card)
+        text = _("{card} is banned in Commander (a commander)")
+    elif problem.companion:
+        text = _("{card} is banned in Commander (the companion)")
+    elif not problem.lines:
+        text = _("{card} is banned in Commander")
+    return text.format(card=name(problem.card or ""), lines=_lines(problem.lines))
 
 
 def _house_text(problem: Problem, name: Callable[[str], str]) -> str:
     card = name(problem.card or "")
     if problem.kind is ProblemKind.HOUSE_BANNED:
+        text = _("{card} is banned here by a house rule ({lines})")
         if problem.commander:
-            return _("{card} is banned here by a house rule (a commander)").format(card=card)
-        return _("{card} is banned here by a house rule ({lines})").format(
-            card=card, lines=_lines(problem.lines)
-        )
+            text = _("{card} is banned here by a house rule (a commander)")
+        return text.format(card=card, lines=_lines(problem.lines))
     here = house.bracket_words(problem.bracket or 1)
     if problem.why == "combo":
         text = _("{cards}: a two-card combo for bracket {level} or higher; this server plays {bracket}")
@@ -120,7 +118,8 @@ def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
         return render.colon(render.colon(lines, name(repr(shown))), name(line_reason(problem.why)))
     if kind is ProblemKind.UNKNOWN:
         text = _("{lines}: no card named {card}").format(lines=lines, card=name(repr(problem.card or "")))
-        return text + _did_you_mean(problem, name)
+        names = ", ".join(name(s) for s in problem.suggestions)
+        return text + (_(" (did you mean {names}?)").format(names=names) if names else "")
     if kind is ProblemKind.UNCHECKED:
         return _unchecked_text(problem, card, lines, name)
     if kind is ProblemKind.COMMANDER:
@@ -156,18 +155,11 @@ def _unchecked_text(problem: Problem, card: str, lines: str, name: Callable[[str
     """`Sol Rnig (line 3): couldn’t look it up (Scryfall didn’t answer; did you mean Sol Ring?)`."""
     where = _("commander") if problem.commander else lines
     # the lookup's own reason (a timeout, an HTTP status) is for the log; the player is told what it means
-    why = _("Scryfall didn\u2019t answer")
-    if problem.why == NOT_IN_LOCAL_DATA:
-        why = _("not in the local card data")
-    why = name(why)
+    local = problem.why == NOT_IN_LOCAL_DATA
+    why = name(_("not in the local card data") if local else _("Scryfall didn\u2019t answer"))
     if names := ", ".join(name(s) for s in problem.suggestions):  # inside the one pair of parentheses
         why += _("; did you mean {names}?").format(names=names)
     return _("{card} ({where}): couldn\u2019t look it up ({why})").format(card=card, where=where, why=why)
-
-
-def _did_you_mean(problem: Problem, name: Callable[[str], str]) -> str:
-    names = ", ".join(name(s) for s in problem.suggestions)
-    return _(" (did you mean {names}?)").format(names=names) if names else ""
 
 
 def _commander_text(problem: Problem, name: Callable[[str], str]) -> str:
@@ -231,8 +223,7 @@ def _problems_sentence(report: DeckReport, *, bold: bool) -> str:
 def _best_choice(report: DeckReport) -> str | None:
     """The color that, chosen before the game, brings the most off-color cards in."""
     off = report.of_kind(ProblemKind.COLOR)
-    helped = Counter(p.outside for p in off if len(p.outside) == 1)
-    if not helped:
+    if not (helped := Counter(p.outside for p in off if len(p.outside) == 1)):
         return None
     color, n = max(helped.items(), key=lambda item: (item[1], -WUBRG.index(item[0])))
     return ngettext(
@@ -271,12 +262,10 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
     out: list[str] = []
     if report.from_list:
         n = len(report.from_list)
-        text = ngettext(
-            "Commander taken from the list: {names}", "Commanders taken from the list: {names}", n
-        )
+        msg = ngettext("Commander taken from the list: {names}", "Commanders taken from the list: {names}", n)
         if report.second_from_list:
-            text = _("Second commander taken from the list: {names}")
-        out.append(text.format(names=render.and_list(map(name, report.from_list))))
+            msg = _("Second commander taken from the list: {names}")
+        out.append(msg.format(names=render.and_list(map(name, report.from_list))))
     for leader, color in report.chosen.items():
         text = _("{card}: chosen color {color} (CR 903.4b); it counts in the deck\u2019s color identity")
         out.append(text.format(card=name(leader), color=render.color_name(color)))
@@ -296,8 +285,7 @@ def notes_text(report: DeckReport, name: Callable[[str], str] = str) -> list[str
 
 
 def text_report(report: DeckReport, printed: Printed | None = None) -> str:
-    """Plain text, as printed by the CLI and attached by the bot; `printed`: cards' rules text as printed in
-    the reply's language, to quote their lines from."""
+    """Plain text, printed by the CLI, attached by the bot; `printed`: the texts to quote card lines from."""
     names = " + ".join(report.commanders) or _("(none)")
     if report.identity_checked:
         names += f" ({render.color_words(report.deck_identity)})"
@@ -365,12 +353,9 @@ def _field_line(p: Problem, emoji: Emoji, printed: Printed) -> str:
 
 def _english_note(report: DeckReport, printed: Printed) -> str | None:
     """The footer's note when a card line the embed quotes (each off-color card's first) is English."""
-    for p in report.of_kind(ProblemKind.COLOR)[:FIELD_ITEMS]:
-        if p.analysis is not None and (
-            note := evidence.english_note(_sources(p)[:1], printed.get(p.card or ""))
-        ):
-            return note
-    return None
+    shown = (p for p in report.of_kind(ProblemKind.COLOR)[:FIELD_ITEMS] if p.analysis is not None)
+    notes = (evidence.english_note(_sources(p)[:1], printed.get(p.card or "")) for p in shown)
+    return next(filter(None, notes), None)
 
 
 def summary_embed(
@@ -397,9 +382,8 @@ def summary_embed(
     if report.unsure:  # no plain verdict while Scryfall lists another identity for a card
         color = second_opinion.COLOR
         sure = headline(report) if report.legal else _problems_sentence(report, bold=False)
-        description = f"{second_opinion.MARK} " + _(
-            "**Not sure.** Read from cost and text: {verdict}"
-        ).format(verdict=sure)
+        text = _("**Not sure.** Read from cost and text: {verdict}")
+        description = f"{second_opinion.MARK} " + text.format(verdict=sure)
     title = render.truncate(render.escape(heading), TITLE_LIMIT)
     embed = Embed(title=title, description=description, color=color)
     identity = render.pips(report.deck_identity, emoji) if report.identity_checked else _("not checked")
@@ -417,10 +401,8 @@ def summary_embed(
             more = kind_label(kind, n - FIELD_ITEMS)
             shown.append(_("\u2026and {more} more in the full report").format(more=more))
         embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
-    quoted = partial(_quoted, printed or {}, markdown=True)
-    embeds.add_list_field(
-        embed, brackets.title(report.bracket), brackets.deck_field(report.bracket, _escaped, quoted)
-    )
+    field = brackets.deck_field(report.bracket, _escaped, partial(_quoted, printed or {}, markdown=True))
+    embeds.add_list_field(embed, brackets.title(report.bracket), field)
     embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
     if report.house is not None:

@@ -97,16 +97,16 @@ def deck_source_text(problem: str, *, size: int = 0, limit: int = 0) -> str:
 
 def no_commander_text(*, from_message: bool = False) -> str:
     marks = _("a `Commander` section, a `Commander: Name` line or `*CMDR*` after the card")
-    commander = option_name("commander")
-    if from_message:
-        return _(
-            "That list doesn't say who its commander is. Mark it in the list ({marks}), or use "
-            "`/{command}` with `{commander}:`."
-        ).format(marks=marks, command=option_name("deckcheck"), commander=commander)
-    return _(
+    text = _(
         "That list doesn't say who its commander is: give it with `{commander}:`, or mark it in the list "
         "({marks})."
-    ).format(marks=marks, commander=commander)
+    )
+    if from_message:
+        text = _(
+            "That list doesn't say who its commander is. Mark it in the list ({marks}), or use "
+            "`/{command}` with `{commander}:`."
+        )
+    return text.format(marks=marks, command=option_name("deckcheck"), commander=option_name("commander"))
 
 
 def deck_from_link_line(name: str | None, site: str, url: str, owner: str | None = None) -> str:
@@ -114,11 +114,9 @@ def deck_from_link_line(name: str | None, site: str, url: str, owner: str | None
     title = " ".join((name or "").split())
     title = render.escape(render.truncate(title, 100)) if title else _("A deck")
     owner = render.escape(render.truncate(" ".join(owner.split()), 60)) if owner else None
-    if site == Site.EDHREC.label:
-        return _("**{title}**: EDHREC's average list, not a player's deck: <{url}>").format(
-            title=title, url=url
-        )
     line = _("**{title}** by {owner} on {site}: <{url}>") if owner else _("**{title}** on {site}: <{url}>")
+    if site == Site.EDHREC.label:
+        line = _("**{title}**: EDHREC's average list, not a player's deck: <{url}>")
     return line.format(title=title, owner=owner, site=site, url=url)
 
 

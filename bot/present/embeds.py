@@ -70,8 +70,7 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
 
 
 def typed_line(typed: Sequence[tuple[str, str]]) -> str | None:
-    """`You typed: Blitzschlag (Lightning Bolt)` from (what was typed, the card's name) pairs: a name printed
-    in another language, part of the name or a slip."""
+    """`You typed: Blitzschlag (Lightning Bolt)` from (what was typed, the card's name) pairs."""
     names = ", ".join(f"{render.echo(t, 80)} ({render.escape(n)})" for t, n in typed)
     return _("You typed: {names}").format(names=names) if typed else None
 
@@ -104,10 +103,8 @@ def add_list_field(embed: Embed, name: str, lines: Iterable[str], *, mark: str =
 
 
 def note_english(embed: Embed, found: Sequence[evidence.Source], printed: PrintedText | None = None) -> None:
-    """Say in the footer that quoted card lines are English Oracle text (replies in another language), when
-    one is not quoted as `printed` prints it."""
-    note = evidence.english_note(found, printed)
-    if note and embed.footer:
+    """The footer's note that a quoted card line is English Oracle text (`evidence.english_note`)."""
+    if (note := evidence.english_note(found, printed)) and embed.footer:
         embed.footer = f"{embed.footer} \u00b7 {note}"
 
 
@@ -125,9 +122,8 @@ def identity_reply(
     printed: PrintedText | None = None,
     house_bracket: int | None = None,
 ) -> Reply:
-    """`typed`: what was typed when it is not the card's own name (another language, part of it, a slip);
-    `printed`: the card's rules text as printed in the reply's language, to quote its lines from;
-    `house_bracket`: the bracket the server plays, when it set one."""
+    """`typed`: what was typed when not the card's own name; `printed`: its text in the reply's language, to
+    quote from; `house_bracket`: the bracket the server plays, if it set one."""
     name = analysis.name or card_name(card)
     kind = analysis.not_deck_card
     said = _("You typed: {names}").format(names=render.echo(typed, 80)) if typed else None
@@ -205,9 +201,8 @@ def fits_reply(
     house: FitHere | None = None,
     printed: PrintedText | None = None,
 ) -> Reply:
-    """`house`: this server's house rules on it; a card or commander they ban is ⛔ (told apart from the
-    official ban list, which decides the verdict when it bans too), a Game Changer its bracket limits a
-    warning. `printed`: the card's rules text as printed in the reply's language."""
+    """`house`: the server's rules on it: what they ban is ⛔ (told apart from the official list, which decides
+    when it bans too), a Game Changer its bracket limits a warning; `printed`: as for /identity."""
     here = house or FitHere()
     analysis = result.card
     name = analysis.name or card_name(card)
@@ -219,25 +214,17 @@ def fits_reply(
         mark, color = _VERDICT_LOOKS[FitVerdict.DECK_CANT_EXIST]
         verdict = house_words.fits_house_headline(here.banned, name)
     title = f"{mark} {verdict}"
-    officially = is_banned(card)
-    lines = [
-        typed_line(typed),
-        *house_words.fits_house_lines(here.banned, name, officially_banned=officially),
-    ]
-    if doubts := second_opinion.fit_pairs_disputed(
-        result, card, commanders
-    ):  # a deck that can't exist keeps ⛔
-        about_colors = result.verdict is not FitVerdict.DECK_CANT_EXIST and not here.banned
-        if about_colors:
+    banned_here = house_words.fits_house_lines(here.banned, name, officially_banned=is_banned(card))
+    lines = [typed_line(typed), *banned_here]
+    if doubts := second_opinion.fit_pairs_disputed(result, card, commanders):
+        on_colors = result.verdict is not FitVerdict.DECK_CANT_EXIST and not here.banned  # else ⛔ stays
+        if on_colors:
             title, color = second_opinion.fits_title(render.truncate(name, NAME_WIDTH)), second_opinion.COLOR
-        lines += second_opinion.fits_lines(
-            result, card, commanders, doubts, verdict if about_colors else None
-        )
+        lines += second_opinion.fits_lines(result, card, commanders, doubts, verdict if on_colors else None)
     lines += fit_words.fits_lines(result, name)
     named = [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]
-    lines += [
-        line for c, n in named for line in brackets.card_lines(c, shown(n), printed if c is card else None)
-    ]
+    for c, n in named:
+        lines += brackets.card_lines(c, shown(n), printed if c is card else None)
     embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)
     embed.add_field(name=_("Card"), value=render.colon(plain(name), pips), inline=True)

@@ -20,16 +20,14 @@ def option_note(label: str | None) -> str:
 
 
 def _bold_names(names: Sequence[str], limit: int) -> str:
-    return ", ".join(
-        f"**{render.escape(render.truncate(n, 150))}**" for n in list(dict.fromkeys(names))[:limit]
-    )
+    shown = list(dict.fromkeys(names))[:limit]
+    return ", ".join(f"**{render.escape(render.truncate(n, 150))}**" for n in shown)
 
 
 def not_found_text(query: str, suggestions: Sequence[str], label: str | None = None) -> str:
     query, option = render.echo(query), option_note(label)
     text = _("I couldn't find a card named \u201c{query}\u201d{option}.").format(query=query, option=option)
-    names = _bold_names(suggestions, MAX_SUGGESTIONS)
-    if names:
+    if names := _bold_names(suggestions, MAX_SUGGESTIONS):
         text += "\n" + _("Did you mean: {names}?").format(names=names)
     else:
         text += "\n" + _("Check the spelling, or start typing and pick a name from the suggestions.")
@@ -39,8 +37,7 @@ def not_found_text(query: str, suggestions: Sequence[str], label: str | None = N
 def ambiguous_text(query: str, candidates: Sequence[str], label: str | None = None) -> str:
     query, option = render.echo(query), option_note(label)
     text = _("\u201c{query}\u201d{option} matches several cards").format(query=query, option=option)
-    names = _bold_names(candidates, CANDIDATES_SHOWN)
-    if names:
+    if names := _bold_names(candidates, CANDIDATES_SHOWN):
         text = render.colon(text, names)
         if len(candidates) > CANDIDATES_SHOWN:
             text += _(" and {n} more").format(n=len(candidates) - CANDIDATES_SHOWN)

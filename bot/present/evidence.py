@@ -53,12 +53,10 @@ class Source:
 
 
 def printed_keyword(keyword: str) -> str:
-    """A keyword ability as the cards print it in the reply's language (msgctxt "keyword", derived from printed
-    cards: de "Rückblende" for Flashback); English, or a keyword no card prints there, stays as the engine read it
-    ("Level up" finds the catalog's "Level Up")."""
+    """A keyword as the cards print it in the reply's language (msgctxt "keyword": de "Rückblende"), else as
+    the engine read it; "Level up" finds the catalog's "Level Up"."""
     for msgid in dict.fromkeys((keyword, keyword[:1].upper() + keyword[1:].lower(), keyword.title())):
-        printed = pgettext("keyword", msgid)
-        if printed != msgid:
+        if (printed := pgettext("keyword", msgid)) != msgid:
             return printed
     return keyword
 
@@ -109,8 +107,7 @@ def face_label(analysis: Analysis, face: str) -> str:
 
 
 def printed_line(source: Source, printed: PrintedText | None) -> str | None:
-    """The rules-text line of `source` as the card prints it in the reply's language, when `printed` (the
-    card's printed text) has a line that matches it; else None (the Oracle line is quoted)."""
+    """The line of `source` as `printed` prints it in the reply's language; None: Oracle's is quoted."""
     if printed is None or source.kind not in _RULES_LINES or not source.text:
         return None
     if scryfall_language(current_locale()) != printed.lang:
@@ -154,8 +151,7 @@ def evidence_line(
 
 
 def english_note(found: Sequence[Source], printed: PrintedText | None = None) -> str | None:
-    """In a reply in another language, the note that card lines it quotes are the Oracle text, in English:
-    when one line (not a mana cost) is not quoted as `printed` prints it."""
+    """Outside English, a note when a quoted line (not a mana cost) is the English Oracle text."""
     if current_locale() == ENGLISH:
         return None
     english = any(s.text and s.kind not in _NOT_WORDS and printed_line(s, printed) is None for s in found)

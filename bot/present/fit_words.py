@@ -25,9 +25,8 @@ def _blocker_reason(result: FitResult, blocker: DeckBlocker, leaders: Sequence[s
         return _("{cards} can\u2019t be commanders together").format(cards=render.and_list(leaders))
     if blocker is DeckBlocker.COMMANDER_BANNED:
         banned = result.banned_commanders
-        return ngettext(
-            "{cards} is banned in Commander", "{cards} are banned in Commander", len(banned)
-        ).format(cards=render.and_list(banned))
+        text = ngettext("{cards} is banned in Commander", "{cards} are banned in Commander", len(banned))
+        return text.format(cards=render.and_list(banned))
     if blocker is DeckBlocker.CARD_BANNED:
         return _("{card} is banned in Commander").format(card=name)
     what = words.non_deck_words(result.card.not_deck_card)

@@ -18,8 +18,7 @@ SHOWN_BANS = 30  # names /house show lists before "…and N more" (a phone scree
 
 def allowance_words(bracket: int) -> str:
     """'no Game Changers', 'up to 3 Game Changers', 'any number of Game Changers'."""
-    limit = MAX_GAME_CHANGERS[bracket]
-    if limit is None:
+    if (limit := MAX_GAME_CHANGERS[bracket]) is None:
         return _("any number of Game Changers")
     if limit == 0:
         return _("no Game Changers")
@@ -50,10 +49,9 @@ def unavailable_text() -> str:
 
 
 def banned_reply(name: str, *, added: bool) -> Reply:
+    text = _("{card} was already banned here by a house rule.")
     if added:
         text = _("\u26d4 {card} is now banned here by a house rule. Deck checks in this server report it.")
-    else:
-        text = _("{card} was already banned here by a house rule.")
     return Reply(content=text.format(card=shown(name)))
 
 
@@ -80,11 +78,8 @@ def cleared_reply(removed: Rules) -> Reply:
         names = [shown(b.name) for b in removed.bans[:3]]
         if (more := len(removed.bans) - 3) > 0:
             names.append(ngettext("{n} other card", "{n} other cards", more).format(n=more))
-        parts.append(
-            ngettext("the ban of {cards}", "the bans of {n} cards ({cards})", len(removed.bans)).format(
-                n=len(removed.bans), cards=render.and_list(names)
-            )
-        )
+        text = ngettext("the ban of {cards}", "the bans of {n} cards ({cards})", len(removed.bans))
+        parts.append(text.format(n=len(removed.bans), cards=render.and_list(names)))
     if removed.bracket is not None:
         parts.append(_("the bracket ({level})").format(level=removed.bracket))
     text = _(
@@ -127,16 +122,9 @@ def applied_line(applied: HouseApplied) -> str:
 
 def fits_house_lines(banned: Sequence[str], card: str, *, officially_banned: bool) -> list[str]:
     """Why the house rules keep the card (or a commander) out of decks here."""
-    out = []
-    for name in banned:
-        if name == card and not officially_banned:
-            text = _(
-                "This server\u2019s house rules ban {card}; the official Commander ban list doesn\u2019t."
-            )
-        else:
-            text = _("{card} is banned here by a house rule.")
-        out.append(text.format(card=shown(name)))
-    return out
+    here = _("This server\u2019s house rules ban {card}; the official Commander ban list doesn\u2019t.")
+    ban = _("{card} is banned here by a house rule.")
+    return [(here if n == card and not officially_banned else ban).format(card=shown(n)) for n in banned]
 
 
 def fits_house_headline(banned: Sequence[str], card: str) -> str:

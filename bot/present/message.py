@@ -40,16 +40,10 @@ class Embed:
         return total + sum(len(f.name) + len(f.value) for f in self.fields)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {
-            "type": "rich",
-            "title": self.title,
-            "description": self.description,
-            "url": self.url,
-            "color": self.color,
-            "fields": [asdict(f) for f in self.fields] or None,
-            "thumbnail": None if self.thumbnail is None else {"url": self.thumbnail},
-            "footer": None if self.footer is None else {"text": self.footer},
-        }
+        out = {"type": "rich", **asdict(self)}  # in the fields' order: title, description, url, ...
+        out["fields"] = out["fields"] or None
+        out["thumbnail"] = None if self.thumbnail is None else {"url": self.thumbnail}
+        out["footer"] = None if self.footer is None else {"text": self.footer}
         return {k: v for k, v in out.items() if v is not None}
 
 

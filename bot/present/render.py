@@ -131,8 +131,7 @@ def clip_line(line: str, sym: str | None, width: int = 90) -> str:
     if end < len(line):
         space = line.rfind(" ", start, end)
         end = space if space > start + width // 2 else end
-        brace = line.rfind("{", start, end)
-        if brace > line.rfind("}", start, end):
+        if (brace := line.rfind("{", start, end)) > line.rfind("}", start, end):
             end = brace  # don't split a symbol
     out = line[start:end].strip()
     if start > 0:

@@ -21,8 +21,7 @@ COLOR = render.CONDITIONAL_COLOR
 def disputed(
     pairs: Iterable[tuple[Mapping[str, Any], Analysis]], chosen: Sequence[str | None] = ()
 ) -> list[Disagreement]:
-    """Each card where the two readings differ; `chosen[i - 1]`: the color chosen before the game for the
-    commander of pair i (pair 0 is the card)."""
+    """Each card whose two readings differ; `chosen[i - 1]`: the color chosen for pair i (0 is the card)."""
     found = (
         differs(card, a, chosen[i - 1] if 0 < i <= len(chosen) else None) for i, (card, a) in enumerate(pairs)
     )
@@ -31,12 +30,11 @@ def disputed(
 
 def sentence(doubt: Disagreement, name: str | None = None) -> str:
     """What Scryfall lists against cost and text; `name`: the card as the reply shows it (default its own)."""
+    theirs, ours = render.color_words(doubt.theirs), render.color_words(doubt.ours)
     return _(
         "Scryfall lists {card}\u2019s color identity as {theirs}, but its mana cost and rules text give "
         "{ours}: it may use a rule this bot doesn\u2019t know yet. Check the card before you build."
-    ).format(
-        card=name or doubt.name, theirs=render.color_words(doubt.theirs), ours=render.color_words(doubt.ours)
-    )
+    ).format(card=name or doubt.name, theirs=theirs, ours=ours)
 
 
 def field_name() -> str:
@@ -45,9 +43,8 @@ def field_name() -> str:
 
 def field_line(name: str, doubt: Disagreement, emoji: Emoji = None) -> str:
     text = _("{card}: Scryfall lists {theirs}; cost and text give {ours}")
-    return text.format(
-        card=name, theirs=render.pips(doubt.theirs, emoji), ours=render.pips(doubt.ours, emoji)
-    )
+    theirs, ours = render.pips(doubt.theirs, emoji), render.pips(doubt.ours, emoji)
+    return text.format(card=name, theirs=theirs, ours=ours)
 
 
 def fits_title(name: str) -> str:
@@ -63,17 +60,12 @@ def fits_lines(
 ) -> list[str]:
     """Both readings: the `verdict` from cost and text (None: the title says it), what Scryfall lists for
     each of `doubts` (`fit_pairs_disputed`), and the fit by Scryfall's."""
-    lines = (
-        [_("Read from the cards\u2019 cost and text: {verdict}.").format(verdict=verdict)] if verdict else []
-    )
+    read = _("Read from the cards\u2019 cost and text: {verdict}.").format(verdict=verdict)
+    lines = [read] if verdict else []
     lines += [sentence(d, shown(d.name)) for d in doubts]
-    by_scryfall = fits_by_scryfall(result, card, commanders)
-    if by_scryfall is not None:
-        lines.append(
-            _("By the color identity Scryfall lists, it would fit.")
-            if by_scryfall
-            else _("By the color identity Scryfall lists, it would not fit.")
-        )
+    if (by_scryfall := fits_by_scryfall(result, card, commanders)) is not None:
+        fit = _("By the color identity Scryfall lists, it would fit.")
+        lines.append(fit if by_scryfall else _("By the color identity Scryfall lists, it would not fit."))
     return lines
 
 

@@ -45,8 +45,7 @@ def _embed_lines(embed: Embed, bold: bool) -> list[str]:
             out.append(render.colon(name, lines[0]))
         else:
             out += [name, *(INDENT + line for line in lines)]
-    footer = [part for part in (embed.footer, embed.url) if part]
-    if footer:
+    if footer := [part for part in (embed.footer, embed.url) if part]:
         out += ["", " \u00b7 ".join(footer)]
     return out
 
@@ -65,12 +64,8 @@ def _typed(query: str) -> str:
 
 def not_a_card_text(query: str, suggestions: Sequence[str], option: str | None = None) -> str:
     """`'Lightnig Boltx' is not a card I know; did you mean Lightning Bolt?` (`option`: `--commander`)."""
-    shown = _typed(query)
-    text = (
-        _("{option} {query} is not a card I know").format(option=option, query=shown)
-        if option
-        else _("{query} is not a card I know").format(query=shown)
-    )
+    text = _("{option} {query} is not a card I know") if option else _("{query} is not a card I know")
+    text = text.format(option=option, query=_typed(query))
     if suggestions:
         text += _("; did you mean {names}?").format(names=", ".join(suggestions))
     return text
@@ -78,18 +73,13 @@ def not_a_card_text(query: str, suggestions: Sequence[str], option: str | None =
 
 def several_cards_text(query: str, candidates: Sequence[str], option: str | None = None) -> str:
     """`'path' matches several cards: Path to Exile, ...; give more of the name`."""
-    shown = _typed(query)
-    text = (
-        _("{option} {query} matches several cards").format(option=option, query=shown)
-        if option
-        else _("{query} matches several cards").format(query=shown)
-    )
+    text = _("{option} {query} matches several cards") if option else _("{query} matches several cards")
+    text = text.format(option=option, query=_typed(query))
     return (render.colon(text, ", ".join(candidates)) if candidates else text) + _("; give more of the name")
 
 
 def unavailable_text(reason: str, *, local_data: bool) -> str:
-    """Scryfall unreachable and the local card data has no answer: try later; with no local card data at all,
-    the command that fills it."""
+    """Scryfall unreachable, the local data without an answer: try later, or fill the local data first."""
     if local_data:
         text = _(
             "Scryfall is not answering ({reason}) and the local card data could not answer either; try again "
@@ -106,11 +96,10 @@ def unavailable_text(reason: str, *, local_data: bool) -> str:
 
 def chosen_color_text(flag: str, commander: str | None, partner_flag: str = "--partner") -> str:
     """A chosen color (`--color`, `--partner-color`) given to a commander that chooses none."""
-    if commander is None:
-        return _("{option} is the color your partner chooses before the game; give {partner} too").format(
-            option=flag, partner=partner_flag
-        )
-    return _(
+    text = _(
         "{option} is for a commander that chooses a color before the game begins (CR 903.4b), such as The "
         "Prismatic Piper or Clara Oswald; {card} doesn\u2019t choose one"
-    ).format(option=flag, card=commander)
+    )
+    if commander is None:
+        text = _("{option} is the color your partner chooses before the game; give {partner} too")
+    return text.format(option=flag, partner=partner_flag, card=commander)

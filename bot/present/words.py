@@ -65,8 +65,7 @@ _POSSESSIVE = N_("{name}'s")
 def possessive_shown(name: str) -> str:
     """'**Kitchen Finks**\'', '**Dismember**\'s' (mark outside the bold), or the catalog's form."""
     cut = render.truncate(name, NAME_WIDTH)
-    form = _(_POSSESSIVE)
-    if form == _POSSESSIVE:
+    if (form := _(_POSSESSIVE)) == _POSSESSIVE:
         form = "{name}'" if cut.endswith("s") and not cut.endswith("ss") else "{name}'s"
     return form.format(name=shown(cut))
 
@@ -140,8 +139,7 @@ def _label(trait: PairingTrait) -> str:
         return _("Partner\u2014{text}").format(text=trait.text)
     if trait.kind is PairingKind.PARTNER_WITH:
         return _("\u201cPartner with {name}\u201d").format(name=trait.text)
-    label = _LABELS.get(trait.kind)
-    return _(label) if label else trait.kind.value
+    return _(label) if (label := _LABELS.get(trait.kind)) else trait.kind.value
 
 
 _LABELS = {
@@ -166,8 +164,7 @@ def traits_words(traits: PairingTraits) -> str:
 
 
 def _paired_words(verdict: Verdict, a: str, b: str, ta: PairingTraits, tb: PairingTraits) -> str:
-    kind = verdict.pairing
-    if kind is PairingKind.PARTNER:
+    if (kind := verdict.pairing) is PairingKind.PARTNER:
         return _("{a} and {b} both have Partner").format(a=a, b=b)
     if kind is PairingKind.PARTNER_TEXT:
         ability = _label(PairingTrait(PairingKind.PARTNER_TEXT, verdict.variant))
@@ -316,10 +313,9 @@ def identity_summary(analysis: Analysis, name: Callable[[str], str] = str) -> st
                 "or basic land type."
             ).format(color_part=color_part)
         return _("{color_part}, and so is its color identity.").format(color_part=color_part)
-    extra = "".join(c for c in ident if c not in colors)
-    return _("{color_part}, but its color identity is {identity}: {why}.").format(
-        color_part=color_part, identity=identity, why=removed_why or _extra_causes(analysis, extra)
-    )
+    why = removed_why or _extra_causes(analysis, "".join(c for c in ident if c not in colors))
+    text = _("{color_part}, but its color identity is {identity}: {why}.")
+    return text.format(color_part=color_part, identity=identity, why=why)
 
 
 _SYMBOL_LESSONS: dict[SymbolKind, str] = {
@@ -338,15 +334,13 @@ def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
     out: list[str] = []
     seen: set[SymbolKind] = set()
     for r in analysis.identity_reasons:
-        kind = r.symbol_kind
-        if kind is None or kind in seen or kind not in _SYMBOL_LESSONS or not r.symbol:
+        if (kind := r.symbol_kind) is None or kind in seen or kind not in _SYMBOL_LESSONS or not r.symbol:
             continue
         seen.add(kind)
         colors = render.color_words(x.color for x in analysis.identity_reasons if x.symbol == r.symbol)
         sym, two, colorless = (render.symbol(s, emoji) for s in (r.symbol, "{2}", "{C}"))
         out.append(_(_SYMBOL_LESSONS[kind]).format(sym=sym, colors=colors, two=two, colorless=colorless))
-    hidden = [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]
-    if hidden:
+    if hidden := [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]:
         syms = render.and_list(render.symbol(s.raw, emoji) for s in hidden)
         text = ngettext(
             "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored (CR 903.4c).",
@@ -354,8 +348,7 @@ def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
             len(hidden),
         )
         out.append(text.format(symbols=syms))
-    words = "".join(c for c in analysis.color_words if c not in analysis.identity)
-    if words:
+    if words := "".join(c for c in analysis.color_words if c not in analysis.identity):
         named = render.and_list(_("\u201c{word}\u201d").format(word=render.color_name(c)) for c in words)
         text = ngettext(
             "The word {words} in its text doesn\u2019t count: words never add to color identity, "

@@ -23,10 +23,7 @@ _SECTION_RE = re.compile(r"^\s*\[(?P<name>[A-Za-z]+)\]\s*$")
 _PASTED_SECTION_RE = re.compile(r"(\[(?:" + "|".join(_SECTIONS) + r")\])", re.IGNORECASE)
 # Where a line began in a pasted section: before a `Key=` in metadata, before a card's count elsewhere. Each
 # run of spaces is tried once, from its start (`(?<!\s)`): linear.
-_CUTS = (
-    re.compile(r"(?<!\s)\s+(?=[0-9]{1,3}\s)"),
-    re.compile(r"(?<!\s)\s+(?=(?:Deck |Custom )?[A-Z]\w*=)"),
-)
+_CUTS = (re.compile(r"(?<!\s)\s+(?=[0-9]{1,3}\s)"), re.compile(r"(?<!\s)\s+(?=(?:Deck |Custom )?[A-Z]\w*=)"))
 
 
 def _header(line: str) -> str | None:
@@ -65,8 +62,7 @@ def _card(text: str, section: Section) -> DeckEntry | LineIssue:
 def read(lines: list[str], deck: ParsedDeck) -> None:
     section: Section | None = None  # metadata until the first card section
     for number, raw in enumerate(lines, start=1):
-        text = raw.strip()
-        if not text or text.startswith(("#", "//")):
+        if not (text := raw.strip()) or text.startswith(("#", "//")):
             continue
         if name := _header(text):
             section = _SECTIONS[name]

@@ -1,10 +1,9 @@
 """What every text reader shares: one card line and the section headers around it. Pure. A leading number
 no deck could hold (1000 or more) is part of the name (`1996 World Champion`); ` // ` starts a comment only
-when it can't start a split card's next face (`slash_comment`).
-
-Every pattern here reads player text in linear time (docs/robustness.md): a line's runs of spaces are one
-space before any pattern sees it, no two quantifiers of a pattern can take the same characters, and the
-end-anchored suffix patterns are short and searched in the line's last `_SUFFIX_WINDOW` characters only."""
+when it can't start a split card's next face (`slash_comment`). Every pattern reads player text in linear
+time (docs/robustness.md): runs of spaces are one space before any pattern sees them, no two quantifiers of a
+pattern can take the same characters, and the short end-anchored suffix patterns search the line's last
+`_SUFFIX_WINDOW` characters only."""
 
 from __future__ import annotations
 
@@ -103,9 +102,8 @@ def header(text: str) -> tuple[str, Section | None] | None:
 
 
 def _star_mark(m: re.Match[str], info: dict[str, Any]) -> None:
-    mark = m.group("mark").strip().lower()
-    if mark in ("cmdr", "commander"):
-        info["commander"] = True
+    if (mark := m.group("mark").strip().lower()) in ("cmdr", "commander"):
+        info["commander_marker"] = True
     elif mark in _FOIL_MARKS or mark.startswith("f"):
         info["foil"] = True
 
@@ -114,20 +112,20 @@ def _bracket(m: re.Match[str], info: dict[str, Any]) -> None:
     """`[C21]`, `[C21:263]` is a set code (once); anything else is an Archidekt category list."""
     inner = m.group("inner").strip()
     set_match = _SET_BRACKET_RE.match(inner)
-    if set_match and (inner.isupper() or any(ch.isdigit() for ch in inner)) and "set" not in info:
+    if set_match and (inner.isupper() or any(ch.isdigit() for ch in inner)) and "set_code" not in info:
         _set_code(set_match, info)
         return
     categories = {c.strip() for c in re.split(r"[,{}]", inner.lower())}
     if "commander" in categories:
-        info["commander"] = True
+        info["commander_marker"] = True
     if categories & {"nodeck", "maybeboard", "sideboard"}:
         info["excluded"] = True
 
 
 def _set_code(m: re.Match[str], info: dict[str, Any]) -> None:
-    info["set"] = m.group("set").lower()
+    info["set_code"] = m.group("set").lower()
     if m.group("num"):
-        info["num"] = m.group("num")
+        info["collector_number"] = m.group("num")
 
 
 _SUFFIXES = (
@@ -139,7 +137,7 @@ _SUFFIXES = (
 
 
 def strip_suffixes(rest: str) -> tuple[str, dict[str, Any]]:
-    """Peel set codes, collector numbers, markers and tags off the end of a card line."""
+    """Peel set codes, numbers, marks and tags off a card line: (rest, `DeckEntry` fields and `excluded`)."""
     info: dict[str, Any] = {}
     rest = rest.strip()
     end, peeled = len(rest), True
@@ -248,17 +246,10 @@ def read_entry(text: str, section: Section = Section.MAIN) -> DeckEntry | LineIs
     alt = normalize_name(strip_suffixes(alternative)[0]) if alternative is not None else None
     if issue := _name_issue(count, name):
         return issue
-    where = Section.MAYBEBOARD if info.get("excluded") else (prefix or section)
-    return DeckEntry(
-        name,
-        count,
-        section=where,
-        set_code=info.get("set"),
-        collector_number=info.get("num"),
-        foil=bool(info.get("foil")),
-        commander_marker=bool(info.get("commander")) or Section.COMMANDER in (prefix, where),
-        alternative=alt if alt and alt != name and any(ch.isalpha() for ch in alt) else None,
-    )
+    where = Section.MAYBEBOARD if info.pop("excluded", False) else (prefix or section)
+    marked = info.pop("commander_marker", False) or Section.COMMANDER in (prefix, where)
+    alt = alt if alt and alt != name and any(ch.isalpha() for ch in alt) else None
+    return DeckEntry(name, count, section=where, commander_marker=marked, alternative=alt, **info)
 
 
 def card_from_fields(

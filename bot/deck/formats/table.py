@@ -32,8 +32,7 @@ def _columns(cells: list[str]) -> dict[str, int]:
 
 def _header(lines: list[str]) -> tuple[int, str, dict[str, int]] | None:
     """(header line index, delimiter, columns): the delimiter that finds the most known columns."""
-    rows = [i for i, line in enumerate(lines) if line.strip()][:2]
-    if not rows:
+    if not (rows := [i for i, line in enumerate(lines) if line.strip()][:2]):
         return None
     best: tuple[int, str, dict[str, int]] | None = None
     for delimiter in _DELIMITERS:
@@ -45,8 +44,7 @@ def _header(lines: list[str]) -> tuple[int, str, dict[str, int]] | None:
 
 
 def detect(lines: list[str], *, prefer: bool = False) -> bool:
-    found = _header(lines)
-    if found is None or "name" not in found[2]:
+    if (found := _header(lines)) is None or "name" not in found[2]:
         return False
     return prefer or bool({"count", "set", "number"} & set(found[2]))
 
@@ -61,21 +59,16 @@ def _section(value: str) -> Section:
 
 
 def read(lines: list[str], deck: ParsedDeck) -> None:
-    found = _header(lines)
-    if found is None:
+    if (found := _header(lines)) is None:
         return
     start, delimiter, columns = found
     reader = csv.reader(lines[start + 1 :], delimiter=delimiter)
     for row in reader:
         if not any(cell.strip() for cell in row):
             continue
-        cell = {key: row[index] for key, index in columns.items() if index < len(row)}
+        cell = dict.fromkeys(_COLUMNS, "") | {key: row[i] for key, i in columns.items() if i < len(row)}
+        foil, where = cell["foil"].strip().lower() in _FOILS, _section(cell["section"])
         card = card_from_fields(
-            cell.get("count"),
-            cell.get("name") or "",
-            _section(cell.get("section") or ""),
-            set_code=cell.get("set"),
-            number=cell.get("number"),
-            foil=(cell.get("foil") or "").strip().lower() in _FOILS,
+            cell["count"], cell["name"], where, set_code=cell["set"], number=cell["number"], foil=foil
         )
         deck.add(start + 1 + reader.line_num, delimiter.join(row), card)

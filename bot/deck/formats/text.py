@@ -51,10 +51,9 @@ def _mtgo_sideboard(lines: list[str], deck: ParsedDeck) -> None:
     gaps = [n for n in range(min(numbers), max(numbers)) if not lines[n - 1].strip() and lines[n].strip()]
     if len(gaps) != 1:
         return
-    main = sum(e.count for e in deck.entries if e.line <= gaps[0])
-    side = sum(e.count for e in deck.entries if e.line > gaps[0])
+    gap = gaps[0]
+    main = sum(e.count for e in deck.entries if e.line <= gap)
+    side = sum(e.count for e in deck.entries if e.line > gap)
     if main >= MIN_MAIN and 1 <= side <= MAX_SIDEBOARD:
-        deck.entries = [
-            replace(e, section=Section.SIDEBOARD) if e.line > gaps[0] else e for e in deck.entries
-        ]
+        deck.entries = [replace(e, section=Section.SIDEBOARD) if e.line > gap else e for e in deck.entries]
         commanders_from_sideboard(deck)

@@ -19,8 +19,7 @@ def detect(lines: list[str]) -> bool:
 def read(lines: list[str], deck: ParsedDeck) -> None:
     cards: list[tuple[int, str]] = []
     for number, raw in enumerate(lines, start=1):
-        meta = _META_RE.match(raw)
-        if meta is None:
+        if (meta := _META_RE.match(raw)) is None:
             cards.append((number, raw))
         elif meta.group("key") == "NAME" and meta.group("value").strip():
             deck.deck_name = meta.group("value").strip()

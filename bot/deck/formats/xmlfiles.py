@@ -88,12 +88,8 @@ def read(lines: list[str], deck: ParsedDeck) -> None:
     cockatrice = kind is DeckFormat.COCKATRICE
     for line, zone, attrs in cards:
         name = attrs.get("name" if cockatrice else "Name", "")
-        card = card_from_fields(
-            attrs.get("number" if cockatrice else "Quantity"),
-            name,
-            _section(kind, zone, attrs),
-            set_code=attrs.get("setShortName"),
-            number=attrs.get("collectorNumber"),
-        )
+        count, where = attrs.get("number" if cockatrice else "Quantity"), _section(kind, zone, attrs)
+        number = attrs.get("collectorNumber")
+        card = card_from_fields(count, name, where, set_code=attrs.get("setShortName"), number=number)
         deck.add(line, lines[line - 1] if 0 < line <= len(lines) else name, card)
     commanders_from_sideboard(deck)

@@ -96,10 +96,8 @@ class DeckSites:
         self._session = session
         given = {**(bases or {}), Site.ARCHIDEKT: archidekt_base, Site.MOXFIELD: moxfield_base}
         self.bases = {site: base.rstrip("/") for site, base in given.items()}
-        user_agent = f"{BOT_NAME}/{__version__} (+{contact_url})"
-        self.user_agents = dict.fromkeys(Site, user_agent) | {
-            Site.MOXFIELD: moxfield_user_agent or user_agent
-        }
+        agent = f"{BOT_NAME}/{__version__} (+{contact_url})"
+        self.user_agents = {**dict.fromkeys(Site, agent), Site.MOXFIELD: moxfield_user_agent or agent}
         self.timeout, self.max_bytes, self.max_entries = timeout, max_bytes, max_entries
         self.min_interval, self.max_wait, self.lockout_seconds = min_interval, max_wait, lockout_seconds
         self.clock = clock
@@ -207,9 +205,7 @@ class DeckSites:
             self._locked_until[site] = max(self._locked_until[site], self.clock() + wait)
             log.warning("%s answered 429; pausing deck links to it for %.0f s", site.label, wait)
             return _error(Code.RATE_LIMITED, link, retry_after=wait, status=status)
-        if _bot_wall(
-            resp, body
-        ):  # a challenge or a bot-protection page: the site refused the bot, not the deck
+        if _bot_wall(resp, body):  # a challenge or a bot wall: the site refused the bot, not the deck
             return _error(Code.REFUSED, link, status=status)
         if status in (401, 403):  # the API's own word, or a page site's plain 403: no public deck there
             public = not _is_json(resp.headers.get("Content-Type", ""), body) and link.site not in _PAGES

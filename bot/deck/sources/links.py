@@ -27,12 +27,7 @@ class Site(StrEnum):
         return _LABELS.get(self, self.value.capitalize())
 
 
-_LABELS = {
-    Site.TAPPEDOUT: "TappedOut",
-    Site.MTGGOLDFISH: "MTGGoldfish",
-    Site.TCGPLAYER: "TCGplayer",
-    Site.EDHREC: "EDHREC",
-}
+_LABELS = dict(tappedout="TappedOut", mtggoldfish="MTGGoldfish", tcgplayer="TCGplayer", edhrec="EDHREC")
 _ID, _NUM, _SLUG = r"[A-Za-z0-9_-]{1,200}", r"[0-9]{1,12}", r"[A-Za-z0-9_%.-]{0,200}"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 # Per site: its hosts (`www.` or `m.` in front dropped), its deck page (`{}`: the deck id) and the paths naming
@@ -71,8 +66,7 @@ class DeckSourceErrorCode(StrEnum):
 
 
 class DeckSourceError(Exception):
-    """Every deck-link failure: `code`, `site`, `url`, `retry_after` (seconds, or None) and `data` (details);
-    `str()` is a summary for logs."""
+    """Every deck-link failure: `code`, `site`, `url`, `retry_after` (s or None), `data`; `str()` for logs."""
 
     def __init__(
         self,
@@ -83,10 +77,7 @@ class DeckSourceError(Exception):
         retry_after: float | None = None,
         **data: Any,
     ) -> None:
-        self.code = code
-        self.site = site
-        self.url = url
-        self.retry_after = retry_after
+        self.code, self.site, self.url, self.retry_after = code, site, url, retry_after
         self.data: dict[str, Any] = data
         details = ", ".join(f"{k}={v!r}" for k, v in data.items())
         super().__init__(

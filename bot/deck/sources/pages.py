@@ -21,6 +21,7 @@ _ATTR_RE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"'
 _JS_ESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
 _COUNT_RE = re.compile(r"^\s*([0-9]{1,6})\s*x?\s*$", re.IGNORECASE)
 _LINE_RE = re.compile(r"^([0-9]{1,6})x?\s+(\S.*)$")
+_LEADERS = (Section.COMMANDER, Section.COMPANION)  # TappedOut's headings above the commanders' cards
 
 
 def tags(html: str) -> Iterator[tuple[str, dict[str, str], str]]:
@@ -79,14 +80,9 @@ def read_tappedout(text: str, link: DeckLink, limit: int) -> FetchedDeck:
         elif tag == "meta" and attrs.get("property") == "og:title":
             name = attrs.get("content", "").removeprefix("MTG Deck: ")
         elif tag == "a" and {"qty", "board"} <= _classes(attrs) and "data-name" in attrs:
-            boards.append(
-                (attrs.get("data-board", ""), _count(attrs.get("data-qty", "")), attrs["data-name"])
-            )
-        elif (
-            tag == "a"
-            and "card-hover" in _classes(attrs)
-            and heading in (Section.COMMANDER, Section.COMPANION)
-        ):
+            count = _count(attrs.get("data-qty", ""))
+            boards.append((attrs.get("data-board", ""), count, attrs["data-name"]))
+        elif tag == "a" and "card-hover" in _classes(attrs) and heading in _LEADERS:
             marked.setdefault(attrs.get("data-name", ""), heading)
         elif tag == "a" and owner is None and attrs.get("href", "").startswith("/users/"):
             owner = after

@@ -1,9 +1,8 @@
 """A deck site's JSON answer read into a `FetchedDeck`, one reader per site (pages and exports: `pages`). An
-entry's `line` is its position: commanders first, then companions, main deck, sideboard, maybeboard and tokens,
-alphabetical within each. Archidekt: a card's "Commander"/companion mark, else its first (primary) category,
-decides its section. Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the bot does not
-know are reported.
-"""
+entry's `line` is its position: commanders first, then companions, main deck, sideboard, maybeboard and
+tokens, alphabetical within each. Archidekt: a card's "Commander"/companion mark, else its first (primary)
+category, decides its section. Moxfield: the v3 `boards.<board>.cards` shape or the older v2 one; boards the
+bot does not know are reported."""
 
 from __future__ import annotations
 
@@ -98,9 +97,8 @@ def tidy_name(value: Any) -> str | None:
 def face_name(card: Mapping[str, Any], faces_key: str) -> str | None:
     """`A // B` from a card's faces, for answers that give faces but no top-level name."""
     faces = card.get(faces_key)
-    names = (
-        [tidy_name(f.get("name")) for f in faces if isinstance(f, Mapping)] if isinstance(faces, list) else []
-    )
+    faces = faces if isinstance(faces, list) else []
+    names = [tidy_name(f.get("name")) for f in faces if isinstance(f, Mapping)]
     return tidy_name(" // ".join(n for n in names if n)) if names and None not in names else None
 
 
@@ -129,7 +127,7 @@ def build(
     rank = {section: i for i, section in enumerate(_ORDER)}
     deck = ParsedDeck(deck_name=tidy_name(name), lines_read=len(raws))
     ordered = sorted(raws, key=lambda r: (rank.get(r.section, 9), (r.name or "").casefold()))
-    for position, raw in enumerate(ordered, start=1):
+    for at, raw in enumerate(ordered, start=1):
         problem = raw.problem
         if problem is None and raw.name is None:
             problem = EntryProblem.NO_NAME
@@ -139,18 +137,13 @@ def build(
             problem = EntryProblem.COUNT_OUT_OF_RANGE
         if problem is not None or raw.name is None:
             text = raw.name or raw.label or f"{raw.section.value} entry"
-            deck.problems.append(ParseProblem(position, text, problem or EntryProblem.NO_NAME))
+            deck.problems.append(ParseProblem(at, text, problem or EntryProblem.NO_NAME))
         else:
             marked = raw.section is Section.COMMANDER
-            deck.entries.append(
-                DeckEntry(raw.name, raw.count, position, raw.section, commander_marker=marked)
-            )
+            deck.entries.append(DeckEntry(raw.name, raw.count, at, raw.section, commander_marker=marked))
     if not deck.entries:
         raise not_a_deck(site, "no_entries", f"none of {len(raws)} entries could be read")
     return FetchedDeck(deck, site, deck_id, tidy_name(owner))
-
-
-# -- Archidekt -----------------------------------------------------------------------------------------------
 
 
 def _archidekt_section(item: Mapping[str, Any], included: Mapping[str, bool]) -> Section:
@@ -194,8 +187,6 @@ def read_archidekt(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
     return build(Site.ARCHIDEKT, deck_id, payload.get("name"), raws, owner)
 
 
-# -- Moxfield ------------------------------------------------------------------------------------------------
-
 # Moxfield boards -> sections. signatureSpells (Oathbreaker) are part of the deck.
 MOXFIELD_BOARDS: dict[str, Section] = {
     "commanders": Section.COMMANDER,
@@ -226,8 +217,7 @@ def _moxfield_boards(payload: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]
 
 
 def _moxfield_entry(board: str, map_key: Any, item: Any, v3: bool) -> RawEntry:
-    section = MOXFIELD_BOARDS.get(board)
-    if section is None:
+    if (section := MOXFIELD_BOARDS.get(board)) is None:
         label = tidy_name(obj(obj(item).get("card")).get("name")) or tidy_name(map_key)
         return RawEntry(Section.TOKENS, None, None, problem=EntryProblem.UNKNOWN_BOARD, label=label)
     if not isinstance(item, Mapping):
@@ -251,12 +241,8 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
     return build(Site.MOXFIELD, deck_id, payload.get("name"), raws, owner)
 
 
-# -- Aetherhub, TCGplayer, EDHREC --------------------------------------------------------------------------
-
-
 def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
-    """`FetchMtgaDeckJson`: `convertedDeck` rows; one without a quantity heads the rows below it (Commander,
-    Companion, Deck, Sideboard)."""
+    """`FetchMtgaDeckJson`'s `convertedDeck` rows; a row without a quantity heads the rows below it."""
     rows, raws, section = obj(payload).get("convertedDeck"), [], Section.MAIN
     for row in map(obj, rows if isinstance(rows, list) else ()):
         if row.get("quantity") is None and isinstance(row.get("name"), str):
@@ -267,8 +253,7 @@ def read_aetherhub(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX
 
 
 def read_tcgplayer(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> FetchedDeck:
-    """infinite-api: `result.deck.subDecks` (commandzone, maindeck, sideboard) of `{cardID, quantity}`, the
-    companion's `companionID`, `result.cards` by id."""
+    """infinite-api: `result.deck.subDecks` of `{cardID, quantity}`, `companionID`, `result.cards` by id."""
     result = obj(obj(payload).get("result"))
     deck, cards = obj(result.get("deck")), obj(result.get("cards"))
     if not result and obj(payload).get("errors"):
@@ -293,8 +278,7 @@ def read_edhrec(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_EN
     raws = []
     for line in map(str, lines if isinstance(lines, list) else ()):
         count, _, name = line.strip().partition(" ")
-        section = Section.COMMANDER if (tidy_name(name) or "").casefold() in commanders else Section.MAIN
-        raws.append(
-            RawEntry(section, tidy_name(name), int(count) if count.isdigit() else count, label=line[:100])
-        )
+        tidy = tidy_name(name)
+        section = Section.COMMANDER if (tidy or "").casefold() in commanders else Section.MAIN
+        raws.append(RawEntry(section, tidy, int(count) if count.isdigit() else count, label=line[:100]))
     return build(Site.EDHREC, deck_id, obj(payload).get("header"), raws, limit=max_entries)
