@@ -24,6 +24,7 @@ from bot.deck.brackets import (
 from bot.identity import Guideline, GuidelineFinding
 from bot.present import render
 from bot.present.i18n import N_, _, current_locale, ngettext
+from bot.present.render import Emoji
 
 NAMES = {1: "Exhibition", 2: "Core", 3: "Upgraded", 4: "Optimized", 5: "cEDH"}
 TAGS = {"R": "Ruthless", "S": "Spicy", "P": "Powerful", "O": "Oddball", "C": "Core", "E": "Exhibition"}
@@ -49,16 +50,24 @@ def level(bracket: int) -> str:
     return _("bracket {level} ({name})").format(level=bracket, name=NAMES[bracket])
 
 
-def quote(finding: GuidelineFinding, printed: PrintedText | None = None, *, markdown: bool = True) -> str:
-    """The card's line: as `printed` prints it in the reply's language, else Oracle's, deciding words bold."""
+def quote(
+    finding: GuidelineFinding,
+    printed: PrintedText | None = None,
+    emoji: Emoji = None,
+    *,
+    markdown: bool = True,
+) -> str:
+    """The card's line: as `printed` prints it in the reply's language, else Oracle's, deciding words bold;
+    with `markdown`, escaped and its symbols shown as `emoji` has them."""
     here = printed is not None and scryfall_language(current_locale()) == printed.lang
-    if here and printed is not None and (line := printed.line(finding.face, finding.text)):
-        return f"\u201c{render.escape(line) if markdown else line}\u201d"
-    text, (start, end) = finding.text, finding.span
+    line = printed.line(finding.face, finding.text) if here and printed is not None else None
+    start, end = finding.span if line is None else (0, 0)
+    text = line or finding.text
     if not markdown:
         return f"\u201c{text}\u201d"
     parts = ((text[:start], False), (text[start:end], True), (text[end:], False))
-    return f"\u201c{render.bold_runs((render.escape(t), bold) for t, bold in parts if t)}\u201d"
+    shown = render.bold_runs((render.render_symbols(render.escape(t), emoji), bold) for t, bold in parts if t)
+    return f"\u201c{shown}\u201d"
 
 
 def what(guideline: Guideline) -> str:
@@ -73,7 +82,9 @@ def _meaning(guideline: Guideline) -> str:
     return text.format(none=_below(GUIDELINE_FLOORS[guideline]))
 
 
-def card_lines(card: Mapping[str, Any], name: str, printed: PrintedText | None = None) -> list[str]:
+def card_lines(
+    card: Mapping[str, Any], name: str, printed: PrintedText | None = None, emoji: Emoji = None
+) -> list[str]:
     """What the card means for brackets: a Game Changer, mass land denial, an extra-turn card, with its line."""
     lines = []
     if is_game_changer(card):
@@ -85,7 +96,7 @@ def card_lines(card: Mapping[str, Any], name: str, printed: PrintedText | None =
         lines.append(text.format(card=name, none=_below(bracket), bracket=bracket, limit=limit))
     text = _("{card} is {what} ({line}): {meaning}.")
     for flag in flags(card):
-        guideline, line = flag.finding.guideline, quote(flag.finding, printed)
+        guideline, line = flag.finding.guideline, quote(flag.finding, printed, emoji)
         lines.append(text.format(card=name, what=what(guideline), line=line, meaning=_meaning(guideline)))
     return lines
 

@@ -316,7 +316,7 @@ def text_report(report: DeckReport, printed: Printed | None = None) -> str:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
                 out.extend(f"      {line}" for line in evidence_text(p, printed=printed))
-    quoted = partial(_quoted, printed or {}, markdown=False)
+    quoted = partial(_quoted, printed or {}, None, markdown=False)
     out += ["", *brackets.deck_text(report.bracket, quoted)]
     for heading, items in ((_("Warnings"), warnings_text(report)), (_("Read as"), notes_text(report))):
         if items:
@@ -335,8 +335,8 @@ def _card_notes(report: DeckReport) -> list[str]:
     return notes + ([_("{sections} not counted").format(sections=", ".join(parts))] if parts else [])
 
 
-def _quoted(printed: Printed, flagged: Flagged, *, markdown: bool) -> str:
-    return brackets.quote(flagged.finding, printed.get(flagged.name), markdown=markdown)
+def _quoted(printed: Printed, emoji: Emoji, flagged: Flagged, *, markdown: bool) -> str:
+    return brackets.quote(flagged.finding, printed.get(flagged.name), emoji, markdown=markdown)
 
 
 def _escaped(text: str) -> str:
@@ -401,7 +401,9 @@ def summary_embed(
             more = kind_label(kind, n - FIELD_ITEMS)
             shown.append(_("\u2026and {more} more in the full report").format(more=more))
         embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
-    field = brackets.deck_field(report.bracket, _escaped, partial(_quoted, printed or {}, markdown=True))
+    field = brackets.deck_field(
+        report.bracket, _escaped, partial(_quoted, printed or {}, emoji, markdown=True)
+    )
     embeds.add_list_field(embed, brackets.title(report.bracket), field)
     embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))

@@ -132,7 +132,7 @@ def identity_reply(
         lines += _not_deck_lines(analysis, card, kind)
     else:
         lines += [words.identity_summary(analysis, shown), *words.lessons(analysis, emoji)]
-        lines += [words.deck_line(analysis), *brackets.card_lines(card, shown(name), printed)]
+        lines += [words.deck_line(analysis), *brackets.card_lines(card, shown(name), printed, emoji)]
     doubt = second_opinion.disputed([(card, analysis)])
     embed = _card_embed(render.escape(name), render.identity_color(analysis.identity), card, lines)
     color, identity = render.pips(analysis.colors, emoji), render.pips(analysis.identity, emoji)
@@ -224,7 +224,7 @@ def fits_reply(
     lines += fit_words.fits_lines(result, name)
     named = [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]
     for c, n in named:
-        lines += brackets.card_lines(c, shown(n), printed if c is card else None)
+        lines += brackets.card_lines(c, shown(n), printed if c is card else None, emoji)
     embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)
     embed.add_field(name=_("Card"), value=render.colon(plain(name), pips), inline=True)
