@@ -65,7 +65,7 @@ def unbanned_reply(name: str, *, lifted: bool) -> Reply:
 
 
 def bracket_reply(bracket: int) -> Reply:
-    text = _("This server now plays {bracket}. Deck checks here report more Game Changers than that.")
+    text = _("This server now plays {bracket}. Deck checks here report what it doesn\u2019t allow.")
     return Reply(content=text.format(bracket=bracket_words(bracket)))
 
 
