@@ -39,9 +39,7 @@ class HouseCog(commands.Cog, name="House"):
         await self.bot.tree.run_command(interaction, house.unban, card=card)
 
     @group.command(name="bracket", description="Set the bracket this server plays (needs Manage Server).")
-    @app_commands.describe(
-        level="The bracket, 1 to 5: the Game Changers, land denial, extra turns and combos it allows"
-    )
+    @app_commands.describe(level="Bracket 1-5: limits Game Changers, mass land denial, extra turns, combos")
     async def bracket(self, interaction: Interaction, level: Level) -> None:
         await self.bot.tree.run_command(interaction, house.set_bracket, level=level)
 

@@ -80,13 +80,30 @@ WORDS = (
     "transform",
     "meld",
     "double-faced",
+    "land",
+    "lands",
 )
+# Rules phrases cards print inside sentences that nearly always say something else too ("take an extra turn
+# after this one"): the most typical sequence may be the other thing's ("nach diesem Zug"), so a phrase's term
+# is one the phrase explains best from the other side too (Glossary.phrase).
+PHRASES = ("extra turn",)
 # Rules terms no card prints in any language: the replies word them freely (docs/languages-terms.md).
 NOT_PRINTED = {
     "hybrid": "hybrid symbols print only as {W/U}; reminder text never names them",
     "Phyrexian mana": "printed only as the symbol {W/P} and its reminder text '... or 2 life'",
     "color indicator": "the dot itself; no card text names it",
     "Game Changer": "a list kept by the Commander format, never printed on a card",
+    "mass land denial": "Wizards' bracket wording, on no card: said with the printed word for land",
+    "Exhibition": "a bracket's name (1), Wizards' Commander Brackets; kept as a proper name",
+    "Core": "a bracket's name (2), Wizards' Commander Brackets; kept as a proper name",
+    "Upgraded": "a bracket's name (3), Wizards' Commander Brackets; kept as a proper name",
+    "Optimized": "a bracket's name (4), Wizards' Commander Brackets; kept as a proper name",
+    "cEDH": "a bracket's name (5), Wizards' Commander Brackets; kept as a proper name",
+    "Commander Spellbook": "a combo database's name",
+    "Ruthless": "Commander Spellbook's bracket tag of a combo; kept as a proper name",
+    "Spicy": "Commander Spellbook's bracket tag of a combo; kept as a proper name",
+    "Powerful": "Commander Spellbook's bracket tag of a combo; kept as a proper name",
+    "Oddball": "Commander Spellbook's bracket tag of a combo; kept as a proper name",
     "characteristic-defining ability": "a rules-document term; cards print the ability, not its name",
     "reminder text": "printed in italics, never named",
     "Vanguard": "vanguard cards were printed in English only",
@@ -263,6 +280,52 @@ class Glossary:
         best = max(candidates, key=rank)
         return best, positive[best], n_pos
 
+    def phrase(self, lang: str, phrase: str) -> tuple[str, int, int] | None:
+        """The printed sequence for a rules phrase: among the sequences typical of its lines (rate there less
+        the rate elsewhere at least one half), those whose lines the English phrase marks
+        as well as any other English sequence does (not "nach diesem Zug": "after this one" marks its lines
+        better); of those, the one printed least where the English lacks the phrase, then in the most lines,
+        then the shortest: (term, lines, of lines)."""
+        pattern = re.compile(rf"(?i)\b{re.escape(phrase)}\b")
+        rows = [(_grams(e, "en"), _grams(f, lang), bool(pattern.search(e))) for e, f in self.lines[lang]]
+        positive, negative, totals = Counter[str](), Counter[str](), Counter[str]()
+        for egrams, grams, says in rows:
+            (positive if says else negative).update(grams)
+            totals.update(egrams)
+        n_pos = sum(says for *_g, says in rows)
+        n_neg = len(rows) - n_pos
+        if n_pos < 3 or not n_neg:
+            return None
+
+        def rate(g: str) -> float:
+            return positive[g] / n_pos - negative[g] / n_neg
+
+        typical = sorted((g for g in positive if rate(g) >= 0.5), key=lambda g: (-rate(g), g))[:40]
+        explained = [g for g in typical if _explains(rows, totals, g, phrase.lower())]
+        if not explained:
+            return None
+        best = min(explained, key=lambda g: (negative[g], -positive[g], g.count(" "), len(g)))
+        return best, positive[best], n_pos
+
+
+def _explains(
+    rows: list[tuple[set[str], set[str], bool]], totals: Counter[str], printed: str, english: str
+) -> bool:
+    """Whether `english` marks the lines printing `printed` as well as any English sequence does (`totals`: each
+    English sequence's lines)."""
+    with_ = Counter[str]()
+    n_with = 0
+    for egrams, grams, _says in rows:
+        if printed in grams:
+            n_with += 1
+            with_.update(egrams)
+    n_without = max(len(rows) - n_with, 1)
+
+    def rate(e: str) -> float:
+        return with_[e] / n_with - (totals[e] - with_[e]) / n_without
+
+    return rate(english) >= max(map(rate, with_)) - 0.01
+
 
 def _grams(line: str, lang: str) -> set[str]:
     """Word 1-3-grams (lowercased) of the line's rules text; in Japanese, its runs of kanji or of katakana
@@ -361,15 +424,25 @@ def derive(snapshot: Path, forge: list[str], english_paths: list[Path]) -> dict[
         out["words"][word] = {
             lang: {"term": hit[0], "count": hit[1], "of": hit[2]} for lang, hit in hits.items() if hit
         }
+    for phrase in PHRASES:
+        found = {lang: g.phrase(lang, phrase) for lang in sorted(LANGUAGES.values())}
+        out["words"][phrase] = {
+            lang: {"term": hit[0], "count": hit[1], "of": hit[2]} for lang, hit in found.items() if hit
+        }
     out["not_printed"] = NOT_PRINTED
     return out
 
 
 def merged(existing: dict[str, Any], derived: dict[str, Any], terms: list[str]) -> dict[str, Any]:
-    """`existing` with `terms` (keywords or types, named as the cards print them: "Choose a Background") taken
-    from `derived`; a term derived now is no longer listed as not printed."""
-    for section in ("keywords", "types"):
-        for term in terms:
+    """`existing` with `terms` (keywords, types or words, named as the cards print them: "Choose a Background",
+    "extra turn") taken from `derived`; a term derived now is no longer listed as not printed, and the terms
+    `NOT_PRINTED` lists now are."""
+    existing["not_printed"] = {**existing["not_printed"], **derived["not_printed"]}
+    for term in terms:
+        if term in derived["words"]:  # a rules word, lower case ("land"; the type is "Land")
+            existing["words"][term] = derived["words"][term]
+            continue
+        for section in ("keywords", "types"):
             found = next((d for t, d in derived[section].items() if t.casefold() == term.casefold()), None)
             if found:
                 existing[section][term] = found

@@ -63,10 +63,7 @@ def unbanned_reply(name: str, *, lifted: bool) -> Reply:
 
 
 def bracket_reply(bracket: int) -> Reply:
-    text = _(
-        "This server now plays {bracket}. Deck checks here name every Game Changer, card and combo it doesn\u2019t "
-        "allow."
-    )
+    text = _("This server now plays {bracket}. Deck checks here report what it doesn\u2019t allow.")
     return Reply(content=text.format(bracket=bracket_words(bracket)))
 
 

@@ -14,11 +14,22 @@ GLOSSARY_FILE = Path(__file__).parents[1] / "data" / "glossary.json"
 MIN_LINES = 3
 MIN_SHARE = 0.6
 # rules words cards print inside sentences whose derived form is a plain noun (colors inflect, so not scored)
-SCORED_WORDS = ("commander", "color identity", "dungeon", "emblem", "card", "cards", "mana cost")
+SCORED_WORDS = (
+    "commander",
+    "color identity",
+    "dungeon",
+    "emblem",
+    "card",
+    "cards",
+    "mana cost",
+    "extra turn",
+)
 # other printed forms of a word: Japanese cards count cards with 枚 ("カードを１枚引く")
 PRINTED_FORMS = {"ja": {"card": ("枚",), "cards": ("枚",)}}
 # English forms that name a card type too ("the planar deck" is the deck of planes)
-ENGLISH_FORMS = {"Plane": ("planar",)}
+ENGLISH_FORMS = {"Plane": ("planar",), "extra turn": ("extra-turn",)}
+# terms no card prints, worded with a printed word ("mass land denial": fr "destruction massive de terrains")
+DESCRIBED = {"mass land denial": "land"}
 _CODE = re.compile(r"`[^`]*`|\{[a-z_]+\}")
 
 
@@ -93,7 +104,7 @@ def english_prose(text: str) -> str:
     """An English message's prose without the terms no card prints ("Doctor's companion" is no Companion)."""
     text = prose(text).replace("\u2019", "'")
     for term in sorted(glossary()["not_printed"], key=len, reverse=True):
-        text = _english_pattern(term, "any").sub(" ", text)
+        text = _english_pattern(term, "any").sub(f" {DESCRIBED.get(term, '')} ", text)
     return text
 
 
@@ -113,7 +124,10 @@ def printed_pattern(term: str, lang: str) -> re.Pattern[str]:
     """The printed term in any inflection: word stems in order; German compounds ("Kommandeur-Kreatur")."""
     if lang == "ja":
         return re.compile(re.escape(term))
-    words = [_umlauts(re.escape(_stem(w)), lang) + r"\w*" for w in term.casefold().split()]
+    stems = [_stem(w) for w in term.casefold().split()]
+    if lang == "de":  # German adjectives inflect before their noun ("zusätzlichen Zug", "zusätzliche Züge")
+        stems = [re.sub(r"e[mnrs]?$", "", w) for w in stems[:-1]] + stems[-1:]
+    words = [_umlauts(re.escape(w), lang) + r"\w*" for w in stems]
     lead = "" if lang == "de" else r"(?<!\w)"
     return re.compile(lead + r"['’\W]+".join(words), re.IGNORECASE)
 

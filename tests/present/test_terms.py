@@ -119,6 +119,28 @@ def test_the_glossary_is_derived_with_counts() -> None:
     assert g["keywords"]["Choose a Background"]["fr"]["term"] == "Choisissez un passé"
 
 
+def test_bracket_words_are_the_printed_ones() -> None:
+    """Issue 31: "extra turn" as the cards print it, derived from their lines (de "zusätzlichen Zug", not the
+    "nach diesem Zug" every such line also says); "mass land denial" is printed on no card, so it is worded with
+    the printed word for land (fr "destruction massive de terrains")."""
+    g = terms.glossary()
+    printed = {lang: e["term"] for lang, e in g["words"]["extra turn"].items()}
+    assert printed["de"] == "zusätzlichen zug" and printed["fr"] == "tour supplémentaire"
+    assert {"mass land denial", "Exhibition", "cEDH", "Commander Spellbook"} <= set(g["not_printed"])
+    de = Catalog(locale="de")
+    de.add("Whether extra turns are chained", "Ob weitere Züge aufeinanderfolgen")
+    assert any("'extra turn' is 'zusätzlichen zug'" in p for p in wrong_terms("de", de))
+    fr = Catalog(locale="fr")
+    fr.add("Mass land denial", "Destruction massive")
+    assert any("'Land' is 'Terrain'" in p for p in wrong_terms("fr", fr))
+    ok = Catalog(locale="fr")
+    ok.add(
+        "Mass land denial; an extra-turn card",
+        "Destruction massive de terrains ; une carte de tour supplémentaire",
+    )
+    assert wrong_terms("fr", ok) == []
+
+
 _DOUBLE_PUNCTUATION = re.compile(r"(.)(?<!\?|!)([:;?!])(?=\s|$|\*|»|\))")
 
 
