@@ -145,8 +145,9 @@ def _spellbook_doubts(facts: BracketFacts, name: Name) -> list[str]:
     out = []
     for combo in facts.combos:
         theirs = combo.combo.bracket_tag.bracket if combo.combo.bracket_tag is not None else None
-        ours = combo.floor or facts.floor
-        if theirs is not None and (theirs > facts.floor or theirs < ours):
+        below = theirs is not None and combo.floor is not None and theirs < combo.floor
+        ours = combo.floor if below and combo.floor is not None else facts.floor
+        if theirs is not None and (theirs > facts.floor or below):
             cards = " + ".join(map(name, combo.cards))
             out.append(_(_DOUBT).format(cards=cards, tag=_tag(combo), theirs=theirs, ours=ours))
     return out
@@ -183,21 +184,24 @@ def groups(
 
 
 def notes(facts: BracketFacts, name: Name = str) -> list[str]:
-    """What the contents could not tell, said once; Spellbook's disagreements."""
+    """No floor at all, combos not checked, Spellbook's disagreements."""
     out = [_(_NONE)] if facts.empty else []
     if not facts.combos_checked:
         out = [_("Combos were not checked: there is no Commander Spellbook data yet.")]
-    out += _spellbook_doubts(facts, name)
-    if facts.of(Guideline.EXTRA_TURN):
-        out.append(_("Whether extra turns are chained is for your table: the cards can\u2019t tell."))
-    return [*out, _(_REST)]
+    return out + _spellbook_doubts(facts, name)
+
+
+def cannot_tell(facts: BracketFacts) -> list[str]:
+    """What the contents can't tell, said once."""
+    chained = _("Whether extra turns are chained is for your table: the cards can\u2019t tell.")
+    return [chained] * bool(facts.of(Guideline.EXTRA_TURN)) + [_(_REST)]
 
 
 def deck_text(facts: BracketFacts, quoted: Callable[[Flagged], str] | None = None) -> list[str]:
     out = [title(facts)]
     for head, items in groups(facts, str, quoted):
         out += [f"  {head}", *(f"    - {item}" for item in items)]
-    return out + [f"  {note}" for note in notes(facts)]
+    return out + [f"  {note}" for note in (*notes(facts), *cannot_tell(facts))]
 
 
 def deck_field(facts: BracketFacts, name: Name, quoted: Callable[[Flagged], str]) -> list[str]:

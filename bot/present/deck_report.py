@@ -93,7 +93,7 @@ def _house_text(problem: Problem, name: Callable[[str], str]) -> str:
         if problem.commander:
             text = _("{card} is banned here by a house rule (a commander)")
         return text.format(card=card, lines=_lines(problem.lines))
-    here = house.bracket_words(problem.bracket or 1)
+    here = (brackets.level if problem.why else house.bracket_words)(problem.bracket or 1)
     if problem.why == "combo":
         text = _("{cards}: a two-card combo for bracket {level} or higher; this server plays {bracket}")
         return text.format(cards=card, level=problem.limit, bracket=here)
@@ -410,7 +410,7 @@ def summary_embed(
     if report.house is not None:
         embeds.add_list_field(embed, _("House rules applied"), [house.applied_line(report.house)])
     notes = [_("The full report is attached as {file}.").format(file=FILE_NAME) if attached else None]
-    notes.append(_english_note(report, printed or {}))
+    notes += [_english_note(report, printed or {}), *brackets.cannot_tell(report.bracket)]
     embed.footer = " \u00b7 ".join(n for n in notes if n) or None
     return embeds.finish(embed)
 

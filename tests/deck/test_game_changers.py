@@ -77,7 +77,7 @@ def test_a_deck_lists_its_game_changers_and_the_lowest_bracket_they_allow(count,
     assert "Game Changer" not in text if words is None else words in text
     embed = summary_embed(report)
     field = next(f for f in embed.fields if f.name.startswith("Bracket"))
-    assert field.name == TITLES[floor] and NOTE in field.value
+    assert field.name == TITLES[floor] and NOTE in (embed.footer or "")
     if count:
         assert (
             words in field.value and ", ".join(expected[:-1]) in field.value and expected[-1] in field.value

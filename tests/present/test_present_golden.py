@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bot.combos.model import COMBO, ComboFindings
 from bot.deck.check import DeckInput, check_deck
 from bot.deck.parser import parse
+from bot.house.rules import Rules
 from bot.identity import analyze, check_fit
 from bot.present import embeds
 from bot.present.deck_report import deck_reply
 from bot.present.message import Reply
+from tests.fakes.spellbook import template, use, variant
 from tests.present import limits
 from tests.present.test_embeds import KUMANO, card
 
@@ -104,6 +108,36 @@ DECK = (
     "1 Tropical Island\n1 Golos, Tireless Pilgrim\n90 Mountain\n"
 )
 
+# Every bracket guideline at once: mass land denial, an extra turn, a Game Changer, an early two-card combo, a
+# later one, and a combo that needs a template (Commander Spellbook's shape, tests/fakes/spellbook.py).
+BRACKET_DECK = (
+    "Commander: Golos, Tireless Pilgrim\n"
+    + "".join(
+        f"1 {n}\n"
+        for n in (
+            *("Armageddon", "Time Warp", "Rhystic Study", "Thassa's Oracle", "Demonic Consultation"),
+            *("Kiki-Jiki, Mirror Breaker", "Zealous Conscripts", "Isochron Scepter", "Dramatic Reversal"),
+        )
+    )
+    + "90 Wastes\n"
+)
+BRACKET_COMBOS = [
+    variant(
+        [use("Thassa's Oracle", "H"), use("Demonic Consultation", "H")], ["Win the game"], variant_id="1-2"
+    ),
+    variant(
+        ["Kiki-Jiki, Mirror Breaker", "Zealous Conscripts"], ["Infinite ETB"], mana_value=8, variant_id="3-4"
+    ),
+    variant(
+        ["Isochron Scepter", "Dramatic Reversal"],
+        ["Infinite mana"],
+        requires=[template("A mana rock that taps for two")],
+        mana_value=2,
+        bracket_tag="P",
+        variant_id="5-6--1",
+    ),
+]
+
 
 def cases() -> list[tuple[str, Reply]]:
     out = [(f"identity-{slug(name)}", identity(name)) for name in IDENTITY]
@@ -115,6 +149,15 @@ def cases() -> list[tuple[str, Reply]]:
     parsed = parse(DECK)
     report = check_deck(DeckInput(parsed, [card(KUMANO)], {n: card(n) for n in parsed.names()}))
     out.append(("deckcheck-kumano-with-problems", deck_reply(report)))
+    parsed = parse(BRACKET_DECK)
+    combos = ComboFindings(True, tuple(COMBO.validate_python(v) for v in BRACKET_COMBOS))
+    inp = DeckInput(
+        parsed, [card("Golos, Tireless Pilgrim")], {n: card(n) for n in parsed.names()}, combos=combos
+    )
+    out.append(("deckcheck-golos-bracket", deck_reply(check_deck(inp))))
+    out.append(
+        ("deckcheck-golos-house-bracket-2", deck_reply(check_deck(replace(inp, house=Rules(bracket=2)))))
+    )
     return out
 
 
