@@ -98,4 +98,4 @@ def test_the_deck_check_quotes_printed_lines_and_notes_an_english_one() -> None:
         quoted = {"Justice": printed("Justice", "de")}
         embed, full = deck_reply(justice, printed=quoted).embeds[0], text_report(justice, quoted)
     assert "sacrifice Justice unless you pay {W}{W}." in full and "Zahle" not in full  # the Oracle line
-    assert embed.footer is None  # the embed shows only Justice's first line, its mana cost
+    assert GERMAN_NOTE not in (embed.footer or "")  # the embed shows only Justice's first line, its mana cost
