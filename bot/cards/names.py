@@ -75,14 +75,8 @@ def names_card(typed: str, card: Mapping[str, Any]) -> bool:
 
 
 def _words_in_order(typed: list[str], words: list[str]) -> bool:
-    at = 0
-    for word in typed:
-        while at < len(words) and not words[at].startswith(word):
-            at += 1
-        if at == len(words):
-            return False
-        at += 1
-    return True
+    rest = iter(words)  # each typed word uses up the words up to the first it begins
+    return all(any(w.startswith(word) for w in rest) for word in typed)
 
 
 def names_in_part(typed: str, card: Mapping[str, Any]) -> bool:
@@ -102,37 +96,26 @@ def choice_name(name: str) -> str:
 
 
 def popularity_cost(popularity: int | None) -> float:
-    if popularity is None or popularity < 1:
-        return math.log10(UNRANKED)
-    return math.log10(min(popularity, UNRANKED))
+    return math.log10(UNRANKED if popularity is None or popularity < 1 else min(popularity, UNRANKED))
 
 
 def word_match(q: str, key: str) -> tuple[float, int, str] | None:
     """The best match of `q` at a word start of `key`: (EXACT/WHOLE/PLURAL/PREFIX [+ LATER], letters the
     typed word still needs, text from the match to the end of that word: `fire` -> "fires" in Fires of
     Yavimaya); None when no word of `key` starts with `q`."""
-    n = len(q)
-    if not n:
+    if not q:
         return None
     if key == q:
         return EXACT, 0, key
     best: tuple[float, int, str] | None = None
+    spaced = key + " "
     at = key.find(q)
     while at != -1:
         if at == 0 or key[at - 1] == " ":
-            end = at + n
-            stop = key.find(" ", end)
-            if stop == -1:
-                stop = len(key)
-            if stop == end:
-                cost = WHOLE
-            elif stop == end + 1 and key[end] == "s":
-                cost = PLURAL
-            else:
-                cost = PREFIX
-            if at:
-                cost += LATER
-            found = (cost, stop - end, key[at:stop])
+            end = at + len(q)
+            stop = spaced.find(" ", end)
+            cost = WHOLE if stop == end else PLURAL if stop == end + 1 and key[end] == "s" else PREFIX
+            found = (cost + (LATER if at else 0.0), stop - end, key[at:stop])
             if best is None or found[:2] < best[:2]:
                 best = found
         at = key.find(q, at + 1)
@@ -145,10 +128,7 @@ def typo_prefix(q: str, word: str) -> bool:
     n = len(q)
     if n < MIN_TYPO_CHARS or not word or word[0] != q[0]:
         return False
-    i = 1
-    limit = min(n, len(word))
-    while i < limit and word[i] == q[i]:
-        i += 1
+    i = next((j for j, (a, b) in enumerate(zip(q, word, strict=False)) if a != b), min(n, len(word)))
     if i == n:
         return False  # an exact prefix
     rest = q[i + 1 :]
@@ -171,11 +151,8 @@ def match_cost(q: str, key: str) -> tuple[float, int]:
     if len(q) >= MIN_TYPO_CHARS:
         if typo_prefix(q, key):
             return TYPO, 0
-        at = key.find(" ")
-        while at != -1:
-            if typo_prefix(q, key[at + 1 :]):
-                return TYPO + LATER, 0
-            at = key.find(" ", at + 1)
+        if any(typo_prefix(q, key[at + 1 :]) for at, ch in enumerate(key) if ch == " "):
+            return TYPO + LATER, 0
         if q in key:
             return INFIX, 0
     return FUZZY + (100.0 - fuzz.QRatio(q, key)) * FUZZY_POINT, 0
