@@ -23,7 +23,6 @@ from bot.cards.names import (
     popularity_cost,
     rank_candidates,
 )
-from bot.cards.rows import index_entries
 from bot.cards.search import Hit, IndexEntry, Lists
 from bot.identity import IdentityError, PairingTraits, can_pair
 
@@ -172,6 +171,6 @@ def build_index(rows: list[tuple[Any, ...]]) -> NameIndex:
     before = sys.getswitchinterval()
     sys.setswitchinterval(min(before, INDEX_SWITCH_INTERVAL))
     try:
-        return NameIndex(index_entries(rows))
+        return NameIndex(IndexEntry(r[1], r[0], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows)
     finally:
         sys.setswitchinterval(before)

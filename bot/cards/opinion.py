@@ -67,12 +67,10 @@ def parse_stored(text: str | None) -> list[Disagreement]:
     try:
         value = json.loads(text or "[]")
     except ValueError:
-        return []
-    if not isinstance(value, list):
-        return []
+        value = None
     return [
         Disagreement(*item)
-        for item in value
+        for item in (value if isinstance(value, list) else ())
         if isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)
     ]
 

@@ -4,11 +4,9 @@ and partner facts, its name keys and rows (shared by the cache and the bulk impo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from typing import Any
 
 from bot.cards.names import normalize
-from bot.cards.search import IndexEntry
 from bot.identity import IdentityError, is_commander_candidate, pairing_traits
 
 NON_GAME_LAYOUTS = frozenset(
@@ -18,15 +16,9 @@ NON_GAME_LAYOUTS = frozenset(
 
 def card_rank(card: dict[str, Any]) -> int:
     """Lower is better when several cards share a name (real cards before tokens and Alchemy copies)."""
-    rank = 0
-    if card.get("layout") in NON_GAME_LAYOUTS:
-        rank += 10
-    if str(card.get("name", "")).startswith("A-"):
-        rank += 5
     games = card.get("games")
-    if games and "paper" not in games:
-        rank += 1
-    return rank
+    alchemy = str(card.get("name", "")).startswith("A-")
+    return 10 * (card.get("layout") in NON_GAME_LAYOUTS) + 5 * alchemy + bool(games and "paper" not in games)
 
 
 def popularity(card: dict[str, Any]) -> int | None:
@@ -88,10 +80,6 @@ def card_rows(
         raw if raw is not None else json.dumps(card, separators=(",", ":")),
     )
     return row, [(key, card["id"], kind) for key, kind in name_keys(card)]
-
-
-def index_entries(rows: Iterable[tuple[Any, ...]]) -> list[IndexEntry]:
-    return [IndexEntry(r[1], r[0], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows]
 
 
 INSERT_CARD = (
