@@ -59,10 +59,9 @@ class Budget:
         limiter = self._limiters[group]
         while True:
             left = deadline - _now()
-            locked = self.locked_for()
-            if locked and locked > left:
-                raise BudgetExceeded(locked, locked=True)
-            if locked:
+            if locked := self.locked_for():
+                if locked > left:
+                    raise BudgetExceeded(locked, locked=True)
                 await asyncio.sleep(locked)
                 continue
             queued = self._queued[group]

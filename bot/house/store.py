@@ -91,19 +91,13 @@ class HouseStore:
 
     async def ban(self, guild_id: int, ban: Ban) -> bool:
         """Ban a card in the server; False when it already was."""
-        done = await self._write(
-            guild_id,
-            "INSERT OR IGNORE INTO house_bans (guild_id, card_key, name, added_at) VALUES (?, ?, ?, ?)",
-            (guild_id, ban.key, ban.name, self._clock()),
-        )
-        return done > 0
+        sql = "INSERT OR IGNORE INTO house_bans (guild_id, card_key, name, added_at) VALUES (?, ?, ?, ?)"
+        return await self._write(guild_id, sql, (guild_id, ban.key, ban.name, self._clock())) > 0
 
     async def unban(self, guild_id: int, ban: Ban) -> bool:
         """Lift a ban; False when the card was not banned."""
-        done = await self._write(
-            guild_id, "DELETE FROM house_bans WHERE guild_id = ? AND card_key = ?", (guild_id, ban.key)
-        )
-        return done > 0
+        sql = "DELETE FROM house_bans WHERE guild_id = ? AND card_key = ?"
+        return await self._write(guild_id, sql, (guild_id, ban.key)) > 0
 
     async def set_bracket(self, guild_id: int, bracket: int) -> None:
         await self._write(
