@@ -73,12 +73,9 @@ async def _look_up(cards: CardService, query: str, option: str, *, commander: bo
 async def _identity(settings: Settings, args: argparse.Namespace) -> int:
     async with open_cards(settings) as cards:
         found = await _look_up(cards, args.name, "card")
-    reply = embeds.identity_reply(
-        analyze(found.card),
-        found.card,
-        stale=embeds.stale_note([found]),
-        typed=found.typed(card_query_text(args.name)),
-    )
+    typed = found.typed(card_query_text(args.name))
+    stale = embeds.stale_note([found])
+    reply = embeds.identity_reply(analyze(found.card), found.card, stale=stale, typed=typed)
     sys.stdout.write(terminal.reply_text(reply, bold=sys.stdout.isatty()))
     return ANSWERED
 
@@ -99,9 +96,8 @@ async def _fits(settings: Settings, args: argparse.Namespace) -> int:
     result = check_fit(the_card.card, leader_cards, chosen)
     queries = [card_query_text(q) for _option, q, _leads in asked]
     typed = [(said, r.name) for q, r in zip(queries, found, strict=True) if (said := r.typed(q))]
-    reply = embeds.fits_reply(
-        result, the_card.card, leader_cards, stale=embeds.stale_note(found), typed=typed
-    )
+    stale = embeds.stale_note(found)
+    reply = embeds.fits_reply(result, the_card.card, leader_cards, stale=stale, typed=typed)
     sys.stdout.write(terminal.reply_text(reply, bold=sys.stdout.isatty()))
     return ANSWERED if result.verdict is FitVerdict.FITS else DOES_NOT_FIT
 

@@ -51,15 +51,6 @@ class NoPrintings(BulkFormatError):
     """The file holds no printing in the languages asked for (oracle_cards and default_cards are English)."""
 
 
-def _no_printings(path: Path, languages: Collection[str], objects: int, held: Collection[str]) -> NoPrintings:
-    """The error saying what the file holds (one text argument: it crosses from the import's child)."""
-    where = ", ".join(sorted(held)) or "no language"
-    return NoPrintings(
-        f"{path} holds no printings in {', '.join(sorted(languages))}: its {objects:,} card objects are in"
-        f" {where}. Scryfall's all_cards file is the bulk file with every language."
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class PrintedImport:
     printings: int  # printings read in the languages turned on
@@ -69,13 +60,8 @@ class PrintedImport:
 
 
 def card_oracle_id(obj: Mapping[str, Any]) -> str | None:
-    oracle_id = obj.get("oracle_id")
-    if isinstance(oracle_id, str):
-        return oracle_id
-    for face in obj.get("card_faces") or ():  # reversible cards keep it on their faces
-        if isinstance(face, Mapping) and isinstance(face.get("oracle_id"), str):
-            return str(face["oracle_id"])
-    return None
+    parts = [obj, *(f for f in obj.get("card_faces") or () if isinstance(f, Mapping))]  # reversible: on faces
+    return next((str(p["oracle_id"]) for p in parts if isinstance(p.get("oracle_id"), str)), None)
 
 
 def printed_rows(obj: Any, languages: Collection[str]) -> list[Row]:
@@ -117,8 +103,7 @@ def _read(
         rows = printed_rows(obj, languages)
         printings += bool(rows)
         for lang, printed, oracle_id, name in rows:
-            entry = counts.setdefault((lang, printed, oracle_id), [name, 0])
-            entry[1] += 1
+            counts.setdefault((lang, printed, oracle_id), [name, 0])[1] += 1
         if rows:
             _keep_text(texts, obj, rows[0][0], rows[0][2])
         if progress and seen % PROGRESS_EVERY == 0:
@@ -127,8 +112,12 @@ def _read(
         progress(seen % PROGRESS_EVERY)
     if seen == 0:
         raise BulkFormatError(f"{path} holds no card objects")
-    if printings == 0:  # nothing replaces the names already kept
-        raise _no_printings(path, languages, seen, held)
+    if printings == 0:  # nothing replaces the names kept; the error's one text crosses from the child
+        where = ", ".join(sorted(held)) or "no language"
+        raise NoPrintings(
+            f"{path} holds no printings in {', '.join(sorted(languages))}: its {seen:,} card objects are in"
+            f" {where}. Scryfall's all_cards file is the bulk file with every language."
+        )
     return counts, texts, printings
 
 

@@ -184,13 +184,11 @@ class ForeignNames:
         self._noted.add(lang)
         wanted = ",".join(sorted(self.languages | self._noted))
         log.info(
-            "players whose Discord is in %s use the bot; the names printed in %s are not imported, so each one"
-            " is looked up through Scryfall's search (one request a name, cached) and autocomplete offers them"
-            " only as Scryfall answers. CARD_LANGUAGES=%s imports them (see docs/printed-names.md for the"
-            " cost)",
-            lang,
-            lang,
-            wanted,
+            "players whose Discord is in %(lang)s use the bot; the names printed in %(lang)s are not imported, so"
+            " each one is looked up through Scryfall's search (one request a name, cached) and autocomplete"
+            " offers them only as Scryfall answers. CARD_LANGUAGES=%(wanted)s imports them (see"
+            " docs/printed-names.md for the cost)",
+            {"lang": lang, "wanted": wanted},
         )
 
     def local(self, text: str, n: str, langs: Sequence[str], english: str | None = None) -> list[str]:

@@ -133,8 +133,7 @@ class PrintedNames:
         key = printed_key(text)
         if not key:
             return []
-        lo, hi = bisect_left(self._keys, key), bisect_right(self._keys, key)
-        found: Sequence[int] = range(lo, hi)
+        found: Sequence[int] = range(bisect_left(self._keys, key), bisect_right(self._keys, key))
         if len({self._names[i] for i in found}) > 1:  # typed accents choose among names that differ by them
             exact = printed_key(text, accents=True)
             found = [i for i in found if printed_key(self._printed[i], accents=True) == exact] or found
@@ -152,8 +151,8 @@ class PrintedNames:
         wanted = {_LANG_NUMBER[c] for c in langs if c in _LANG_NUMBER}
         if not key or not wanted:
             return []
-        lo, hi = bisect_left(self._keys, key), bisect_right(self._keys, key)
-        return sorted({self._names[i] for i in range(lo, hi) if self._langs[i] in wanted})
+        found = range(bisect_left(self._keys, key), bisect_right(self._keys, key))
+        return sorted({self._names[i] for i in found if self._langs[i] in wanted})
 
     def complete(
         self, prefix: str, limit: int = 25, prefer_langs: Sequence[str] = ()

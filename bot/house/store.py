@@ -100,21 +100,14 @@ class HouseStore:
         return await self._write(guild_id, sql, (guild_id, ban.key)) > 0
 
     async def set_bracket(self, guild_id: int, bracket: int) -> None:
-        await self._write(
-            guild_id,
-            "INSERT OR REPLACE INTO house_brackets (guild_id, bracket, set_at) VALUES (?, ?, ?)",
-            (guild_id, bracket, self._clock()),
-        )
+        sql = "INSERT OR REPLACE INTO house_brackets (guild_id, bracket, set_at) VALUES (?, ?, ?)"
+        await self._write(guild_id, sql, (guild_id, bracket, self._clock()))
 
     async def clear(self, guild_id: int) -> Rules:
         """Remove every house rule of the server, in one transaction; the rules it had."""
         before = await self.rules(guild_id)
-        await self._write(
-            guild_id,
-            "DELETE FROM house_bans WHERE guild_id = ?",
-            (guild_id,),
-            "DELETE FROM house_brackets WHERE guild_id = ?",
-        )
+        sql = "DELETE FROM house_bans WHERE guild_id = ?"
+        await self._write(guild_id, sql, (guild_id,), "DELETE FROM house_brackets WHERE guild_id = ?")
         return before
 
     async def _write(self, guild_id: int, sql: str, args: tuple[object, ...], *more: str) -> int:
