@@ -221,9 +221,7 @@ class CardLookups:
             return miss
         if found := await self._remembered(q, n, mode, miss):
             return found
-        if not self.index_complete:
-            return miss
-        return await self._from_index(q, n, mode, miss)
+        return await self._from_index(q, n, mode, miss) if self.index_complete else miss
 
     async def _remembered(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved | None:
         """A query Scryfall answered before, while fresh; CardNotFound for a remembered "no such card"."""
@@ -267,9 +265,8 @@ class CardLookups:
     async def _remote(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved:
         self.metrics.observe_lookup("miss")
         try:
-            if mode is Mode.COMMANDER:
-                return await self._remote_commander(q, n, miss)
-            return await self._remote_card(q, n, miss)
+            remote = self._remote_commander if mode is Mode.COMMANDER else self._remote_card
+            return await remote(q, n, miss)
         except ScryfallUnavailable:
             if miss.stale is not None:
                 return self.serve_stale(miss.stale)

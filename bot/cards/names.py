@@ -62,9 +62,7 @@ def normalize(text: str) -> str:
         folded = unicodedata.normalize("NFKD", folded.translate(LATIN_LETTERS))
         folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     key = _NON_WORD.sub(" ", _APOSTROPHES.sub("", folded)).strip()
-    if key:
-        return key
-    return _SPACES.sub(" ", folded).strip()
+    return key or _SPACES.sub(" ", folded).strip()
 
 
 def names_card(typed: str, card: Mapping[str, Any]) -> bool:

@@ -71,9 +71,7 @@ def printed_key(text: str, *, accents: bool = False) -> str:
     key = "".join(ch for ch in unread if unicodedata.category(ch) not in _DROP_CATEGORIES)
     if any("\u0400" <= ch <= "\u04ff" for ch in key):
         key = key.translate(_CYRILLIC_LOOKALIKES)
-    if key:
-        return key
-    return "".join(folded.split())  # a name made only of punctuation keeps it
+    return key or "".join(folded.split())  # a name made only of punctuation keeps it
 
 
 def printing_names(obj: dict[str, Any]) -> list[str]:
