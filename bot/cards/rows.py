@@ -54,31 +54,18 @@ def name_keys(card: dict[str, Any]) -> list[tuple[str, int]]:
 
 
 def is_card(obj: Any) -> bool:
-    return (
-        isinstance(obj, dict)
-        and isinstance(obj.get("id"), str)
-        and isinstance(obj.get("name"), str)
-        and bool(obj["name"])
-        and obj.get("object", "card") == "card"
-    )
+    if not isinstance(obj, dict) or obj.get("object", "card") != "card":
+        return False
+    return isinstance(obj.get("id"), str) and isinstance(obj.get("name"), str) and bool(obj["name"])
 
 
 def card_rows(
     card: dict[str, Any], source: str, now: float, raw: str | None = None
 ) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
     commander = can_be_commander(card)
-    row = (
-        card["id"],
-        card.get("oracle_id"),
-        card["name"],
-        source,
-        now,
-        card_rank(card),
-        1 if commander else 0,
-        popularity(card),
-        pairing_code(card) if commander else "",
-        raw if raw is not None else json.dumps(card, separators=(",", ":")),
-    )
+    facts = (card_rank(card), int(commander), popularity(card), pairing_code(card) if commander else "")
+    raw = raw if raw is not None else json.dumps(card, separators=(",", ":"))
+    row = (card["id"], card.get("oracle_id"), card["name"], source, now, *facts, raw)
     return row, [(key, card["id"], kind) for key, kind in name_keys(card)]
 
 

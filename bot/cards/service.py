@@ -76,9 +76,6 @@ class CardService(CardLookups):
             except (TimeoutError, ScryfallUnavailable, ScryfallError):
                 found = []
         if commanders_only and self.has_local_data:
-            found = [
-                (label, name)
-                for label, name in found
-                if (entry := self.index.entries.get(name)) is not None and entry.commander
-            ]
+            entries = self.index.entries
+            found = [(label, name) for label, name in found if name in entries and entries[name].commander]
         return found[:MAX_CHOICES]
