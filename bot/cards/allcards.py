@@ -71,8 +71,7 @@ def printed_rows(obj: Any, languages: Collection[str]) -> list[Row]:
     name, oracle_id = obj.get("name"), card_oracle_id(obj)
     if not isinstance(name, str) or oracle_id is None:
         return []
-    lang = str(obj["lang"])
-    return [(lang, printed, oracle_id, name) for printed in printing_names(obj)]
+    return [(str(obj["lang"]), printed, oracle_id, name) for printed in printing_names(obj)]
 
 
 def _keep_text(texts: Texts, obj: dict[str, Any], lang: str, oracle_id: str) -> None:
@@ -185,10 +184,9 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
     conn = _connect_existing(db_path) if languages else None
     if conn is None:
         return None
-    marks = ",".join("?" * len(languages))
     langs = tuple(languages)
+    where = f"WHERE lang IN ({','.join('?' * len(langs))})"
     try:
-        where = f"WHERE lang IN ({marks})"
         versions = {v for (v,) in conn.execute(f"SELECT key_version FROM printed_languages {where}", langs)}
         keyed = versions == {KEY_VERSION}  # else keys of another version (or none): folded here
         order = "key, prints DESC" if keyed else "prints DESC"
