@@ -60,8 +60,13 @@ class PrintedImport:
 
 
 def card_oracle_id(obj: Mapping[str, Any]) -> str | None:
-    parts = [obj, *(f for f in obj.get("card_faces") or () if isinstance(f, Mapping))]  # reversible: on faces
-    return next((str(p["oracle_id"]) for p in parts if isinstance(p.get("oracle_id"), str)), None)
+    oracle_id = obj.get("oracle_id")
+    if isinstance(oracle_id, str):
+        return oracle_id
+    for face in obj.get("card_faces") or ():  # reversible cards keep it on their faces
+        if isinstance(face, Mapping) and isinstance(face.get("oracle_id"), str):
+            return str(face["oracle_id"])
+    return None
 
 
 def printed_rows(obj: Any, languages: Collection[str]) -> list[Row]:

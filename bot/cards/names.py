@@ -106,12 +106,13 @@ def word_match(q: str, key: str) -> tuple[float, int, str] | None:
     if key == q:
         return EXACT, 0, key
     best: tuple[float, int, str] | None = None
-    spaced = key + " "
     at = key.find(q)
     while at != -1:
         if at == 0 or key[at - 1] == " ":
             end = at + len(q)
-            stop = spaced.find(" ", end)
+            stop = key.find(" ", end)
+            if stop == -1:
+                stop = len(key)
             cost = WHOLE if stop == end else PLURAL if stop == end + 1 and key[end] == "s" else PREFIX
             found = (cost + (LATER if at else 0.0), stop - end, key[at:stop])
             if best is None or found[:2] < best[:2]:
@@ -126,7 +127,10 @@ def typo_prefix(q: str, word: str) -> bool:
     n = len(q)
     if n < MIN_TYPO_CHARS or not word or word[0] != q[0]:
         return False
-    i = next((j for j, (a, b) in enumerate(zip(q, word, strict=False)) if a != b), min(n, len(word)))
+    i = 1
+    limit = min(n, len(word))
+    while i < limit and word[i] == q[i]:
+        i += 1
     if i == n:
         return False  # an exact prefix
     rest = q[i + 1 :]
@@ -149,8 +153,11 @@ def match_cost(q: str, key: str) -> tuple[float, int]:
     if len(q) >= MIN_TYPO_CHARS:
         if typo_prefix(q, key):
             return TYPO, 0
-        if any(typo_prefix(q, key[at + 1 :]) for at, ch in enumerate(key) if ch == " "):
-            return TYPO + LATER, 0
+        at = key.find(" ")
+        while at != -1:
+            if typo_prefix(q, key[at + 1 :]):
+                return TYPO + LATER, 0
+            at = key.find(" ", at + 1)
         if q in key:
             return INFIX, 0
     return FUZZY + (100.0 - fuzz.QRatio(q, key)) * FUZZY_POINT, 0
