@@ -92,14 +92,12 @@ class ExactReader:
         for typed in self.wanted[n]:
             self.result.found[typed] = resolved
 
-    async def _not_found(
-        self, n: str, first: list[str] | None = None, *, more: bool = True, remote: bool = True
-    ) -> None:
+    async def _not_found(self, n: str, first: list[str], *, more: bool = True, remote: bool = True) -> None:
         if n in self.unsearched:
             await self._unavailable(n, self.unsearched[n])
             return
         close = await self.service.close_names(self.query_of[n], n, remote=remote) if more else []
-        names = list(dict.fromkeys((first or []) + close))
+        names = list(dict.fromkeys(first + close))
         for typed in self.wanted[n]:
             self.result.missing[typed] = names[:MAX_SUGGESTIONS]
             self.result.suggestions[typed] = names[:MAX_SUGGESTIONS]
@@ -187,7 +185,7 @@ class ExactReader:
             await self._not_found(n, await service.candidates(q, n), more=False)
         except ScryfallError:
             service.metrics.observe_lookup("not_found")
-            await self._not_found(n)
+            await self._not_found(n, [])
         else:
             await service.store([card], n, str(card["id"]))
             if n in by_name_key([card]):
