@@ -13,8 +13,7 @@ completion of the typed word, then real cards before tokens, then shorter names.
 
 Resolution (`NameIndex.match`): the exact name wins; a single match wins; of several, the first only when
 it is a whole-word match ten times more popular than every other whole-word match (`bolt` → Lightning
-Bolt, `path` stays ambiguous); else one typo match, or a fuzzy score of 88+ leading by 3.
-"""
+Bolt, `path` stays ambiguous); else one typo match, or a fuzzy score of 88+ leading by 3."""
 
 from __future__ import annotations
 
