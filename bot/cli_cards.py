@@ -14,7 +14,6 @@ from bot.cards.foreign import use_player_langs
 from bot.cards.model import (
     AmbiguousCard,
     BadCardName,
-    CardLookupError,
     CardNotFound,
     Resolved,
     ScryfallUnavailable,
@@ -54,13 +53,6 @@ class Unanswered(Exception):
         self.code = code
 
 
-def _say(text: str, *, error: bool = False) -> None:
-    if error:
-        print(f"error: {text}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-
-
 async def _look_up(cards: CardService, query: str, option: str, *, commander: bool = False) -> Resolved:
     """The card a name means, as the bot resolves an option; Unanswered says why not."""
     flag, query = FLAGS.get(option), card_query_text(query)  # a decklist line works, as in the bot's options
@@ -76,20 +68,15 @@ async def _look_up(cards: CardService, query: str, option: str, *, commander: bo
         raise Unanswered(
             UNAVAILABLE, terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)
         ) from None
-    except CardLookupError as exc:  # pragma: no cover - every lookup error is one of the above
-        raise Unanswered(BAD_INPUT, str(exc)) from None
 
 
 async def _identity(settings: Settings, args: argparse.Namespace) -> int:
     async with open_cards(settings) as cards:
         found = await _look_up(cards, args.name, "card")
-    reply = embeds.identity_reply(
-        analyze(found.card),
-        found.card,
-        stale=embeds.stale_note([found]),
-        typed=found.typed(card_query_text(args.name)),
-    )
-    _say(terminal.reply_text(reply, bold=sys.stdout.isatty()))
+    typed = found.typed(card_query_text(args.name))
+    stale = embeds.stale_note([found])
+    reply = embeds.identity_reply(analyze(found.card), found.card, stale=stale, typed=typed)
+    sys.stdout.write(terminal.reply_text(reply, bold=sys.stdout.isatty()))
     return ANSWERED
 
 
@@ -109,10 +96,9 @@ async def _fits(settings: Settings, args: argparse.Namespace) -> int:
     result = check_fit(the_card.card, leader_cards, chosen)
     queries = [card_query_text(q) for _option, q, _leads in asked]
     typed = [(said, r.name) for q, r in zip(queries, found, strict=True) if (said := r.typed(q))]
-    reply = embeds.fits_reply(
-        result, the_card.card, leader_cards, stale=embeds.stale_note(found), typed=typed
-    )
-    _say(terminal.reply_text(reply, bold=sys.stdout.isatty()))
+    stale = embeds.stale_note(found)
+    reply = embeds.fits_reply(result, the_card.card, leader_cards, stale=stale, typed=typed)
+    sys.stdout.write(terminal.reply_text(reply, bold=sys.stdout.isatty()))
     return ANSWERED if result.verdict is FitVerdict.FITS else DOES_NOT_FIT
 
 
@@ -127,10 +113,10 @@ def _command(run: Any) -> Any:
             try:
                 return int(asyncio.run(run(settings, args)))
             except Unanswered as exc:
-                _say(str(exc), error=True)
+                print(f"error: {exc}", file=sys.stderr)
                 return exc.code
             except DeckInputError as exc:  # a bad --color
-                _say(deck_errors.cli_text(exc).removeprefix("error: "), error=True)
+                print(deck_errors.cli_text(exc), file=sys.stderr)
                 return BAD_INPUT
 
     return handler

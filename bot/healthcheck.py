@@ -1,7 +1,6 @@
 """`python -m bot healthcheck`, the Docker HEALTHCHECK (the probe is `bot.ops.healthcheck`). Docker runs it
 every 30 s, so it imports only the settings and the probe, never discord.py or aiohttp (`bot/__main__.py`
-calls it before importing `bot.cli`).
-"""
+calls it before importing `bot.cli`)."""
 
 from __future__ import annotations
 

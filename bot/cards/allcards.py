@@ -51,15 +51,6 @@ class NoPrintings(BulkFormatError):
     """The file holds no printing in the languages asked for (oracle_cards and default_cards are English)."""
 
 
-def _no_printings(path: Path, languages: Collection[str], objects: int, held: Collection[str]) -> NoPrintings:
-    """The error saying what the file holds (one text argument: it crosses from the import's child)."""
-    where = ", ".join(sorted(held)) or "no language"
-    return NoPrintings(
-        f"{path} holds no printings in {', '.join(sorted(languages))}: its {objects:,} card objects are in"
-        f" {where}. Scryfall's all_cards file is the bulk file with every language."
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class PrintedImport:
     printings: int  # printings read in the languages turned on
@@ -85,8 +76,7 @@ def printed_rows(obj: Any, languages: Collection[str]) -> list[Row]:
     name, oracle_id = obj.get("name"), card_oracle_id(obj)
     if not isinstance(name, str) or oracle_id is None:
         return []
-    lang = str(obj["lang"])
-    return [(lang, printed, oracle_id, name) for printed in printing_names(obj)]
+    return [(str(obj["lang"]), printed, oracle_id, name) for printed in printing_names(obj)]
 
 
 def _keep_text(texts: Texts, obj: dict[str, Any], lang: str, oracle_id: str) -> None:
@@ -117,8 +107,7 @@ def _read(
         rows = printed_rows(obj, languages)
         printings += bool(rows)
         for lang, printed, oracle_id, name in rows:
-            entry = counts.setdefault((lang, printed, oracle_id), [name, 0])
-            entry[1] += 1
+            counts.setdefault((lang, printed, oracle_id), [name, 0])[1] += 1
         if rows:
             _keep_text(texts, obj, rows[0][0], rows[0][2])
         if progress and seen % PROGRESS_EVERY == 0:
@@ -127,8 +116,12 @@ def _read(
         progress(seen % PROGRESS_EVERY)
     if seen == 0:
         raise BulkFormatError(f"{path} holds no card objects")
-    if printings == 0:  # nothing replaces the names already kept
-        raise _no_printings(path, languages, seen, held)
+    if printings == 0:  # nothing replaces the names kept; the error's one text crosses from the child
+        where = ", ".join(sorted(held)) or "no language"
+        raise NoPrintings(
+            f"{path} holds no printings in {', '.join(sorted(languages))}: its {seen:,} card objects are in"
+            f" {where}. Scryfall's all_cards file is the bulk file with every language."
+        )
     return counts, texts, printings
 
 
@@ -196,10 +189,9 @@ def load_printed_names(db_path: Path | str, languages: Collection[str]) -> Print
     conn = _connect_existing(db_path) if languages else None
     if conn is None:
         return None
-    marks = ",".join("?" * len(languages))
     langs = tuple(languages)
+    where = f"WHERE lang IN ({','.join('?' * len(langs))})"
     try:
-        where = f"WHERE lang IN ({marks})"
         versions = {v for (v,) in conn.execute(f"SELECT key_version FROM printed_languages {where}", langs)}
         keyed = versions == {KEY_VERSION}  # else keys of another version (or none): folded here
         order = "key, prints DESC" if keyed else "prints DESC"

@@ -29,13 +29,11 @@ def _now() -> float:
 
 
 class Budget:
-    """Request turns per endpoint group (at `rate * scale * safety` per second; settings check `scale`) and the
+    """Request turns per endpoint group (at `rate * scale * SAFETY` per second; settings check `scale`) and the
     429 lockout."""
 
-    def __init__(
-        self, *, rates: Mapping[str, float] = DEFAULT_RATES, scale: float = 1.0, safety: float = SAFETY
-    ) -> None:
-        self.intervals = {g: 1.0 / (r * scale * safety) for g, r in rates.items()}
+    def __init__(self, *, rates: Mapping[str, float] = DEFAULT_RATES, scale: float = 1.0) -> None:
+        self.intervals = {g: 1.0 / (r * scale * SAFETY) for g, r in rates.items()}
         self._limiters = {g: AsyncLimiter(1, interval) for g, interval in self.intervals.items()}
         self._queued = dict.fromkeys(rates, 0)
         self._locked_until = -math.inf
@@ -59,10 +57,9 @@ class Budget:
         limiter = self._limiters[group]
         while True:
             left = deadline - _now()
-            locked = self.locked_for()
-            if locked and locked > left:
-                raise BudgetExceeded(locked, locked=True)
-            if locked:
+            if locked := self.locked_for():
+                if locked > left:
+                    raise BudgetExceeded(locked, locked=True)
                 await asyncio.sleep(locked)
                 continue
             queued = self._queued[group]

@@ -27,10 +27,7 @@ def pick(q: str, n: str, cards: list[dict[str, Any]]) -> tuple[dict[str, Any] | 
     if exact:
         return exact[0], []
     ranked = rank_candidates(q, [c["name"] for c in cards], {c["name"]: popularity(c) for c in cards}.get)
-    by_name = {c["name"]: c for c in cards}
-    first = normalize(ranked[0])
-    if first.startswith(n + " "):
-        rivals = [r for r in ranked[1:] if normalize(r).startswith(n + " ")]
-        if not rivals:
-            return by_name[ranked[0]], ranked
+    first, *rivals = [normalize(name).startswith(n + " ") for name in ranked]
+    if first and not any(rivals):  # only the first name goes on from what was typed
+        return {c["name"]: c for c in cards}[ranked[0]], ranked
     return None, ranked

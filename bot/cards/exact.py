@@ -92,14 +92,12 @@ class ExactReader:
         for typed in self.wanted[n]:
             self.result.found[typed] = resolved
 
-    async def _not_found(
-        self, n: str, first: list[str] | None = None, *, more: bool = True, remote: bool = True
-    ) -> None:
+    async def _not_found(self, n: str, first: list[str], *, more: bool = True, remote: bool = True) -> None:
         if n in self.unsearched:
             await self._unavailable(n, self.unsearched[n])
             return
         close = await self.service.close_names(self.query_of[n], n, remote=remote) if more else []
-        names = list(dict.fromkeys((first or []) + close))
+        names = list(dict.fromkeys(first + close))
         for typed in self.wanted[n]:
             self.result.missing[typed] = names[:MAX_SUGGESTIONS]
             self.result.suggestions[typed] = names[:MAX_SUGGESTIONS]
@@ -177,27 +175,24 @@ class ExactReader:
             card = await service.slow(service.client.named_fuzzy(q))
         except ScryfallUnavailable as exc:
             await self._unavailable(n, exc)
-            return
         except ScryfallNotFound:
             service.metrics.observe_lookup("not_found")
             close = await service.close_names(q, n)
             await service.forget(n, close)
             await self._not_found(n, close, more=False)
-            return
         except ScryfallAmbiguous:
             service.metrics.observe_lookup("ambiguous")
             await self._not_found(n, await service.candidates(q, n), more=False)
-            return
         except ScryfallError:
             service.metrics.observe_lookup("not_found")
-            await self._not_found(n)
-            return
-        await service.store([card], n, str(card["id"]))
-        if n in by_name_key([card]):
-            service.metrics.observe_lookup("api")
-            self._found(n, Resolved(card, "api"))
-        elif n in self.stale:
-            self._found(n, service.serve_stale(self.stale[n]))
-        else:  # Scryfall names another card: a suggestion, never the answer
-            service.metrics.observe_lookup("not_found")
-            await self._not_found(n, [str(card["name"])])
+            await self._not_found(n, [])
+        else:
+            await service.store([card], n, str(card["id"]))
+            if n in by_name_key([card]):
+                service.metrics.observe_lookup("api")
+                self._found(n, Resolved(card, "api"))
+            elif n in self.stale:
+                self._found(n, service.serve_stale(self.stale[n]))
+            else:  # Scryfall names another card: a suggestion, never the answer
+                service.metrics.observe_lookup("not_found")
+                await self._not_found(n, [str(card["name"])])

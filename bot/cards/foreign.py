@@ -11,11 +11,10 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from cachetools import TLRUCache
 
@@ -46,22 +45,23 @@ def player_langs() -> tuple[str, ...]:
     return _PLAYER_LANGS.get()
 
 
-def meaning(names: Sequence[str], mine: Sequence[str], n: str, english: str | None = None) -> list[str]:
-    """What a text (English key `n`) means (module docstring): `names` the cards printed so, `mine` those
-    printed so in the player's languages, `english` the card the text is the English name of."""
+def meaning(
+    found: PrintedNames, text: str, n: str, langs: Sequence[str], english: str | None = None
+) -> list[str]:
+    """What a text (English key `n`) means (module docstring) by the printed names `found` and the player's
+    languages; `english`: the card the text is the English name of."""
+    names = found.lookup(text, langs)
     english = english or next((name for name in names if normalize(name) == n), None)
     if english is not None:
-        others = [name for name in mine if name != english]
+        others = [name for name in found.printed_in(text, langs) if name != english]
         return [english, *others] if others else []
-    return list(names)
+    return names
 
 
 def choice_label(printed: str, english: str) -> str:
     """`Foudre — Lightning Bolt`, at most 100 characters; the English name alone when they are the same."""
-    if normalize(printed) == normalize(english):
-        return english[:MAX_CHOICE_CHARS]
     room = MAX_CHOICE_CHARS - len(SEPARATOR) - len(english)
-    if room < 1:
+    if room < 1 or normalize(printed) == normalize(english):
         return english[:MAX_CHOICE_CHARS]
     shown = printed if len(printed) <= room else printed[: room - 1].rstrip() + "…"
     return f"{shown}{SEPARATOR}{english}"
@@ -70,8 +70,7 @@ def choice_label(printed: str, english: str) -> str:
 def printed_query(text: str) -> str:
     """The Scryfall query for the printings named like `text`, in every language (one request whatever the
     player's language: a German player may type a French name)."""
-    phrase = " ".join(text.replace('"', " ").split())
-    return f'lang:any unique:prints "{phrase}"'
+    return 'lang:any unique:prints "{}"'.format(" ".join(text.replace('"', " ").split()))
 
 
 def phrase_key(text: str) -> str:
@@ -88,16 +87,6 @@ class Printings:
     complete: bool
 
 
-def printings_of(cards: Iterable[dict[str, Any]]) -> PrintedNames:
-    """The printed names of search results, each with its printing's language and English name."""
-    return PrintedNames(
-        (printed_key(printed), card["lang"], printed, card["name"], 1)
-        for card in cards
-        if isinstance(card.get("name"), str) and isinstance(card.get("lang"), str)
-        for printed in printing_names(card)
-    )
-
-
 async def search_printings(client: ScryfallClient, text: str) -> Printings:
     """The printings named like `text` in any language (`printed_query`); ScryfallUnavailable when Scryfall
     can't answer (nothing is cached then)."""
@@ -107,7 +96,13 @@ async def search_printings(client: ScryfallClient, text: str) -> Printings:
         page = await client.search(printed_query(text))
     except ScryfallError:  # nothing matched, or a query Scryfall can't read
         return Printings(PrintedNames(()), True)
-    return Printings(printings_of(page.cards), page.complete)
+    names = PrintedNames(
+        (printed_key(printed), card["lang"], printed, card["name"], 1)
+        for card in page.cards
+        if isinstance(card.get("name"), str) and isinstance(card.get("lang"), str)
+        for printed in printing_names(card)
+    )
+    return Printings(names, page.complete)
 
 
 class PrintedSearch:
@@ -138,10 +133,7 @@ class PrintedSearch:
 
     async def printings(self, text: str) -> Printings:
         key = phrase_key(text)
-        found = self._known.get(key)
-        if found is None:
-            found = await self._flight.run(key, lambda: self._ask(key, text))
-        return found
+        return self._known.get(key) or await self._flight.run(key, lambda: self._ask(key, text))
 
     async def _ask(self, key: str, text: str) -> Printings:
         found = await search_printings(self.client, text)
@@ -192,20 +184,15 @@ class ForeignNames:
         self._noted.add(lang)
         wanted = ",".join(sorted(self.languages | self._noted))
         log.info(
-            "players whose Discord is in %s use the bot; the names printed in %s are not imported, so each one"
-            " is looked up through Scryfall's search (one request a name, cached) and autocomplete offers them"
-            " only as Scryfall answers. CARD_LANGUAGES=%s imports them (see docs/printed-names.md for the"
-            " cost)",
-            lang,
-            lang,
-            wanted,
+            "players whose Discord is in %(lang)s use the bot; the names printed in %(lang)s are not imported, so"
+            " each one is looked up through Scryfall's search (one request a name, cached) and autocomplete"
+            " offers them only as Scryfall answers. CARD_LANGUAGES=%(wanted)s imports them (see"
+            " docs/printed-names.md for the cost)",
+            {"lang": lang, "wanted": wanted},
         )
 
     def local(self, text: str, n: str, langs: Sequence[str], english: str | None = None) -> list[str]:
-        if self.index is None:
-            return []
-        mine = self.index.printed_in(text, langs) if langs else []
-        return meaning(self.index.lookup(text, langs), mine, n, english)
+        return [] if self.index is None else meaning(self.index, text, n, langs, english)
 
     def can_search(self) -> bool:
         """Scryfall's search may be asked: it is there and the local index lacks a language Magic is printed
@@ -226,16 +213,12 @@ class ForeignNames:
         printed name)."""
         if self.search is None:
             return []
-        return self._meaning((await self.search.printings(text)).names, text, n, langs)
+        return meaning((await self.search.printings(text)).names, text, n, langs)
 
     def known(self, text: str, n: str, langs: Sequence[str]) -> list[str] | None:
         """`searched` from the search's cache alone; None when Scryfall would be asked."""
         found = self.search.known(text) if self.search is not None else None
-        return None if found is None else self._meaning(found.names, text, n, langs)
-
-    @staticmethod
-    def _meaning(found: PrintedNames, text: str, n: str, langs: Sequence[str]) -> list[str]:
-        return meaning(found.lookup(text, langs), found.printed_in(text, langs), n)
+        return None if found is None else meaning(found.names, text, n, langs)
 
     def choices(
         self, prefix: str, langs: Sequence[str], limit: int, *, english: bool = True

@@ -23,7 +23,6 @@ from bot.cards.names import (
     popularity_cost,
     rank_candidates,
 )
-from bot.cards.rows import index_entries
 from bot.cards.search import Hit, IndexEntry, Lists
 from bot.identity import IdentityError, PairingTraits, can_pair
 
@@ -79,7 +78,7 @@ class NameIndex:
         self._commanders = Lists([e for e in values if e.commander])
         # Commanders a partner option may offer, decoded once; lists are made per chosen commander.
         self._pairable = [(e, _traits(e.pairing)) for e in values if e.commander and e.pairing]
-        self._partner_lists: LRUCache[str, Lists] = LRUCache(64)  # one per chosen commander's pairing summary
+        self._partner_lists: LRUCache[Any, Lists] = LRUCache(64)  # one per chosen commander's pairing summary
         # The index never changes, so matches are remembered (`peek` and `resolve` ask for the same key).
         # Not `lru_cache`: its reference cycle would leave the old index to one long GC pause.
         self._matches: LRUCache[tuple[str, bool], LocalMatch] = LRUCache(4096)
@@ -94,15 +93,12 @@ class NameIndex:
     def _lists(self, commanders_only: bool) -> Lists:
         return self._commanders if commanders_only else self._all
 
+    @cachedmethod(operator.attrgetter("_partner_lists"))
     def partners(self, pairing: str) -> Lists:
         """The commanders that can be a second commander beside one whose pairing summary is `pairing`
         (`PairingTraits.encode()`): those sharing a partner ability with it (CR 702.124)."""
-        lists = self._partner_lists.get(pairing)
-        if lists is None:
-            mine = _traits(pairing)
-            lists = Lists([e for e, theirs in self._pairable if can_pair(mine, theirs)])
-            self._partner_lists[pairing] = lists
-        return lists
+        mine = _traits(pairing)
+        return Lists([e for e, theirs in self._pairable if can_pair(mine, theirs)])
 
     def complete(
         self, text: str, *, limit: int = 25, commanders_only: bool = False, partner_of: str | None = None
@@ -172,6 +168,6 @@ def build_index(rows: list[tuple[Any, ...]]) -> NameIndex:
     before = sys.getswitchinterval()
     sys.setswitchinterval(min(before, INDEX_SWITCH_INTERVAL))
     try:
-        return NameIndex(index_entries(rows))
+        return NameIndex(IndexEntry(r[1], r[0], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows)
     finally:
         sys.setswitchinterval(before)

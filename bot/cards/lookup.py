@@ -157,7 +157,10 @@ class CardLookups:
             raise BadCardName(q, "empty")
         return q, n
 
-    def fresh(self, row: CardRow, *, query_time: float | None = None) -> Resolved | None:
+    def fresh(
+        self, row: CardRow, miss: Miss | None = None, *, query_time: float | None = None
+    ) -> Resolved | None:
+        """The card of `row` unless it expired (then noted as `miss.stale`, the first one kept)."""
         if row.source == "bulk":
             self.metrics.observe_lookup("local")
             return Resolved(self.cache.parse(row), "local", self.data_age_days())
@@ -165,6 +168,8 @@ class CardLookups:
         if self._clock() - fetched < self.cache_ttl:
             self.metrics.observe_lookup("cache")
             return Resolved(self.cache.parse(row), "cache")
+        if miss is not None:
+            miss.stale = miss.stale or row
         return None
 
     def serve_stale(self, row: CardRow) -> Resolved:
@@ -210,27 +215,19 @@ class CardLookups:
             row = rows[0]
             if mode is Mode.COMMANDER:
                 row = next((r for r in rows if r.commander and r.kind == rows[0].kind), rows[0])
-            if found := self._fresh_or_note(row, miss):
+            if found := self.fresh(row, miss):
                 return found
         if exact_only:
             return miss
         if found := await self._remembered(q, n, mode, miss):
             return found
-        if not self.index_complete:
-            return miss
-        return await self._from_index(q, n, mode, miss)
-
-    def _fresh_or_note(self, row: CardRow, miss: Miss, *, query_time: float | None = None) -> Resolved | None:
-        found = self.fresh(row, query_time=query_time)
-        if found is None:
-            miss.stale = miss.stale or row
-        return found
+        return await self._from_index(q, n, mode, miss) if self.index_complete else miss
 
     async def _remembered(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved | None:
         """A query Scryfall answered before, while fresh; CardNotFound for a remembered "no such card"."""
         mapped = await self.db(self.cache.get_query(mode.value, n), None)
         row = await self.db(self.cache.get_card(mapped[0]), None) if mapped else None
-        if mapped and row and (found := self._fresh_or_note(row, miss, query_time=mapped[1])):
+        if mapped and row and (found := self.fresh(row, miss, query_time=mapped[1])):
             return found
         if mode is Mode.CARD:
             remembered = await self.db(self.cache.get_negative(Mode.CARD.value, n), None)
@@ -247,7 +244,7 @@ class CardLookups:
         if match.kind == "unique":
             entry = self.index.entries.get(match.names[0])
             local_row = await self.db(self.cache.get_card(entry.card_id), None) if entry else None
-            if local_row and (found := self._fresh_or_note(local_row, miss)):
+            if local_row and (found := self.fresh(local_row, miss)):
                 return found
         miss.suggestions = match.suggestions
         if mode is Mode.COMMANDER and not miss.stale:
@@ -268,9 +265,8 @@ class CardLookups:
     async def _remote(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved:
         self.metrics.observe_lookup("miss")
         try:
-            if mode is Mode.COMMANDER:
-                return await self._remote_commander(q, n, miss)
-            return await self._remote_card(q, n, miss)
+            remote = self._remote_commander if mode is Mode.COMMANDER else self._remote_card
+            return await remote(q, n, miss)
         except ScryfallUnavailable:
             if miss.stale is not None:
                 return self.serve_stale(miss.stale)
@@ -408,8 +404,7 @@ class CardLookups:
         langs = player_langs()
         key = (mode, n, langs)
         try:
-            result: Resolved = await self._flight.run(key, lambda: self._pipeline(q, n, mode, langs))
-            return result
+            return await self._flight.run(key, lambda: self._pipeline(q, n, mode, langs))
         except CardNotFound as exc:
             raise CardNotFound(q, exc.suggestions) from None
         except AmbiguousCard as exc:

@@ -13,8 +13,7 @@ completion of the typed word, then real cards before tokens, then shorter names.
 
 Resolution (`NameIndex.match`): the exact name wins; a single match wins; of several, the first only when
 it is a whole-word match ten times more popular than every other whole-word match (`bolt` → Lightning
-Bolt, `path` stays ambiguous); else one typo match, or a fuzzy score of 88+ leading by 3.
-"""
+Bolt, `path` stays ambiguous); else one typo match, or a fuzzy score of 88+ leading by 3."""
 
 from __future__ import annotations
 
@@ -62,9 +61,7 @@ def normalize(text: str) -> str:
         folded = unicodedata.normalize("NFKD", folded.translate(LATIN_LETTERS))
         folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     key = _NON_WORD.sub(" ", _APOSTROPHES.sub("", folded)).strip()
-    if key:
-        return key
-    return _SPACES.sub(" ", folded).strip()
+    return key or _SPACES.sub(" ", folded).strip()
 
 
 def names_card(typed: str, card: Mapping[str, Any]) -> bool:
@@ -75,14 +72,8 @@ def names_card(typed: str, card: Mapping[str, Any]) -> bool:
 
 
 def _words_in_order(typed: list[str], words: list[str]) -> bool:
-    at = 0
-    for word in typed:
-        while at < len(words) and not words[at].startswith(word):
-            at += 1
-        if at == len(words):
-            return False
-        at += 1
-    return True
+    rest = iter(words)  # each typed word uses up the words up to the first it begins
+    return all(any(w.startswith(word) for w in rest) for word in typed)
 
 
 def names_in_part(typed: str, card: Mapping[str, Any]) -> bool:
@@ -102,17 +93,14 @@ def choice_name(name: str) -> str:
 
 
 def popularity_cost(popularity: int | None) -> float:
-    if popularity is None or popularity < 1:
-        return math.log10(UNRANKED)
-    return math.log10(min(popularity, UNRANKED))
+    return math.log10(UNRANKED if popularity is None or popularity < 1 else min(popularity, UNRANKED))
 
 
 def word_match(q: str, key: str) -> tuple[float, int, str] | None:
     """The best match of `q` at a word start of `key`: (EXACT/WHOLE/PLURAL/PREFIX [+ LATER], letters the
     typed word still needs, text from the match to the end of that word: `fire` -> "fires" in Fires of
     Yavimaya); None when no word of `key` starts with `q`."""
-    n = len(q)
-    if not n:
+    if not q:
         return None
     if key == q:
         return EXACT, 0, key
@@ -120,19 +108,12 @@ def word_match(q: str, key: str) -> tuple[float, int, str] | None:
     at = key.find(q)
     while at != -1:
         if at == 0 or key[at - 1] == " ":
-            end = at + n
+            end = at + len(q)
             stop = key.find(" ", end)
             if stop == -1:
                 stop = len(key)
-            if stop == end:
-                cost = WHOLE
-            elif stop == end + 1 and key[end] == "s":
-                cost = PLURAL
-            else:
-                cost = PREFIX
-            if at:
-                cost += LATER
-            found = (cost, stop - end, key[at:stop])
+            cost = WHOLE if stop == end else PLURAL if stop == end + 1 and key[end] == "s" else PREFIX
+            found = (cost + (LATER if at else 0.0), stop - end, key[at:stop])
             if best is None or found[:2] < best[:2]:
                 best = found
         at = key.find(q, at + 1)

@@ -67,12 +67,10 @@ def parse_stored(text: str | None) -> list[Disagreement]:
     try:
         value = json.loads(text or "[]")
     except ValueError:
-        return []
-    if not isinstance(value, list):
-        return []
+        value = None
     return [
         Disagreement(*item)
-        for item in value
+        for item in (value if isinstance(value, list) else ())
         if isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)
     ]
 
@@ -106,14 +104,9 @@ class SecondOpinion:
         for d in found:
             if d.name not in self._logged:
                 self._logged.add(d.name)
-                log.log(
-                    level,
-                    "color identity differs (%s): %r reads %s from its cost and text, Scryfall lists %s",
-                    source,
-                    d.name,
-                    d.ours or "colorless",
-                    d.theirs or "colorless",
-                )
+                ours, theirs = d.ours or "colorless", d.theirs or "colorless"
+                text = "color identity differs (%s): %r reads %s from its cost and text, Scryfall lists %s"
+                log.log(level, text, source, d.name, ours, theirs)
 
 
 def fits_by_scryfall(

@@ -71,9 +71,7 @@ def printed_key(text: str, *, accents: bool = False) -> str:
     key = "".join(ch for ch in unread if unicodedata.category(ch) not in _DROP_CATEGORIES)
     if any("\u0400" <= ch <= "\u04ff" for ch in key):
         key = key.translate(_CYRILLIC_LOOKALIKES)
-    if key:
-        return key
-    return "".join(folded.split())  # a name made only of punctuation keeps it
+    return key or "".join(folded.split())  # a name made only of punctuation keeps it
 
 
 def printing_names(obj: dict[str, Any]) -> list[str]:
@@ -133,8 +131,7 @@ class PrintedNames:
         key = printed_key(text)
         if not key:
             return []
-        lo, hi = bisect_left(self._keys, key), bisect_right(self._keys, key)
-        found: Sequence[int] = range(lo, hi)
+        found: Sequence[int] = range(bisect_left(self._keys, key), bisect_right(self._keys, key))
         if len({self._names[i] for i in found}) > 1:  # typed accents choose among names that differ by them
             exact = printed_key(text, accents=True)
             found = [i for i in found if printed_key(self._printed[i], accents=True) == exact] or found
@@ -152,8 +149,8 @@ class PrintedNames:
         wanted = {_LANG_NUMBER[c] for c in langs if c in _LANG_NUMBER}
         if not key or not wanted:
             return []
-        lo, hi = bisect_left(self._keys, key), bisect_right(self._keys, key)
-        return sorted({self._names[i] for i in range(lo, hi) if self._langs[i] in wanted})
+        found = range(bisect_left(self._keys, key), bisect_right(self._keys, key))
+        return sorted({self._names[i] for i in found if self._langs[i] in wanted})
 
     def complete(
         self, prefix: str, limit: int = 25, prefer_langs: Sequence[str] = ()

@@ -54,9 +54,8 @@ def printing_rank(card: Mapping[str, Any]) -> tuple[bool, int, str]:
     matched = total = 0
     if len(oracle) == len(printed):
         for o, p in zip(oracle, printed, strict=True):
-            lines = matching_lines(o, p)
             total += sum(1 for line in o.split("\n") if bare(line))
-            matched += sum(1 for line in lines if line)
+            matched += sum(1 for line in matching_lines(o, p) if line)
     released = card.get("released_at")
     return matched == total and total > 0, matched, released if isinstance(released, str) else ""
 
@@ -82,11 +81,9 @@ class PrintedText:
     def line(self, face: str, oracle_line: str) -> str | None:
         """The printed line (reminder text left out) that stands for `oracle_line` (as the engine quotes it)
         of `face` (a face's name, or the card's), else None."""
-        for i, (name, oracle, printed) in enumerate(self.faces):
-            if name != face and not (i == 0 and len(self.faces) == 1):
-                continue
-            lines = oracle.split("\n")
-            for at, found in enumerate(matching_lines(oracle, printed)):
-                if found is not None and bare(lines[at]) == oracle_line:
-                    return found
+        for name, oracle, printed in self.faces:
+            if name == face or len(self.faces) == 1:
+                for line, found in zip(oracle.split("\n"), matching_lines(oracle, printed), strict=True):
+                    if found is not None and bare(line) == oracle_line:
+                        return found
         return None

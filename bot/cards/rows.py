@@ -4,11 +4,9 @@ and partner facts, its name keys and rows (shared by the cache and the bulk impo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from typing import Any
 
 from bot.cards.names import normalize
-from bot.cards.search import IndexEntry
 from bot.identity import IdentityError, is_commander_candidate, pairing_traits
 
 NON_GAME_LAYOUTS = frozenset(
@@ -18,15 +16,9 @@ NON_GAME_LAYOUTS = frozenset(
 
 def card_rank(card: dict[str, Any]) -> int:
     """Lower is better when several cards share a name (real cards before tokens and Alchemy copies)."""
-    rank = 0
-    if card.get("layout") in NON_GAME_LAYOUTS:
-        rank += 10
-    if str(card.get("name", "")).startswith("A-"):
-        rank += 5
     games = card.get("games")
-    if games and "paper" not in games:
-        rank += 1
-    return rank
+    alchemy = str(card.get("name", "")).startswith("A-")
+    return 10 * (card.get("layout") in NON_GAME_LAYOUTS) + 5 * alchemy + bool(games and "paper" not in games)
 
 
 def popularity(card: dict[str, Any]) -> int | None:
@@ -62,36 +54,19 @@ def name_keys(card: dict[str, Any]) -> list[tuple[str, int]]:
 
 
 def is_card(obj: Any) -> bool:
-    return (
-        isinstance(obj, dict)
-        and isinstance(obj.get("id"), str)
-        and isinstance(obj.get("name"), str)
-        and bool(obj["name"])
-        and obj.get("object", "card") == "card"
-    )
+    if not isinstance(obj, dict) or obj.get("object", "card") != "card":
+        return False
+    return isinstance(obj.get("id"), str) and isinstance(obj.get("name"), str) and bool(obj["name"])
 
 
 def card_rows(
     card: dict[str, Any], source: str, now: float, raw: str | None = None
 ) -> tuple[tuple[Any, ...], list[tuple[str, str, int]]]:
     commander = can_be_commander(card)
-    row = (
-        card["id"],
-        card.get("oracle_id"),
-        card["name"],
-        source,
-        now,
-        card_rank(card),
-        1 if commander else 0,
-        popularity(card),
-        pairing_code(card) if commander else "",
-        raw if raw is not None else json.dumps(card, separators=(",", ":")),
-    )
+    facts = (card_rank(card), int(commander), popularity(card), pairing_code(card) if commander else "")
+    raw = raw if raw is not None else json.dumps(card, separators=(",", ":"))
+    row = (card["id"], card.get("oracle_id"), card["name"], source, now, *facts, raw)
     return row, [(key, card["id"], kind) for key, kind in name_keys(card)]
-
-
-def index_entries(rows: Iterable[tuple[Any, ...]]) -> list[IndexEntry]:
-    return [IndexEntry(r[1], r[0], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows]
 
 
 INSERT_CARD = (

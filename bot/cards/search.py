@@ -67,16 +67,13 @@ Hit = tuple[float, int, int, str, float]
 
 
 class Lists:
-    """Search structures over one set of entries (all cards, or only commanders).
-
-    Entry ids are positions in popularity order (`_static_order`), so "the best k of a range" is
-    "the k smallest ids in it".
+    """Search structures over one set of entries (all cards, or only commanders). Entry ids are positions in
+    popularity order (`_static_order`), so "the best k of a range" is "the k smallest ids in it".
     - `keys[id]`, `names[id]`, `costs[id]`: key, display name and popularity cost of each entry;
     - `start_keys`/`start_ids`: every key sorted, for matches at the start of a name;
     - `later_keys`/`later_ids`: the key from each later word on ("bolt" of "lightning bolt"), sorted;
     - `blob`: all keys in id order between newlines, scanned for matches inside words, best first;
-    - `by_letter`: keys and ids by first letter, for the fuzzy last resort.
-    """
+    - `by_letter`: keys and ids by first letter, for the fuzzy last resort."""
 
     def __init__(self, entries: list[IndexEntry]) -> None:
         by_popularity = _gentle_sorted(list(range(len(entries))), key=lambda p: _static_order(entries[p]))
@@ -121,8 +118,6 @@ class Lists:
         """Ids that may be among the `k` best word matches of `q`: each kind (exact, `q` + space, `q` + "s")
         is a contiguous range inside the range of `q` as a prefix, and the best `k` of each are enough."""
         lo, hi = self._span(keys, q)
-        if lo == hi:
-            return set()
         found = set(heapq.nsmallest(k, ids[lo:hi]))
         exact_hi = bisect.bisect_right(keys, q, lo, hi)
         found.update(ids[lo:exact_hi])

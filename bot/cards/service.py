@@ -5,7 +5,7 @@ The player's languages come from `bot.cards.foreign.use_player_langs`."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import Any
 
@@ -63,7 +63,11 @@ class CardService(CardLookups):
         asks = self.foreign.can_search() or (
             self.foreign.index is not None and not langs and prefix.isascii()
         )
-        english = self._english_prefix(prefix, langs) if asks else True  # only where it decides anything
+        english = True  # whether `prefix` reads as (the start of) an English name, only where that decides
+        if asks and self.has_local_data:  # the local index matches it without a typo
+            english = bool(self.index.candidates(normalize(prefix), limit=1))
+        elif asks:  # no local data: ASCII typed by a player whose language is English
+            english = not langs and normalize(prefix).isascii()
         found = self.foreign.choices(prefix, langs, limit, english=english)
         if not found and not english and self.foreign.can_search():
             try:
@@ -72,16 +76,6 @@ class CardService(CardLookups):
             except (TimeoutError, ScryfallUnavailable, ScryfallError):
                 found = []
         if commanders_only and self.has_local_data:
-            found = [
-                (label, name)
-                for label, name in found
-                if (entry := self.index.entries.get(name)) is not None and entry.commander
-            ]
+            entries = self.index.entries
+            found = [(label, name) for label, name in found if name in entries and entries[name].commander]
         return found[:MAX_CHOICES]
-
-    def _english_prefix(self, prefix: str, langs: Sequence[str]) -> bool:
-        """Whether `prefix` reads as (the start of) an English name: the local index matches it without a
-        typo; without local data, ASCII typed by a player whose language is English."""
-        if self.has_local_data:
-            return bool(self.index.candidates(normalize(prefix), limit=1))
-        return not langs and normalize(prefix).isascii()

@@ -52,12 +52,10 @@ class Autocomplete:
                 text, limit=MAX_CHOICES + (leader is not None), commanders_only=commanders, partner_of=pairing
             )
         else:
+            remote = self._remote_commanders(text, pairing) if commanders else self._remote_complete(text)
             try:
                 async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
-                    if commanders:
-                        names = await self._remote_commanders(text, pairing)
-                    else:
-                        names = await self._remote_complete(text)
+                    names = await remote
             except (TimeoutError, ScryfallUnavailable, ScryfallError):
                 names = []
         if leader is not None:  # no deck has two copies of its commander

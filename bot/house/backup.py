@@ -19,7 +19,7 @@ from typing import Any
 from bot.cards.schema import connect_for_import, connect_sync
 from bot.deck.brackets import BRACKETS
 from bot.house.rules import Ban, Rules
-from bot.house.store import BUMP_STAMP
+from bot.house.store import ADD_BAN, BUMP_STAMP, DELETE_BANS, DELETE_BRACKET, SET_BRACKET
 
 FORMAT = "identity-bot house rules"
 VERSION = 1
@@ -106,15 +106,9 @@ def import_rules(db_path: Path | str, data: object, *, clock: float | None = Non
         conn.execute("BEGIN IMMEDIATE")
         conn.execute(BUMP_STAMP)
         for guild_id, rules in servers.items():
-            conn.execute("DELETE FROM house_bans WHERE guild_id = ?", (guild_id,))
-            conn.execute("DELETE FROM house_brackets WHERE guild_id = ?", (guild_id,))
-            conn.executemany(
-                "INSERT INTO house_bans (guild_id, card_key, name, added_at) VALUES (?, ?, ?, ?)",
-                [(guild_id, b.key, b.name, now) for b in rules.bans],
-            )
+            conn.execute(DELETE_BANS, (guild_id,))
+            conn.execute(DELETE_BRACKET, (guild_id,))
+            conn.executemany(ADD_BAN, [(guild_id, b.key, b.name, now) for b in rules.bans])
             if rules.bracket is not None:
-                conn.execute(
-                    "INSERT INTO house_brackets (guild_id, bracket, set_at) VALUES (?, ?, ?)",
-                    (guild_id, rules.bracket, now),
-                )
+                conn.execute(SET_BRACKET, (guild_id, rules.bracket, now))
     return servers

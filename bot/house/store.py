@@ -21,11 +21,15 @@ log = logging.getLogger(__name__)
 
 CACHED_SERVERS = 10_000  # servers whose rules stay in memory
 STAMP = "SELECT value FROM meta WHERE key = 'house_stamp'"
-# Every write of house rules bumps the stamp in the same transaction (`bot.house.backup` too).
+# Every write of house rules bumps the stamp in the same transaction; `bot.house.backup` writes these too.
 BUMP_STAMP = (
     "INSERT INTO meta (key, value) VALUES ('house_stamp', '1') "
     "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
 )
+ADD_BAN = "INSERT OR IGNORE INTO house_bans (guild_id, card_key, name, added_at) VALUES (?, ?, ?, ?)"
+SET_BRACKET = "INSERT OR REPLACE INTO house_brackets (guild_id, bracket, set_at) VALUES (?, ?, ?)"
+DELETE_BANS = "DELETE FROM house_bans WHERE guild_id = ?"
+DELETE_BRACKET = "DELETE FROM house_brackets WHERE guild_id = ?"
 
 
 class HouseRulesUnavailable(Exception):
@@ -91,36 +95,20 @@ class HouseStore:
 
     async def ban(self, guild_id: int, ban: Ban) -> bool:
         """Ban a card in the server; False when it already was."""
-        done = await self._write(
-            guild_id,
-            "INSERT OR IGNORE INTO house_bans (guild_id, card_key, name, added_at) VALUES (?, ?, ?, ?)",
-            (guild_id, ban.key, ban.name, self._clock()),
-        )
-        return done > 0
+        return await self._write(guild_id, ADD_BAN, (guild_id, ban.key, ban.name, self._clock())) > 0
 
     async def unban(self, guild_id: int, ban: Ban) -> bool:
         """Lift a ban; False when the card was not banned."""
-        done = await self._write(
-            guild_id, "DELETE FROM house_bans WHERE guild_id = ? AND card_key = ?", (guild_id, ban.key)
-        )
-        return done > 0
+        sql = "DELETE FROM house_bans WHERE guild_id = ? AND card_key = ?"
+        return await self._write(guild_id, sql, (guild_id, ban.key)) > 0
 
     async def set_bracket(self, guild_id: int, bracket: int) -> None:
-        await self._write(
-            guild_id,
-            "INSERT OR REPLACE INTO house_brackets (guild_id, bracket, set_at) VALUES (?, ?, ?)",
-            (guild_id, bracket, self._clock()),
-        )
+        await self._write(guild_id, SET_BRACKET, (guild_id, bracket, self._clock()))
 
     async def clear(self, guild_id: int) -> Rules:
         """Remove every house rule of the server, in one transaction; the rules it had."""
         before = await self.rules(guild_id)
-        await self._write(
-            guild_id,
-            "DELETE FROM house_bans WHERE guild_id = ?",
-            (guild_id,),
-            "DELETE FROM house_brackets WHERE guild_id = ?",
-        )
+        await self._write(guild_id, DELETE_BANS, (guild_id,), DELETE_BRACKET)
         return before
 
     async def _write(self, guild_id: int, sql: str, args: tuple[object, ...], *more: str) -> int:

@@ -63,7 +63,7 @@ async def test_waiters_are_served_in_arrival_order() -> None:
 
 
 async def test_deadline_refusal_is_immediate_and_says_when_the_turn_would_come() -> None:
-    budget = Budget(rates={"slow": 2.0}, safety=1.0)  # one turn every 0.5 s
+    budget = Budget(rates={"slow": 2.0 / SAFETY})  # one turn every 0.5 s
     start = now()
     await budget.acquire("slow", start + 0.1)  # free: goes at once
     waiting = [asyncio.create_task(budget.acquire("slow", start + 10)) for _ in range(3)]
@@ -92,7 +92,7 @@ async def test_a_lockout_refuses_short_deadlines_and_holds_long_ones() -> None:
 
 
 async def test_a_lockout_that_starts_while_a_request_waits_stops_it() -> None:
-    budget = Budget(rates={"slow": 2.0}, safety=1.0)
+    budget = Budget(rates={"slow": 2.0 / SAFETY})
     start = now()
     await budget.acquire("slow", start + 1)
     waiter = asyncio.create_task(budget.acquire("slow", start + 5))
@@ -104,7 +104,7 @@ async def test_a_lockout_that_starts_while_a_request_waits_stops_it() -> None:
 
 
 async def test_a_cancelled_waiter_leaves_the_queue() -> None:
-    budget = Budget(rates={"slow": 2.0}, safety=1.0)
+    budget = Budget(rates={"slow": 2.0 / SAFETY})
     start = now()
     await budget.acquire("slow", start + 1)
     waiter = asyncio.create_task(budget.acquire("slow", start + 5))

@@ -16,8 +16,8 @@ import pytest
 from bot.cards.budget import Budget
 from bot.cards.bulk import import_file
 from bot.cards.cache import CardCache
+from bot.cards.index import build_index
 from bot.cards.model import CardNotFound
-from bot.cards.rows import index_entries
 from bot.cards.schema import MIGRATIONS
 from bot.identity import can_pair, pairing_traits
 from tests.rates import turn
@@ -182,7 +182,7 @@ async def test_upgrading_a_cache_fills_the_commanders_pairing(tmp_path):
     db.close()
     cache = await CardCache.open(path)
     try:
-        [entry] = index_entries(await cache.name_rows()) or [None]
+        [entry] = list(build_index(await cache.name_rows()).entries.values()) or [None]
     finally:
         await cache.close()
     assert entry is None or entry.pairing == pairing_traits(tymna).encode()
