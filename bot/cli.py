@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from tqdm import tqdm
 
 from bot import __version__, cli_cards
-from bot.cards.allcards import sync_printed_names
+from bot.cards.allcards import import_printed_names, sync_printed_names
 from bot.cards.bulk import import_file, sync_from_scryfall
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS
@@ -97,6 +97,8 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     """The card data (and printed names), then the combos; a file given for either imports only files."""
     logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
     cache: Path = args.cache or settings.cache_path
+    if args.printed:
+        return _import_printed(args.printed, settings, cache)
     if args.file or args.combos is None:
         code = _sync_card_data(args, settings, cache)
         if code != EXIT_OK or (args.file and args.combos is None):
@@ -110,6 +112,19 @@ def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:
     except Exception as exc:  # refused, unreachable, I/O: one clear line; the combos held stay
         return fail(f"the combos could not be imported (the combos held stay in use): {exc}", EXIT_ERROR)
     print(f"imported {result.combos:,} Commander Spellbook combos in {result.seconds:.1f} s into {cache}")
+    return EXIT_OK
+
+
+def _import_printed(path: Path, settings: Settings, cache: Path) -> int:
+    """`--printed FILE`: a downloaded all_cards file's printed names in CARD_LANGUAGES."""
+    if not settings.card_languages:
+        return fail("no languages turned on: set CARD_LANGUAGES (e.g. de,fr or all)", EXIT_CONFIG)
+    try:
+        with _bar(" printings", "reading all_cards") as bar:
+            result = import_printed_names(path, cache, settings.card_languages, progress=bar.update)
+    except Exception as exc:  # bad file, I/O: one clear line, no traceback; the names held stay
+        return fail(f"the printed names could not be imported: {exc}", EXIT_ERROR)
+    print(f"kept {result.names:,} names from {result.printings:,} printings in {result.seconds:.1f} s")
     return EXIT_OK
 
 
@@ -238,6 +253,9 @@ def _add_sync_cards(commands: Any) -> None:
     )
     sync.add_argument("--file", type=Path, help="import this .json, .jsonl or .gz file (- for stdin) instead")
     sync.add_argument("--combos", metavar="FILE", help="import this Spellbook variants.json (.gz; - stdin)")
+    sync.add_argument(
+        "--printed", type=Path, metavar="FILE", help="import this all_cards file's printed names"
+    )
     sync.add_argument("--min-variants", dest="least", type=int, default=MIN_VARIANTS, help=argparse.SUPPRESS)
     sync.add_argument("--cache", type=Path, help="cache file (default: CACHE_PATH)")
     sync.add_argument("--batch-size", type=int, default=2000, help=argparse.SUPPRESS)

@@ -6,19 +6,15 @@ printings in a language, one text is kept: the most recent whose lines follow th
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import functools
 import json
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import ijson
 
 from bot.cards.bulk import BulkFormatError, downloaded, in_child, iter_cards
 from bot.cards.printed import KEY_VERSION, PrintedNames, printed_key, printing_names
@@ -219,37 +215,3 @@ async def sync_printed_names(
         return await in_child(
             functools.partial(import_printed_names, str(dest), str(db_path), langs, updated_at=updated_at)
         )
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Import a downloaded all_cards file by hand, with a progress bar on a terminal."""
-    from tqdm import tqdm
-
-    from bot.settings import load_settings
-
-    parser = argparse.ArgumentParser(prog="python -m bot.cards.allcards", description=main.__doc__)
-    parser.add_argument("file", type=Path, help="Scryfall's all_cards file (.json, .json.gz, .jsonl)")
-    parser.add_argument("--cache", type=Path, help="card cache file (default: CACHE_PATH)")
-    parser.add_argument(
-        "--languages", help="Scryfall language codes, e.g. de,fr, or all (default: CARD_LANGUAGES)"
-    )
-    args = parser.parse_args(argv)
-    settings = load_settings(**({"card_languages": args.languages} if args.languages else {}))
-    if not settings.card_languages:
-        print("error: no languages turned on: set CARD_LANGUAGES or pass --languages", file=sys.stderr)
-        return 2
-    with tqdm(
-        unit=" printings", desc="reading all_cards", disable=not sys.stderr.isatty(), file=sys.stderr
-    ) as bar:
-        try:
-            db = args.cache or settings.cache_path
-            result = import_printed_names(args.file, db, settings.card_languages, progress=bar.update)
-        except (OSError, ValueError, ijson.JSONError, BulkFormatError, sqlite3.Error) as exc:
-            print(f"error: the printed names could not be imported: {exc}", file=sys.stderr)
-            return 1
-    print(f"kept {result.names:,} names from {result.printings:,} printings in {result.seconds:.1f} s")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

@@ -23,6 +23,7 @@ from bot.deck.brackets import (
 )
 from bot.identity import Guideline, GuidelineFinding
 from bot.present import render
+from bot.present.house import bracket_words
 from bot.present.i18n import N_, _, current_locale, ngettext
 from bot.present.render import Emoji
 
@@ -105,8 +106,9 @@ def house_lines(card: Mapping[str, Any], name: str, bracket: int) -> list[str]:
     """What the server's `bracket` says of the card: each of its guidelines the bracket limits."""
     where = _("this server plays {bracket}").format(bracket=level(bracket))
     lines = []
-    if is_game_changer(card) and MAX_GAME_CHANGERS[bracket] is not None:
-        lines.append(_("{card} is a Game Changer, and {where}.").format(card=name, where=where))
+    if is_game_changer(card) and MAX_GAME_CHANGERS[bracket] is not None:  # how many it allows
+        plays = _("this server plays {bracket}").format(bracket=bracket_words(bracket))
+        lines.append(_("{card} is a Game Changer, and {where}.").format(card=name, where=plays))
     text = _("{card} is {what}, and {where}: decks here can\u2019t include it.")
     for flag in flags(card):
         if flag.floor > bracket:

@@ -11,11 +11,11 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from bot import cli
 from bot.cards.allcards import (
     import_printed_names,
     imported_languages,
     load_printed_names,
-    main,
     printed_rows,
     sync_printed_names,
 )
@@ -212,6 +212,12 @@ def test_feature_off_reads_nothing(tmp_path):
     assert not [fd for fd in Path("/proc/self/fd").iterdir() if fd.resolve() == db]  # no connection left open
 
 
+def imported(file: str, db: Path, languages: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """`python -m bot sync-cards --printed FILE --cache DB` with CARD_LANGUAGES=`languages`."""
+    monkeypatch.setenv("CARD_LANGUAGES", languages)
+    return cli.main(["sync-cards", "--printed", file, "--cache", str(db)])
+
+
 def test_bad_files(tmp_path):
     with pytest.raises(FileNotFoundError):
         import_printed_names(tmp_path / "missing.json", tmp_path / "c.sqlite3", ["de"])
@@ -224,11 +230,11 @@ def test_bad_files(tmp_path):
 def test_command_line(small_file, tmp_path, clean_env, capsys, monkeypatch):
     monkeypatch.delenv("CARD_LANGUAGES", raising=False)
     db = tmp_path / "cards.sqlite3"
-    assert main([str(small_file), "--cache", str(db), "--languages", "ja"]) == 0
+    assert imported(str(small_file), db, "ja", monkeypatch) == 0
     assert "kept 1 names from 1 printings" in capsys.readouterr().out
     assert _langs_in_table(db) == {"ja"}
-    assert main([str(small_file), "--cache", str(db)]) == 2  # CARD_LANGUAGES is off
-    assert main([str(tmp_path / "nothing.json"), "--cache", str(db), "--languages", "de"]) == 1
+    assert imported(str(small_file), db, "", monkeypatch) == 2  # CARD_LANGUAGES is off
+    assert imported(str(tmp_path / "nothing.json"), db, "de", monkeypatch) == 1
     assert "error: the printed names could not be imported: " in capsys.readouterr().err
 
 
@@ -274,22 +280,24 @@ async def test_one_printed_text_per_card_and_language_the_one_that_follows_the_o
         assert await cache.printed_texts("de", [fires["oracle_id"]]) == {}
 
 
-def test_a_file_without_printings_in_the_languages_is_an_error(small_file, tmp_path, clean_env, capsys):
+def test_a_file_without_printings_in_the_languages_is_an_error(
+    small_file, tmp_path, clean_env, capsys, monkeypatch
+):
     """An oracle_cards file (English only), or one lacking the languages asked for, fails the import, says
     what the file holds, and leaves the names already kept as they were."""
     db = tmp_path / "cards.sqlite3"
-    assert main([str(small_file), "--cache", str(db), "--languages", "de"]) == 0
+    assert imported(str(small_file), db, "de", monkeypatch) == 0
     capsys.readouterr()
     english = tmp_path / "oracle-cards.json"
     english.write_text(
         json.dumps([{"object": "card", "lang": "en", "name": "Sol Ring", "oracle_id": "ring"}])
     )
-    assert main([str(english), "--cache", str(db), "--languages", "de,fr"]) == 1
+    assert imported(str(english), db, "de,fr", monkeypatch) == 1
     out, err = capsys.readouterr()
     assert "kept" not in out
     assert f"{english} holds no printings in de, fr" in err and "card objects are in en" in err
     assert "all_cards" in err
-    assert main([str(small_file), "--cache", str(db), "--languages", "ko"]) == 1
+    assert imported(str(small_file), db, "ko", monkeypatch) == 1
     assert "no printings in ko" in capsys.readouterr().err
     assert _langs_in_table(db) == {"de"}  # the earlier import stands
     with pytest.raises(BulkFormatError, match="no printings in it"):
