@@ -23,22 +23,14 @@ from tqdm import tqdm
 from bot import __version__, cli_cards
 from bot.cards.allcards import import_printed_names, sync_printed_names
 from bot.cards.bulk import import_file, sync_from_scryfall
-from bot.cards.model import ScryfallUnavailable
 from bot.cards.scryfall import HEADERS
-from bot.combos.store import MIN_VARIANTS, ComboImport, ComboStore, import_variants, sync_variants
-from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode, parse
-from bot.deck.report import ProblemKind
-from bot.deck.runner import check_decklist
+from bot.combos.store import MIN_VARIANTS, ComboImport, import_variants, sync_variants
 from bot.healthcheck import healthcheck
 from bot.house import cli as house_cli
-from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, open_cards, run, scryfall_client
+from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, run, scryfall_client
 from bot.ops.logs import setup_logging
-from bot.present import deck_errors, i18n, terminal
-from bot.present.deck_report import text_report
-from bot.present.embeds import stale_note
 from bot.settings import Settings, load_settings, settings_problem
 
-DECK_LEGAL, DECK_PROBLEMS, DECK_BAD_INPUT, DECK_UNAVAILABLE = 0, 1, 2, 3
 T = TypeVar("T")
 
 
@@ -174,63 +166,6 @@ def _sync_card_data(args: argparse.Namespace, settings: Settings, cache: Path) -
     return EXIT_OK
 
 
-DECK_EXIT_CODES = """exit codes:
-  0  the deck is legal
-  1  problems found (also when some names could not be checked: the problems found are certain)
-  2  bad input: unreadable or binary file, list too long, no commander, unknown or mistyped commander
-     (with "did you mean" names), a bad --color
-  3  some names could not be checked because Scryfall was unreachable and nothing else is wrong (the report
-     on stdout lists them), or nothing at all could be looked up (a message on stderr, no report)"""
-
-
-def _read_deck(path: str) -> str:
-    if path == "-":
-        return decode(sys.stdin.buffer.read())
-    try:
-        return decode(Path(path).read_bytes())
-    except OSError as exc:
-        raise DeckInputError(InputIssue.UNREADABLE_FILE, path=path, reason=exc.strerror or str(exc)) from exc
-
-
-async def _check_deck(settings: Settings, deck: ParsedDeck, args: argparse.Namespace) -> int:
-    """Check `deck`: the report on stdout, what it could not check on stderr; returns the exit code."""
-    async with open_cards(settings) as cards:
-        try:
-            combos = ComboStore(cards.cache)
-            report, found = await check_decklist(
-                cards, deck, args.commander, args.partner, chosen=args.color, combos=combos
-            )
-        except ScryfallUnavailable as exc:
-            print(
-                f"error: {terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)}",
-                file=sys.stderr,
-            )
-            return DECK_UNAVAILABLE
-    if note := stale_note(found):
-        report.warnings.append(note)
-    sys.stdout.write(text_report(report))
-    if not report.complete:
-        n = len(report.of_kind(ProblemKind.UNCHECKED))
-        print(
-            f"warning: {n} name{'s' if n != 1 else ''} could not be checked; the report lists them",
-            file=sys.stderr,
-        )
-    if report.legal:
-        return DECK_LEGAL
-    return DECK_PROBLEMS if report.findings else DECK_UNAVAILABLE  # problems win over unchecked names
-
-
-def _check_deck_command(args: argparse.Namespace, settings: Settings) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    with i18n.using(args.locale):
-        try:
-            deck = parse(_read_deck(args.file), filename=None if args.file == "-" else args.file)
-            return asyncio.run(_check_deck(settings, deck, args))
-        except DeckInputError as exc:
-            print(deck_errors.cli_text(exc), file=sys.stderr)
-            return DECK_BAD_INPUT
-
-
 def _add_run(commands: Any) -> None:
     run_parser = commands.add_parser("run", help="run the Discord bot until SIGINT or SIGTERM (the default)")
     run_parser.add_argument(
@@ -262,47 +197,6 @@ def _add_sync_cards(commands: Any) -> None:
     sync.set_defaults(handler=_sync_cards)
 
 
-def _add_check_deck(commands: Any) -> None:
-    deck = commands.add_parser(
-        "check-deck",
-        help="check a Commander decklist on the terminal",
-        description="Check a Commander decklist: color identity (with the symbol behind every misfit),\n"
-        "singleton, deck size, banned cards, commander eligibility and partner pairing.\n"
-        "Reads Moxfield, Archidekt, Arena, MTGO, TappedOut and plain exports, also pasted on\n"
-        "one line. Prints the report on stdout.",
-        epilog=DECK_EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    deck.add_argument("file", help="the decklist text file, or - to read it from stdin")
-    deck.add_argument(
-        "--commander",
-        metavar="NAME",
-        help="the commander (a partial name works: Kumano; a misspelt one is refused with the names it "
-        "may mean). Optional when the list marks its commander(s): a Commander section, a "
-        "'Commander: Name' line, *CMDR* or Archidekt's [Commander] category",
-    )
-    deck.add_argument(
-        "--partner",
-        metavar="NAME",
-        help="the second commander (Partner, Background, Doctor's companion, ...). Optional: "
-        "with --commander alone, a second commander the list marks is used too",
-    )
-    deck.add_argument(
-        "--color",
-        action="append",
-        default=[],
-        metavar="COLOR",
-        help="the color chosen before the game for a commander that chooses one (CR 903.4b, "
-        "e.g. The Prismatic Piper): W, U, B, R, G or white, blue, black, red, green. "
-        "Repeat once per such commander, in commander order; it counts in the deck's color "
-        "identity",
-    )
-    deck.add_argument(
-        "--locale", default="en", choices=cli_cards.LOCALES, help="the language of the report (default: en)"
-    )
-    deck.set_defaults(handler=_check_deck_command)
-
-
 def _add_healthcheck(commands: Any) -> None:
     health = commands.add_parser(
         "healthcheck",
@@ -317,7 +211,7 @@ def _add_healthcheck(commands: Any) -> None:
 COMMANDS: tuple[Callable[[Any], None], ...] = (
     _add_run,
     _add_sync_cards,
-    _add_check_deck,
+    cli_cards.add_check_deck,
     cli_cards.add_identity,
     cli_cards.add_fits,
     _add_healthcheck,

@@ -1,4 +1,4 @@
-"""`python -m bot identity` and `python -m bot fits`: the bot's /identity and /fits explanation on a terminal,
+"""`python -m bot identity`, `fits` and `check-deck`: the bot's /identity, /fits and deck check on a terminal,
 from the same card service (Scryfall, or the local card data `sync-cards` fills) and the same words."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from pathlib import Path
 from typing import Any
 
 from bot.app.options import card_query_text
@@ -20,12 +21,16 @@ from bot.cards.model import (
 )
 from bot.cards.printed import scryfall_language
 from bot.cards.service import CardService
+from bot.combos.store import ComboStore
 from bot.deck.check import color_letter
-from bot.deck.parser import DeckInputError
+from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode, parse
+from bot.deck.report import ProblemKind
+from bot.deck.runner import check_decklist
 from bot.identity import ChosenColorMisplaced, analyze, assign_chosen, check_fit
 from bot.identity.model import FitVerdict
 from bot.main import open_cards
 from bot.present import deck_errors, embeds, i18n, terminal
+from bot.present.deck_report import text_report
 from bot.settings import Settings
 
 # The exit codes, in the scheme of `check-deck`.
@@ -43,6 +48,14 @@ FITS_EXIT_CODES = """exit codes:
   1  it does not fit, fits only with a chosen color not given yet (--color), or the deck can't exist
   2  bad input: no such card, a name matching several cards, a bad or misplaced --color
   3  Scryfall is unreachable and the local card data has no answer (the message says how to fill it)"""
+
+DECK_EXIT_CODES = """exit codes:
+  0  the deck is legal
+  1  problems found (also when some names could not be checked: the problems found are certain)
+  2  bad input: unreadable or binary file, list too long, no commander, unknown or mistyped commander
+     (with "did you mean" names), a bad --color
+  3  some names could not be checked because Scryfall was unreachable and nothing else is wrong (the report
+     on stdout lists them), or nothing at all could be looked up (a message on stderr, no report)"""
 
 
 class Unanswered(Exception):
@@ -102,6 +115,36 @@ async def _fits(settings: Settings, args: argparse.Namespace) -> int:
     return ANSWERED if result.verdict is FitVerdict.FITS else DOES_NOT_FIT
 
 
+def _read_deck(path: str) -> ParsedDeck:
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        raise DeckInputError(InputIssue.UNREADABLE_FILE, path=path, reason=exc.strerror or str(exc)) from exc
+    return parse(decode(data), filename=None if path == "-" else path)
+
+
+async def _check_deck(settings: Settings, args: argparse.Namespace) -> int:
+    """The report on stdout, what could not be checked on stderr; problems found win over unchecked names."""
+    deck = _read_deck(args.file)
+    async with open_cards(settings) as cards:
+        try:
+            check = check_decklist(
+                cards, deck, args.commander, args.partner, chosen=args.color, combos=ComboStore(cards.cache)
+            )
+            report, found = await check
+        except ScryfallUnavailable as exc:
+            text = terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)
+            raise Unanswered(UNAVAILABLE, text) from None
+    if note := embeds.stale_note(found):
+        report.warnings.append(note)
+    sys.stdout.write(text_report(report))
+    if n := len(report.of_kind(ProblemKind.UNCHECKED)):
+        print(
+            f"warning: {n} name{'s' * (n != 1)} could not be checked; the report lists them", file=sys.stderr
+        )
+    return ANSWERED if report.legal else DOES_NOT_FIT if report.findings else UNAVAILABLE
+
+
 def _command(run: Any) -> Any:
     """A handler `(args, settings) -> exit code` running the coroutine `run`, in `--locale`'s words."""
 
@@ -115,7 +158,7 @@ def _command(run: Any) -> Any:
             except Unanswered as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return exc.code
-            except DeckInputError as exc:  # a bad --color
+            except DeckInputError as exc:  # a bad --color or decklist
                 print(deck_errors.cli_text(exc), file=sys.stderr)
                 return BAD_INPUT
 
@@ -127,7 +170,7 @@ def _add_locale(parser: argparse.ArgumentParser) -> None:
         "--locale",
         default="en",
         choices=LOCALES,
-        help="the language of the explanation, as Discord users with that language see it (default: en)",
+        help="the language of the answer, as Discord users with that language see it (default: en)",
     )
 
 
@@ -179,3 +222,42 @@ def add_fits(commands: Any) -> None:
     )
     _add_locale(parser)
     parser.set_defaults(handler=_command(_fits))
+
+
+def add_check_deck(commands: Any) -> None:
+    """`check-deck FILE [--commander NAME] [--partner NAME] [--color C ...]` in `commands`."""
+    deck = commands.add_parser(
+        "check-deck",
+        help="check a Commander decklist on the terminal",
+        description="Check a Commander decklist: color identity (with the symbol behind every misfit),\n"
+        "singleton, deck size, banned cards, commander eligibility and partner pairing, and the deck's\n"
+        "bracket. Reads Moxfield, Archidekt, Arena, MTGO, TappedOut and plain exports, also pasted on\n"
+        "one line. Prints the report on stdout.",
+        epilog=DECK_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    deck.add_argument("file", help="the decklist text file, or - to read it from stdin")
+    deck.add_argument(
+        "--commander",
+        metavar="NAME",
+        help="the commander (a partial name works: Kumano; a misspelt one is refused with the names it "
+        "may mean). Optional when the list marks its commander(s): a Commander section, a "
+        "'Commander: Name' line, *CMDR* or Archidekt's [Commander] category",
+    )
+    deck.add_argument(
+        "--partner",
+        metavar="NAME",
+        help="the second commander (Partner, Background, Doctor's companion, ...). Optional: "
+        "with --commander alone, a second commander the list marks is used too",
+    )
+    deck.add_argument(
+        "--color",
+        action="append",
+        default=[],
+        metavar="COLOR",
+        help="the color chosen before the game for a commander that chooses one (CR 903.4b, "
+        "e.g. The Prismatic Piper): W, U, B, R, G or white, blue, black, red, green. "
+        "Repeat once per such commander, in commander order; it counts in the deck's color identity",
+    )
+    _add_locale(deck)
+    deck.set_defaults(handler=_command(_check_deck))
