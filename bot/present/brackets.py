@@ -127,7 +127,7 @@ def _tag(combo: DeckCombo) -> str:
     return TAGS.get(tag.value, tag.value) if tag is not None else "?"
 
 
-def combo_line(combo: DeckCombo, name: Name = str, *, link: bool = True) -> str:
+def combo_line(combo: DeckCombo, name: Name = str) -> str:
     """'Thassa's Oracle + Demonic Consultation: Win the game · 3 mana · Spellbook: Ruthless · <link>'."""
     cards = " + ".join(map(name, combo.cards))
     if combo.combo.requires:
@@ -137,8 +137,7 @@ def combo_line(combo: DeckCombo, name: Name = str, *, link: bool = True) -> str:
     if combo.combo.mana_value_needed is not None:
         parts.append(_("{n} mana").format(n=combo.combo.mana_value_needed))
     parts.append(_("Spellbook: {tag}").format(tag=_tag(combo)))
-    if link:
-        parts.append(f"<{combo.combo.url}>" if name is not str else combo.combo.url)
+    parts.append(f"<{combo.combo.url}>" if name is not str else combo.combo.url)
     return f"{cards}: " + " \u00b7 ".join(p for p in parts if p)
 
 
