@@ -21,7 +21,7 @@ from bot.cards.rows import index_entries
 from bot.cards.schema import MIGRATIONS
 from bot.identity import can_pair, pairing_traits
 from tests.rates import turn
-from tests.shared_data import CARDS_FILE, all_cards, card
+from tests.shared_data import all_cards, card
 
 NEW_CARDS = json.loads(
     (Path(__file__).parents[1] / "data" / "cards" / "commanders.json").read_text(encoding="utf-8")
@@ -30,13 +30,12 @@ NEW = {c["name"]: c for c in NEW_CARDS}
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory):
+def imported(tmp_path_factory, card_cache_copy):
     """The shared data set plus the 2022-2026 commanders of tests/data/cards, as a bulk import."""
     folder = tmp_path_factory.mktemp("partners")
     extra = folder / "new.jsonl"
     extra.write_text("".join(json.dumps(c) + "\n" for c in NEW_CARDS), encoding="utf-8")
-    path = folder / "cards.sqlite3"
-    import_file(CARDS_FILE, path, updated_at=time.time())
+    path = card_cache_copy(folder / "cards.sqlite3")
     import_file(extra, path, updated_at=time.time())
     return path
 

@@ -4,12 +4,18 @@ fake_scryfall, make_card_service, card_service, imported_cache, card_cache_copy.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock, so two workers may each build a file (the last one stays)
+    fcntl = None  # type: ignore[assignment]
 
 from bot.cards.service import CardService
 from bot.main import open_cards
@@ -79,13 +85,30 @@ async def card_service(make_card_service: Callable[..., Awaitable[CardService]])
     return await make_card_service()
 
 
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
+    """The file `name` in a folder all pytest-xdist workers of this run share, written by `build(path)` in
+    the first worker that asks for it while the others wait (their setup needs it too): work done once per
+    run, not once per worker. `build` must leave a whole file (a SQLite database closed)."""
+    base = tmp_path_factory.getbasetemp()
+    folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    path = folder / name
+    with (folder / f"{name}.lock").open("w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not path.exists():
+            part = folder / f"{name}.part"
+            part.unlink(missing_ok=True)  # a build that failed in another worker
+            build(part)
+            part.replace(path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def card_cache_copy(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
     """`card_cache_copy(path)`: a card cache at `path` holding the shared data set, as `python -m bot
-    sync-cards` imports it. The import runs once per session (per pytest-xdist worker); every call copies
-    that database, so each test (or module) owns its file."""
-    template = tmp_path_factory.mktemp("imported") / "cards.sqlite3"
-    import_bulk(template)
+    sync-cards` imports it. The import runs once per run (`built_once`); every call copies that database,
+    so each test (or module) owns its file."""
+    template = built_once(tmp_path_factory, "imported-cards.sqlite3", import_bulk)
     return lambda path: copy_database(template, path)
 
 
