@@ -20,6 +20,7 @@ from bot.app.bot import IdentityBot
 from bot.cards.bulk import import_file
 from bot.main import Runtime, assemble
 from bot.settings import Settings, load_settings
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall
 
@@ -97,8 +98,9 @@ async def running(
 ) -> AsyncIterator[Runtime]:
     """The bot as the composition root builds it (`bot.main.assemble`, `options` passed on), started on the
     fake gateway; waits for READY on every shard in `shards`, closes at exit. Shards identify without the
-    5 s spacing production keeps."""
+    5 s spacing production keeps; the Scryfall budget is a `FastForwardBudget` unless `budget=` is given."""
     options.setdefault("identify_spacing", 0.0)
+    options.setdefault("budget", FastForwardBudget())
     # discord.py's REST base is one global (`bot.app.endpoints`): a bot started while another runs (a module's
     # bot beside a test's own) takes it over, so it goes back to the other bot's once this one stops.
     previous = Route.BASE

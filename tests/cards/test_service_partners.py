@@ -101,7 +101,7 @@ async def test_partner_option_without_local_data_uses_scryfalls_search(fake_scry
 async def test_autocomplete_never_waits_for_scryfalls_pace_and_reuses_its_answers(
     fake_scryfall, make_card_service
 ):
-    service = await make_card_service()
+    service = await make_card_service(budget=Budget())  # Scryfall's real pace
     await service.resolve_commander("Tymna the Weaver")  # takes the /cards/search turn
     started = time.perf_counter()
     assert (
@@ -156,7 +156,7 @@ async def test_stale_local_data_asks_scryfall_about_misspellings(
 async def test_burst_of_different_names_without_local_data_shares_collection_requests(
     fake_scryfall, make_card_service
 ):
-    service = await make_card_service(scryfall_timeout=8.0)
+    service = await make_card_service(scryfall_timeout=8.0, budget=Budget())  # waiting for turns is the point
     names = [c["name"] for c in all_cards() if c.get("layout") == "normal"][3000:3026]
     started = time.monotonic()
     found = await asyncio.gather(*(service.resolve(n) for n in names))

@@ -20,6 +20,7 @@ except ImportError:  # Windows: no lock, so two workers may each build a file (t
 from bot.cards.service import CardService
 from bot.main import open_cards
 from bot.settings import Settings, load_settings
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import copy_database, import_bulk
 
@@ -62,13 +63,14 @@ async def make_card_service(
     fake_scryfall: FakeScryfall, tmp_path: Any
 ) -> AsyncIterator[Callable[..., Awaitable[CardService]]]:
     """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=..., budget=...)`,
-    built by the composition root (`bot.main.open_cards`). Services share the fake and `tmp_path`; all close at the end."""
+    built by the composition root (`bot.main.open_cards`). Services share the fake and `tmp_path`; all close at the end.
+    The Scryfall budget is a `FastForwardBudget` (no wait for a turn) unless the test gives its own."""
     async with AsyncExitStack() as stack:
 
         async def make(
             *, clock: Any = None, lockout_seconds: float | None = None, budget: Any = None, **overrides: Any
         ) -> CardService:
-            kwargs: dict[str, Any] = {} if budget is None else {"budget": budget}
+            kwargs: dict[str, Any] = {"budget": FastForwardBudget() if budget is None else budget}
             if clock is not None:
                 kwargs["clock"] = clock
             if lockout_seconds is not None:
