@@ -120,6 +120,23 @@ def all_cards_gz() -> bytes:
     return gzip.compress(json.dumps(objects, ensure_ascii=False).encode(), compresslevel=1)
 
 
+@lru_cache(maxsize=1)
+def _printed_owners() -> dict[str, frozenset[str]]:
+    """Printed-name key -> the English names of the cards printed so (in any language)."""
+    owners: dict[str, set[str]] = {}
+    for line in foreign_lines():
+        for names in line["printed"].values():
+            for name in names:
+                owners.setdefault(printed_key(name), set()).add(line["name"])
+    return {key: frozenset(names) for key, names in owners.items()}
+
+
+@lru_cache(maxsize=1)
+def _english_keys() -> frozenset[str]:
+    """Every name key of the English cards."""
+    return frozenset(key for card in all_cards() for key, _kind in name_keys(card))
+
+
 def printed_sample(
     langs: Sequence[str], per_lang: int, *, seed: int = 26, english: Callable[[str], bool] | None = None
 ) -> list[tuple[str, str, str]]:
@@ -127,12 +144,7 @@ def printed_sample(
     per language: names that print one card only, in every language, and are no English card's name (an
     exact English name is read in English first). `english(name)`: names it says are read as an English
     name's part (by the local index) are left out too."""
-    owners: dict[str, set[str]] = {}
-    for line in foreign_lines():
-        for names in line["printed"].values():
-            for name in names:
-                owners.setdefault(printed_key(name), set()).add(line["name"])
-    taken = {key for card in all_cards() for key, _kind in name_keys(card)}
+    owners, taken = _printed_owners(), _english_keys()
     rng = random.Random(seed)
     out: list[tuple[str, str, str]] = []
     for lang in langs:
