@@ -12,6 +12,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.cards.allcards import imported_languages
+from tests.fakes.allcards import all_cards_gz_of, oracle_cards_of
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import copy_database
 
@@ -66,7 +67,8 @@ async def test_a_german_decklist(languages, printed_cache_template, tmp_path, mo
 async def test_sync_cards_imports_the_printed_names(tmp_path, monkeypatch, capsys):
     cache = tmp_path / "cards.sqlite3"
     async with FakeScryfall.with_shared_data() as fake:
-        fake.serve_all_cards()
+        fake.serve_bulk(oracle_cards_of(1500))  # both downloads small: the sync, not the data set, is tested
+        fake.serve_all_cards(all_cards_gz_of({"Lightning Bolt", "Counterspell", "Dusk // Dawn"}))
         _environment(monkeypatch, fake, cache, "de,fr")
         code = await asyncio.to_thread(main, ["sync-cards"])
     out = capsys.readouterr().out

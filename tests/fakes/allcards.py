@@ -15,7 +15,7 @@ import itertools
 import json
 import random
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -118,6 +118,20 @@ def all_cards_gz() -> bytes:
     objects = [_english(c) for c in all_cards()]
     objects.extend(foreign_printings())
     return gzip.compress(json.dumps(objects, ensure_ascii=False).encode(), compresslevel=1)
+
+
+def all_cards_gz_of(names: Collection[str]) -> bytes:
+    """The all_cards file of the named cards only (their English and foreign printings, as in `all_cards_gz`):
+    a small download for the tests of a refresh or a sync, not of the whole file."""
+    objects = [_english(c) for c in all_cards() if c["name"] in names]
+    objects.extend(p for p in foreign_printings() if p["name"] in names)
+    return gzip.compress(json.dumps(objects, ensure_ascii=False).encode(), compresslevel=1)
+
+
+def oracle_cards_of(count: int) -> bytes:
+    """An oracle_cards file (JSON array) of the first `count` cards of the shared data set, for tests of a
+    refresh or a sync that need a real download, not a 24,000-card one."""
+    return json.dumps(list(all_cards()[:count])).encode()
 
 
 @lru_cache(maxsize=1)
