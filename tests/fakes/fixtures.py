@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -58,13 +58,11 @@ async def fake_scryfall() -> AsyncIterator[FakeScryfall]:
         yield fake
 
 
-@pytest.fixture
-async def make_card_service(
-    fake_scryfall: FakeScryfall, tmp_path: Any
+@asynccontextmanager
+async def card_services(
+    fake: FakeScryfall, tmp_path: Any
 ) -> AsyncIterator[Callable[..., Awaitable[CardService]]]:
-    """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=..., budget=...)`,
-    built by the composition root (`bot.main.open_cards`). Services share the fake and `tmp_path`; all close at the end.
-    The Scryfall budget is a `FastForwardBudget` (no wait for a turn) unless the test gives its own."""
+    """`make_card_service`'s factory for `fake` and `tmp_path` (for a fixture on another event loop)."""
     async with AsyncExitStack() as stack:
 
         async def make(
@@ -75,9 +73,20 @@ async def make_card_service(
                 kwargs["clock"] = clock
             if lockout_seconds is not None:
                 kwargs["lockout_seconds"] = lockout_seconds
-            settings = fake_settings(fake_scryfall, tmp_path, **overrides)
+            settings = fake_settings(fake, tmp_path, **overrides)
             return await stack.enter_async_context(open_cards(settings, **kwargs))
 
+        yield make
+
+
+@pytest.fixture
+async def make_card_service(
+    fake_scryfall: FakeScryfall, tmp_path: Any
+) -> AsyncIterator[Callable[..., Awaitable[CardService]]]:
+    """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=..., budget=...)`,
+    built by the composition root (`bot.main.open_cards`). Services share the fake and `tmp_path`; all close at the end.
+    The Scryfall budget is a `FastForwardBudget` (no wait for a turn) unless the test gives its own."""
+    async with card_services(fake_scryfall, tmp_path) as make:
         yield make
 
 
