@@ -5,6 +5,7 @@ the fakes, a bot started through its normal `start()` on the fake gateway, burst
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
 import statistics
 import time
@@ -75,9 +76,13 @@ def import_bulk(cache_path: Path) -> None:
 
 
 def copy_database(source: Path, target: Path) -> Path:
-    """Copy the SQLite database `source` to `target` (SQLite's online backup: a consistent copy, WAL
-    content included); returns `target`."""
+    """Copy the SQLite database `source` to `target`; returns `target`. A closed database (no WAL or journal
+    beside it, like the templates of tests/fakes) is copied as a file, ten times faster; else SQLite's online
+    backup makes a consistent copy, WAL content included."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    if not any(Path(f"{source}{side}").exists() for side in ("-wal", "-journal")):
+        shutil.copyfile(source, target)
+        return target
     with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
         src.backup(dst)
     return target
