@@ -266,7 +266,7 @@ async def test_a_search_that_failed_never_says_no_such_card(
     search can't be had, the answer is "Scryfall unavailable" (a deck: "could not be checked"), unless the
     English path finds the card."""
     data = {"cache_path": imported_cache} if local_data else {}
-    cards = await make_card_service(budget=Budget(rates={"slow": 100, "fast": 100}), **data)
+    cards = await make_card_service(budget=Budget(rates={"slow": 100, "fast": 100}), backoff=0.0, **data)
     await fake_scryfall.prepare_printed()
     fake_scryfall.down_paths.add("/cards/search")
     use_player_langs(("fr",))

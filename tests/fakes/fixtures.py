@@ -66,13 +66,20 @@ async def card_services(
     async with AsyncExitStack() as stack:
 
         async def make(
-            *, clock: Any = None, lockout_seconds: float | None = None, budget: Any = None, **overrides: Any
+            *,
+            clock: Any = None,
+            lockout_seconds: float | None = None,
+            budget: Any = None,
+            backoff: float | None = None,
+            **overrides: Any,
         ) -> CardService:
             kwargs: dict[str, Any] = {"budget": FastForwardBudget() if budget is None else budget}
             if clock is not None:
                 kwargs["clock"] = clock
             if lockout_seconds is not None:
                 kwargs["lockout_seconds"] = lockout_seconds
+            if backoff is not None:  # the retries' backoff (0: at once, for tests not of the retry timing)
+                kwargs["backoff"] = backoff
             settings = fake_settings(fake, tmp_path, **overrides)
             return await stack.enter_async_context(open_cards(settings, **kwargs))
 
@@ -83,9 +90,9 @@ async def card_services(
 async def make_card_service(
     fake_scryfall: FakeScryfall, tmp_path: Any
 ) -> AsyncIterator[Callable[..., Awaitable[CardService]]]:
-    """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=..., budget=...)`,
-    built by the composition root (`bot.main.open_cards`). Services share the fake and `tmp_path`; all close at the end.
-    The Scryfall budget is a `FastForwardBudget` (no wait for a turn) unless the test gives its own."""
+    """Factory: `await make_card_service(**settings_overrides, clock=..., lockout_seconds=..., budget=...,
+    backoff=...)`, built by the composition root (`bot.main.open_cards`). Services share the fake and
+    `tmp_path`; all close at the end. The Scryfall budget is a `FastForwardBudget` (no wait for a turn) unless the test gives its own."""
     async with card_services(fake_scryfall, tmp_path) as make:
         yield make
 
