@@ -50,7 +50,7 @@ _TOKEN_REJECTED = (
 
 def scryfall_client(settings: Settings, session: aiohttp.ClientSession, **options: Any) -> ScryfallClient:
     """The Scryfall client; `options` go to `ScryfallClient` (`budget` defaults to SCRYFALL_RATE's)."""
-    options.setdefault("budget", Budget(scale=settings.scryfall_rate))
+    options["budget"] = options.get("budget") or Budget(scale=settings.scryfall_rate)
     return ScryfallClient(session, settings.scryfall_api_base, timeout=settings.scryfall_timeout, **options)
 
 
@@ -112,7 +112,7 @@ async def assemble(
     use_api_base(settings.discord_api_base)
     metrics = BotMetrics(version=__version__, process_metrics=settings.metrics_port is not None)
     async with (
-        open_cards(settings, metrics=metrics, clock=clock) as cards,
+        open_cards(settings, metrics=metrics, clock=clock, budget=bot_options.pop("budget", None)) as cards,
         aiohttp.ClientSession() as session,
         AsyncExitStack() as closing,  # closes what follows in reverse order
     ):

@@ -5,6 +5,7 @@ the fakes, a bot started through its normal `start()` on the fake gateway, burst
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
 import statistics
 import time
@@ -20,6 +21,7 @@ from bot.app.bot import IdentityBot
 from bot.cards.bulk import import_file
 from bot.main import Runtime, assemble
 from bot.settings import Settings, load_settings
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.discord import FakeDiscord, Reply
 from tests.fakes.scryfall import FakeScryfall
 
@@ -86,9 +88,13 @@ def import_bulk(cache_path: Path) -> None:
 
 
 def copy_database(source: Path, target: Path) -> Path:
-    """Copy the SQLite database `source` to `target` (SQLite's online backup: a consistent copy, WAL
-    content included); returns `target`."""
+    """Copy the SQLite database `source` to `target`; returns `target`. A closed database (no WAL or journal
+    beside it, like the templates of tests/fakes) is copied as a file, ten times faster; else SQLite's online
+    backup makes a consistent copy, WAL content included."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    if not any(Path(f"{source}{side}").exists() for side in ("-wal", "-journal")):
+        shutil.copyfile(source, target)
+        return target
     with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
         src.backup(dst)
     return target
@@ -109,8 +115,9 @@ async def running(
 ) -> AsyncIterator[Runtime]:
     """The bot as the composition root builds it (`bot.main.assemble`, `options` passed on), started on the
     fake gateway; waits for READY on every shard in `shards`, closes at exit. Shards identify without the
-    5 s spacing production keeps."""
+    5 s spacing production keeps; the Scryfall budget is a `FastForwardBudget` unless `budget=` is given."""
     options.setdefault("identify_spacing", 0.0)
+    options.setdefault("budget", FastForwardBudget())
     # discord.py's REST base is one global (`bot.app.endpoints`): a bot started while another runs (a module's
     # bot beside a test's own) takes it over, so it goes back to the other bot's once this one stops.
     previous = Route.BASE

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from aiolimiter import AsyncLimiter
 
@@ -18,8 +18,7 @@ class BudgetExceeded(Exception):
     """No turn before the caller's deadline; `retry_after`: when it would have come; `locked`: by a 429."""
 
     def __init__(self, retry_after: float, locked: bool) -> None:
-        self.retry_after = max(0.0, retry_after)
-        self.locked = locked
+        self.retry_after, self.locked = max(0.0, retry_after), locked
         what = "Scryfall asked us to slow down (429)" if locked else "Scryfall request budget exhausted"
         super().__init__(f"{what}; next turn in {self.retry_after:.2f} s")
 
@@ -30,11 +29,13 @@ def _now() -> float:
 
 class Budget:
     """Request turns per endpoint group (at `rate * scale * SAFETY` per second; settings check `scale`) and the
-    429 lockout."""
+    429 lockout. `limiter`: the turns' limiter class (tests give one on a fake clock)."""
+
+    limiter: Callable[[float, float], AsyncLimiter] = AsyncLimiter
 
     def __init__(self, *, rates: Mapping[str, float] = DEFAULT_RATES, scale: float = 1.0) -> None:
         self.intervals = {g: 1.0 / (r * scale * SAFETY) for g, r in rates.items()}
-        self._limiters = {g: AsyncLimiter(1, interval) for g, interval in self.intervals.items()}
+        self._limiters = {g: self.limiter(1, interval) for g, interval in self.intervals.items()}
         self._queued = dict.fromkeys(rates, 0)
         self._locked_until = -math.inf
         self.lockouts = 0
@@ -53,8 +54,7 @@ class Budget:
         """Return at this request's turn in `group`; BudgetExceeded at once when the turn or the end of a
         lockout would come after `deadline` (estimated as one interval per request queued ahead: never
         shorter than the real wait)."""
-        interval = self.intervals[group]
-        limiter = self._limiters[group]
+        interval, limiter = self.intervals[group], self._limiters[group]
         while True:
             left = deadline - _now()
             if locked := self.locked_for():

@@ -89,7 +89,7 @@ async def test_stale_entry_served_when_scryfall_fails(fake_scryfall, make_card_s
 
 
 async def test_no_stale_entry_means_unavailable(fake_scryfall, make_card_service):
-    service = await make_card_service()
+    service = await make_card_service(backoff=0.0)  # the retries at once: their timing is not tested here
     fake_scryfall.mode = "down"
     with pytest.raises(ScryfallUnavailable):
         await service.resolve("Sol Ring")

@@ -34,7 +34,9 @@ async def english_client(imported_cache, make_card_service, fake_scryfall):
     """A card service on complete local English data, no printed names imported, and a player whose Discord
     is in English."""
     await fake_scryfall.prepare_printed()
-    cards = await make_card_service(cache_path=imported_cache, clock=FakeClock(), budget=Budget(rates=FAST))
+    cards = await make_card_service(
+        cache_path=imported_cache, clock=FakeClock(), budget=Budget(rates=FAST), backoff=0.0
+    )
     use_player_langs(())
     return cards
 

@@ -6,6 +6,7 @@ from collections import defaultdict
 
 import pytest
 
+from bot.cards.foreign import choice_label
 from bot.cards.printed import PrintedNames, printed_key, printing_names, scryfall_language
 from bot.settings import CARD_LANGUAGES, load_settings
 from tests.fakes.allcards import foreign_lines
@@ -200,3 +201,10 @@ def test_card_languages_setting(clean_env, monkeypatch):
 )
 def test_discord_locales_map_to_scryfall_languages(locale, code):
     assert scryfall_language(locale) == code
+
+
+def test_choice_labels_fit_discord():
+    assert choice_label("Foudre", "Lightning Bolt") == "Foudre — Lightning Bolt"
+    assert choice_label("Atog", "Atog") == "Atog"
+    label = choice_label("x" * 90, "Lightning Bolt")
+    assert len(label) == 100 and label.endswith(" — Lightning Bolt")

@@ -8,17 +8,23 @@ import asyncio
 
 from bot.cards.foreign import use_player_langs
 from bot.cards.refresh import BulkRefresher
-from tests.fakes.allcards import all_cards_gz
+from tests.fakes.allcards import all_cards_gz_of
 from tests.fakes.fixtures import FakeClock
 
 ALL_CARDS = "/bulk/all-cards.json.gz"
+SOME_CARDS = {
+    "Lightning Bolt",
+    "Counterspell",
+    "Sol Ring",
+    "Dusk // Dawn",
+    "Duress",
+    "Coercion",
+    "Llanowar Elves",
+}
 
 
 async def test_printed_names_are_imported_and_swapped_in(imported_cache, make_card_service, fake_scryfall):
-    await asyncio.to_thread(
-        all_cards_gz
-    )  # built once per process (seconds): never within a request's timeout
-    fake_scryfall.serve_all_cards()
+    fake_scryfall.serve_all_cards(await asyncio.to_thread(all_cards_gz_of, SOME_CARDS))  # 3 imports: small
     clock = FakeClock()
     cards = await make_card_service(cache_path=imported_cache, card_languages="de")
     assert cards.foreign.index is None  # nothing imported yet: the search fallback answers meanwhile

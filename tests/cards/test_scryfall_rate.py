@@ -27,7 +27,7 @@ def now() -> float:
 
 @pytest.mark.looptime
 async def test_burst_of_100_names_respects_both_limits(fake_scryfall, make_card_service):
-    service = await make_card_service(scryfall_timeout=60.0)
+    service = await make_card_service(scryfall_timeout=60.0, budget=Budget())
     names = sorted({c["name"] for c in all_cards() if c.get("layout") == "normal"})
     resolve_names = names[100:112]  # 12 fuzzy lookups (/cards/named)
     commander_names = [
@@ -70,7 +70,7 @@ async def test_rate_setting_scales_limits_down(fake_scryfall):
 
 
 async def test_429_locks_everything_out_for_30_seconds_by_default(fake_scryfall, make_card_service):
-    service = await make_card_service()
+    service = await make_card_service(budget=Budget())
     fake_scryfall.fail_next(429, retry_after=1)
     with pytest.raises(ScryfallUnavailable) as err:
         await service.resolve("Sol Ring")

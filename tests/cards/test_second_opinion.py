@@ -18,6 +18,7 @@ from bot.cards.refresh import BulkRefresher
 from bot.cards.schema import connect_sync
 from bot.deck.brackets import is_game_changer
 from bot.main import open_cards
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards, card
@@ -110,7 +111,7 @@ async def test_a_background_refresh_counts_its_import(tmp_path):
 async def test_cards_read_from_the_api_are_compared_too(tmp_path, caplog):
     async with FakeScryfall(cards()) as fake:
         with caplog.at_level(logging.WARNING, logger="bot.cards.opinion"):
-            async with open_cards(fake_settings(fake, tmp_path)) as service:
+            async with open_cards(fake_settings(fake, tmp_path), budget=FastForwardBudget()) as service:
                 assert not service.has_local_data
                 for _ in range(2):
                     await service.resolve("Wildgraft Scout")

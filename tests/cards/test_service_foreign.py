@@ -1,17 +1,28 @@
 """Card names printed in other languages through the card service (issue 20), with the printed names
-imported (the local index) and without them (Scryfall's `lang:` search, one request a name, cached)."""
+imported (the local index) and without them (Scryfall's `lang:` search, one request a name, cached).
+
+One fake Scryfall for the module (its log and faults cleared for each test), and one card service with every
+printed name imported for the tests of the index (loading them takes seconds; in that mode a printed name
+is read from the index, never from what an earlier test left in the cache); each test of the search gets
+its own service."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Awaitable, Callable
+
 import pytest
+import pytest_asyncio
 
 from bot.cards.budget import Budget
-from bot.cards.foreign import choice_label, use_player_langs
+from bot.cards.foreign import use_player_langs
 from bot.cards.model import AmbiguousCard, CardNotFound, ScryfallUnavailable
+from bot.cards.service import CardService
 from tests.fakes.allcards import foreign_printings
-from tests.fakes.fixtures import FakeClock
+from tests.fakes.fixtures import FakeClock, card_services
+from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import copy_database
 
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 pytest_plugins = ("tests.fakes.printed_cache",)
 
 GERMAN_DECK = [
@@ -40,6 +51,60 @@ def searches(fake) -> int:
     return fake.count("/cards/search")
 
 
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def module_scryfall() -> AsyncIterator[FakeScryfall]:
+    async with FakeScryfall.with_shared_data() as fake:
+        yield fake
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def fake_scryfall(module_scryfall: FakeScryfall) -> AsyncIterator[FakeScryfall]:
+    """The module's fake Scryfall, its request log and faults cleared before and after each test."""
+    module_scryfall.reset()
+    yield module_scryfall
+    module_scryfall.reset()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def make_card_service(fake_scryfall, tmp_path) -> AsyncIterator[Callable[..., Awaitable[CardService]]]:
+    """tests/fakes/fixtures.py's factory, on this module's event loop."""
+    async with card_services(fake_scryfall, tmp_path) as make:
+        yield make
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def card_service(make_card_service) -> CardService:
+    return await make_card_service()
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def index_cards(
+    module_scryfall, printed_cache_template, tmp_path_factory
+) -> AsyncIterator[Callable[[], Awaitable[CardService]]]:
+    """`await index_cards()`: the card service with every printed name imported (`CARD_LANGUAGES=all`), one
+    for the module, opened when a test first asks for it."""
+    folder = tmp_path_factory.mktemp("index")
+    opened: list[CardService] = []
+    async with card_services(module_scryfall, folder) as make:
+
+        async def index() -> CardService:
+            if not opened:
+                path = copy_database(printed_cache_template, folder / "cards.sqlite3")
+                opened.append(await make(clock=FakeClock(), cache_path=path, card_languages="all"))
+            return opened[0]
+
+        yield index
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def foreign_cards(language_data, index_cards, make_card_service) -> tuple[str, CardService]:
+    """Each test twice (`language_data`): the module's service with the index, or a new one without it."""
+    mode, settings = language_data
+    if mode == "index":
+        return mode, await index_cards()
+    return mode, await make_card_service(clock=FakeClock(), **settings)
+
+
 @pytest.mark.parametrize(
     ("typed", "langs", "name"),
     [
@@ -52,11 +117,8 @@ def searches(fake) -> int:
         ("Relámpago", ("es",), "Lightning Bolt"),
     ],
 )
-async def test_a_printed_name_is_the_card(
-    language_data, make_card_service, fake_scryfall, typed, langs, name
-):
-    mode, settings = language_data
-    cards = await make_card_service(clock=FakeClock(), **settings)
+async def test_a_printed_name_is_the_card(foreign_cards, fake_scryfall, typed, langs, name):
+    mode, cards = foreign_cards
     use_player_langs(langs)
     found = await cards.resolve(typed)
     assert found.name == name and found.printed == typed
@@ -68,9 +130,8 @@ async def test_a_printed_name_is_the_card(
         assert searches(fake_scryfall) == 1
 
 
-async def test_english_names_stay_english(language_data, make_card_service, fake_scryfall):
-    _mode, settings = language_data
-    cards = await make_card_service(**settings)
+async def test_english_names_stay_english(foreign_cards, fake_scryfall):
+    _mode, cards = foreign_cards
     use_player_langs(("de",))
     found = await cards.resolve("Lightning Bolt")
     assert found.name == "Lightning Bolt" and found.printed is None
@@ -79,9 +140,8 @@ async def test_english_names_stay_english(language_data, make_card_service, fake
     assert fake_scryfall.count() == 0
 
 
-async def test_a_shared_translation_is_a_choice(language_data, make_card_service, fake_scryfall):
-    _mode, settings = language_data
-    cards = await make_card_service(**settings)
+async def test_a_shared_translation_is_a_choice(foreign_cards, fake_scryfall):
+    _mode, cards = foreign_cards
     use_player_langs(("de",))
     with pytest.raises(AmbiguousCard) as err:
         await cards.resolve("Zwang")
@@ -100,36 +160,32 @@ async def test_another_cards_english_name_in_the_players_language(
     assert sorted(err.value.candidates) == ["Contemplation", "Ponder"]
 
 
-async def test_a_german_commander(language_data, make_card_service):
-    _mode, settings = language_data
-    cards = await make_card_service(**settings)
+async def test_a_german_commander(foreign_cards):
+    _mode, cards = foreign_cards
     use_player_langs(("de",))
     found = await cards.resolve_commander("Atraxa, Stimme der Prätoren")
     assert found.name == "Atraxa, Praetors' Voice" and found.printed == "Atraxa, Stimme der Prätoren"
     assert (await cards.resolve_commander("krenko der boss")).name == "Krenko, Mob Boss"
 
 
-async def test_peek_answers_printed_names_locally_only(language_data, make_card_service, fake_scryfall):
-    mode, settings = language_data
-    cards = await make_card_service(**settings)
+async def test_peek_answers_printed_names_locally_only(foreign_cards, fake_scryfall):
+    mode, cards = foreign_cards
     use_player_langs(("fr",))
     peeked = await cards.peek("Foudre")
     assert fake_scryfall.count() == 0
     assert (peeked is not None and peeked.name == "Lightning Bolt") if mode == "index" else peeked is None
 
 
-async def test_no_such_name_in_any_language(language_data, make_card_service, fake_scryfall):
-    mode, settings = language_data
-    cards = await make_card_service(**settings)
+async def test_no_such_name_in_any_language(foreign_cards, fake_scryfall):
+    mode, cards = foreign_cards
     use_player_langs(("de",))
     with pytest.raises(CardNotFound):
         await cards.resolve("Gibtsnichtkarte")
     assert searches(fake_scryfall) == (0 if mode == "index" else 1)
 
 
-async def test_a_german_decklist_reads_exactly(language_data, make_card_service, fake_scryfall):
-    mode, settings = language_data
-    cards = await make_card_service(clock=FakeClock(), **settings)
+async def test_a_german_decklist_reads_exactly(foreign_cards, fake_scryfall):
+    mode, cards = foreign_cards
     batch = await cards.resolve_many([*GERMAN_DECK, "Zwang", "Blitzschlagg"])
     assert [batch.found[n].name for n in GERMAN_DECK] == ENGLISH_DECK
     assert all(batch.found[n].printed == n for n in GERMAN_DECK)
@@ -145,9 +201,8 @@ async def test_a_german_decklist_reads_exactly(language_data, make_card_service,
         assert searches(fake_scryfall) == 0  # every answer cached
 
 
-async def test_autocomplete_offers_printed_names(language_data, make_card_service, fake_scryfall):
-    mode, settings = language_data
-    cards = await make_card_service(**settings)
+async def test_autocomplete_offers_printed_names(foreign_cards, fake_scryfall):
+    mode, cards = foreign_cards
     use_player_langs(("de",))
     german = await cards.printed_choices("blitz")
     use_player_langs(())
@@ -166,13 +221,6 @@ async def test_autocomplete_offers_printed_names(language_data, make_card_servic
     assert ("Atraxa, Stimme der Prätoren — Atraxa, Praetors' Voice", "Atraxa, Praetors' Voice") in commanders
     assert all(len(label) <= 100 for label, _name in await cards.printed_choices("a"))
     assert fake_scryfall.count() == 0
-
-
-def test_choice_labels_fit_discord():
-    assert choice_label("Foudre", "Lightning Bolt") == "Foudre — Lightning Bolt"
-    assert choice_label("Atog", "Atog") == "Atog"
-    label = choice_label("x" * 90, "Lightning Bolt")
-    assert len(label) == 100 and label.endswith(" — Lightning Bolt")
 
 
 async def test_without_any_local_data_the_search_comes_before_no_such_card(card_service, fake_scryfall):
@@ -218,7 +266,7 @@ async def test_a_search_that_failed_never_says_no_such_card(
     search can't be had, the answer is "Scryfall unavailable" (a deck: "could not be checked"), unless the
     English path finds the card."""
     data = {"cache_path": imported_cache} if local_data else {}
-    cards = await make_card_service(budget=Budget(rates={"slow": 100, "fast": 100}), **data)
+    cards = await make_card_service(budget=Budget(rates={"slow": 100, "fast": 100}), backoff=0.0, **data)
     await fake_scryfall.prepare_printed()
     fake_scryfall.down_paths.add("/cards/search")
     use_player_langs(("fr",))

@@ -6,16 +6,13 @@ import shutil
 
 import pytest
 
-from bot.cards.bulk import import_file
 from bot.cards.model import AmbiguousCard, CardNotFound
-from tests.shared_data import CARDS_FILE, card
+from tests.shared_data import card
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory):
-    path = tmp_path_factory.mktemp("bulk") / "cards.sqlite3"
-    import_file(CARDS_FILE, path)
-    return path
+def imported(tmp_path_factory, card_cache_copy):
+    return card_cache_copy(tmp_path_factory.mktemp("bulk") / "cards.sqlite3")
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from bot.cards.model import CardNotFound
 from bot.cards.schema import MIGRATIONS
 from bot.identity import can_pair, pairing_traits
 from tests.rates import turn
-from tests.shared_data import CARDS_FILE, all_cards, card
+from tests.shared_data import all_cards, card
 
 NEW_CARDS = json.loads(
     (Path(__file__).parents[1] / "data" / "cards" / "commanders.json").read_text(encoding="utf-8")
@@ -30,13 +30,12 @@ NEW = {c["name"]: c for c in NEW_CARDS}
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory):
+def imported(tmp_path_factory, card_cache_copy):
     """The shared data set plus the 2022-2026 commanders of tests/data/cards, as a bulk import."""
     folder = tmp_path_factory.mktemp("partners")
     extra = folder / "new.jsonl"
     extra.write_text("".join(json.dumps(c) + "\n" for c in NEW_CARDS), encoding="utf-8")
-    path = folder / "cards.sqlite3"
-    import_file(CARDS_FILE, path, updated_at=time.time())
+    path = card_cache_copy(folder / "cards.sqlite3")
     import_file(extra, path, updated_at=time.time())
     return path
 
@@ -102,7 +101,7 @@ async def test_partner_option_without_local_data_uses_scryfalls_search(fake_scry
 async def test_autocomplete_never_waits_for_scryfalls_pace_and_reuses_its_answers(
     fake_scryfall, make_card_service
 ):
-    service = await make_card_service()
+    service = await make_card_service(budget=Budget())  # Scryfall's real pace
     await service.resolve_commander("Tymna the Weaver")  # takes the /cards/search turn
     started = time.perf_counter()
     assert (
@@ -157,7 +156,7 @@ async def test_stale_local_data_asks_scryfall_about_misspellings(
 async def test_burst_of_different_names_without_local_data_shares_collection_requests(
     fake_scryfall, make_card_service
 ):
-    service = await make_card_service(scryfall_timeout=8.0)
+    service = await make_card_service(scryfall_timeout=8.0, budget=Budget())  # waiting for turns is the point
     names = [c["name"] for c in all_cards() if c.get("layout") == "normal"][3000:3026]
     started = time.monotonic()
     found = await asyncio.gather(*(service.resolve(n) for n in names))

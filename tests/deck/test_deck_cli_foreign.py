@@ -12,6 +12,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.cards.allcards import imported_languages
+from tests.fakes.allcards import all_cards_gz_of, oracle_cards_of
 from tests.fakes.scryfall import FakeScryfall
 from tests.fakes.spellbook import FakeSpellbook, export, generated
 from tests.production_world import copy_database
@@ -70,7 +71,8 @@ async def test_sync_cards_imports_the_printed_names(tmp_path, monkeypatch, capsy
         FakeScryfall.with_shared_data() as fake,
         FakeSpellbook(export(generated(1, ["Sol Ring", "Island", "Swamp", "Forest", "Plains"]))) as book,
     ):
-        fake.serve_all_cards()
+        fake.serve_bulk(oracle_cards_of(1500))  # both downloads small: the sync, not the data set, is tested
+        fake.serve_all_cards(all_cards_gz_of({"Lightning Bolt", "Counterspell", "Dusk // Dawn"}))
         _environment(monkeypatch, fake, cache, "de,fr")
         monkeypatch.setenv("SPELLBOOK_JSON_BASE", book.base_url)  # sync-cards fetches the combos too
         code = await asyncio.to_thread(main, ["sync-cards", "--min-variants", "1"])

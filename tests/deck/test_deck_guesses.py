@@ -21,6 +21,7 @@ from bot.deck.report import NOT_IN_LOCAL_DATA, ProblemKind
 from bot.deck.runner import check_decklist
 from bot.main import open_cards
 from bot.present.deck_report import problem_text, summary_embed, text_report
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards, card, cards_by_name
@@ -121,7 +122,7 @@ async def test_offline_not_in_local_data_and_no_such_card_are_told_apart(tmp_pat
     import_file(tmp_path / "cards.json", tmp_path / "cache" / "cards.sqlite3", updated_at=time.time())
     async with (
         FakeScryfall([*subset, card(typed)]) as scryfall,
-        open_cards(fake_settings(scryfall, tmp_path)) as cards,
+        open_cards(fake_settings(scryfall, tmp_path), budget=FastForwardBudget()) as cards,
     ):
         scryfall.mode = "down"
         deck = f"Commander\n1 {close}\nDeck\n1 {typed}\n1 Qwxzzy Frobnicator\n1 Sol Ring\n96 Wastes\n"

@@ -16,6 +16,7 @@ from bot.cards.service import CardService
 from bot.main import open_cards
 from bot.present.deck_report import FILE_NAME
 from bot.settings import Settings
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
@@ -48,7 +49,8 @@ class World:
 
     async def use_cards(self, settings: Settings) -> CardService:
         """Give the bot a card service built by the composition root for `settings`."""
-        self.bot.cards = await self.stack.enter_async_context(open_cards(settings, metrics=self.bot.metrics))
+        cards = open_cards(settings, metrics=self.bot.metrics, budget=FastForwardBudget())
+        self.bot.cards = await self.stack.enter_async_context(cards)
         return self.bot.cards
 
     async def fresh_cards(self) -> None:

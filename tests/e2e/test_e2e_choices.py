@@ -22,6 +22,7 @@ from bot.cards.model import AmbiguousCard
 from bot.cards.service import CardService
 from bot.identity import check_fit, check_pairing, commander_eligibility
 from bot.main import open_cards
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.discord import FakeDiscord, Reply, UserCannotDoThat
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall
@@ -236,7 +237,9 @@ async def test_the_menu_without_local_data(w):
     network lookup (deferred), and the pick resolves through Scryfall."""
     local = w.bot.cards
     w.bot.cards = await w.stack.enter_async_context(
-        open_cards(fake_settings(w.scryfall, w.tmp / "empty"), metrics=w.bot.metrics)
+        open_cards(
+            fake_settings(w.scryfall, w.tmp / "empty"), metrics=w.bot.metrics, budget=FastForwardBudget()
+        )
     )
     try:
         reply = await w.discord.invoke("identity", {"card": "jace"}, timeout=30)

@@ -111,9 +111,11 @@ async def test_autocomplete_offers_printed_names_it_knows_without_waiting(w):
         choices = await w.discord.autocomplete("identity", {"card": printed}, focused="card")
         assert choices[0] == {"name": f"{printed} — {english}", "value": english}
     assert w.searches() == 0
+    skipped = w.runtime.bot.cards.client.budget.clock.skipped  # the fake clock's waits for a turn so far
     started = time.perf_counter()
     fresh = await w.discord.autocomplete("identity", {"card": "Gegenzaube"}, focused="card")
     assert time.perf_counter() - started < 3  # Discord's limit: it never waits for Scryfall's pace
+    assert w.runtime.bot.cards.client.budget.clock.skipped == skipped  # not even on the fake clock
     assert w.searches() <= 1  # one search when a request can go at once, else none
     if w.searches():
         assert {"name": "Gegenzauber — Counterspell", "value": "Counterspell"} in fresh

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from tests.fakes.allcards import oracle_cards_of
 from tests.fakes.discord import ADMINISTRATOR, GUILD_INSTALL, MANAGE_GUILD, FakeDiscord, UserCannotDoThat
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, running
@@ -253,6 +254,9 @@ async def test_rules_survive_a_restart_and_a_card_data_refresh(tmp_path, card_ca
             for name, options in (("ban", {"card": "Sol Ring"}), ("bracket", {"level": 2})):
                 await discord.invoke("house", sub(name, **options), user=admin, guild_id=HOME, timeout=30)
             # a card-data refresh: Scryfall's bulk file, downloaded and imported in a child process
+            scryfall.serve_bulk(
+                oracle_cards_of(1500)
+            )  # a small one: the refresh, not the data set, is tested
             result = await runtime.refresher.refresh_now()
             assert result.cards > 1000
             fits = await discord.invoke("fits", {"card": "Sol Ring", "commander": KUMANO}, guild_id=HOME)

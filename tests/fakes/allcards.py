@@ -11,11 +11,12 @@ Scryfall's do. Built once per test session, on first use (about 210,000 objects)
 from __future__ import annotations
 
 import gzip
+import hashlib
 import itertools
 import json
 import random
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,15 @@ def foreign_lines() -> tuple[dict[str, Any], ...]:
     """The lines of `foreign-names.jsonl.gz` (see its README)."""
     with gzip.open(FOREIGN_FILE, "rt", encoding="utf-8") as fh:
         return tuple(json.loads(line) for line in fh if line.strip())
+
+
+def _uuid5(name: str) -> str:
+    """`str(uuid.uuid5(_NAMESPACE, name))`, without building a UUID object (145,000 of them per process)."""
+    digest = bytearray(hashlib.sha1(_NAMESPACE.bytes + name.encode()).digest()[:16])
+    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
+    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
+    h = digest.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _english(card: dict[str, Any]) -> dict[str, Any]:
@@ -79,7 +89,7 @@ def _printings(line: dict[str, Any], card: dict[str, Any], lang: str) -> list[di
         joined = joined_names[i] if i < len(joined_names) else None
         obj: dict[str, Any] = {
             "object": "card",
-            "id": str(uuid.uuid5(_NAMESPACE, f"{card['id']}/{lang}/{i}")),
+            "id": _uuid5(f"{card['id']}/{lang}/{i}"),
             "oracle_id": card.get("oracle_id"),
             "lang": lang,
             "name": card["name"],
@@ -120,6 +130,37 @@ def all_cards_gz() -> bytes:
     return gzip.compress(json.dumps(objects, ensure_ascii=False).encode(), compresslevel=1)
 
 
+def all_cards_gz_of(names: Collection[str]) -> bytes:
+    """The all_cards file of the named cards only (their English and foreign printings, as in `all_cards_gz`):
+    a small download for the tests of a refresh or a sync, not of the whole file."""
+    objects = [_english(c) for c in all_cards() if c["name"] in names]
+    objects.extend(p for p in foreign_printings() if p["name"] in names)
+    return gzip.compress(json.dumps(objects, ensure_ascii=False).encode(), compresslevel=1)
+
+
+def oracle_cards_of(count: int) -> bytes:
+    """An oracle_cards file (JSON array) of the first `count` cards of the shared data set, for tests of a
+    refresh or a sync that need a real download, not a 24,000-card one."""
+    return json.dumps(list(all_cards()[:count])).encode()
+
+
+@lru_cache(maxsize=1)
+def _printed_owners() -> dict[str, frozenset[str]]:
+    """Printed-name key -> the English names of the cards printed so (in any language)."""
+    owners: dict[str, set[str]] = {}
+    for line in foreign_lines():
+        for names in line["printed"].values():
+            for name in names:
+                owners.setdefault(printed_key(name), set()).add(line["name"])
+    return {key: frozenset(names) for key, names in owners.items()}
+
+
+@lru_cache(maxsize=1)
+def _english_keys() -> frozenset[str]:
+    """Every name key of the English cards."""
+    return frozenset(key for card in all_cards() for key, _kind in name_keys(card))
+
+
 def printed_sample(
     langs: Sequence[str], per_lang: int, *, seed: int = 26, english: Callable[[str], bool] | None = None
 ) -> list[tuple[str, str, str]]:
@@ -127,12 +168,7 @@ def printed_sample(
     per language: names that print one card only, in every language, and are no English card's name (an
     exact English name is read in English first). `english(name)`: names it says are read as an English
     name's part (by the local index) are left out too."""
-    owners: dict[str, set[str]] = {}
-    for line in foreign_lines():
-        for names in line["printed"].values():
-            for name in names:
-                owners.setdefault(printed_key(name), set()).add(line["name"])
-    taken = {key for card in all_cards() for key, _kind in name_keys(card)}
+    owners, taken = _printed_owners(), _english_keys()
     rng = random.Random(seed)
     out: list[tuple[str, str, str]] = []
     for lang in langs:

@@ -11,6 +11,7 @@ import pytest
 from bot.cards.allcards import import_printed_names
 from bot.settings import CARD_LANGUAGES
 from tests.fakes.allcards import all_cards_gz
+from tests.fakes.fixtures import built_once
 from tests.fakes.scryfall import printed_index
 from tests.production_world import copy_database
 
@@ -19,14 +20,18 @@ from tests.production_world import copy_database
 def printed_cache_template(
     card_cache_copy: Callable[[Path], Path], tmp_path_factory: pytest.TempPathFactory
 ) -> Path:
-    """The shared data set's oracle cards and, in every language, their printed names (imported once)."""
-    folder = tmp_path_factory.mktemp("printed")
-    db = card_cache_copy(folder / "cards.sqlite3")
-    source = folder / "all-cards.json.gz"
-    source.write_bytes(all_cards_gz())
-    import_printed_names(source, db, CARD_LANGUAGES)
-    source.unlink()
-    printed_index()  # the fake's `lang:` searches need it (seconds): build it once, here
+    """The shared data set's oracle cards and, in every language, their printed names (imported once per
+    run, `built_once`)."""
+
+    def build(db: Path) -> None:
+        card_cache_copy(db)
+        source = db.with_name("all-cards.json.gz")
+        source.write_bytes(all_cards_gz())
+        import_printed_names(source, db, CARD_LANGUAGES)
+        source.unlink()
+
+    db = built_once(tmp_path_factory, "printed-cards.sqlite3", build)
+    printed_index()  # the fake's `lang:` searches need it (a second): build it once, here
     return db
 
 

@@ -18,9 +18,11 @@ Every request is recorded in `requests` (method, path, query, json body, event-l
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import functools
 import gzip
+import itertools
 import json
 import re
 import unicodedata
@@ -513,12 +515,8 @@ class FakeScryfall:
         if lang != "any" and lang not in _PRINTED_LANGS:
             return _error(400, "bad_request", f"Unknown language “{lang}”.")
         matches, seen = [], set()
-        for obj, names in printed_index():
-            if (
-                lang in ("any", obj["lang"])
-                and all(w in names for w in words)
-                and (prints or obj["oracle_id"] not in seen)
-            ):
+        for obj in _printed_matching(lang, words):
+            if prints or obj["oracle_id"] not in seen:
                 seen.add(obj["oracle_id"])
                 matches.append(obj)
         if not matches:
@@ -621,6 +619,8 @@ _PRINTED_LANGS = frozenset({"en", "de", "es", "fr", "it", "ja", "ko", "pt", "ru"
 
 def _loose(text: str) -> str:
     """Scryfall's loose name match, roughly: case, width and accents ignored."""
+    if text.isascii():
+        return text.casefold()  # no accents, no wide forms
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
 
@@ -637,3 +637,28 @@ def printed_index() -> tuple[tuple[dict[str, Any], str], ...]:
         names += [n for f in obj.get("card_faces") or () for n in (f.get("name"), f.get("printed_name")) if n]
         out.append((obj, "\n".join(_loose(n) for n in names if n)))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=len(_PRINTED_LANGS) + 1)
+def _printed_text(lang: str) -> tuple[str, list[int], list[tuple[dict[str, Any], str]]]:
+    """The printings in `lang` ("any": all) in `printed_index` order, and their names as one text (each
+    printing's names from its offset in the list on, then a NUL) to find a word in all of them at once."""
+    entries = [(obj, names) for obj, names in printed_index() if lang in ("any", obj["lang"])]
+    starts = list(itertools.accumulate((len(names) + 1 for _obj, names in entries), initial=0))
+    return "\0".join(names for _obj, names in entries), starts, entries
+
+
+def _printed_matching(lang: str, words: list[str]) -> list[dict[str, Any]]:
+    """The printings in `lang` ("any": all) whose loose names hold every word, in `printed_index` order."""
+    text, starts, entries = _printed_text(lang)
+    word = max(words, key=len, default="")
+    if not word:
+        return [obj for obj, names in entries if all(w in names for w in words)]
+    found, at = [], text.find(word)
+    while at >= 0:
+        i = bisect.bisect_right(starts, at) - 1
+        obj, names = entries[i]
+        if all(w in names for w in words):  # the longest word inside this printing's names, not across two
+            found.append(obj)
+        at = text.find(word, starts[i + 1])
+    return found
