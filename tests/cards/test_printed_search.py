@@ -11,6 +11,7 @@ from bot.cards.budget import Budget
 from bot.cards.foreign import PrintedSearch, printed_query, search_printings
 from bot.cards.scryfall import ScryfallClient, ScryfallUnavailable
 from tests.fakes.allcards import foreign_printings
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.fixtures import FakeClock
 
 
@@ -18,7 +19,8 @@ from tests.fakes.fixtures import FakeClock
 async def client(fake_scryfall):
     foreign_printings()  # built once per session, before the fake's first `lang:` answer needs it
     async with aiohttp.ClientSession() as session:
-        yield ScryfallClient(session, fake_scryfall.base_url, budget=Budget(), timeout=30, max_retries=0)
+        budget = FastForwardBudget()  # Scryfall's pace on a fake clock: no test here waits for a turn
+        yield ScryfallClient(session, fake_scryfall.base_url, budget=budget, timeout=30, max_retries=0)
 
 
 async def search_printed(client, text, langs=()):
