@@ -246,7 +246,7 @@ async def test_many_problems_attach_the_full_report(w):
         bad = bad.replace(old, new)
     reply = await deckcheck(w, bad, commander="Kumano")
     embed = reply.embeds[0]
-    assert embed["footer"]["text"] == f"The full report is attached as {FILE_NAME}."
+    assert embed["footer"]["text"].startswith(f"The full report is attached as {FILE_NAME}. · ")
     report = files(w, reply)[FILE_NAME].decode("utf-8")
     assert report.startswith("Deck check for Kumano, Master Yamabushi (red)")
     for name in (

@@ -27,10 +27,7 @@ DATA = Path(__file__).parents[1] / "data"
 DECK = (DATA / "decks" / "kumano-moxfield.txt").read_text(encoding="utf-8")  # two Game Changers in its deck
 SCOUT = json.loads((DATA / "second_opinion.json").read_text(encoding="utf-8"))
 CHECK, CROSS, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
-NOTE = (
-    "The other bracket guidelines (mass land denial, extra turns, early two-card combos) are not judged from "
-    "card data."
-)
+NOTE = "brackets 1 and 2, and 4 and 5, differ by intent and by how long games last."
 
 
 @dataclass
@@ -110,7 +107,7 @@ async def test_fits_says_a_card_is_a_game_changer(world):
 @pytest.mark.parametrize(
     ("count", "floor"),
     [
-        (0, "No Game Changers, so they set no bracket floor."),
+        (0, "Bracket 1 or higher (Exhibition)"),
         (2, "2 Game Changers: bracket 3 or higher."),
         (4, "4 Game Changers: bracket 4 or higher."),
     ],
@@ -120,17 +117,19 @@ async def test_deckcheck_lists_the_game_changers_and_the_bracket_floor(world, co
     options["decklist"] = world.discord.attachment("deck.txt", deck_with(count).encode("utf-8"))
     reply = await world.discord.invoke("deckcheck", options, timeout=30)
     assert reply.embeds[0]["description"].startswith(f"{CHECK} **Legal.** 100 cards"), text(reply)
-    value = field(reply, f"Game Changers ({count})")
-    assert floor in value and NOTE in value
+    name, value = next(
+        (f["name"], f["value"]) for f in reply.embeds[0]["fields"] if f["name"].startswith("Bracket")
+    )
+    assert floor in f"{name}\n{value}" and NOTE in reply.embeds[0]["footer"]["text"]
     names = ("Underworld Breach", "Ancient Tomb", "Chrome Mox", "Grim Monolith")
     assert all((n in value) == (i < count) for i, n in enumerate(names))
-    assert text(reply).count(NOTE) == 1
+    assert NOTE not in text(reply)  # said once, in the footer
 
 
 async def test_check_this_decklist_says_it_too(world):
     msg = world.discord.message(deck_with(4))
     reply = await world.discord.invoke_message_command("Check this decklist", msg, timeout=30)
-    assert "4 Game Changers: bracket 4 or higher." in field(reply, "Game Changers (4)")
+    assert "4 Game Changers: bracket 4 or higher." in field(reply, "Bracket 4 or higher (Optimized)")
 
 
 async def test_a_card_scryfall_reads_otherwise_gets_no_plain_verdict(world):

@@ -160,7 +160,7 @@ def test_reminder_text_is_not_read_and_the_line_is_quoted_without_it():
         "oracle_text": "Awaken 2 (Destroy all lands.) \nTake an extra turn after this one (a reminder).",
     }
     (f,) = guideline_findings(c)
-    assert f.text == "Take an extra turn after this one ." and f.guideline is TURN
+    assert f.text == "Take an extra turn after this one." and f.guideline is TURN  # no space left before "."
 
 
 @pytest.mark.parametrize(
