@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from cachetools import LRUCache, cachedmethod
-from rapidfuzz import fuzz, process
 
 from bot.cards.names import (
     EXACT,
@@ -139,8 +138,7 @@ class NameIndex:
         typo_names = [lists.names[h[2]] for h in typo]
         if len(typo) == 1:
             return LocalMatch("unique", typo_names, typo_names)
-        found = process.extract(q, lists.keys, scorer=fuzz.token_sort_ratio, limit=5, score_cutoff=60.0)
-        scored = [(lists.names[i], float(score)) for _key, score, i in found]
+        scored = [(lists.names[i], score) for i, score in lists.closest(q, 5)]
         suggestions = list(dict.fromkeys(typo_names + [name for name, _s in scored]))[:5]
         if scored and scored[0][1] >= 88.0 and (len(scored) == 1 or scored[1][1] <= scored[0][1] - 3.0):
             return LocalMatch("unique", [scored[0][0]], suggestions)
