@@ -138,8 +138,8 @@ def test_import_time_grows_linearly(tmp_path):
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
-    max_leaves=20,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=12), inner, max_size=3),
+    max_leaves=8,
 )
 _FIELDS = st.sampled_from(
     [
@@ -159,7 +159,7 @@ _FIELDS = st.sampled_from(
         "quantity",
     ]
 )
-_HOSTILE_VARIANT = st.dictionaries(_FIELDS, _JSON | st.lists(st.dictionaries(_FIELDS, _JSON)), max_size=8)
+_HOSTILE_VARIANT = st.dictionaries(_FIELDS, _JSON | st.lists(st.dictionaries(_FIELDS, _JSON), max_size=3), max_size=6)
 
 
 @st.composite
@@ -167,7 +167,7 @@ def _documents(draw) -> bytes:
     """Exports with hostile variants among real ones, cut or spliced anywhere, or JSON of any shape."""
     real = generated(draw(st.integers(0, 6)), NAMES, seed=draw(st.integers(0, 50)))
     real.append(variant([use(n) for n in draw(st.lists(st.text(max_size=8), min_size=1, max_size=3))], ["x"]))
-    mixed = draw(st.permutations(real + draw(st.lists(_HOSTILE_VARIANT, max_size=5))))
+    mixed = draw(st.permutations(real + draw(st.lists(_HOSTILE_VARIANT, max_size=4))))
     body = export(mixed)
     cut = draw(st.integers(0, len(body)))
     return draw(
