@@ -94,7 +94,7 @@ def unavailable_text(reason: str, *, local_data: bool) -> str:
     return text.format(reason=reason)
 
 
-def chosen_color_text(flag: str, commander: str | None, partner_flag: str = "--partner") -> str:
+def chosen_color_text(flag: str, commander: str | None) -> str:
     """A chosen color (`--color`, `--partner-color`) given to a commander that chooses none."""
     text = _(
         "{option} is for a commander that chooses a color before the game begins (CR 903.4b), such as The "
@@ -102,4 +102,4 @@ def chosen_color_text(flag: str, commander: str | None, partner_flag: str = "--p
     )
     if commander is None:
         text = _("{option} is the color your partner chooses before the game; give {partner} too")
-    return text.format(option=flag, partner=partner_flag, card=commander)
+    return text.format(option=flag, partner="--partner", card=commander)
