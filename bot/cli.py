@@ -68,7 +68,6 @@ def _run_command(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _bar(unit: str, desc: str, **options: Any) -> tqdm[Any]:
-    """A progress bar on stderr, shown only on a terminal."""
     return tqdm(unit=unit, desc=desc, disable=not sys.stderr.isatty(), file=sys.stderr, **options)
 
 

@@ -128,10 +128,9 @@ async def _check_deck(settings: Settings, args: argparse.Namespace) -> int:
     deck = _read_deck(args.file)
     async with open_cards(settings) as cards:
         try:
-            check = check_decklist(
+            report, found = await check_decklist(
                 cards, deck, args.commander, args.partner, chosen=args.color, combos=ComboStore(cards.cache)
             )
-            report, found = await check
         except ScryfallUnavailable as exc:
             text = terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)
             raise Unanswered(UNAVAILABLE, text) from None

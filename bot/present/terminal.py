@@ -58,7 +58,6 @@ def reply_text(reply: Reply, *, bold: bool = False) -> str:
 
 
 def _typed(query: str) -> str:
-    """What was typed, on one line, cut to the echo length, quoted."""
     return repr(" ".join(query.split())[: render.MAX_ECHO])
 
 
