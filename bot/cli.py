@@ -68,7 +68,6 @@ def _run_command(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _bar(unit: str, desc: str, **options: Any) -> tqdm[Any]:
-    """A progress bar on stderr, shown only on a terminal."""
     return tqdm(unit=unit, desc=desc, disable=not sys.stderr.isatty(), file=sys.stderr, **options)
 
 
@@ -129,19 +128,15 @@ def _sync_card_data(args: argparse.Namespace, settings: Settings, cache: Path) -
     batch = max(1, args.batch_size)
     try:
         with _bar(" cards", "importing") as bar:
-
-            def imported(count: int) -> None:
-                bar.update(count)
-
             if args.file:
                 with tempfile.TemporaryDirectory() as folder:
                     path = Path(folder, "stdin") if str(args.file) == "-" else args.file
                     if path is not args.file:  # stdin, spooled: the import reads its file twice
                         with path.open("wb") as spool:
                             shutil.copyfileobj(sys.stdin.buffer, spool)
-                    result = import_file(path, cache, batch_size=batch, progress=imported)
+                    result = import_file(path, cache, batch_size=batch, progress=bar.update)
             else:
-                oracle = partial(sync_from_scryfall, batch_size=batch, import_progress=imported)
+                oracle = partial(sync_from_scryfall, batch_size=batch, import_progress=bar.update)
                 result = asyncio.run(_scryfall(settings, "downloading", oracle, cache))
     except Exception as exc:  # bad file, I/O, Scryfall unavailable...: one clear line, no traceback
         return fail(f"the card data could not be imported: {exc}", EXIT_ERROR)

@@ -128,10 +128,9 @@ async def _check_deck(settings: Settings, args: argparse.Namespace) -> int:
     deck = _read_deck(args.file)
     async with open_cards(settings) as cards:
         try:
-            check = check_decklist(
+            report, found = await check_decklist(
                 cards, deck, args.commander, args.partner, chosen=args.color, combos=ComboStore(cards.cache)
             )
-            report, found = await check
         except ScryfallUnavailable as exc:
             text = terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)
             raise Unanswered(UNAVAILABLE, text) from None
@@ -165,13 +164,16 @@ def _command(run: Any) -> Any:
     return handler
 
 
-def _add_locale(parser: argparse.ArgumentParser) -> None:
+def _finish(parser: argparse.ArgumentParser, run: Any, exit_codes: str) -> None:
+    """A subcommand's `--locale` (its last option), exit codes after the options and the handler of `run`."""
     parser.add_argument(
         "--locale",
         default="en",
         choices=LOCALES,
         help="the language of the answer, as Discord users with that language see it (default: en)",
     )
+    parser.epilog, parser.formatter_class = exit_codes, argparse.RawDescriptionHelpFormatter
+    parser.set_defaults(handler=_command(run))
 
 
 def add_identity(commands: Any) -> None:
@@ -182,14 +184,11 @@ def add_identity(commands: Any) -> None:
         description="Explain a card's color and its Commander color identity, symbol by symbol, as the "
         "bot's /identity does. Online it asks Scryfall like the bot; with the local card data (sync-cards) "
         "it needs no network.",
-        epilog=IDENTITY_EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "name", help="the card name (a part of it or a name printed in another language works)"
     )
-    _add_locale(parser)
-    parser.set_defaults(handler=_command(_identity))
+    _finish(parser, _identity, IDENTITY_EXIT_CODES)
 
 
 def add_fits(commands: Any) -> None:
@@ -199,8 +198,6 @@ def add_fits(commands: Any) -> None:
         help="whether a card fits a deck led by a commander, as /fits does",
         description="Whether a card fits a Commander deck led by a commander (or two), and why, as the "
         "bot's /fits does: fits, does not fit, fits if you choose a color, or this deck can't exist.",
-        epilog=FITS_EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("card", help="the card to check")
     parser.add_argument(
@@ -220,8 +217,7 @@ def add_fits(commands: Any) -> None:
         metavar="COLOR",
         help="the color your partner chose before the game, if it chooses one too",
     )
-    _add_locale(parser)
-    parser.set_defaults(handler=_command(_fits))
+    _finish(parser, _fits, FITS_EXIT_CODES)
 
 
 def add_check_deck(commands: Any) -> None:
@@ -233,8 +229,6 @@ def add_check_deck(commands: Any) -> None:
         "singleton, deck size, banned cards, commander eligibility and partner pairing, and the deck's\n"
         "bracket. Reads Moxfield, Archidekt, Arena, MTGO, TappedOut and plain exports, also pasted on\n"
         "one line. Prints the report on stdout.",
-        epilog=DECK_EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     deck.add_argument("file", help="the decklist text file, or - to read it from stdin")
     deck.add_argument(
@@ -259,5 +253,4 @@ def add_check_deck(commands: Any) -> None:
         "e.g. The Prismatic Piper): W, U, B, R, G or white, blue, black, red, green. "
         "Repeat once per such commander, in commander order; it counts in the deck's color identity",
     )
-    _add_locale(deck)
-    deck.set_defaults(handler=_command(_check_deck))
+    _finish(deck, _check_deck, DECK_EXIT_CODES)

@@ -91,13 +91,11 @@ async def open_cards(
 
 
 class Runtime(NamedTuple):
-    """What `assemble` built: the bot, the bulk refresher, (with METRICS_PORT) the health server, and the
-    combos of Commander Spellbook (refreshed with the bulk data)."""
+    """What `assemble` built: the bot, the bulk refresher and (with METRICS_PORT) the health server."""
 
     bot: IdentityBot
     refresher: BulkRefresher
     health: HealthServer | None
-    combos: ComboStore
 
 
 class MetricsPortError(Exception):
@@ -158,7 +156,7 @@ async def assemble(
         closing.push_async_callback(bot.close)
         refresher.start()
         closing.push_async_callback(refresher.stop)
-        yield Runtime(bot, refresher, health, combos)
+        yield Runtime(bot, refresher, health)
 
 
 def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Health:

@@ -43,9 +43,7 @@ def parse_rate(spec: str | None) -> tuple[int, float] | None:
 
 
 def default_cache_path() -> Path:
-    """CACHE_PATH's default: `cache.sqlite3` in this user's data directory, whatever the working directory
-    (platformdirs: `~/.local/share/identity-bot` on Linux or `$XDG_DATA_HOME/identity-bot`,
-    `~/Library/Application Support/identity-bot` on macOS, `%LOCALAPPDATA%\\identity-bot` on Windows)."""
+    """CACHE_PATH's default: `cache.sqlite3` in this user's data directory (platformdirs), wherever run from."""
     return platformdirs.user_data_path(APP_NAME, appauthor=False) / "cache.sqlite3"
 
 

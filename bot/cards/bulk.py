@@ -107,7 +107,7 @@ def import_file(
     *,
     batch_size: int = DEFAULT_BATCH,
     updated_at: float | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
     clock: Callable[[], float] = time.time,
 ) -> ImportResult:
     """Import every card in `path` into the cache at `db_path` (synchronous). `updated_at`: when the data
@@ -177,7 +177,7 @@ async def sync_from_scryfall(
     *,
     batch_size: int = DEFAULT_BATCH,
     download_progress: Callable[[int, int | None], None] | None = None,
-    import_progress: Callable[[int], None] | None = None,
+    import_progress: Callable[[int], object] | None = None,
 ) -> ImportResult:
     """Download oracle_cards next to the cache and import it: in a child process, or with
     `import_progress` (a callback of this process) in a thread."""

@@ -160,8 +160,7 @@ class PrintedSearch:
 
 
 class ForeignNames:
-    """The local index (`index`, None until loaded or when off; `languages` it holds) and the search
-    fallback (`search`)."""
+    """The local index (`index`, None until loaded or when off; its `languages`) and the fallback `search`."""
 
     def __init__(self, search: PrintedSearch | None = None) -> None:
         self.index: PrintedNames | None = None

@@ -178,8 +178,7 @@ class CardLookups:
         return Resolved(self.cache.parse(row), "stale")
 
     async def store(self, cards: Iterable[dict[str, Any]], key: str | None = None, card_id: str = "") -> None:
-        """Keep API cards (compared with Scryfall's identity first), and (with `key`) that Scryfall's fuzzy
-        match of `key` is `card_id`."""
+        """Keep API cards (identity compared with Scryfall's), and that `key`'s fuzzy match is `card_id`."""
         cards = list(cards)
         self.second_opinion.fetched(cards)
         await self.db(self.cache.put_cards(cards), 0)
@@ -415,8 +414,7 @@ class CardLookups:
         return await self.resolve(name, Mode.COMMANDER)
 
     async def peek(self, name: str, *, commander: bool = False) -> Resolved | None:
-        """The card if the cache, local data or a remembered search can answer now, without the network;
-        None: ask Scryfall."""
+        """The card if the cache, local data or a remembered search answers now; None: ask Scryfall."""
         q, n = self.check_name(name)
         mode = Mode.COMMANDER if commander else Mode.CARD
         langs = player_langs()

@@ -62,8 +62,7 @@ def _strip_latin_accents(text: str) -> str:
 
 
 def printed_key(text: str, *, accents: bool = False) -> str:
-    """The key of a printed name (module docstring); `accents` keeps Latin accents (`Relámpago` is not
-    `Relâmpago`)."""
+    """The key of a printed name (module docstring); `accents` keeps Latin accents (`Relámpago`)."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     if not folded.isascii() and not accents:
         folded = _strip_latin_accents(folded.translate(LATIN_LETTERS))
@@ -75,8 +74,7 @@ def printed_key(text: str, *, accents: bool = False) -> str:
 
 
 def printing_names(obj: dict[str, Any]) -> list[str]:
-    """A printing's distinct printed names: its own, each face's, and without its own the faces' joined by
-    ` // `."""
+    """A printing's distinct printed names: its own, each face's, else the faces' joined by ` // `."""
     names: list[str] = []
     top = obj.get("printed_name")
     if isinstance(top, str) and top.strip():

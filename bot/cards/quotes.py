@@ -69,8 +69,7 @@ class PrintedText:
 
     @classmethod
     def of(cls, card: Mapping[str, Any], lang: str, printed: Sequence[str]) -> PrintedText | None:
-        """The card's (a Scryfall card object) printed text from the stored per-face texts; None when they
-        are not one per face."""
+        """The card's printed text from the stored per-face texts; None when they are not one per face."""
         oracle = text_faces(card, "oracle_text")
         faces = [f for f in card.get("card_faces") or () if isinstance(f, Mapping)]
         names = [_text(f, "name") for f in faces] if len(oracle) > 1 else [_text(card, "name")]

@@ -75,16 +75,15 @@ class BulkRefresher:
             log.info("bulk data: imported %d cards in %.1f s", result.cards, result.seconds)
             return result
 
-    async def refresh_printed(self, *, force: bool = False) -> bool:
-        """Import the printed names when one of `languages` is missing or older than the period (or
-        `force`), then (re)load their index; False when nothing was imported."""
+    async def refresh_printed(self) -> bool:
+        """Import the printed names when one of `languages` is missing or older than the period, then
+        (re)load their index; False when nothing was imported."""
         if not self.languages:
             return False
         db_path = Path(self.cards.cache.path)
         imported = await asyncio.to_thread(imported_languages, db_path)
         due = (
-            force
-            or not set(self.languages) <= set(imported)
+            not set(self.languages) <= set(imported)
             or min(imported[lang] for lang in self.languages) + self.period <= self._clock()
         )
         if due:

@@ -58,7 +58,6 @@ def reply_text(reply: Reply, *, bold: bool = False) -> str:
 
 
 def _typed(query: str) -> str:
-    """What was typed, on one line, cut to the echo length, quoted."""
     return repr(" ".join(query.split())[: render.MAX_ECHO])
 
 
@@ -94,7 +93,7 @@ def unavailable_text(reason: str, *, local_data: bool) -> str:
     return text.format(reason=reason)
 
 
-def chosen_color_text(flag: str, commander: str | None, partner_flag: str = "--partner") -> str:
+def chosen_color_text(flag: str, commander: str | None) -> str:
     """A chosen color (`--color`, `--partner-color`) given to a commander that chooses none."""
     text = _(
         "{option} is for a commander that chooses a color before the game begins (CR 903.4b), such as The "
@@ -102,4 +101,4 @@ def chosen_color_text(flag: str, commander: str | None, partner_flag: str = "--p
     )
     if commander is None:
         text = _("{option} is the color your partner chooses before the game; give {partner} too")
-    return text.format(option=flag, partner=partner_flag, card=commander)
+    return text.format(option=flag, partner="--partner", card=commander)

@@ -111,7 +111,7 @@ async def test_a_slow_spellbook_holds_up_nothing_but_its_own_refresh(world):
 
 
 async def test_the_bot_refreshes_the_combos_with_the_bulk_data(imported_cache, caplog):
-    """The composition root: the store is the runtime's, the refresh one of the bulk refresher's; an export of
+    """The composition root: the store is the bot's, the refresh one of the bulk refresher's; an export of
     this size is below the plausible (10,000 variants), so it is refused and the deck is not checked."""
     async with FakeSpellbook(FIRST) as fake, FakeScryfall([]) as scryfall:
         settings = fake_settings(
@@ -123,7 +123,7 @@ async def test_the_bot_refreshes_the_combos_with_the_bulk_data(imported_cache, c
                 async with asyncio.timeout(20):
                     while not fake.count() or not caplog.records:  # noqa: ASYNC110
                         await asyncio.sleep(0.02)
-                found = await runtime.combos.find(DECK)
+                found = await runtime.bot.combos.find(DECK)
     assert any(isinstance(also, ComboRefresh) for also in runtime.refresher.also)
     assert not found.checked and "only 31 of its 31 variants are usable, not 10,000" in caplog.text
 

@@ -21,6 +21,7 @@ from bot.deck.entries import Section
 from bot.deck.report import ProblemKind
 from bot.deck.sources import DeckLink, DeckSites, DeckSourceError, FetchedDeck, Site, parse_deck_url
 from bot.deck.sources import DeckSourceErrorCode as Code
+from bot.deck.sources.fetch import ASKS
 from bot.deck.sources.result import EntryProblem, read_archidekt, read_moxfield
 from bot.present.deck_report import problem_text
 from tests.deck.test_deck_runner import paced_cards
@@ -203,10 +204,12 @@ async def test_api_url_is_built_from_the_configured_base(session: aiohttp.Client
         moxfield_base="https://m.example",
         contact_url=CONTACT,
     )
-    assert sites.api_url(DeckLink(Site.ARCHIDEKT, "42")) == "https://a.example/api/decks/42/"
-    assert (
-        sites.api_url(DeckLink(Site.MOXFIELD, "abcDEF_-123")) == "https://m.example/v3/decks/all/abcDEF_-123"
-    )
+
+    def api_url(link: DeckLink) -> str:  # the first address asked for a link: the configured base
+        return sites.bases[link.site] + ASKS[link.site](link.deck_id)[0].path
+
+    assert api_url(DeckLink(Site.ARCHIDEKT, "42")) == "https://a.example/api/decks/42/"
+    assert api_url(DeckLink(Site.MOXFIELD, "abcDEF_-123")) == "https://m.example/v3/decks/all/abcDEF_-123"
 
 
 def test_defaults_point_at_the_real_apis() -> None:

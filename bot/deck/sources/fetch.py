@@ -109,10 +109,6 @@ class DeckSites:
         self._caching = cache_ttl > 0 and cache_size > 0
         self._flight = SingleFlight()
 
-    def api_url(self, link: DeckLink) -> str:
-        """The first address asked for a link: the configured base, never the user's URL."""
-        return self.bases[link.site] + ASKS[link.site](link.deck_id)[0].path
-
     async def fetch(self, link: DeckLink) -> FetchedDeck:
         """The deck behind `link` (cached, shared with concurrent calls); raises a `DeckSourceError`."""
         key = (link.site, link.deck_id)
