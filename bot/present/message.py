@@ -3,7 +3,7 @@ is the JSON Discord receives, `len(embed)` what counts against its 6,000-charact
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
@@ -40,8 +40,9 @@ class Embed:
         return total + sum(len(f.name) + len(f.value) for f in self.fields)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"type": "rich", **asdict(self)}  # in the fields' order: title, description, url, ...
-        out["fields"] = out["fields"] or None
+        out: dict[str, Any] = {"type": "rich", "title": self.title, "description": self.description}
+        out |= {"url": self.url, "color": self.color}
+        out["fields"] = [{"name": f.name, "value": f.value, "inline": f.inline} for f in self.fields] or None
         out["thumbnail"] = None if self.thumbnail is None else {"url": self.thumbnail}
         out["footer"] = None if self.footer is None else {"text": self.footer}
         return {k: v for k, v in out.items() if v is not None}
