@@ -19,7 +19,7 @@ from bot.__main__ import main
 from tests.app.test_app import bot_env
 from tests.fakes.scryfall import FakeScryfall
 from tests.present.test_embeds import card
-from tests.shared_data import CARDS_FILE, all_cards
+from tests.shared_data import all_cards
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -209,7 +209,7 @@ async def test_check_deck_refuses_a_misspelt_commander_and_takes_a_partial_one(f
 @pytest.mark.slow
 async def test_the_real_commands_as_a_new_user_types_them(fake, tmp_path):
     """Real processes, nothing configured but HOME: online the explanation; offline, after `sync-cards --file`
-    of the shared data, the same; the cache in the user's data directory."""
+    of a few cards of the shared data, the same; the cache in the user's data directory."""
     home = tmp_path / "home"
     home.mkdir()
     env = bot_env(tmp_path, SCRYFALL_API_BASE=fake.base_url, HOME=str(home))
@@ -226,7 +226,9 @@ async def test_the_real_commands_as_a_new_user_types_them(fake, tmp_path):
     code, online, err = await run("identity", "Fires of Undeath")
     assert code == 0 and "Color identity: {B}{R} black and red" in online, err
     env["SCRYFALL_API_BASE"] = "http://127.0.0.1:9"
-    code, out, err = await run("sync-cards", "--file", str(CARDS_FILE))
+    code, out, err = await run(
+        "sync-cards", "--file", subset_file(tmp_path, ["Fires of Undeath", "Sol Ring"])
+    )
     cache = home / ".local" / "share" / "identity-bot" / "cache.sqlite3"
     assert code == 0 and f"into {cache}" in out, err
     assert await run("identity", "Fires of Undeath") == (0, online, "")
