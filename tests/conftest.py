@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -17,6 +18,11 @@ os.environ.setdefault("SPELLBOOK_JSON_BASE", "http://127.0.0.1:9")
 # temporary root from this variable (a `--basetemp` given on the command line still wins).
 if os.access("/dev/shm", os.W_OK):
     os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", "/dev/shm")
+
+# Where the environment says PYTHONDONTWRITEBYTECODE, pytest would rewrite every test module's assertions again
+# in each worker on every run (seconds each): the suite keeps its compiled modules in __pycache__ (ignored by git
+# and by the image's build context).
+sys.dont_write_bytecode = False
 
 # fake_scryfall, make_card_service, card_service (see tests/fakes/fixtures.py)
 pytest_plugins = ("tests.fakes.fixtures",)
