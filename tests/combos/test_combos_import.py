@@ -8,8 +8,10 @@ import asyncio
 import gzip
 import io
 import json
+import shutil
 import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -159,7 +161,9 @@ _FIELDS = st.sampled_from(
         "quantity",
     ]
 )
-_HOSTILE_VARIANT = st.dictionaries(_FIELDS, _JSON | st.lists(st.dictionaries(_FIELDS, _JSON), max_size=3), max_size=6)
+_HOSTILE_VARIANT = st.dictionaries(
+    _FIELDS, _JSON | st.lists(st.dictionaries(_FIELDS, _JSON), max_size=3), max_size=6
+)
 
 
 @st.composite
@@ -183,12 +187,19 @@ def _documents(draw) -> bytes:
     )
 
 
+@pytest.fixture(scope="module")
+def base_cache(tmp_path_factory) -> Path:
+    """A cache holding the BASE export, imported once (each example copies it)."""
+    db = tmp_path_factory.mktemp("base") / "cache.sqlite3"
+    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, least=1)
+    return db
+
+
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=_documents())
-def test_hostile_exports_never_crash_the_importer_nor_poison_the_table(tmp_path_factory, body):
-    db = tmp_path_factory.mktemp("fuzz") / "cache.sqlite3"
-    import_variants(io.BufferedReader(io.BytesIO(BASE)), db, least=1)
+def test_hostile_exports_never_crash_the_importer_nor_poison_the_table(base_cache, tmp_path_factory, body):
+    db = shutil.copy(base_cache, tmp_path_factory.mktemp("fuzz") / "cache.sqlite3")
     before = held(db)
     try:
         result = import_variants(io.BufferedReader(io.BytesIO(body)), db, least=1)
