@@ -6,13 +6,13 @@
 # 1. starts the fake Discord and fake Scryfall (scripts/smoke_fakes.py) on the Docker bridge gateway address,
 #    so the container reaches them without any extra `docker run` flag;
 # 2. in a scratch copy of the working tree (your own .env is never touched or sent to Docker): `cp .env.example
-#    .env`, fills in DISCORD_TOKEN, DISCORD_API_BASE, SCRYFALL_API_BASE and METRICS_PORT, then runs the README's
+#    .env`, fills in DISCORD_TOKEN, DISCORD_API_BASE, SCRYFALL_API_BASE, SPELLBOOK_JSON_BASE and METRICS_PORT, then runs the README's
 #    `docker build` and `docker run` lines exactly as written;
 # 3. checks the image (non-root, no build leftovers, tests, .git or .env in it, no token in its history or
 #    config), waits for the container to be healthy, has it answer /identity through the fake Discord, checks
 #    the card cache is on the volume, then `docker restart`, and `docker stop` + `docker rm` + the same
 #    `docker run` again: healthy each time, the cache kept (same card count, no second bulk download);
-# 4. runs `sync-cards` (download) and `sync-cards --file` in one-off containers on the same volume;
+# 4. runs `sync-cards` (download of the cards and the combos) and `sync-cards --file` in one-off containers on the same volume;
 # 5. a wrong .env (an empty DISCORD_TOKEN) with the same restart policy: one error line in `docker logs`, then
 #    the container waits (no restarts) until `docker stop`, which ends it with exit code 2;
 # 6. cleans up: the containers, the volume, the fakes and the scratch copy (the identity-bot image is kept).
@@ -152,10 +152,10 @@ new, n = re.subn(rf"^(# ?)?{re.escape(key)}=.*$", lambda m: line, text, count=1,
 open(path, "w", encoding="utf-8").write(new if n else text.rstrip("\n") + "\n" + line + "\n")
 EOF
 }
-for key in DISCORD_TOKEN DISCORD_API_BASE SCRYFALL_API_BASE; do set_env "$key" "$(field "$INFO" "$key")"; done
+for key in DISCORD_TOKEN DISCORD_API_BASE SCRYFALL_API_BASE SPELLBOOK_JSON_BASE; do set_env "$key" "$(field "$INFO" "$key")"; done
 set_env METRICS_PORT "$METRICS_PORT"
 TOKEN=$(field "$INFO" DISCORD_TOKEN)
-grep -E '^(DISCORD_API_BASE|SCRYFALL_API_BASE|METRICS_PORT|CACHE_PATH)=' .env | sed 's/^/   /'
+grep -E '^(DISCORD_API_BASE|SCRYFALL_API_BASE|SPELLBOOK_JSON_BASE|METRICS_PORT|CACHE_PATH)=' .env | sed 's/^/   /'
 grep -q '^CACHE_PATH=' .env && echo "   note: .env.example sets CACHE_PATH" || ok "CACHE_PATH is left at its default"
 
 step "$BUILD_CMD"
@@ -244,7 +244,8 @@ out=$(docker run --rm -v identity-cache:/data --env-file .env identity-bot sync-
   || { printf '%s\n' "$out" >&2; fail "sync-cards failed"; }
 printf '%s\n' "$out" | tail -n 3 | sed 's/^/   /'
 [ "$(field "$(control /status)" bulk_downloads)" -eq $((DOWNLOADS + 1)) ] || fail "sync-cards did not download the bulk file"
-ok "sync-cards downloaded the bulk file from the (fake) Scryfall into the volume"
+printf '%s\n' "$out" | grep -q "Commander Spellbook combos" || fail "sync-cards did not import the combos"
+ok "sync-cards downloaded the bulk file from the (fake) Scryfall and the combos from the (fake) Spellbook"
 
 step "docker run --rm -v identity-cache:/data -v \$CARDS_FILE:/import/cards.jsonl.gz:ro --env-file .env identity-bot sync-cards --file /import/cards.jsonl.gz"
 out=$(docker run --rm -v identity-cache:/data -v "$CARDS_FILE:/import/cards.jsonl.gz:ro" \

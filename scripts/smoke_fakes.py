@@ -1,11 +1,11 @@
-"""The test suite's fake Discord and fake Scryfall as a standalone process, for scripts/docker-smoke.sh.
+"""The test suite's fake Discord, fake Scryfall and fake Commander Spellbook as a standalone process, for scripts/docker-smoke.sh.
 
     python scripts/smoke_fakes.py --host 172.17.0.1 --info /tmp/fakes.json
 
-Both fakes listen on ``--host`` (an address a container can reach, e.g. the Docker bridge gateway); the fake
-Scryfall serves the test card data set (API and the oracle_cards bulk file). Once they listen, the script
-writes ``--info``, a JSON object with the values for the bot's ``.env`` (``DISCORD_TOKEN``,
-``DISCORD_API_BASE``, ``SCRYFALL_API_BASE``) and ``control``, the URL of a small control server on
+The fakes listen on ``--host`` (an address a container can reach, e.g. the Docker bridge gateway); the fake
+Scryfall serves the test card data set (API and the oracle_cards bulk file), the fake Spellbook an export of
+combos of those cards. Once they listen, the script writes ``--info``, a JSON object with the values for the
+bot's ``.env`` (``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``SCRYFALL_API_BASE``, ``SPELLBOOK_JSON_BASE``) and ``control``, the URL of a small control server on
 127.0.0.1 for the smoke script:
 
 - ``GET /status``: identifies so far, connected shards, Scryfall bulk-file downloads and bulk-data requests,
@@ -36,6 +36,7 @@ from aiohttp import web  # noqa: E402
 from tests.fakes.discord import FakeDiscord  # noqa: E402
 from tests.fakes.scryfall import FakeScryfall  # noqa: E402
 from tests.fakes.server import serve as serve_app  # noqa: E402
+from tests.fakes.spellbook import FakeSpellbook, export, generated  # noqa: E402
 
 BULK_FILES = ("/bulk/oracle-cards.json", "/bulk/oracle-cards.json.gz")
 
@@ -94,13 +95,17 @@ async def serve(host: str, info_path: Path) -> None:
     scryfall = FakeScryfall.with_shared_data()
     scryfall.host = host
     discord = FakeDiscord()
+    names = [c["name"] for c in scryfall.cards[:3000]]
+    spellbook = FakeSpellbook(export(generated(12_000, names, seed=1)), host=host)  # the bot refuses < 10,000
     await scryfall.start()
     await discord.start(host=host)
+    await spellbook.__aenter__()
     runner, control = await serve_app(control_app(discord, scryfall), "127.0.0.1")
     info = {
         "DISCORD_TOKEN": discord.token,
         "DISCORD_API_BASE": discord.api_base,
         "SCRYFALL_API_BASE": scryfall.base_url,
+        "SPELLBOOK_JSON_BASE": spellbook.base_url,
         "control": control,
         "cards": len(scryfall.cards),
         "pid": os.getpid(),
@@ -119,6 +124,7 @@ async def serve(host: str, info_path: Path) -> None:
         await runner.cleanup()
         await discord.close()
         await scryfall.close()
+        await spellbook.__aexit__(None, None, None)
 
 
 def main(argv: list[str] | None = None) -> int:
