@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cachetools import LRUCache, cachedmethod
+from rapidfuzz import fuzz, process
 
 from bot.cards.names import (
     EXACT,
@@ -138,7 +139,9 @@ class NameIndex:
         typo_names = [lists.names[h[2]] for h in typo]
         if len(typo) == 1:
             return LocalMatch("unique", typo_names, typo_names)
-        scored = [(lists.names[i], score) for i, score in lists.closest(q, 5)]
+        sorted_q = " ".join(sorted(q.split()))  # token_sort_ratio, with each key's words sorted once
+        found = process.extract(sorted_q, lists.sorted_words, scorer=fuzz.ratio, limit=5, score_cutoff=60.0)
+        scored = [(lists.names[i], float(score)) for _key, score, i in found]
         suggestions = list(dict.fromkeys(typo_names + [name for name, _s in scored]))[:5]
         if scored and scored[0][1] >= 88.0 and (len(scored) == 1 or scored[1][1] <= scored[0][1] - 3.0):
             return LocalMatch("unique", [scored[0][0]], suggestions)

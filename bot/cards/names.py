@@ -1,19 +1,6 @@
-"""Card-name keys (`normalize`) and the ranking of names for a typed query, ranked by what players play.
-
-cost = match cost + log10(popularity rank), in decades of popularity: Scryfall's `edhrec_rank` (1 = most
-played in Commander; unranked counts as 50,000, 4.7). Match costs: exact -10; whole words 2 (plural or
-possessive s 2.75); prefix 3.5; typo-tolerant prefix 10; inside a word 12; fuzzy 16 + half a point per
-point of similarity below 100. A match at a later word of the name adds 0.5.
-
-Why: whole word and prefix are 1.5 decades apart, so a card played ~30 times more passes an obscure
-whole-word match (`rhys`: Rhystic Study before Rhys the Redeemed). Typo, infix and fuzzy sit more than
-the whole popularity range below word starts, so a slip never passes a correct match (`atr`: Atraxa, not
-Arcane Signet); a slip at a word start still ranks before letters inside another word. Ties: the shorter
-completion of the typed word, then real cards before tokens, then shorter names.
-
-Resolution (`NameIndex.match`): the exact name wins; a single match wins; of several, the first only when
-it is a whole-word match ten times more popular than every other whole-word match (`bolt` → Lightning
-Bolt, `path` stays ambiguous); else one typo match, or a fuzzy score of 88+ leading by 3."""
+"""Card-name keys (`normalize`) and the ranking of names for a typed query, ranked by what players play:
+cost = match cost + log10(popularity rank) (the costs, the reasons and the resolution rules: docs/card-data.md,
+"Name matching")."""
 
 from __future__ import annotations
 

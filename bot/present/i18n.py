@@ -108,6 +108,9 @@ def N_(message: str) -> str:
     return message
 
 
+_babel = lru_cache(Locale.parse)  # babel's locale data, parsed once (each parse costs a quarter of a reply)
+
+
 def and_list(items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
     """'a, b and c' in the current locale (`style="or"`: 'a, b or c'); English as en_GB: no serial comma."""
     locale = _locale.get()
@@ -117,9 +120,3 @@ def and_list(items: Iterable[str], style: Literal["standard", "or"] = "standard"
 def number(n: int) -> str:
     """A whole number with the current locale's digit grouping ('65,536', '65.536')."""
     return format_decimal(n, locale=_babel(_locale.get()))
-
-
-@lru_cache
-def _babel(code: str) -> Locale:
-    """Babel's locale data for `code`, parsed once (parsing it on every call costs a quarter of a reply)."""
-    return Locale.parse(code)
