@@ -1,10 +1,11 @@
 """Card names printed in other languages through the card service (issue 20), with the printed names
 imported (the local index) and without them (Scryfall's `lang:` search, one request a name, cached).
 
-One fake Scryfall for the module (its log and faults cleared for each test), and one card service with every
-printed name imported for the tests of the index (loading them takes seconds; in that mode a printed name
-is read from the index, never from what an earlier test left in the cache); each test of the search gets
-its own service."""
+One fake Scryfall for the module (its log and faults cleared for each test), and two card services for the
+module, opened when a test first asks for one (opening one takes about a second): one with every printed name
+imported for the tests of the index (in that mode a printed name is read from the index, never from what an
+earlier test left in the cache), one without them for the tests of the search, whose clock moves past every
+answer's time to live before each test: a test finds nothing remembered, as with a new service."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from bot.cards.foreign import use_player_langs
 from bot.cards.model import AmbiguousCard, CardNotFound, ScryfallUnavailable
 from bot.cards.service import CardService
 from tests.fakes.allcards import foreign_printings
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.fixtures import FakeClock, card_services
 from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import copy_database
@@ -96,13 +98,41 @@ async def index_cards(
         yield index
 
 
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def search_cards(
+    module_scryfall, printed_cache_template, tmp_path_factory
+) -> AsyncIterator[Callable[[], Awaitable[CardService]]]:
+    """`await search_cards()`: the module's card service without the printed names (`language_data`'s
+    "search": the same cache, `CARD_LANGUAGES` off), opened when a test first asks for it. Each call moves
+    its clocks two days on, past every time to live (answers a day, "none" ten minutes, autocomplete five)
+    and every turn of Scryfall's pace: what an earlier test had searched is asked again, at once, as a new
+    service would."""
+    folder = tmp_path_factory.mktemp("search")
+    clock, budget = FakeClock(), FastForwardBudget()
+    opened: list[CardService] = []
+    async with card_services(module_scryfall, folder) as make:
+
+        async def search() -> CardService:
+            if not opened:
+                path = copy_database(printed_cache_template, folder / "cards.sqlite3")
+                opened.append(await make(clock=clock, budget=budget, cache_path=path, card_languages=""))
+            clock.advance(2 * 86_400)
+            budget.clock.skip(2 * 86_400)
+            return opened[0]
+
+        yield search
+
+
+@pytest.fixture(params=["index", "search"])
+def mode(request: pytest.FixtureRequest) -> str:
+    """`language_data`'s two modes, for the tests on the module's services."""
+    return str(request.param)
+
+
 @pytest_asyncio.fixture(loop_scope="module")
-async def foreign_cards(language_data, index_cards, make_card_service) -> tuple[str, CardService]:
-    """Each test twice (`language_data`): the module's service with the index, or a new one without it."""
-    mode, settings = language_data
-    if mode == "index":
-        return mode, await index_cards()
-    return mode, await make_card_service(clock=FakeClock(), **settings)
+async def foreign_cards(mode, index_cards, search_cards) -> tuple[str, CardService]:
+    """Each test twice: the module's service with the index, or the module's one without it."""
+    return mode, await (index_cards() if mode == "index" else search_cards())
 
 
 @pytest.mark.parametrize(

@@ -1,13 +1,24 @@
-"""CardService over the imported shared data set: local answers, partial names, autocomplete."""
+"""CardService over the imported shared data set: local answers, partial names, autocomplete.
+
+The tests that only read the local data share one service and fake Scryfall for the module (opening a
+service builds its name index: most of a second); its request log is cleared for each test. The tests that
+add cards to Scryfall or take it down have their own (`own_local`, `own_scryfall`)."""
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
 from bot.cards.model import AmbiguousCard, CardNotFound
+from bot.cards.service import CardService
+from tests.fakes.fixtures import card_services
+from tests.fakes.scryfall import FakeScryfall
+from tests.production_world import copy_database
 from tests.shared_data import card
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest.fixture(scope="module")
@@ -15,11 +26,45 @@ def imported(tmp_path_factory, card_cache_copy):
     return card_cache_copy(tmp_path_factory.mktemp("bulk") / "cards.sqlite3")
 
 
-@pytest.fixture
-async def local(imported, tmp_path, make_card_service):
-    path = tmp_path / "cards.sqlite3"
-    shutil.copy(imported, path)
-    return await make_card_service(cache_path=path)
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def module_scryfall() -> AsyncIterator[FakeScryfall]:
+    async with FakeScryfall.with_shared_data() as fake:
+        yield fake
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def module_local(module_scryfall, card_cache_copy, tmp_path_factory) -> AsyncIterator[CardService]:
+    folder = tmp_path_factory.mktemp("local")
+    async with card_services(module_scryfall, folder) as make:
+        yield await make(cache_path=card_cache_copy(folder / "cards.sqlite3"))
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def fake_scryfall(module_scryfall) -> AsyncIterator[FakeScryfall]:
+    """The module's fake Scryfall, its request log cleared before and after each test."""
+    module_scryfall.reset()
+    yield module_scryfall
+    module_scryfall.reset()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def local(module_local, fake_scryfall) -> CardService:
+    """The module's service over the imported data set, talking to `fake_scryfall`."""
+    return module_local
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def own_scryfall() -> AsyncIterator[FakeScryfall]:
+    """A fake Scryfall of the test's own (it changes the cards served, or the fake's mode)."""
+    async with FakeScryfall.with_shared_data() as fake:
+        yield fake
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def own_local(imported, tmp_path, own_scryfall) -> AsyncIterator[CardService]:
+    """A service of the test's own over a copy of the imported data set, talking to `own_scryfall`."""
+    async with card_services(own_scryfall, tmp_path) as make:
+        yield await make(cache_path=copy_database(imported, tmp_path / "cards.sqlite3"))
 
 
 async def test_exact_and_faces_are_local(local, fake_scryfall):
@@ -59,20 +104,20 @@ async def test_commander_preference_is_local(local, fake_scryfall):
     assert fake_scryfall.count() == 0
 
 
-async def test_unknown_to_local_data_goes_to_scryfall(local, fake_scryfall):
+async def test_unknown_to_local_data_goes_to_scryfall(own_local, own_scryfall):
     new = card("Sol Ring") | {
         "id": "00000000-0000-0000-0000-00000000beef",
         "oracle_id": "x",
         "name": "Zyzzyva Test Dragon",
     }
-    fake_scryfall.add_cards([new])
-    resolved = await local.resolve("Zyzzyva Test Dragon")
+    own_scryfall.add_cards([new])
+    resolved = await own_local.resolve("Zyzzyva Test Dragon")
     assert resolved.source == "api" and resolved.card["id"] == new["id"]
     # like no known name: first searched as a printed name (issue 26), then Scryfall's own lookup
-    assert fake_scryfall.count() - fake_scryfall.count("/cards/search") == 1
-    assert fake_scryfall.count("/cards/search") == 1
+    assert own_scryfall.count() - own_scryfall.count("/cards/search") == 1
+    assert own_scryfall.count("/cards/search") == 1
     with pytest.raises(CardNotFound) as err:
-        await local.resolve("Lightnign Bolts of Qwxyz")
+        await own_local.resolve("Lightnign Bolts of Qwxyz")
     assert len(err.value.suggestions) <= 5
 
 
@@ -124,9 +169,9 @@ NEWER = {
 }  # not in the data
 
 
-async def test_a_deck_list_is_read_exactly_and_never_guessed(local, fake_scryfall):
+async def test_a_deck_list_is_read_exactly_and_never_guessed(own_local, own_scryfall):
     """Evidence of issue 19: offline, a real card the local data lacks was read as a look-alike."""
-    fake_scryfall.add_cards([NEWER])
+    own_scryfall.add_cards([NEWER])
     typed = [
         "Fire/Ice",
         "Fire / Ice",
@@ -135,8 +180,8 @@ async def test_a_deck_list_is_read_exactly_and_never_guessed(local, fake_scryfal
         "Kitchen Fink",
         "Kitchen Finks Reborn",
     ]
-    fake_scryfall.mode = "down"
-    offline = await local.resolve_many(typed)
+    own_scryfall.mode = "down"
+    offline = await own_local.resolve_many(typed)
     assert {t: r.name for t, r in offline.found.items()} == {
         "Fire/Ice": "Fire // Ice",
         "Fire / Ice": "Fire // Ice",
@@ -148,8 +193,8 @@ async def test_a_deck_list_is_read_exactly_and_never_guessed(local, fake_scryfal
     assert offline.suggestions["Kitchen Fink"][0] == "Kitchen Finks"
     assert offline.suggestions["Kitchen Finks Reborn"][0] == "Kitchen Finks"  # a suggestion, never the card
 
-    fake_scryfall.mode = "ok"
-    online = await local.resolve_many(typed)
+    own_scryfall.mode = "ok"
+    online = await own_local.resolve_many(typed)
     assert online.found["Kitchen Finks Reborn"].name == "Kitchen Finks Reborn"  # Scryfall knows it exactly
     assert "Kitchen Fink" not in online.found and online.missing["Kitchen Fink"][0] == "Kitchen Finks"
     assert online.suggestions["Kitchen Fink"] == online.missing["Kitchen Fink"]
