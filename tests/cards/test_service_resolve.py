@@ -126,6 +126,7 @@ async def test_control_characters_are_stripped(fake_scryfall, make_card_service)
     assert fake_scryfall.requests[0].query == {"fuzzy": "Sol Ring"}
 
 
+@pytest.mark.looptime  # the fake's delay (the request in flight) passes on the loop's fake clock
 async def test_fifty_concurrent_resolves_make_one_request(fake_scryfall, make_card_service):
     service = await make_card_service()
     fake_scryfall.delay = 0.3
@@ -208,7 +209,8 @@ async def test_resolve_many_uses_collection_batches(fake_scryfall, make_card_ser
 
 
 async def test_resolve_many_reports_names_it_could_not_look_up(fake_scryfall, make_card_service):
-    service = await make_card_service(scryfall_timeout=1.0)
+    # the retries at once: their timing is not tested here
+    service = await make_card_service(scryfall_timeout=1.0, backoff=0.0)
     fake_scryfall.mode = "down"
     batch = await service.resolve_many(["Sol Ring", "Lightning Bolt"])
     assert batch.found == {} and batch.missing == {}
