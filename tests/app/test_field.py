@@ -68,10 +68,10 @@ async def test_a_discord_host_that_never_answers_is_one_clear_error(tmp_path, ca
             cache_path=tmp_path / "cache.sqlite3",
             mana_emoji_upload=False,
         )
-        code = await asyncio.wait_for(run(settings, connect_timeout=1.5), 30)
+        code = await asyncio.wait_for(run(settings, connect_timeout=1.0), 30)
     assert code == 1 and silent.paths == ["/api/v10/users/@me"]  # it asked, and gave up waiting
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: Discord did not answer within 2 s at " + base)
+    assert len(err) == 1 and err[0].startswith("error: Discord did not answer within 1 s at " + base)
 
 
 async def test_a_metrics_port_in_use_is_named_as_such(tmp_path, capsys):

@@ -64,6 +64,7 @@ async def test_negative_ttl_zero_disables_it(fake_scryfall, make_card_service):
     assert fake_scryfall.count("/cards/named") == 2
 
 
+@pytest.mark.looptime  # the timeout, backoff and the fake's delay pass on the loop's fake clock
 @pytest.mark.parametrize("fault", ["down", "slow", "malformed", "429"])
 async def test_stale_entry_served_when_scryfall_fails(fake_scryfall, make_card_service, fault):
     clock = FakeClock()

@@ -126,6 +126,7 @@ async def test_control_characters_are_stripped(fake_scryfall, make_card_service)
     assert fake_scryfall.requests[0].query == {"fuzzy": "Sol Ring"}
 
 
+@pytest.mark.looptime  # the fake's delay (the request in flight) passes on the loop's fake clock
 async def test_fifty_concurrent_resolves_make_one_request(fake_scryfall, make_card_service):
     service = await make_card_service()
     fake_scryfall.delay = 0.3
@@ -134,6 +135,7 @@ async def test_fifty_concurrent_resolves_make_one_request(fake_scryfall, make_ca
     assert fake_scryfall.count() == 1
 
 
+@pytest.mark.looptime  # the timeouts, backoff, lockout and the fake's delay pass on the loop's fake clock
 @pytest.mark.parametrize("fault", ["429", "500", "slow", "malformed", "refused"])
 async def test_failures_end_in_unavailable_and_never_poison(fake_scryfall, make_card_service, fault):
     kwargs = {"scryfall_timeout": 1.0}
@@ -150,10 +152,11 @@ async def test_failures_end_in_unavailable_and_never_poison(fake_scryfall, make_
         fake_scryfall.delay = 5
     elif fault == "malformed":
         fake_scryfall.malformed_json = True
-    started = time.monotonic()
+    loop = asyncio.get_running_loop()
+    started, loop_started = time.monotonic(), loop.time()
     with pytest.raises(ScryfallUnavailable) as err:
         await service.resolve("Sol Ring")
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 2.0 and loop.time() - loop_started < 2.0
     if fault == "429":
         assert err.value.retry_after == pytest.approx(2, abs=0.1)
     assert cache_counts(service.cache.path) == EMPTY
@@ -206,7 +209,8 @@ async def test_resolve_many_uses_collection_batches(fake_scryfall, make_card_ser
 
 
 async def test_resolve_many_reports_names_it_could_not_look_up(fake_scryfall, make_card_service):
-    service = await make_card_service(scryfall_timeout=1.0)
+    # the retries at once: their timing is not tested here
+    service = await make_card_service(scryfall_timeout=1.0, backoff=0.0)
     fake_scryfall.mode = "down"
     batch = await service.resolve_many(["Sol Ring", "Lightning Bolt"])
     assert batch.found == {} and batch.missing == {}
@@ -236,12 +240,14 @@ async def test_commander_autocomplete_without_local_data_drops_known_non_command
     assert "Kumano's Pupils" in await service.autocomplete("kumano")  # the card option keeps it
 
 
+@pytest.mark.looptime  # the autocomplete's budget and the fake's delay pass on the loop's fake clock
 async def test_autocomplete_answers_within_two_seconds(fake_scryfall, make_card_service):
     service = await make_card_service(scryfall_timeout=8.0)
     fake_scryfall.delay = 6
-    started = time.monotonic()
+    loop = asyncio.get_running_loop()
+    started, loop_started = time.monotonic(), loop.time()
     assert await service.autocomplete("lightning") == []
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 2.0 and loop.time() - loop_started < 2.0
 
 
 async def test_open_cards_makes_cache_directory_and_close_is_idempotent(fake_scryfall, tmp_path):

@@ -15,7 +15,7 @@ import pytest
 from bot.cards.cache import CardCache
 from bot.cards.refresh import BulkRefresher
 from bot.cli import main
-from bot.combos.store import ComboRefresh, ComboStore, sync_variants
+from bot.combos.store import ComboRefresh, ComboStore, import_variants, sync_variants
 from bot.main import assemble
 from bot.settings import load_settings
 from tests.fakes.fixtures import FakeClock, fake_settings
@@ -44,6 +44,15 @@ async def world(tmp_path):
         yield fake, store, ComboRefresh(store, sync, 24, clock)
 
 
+async def hold_first(store: ComboStore, tmp_path) -> None:
+    """The combos of FIRST held, imported here (the export the fake serves, without a download and an import
+    child): for the tests of a later refresh, not of the first."""
+    source = tmp_path / "first.json"
+    source.write_bytes(FIRST)
+    await asyncio.to_thread(import_variants, source, store.cache.path, least=10)
+    assert await store.held()
+
+
 async def test_first_start_imports_then_answers_offline_and_refreshes_a_day_later(world):
     fake, store, refresh = world
     assert not (await store.find(DECK)).checked
@@ -70,9 +79,9 @@ async def test_first_start_imports_then_answers_offline_and_refreshes_a_day_late
 
 
 @pytest.mark.parametrize("fault", ["truncated", "malformed"])
-async def test_a_refused_export_keeps_the_combos_held_with_one_log_line(world, caplog, fault):
+async def test_a_refused_export_keeps_the_combos_held_with_one_log_line(world, caplog, fault, tmp_path):
     fake, store, refresh = world
-    await refresh.refresh_now()
+    await hold_first(store, tmp_path)
     held = await store.find(DECK)
     setattr(fake, fault, True)
     with caplog.at_level(logging.INFO, logger="bot.combos"):
@@ -144,11 +153,11 @@ async def test_sync_cards_downloads_the_combos_after_the_card_data(tmp_path, mon
 
 
 @pytest.mark.slow
-async def test_a_deeply_nested_export_runs_out_of_the_import_childs_memory_only(world, caplog):
+async def test_a_deeply_nested_export_runs_out_of_the_import_childs_memory_only(world, caplog, tmp_path):
     """ijson's memory grows with the square of the nesting depth: 100,000 levels (200 KB) would take tens of
     GB. The import child may use 1 GB: the export is refused, the combos held stay, the bot is untouched."""
     fake, store, refresh = world
-    await refresh.refresh_now()
+    await hold_first(store, tmp_path)
     deep = b'{"variants": [{"id": "1", "uses": ' + b"[" * 100_000 + b"]" * 100_000 + b"}]}"
     fake.serve(deep)
     with caplog.at_level(logging.ERROR, logger="bot.combos"):

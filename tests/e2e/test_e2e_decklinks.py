@@ -14,7 +14,8 @@ import pytest
 import pytest_asyncio
 
 from bot.app.bot import IdentityBot
-from bot.deck.sources import DeckSites
+from bot.app.replies import DEFER_AFTER
+from bot.deck.sources import DeckSites, Site
 from tests.fakes.decksites import FakeArchidekt, FakeDeckSite, FakeMoxfield, load_sample
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
@@ -84,13 +85,29 @@ async def world(tmp_path_factory, card_cache_copy):
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def w(world):
-    world.bot.deck_sites.cache.clear()
+    """The module's world; the bot's deck sites as a bot just started has them, on the addresses the composition
+    root gave it: nothing cached, and no wait for a site's next request slot (one a second, tests/deck's
+    business) left over from the test before."""
     for site in (world.archidekt, world.moxfield, world.others):
         site.requests.clear()
         site.private.clear()
         site.delay, site.malformed = 0.0, None
     world.others.challenge = False
-    yield world
+    assembled = world.bot.deck_sites
+    async with aiohttp.ClientSession() as session:
+        world.bot.deck_sites = DeckSites(
+            session,
+            archidekt_base=assembled.bases[Site.ARCHIDEKT],
+            moxfield_base=assembled.bases[Site.MOXFIELD],
+            contact_url=world.bot.settings.decksite_contact,
+            moxfield_user_agent=world.bot.settings.moxfield_user_agent,
+            bases=assembled.bases,
+        )
+        try:
+            yield world
+        finally:
+            await world.bot.deck_sites.aclose()
+            world.bot.deck_sites = assembled
     assert world.discord.violations == []
 
 
@@ -161,15 +178,17 @@ async def test_malformed_answer(w):
 
 
 async def test_slow_site_defers_then_answers(w):
-    w.archidekt.delay = 2.0  # longer than the bot waits before deferring, shorter than its timeout
+    # longer than the bot waits before deferring, shorter than its timeout
+    w.archidekt.delay = DEFER_AFTER + 0.3
     reply = await w.deckcheck(f"https://archidekt.com/decks/{ARCHIDEKT_KUMANO}")
     assert reply.deferred and not reply.ephemeral
     assert reply.embeds[0]["title"] == "Deck check: Kumano, Master Yamabushi"
 
 
 async def test_too_slow_site_is_an_ephemeral_retry_hint(w):
-    """A site slower than the client's deadline (2.5 s, past the bot's deferral): the "thinking…" is replaced by
-    an ephemeral message."""
+    """A site slower than the client's deadline (past the bot's deferral): the "thinking…" is replaced by an
+    ephemeral message."""
+    deadline = DEFER_AFTER + 0.3
     bot = w.bot
     sites = bot.deck_sites
     async with aiohttp.ClientSession() as session:
@@ -178,10 +197,10 @@ async def test_too_slow_site_is_an_ephemeral_retry_hint(w):
             archidekt_base=w.archidekt.base_url,
             moxfield_base=w.moxfield.base_url,
             contact_url="https://example.org/bot",
-            timeout=2.5,
+            timeout=deadline,
         )
         try:
-            w.archidekt.delay = 5.0
+            w.archidekt.delay = deadline + 1.0
             reply = await w.deckcheck(f"https://archidekt.com/decks/{ARCHIDEKT_KUMANO}")
         finally:
             with contextlib.suppress(Exception):
