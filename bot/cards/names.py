@@ -45,7 +45,7 @@ def normalize(text: str) -> str:
     A name made only of punctuation (the Un-card `_____`) keeps its case-folded text."""
     folded = text.casefold()
     if not folded.isascii():
-        folded = unicodedata.normalize("NFKD", folded.translate(LATIN_LETTERS))
+        folded = unicodedata.normalize("NFKD", folded).casefold().translate(LATIN_LETTERS)  # 🅪: MC, mc
         folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     key = _NON_WORD.sub(" ", _APOSTROPHES.sub("", folded)).strip()
     return key or _SPACES.sub(" ", folded).strip()
