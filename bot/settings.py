@@ -42,11 +42,6 @@ def parse_rate(spec: str | None) -> tuple[int, float] | None:
     return rate, per
 
 
-def default_cache_path() -> Path:
-    """CACHE_PATH's default: `cache.sqlite3` in this user's data directory (platformdirs), wherever run from."""
-    return platformdirs.user_data_path(APP_NAME, appauthor=False) / "cache.sqlite3"
-
-
 def _blank_is_default(value: Any) -> Any:
     """A blank value (`KEY= `, or an override of spaces) means the default, like an empty one."""
     if isinstance(value, str) and not value.strip():
@@ -107,7 +102,10 @@ class Settings(BaseSettings):
     scryfall_api_base: Base = "https://api.scryfall.com"
     scryfall_rate: float = Field(default=1.0, gt=0.0, le=1.0)  # scales Scryfall's limits down, never up
     scryfall_timeout: float = Field(default=8.0, gt=0.0)
-    cache_path: Annotated[Path, Blank] = Field(default_factory=default_cache_path)
+    # `cache.sqlite3` in this user's data directory (platformdirs), wherever run from
+    cache_path: Annotated[Path, Blank] = Field(
+        default_factory=lambda: platformdirs.user_data_path(APP_NAME, appauthor=False) / "cache.sqlite3"
+    )
     cache_ttl: int = Field(default=86_400, ge=0)
     negative_ttl: int = Field(default=600, ge=0)
     bulk_refresh_hours: float = Field(default=24.0, ge=0.0)

@@ -15,7 +15,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -163,7 +163,7 @@ def import_file(
                     ("bulk_imported_at", repr(float(now))),
                     ("bulk_cards", str(count)),
                     ("bulk_complete", "1"),
-                    (META_KEY, json.dumps([d.as_list() for d in differ], ensure_ascii=False)),
+                    (META_KEY, json.dumps([astuple(d) for d in differ], ensure_ascii=False)),
                 ],
             )
             conn.execute("DELETE FROM meta WHERE key = 'bulk_partial'")

@@ -1,9 +1,6 @@
 """Card names typed in another language (`Foudre`, `Blitzschlag`, `稲妻`): which English card they mean, from
-the local printed-name index (with `CARD_LANGUAGES`) or else Scryfall's search (`lang:any unique:prints
-"name"`, of which only printings whose printed name has the text's exact key count). Never a guess.
-`meaning`: no card printed so, or an English card name too, is [] (the English path goes on), unless the
-player's language prints it as other cards too (fr `Contemplation` is Ponder as well): then all of them;
-else every card printed so (the player's languages narrow them): one is the card, more an ambiguity."""
+the local printed-name index (`CARD_LANGUAGES`) or else Scryfall's search, never a guess; the rules, with the
+names that need them, are in docs/printed-names.md."""
 
 from __future__ import annotations
 
@@ -48,8 +45,10 @@ def player_langs() -> tuple[str, ...]:
 def meaning(
     found: PrintedNames, text: str, n: str, langs: Sequence[str], english: str | None = None
 ) -> list[str]:
-    """What a text (English key `n`) means (module docstring) by the printed names `found` and the player's
-    languages; `english`: the card the text is the English name of."""
+    """The English cards a text (English key `n`) means by the printed names `found`: [] for no card printed so,
+    or for an English card name too (`english`: the card it names), unless the player's `langs` print it as
+    other cards too (fr `Contemplation` is Ponder as well): then all of them; else every card printed so (the
+    player's languages narrow them): one is the card, more an ambiguity."""
     names = found.lookup(text, langs)
     english = english or next((name for name in names if normalize(name) == n), None)
     if english is not None:

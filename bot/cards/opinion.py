@@ -36,9 +36,6 @@ class Disagreement:
     ours: str
     theirs: str
 
-    def as_list(self) -> list[str]:
-        return [self.name, self.ours, self.theirs]
-
 
 def differs(card: Mapping[str, Any], analysis: Analysis, chosen: str | None = None) -> Disagreement | None:
     """The disagreement when Scryfall's identity of a deck card is not the engine's `analysis.identity`; None

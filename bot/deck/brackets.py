@@ -1,8 +1,7 @@
 """A deck's Commander bracket from its contents, as facts: the lowest bracket (Wizards' Commander Brackets,
-updated October 2025) whose rules allow every card and combo. Game Changers (the card's `game_changer`): none
-in 1-2, up to three in 3; by the card's lines (`bot.identity.guideline_findings`), mass land denial: none in
-1-3, extra turns: none in 1; Commander Spellbook's two-card combos as its `estimate_bracket` judges them
-(`bot.combos.model.classify`): none in 1-2, no early one in 3. Intent (1 or 2, 4 or 5) is left to words."""
+updated October 2025) whose rules allow every Game Changer, mass land denial and extra-turn card
+(`bot.identity.guideline_findings`) and Commander Spellbook two-card combo (`bot.combos.model.classify`); the
+limits are `limits` and the table in docs/brackets.md. Intent (1 or 2, 4 or 5) is left to words."""
 
 from __future__ import annotations
 

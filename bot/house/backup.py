@@ -1,11 +1,6 @@
-"""House rules as JSON, for backups: `export_rules` reads every server's rules from a cache file, `import_rules`
-checks a whole file before writing anything and then replaces the rules of the servers it lists in one
-transaction (servers it does not list keep theirs).
-
-    {"format": "identity-bot house rules", "version": 1, "exported_at": "2026-...Z",
-     "servers": [{"guild_id": "1100...", "bracket": 2, "bans": [{"key": "<oracle id>", "name": "Sol Ring"}]}]}
-
-Server ids are strings (they are larger than JSON numbers keep exactly); `bracket` is 1-5 or null."""
+"""House rules as JSON, for backups (the format: docs/house-rules.md): `export_rules` reads every server's rules
+from a cache file, `import_rules` checks a whole file before writing anything and then replaces the rules of
+the servers it lists in one transaction (servers it does not list keep theirs)."""
 
 from __future__ import annotations
 

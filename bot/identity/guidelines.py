@@ -1,12 +1,8 @@
 """`guideline_findings(card)`: the lines of a card's rules text, every face and part (CR 709-712, 715, 720),
-reminder text removed (CR 903.4c), that make it mass land denial or an extra-turn card in the sense of the
-Commander Brackets. Mass land denial: a line that removes lands (destroy, exile, sacrifice of CR 701, or
-return to hand: every land, every nonbasic one, those of a basic land type (305.6) or all permanents (110),
-not only yours; four or more, X, one for each ... or all but a few; a sacrifice at the beginning of each turn
-or step, 503, 513), keeps them tapped (untap step, 502.3) or changes their mana (106, 305.7), unless lands are
-spared, paid by choice or given back on the same line. Extra turns (CR 500.7): a player "takes an extra turn"
-(never "can't", "would" or "skips that turn instead"). docs/brackets.md gives these rules in plain words and
-the choices, with cards. Findings are facts: Wizards' words are for `bot.present`."""
+reminder text removed (CR 903.4c), that make it mass land denial (lands destroyed, exiled, sacrificed or
+bounced en masse: 701, 305.6, 110, 503, 513; kept tapped: 502.3; their mana changed: 106, 305.7) or an
+extra-turn card (500.7) in the sense of the Commander Brackets; the exact rules and the choices, with cards,
+are in docs/brackets.md. Findings are facts: Wizards' words are for `bot.present`."""
 
 from __future__ import annotations
 
