@@ -323,6 +323,7 @@ def test_check_pairing_agrees_with_can_pair_on_real_commanders():
     commanders = _commanders()
     traits = [pairing_traits(c) for c in commanders]
     assert sum(1 for t in traits if t) > 60
+    decoded = [PairingTraits.decode(t.encode()) for t in traits]  # each summary through its wire form
     pairs = agree_ok = 0
     for i, j in combinations(range(len(commanders)), 2):
         a, b = commanders[i], commanders[j]
@@ -330,7 +331,7 @@ def test_check_pairing_agrees_with_can_pair_on_real_commanders():
             continue
         verdict = check_pairing(a, b)
         assert verdict.ok == can_pair(traits[i], traits[j]), (a["name"], b["name"], verdict)
-        assert verdict.ok == can_pair(PairingTraits.decode(traits[j].encode()), traits[i])
+        assert verdict.ok == can_pair(decoded[j], traits[i])
         pairs += 1
         agree_ok += verdict.ok
     print(f"\n[pairing] {len(commanders)} commanders, {pairs} pairs, {agree_ok} valid")

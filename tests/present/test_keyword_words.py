@@ -47,9 +47,12 @@ def cost_keywords() -> frozenset[str]:
         for line in (face.get("oracle_text") or "").split("\n")
     }
     found = {r.keyword.lower() for _n, r in keyword_reasons() if r.keyword}
+    by_first: dict[str, list[str]] = {}  # a line can match only the keywords of its first word
+    for line in lines:
+        by_first.setdefault(re.split("[ \u2014]", line, maxsplit=1)[0].lower(), []).append(line)
     for keyword in terms.glossary()["keywords"]:  # not an ability word before an activated ability's cost
         pattern = re.compile(rf"(?i)^{re.escape(keyword)}(?: (?:\d+|X))?(?: ?\u2014 ?| )\{{[^:]*$")
-        if any(pattern.match(line) for line in lines):
+        if any(pattern.match(line) for line in by_first.get(keyword.split(" ")[0].lower(), ())):
             found.add(keyword.lower())
     return frozenset(found)
 
