@@ -72,7 +72,8 @@ def _order(card: dict[str, Any]) -> tuple[bool, str]:
 @dataclass(frozen=True)
 class _CardIndex:
     """The fake's lookups over a card list: by id, by every name key (the first card in `_order` wins),
-    the full-name keys in order (for word search and fuzzy matching), and which cards can be commanders.
+    the full-name keys in order (for word search and fuzzy matching), and which cards can be commanders
+    (`commanders`: worked out on the first `is:commander` search, two seconds over the shared cards).
 
     Indexing the 24,249 shared cards takes about half a second, so their index is built once per process
     (per pytest-xdist worker) and a card list that starts with the shared card objects extends it instead.
@@ -82,7 +83,14 @@ class _CardIndex:
     by_key: dict[str, dict[str, Any]]
     full: list[tuple[str, dict[str, Any]]]
     keys: list[str]
-    commanders: frozenset[int]
+    base: _CardIndex | None = None  # the index this one extends, and the cards it adds to it
+    added: Sequence[dict[str, Any]] = ()
+
+    @functools.cached_property
+    def commanders(self) -> frozenset[int]:
+        """The ids (`id()`) of the cards that can be commanders."""
+        held = self.base.commanders if self.base is not None else frozenset()
+        return held | {id(c) for c in self.added if can_be_commander(c)}
 
     @classmethod
     def of(cls, cards: Sequence[dict[str, Any]]) -> _CardIndex:
@@ -106,12 +114,11 @@ class _CardIndex:
                 if kind == 0:
                     full.append((key, card))
         full.sort(key=lambda kc: (kc[0], *_order(kc[1])))
-        commanders = self.commanders | {id(c) for c in cards if can_be_commander(c)}
-        return _CardIndex(by_id, by_key, full, [k for k, _c in full], commanders)
+        return _CardIndex(by_id, by_key, full, [k for k, _c in full], self, tuple(cards))
 
 
 _SHARED_AT_LEAST = 1000  # a smaller list is not the shared data set, and indexes in milliseconds anyway
-_EMPTY = _CardIndex({}, {}, [], [], frozenset())
+_EMPTY = _CardIndex({}, {}, [], [])
 
 
 def _shared_cards() -> tuple[dict[str, Any], ...]:
@@ -165,7 +172,7 @@ class FakeScryfall:
         self.by_key = index.by_key
         self._full = index.full
         self._keys = index.keys
-        self._commander = index.commanders
+        self._index = index
 
     def add_cards(self, cards: Iterable[dict[str, Any]]) -> None:
         self.cards.extend(with_game_changer(c) for c in cards)
@@ -182,10 +189,11 @@ class FakeScryfall:
         return out
 
     def _containing(self, words: list[str], *, commanders: bool = False) -> list[dict[str, Any]]:
+        held = self._index.commanders if commanders else frozenset()
         return self._unique_names(
             (key, card)
             for key, card in self._full
-            if all(w in key for w in words) and (not commanders or id(card) in self._commander)
+            if all(w in key for w in words) and (not commanders or id(card) in held)
         )
 
     # -- control -----------------------------------------------------------------------------------
