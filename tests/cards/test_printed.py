@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import cache
 
 import pytest
 
@@ -11,10 +12,12 @@ from bot.cards.printed import PrintedNames, printed_key, printing_names, scryfal
 from bot.settings import CARD_LANGUAGES, load_settings
 from tests.fakes.allcards import foreign_lines
 
+_key = cache(printed_key)  # the keys of the data set's names: made once for the index and the tests that ask
+
 
 def printed_names(rows) -> PrintedNames:
     """The index of (language, printed name, English name[, printings]) rows, their keys made here."""
-    return PrintedNames((printed_key(r[1]), r[0], r[1], r[2], r[3] if len(r) > 3 else 1) for r in rows)
+    return PrintedNames((_key(r[1]), r[0], r[1], r[2], r[3] if len(r) > 3 else 1) for r in rows)
 
 
 def _rows(lines):
@@ -80,8 +83,8 @@ def test_the_players_language_settles_a_cross_language_collision(index):
     """A string that names different cards only in different languages resolves to the player's one."""
     by_key: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for lang, value, name in _rows(foreign_lines()):
-        if printed_key(value) == printed_key(value, accents=True):  # accents typed choose otherwise
-            by_key[printed_key(value)][lang].add(name)
+        if (key := _key(value)) == printed_key(value, accents=True):  # accents typed choose otherwise
+            by_key[key][lang].add(name)
     cases = [
         (key, langs)
         for key, langs in by_key.items()
