@@ -625,12 +625,23 @@ _TOKEN = re.compile(r'"[^"]*"|\S+')
 _PRINTED_LANGS = frozenset({"en", "de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht"})
 
 
+class _Marks(dict[int, int | None]):
+    """A `str.translate` table that drops the combining marks (each code point looked up once)."""
+
+    def __missing__(self, point: int) -> int | None:
+        self[point] = None if unicodedata.combining(chr(point)) else point
+        return self[point]
+
+
+_MARKS = _Marks()
+
+
 def _loose(text: str) -> str:
     """Scryfall's loose name match, roughly: case, width and accents ignored."""
     if text.isascii():
         return text.casefold()  # no accents, no wide forms
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+    return unicodedata.normalize("NFC", decomposed.translate(_MARKS))
 
 
 @functools.lru_cache(maxsize=1)
