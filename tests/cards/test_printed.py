@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache
 
 import pytest
 
@@ -11,8 +10,7 @@ from bot.cards.foreign import choice_label
 from bot.cards.printed import PrintedNames, printed_key, printing_names, scryfall_language
 from bot.settings import CARD_LANGUAGES, load_settings
 from tests.fakes.allcards import foreign_lines
-
-_key = cache(printed_key)  # the keys of the data set's names: made once for the index and the tests that ask
+from tests.fakes.allcards import printed_key_of as _key
 
 
 def printed_names(rows) -> PrintedNames:

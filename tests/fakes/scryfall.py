@@ -96,7 +96,7 @@ class _CardIndex:
     def of(cls, cards: Sequence[dict[str, Any]]) -> _CardIndex:
         shared = _shared_cards() if len(cards) >= _SHARED_AT_LEAST else ()
         if shared and len(cards) >= len(shared) and all(a is b for a, b in zip(shared, cards, strict=False)):
-            return _shared_index().extended(cards[len(shared) :])
+            return shared_index().extended(cards[len(shared) :])
         return _EMPTY.extended(cards)
 
     def extended(self, cards: Sequence[dict[str, Any]]) -> _CardIndex:
@@ -132,7 +132,8 @@ def _shared_cards() -> tuple[dict[str, Any], ...]:
 
 
 @lru_cache(maxsize=1)
-def _shared_index() -> _CardIndex:
+def shared_index() -> _CardIndex:
+    """The index of the shared data set (built once per process)."""
     return _EMPTY.extended(_shared_cards())
 
 
