@@ -137,6 +137,18 @@ def shared_index() -> _CardIndex:
     return _EMPTY.extended(_shared_cards())
 
 
+def _bulk_file_of(cards: Sequence[dict[str, Any]], gz: bool) -> bytes:
+    """The oracle_cards file of `cards`: a JSON array, gzipped if `gz`."""
+    raw = json.dumps(list(cards)).encode()
+    return gzip.compress(raw, compresslevel=1) if gz else raw
+
+
+@lru_cache(maxsize=2)
+def _shared_bulk_file(gz: bool) -> bytes:
+    """The shared data set's oracle_cards file (made once per process: every fake serving it serves these)."""
+    return _bulk_file_of(_shared_cards(), gz)
+
+
 class FakeScryfall:
     """Serve `cards` (Scryfall card objects) the way api.scryfall.com would."""
 
@@ -445,8 +457,15 @@ class FakeScryfall:
 
     def _bulk_bytes(self, gz: bool) -> bytes:
         if gz not in self._bulk_cache:
-            raw = json.dumps(self.cards).encode()
-            self._bulk_cache[gz] = gzip.compress(raw, compresslevel=1) if gz else raw
+            shared = _shared_cards() if len(self.cards) >= _SHARED_AT_LEAST else ()
+            if (
+                shared
+                and len(self.cards) == len(shared)
+                and all(a is b for a, b in zip(shared, self.cards, strict=True))
+            ):
+                self._bulk_cache[gz] = _shared_bulk_file(gz)
+            else:
+                self._bulk_cache[gz] = _bulk_file_of(self.cards, gz)
         return self._bulk_cache[gz]
 
     async def _bulk_file(self, request: web.Request) -> web.Response:
