@@ -10,11 +10,12 @@ from bot.cards.foreign import choice_label
 from bot.cards.printed import PrintedNames, printed_key, printing_names, scryfall_language
 from bot.settings import CARD_LANGUAGES, load_settings
 from tests.fakes.allcards import foreign_lines
+from tests.fakes.allcards import printed_key_of as _key
 
 
 def printed_names(rows) -> PrintedNames:
     """The index of (language, printed name, English name[, printings]) rows, their keys made here."""
-    return PrintedNames((printed_key(r[1]), r[0], r[1], r[2], r[3] if len(r) > 3 else 1) for r in rows)
+    return PrintedNames((_key(r[1]), r[0], r[1], r[2], r[3] if len(r) > 3 else 1) for r in rows)
 
 
 def _rows(lines):
@@ -80,8 +81,8 @@ def test_the_players_language_settles_a_cross_language_collision(index):
     """A string that names different cards only in different languages resolves to the player's one."""
     by_key: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for lang, value, name in _rows(foreign_lines()):
-        if printed_key(value) == printed_key(value, accents=True):  # accents typed choose otherwise
-            by_key[printed_key(value)][lang].add(name)
+        if (key := _key(value)) == printed_key(value, accents=True):  # accents typed choose otherwise
+            by_key[key][lang].add(name)
     cases = [
         (key, langs)
         for key, langs in by_key.items()

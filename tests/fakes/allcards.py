@@ -17,14 +17,15 @@ import json
 import random
 import uuid
 from collections.abc import Callable, Collection, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from bot.cards.names import normalize
 from bot.cards.printed import printed_key
-from bot.cards.rows import name_keys
 from tests.shared_data import FOREIGN_FILE, all_cards
+
+printed_key_of = cache(printed_key)  # the key of a printed name of the data set, made once per process
 
 _NAMESPACE = uuid.UUID("5f0c2a55-8f1e-4c3a-9d7e-0a1b2c3d4e5f")
 PRINTED_TEXTS = Path(__file__).resolve().parent.parent / "data" / "printed_texts.json"
@@ -44,13 +45,15 @@ def foreign_lines() -> tuple[dict[str, Any], ...]:
         return tuple(json.loads(line) for line in fh if line.strip())
 
 
+_SEED = hashlib.sha1(_NAMESPACE.bytes)  # SHA-1 of the namespace: `_uuid5` hashes each name on a copy of it
+
+
 def _uuid5(name: str) -> str:
     """`str(uuid.uuid5(_NAMESPACE, name))`, without building a UUID object (145,000 of them per process)."""
-    digest = bytearray(hashlib.sha1(_NAMESPACE.bytes + name.encode()).digest()[:16])
-    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
-    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
-    h = digest.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    sha = _SEED.copy()
+    sha.update(name.encode())
+    h = sha.hexdigest()  # version 5 in the third group, the RFC 4122 variant in the fourth's first digit
+    return f"{h[:8]}-{h[8:12]}-5{h[13:16]}-{'89ab'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:32]}"
 
 
 def _english(card: dict[str, Any]) -> dict[str, Any]:
@@ -151,14 +154,16 @@ def _printed_owners() -> dict[str, frozenset[str]]:
     for line in foreign_lines():
         for names in line["printed"].values():
             for name in names:
-                owners.setdefault(printed_key(name), set()).add(line["name"])
+                owners.setdefault(printed_key_of(name), set()).add(line["name"])
     return {key: frozenset(names) for key, names in owners.items()}
 
 
 @lru_cache(maxsize=1)
 def _english_keys() -> frozenset[str]:
-    """Every name key of the English cards."""
-    return frozenset(key for card in all_cards() for key, _kind in name_keys(card))
+    """Every name key of the English cards: the keys of the fake Scryfall's index of them (built once)."""
+    from tests.fakes.scryfall import shared_index
+
+    return frozenset(shared_index().by_key)
 
 
 def printed_sample(
@@ -181,7 +186,7 @@ def printed_sample(
         fits = (
             entry
             for entry in pool
-            if owners[printed_key(entry[1])] == {entry[2]}
+            if owners[printed_key_of(entry[1])] == {entry[2]}
             and normalize(entry[1]) not in taken
             and not (english and english(entry[1]))
         )

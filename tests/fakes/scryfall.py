@@ -72,7 +72,8 @@ def _order(card: dict[str, Any]) -> tuple[bool, str]:
 @dataclass(frozen=True)
 class _CardIndex:
     """The fake's lookups over a card list: by id, by every name key (the first card in `_order` wins),
-    the full-name keys in order (for word search and fuzzy matching), and which cards can be commanders.
+    the full-name keys in order (for word search and fuzzy matching), and which cards can be commanders
+    (`commanders`: worked out on the first `is:commander` search, two seconds over the shared cards).
 
     Indexing the 24,249 shared cards takes about half a second, so their index is built once per process
     (per pytest-xdist worker) and a card list that starts with the shared card objects extends it instead.
@@ -82,13 +83,20 @@ class _CardIndex:
     by_key: dict[str, dict[str, Any]]
     full: list[tuple[str, dict[str, Any]]]
     keys: list[str]
-    commanders: frozenset[int]
+    base: _CardIndex | None = None  # the index this one extends, and the cards it adds to it
+    added: Sequence[dict[str, Any]] = ()
+
+    @functools.cached_property
+    def commanders(self) -> frozenset[int]:
+        """The ids (`id()`) of the cards that can be commanders."""
+        held = self.base.commanders if self.base is not None else frozenset()
+        return held | {id(c) for c in self.added if can_be_commander(c)}
 
     @classmethod
     def of(cls, cards: Sequence[dict[str, Any]]) -> _CardIndex:
         shared = _shared_cards() if len(cards) >= _SHARED_AT_LEAST else ()
         if shared and len(cards) >= len(shared) and all(a is b for a, b in zip(shared, cards, strict=False)):
-            return _shared_index().extended(cards[len(shared) :])
+            return shared_index().extended(cards[len(shared) :])
         return _EMPTY.extended(cards)
 
     def extended(self, cards: Sequence[dict[str, Any]]) -> _CardIndex:
@@ -106,12 +114,11 @@ class _CardIndex:
                 if kind == 0:
                     full.append((key, card))
         full.sort(key=lambda kc: (kc[0], *_order(kc[1])))
-        commanders = self.commanders | {id(c) for c in cards if can_be_commander(c)}
-        return _CardIndex(by_id, by_key, full, [k for k, _c in full], commanders)
+        return _CardIndex(by_id, by_key, full, [k for k, _c in full], self, tuple(cards))
 
 
 _SHARED_AT_LEAST = 1000  # a smaller list is not the shared data set, and indexes in milliseconds anyway
-_EMPTY = _CardIndex({}, {}, [], [], frozenset())
+_EMPTY = _CardIndex({}, {}, [], [])
 
 
 def _shared_cards() -> tuple[dict[str, Any], ...]:
@@ -125,8 +132,21 @@ def _shared_cards() -> tuple[dict[str, Any], ...]:
 
 
 @lru_cache(maxsize=1)
-def _shared_index() -> _CardIndex:
+def shared_index() -> _CardIndex:
+    """The index of the shared data set (built once per process)."""
     return _EMPTY.extended(_shared_cards())
+
+
+def _bulk_file_of(cards: Sequence[dict[str, Any]], gz: bool) -> bytes:
+    """The oracle_cards file of `cards`: a JSON array, gzipped if `gz`."""
+    raw = json.dumps(list(cards)).encode()
+    return gzip.compress(raw, compresslevel=1) if gz else raw
+
+
+@lru_cache(maxsize=2)
+def _shared_bulk_file(gz: bool) -> bytes:
+    """The shared data set's oracle_cards file (made once per process: every fake serving it serves these)."""
+    return _bulk_file_of(_shared_cards(), gz)
 
 
 class FakeScryfall:
@@ -165,7 +185,7 @@ class FakeScryfall:
         self.by_key = index.by_key
         self._full = index.full
         self._keys = index.keys
-        self._commander = index.commanders
+        self._index = index
 
     def add_cards(self, cards: Iterable[dict[str, Any]]) -> None:
         self.cards.extend(with_game_changer(c) for c in cards)
@@ -182,10 +202,11 @@ class FakeScryfall:
         return out
 
     def _containing(self, words: list[str], *, commanders: bool = False) -> list[dict[str, Any]]:
+        held = self._index.commanders if commanders else frozenset()
         return self._unique_names(
             (key, card)
             for key, card in self._full
-            if all(w in key for w in words) and (not commanders or id(card) in self._commander)
+            if all(w in key for w in words) and (not commanders or id(card) in held)
         )
 
     # -- control -----------------------------------------------------------------------------------
@@ -436,8 +457,15 @@ class FakeScryfall:
 
     def _bulk_bytes(self, gz: bool) -> bytes:
         if gz not in self._bulk_cache:
-            raw = json.dumps(self.cards).encode()
-            self._bulk_cache[gz] = gzip.compress(raw, compresslevel=1) if gz else raw
+            shared = _shared_cards() if len(self.cards) >= _SHARED_AT_LEAST else ()
+            if (
+                shared
+                and len(self.cards) == len(shared)
+                and all(a is b for a, b in zip(shared, self.cards, strict=True))
+            ):
+                self._bulk_cache[gz] = _shared_bulk_file(gz)
+            else:
+                self._bulk_cache[gz] = _bulk_file_of(self.cards, gz)
         return self._bulk_cache[gz]
 
     async def _bulk_file(self, request: web.Request) -> web.Response:
@@ -617,12 +645,23 @@ _TOKEN = re.compile(r'"[^"]*"|\S+')
 _PRINTED_LANGS = frozenset({"en", "de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht"})
 
 
+class _Marks(dict[int, int | None]):
+    """A `str.translate` table that drops the combining marks (each code point looked up once)."""
+
+    def __missing__(self, point: int) -> int | None:
+        self[point] = None if unicodedata.combining(chr(point)) else point
+        return self[point]
+
+
+_MARKS = _Marks()
+
+
 def _loose(text: str) -> str:
     """Scryfall's loose name match, roughly: case, width and accents ignored."""
     if text.isascii():
         return text.casefold()  # no accents, no wide forms
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+    return unicodedata.normalize("NFC", decomposed.translate(_MARKS))
 
 
 @functools.lru_cache(maxsize=1)
