@@ -87,20 +87,29 @@ class CardCache:
 
     async def lookup_name(self, norm: str) -> list[CardRow]:
         """Cards whose full or face name normalises to `norm`, best first (full names, real cards, bulk)."""
-        return await self._card_rows(
-            "n.kind, c.json FROM names n JOIN cards c ON c.id = n.card_id WHERE n.norm = ? "
-            "ORDER BY n.kind, c.rank, c.source = 'bulk' DESC, c.fetched_at DESC",
-            norm,
+        return (await self.lookup_names([norm])).get(norm, [])
+
+    async def lookup_names(self, norms: Sequence[str]) -> dict[str, list[CardRow]]:
+        """`lookup_name` of every key in `norms` in one query (a decklist's names): {key: its rows, best first}."""
+        rows = await self._card_rows(
+            "n.kind, c.json, n.norm FROM names n JOIN cards c ON c.id = n.card_id WHERE n.norm IN "
+            "(SELECT value FROM json_each(?)) ORDER BY n.kind, c.rank, c.source = 'bulk' DESC, c.fetched_at DESC",
+            json.dumps(list(norms)),
         )
+        found: dict[str, list[CardRow]] = {}
+        for norm, row in rows:
+            found.setdefault(norm, []).append(row)
+        return found
 
     async def get_card(self, card_id: str) -> CardRow | None:
-        return next(iter(await self._card_rows("0, c.json FROM cards c WHERE c.id = ?", card_id)), None)
+        rows = await self._card_rows("0, c.json, '' FROM cards c WHERE c.id = ?", card_id)
+        return next((row for _, row in rows), None)
 
-    async def _card_rows(self, rest: str, arg: str) -> list[CardRow]:
+    async def _card_rows(self, rest: str, arg: str) -> list[tuple[str, CardRow]]:
         rows = await self._db.execute_fetchall(
             f"SELECT c.id, c.name, c.source, c.fetched_at, c.rank, c.commander, {rest}", (arg,)
         )
-        return [CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows]
+        return [(r[8], CardRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])) for r in rows]
 
     async def get_query(self, kind: str, norm: str) -> tuple[str, float] | None:
         rows = await self._db.execute_fetchall(

@@ -38,6 +38,7 @@ class ExactReader:
         self.query_of: dict[str, str] = {}
         self.stale: dict[str, CardRow] = {}
         self.unsearched: dict[str, ScryfallUnavailable] = {}  # keys whose printed-name search failed
+        self.rows: dict[str, list[CardRow]] = {}  # key -> the cache's rows of it, read in one query
 
     async def read(self, names: list[str]) -> Batch:
         for name in names:
@@ -50,6 +51,7 @@ class ExactReader:
             if name not in self.wanted.setdefault(n, []):
                 self.wanted[n].append(name)
             self.query_of.setdefault(n, q)
+        self.rows = await self.service.db(self.service.cache.lookup_names(list(self.wanted)), {})
         ask = [n for n in self.wanted if not await self._local(n)]
         for start in range(0, len(ask), MAX_COLLECTION):
             for n in await self._collection(ask[start : start + MAX_COLLECTION]):
@@ -116,7 +118,7 @@ class ExactReader:
     async def _local(self, n: str) -> bool:
         """Settle `n` from the cache if it can; False when Scryfall must be asked."""
         service, q = self.service, self.query_of[n]
-        rows: list[CardRow] = await service.db(service.cache.lookup_name(n), [])
+        rows = self.rows.get(n, [])
         try:  # a cached English name is that card; else the local index's printed names
             found = await service.local(
                 q, n, Mode.CARD, rows=rows, langs=self.langs, printed=not rows, exact_only=True

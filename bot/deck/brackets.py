@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from bot.combos.model import Combo, ComboClass, ComboFindings, classify
-from bot.identity import Guideline, GuidelineFinding, guideline_findings
+from bot.identity import Analysis, Guideline, GuidelineFinding, analyze, guideline_findings
 
 Card = Mapping[str, Any]
 BRACKETS = (1, 2, 3, 4, 5)
@@ -49,12 +50,38 @@ class Flagged:
         return GUIDELINE_FLOORS[self.finding.guideline]
 
 
+class Same:
+    """A card keyed by identity for the memos below: `CardCache.parse` serves one read-only object per card."""
+
+    __slots__ = ("card",)
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
+
+    def __hash__(self) -> int:
+        return id(self.card)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.card is self.card
+
+
+@lru_cache(maxsize=2048)
+def analysis_of(held: Same) -> Analysis:
+    """`analyze` of the card, once per card object a deck check sees again (`IdentityError` is not kept)."""
+    return analyze(dict(held.card))
+
+
 def flags(card: Card) -> tuple[Flagged, ...]:
     """The card's guidelines, one finding each (its first line)."""
+    return _flags(Same(card))
+
+
+@lru_cache(maxsize=2048)
+def _flags(held: Same) -> tuple[Flagged, ...]:
     first: dict[Guideline, GuidelineFinding] = {}
-    for finding in guideline_findings(card):
+    for finding in guideline_findings(held.card):
         first.setdefault(finding.guideline, finding)
-    return tuple(Flagged(str(card.get("name") or "?"), f) for f in first.values())
+    return tuple(Flagged(str(held.card.get("name") or "?"), f) for f in first.values())
 
 
 def limits(bracket: int, card: Card) -> bool:

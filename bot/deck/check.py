@@ -13,7 +13,7 @@ from typing import Any
 from bot.cards.model import MAX_SUGGESTIONS
 from bot.cards.opinion import Disagreement, differs
 from bot.combos.model import ComboFindings
-from bot.deck.brackets import BracketFacts, bracket_facts
+from bot.deck.brackets import BracketFacts, Same, analysis_of, bracket_facts
 from bot.deck.entries import DeckEntry, ParsedDeck, Section
 from bot.deck.errors import DeckCheckCode, DeckCheckError
 from bot.deck.house import HouseRules, house_problems
@@ -188,7 +188,7 @@ def _identity_problems(
 ) -> tuple[Analysis | None, list[Problem]]:
     """The card's analysis and, when its identity leaves the deck's (CR 903.4, 903.5c), a `kind` problem."""
     try:
-        analysis = analyze(dict(card))
+        analysis = analysis_of(Same(card))
     except IdentityError:
         leaders.unjudged.append(name)
         return None, []
