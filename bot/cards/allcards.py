@@ -56,8 +56,7 @@ class PrintedImport:
 
 
 def card_oracle_id(obj: Mapping[str, Any]) -> str | None:
-    oracle_id = obj.get("oracle_id")
-    if isinstance(oracle_id, str):
+    if isinstance(oracle_id := obj.get("oracle_id"), str):
         return oracle_id
     for face in obj.get("card_faces") or ():  # reversible cards keep it on their faces
         if isinstance(face, Mapping) and isinstance(face.get("oracle_id"), str):
@@ -77,8 +76,7 @@ def printed_rows(obj: Any, languages: Collection[str]) -> list[Row]:
 
 def _keep_text(texts: Texts, obj: dict[str, Any], lang: str, oracle_id: str) -> None:
     """Keep this printing's printed text when it follows the Oracle text better than the one kept."""
-    faces = text_faces(obj, "printed_text")
-    if not any(faces):
+    if not any(faces := text_faces(obj, "printed_text")):
         return
     kept = texts.get((lang, oracle_id))
     released = obj.get("released_at")
@@ -172,8 +170,7 @@ def _connect_existing(db_path: Path | str) -> sqlite3.Connection | None:
 
 def imported_languages(db_path: Path | str) -> dict[str, float]:
     """{language: when it was imported (epoch seconds)} for the languages the cache holds names in."""
-    conn = _connect_existing(db_path)
-    if conn is not None:
+    if (conn := _connect_existing(db_path)) is not None:
         with contextlib.closing(conn), contextlib.suppress(sqlite3.OperationalError):
             return dict(conn.execute("SELECT lang, imported_at FROM printed_languages").fetchall())
     return {}  # no file, or no table: never imported
@@ -182,8 +179,7 @@ def imported_languages(db_path: Path | str) -> dict[str, float]:
 def load_printed_names(db_path: Path | str, languages: Collection[str]) -> PrintedNames | None:
     """The index of the cache's printed names in `languages` (most printed spelling first), or None when
     the cache holds none. Synchronous."""
-    conn = _connect_existing(db_path) if languages else None
-    if conn is None:
+    if (conn := _connect_existing(db_path) if languages else None) is None:
         return None
     langs = tuple(languages)
     where = f"WHERE lang IN ({','.join('?' * len(langs))})"

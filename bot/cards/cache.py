@@ -80,8 +80,7 @@ class CardCache:
     def parse(self, row: CardRow) -> dict[str, Any]:
         """The card object of `row` (parsed once, then served from a small LRU)."""
         key = f"{row.id}:{row.fetched_at}"
-        card = self._parsed.get(key)
-        if card is None:
+        if (card := self._parsed.get(key)) is None:
             card = self._parsed[key] = json.loads(row.raw)
         return card
 

@@ -105,8 +105,7 @@ class ExactReader:
             self.result.suggestions[typed] = names[:MAX_SUGGESTIONS]
 
     async def _unavailable(self, n: str, exc: ScryfallUnavailable) -> None:
-        row = self.stale.get(n)
-        if row is not None:  # the exact card, only older than CACHE_TTL
+        if (row := self.stale.get(n)) is not None:  # the exact card, only older than CACHE_TTL
             self._found(n, self.service.serve_stale(row))
             return
         self.service.metrics.observe_lookup("unavailable")

@@ -128,8 +128,7 @@ class NameIndex:
     def match(self, q: str, *, commanders_only: bool = False) -> LocalMatch:
         """Resolve `q` locally by the rules in `bot.cards.names`: one name, several best first, or none."""
         lists = self._lists(commanders_only)
-        hits = lists.search(q, 50, typos=False, infix=True, fuzzy=False)
-        if hits:
+        if hits := lists.search(q, 50, typos=False, infix=True, fuzzy=False):
             names = [lists.names[h[2]] for h in hits]
             exact = [h for h in hits if h[4] == EXACT]
             if len(exact) == 1 or len(hits) == 1 or (not exact and self._clear_winner(lists, hits)):

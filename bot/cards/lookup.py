@@ -152,8 +152,7 @@ class CardLookups:
         q = clean_input(name[: MAX_INPUT_CHARS * 4])
         if len(name) > MAX_INPUT_CHARS * 4 or len(q) > MAX_INPUT_CHARS:
             raise BadCardName(q[:MAX_INPUT_CHARS], "too_long", len(name))
-        n = normalize(q)
-        if not q or not n:
+        if not q or not (n := normalize(q)):
             raise BadCardName(q, "empty")
         return q, n
 
@@ -264,8 +263,7 @@ class CardLookups:
     async def _remote(self, q: str, n: str, mode: Mode, miss: Miss) -> Resolved:
         self.metrics.observe_lookup("miss")
         try:
-            remote = self._remote_commander if mode is Mode.COMMANDER else self._remote_card
-            return await remote(q, n, miss)
+            return await (self._remote_commander if mode is Mode.COMMANDER else self._remote_card)(q, n, miss)
         except ScryfallUnavailable:
             if miss.stale is not None:
                 return self.serve_stale(miss.stale)
@@ -401,9 +399,8 @@ class CardLookups:
         The pipeline runs once for all concurrent callers of a key; errors name each caller's own query."""
         q, n = self.check_name(name)
         langs = player_langs()
-        key = (mode, n, langs)
         try:
-            return await self._flight.run(key, lambda: self._pipeline(q, n, mode, langs))
+            return await self._flight.run((mode, n, langs), lambda: self._pipeline(q, n, mode, langs))
         except CardNotFound as exc:
             raise CardNotFound(q, exc.suggestions) from None
         except AmbiguousCard as exc:

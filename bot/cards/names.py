@@ -47,8 +47,7 @@ def normalize(text: str) -> str:
     if not folded.isascii():
         folded = unicodedata.normalize("NFKD", folded).casefold().translate(LATIN_LETTERS)  # 🅪: MC, mc
         folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    key = _NON_WORD.sub(" ", _APOSTROPHES.sub("", folded)).strip()
-    return key or _SPACES.sub(" ", folded).strip()
+    return _NON_WORD.sub(" ", _APOSTROPHES.sub("", folded)).strip() or _SPACES.sub(" ", folded).strip()
 
 
 def names_card(typed: str, card: Mapping[str, Any]) -> bool:
@@ -133,8 +132,7 @@ def typo_prefix(q: str, word: str) -> bool:
 def match_cost(q: str, key: str) -> tuple[float, int]:
     """The match cost of name key `key` for query key `q`, and its completion (the one definition of the
     tiers; `NameIndex` finds the same tiers through its sorted lists)."""
-    found = word_match(q, key)
-    if found is not None:
+    if (found := word_match(q, key)) is not None:
         return found[0], found[1]
     if len(q) >= MIN_TYPO_CHARS:
         if typo_prefix(q, key):

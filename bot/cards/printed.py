@@ -99,8 +99,7 @@ class PrintedNames:
         entries: list[list[Any]] = []  # [key, language number, printed name, English name, printings]
         where: dict[tuple[str, int, str], int] = {}
         for key, lang, printed, name, prints in rows:
-            number = _LANG_NUMBER.get(lang)
-            if number is None or not key or not name:
+            if (number := _LANG_NUMBER.get(lang)) is None or not key or not name:
                 continue
             name = interned.setdefault(name, name)
             at = where.setdefault((key, number, name), len(entries))
@@ -126,8 +125,7 @@ class PrintedNames:
         """The English names (alphabetical) of the cards printed as `text`; accents typed choose among names
         that differ by them. Those printed so in `prefer_langs` come first, and one such card is the only
         answer (fr `Augure` is Omen). Two or more names are an ambiguity to offer, never to pick from."""
-        key = printed_key(text)
-        if not key:
+        if not (key := printed_key(text)):
             return []
         found: Sequence[int] = range(bisect_left(self._keys, key), bisect_right(self._keys, key))
         if len({self._names[i] for i in found}) > 1:  # typed accents choose among names that differ by them
@@ -156,8 +154,7 @@ class PrintedNames:
         """Up to `limit` (printed name, English name) pairs whose key starts with `prefix`'s, one per (key,
         card): `prefer_langs` first, then the exact name, the most printed, key order (from the first
         `_SCAN_LIMIT` names)."""
-        key = printed_key(prefix)
-        if not key or limit <= 0:
+        if not (key := printed_key(prefix)) or limit <= 0:
             return []
         lo = bisect_left(self._keys, key)
         hi = min(bisect_left(self._keys, key + "\U0010ffff", lo), lo + _SCAN_LIMIT)

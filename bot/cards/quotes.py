@@ -25,12 +25,8 @@ def matching_lines(oracle: str, printed: str) -> list[str | None]:
     oracle_lines, printed_lines = oracle.split("\n"), printed.split("\n")
     if len(oracle_lines) != len(printed_lines):
         return [None] * len(oracle_lines)
-    out: list[str | None] = []
-    for o, p in zip(oracle_lines, printed_lines, strict=True):
-        theirs, ours = bare(o), bare(p)
-        same = bool(ours) and SYMBOL_RE.findall(theirs) == SYMBOL_RE.findall(ours)
-        out.append(ours if same else None)
-    return out
+    pairs = ((bare(o), bare(p)) for o, p in zip(oracle_lines, printed_lines, strict=True))
+    return [p if p and SYMBOL_RE.findall(o) == SYMBOL_RE.findall(p) else None for o, p in pairs]
 
 
 def _text(part: Mapping[str, Any], key: str) -> str:

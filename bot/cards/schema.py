@@ -108,20 +108,17 @@ def schema_version(conn: sqlite3.Connection) -> int:
         "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'"
     ).fetchone()
     if not exists:
-        tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
-        if tables:
+        if conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]:
             raise CacheCorrupt("tables but no schema_version table")
         return 0
-    row = conn.execute("SELECT version FROM schema_version").fetchone()
-    if row is None:
+    if (row := conn.execute("SELECT version FROM schema_version").fetchone()) is None:
         raise CacheCorrupt("empty schema_version table")
     return int(row[0])
 
 
 def migrate(conn: sqlite3.Connection) -> None:
     """Bring the schema up to `SCHEMA_VERSION`, one transaction per step."""
-    start = schema_version(conn)
-    if start > SCHEMA_VERSION:
+    if (start := schema_version(conn)) > SCHEMA_VERSION:
         raise CacheCorrupt(f"schema version {start} is newer than this bot knows ({SCHEMA_VERSION})")
     for version in range(start + 1, SCHEMA_VERSION + 1):
         with conn:  # commits, or rolls back on an error
@@ -171,8 +168,7 @@ def _move_aside(path: Path) -> Path:
         n += 1
     path.rename(target)
     for suffix in ("-wal", "-shm", "-journal"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
+        if (side := path.with_name(path.name + suffix)).exists():
             try:
                 side.rename(target.with_name(target.name + suffix))
             except OSError:

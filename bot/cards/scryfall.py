@@ -227,8 +227,7 @@ class ScryfallClient:
             ) from None
         self._observe(status, path)
         if status == 429:
-            wait = self._lock_out(header_retry)
-            raise _Retry(SLOW_DOWN, retry_after=wait, back_off=False)
+            raise _Retry(SLOW_DOWN, retry_after=self._lock_out(header_retry), back_off=False)
         if status >= 500:
             raise _Retry(f"Scryfall answered HTTP {status}")
         return self._decode(status, payload_bytes)

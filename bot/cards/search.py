@@ -185,8 +185,7 @@ class Lists:
         for i in self._word_ids(self.start_keys, self.start_ids, q, k) | self._word_ids(
             self.later_keys, self.later_ids, q, k
         ):
-            found = word_match(q, self.keys[i])
-            if found is not None:
+            if (found := word_match(q, self.keys[i])) is not None:
                 offer(i, *found)
         if typos and len(q) >= MIN_TYPO_CHARS and kth_cost() > TYPO:
             self._typos(q, k, offer)
@@ -206,8 +205,7 @@ class Lists:
             (self.later_keys, self.later_ids, LATER),
         ):
             for i in self._typo_ids(keys, ids, q, k):
-                found = word_match(q, self.keys[i])
-                offer(i, *(found or (TYPO + extra, 0, "")))
+                offer(i, *(word_match(q, self.keys[i]) or (TYPO + extra, 0, "")))
 
     def _infix(self, q: str, k: int, bound: float, offer: Callable[[int, float, int, str], None]) -> None:
         """Offer up to `k` names with `q` inside a word, most played first, while they can still rank;
@@ -235,7 +233,6 @@ class Lists:
             i = bisect.bisect_right(self.line_starts, at) - 1
             if INFIX + self.costs[i] > bound:
                 return
-            word = word_match(q, self.keys[i])
-            offer(i, *(word or (INFIX, 0, "")))
+            offer(i, *(word_match(q, self.keys[i]) or (INFIX, 0, "")))
             found += 1
             pos = self.line_starts[i + 1] if i + 1 < len(self.line_starts) else len(blob)
