@@ -80,8 +80,7 @@ async def _scryfall(settings: Settings, desc: str, sync: Callable[..., Awaitable
                 bar.total = total or bar.total
                 bar.update(done - bar.n)
 
-            client = scryfall_client(settings, session)
-            return await sync(client, cache, download_progress=on_bytes)
+            return await sync(scryfall_client(settings, session), cache, download_progress=on_bytes)
 
 
 def _sync_cards(args: argparse.Namespace, settings: Settings) -> int:

@@ -12,13 +12,7 @@ from typing import Any
 
 from bot.app.options import card_query_text
 from bot.cards.foreign import use_player_langs
-from bot.cards.model import (
-    AmbiguousCard,
-    BadCardName,
-    CardNotFound,
-    Resolved,
-    ScryfallUnavailable,
-)
+from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.printed import scryfall_language
 from bot.cards.service import CardService
 from bot.combos.store import ComboStore

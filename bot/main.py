@@ -37,12 +37,7 @@ log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 60.0  # seconds for login and the first READY before start-up is reported as failed
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
-EXTENSIONS = (
-    "cogs.deck",
-    "cogs.house",
-    "cogs.identity",
-    "cogs.messages",
-)  # the modules of `cogs`, loaded by the bot
+EXTENSIONS = ("cogs.deck", "cogs.house", "cogs.identity", "cogs.messages")  # the `cogs` the bot loads
 _TOKEN_REJECTED = (
     "Discord rejected the token (DISCORD_TOKEN){}; check it in the Developer Portal (Bot > Reset Token)."
 )

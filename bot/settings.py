@@ -29,8 +29,7 @@ def parse_rate(spec: str | None) -> tuple[int, float] | None:
     text = (spec or "").strip()
     if text.lower() in _RATE_OFF:
         return None
-    match = _RATE_RE.fullmatch(text)
-    if not match:
+    if not (match := _RATE_RE.fullmatch(text)):
         raise ValueError(
             f"USER_RATE must look like '5/10' (commands per seconds) or 'off', not {text[:40]!r}"
         )

@@ -51,8 +51,7 @@ async def send_ephemeral(
         if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        message = await interaction.followup.send(text, ephemeral=True, wait=True, view=view or MISSING)
-        return message.edit
+        return (await interaction.followup.send(text, ephemeral=True, wait=True, view=view or MISSING)).edit
     except discord.HTTPException as exc:
         app_of(interaction).metrics.observe_reply_error(exc.status)
         log.log(logging.DEBUG if quiet else logging.WARNING, "could not send error reply: %s", str(exc)[:300])

@@ -173,8 +173,7 @@ class IdentityTree(app_commands.CommandTree[Any]):
             replaced = {**options, option: dataclasses.replace(options[option], text=picked)}
             await self.run_followup(again, name, work, replaced)
 
-        timeout = app_of(interaction).pick_timeout
-        return CardPick(choice, rerun, owner_id=interaction.user.id, timeout=timeout)
+        return CardPick(choice, rerun, owner_id=interaction.user.id, timeout=app_of(interaction).pick_timeout)
 
     async def run_command(self, interaction: Interaction, work: Work, **options: Any) -> None:
         """Run a command's `work` with its options, kept so that a pick can run it again."""

@@ -101,8 +101,7 @@ def _read(conn: sqlite3.Connection, variants: Iterable[Any]) -> tuple[int, int]:
             rows = []
         try:
             combo = COMBO.validate_python(variant)
-            keys = sorted({normalize(piece.name) for piece in combo.uses})
-            if "" in keys:
+            if "" in (keys := sorted({normalize(piece.name) for piece in combo.uses})):
                 raise ValueError("a name of nothing but spaces")
         except ValueError:  # pydantic's ValidationError too
             skipped += variant is not None

@@ -56,8 +56,7 @@ def _server(item: object, where: str) -> tuple[int, Rules]:
     raw_id = item.get("guild_id")
     if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or not str(raw_id).isdigit():
         raise HouseFileError(f"{where}.guild_id: expected a server id, got {raw_id!r:.60}")
-    guild_id = int(str(raw_id))
-    if not 0 < guild_id <= MAX_ID:
+    if not 0 < (guild_id := int(str(raw_id))) <= MAX_ID:
         raise HouseFileError(f"{where}.guild_id: {guild_id} is no server id")
     bracket = item.get("bracket")
     if bracket is not None and (isinstance(bracket, bool) or bracket not in BRACKETS):
@@ -80,8 +79,7 @@ def read_export(data: object) -> dict[int, Rules]:
         raise HouseFileError(f'not a house rules export (no "format": "{FORMAT}")')
     if data.get("version") != VERSION:
         raise HouseFileError(f"export version {data.get('version')!r} is not one this bot reads ({VERSION})")
-    servers = data.get("servers")
-    if not isinstance(servers, list):
+    if not isinstance(servers := data.get("servers"), list):
         raise HouseFileError('"servers": expected a list')
     out: dict[int, Rules] = {}
     for i, item in enumerate(servers):

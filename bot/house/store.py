@@ -72,8 +72,7 @@ class HouseStore:
         if self._db is None:
             return NO_RULES
         await self._check_stamp()
-        cached = self._rules.get(guild_id)
-        if cached is not None:
+        if (cached := self._rules.get(guild_id)) is not None:
             return cached
         bans = await self._db.execute_fetchall(
             "SELECT card_key, name FROM house_bans WHERE guild_id = ? ORDER BY name", (guild_id,)

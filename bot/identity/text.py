@@ -43,10 +43,8 @@ _NOT_KEYWORD_RE = re.compile(
 def symbol_context(line: str, start: int) -> tuple[TextPlace, str | None]:
     """Where the symbol at `line[start]` sits: (place, the keyword as printed for KEYWORD_COST)."""
     before = line[:start]
-    quoted = before.count("\u201c") > before.count("\u201d") or before.count('"') % 2 == 1
-    if quoted:
-        q = max(before.rfind("\u201c"), before.rfind('"'))
-        inner_before = before[q + 1 :]
+    if before.count("\u201c") > before.count("\u201d") or before.count('"') % 2 == 1:  # inside a quote
+        inner_before = before[max(before.rfind("\u201c"), before.rfind('"')) + 1 :]
         ends = (line.find('"', start), line.find("\u201d", start))
         close = min((i for i in ends if i != -1), default=len(line))
         if ":" not in inner_before and ":" in line[start:close]:

@@ -81,8 +81,7 @@ def cache_cards(cache_path: str | Path, timeout: float = TIMEOUT) -> int | str:
 
 def check_cache(cache_path: str | Path, timeout: float = TIMEOUT) -> tuple[bool, str]:
     """(True, "ok: … N cards") when the card cache opens read-only and holds cards, else (False, why)."""
-    cards = cache_cards(cache_path, timeout)
-    if isinstance(cards, str):
+    if isinstance(cards := cache_cards(cache_path, timeout), str):
         return False, cards
     if not cards:
         return False, one_line(

@@ -54,8 +54,7 @@ def scryfall_endpoint(path: str) -> str:
 
 def _status(status: int | str | None) -> str:
     """An HTTP status (100-599), "timeout" or "connection"; anything else is "error"."""
-    text = str(status).strip().lower()
-    if text.isdigit():
+    if (text := str(status).strip().lower()).isdigit():
         return text if 100 <= int(text) <= 599 else "error"
     return text if text in {"timeout", "connection"} else "error"
 

@@ -24,8 +24,7 @@ def parse_shard_ids(spec: str | list[int] | tuple[int, ...] | None) -> list[int]
         return sorted(set(spec or ())) or None
     ids: set[int] = set()
     for part in map(str.strip, spec.split(",") if spec.strip() else ()):
-        match = _PART.fullmatch(part)
-        if match is None:
+        if (match := _PART.fullmatch(part)) is None:
             raise ValueError(f"SHARD_IDS must be numbers and ranges like '0,1' or '0-3', not {part[:20]!r}")
         low, high = int(match[1]), int(match[2] or match[1])
         if high < low:

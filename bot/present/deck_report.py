@@ -106,8 +106,7 @@ def _house_text(problem: Problem, name: Callable[[str], str]) -> str:
         "{n} Game Changers ({cards}); this server plays {bracket}",
         problem.count,
     )
-    cards = render.and_list(map(name, problem.others))
-    return text.format(n=problem.count, cards=cards, bracket=here)
+    return text.format(n=problem.count, cards=render.and_list(map(name, problem.others)), bracket=here)
 
 
 def problem_text(problem: Problem, name: Callable[[str], str] = str) -> str:
@@ -316,8 +315,7 @@ def text_report(report: DeckReport, printed: Printed | None = None) -> str:
             out.append(f"  - {problem_text(p)}")
             if kind is ProblemKind.COLOR:
                 out.extend(f"      {line}" for line in evidence_text(p, printed=printed))
-    quoted = partial(_quoted, printed or {}, None, markdown=False)
-    out += ["", *brackets.deck_text(report.bracket, quoted)]
+    out += ["", *brackets.deck_text(report.bracket, partial(_quoted, printed or {}, None, markdown=False))]
     for heading, items in ((_("Warnings"), warnings_text(report)), (_("Read as"), notes_text(report))):
         if items:
             out += ["", heading, *(f"  - {item}" for item in items)]

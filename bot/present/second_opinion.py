@@ -73,5 +73,4 @@ def fit_pairs_disputed(
     result: FitResult, card: Mapping[str, Any], commanders: Sequence[Mapping[str, Any]]
 ) -> list[Disagreement]:
     """The card and commanders of a /fits answer whose identity Scryfall lists otherwise."""
-    pairs = [(card, result.card), *zip(commanders, result.commanders, strict=False)]
-    return disputed(pairs, result.chosen)
+    return disputed([(card, result.card), *zip(commanders, result.commanders, strict=False)], result.chosen)

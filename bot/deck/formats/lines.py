@@ -115,8 +115,7 @@ def _bracket(m: re.Match[str], info: dict[str, Any]) -> None:
     if set_match and (inner.isupper() or any(ch.isdigit() for ch in inner)) and "set_code" not in info:
         _set_code(set_match, info)
         return
-    categories = {c.strip() for c in re.split(r"[,{}]", inner.lower())}
-    if "commander" in categories:
+    if "commander" in (categories := {c.strip() for c in re.split(r"[,{}]", inner.lower())}):
         info["commander_marker"] = True
     if categories & {"nodeck", "maybeboard", "sideboard"}:
         info["excluded"] = True

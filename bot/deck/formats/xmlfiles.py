@@ -72,8 +72,7 @@ def _cards(text: str, card_tag: str) -> tuple[list[tuple[int, str | None, dict[s
 def _section(kind: DeckFormat, zone: str | None, attrs: dict[str, str]) -> Section:
     if kind is DeckFormat.MTGO_DEK:
         return Section.SIDEBOARD if attrs.get("Sideboard", "").strip().lower() == "true" else Section.MAIN
-    word = (zone or "").strip().lower()
-    if "command" in word:
+    if "command" in (word := (zone or "").strip().lower()):
         return Section.COMMANDER
     sections = {"main": Section.MAIN, "side": Section.SIDEBOARD}
     return sections.get(word) or SECTION_WORDS.get(word, Section.TOKENS)

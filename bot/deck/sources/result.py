@@ -231,8 +231,7 @@ def read_moxfield(payload: Any, deck_id: str, *, max_entries: int = DEFAULT_MAX_
     """A `FetchedDeck` from a Moxfield answer (JSON-decoded), or a `DeckSourceError`."""
     if not isinstance(payload, dict):
         raise not_a_deck(Site.MOXFIELD, "shape", f"a {type(payload).__name__}, not an object")
-    visibility = str(payload.get("visibility")).casefold()
-    check_answer(Site.MOXFIELD, deck_id, payload.get("publicId"), visibility)
+    check_answer(Site.MOXFIELD, deck_id, payload.get("publicId"), str(payload.get("visibility")).casefold())
     boards = _moxfield_boards(payload)
     check_size(Site.MOXFIELD, sum(len(cards) for cards in boards.values()), max_entries)
     v3 = "boards" in payload
