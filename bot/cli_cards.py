@@ -72,9 +72,8 @@ async def _look_up(cards: CardService, query: str, option: str, *, commander: bo
     except BadCardName:
         raise Unanswered(BAD_INPUT, terminal.not_a_card_text(query, (), flag)) from None
     except ScryfallUnavailable as exc:
-        raise Unanswered(
-            UNAVAILABLE, terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)
-        ) from None
+        text = terminal.unavailable_text(exc.reason, local_data=cards.has_local_data)
+        raise Unanswered(UNAVAILABLE, text) from None
 
 
 async def _identity(settings: Settings, args: argparse.Namespace) -> int:

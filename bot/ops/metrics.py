@@ -172,9 +172,8 @@ class BotMetrics:
 
     def set_identity_disagreements(self, source: str, count: int) -> None:
         """`count` cards of `source` ("bulk" or "api") where the engine and Scryfall differ on identity."""
-        self.identity_disagreements.labels(source if source in {"bulk", "api"} else "other").set(
-            max(0, count)
-        )
+        label = source if source in {"bulk", "api"} else "other"
+        self.identity_disagreements.labels(label).set(max(0, count))
 
     def set_card_data(self, state: Callable[[], Mapping[str, float]]) -> None:
         """Where `card_data{key}` reads the local card data's state at scrape time."""
