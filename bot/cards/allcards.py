@@ -1,8 +1,5 @@
-"""Printed card names and rules text from Scryfall's `all_cards` bulk file (about 2 GB), kept in the cache's
-`printed_names`, `printed_texts` and `printed_languages` tables, which this module owns. The import streams
-the file and replaces the tables in one short transaction, so readers never see half an import. Of a card's
-printings in a language, one text is kept: the most recent whose lines follow the Oracle text best
-(`printing_rank`)."""
+"""Printed card names and rules text from Scryfall's `all_cards` bulk file, in the cache tables this module
+owns (`printed_names`, `printed_texts`, `printed_languages`): docs/card-data.md, docs/languages-terms.md."""
 
 from __future__ import annotations
 

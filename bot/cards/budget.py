@@ -1,6 +1,4 @@
-"""Scryfall's request limits for this process: per endpoint group an `aiolimiter.AsyncLimiter` of capacity 1
-(two requests of a group never closer than one interval, whatever the burst), and the 429 pause. Processes
-sharing a host split `SCRYFALL_RATE` (`scale`). Time is the event loop's clock, as aiolimiter's."""
+"""Scryfall's request limits for this process and the 429 pause (docs/card-data.md), on the loop's clock."""
 
 from __future__ import annotations
 

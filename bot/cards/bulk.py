@@ -1,6 +1,5 @@
-"""Importing Scryfall's `oracle_cards` (found through /bulk-data, or a local file) into the card cache: a JSON
-array or JSON Lines, optionally gzipped. Parsing streams; each batch of cards is its own transaction, so an
-interrupted import leaves a cache that opens and serves what it committed."""
+"""Importing Scryfall's `oracle_cards` (through /bulk-data, or a JSON array or JSON Lines file, maybe gzipped)
+into the card cache, streamed, one transaction a batch (docs/card-data.md)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
 """Reading a decklist's names exactly (`CardService.resolve_many`): a name is a card only when its key is
-that card's full or face name key. Each key goes: the cache or a remembered 404; `/cards/collection` (75 a
-request); for what it lacks, `/cards/named?fuzzy`, kept only for that exact key. A printed name is read as
-its English name (the local index before the collection, else Scryfall's search before the fuzzy step).
-Only Scryfall says "no such card", never local data (a card may be newer) nor a search that failed."""
+that card's full or face name key; the steps, and who may say "no such card": docs/card-data.md."""
 
 from __future__ import annotations
 

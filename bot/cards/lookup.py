@@ -1,7 +1,4 @@
-"""CardLookups: one pipeline from a typed name to the Scryfall card object. Local first (the cache by name
-key, a remembered answer, the negative cache, with complete bulk data the name index), then Scryfall (exact
-names waiting together share one `/cards/collection` request, the rest `/cards/named?fuzzy`), and an expired
-entry (`source="stale"`) when Scryfall fails. Concurrent lookups of one key share one execution."""
+"""CardLookups: the one pipeline from a typed name to a Scryfall card (its steps: docs/architecture.md)."""
 
 from __future__ import annotations
 

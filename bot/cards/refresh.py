@@ -1,7 +1,5 @@
-"""BulkRefresher: with `BULK_REFRESH_HOURS` > 0, when no complete import is that recent, download and import
-`oracle_cards` (a child process) and swap in a new name index, then the printed names (`CARD_LANGUAGES`) and
-`also` (the combos); failures retry after 1, 2, 4, ... minutes. With a file cache, data another process
-imported is reloaded."""
+"""BulkRefresher: the card data's refresh, then the printed names' and `also`'s (the combos), and the reload
+of data another process imported (docs/card-data.md)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
 """The card cache file: versioned schema, migrations, opening and checking (synchronous; shared by the cache
-and the bulk importer). A file that is no readable cache is logged, moved to `<name>.corrupt-<timestamp>` and
-rebuilt; if even that fails the cache lives in memory this run. The house rules (`HOUSE_TABLES`, written by
-`bot.house`) share the file but no card import touches them: a file moved aside has its house rules copied
-into the new cache, or the log says how to restore them."""
+and the bulk importer); a file that is no readable cache is moved aside and rebuilt (docs/house-rules.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""A polite aiohttp client for the Scryfall API: User-Agent and Accept on every request, Scryfall's limits
-through the caller's `Budget`, a 429 locks every request out for max(Retry-After, 30 s), 5xx, timeouts and
-connection errors retried with jittered backoff (tenacity) within `timeout`, error objects as exceptions."""
+"""A polite aiohttp client for the Scryfall API (docs/card-data.md); error objects as exceptions."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Autocomplete for every card option: from the local name index, else Scryfall's recent answers (kept
-`AUTOCOMPLETE_TTL`, as Scryfall asks) or Scryfall itself when a request can go at once. It never waits for
-Scryfall's pace: with nothing known and no free turn it answers nothing; the next keystroke asks again."""
+"""Autocomplete for every card option, never waiting for Scryfall's pace (its sources: docs/card-data.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""`DeckSites`: reads public decks of every site through one aiohttp session, politely: one request every
-`min_interval` s per site, a 429 locks the site, redirects only within its base, decks cached `cache_ttl` s,
-concurrent fetches share one request. A site's `ASKS` go in turn while one finds no deck; a reader may ask next."""
+"""`DeckSites`: reads public decks of every site through one aiohttp session, politely (docs/deck-files.md);
+a site's `ASKS` go in turn while one finds no deck, and a reader may ask next."""
 
 from __future__ import annotations
 
