@@ -54,7 +54,7 @@ def _server(item: object, where: str) -> tuple[int, Rules]:
     if not isinstance(item, Mapping):
         raise HouseFileError(f"{where}: expected an object")
     raw_id = item.get("guild_id")
-    if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or not str(raw_id).isdigit():
+    if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or not str(raw_id).isdecimal():
         raise HouseFileError(f"{where}.guild_id: expected a server id, got {raw_id!r:.60}")
     if not 0 < (guild_id := int(str(raw_id))) <= MAX_ID:
         raise HouseFileError(f"{where}.guild_id: {guild_id} is no server id")
