@@ -9,12 +9,14 @@ copy instead.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 import os
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 GAME_CHANGERS_FILE = REPO_ROOT / "tests" / "data" / "game_changers.txt"
@@ -53,7 +55,24 @@ def with_game_changer(card_obj: dict[str, Any]) -> dict[str, Any]:
     return card_obj
 
 
-@lru_cache(maxsize=1)
+T = TypeVar("T")
+
+
+def kept(load: Callable[[], T]) -> Callable[[], T]:
+    """`load()` once per process, its objects then frozen out of the garbage collector's walks (`gc.freeze`):
+    data alive for the whole run (hundreds of thousands of objects) would make every full collection slower."""
+
+    @lru_cache(maxsize=1)
+    @wraps(load)
+    def once() -> T:
+        value = load()
+        gc.freeze()
+        return value
+
+    return once
+
+
+@kept
 def all_cards() -> tuple[dict[str, Any], ...]:
     """Every card object in the data set (24,249 of them), each with `game_changer` as Scryfall serves it.
     Cached per process."""

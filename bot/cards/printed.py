@@ -30,6 +30,18 @@ _DROP_CATEGORIES = frozenset(
 )
 
 
+class _Kept(dict[int, int | None]):
+    """`str.translate`'s table for keys: a code point maps to itself, or to None (dropped) when its category is
+    one of `_DROP_CATEGORIES`; each code point is looked up once, when first met."""
+
+    def __missing__(self, code: int) -> int | None:
+        self[code] = kept = None if unicodedata.category(chr(code)) in _DROP_CATEGORIES else code
+        return kept
+
+
+_KEPT = _Kept()
+
+
 _DISCORD_LOCALES = {"es-ES": "es", "es-419": "es", "pt-BR": "pt", "zh-CN": "zhs", "zh-TW": "zht"}
 
 
@@ -67,8 +79,8 @@ def printed_key(text: str, *, accents: bool = False) -> str:
     if not folded.isascii() and not accents:
         folded = _strip_latin_accents(folded.translate(LATIN_LETTERS))
     unread = _READING.sub("", folded)
-    key = "".join(ch for ch in unread if unicodedata.category(ch) not in _DROP_CATEGORIES)
-    if any("\u0400" <= ch <= "\u04ff" for ch in key):
+    key = unread.translate(_KEPT)
+    if not key.isascii() and any("\u0400" <= ch <= "\u04ff" for ch in key):
         key = key.translate(_CYRILLIC_LOOKALIKES)
     return key or "".join(folded.split())  # a name made only of punctuation keeps it
 

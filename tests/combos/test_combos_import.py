@@ -196,7 +196,7 @@ def base_cache(tmp_path_factory) -> Path:
 
 
 @pytest.mark.slow
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=_documents())
 def test_hostile_exports_never_crash_the_importer_nor_poison_the_table(base_cache, tmp_path_factory, body):
     db = shutil.copy(base_cache, tmp_path_factory.mktemp("fuzz") / "cache.sqlite3")

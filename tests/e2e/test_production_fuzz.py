@@ -1,11 +1,11 @@
-"""Fuzz: 3,000 hypothesis-generated option values (unicode, control characters, very long, markdown,
+"""Fuzz: 2,000 hypothesis-generated option values (unicode, control characters, very long, markdown,
 mentions, real names) through /identity, /fits, /deckcheck and their autocompletes.
 
 No unhandled exception (no "error" outcome, no ERROR log record) and every reply valid for Discord's
 limits: the fake Discord checks every callback, edit and follow-up (embed sizes, content length, 25
 autocomplete choices of 1-100 characters, allowed_mentions) and records violations.
 
-2,500 values go through the real tree/cog code path in-process (the gateway payload is handed to
+1,500 values go through the real tree/cog code path in-process (the gateway payload is handed to
 discord.py's INTERACTION_CREATE parser directly, replies still go over HTTP to the fake), 500 through the
 real gateway websocket. The bot runs on an event loop in a background thread, so hypothesis drives
 batches of 100 from an ordinary test (and can shrink a failing batch).
@@ -35,7 +35,7 @@ from tests.fakes.scryfall import FakeScryfall
 from tests.production_world import bot_settings, running_bot, settle, user
 
 BATCH = 100
-IN_PROCESS_BATCHES = 25  # 2,500 values
+IN_PROCESS_BATCHES = 15  # 1,500 values
 GATEWAY_BATCHES = 5  # 500 values
 
 FRAGMENTS = [
@@ -242,7 +242,7 @@ FUZZ = settings(
 
 @pytest.mark.slow
 def test_fuzz_in_process_then_through_the_real_gateway(world):
-    """3,000 values through the tree in process, then through the real gateway, in one test (the coverage
+    """2,000 values through the tree in process, then through the real gateway, in one test (the coverage
     check at the end needs both on the same bot, whatever pytest-xdist worker runs it)."""
 
     @FUZZ
@@ -263,11 +263,11 @@ def test_fuzz_in_process_then_through_the_real_gateway(world):
 
 
 def assert_the_fuzz_really_ran(world) -> None:
-    """Both fuzz runs sent their 3,000 values and reached every kind of reply."""
+    """Both fuzz runs sent their 2,000 values and reached every kind of reply."""
     fake = world.fake
     assert world.sent >= (IN_PROCESS_BATCHES + GATEWAY_BATCHES) * BATCH
     texts = [r.callbacks[0] for r in fake.interactions.values() if r.callbacks]
-    assert sum(1 for c in texts if c.get("type") == 8) >= 900  # autocomplete results
+    assert sum(1 for c in texts if c.get("type") == 8) >= world.sent * 3 // 10  # autocompletes: 3 of 9 kinds
     m = world.bot.metrics
     outcomes = {
         o: sum(

@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.cards.names import normalize
 from bot.cards.printed import printed_key
-from tests.shared_data import FOREIGN_FILE, all_cards
+from tests.shared_data import FOREIGN_FILE, all_cards, kept
 
 printed_key_of = cache(printed_key)  # the key of a printed name of the data set, made once per process
 
@@ -38,7 +38,7 @@ def printed_texts() -> dict[tuple[str, str], dict[str, Any]]:
     return {(e["name"], e["lang"]): e for e in entries}
 
 
-@lru_cache(maxsize=1)
+@kept
 def foreign_lines() -> tuple[dict[str, Any], ...]:
     """The lines of `foreign-names.jsonl.gz` (see its README)."""
     with gzip.open(FOREIGN_FILE, "rt", encoding="utf-8") as fh:
@@ -113,7 +113,7 @@ def _printings(line: dict[str, Any], card: dict[str, Any], lang: str) -> list[di
     return out
 
 
-@lru_cache(maxsize=1)
+@kept
 def foreign_printings() -> tuple[dict[str, Any], ...]:
     """One slim printing object per (card, language, printed name) of the foreign-names file."""
     by_key = {(c["name"], c.get("oracle_id")): c for c in all_cards()}

@@ -39,7 +39,7 @@ from bot.cards.names import normalize
 from bot.cards.rows import can_be_commander, name_keys
 from bot.present.mana_art import SYMBOLS
 from tests.fakes.server import serve
-from tests.shared_data import with_game_changer
+from tests.shared_data import kept, with_game_changer
 
 
 @dataclass
@@ -131,7 +131,7 @@ def _shared_cards() -> tuple[dict[str, Any], ...]:
         return ()
 
 
-@lru_cache(maxsize=1)
+@kept
 def shared_index() -> _CardIndex:
     """The index of the shared data set (built once per process)."""
     return _EMPTY.extended(_shared_cards())
@@ -664,7 +664,7 @@ def _loose(text: str) -> str:
     return unicodedata.normalize("NFC", decomposed.translate(_MARKS))
 
 
-@functools.lru_cache(maxsize=1)
+@kept
 def printed_index() -> tuple[tuple[dict[str, Any], str], ...]:
     """Every foreign printing with the loose forms of its English, printed and face names (one per line: a
     phrase matches inside one name, never across two)."""
