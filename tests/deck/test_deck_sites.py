@@ -3,10 +3,8 @@ answers (tests/data/decksites/README.md) served by fake sites on 127.0.0.1 (test
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import aiohttp
@@ -14,11 +12,11 @@ import pytest
 
 from bot import __version__
 from bot.deck.entries import Section
-from bot.deck.sources import DeckLink, DeckSites, DeckSourceError, FetchedDeck, Site, parse_deck_url
+from bot.deck.sources import DeckLink, DeckSites, FetchedDeck, Site, parse_deck_url
 from bot.deck.sources import DeckSourceErrorCode as Code
 from bot.deck.sources.fetch import read_answer
 from bot.deck.sources.result import EntryProblem
-from tests.fakes.decksites import DATA_DIR, FakeDeckSite
+from tests.fakes.decksites import DATA_DIR, FakeClock, FakeDeckSite, raises
 
 CONTACT = "https://example.test/identitybot"
 AMIGOS = ("Kraum, Ludevic's Opus", "Vial Smasher the Fierce")  # the partner pair of "[mtg-parser] 3 Amigos"
@@ -107,27 +105,6 @@ def link_of(text: str) -> DeckLink:
     link = parse_deck_url(text)
     assert link is not None, text
     return link
-
-
-@contextlib.contextmanager
-def raises(code: Code) -> Iterator[pytest.ExceptionInfo[DeckSourceError]]:
-    with pytest.raises(DeckSourceError) as info:
-        yield info
-    assert info.value.code is code, info.value
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def session() -> AsyncIterator[aiohttp.ClientSession]:
-    async with aiohttp.ClientSession() as s:
-        yield s
 
 
 def sites_for(session: aiohttp.ClientSession, site: Site, fake: FakeDeckSite, **options: Any) -> DeckSites:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
 import socket
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ from bot.deck.sources.fetch import ASKS
 from bot.deck.sources.result import EntryProblem, read_archidekt, read_moxfield
 from bot.present.deck_report import problem_text
 from tests.deck.test_deck_runner import paced_cards
-from tests.fakes.decksites import FakeArchidekt, FakeMoxfield, load_sample, to_v3
+from tests.fakes.decksites import FakeArchidekt, FakeClock, FakeMoxfield, load_sample, raises, to_v3
 from tests.fakes.scryfall import FakeScryfall
 
 CONTACT = "https://example.test/identitybot"
@@ -54,27 +53,6 @@ def archidekt_variant(new_id: int) -> dict[str, Any]:
     deck = copy.deepcopy(ARCHIDEKT_SINGLE)
     deck["id"] = new_id
     return deck
-
-
-@contextlib.contextmanager
-def raises(code: Code) -> Iterator[pytest.ExceptionInfo[DeckSourceError]]:
-    with pytest.raises(DeckSourceError) as info:
-        yield info
-    assert info.value.code is code, info.value
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def session() -> AsyncIterator[aiohttp.ClientSession]:
-    async with aiohttp.ClientSession() as s:
-        yield s
 
 
 @pytest.fixture

@@ -27,13 +27,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
+import pytest
 from aiohttp import web
 
+from bot.deck.sources import DeckSourceError, DeckSourceErrorCode
 from tests.fakes.server import serve
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "decksites"
@@ -406,3 +408,21 @@ class FakeDeckSite(_Base):
             return self._page(404, _MISSING_PAGE)
         body, content_type = self.answers[key]
         return web.Response(status=200, body=body, content_type=content_type, charset="utf-8")
+
+
+@contextlib.contextmanager
+def raises(code: DeckSourceErrorCode) -> Iterator[pytest.ExceptionInfo[DeckSourceError]]:
+    """`pytest.raises(DeckSourceError)` that also checks the error's code."""
+    with pytest.raises(DeckSourceError) as info:
+        yield info
+    assert info.value.code is code, info.value
+
+
+class FakeClock:
+    """A clock the test moves by hand (`now`)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
