@@ -27,7 +27,7 @@ sys.dont_write_bytecode = False
 
 # The tests' garbage is small and short-lived; the shared card data is large and lives the whole run (frozen out
 # of collections, `shared_data.kept`): collect the young generation less often than every 700 allocations.
-gc.set_threshold(50_000, 50, 100)
+gc.set_threshold(200_000, 50, 100)
 
 # fake_scryfall, make_card_service, card_service (see tests/fakes/fixtures.py)
 pytest_plugins = ("tests.fakes.fixtures",)

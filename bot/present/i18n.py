@@ -114,7 +114,12 @@ _babel = lru_cache(Locale.parse)  # babel's locale data, parsed once (each parse
 def and_list(items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
     """'a, b and c' in the current locale (`style="or"`: 'a, b or c'); English as en_GB: no serial comma."""
     locale = _locale.get()
-    return str(format_list(list(items), style=style, locale=_babel("en_GB" if locale == ENGLISH else locale)))
+    return _listed(tuple(items), style, "en_GB" if locale == ENGLISH else locale)
+
+
+@lru_cache(maxsize=1024)  # the same few color and name lists, over and over
+def _listed(items: tuple[str, ...], style: Literal["standard", "or"], locale: str) -> str:
+    return str(format_list(list(items), style=style, locale=_babel(locale)))
 
 
 def number(n: int) -> str:

@@ -95,8 +95,13 @@ _MARKDOWN_RE = re.compile(
 _MENTION_RE = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
 
 
+_ESCAPED_RE = re.compile(r"[_\\~|*`>\[#\-@]")  # a character every pattern above starts or needs
+
+
 def escape(text: str) -> str:
     """Escape markdown and mentions in text from outside (card data or user input)."""
+    if not _ESCAPED_RE.search(text):
+        return text  # most card names and lines: nothing to escape, found in one quick scan
     escaped = _MARKDOWN_RE.sub(lambda m: m.group("url") or "\\" + m.group("md"), text)
     return _MENTION_RE.sub("@\u200b\\1", escaped)
 
