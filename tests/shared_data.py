@@ -87,6 +87,15 @@ def all_cards() -> tuple[dict[str, Any], ...]:
         return tuple(with_game_changer(json.loads(line)) for line in fh if line.strip())
 
 
+@kept
+def all_analyses() -> tuple[Any, ...]:
+    """`bot.identity.analyze` of every card of `all_cards()`, in its order (the engine is pure: worked out once
+    per process for the tests that read all of them)."""
+    from bot.identity import analyze
+
+    return tuple(analyze(card) for card in all_cards())
+
+
 @lru_cache(maxsize=1)
 def cards_by_name() -> dict[str, dict[str, Any]]:
     """The data set keyed by full card name (e.g. 'Fire // Ice')."""

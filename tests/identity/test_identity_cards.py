@@ -40,7 +40,7 @@ from bot.identity.commander import has_power_toughness_box
 from bot.identity.engine import with_chosen_color
 from bot.identity.model import Aspect, DeckBlocker, FitVerdict, ReasonKind
 from bot.present.words import verdict_sentence
-from tests.shared_data import all_cards, without_answers
+from tests.shared_data import all_analyses, all_cards, without_answers
 from tests.shared_data import card as shared_card
 
 CARDS_DIR = Path(__file__).parents[1] / "data" / "cards"
@@ -416,8 +416,8 @@ def test_shared_data_non_deck_kinds():
         "scheme": NonDeckKind.SCHEME,
     }
     counts: dict[NonDeckKind | None, int] = {}
-    for c in all_cards():
-        kind = analyze(c).not_deck_card
+    for c, analysis in zip(all_cards(), all_analyses(), strict=True):
+        kind = analysis.not_deck_card
         counts[kind] = counts.get(kind, 0) + 1
         if (c.get("type_line") or "") == "Card":
             assert kind is NonDeckKind.CHECKLIST, c["name"]

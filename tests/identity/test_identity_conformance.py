@@ -18,7 +18,7 @@ from bot.identity.faces import TOKEN_LAYOUTS
 from bot.identity.model import Aspect, Note
 from bot.identity.symbols import wubrg
 from tests.identity.test_identity_cards import recent_cards
-from tests.shared_data import all_cards, without_answers
+from tests.shared_data import all_analyses, all_cards, without_answers
 
 ALLOWLIST_FILE = Path(__file__).parents[1] / "data" / "identity_allowlist.tsv"
 MAX_ALLOWED_FRACTION = 0.001
@@ -58,8 +58,8 @@ def bare_analyses():
 def results(bare_analyses):
     """(card, expected, from-full-object, from-card-without-answers) for every card."""
     return [
-        (card, expected(card), got(analyze(card)), got(bare))
-        for card, bare in zip(all_cards(), bare_analyses, strict=True)
+        (card, expected(card), got(full), got(bare))
+        for card, full, bare in zip(all_cards(), all_analyses(), bare_analyses, strict=True)
     ]
 
 

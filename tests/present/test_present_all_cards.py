@@ -11,7 +11,7 @@ import pytest
 from bot.identity import analyze
 from bot.present import embeds, mana_art
 from tests.present import limits
-from tests.shared_data import all_cards
+from tests.shared_data import all_analyses, all_cards
 
 EMOJI = mana_art.emoji_map(
     {mana_art.emoji_name(s): 900_000_000_000_000_000 + i for i, s in enumerate(mana_art.SYMBOLS)}
@@ -23,8 +23,7 @@ SYMBOL = re.compile(r"\{([^{}]+)\}")
 def test_every_identity_reply_fits_discord_and_never_repeats_a_line():
     problems: dict[str, list[str]] = {}
     longest = (0, "")
-    for card in all_cards():
-        analysis = analyze(card)
+    for card, analysis in zip(all_cards(), all_analyses(), strict=True):
         reply = embeds.identity_reply(analysis, card)
         (embed,) = reply.embeds
         found = limits.embed_problems(reply.embeds) + [
