@@ -32,10 +32,13 @@ _DROP_CATEGORIES = frozenset(
 
 class _Kept(dict[int, int | None]):
     """`str.translate`'s table for keys: a code point maps to itself, or to None (dropped) when its category is
-    one of `_DROP_CATEGORIES`; each code point is looked up once, when first met."""
+    one of `_DROP_CATEGORIES`; each one of the Basic Multilingual Plane (every printed name's) is kept once met,
+    so that typed text of any plane never grows the table past 65,536 entries."""
 
     def __missing__(self, code: int) -> int | None:
-        self[code] = kept = None if unicodedata.category(chr(code)) in _DROP_CATEGORIES else code
+        kept = None if unicodedata.category(chr(code)) in _DROP_CATEGORIES else code
+        if code < 0x10000:
+            self[code] = kept
         return kept
 
 

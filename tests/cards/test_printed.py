@@ -209,3 +209,15 @@ def test_choice_labels_fit_discord():
     assert choice_label("Atog", "Atog") == "Atog"
     label = choice_label("x" * 90, "Lightning Bolt")
     assert len(label) == 100 and label.endswith(" — Lightning Bolt")
+
+
+def test_keys_of_text_outside_the_basic_plane_leave_the_lookup_table_as_it_was():
+    """Any code point a player types is folded the same way, but only those of the Basic Multilingual Plane (every
+    printed name's) are remembered: hostile text cannot grow the table without bound."""
+    from bot.cards import printed
+
+    printed.printed_key("Foudre")
+    held = len(printed._KEPT)
+    astral = "".join(chr(c) for c in range(0x1F300, 0x1F300 + 2000)) + "\U000e0001"  # emoji, a tag character
+    assert printed_key(astral + "Foudre") == printed_key(astral) + "foudre"
+    assert len(printed._KEPT) == held
