@@ -27,7 +27,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bot.combos.store import ComboStore, import_variants  # noqa: E402
+from bot.combos.load import import_variants  # noqa: E402
+from bot.combos.store import ComboStore  # noqa: E402
 from bot.deck.runner import check_decklist  # noqa: E402
 from bot.main import open_cards  # noqa: E402
 from bot.present.deck_report import text_report  # noqa: E402

@@ -22,9 +22,11 @@ from tqdm import tqdm
 
 from bot import __version__, cli_cards
 from bot.cards.allcards import import_printed_names, sync_printed_names
+from bot.cards.budget import Budget
 from bot.cards.bulk import import_file, sync_from_scryfall
 from bot.cards.scryfall import HEADERS
-from bot.combos.store import MIN_VARIANTS, ComboImport, import_variants, sync_variants
+from bot.combos.load import MIN_VARIANTS, ComboImport, import_variants
+from bot.combos.store import sync_variants
 from bot.healthcheck import healthcheck
 from bot.house import cli as house_cli
 from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, run, scryfall_client
@@ -227,9 +229,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; bad settings exit 2, but `healthcheck` reports them as unhealthy itself."""
-    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+def main(argv: Sequence[str] | None = None, *, budget: Budget | None = None) -> int:
+    """Run the command; bad settings exit 2, but `healthcheck` reports them as unhealthy itself. `budget`: the
+    Scryfall request budget of `identity`, `fits` and `check-deck` (default: SCRYFALL_RATE's; tests give one)."""
+    start = argparse.Namespace(budget=budget)
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv), namespace=start)
     if args.handler is healthcheck:
         return healthcheck()
     try:

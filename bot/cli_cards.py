@@ -77,7 +77,7 @@ async def _look_up(cards: CardService, query: str, option: str, *, commander: bo
 
 
 async def _identity(settings: Settings, args: argparse.Namespace) -> int:
-    async with open_cards(settings) as cards:
+    async with open_cards(settings, budget=args.budget) as cards:
         found = await _look_up(cards, args.name, "card")
     typed = found.typed(card_query_text(args.name))
     stale = embeds.stale_note([found])
@@ -90,7 +90,7 @@ async def _fits(settings: Settings, args: argparse.Namespace) -> int:
     colors = [color_letter(c) if c is not None else None for c in (args.color, args.partner_color)]
     asked = [("card", args.card, False), ("commander", args.commander, True)]
     asked += [("partner", args.partner, True)] if args.partner else []
-    async with open_cards(settings) as cards:
+    async with open_cards(settings, budget=args.budget) as cards:
         found = [await _look_up(cards, query, option, commander=leads) for option, query, leads in asked]
     the_card, *leaders = found
     leader_cards = [r.card for r in leaders]
@@ -119,7 +119,7 @@ def _read_deck(path: str) -> ParsedDeck:
 async def _check_deck(settings: Settings, args: argparse.Namespace) -> int:
     """The report on stdout, what could not be checked on stderr; problems found win over unchecked names."""
     deck = _read_deck(args.file)
-    async with open_cards(settings) as cards:
+    async with open_cards(settings, budget=args.budget) as cards:
         try:
             report, found = await check_decklist(
                 cards, deck, args.commander, args.partner, chosen=args.color, combos=ComboStore(cards.cache)

@@ -11,13 +11,15 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.cards.bulk import BulkFormatError, downloaded, in_child, iter_cards
 from bot.cards.printed import KEY_VERSION, PrintedNames, printed_key, printing_names
 from bot.cards.quotes import printing_rank, text_faces
 from bot.cards.schema import connect_for_import
-from bot.cards.scryfall import ScryfallClient
+
+if TYPE_CHECKING:  # the import child (`in_child`) never loads the client
+    from bot.cards.scryfall import ScryfallClient
 
 # Made anew by every import; `key` is `printed_key(printed)` as of `key_version`, so loading folds nothing.
 SCHEMA = (

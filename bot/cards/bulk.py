@@ -17,14 +17,16 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import astuple, dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import ijson
 
 from bot.cards.opinion import META_KEY, Disagreement, disagreement
 from bot.cards.rows import INSERT_CARD, INSERT_NAME, card_rows, is_card
 from bot.cards.schema import connect_for_import
-from bot.cards.scryfall import ScryfallClient
+
+if TYPE_CHECKING:  # the import child (`in_child`) never loads the client
+    from bot.cards.scryfall import ScryfallClient
 
 log = logging.getLogger(__name__)
 

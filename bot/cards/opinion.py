@@ -9,11 +9,13 @@ import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.identity import IdentityError, analyze
 from bot.identity.model import WUBRG, Analysis, FitResult, FitVerdict, wubrg
-from bot.ops.metrics import BotMetrics
+
+if TYPE_CHECKING:  # the import child (`in_child`) never loads the metrics
+    from bot.ops.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,8 @@
 """`python -m bot identity` and `fits` (issue 27): the bot's explanation on a terminal, online through the fake
 Scryfall over real HTTP and offline after `sync-cards --file`; exit codes in the scheme of `check-deck`; no
 local data and no Scryfall says which command fills the data; CACHE_PATH's default is the user's data
-directory. The commands run in this process (`bot.__main__.main`); one test runs the real processes."""
+directory. The commands run in this process (`bot.cli.main`, Scryfall's pace on a fake clock); one test runs the real
+processes."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.__main__ import main
+from bot.cli import main
 from tests.app.test_app import bot_env
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.scryfall import FakeScryfall
 from tests.present.test_embeds import card
 from tests.shared_data import all_cards
@@ -53,7 +55,7 @@ def cli(clean_env, monkeypatch, capsys):
 
         def command() -> int:
             try:
-                return main(list(args))
+                return main(list(args), budget=FastForwardBudget())
             except SystemExit as exit_:  # argparse: --help, bad options
                 return exit_.code if isinstance(exit_.code, int) else 1
 

@@ -21,8 +21,8 @@ from bot.cards.bulk import import_file
 from bot.cards.names import normalize
 from bot.cards.schema import HOUSE_TABLES
 from bot.cli import main
+from bot.combos.load import ComboDataError, import_variants
 from bot.combos.model import COMBO
-from bot.combos.store import ComboDataError, import_variants
 from tests.fakes.spellbook import export, generated, use, variant
 from tests.shared_data import all_cards
 

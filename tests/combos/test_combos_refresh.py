@@ -15,7 +15,8 @@ import pytest
 from bot.cards.cache import CardCache
 from bot.cards.refresh import BulkRefresher
 from bot.cli import main
-from bot.combos.store import ComboRefresh, ComboStore, import_variants, sync_variants
+from bot.combos.load import import_variants
+from bot.combos.store import ComboRefresh, ComboStore, sync_variants
 from bot.main import assemble
 from bot.settings import load_settings
 from tests.fakes.fixtures import FakeClock, fake_settings

@@ -10,8 +10,9 @@ import time
 import pytest
 
 from bot.cards.cache import CardCache
+from bot.combos.load import import_variants
 from bot.combos.model import BracketTag, FeatureStatus, Zone, classify
-from bot.combos.store import ComboStore, import_variants
+from bot.combos.store import ComboStore
 from tests.fakes.spellbook import export, generated, template, use, variant
 from tests.shared_data import all_cards
 

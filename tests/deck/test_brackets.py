@@ -11,8 +11,9 @@ import gzip
 import pytest
 
 from bot.cards.cache import CardCache
+from bot.combos.load import import_variants
 from bot.combos.model import ComboFindings
-from bot.combos.store import ComboStore, import_variants
+from bot.combos.store import ComboStore
 from bot.deck.brackets import BracketFacts, bracket_facts
 from bot.deck.check import DeckInput, check_deck
 from bot.deck.parser import parse

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.__main__ import main
+from bot.cli import main
 from tests.app.test_app import bot_env
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.scryfall import FakeScryfall
 from tests.shared_data import all_cards
 
@@ -73,7 +74,7 @@ def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str])
 
         def command() -> int:
             try:
-                return main(["check-deck", *args])
+                return main(["check-deck", *args], budget=FastForwardBudget())
             except SystemExit as exit_:  # argparse: --help, bad options
                 return exit_.code if isinstance(exit_.code, int) else 1
 

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
 from bot.cards.allcards import imported_languages
+from bot.cli import main
 from tests.fakes.allcards import all_cards_gz_of, oracle_cards_of
+from tests.fakes.budget import FastForwardBudget
 from tests.fakes.scryfall import FakeScryfall
 from tests.fakes.spellbook import FakeSpellbook, export, generated
 from tests.production_world import copy_database
@@ -53,7 +54,7 @@ async def test_a_german_decklist(languages, printed_cache_template, tmp_path, mo
         runs = []
         for _ in range(2):
             capsys.readouterr()
-            code = await asyncio.to_thread(main, ["check-deck", str(deck)])
+            code = await asyncio.to_thread(main, ["check-deck", str(deck)], budget=FastForwardBudget())
             runs.append((code, capsys.readouterr().out, fake.count("/cards/search")))
     (code, out, searched), (code2, out2, searched2) = runs
     assert code == 1, out  # Counterspell is outside Krenko's red

@@ -13,7 +13,7 @@ import gzip
 import pytest
 import pytest_asyncio
 
-from bot.combos.store import import_variants
+from bot.combos.load import import_variants
 from tests.fakes.discord import MANAGE_GUILD, FakeDiscord
 from tests.fakes.scryfall import FakeScryfall
 from tests.fakes.spellbook import FakeSpellbook, export, use, variant
