@@ -24,6 +24,7 @@ import functools
 import gzip
 import itertools
 import json
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -94,10 +95,35 @@ class _CardIndex:
 
     @classmethod
     def of(cls, cards: Sequence[dict[str, Any]]) -> _CardIndex:
-        shared = _shared_cards() if len(cards) >= _SHARED_AT_LEAST else ()
-        if shared and len(cards) >= len(shared) and all(a is b for a, b in zip(shared, cards, strict=False)):
-            return shared_index().extended(cards[len(shared) :])
+        if held := _shared_prefix(cards):
+            return shared_index().extended(cards[held:])
         return _EMPTY.extended(cards)
+
+    @functools.cached_property
+    def _text(self) -> tuple[str, list[int]]:
+        """The full-name keys joined by newlines (which no key holds) and where each starts in that text."""
+        starts = (
+            list(itertools.accumulate((len(k) + 1 for k in self.keys[:-1]), initial=0)) if self.keys else []
+        )
+        return "\n".join(self.keys), starts
+
+    def containing(self, part: str) -> list[int]:
+        """The positions in `keys` (ascending) of the keys that contain `part` (no newline in it): one scan of
+        the joined text in C rather than a test of every key."""
+        text, starts = self._text
+        found: list[int] = []
+        at = text.find(part) if part else -1
+        while at >= 0:
+            found.append(i := bisect.bisect_right(starts, at) - 1)
+            at = text.find(part, starts[i + 1]) if i + 1 < len(starts) else -1
+        return found
+
+    def starting(self, prefix: str) -> range:
+        """The positions in `keys` (sorted) of the keys that start with `prefix`."""
+        low = high = bisect.bisect_left(self.keys, prefix)
+        while high < len(self.keys) and self.keys[high].startswith(prefix):
+            high += 1
+        return range(low, high)
 
     def extended(self, cards: Sequence[dict[str, Any]]) -> _CardIndex:
         """A new index over this one's cards followed by `cards` (this one is left as it was)."""
@@ -119,6 +145,12 @@ class _CardIndex:
 
 _SHARED_AT_LEAST = 1000  # a smaller list is not the shared data set, and indexes in milliseconds anyway
 _EMPTY = _CardIndex({}, {}, [], [])
+
+
+def _shared_prefix(cards: Sequence[dict[str, Any]]) -> int:
+    """How many of `cards` lead with the shared data set's own card objects (all of them, or none)."""
+    shared = _shared_cards() if len(cards) >= _SHARED_AT_LEAST else ()
+    return len(shared) if shared and all(map(operator.is_, shared, cards[: len(shared)])) else 0
 
 
 def _shared_cards() -> tuple[dict[str, Any], ...]:
@@ -155,7 +187,9 @@ class FakeScryfall:
     PAGE_SIZE = 175
 
     def __init__(self, cards: Iterable[dict[str, Any]] = (), *, host: str = "127.0.0.1") -> None:
-        self.cards: list[dict[str, Any]] = [with_game_changer(c) for c in cards]
+        cards = list(cards)
+        held = _shared_prefix(cards)  # the shared cards carry the field already
+        self.cards: list[dict[str, Any]] = cards[:held] + [with_game_changer(c) for c in cards[held:]]
         self.host = host
         self.requests: list[RecordedRequest] = []
         self.delay: float = 0.0
@@ -203,9 +237,10 @@ class FakeScryfall:
 
     def _containing(self, words: list[str], *, commanders: bool = False) -> list[dict[str, Any]]:
         held = self._index.commanders if commanders else frozenset()
+        near = self._index.containing(max(words, key=len)) if words else range(len(self._full))
         return self._unique_names(
             (key, card)
-            for key, card in self._full
+            for key, card in map(self._full.__getitem__, near)
             if all(w in key for w in words) and (not commanders or id(card) in held)
         )
 
@@ -347,15 +382,10 @@ class FakeScryfall:
         key = normalize(request.query.get("q", ""))
         names: list[str] = []
         if len(key) >= 2:
-            starts = [
-                c["name"] for c in self._unique_names((k, c) for k, c in self._full if k.startswith(key))
-            ]
-            inner = [
-                c["name"]
-                for c in self._unique_names(
-                    (k, c) for k, c in self._full if not k.startswith(key) and key in k
-                )
-            ]
+            index = self._index
+            starts = [c["name"] for c in self._unique_names(map(self._full.__getitem__, index.starting(key)))]
+            inner = (self._full[i] for i in index.containing(key) if not self._keys[i].startswith(key))
+            inner = [c["name"] for c in self._unique_names(inner)]
             names = (starts + inner)[:20]
         return web.json_response({"object": "catalog", "total_values": len(names), "data": names})
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -31,8 +32,10 @@ PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 DISCORD_LOCALES = {locale.value for locale in discord.Locale}
 
 
+@cache
 def code_messages() -> dict[str | tuple[str, ...], str]:
-    """Every message `bot/` marks ({msgid or (singular, plural): where}), extracted the way `pybabel extract` does."""
+    """Every message `bot/` marks ({msgid or (singular, plural): where}), extracted the way `pybabel extract` does
+    (once per process: the tests only read it)."""
     found: dict[str | tuple[str, ...], str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
         str(ROOT / "bot"), method_map=[("**.py", "python")]

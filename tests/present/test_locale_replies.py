@@ -10,7 +10,6 @@ from functools import cache
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_dir
 
 from bot.deck.entries import InputIssue
 from bot.deck.parser import DeckInputError
@@ -19,7 +18,7 @@ from bot.present import choices, deck_errors, embeds, errors, i18n
 from bot.present.message import CONTENT_LIMIT, Reply
 from tests.present import limits
 from tests.present.test_embeds import card as card_named
-from tests.present.test_i18n import ROOT
+from tests.present.test_i18n import code_messages
 from tests.shared_data import all_cards, cards_by_name
 
 EXAMPLE_CARDS = (
@@ -47,7 +46,7 @@ def english_phrases() -> frozenset[str]:
     """Every run of three or more words in the English templates (between placeholders): none may be left in a
     reply in another language."""
     out: set[str] = set()
-    for _f, _l, message, _c, _ctx in extract_from_dir(str(ROOT / "bot"), method_map=[("**.py", "python")]):
+    for message in code_messages():
         for text in message if isinstance(message, tuple) else (message,):
             for piece in re.split(r"[{}\n().;:,“”\"`*]", PLACEHOLDER.sub("\n", text)):
                 words = piece.split()
@@ -104,18 +103,28 @@ def sample_cards() -> Iterator[Mapping[str, Any]]:
         yield card_named(name)
 
 
+@cache
+def sample_facts() -> tuple[dict[tuple[str, ...], list[Any]], list[tuple[Any, ...]]]:
+    """The leaders by names, and each sample card with its analysis and its fit under each of LEADERS: facts
+    without words, worked out once for every locale's replies."""
+    named = {tuple(names): [card_named(n) for n in names] for names in LEADERS}
+    facts = [
+        (c, analyze(c), {names: check_fit(c, led) for names, led in named.items()}) for c in sample_cards()
+    ]
+    return named, facts
+
+
 @pytest.mark.parametrize("locale", ["de", "es-ES", "es-419", "fr", "it", "ja", "pt-BR"])
 def test_card_replies_in_every_locale_fit_discord_and_leave_no_english(locale: str) -> None:
-    named = {n: card_named(n) for names in LEADERS for n in names}
-    every_leader = list(named.values())
+    named, facts = sample_facts()
+    every_leader = [leader for leaders in named.values() for leader in leaders]
     problems: dict[str, list[str]] = {}
     with i18n.using(locale):
-        for card in sample_cards():
+        for card, analysis, fits in facts:
             quoted = card_words(card, *every_leader)
-            replies = {"/identity": embeds.identity_reply(analyze(card), card)}
-            for names in LEADERS:
-                leaders = [named[n] for n in names]
-                replies[f"/fits {names}"] = embeds.fits_reply(check_fit(card, leaders), card, leaders)
+            replies = {"/identity": embeds.identity_reply(analysis, card)}
+            for names, leaders in named.items():
+                replies[f"/fits {names}"] = embeds.fits_reply(fits[names], card, leaders)
             for kind, reply in replies.items():
                 found = limits.embed_problems(reply.embeds) + limits.repeated_lines(reply)
                 found += english_left(shown_text(reply, quoted, card_line=kind == "/identity"))
