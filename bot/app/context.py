@@ -38,8 +38,7 @@ class App(Protocol):
 
 
 def app_of(interaction: Interaction) -> App:
-    app: App = interaction.client
-    return app
+    return interaction.client
 
 
 def record(

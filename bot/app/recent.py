@@ -32,9 +32,8 @@ class RecentNames:
     ) -> list[str]:
         q = normalize(text)
         names = self._by_scope.get(interaction.guild_id or interaction.user.id, {}) if q else {}
-        found = [
+        return [
             name
             for name, (key, commander) in reversed(names.items())
             if f" {q}" in f" {key}" and (commander or not commanders_only)  # a word of the name starts so
-        ]
-        return found[:RECENT_FIRST]
+        ][:RECENT_FIRST]

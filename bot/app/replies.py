@@ -60,8 +60,7 @@ async def send_ephemeral(
 
 def received_at(interaction: Interaction) -> float:
     """When the bot started handling the interaction (`time.perf_counter()`); noted on first use."""
-    started: float = interaction.extras.setdefault(RECEIVED, time.perf_counter())
-    return started
+    return interaction.extras.setdefault(RECEIVED, time.perf_counter())
 
 
 async def defer_if_slow(interaction: Interaction, work: Awaitable[T]) -> T:

@@ -38,6 +38,4 @@ class CatalogTranslator(app_commands.Translator):
             named = context.location in (*_NAMES, Where.choice_name)
             text = i18n.pgettext("command", message) if named else i18n._(message)
         slash = not isinstance(context.data, app_commands.ContextMenu)
-        if text == message or not acceptable(text, context.location, slash=slash):
-            return None
-        return text
+        return text if text != message and acceptable(text, context.location, slash=slash) else None

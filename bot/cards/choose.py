@@ -23,8 +23,7 @@ def pick(q: str, n: str, cards: list[dict[str, Any]]) -> tuple[dict[str, Any] | 
     took ranking to decide ([] otherwise)."""
     if len(cards) == 1:
         return cards[0], []
-    exact = [c for c in cards if any(key == n for key, _kind in name_keys(c))]
-    if exact:
+    if exact := [c for c in cards if any(key == n for key, _kind in name_keys(c))]:
         return exact[0], []
     ranked = rank_candidates(q, [c["name"] for c in cards], {c["name"]: popularity(c) for c in cards}.get)
     first, *rivals = [normalize(name).startswith(n + " ") for name in ranked]

@@ -167,8 +167,7 @@ class ExactReader:
 
     async def _named(self, n: str) -> None:
         """Scryfall's fuzzy match for a name the collection lacks, kept only when it is that exact name."""
-        service = self.service
-        q = self.query_of[n]
+        service, q = self.service, self.query_of[n]
         try:
             card = await service.slow(service.client.named_fuzzy(q))
         except ScryfallUnavailable as exc:

@@ -23,10 +23,8 @@ class SingleFlight:
         self._tasks: dict[Any, asyncio.Task[Any]] = {}
 
     async def run(self, key: Any, factory: Callable[[], Awaitable[Any]]) -> Any:
-        task = self._tasks.get(key)
-        if task is None:
-            task = asyncio.ensure_future(factory())
-            self._tasks[key] = task
+        if (task := self._tasks.get(key)) is None:
+            task = self._tasks[key] = asyncio.ensure_future(factory())
             task.add_done_callback(functools.partial(self._done, key))
         return await asyncio.shield(task)
 

@@ -148,8 +148,7 @@ class PrintedSearch:
         if len(key) > MAX_INPUT_CHARS:  # no card option holds more
             return []
         for size in range(len(key), 0, -1):
-            found = self._known.get(key[:size])
-            if found is not None and (size == len(key) or found.complete):
+            if (found := self._known.get(key[:size])) is not None and (size == len(key) or found.complete):
                 return [found.names]
         short = len(printed_key(prefix)) < (MIN_SEARCH_CHARS if key.isascii() else 2)
         if not short and self.client.can_go_now("/cards/search"):
@@ -180,13 +179,12 @@ class ForeignNames:
         if lang is None or lang in self.languages or lang in self._noted:
             return
         self._noted.add(lang)
-        wanted = ",".join(sorted(self.languages | self._noted))
         log.info(
             "players whose Discord is in %(lang)s use the bot; the names printed in %(lang)s are not imported, so"
             " each one is looked up through Scryfall's search (one request a name, cached) and autocomplete"
             " offers them only as Scryfall answers. CARD_LANGUAGES=%(wanted)s imports them (see"
             " docs/printed-names.md for the cost)",
-            {"lang": lang, "wanted": wanted},
+            {"lang": lang, "wanted": ",".join(sorted(self.languages | self._noted))},
         )
 
     def local(self, text: str, n: str, langs: Sequence[str], english: str | None = None) -> list[str]:
@@ -231,9 +229,8 @@ class ForeignNames:
     async def searched_choices(self, prefix: str, langs: Sequence[str], limit: int) -> list[tuple[str, str]]:
         """`choices` from Scryfall's search: what it answered before, else a request that can go at once
         (`PrintedSearch.starting`); [] otherwise. Raises what the search raises."""
-        found = await self.search.starting(prefix) if self.search is not None else []
         labels: dict[str, str] = {}  # English name -> its first label
-        for index in found:
+        for index in await self.search.starting(prefix) if self.search is not None else []:
             for label, english in _labelled(index, prefix, langs, limit):
                 labels.setdefault(english, label)
         return [(label, english) for english, label in labels.items()][:limit]

@@ -69,8 +69,7 @@ class NameIndex:
     def __init__(self, entries: Iterable[IndexEntry] = ()) -> None:
         best: dict[str, IndexEntry] = {}
         for entry in entries:
-            old = best.get(entry.name)
-            if old is None or entry.rank < old.rank:
+            if (old := best.get(entry.name)) is None or entry.rank < old.rank:
                 best[entry.name] = entry
         self.entries = best
         values = list(best.values())
@@ -87,8 +86,7 @@ class NameIndex:
         return len(self.entries)
 
     def popularity(self, name: str) -> int | None:
-        entry = self.entries.get(name)
-        return entry.popularity if entry else None
+        return entry.popularity if (entry := self.entries.get(name)) else None
 
     def _lists(self, commanders_only: bool) -> Lists:
         return self._commanders if commanders_only else self._all

@@ -95,9 +95,7 @@ def word_match(q: str, key: str) -> tuple[float, int, str] | None:
     while at != -1:
         if at == 0 or key[at - 1] == " ":
             end = at + len(q)
-            stop = key.find(" ", end)
-            if stop == -1:
-                stop = len(key)
+            stop = key.find(" ", end) % (len(key) + 1)  # none: the end of the key
             cost = WHOLE if stop == end else PLURAL if stop == end + 1 and key[end] == "s" else PREFIX
             found = (cost + (LATER if at else 0.0), stop - end, key[at:stop])
             if best is None or found[:2] < best[:2]:
@@ -112,8 +110,7 @@ def typo_prefix(q: str, word: str) -> bool:
     n = len(q)
     if n < MIN_TYPO_CHARS or not word or word[0] != q[0]:
         return False
-    i = 1
-    limit = min(n, len(word))
+    i, limit = 1, min(n, len(word))
     while i < limit and word[i] == q[i]:
         i += 1
     if i == n:

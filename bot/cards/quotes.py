@@ -30,8 +30,7 @@ def matching_lines(oracle: str, printed: str) -> list[str | None]:
 
 
 def _text(part: Mapping[str, Any], key: str) -> str:
-    value = part.get(key)
-    return value if isinstance(value, str) else ""
+    return value if isinstance(value := part.get(key), str) else ""
 
 
 def text_faces(card: Mapping[str, Any], key: str) -> list[str]:

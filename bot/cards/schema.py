@@ -148,8 +148,7 @@ def _check_and_migrate(path: Path) -> None:
     conn = connect_sync(path)
     try:
         conn.execute("PRAGMA journal_mode = WAL").fetchone()
-        result = conn.execute("PRAGMA quick_check").fetchone()
-        if not result or result[0] != "ok":
+        if not (result := conn.execute("PRAGMA quick_check").fetchone()) or result[0] != "ok":
             raise CacheCorrupt(f"integrity check failed: {result[0] if result else 'no result'}")
         migrate(conn)
     finally:

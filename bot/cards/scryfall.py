@@ -292,8 +292,7 @@ class ScryfallClient:
         return [c for c in self._list(payload)["data"] if is_card(c)]
 
     async def bulk_entry(self, kind: str = "oracle_cards") -> dict[str, Any]:
-        payload = self._list(await self._get("/bulk-data"))
-        for e in payload["data"]:
+        for e in self._list(await self._get("/bulk-data"))["data"]:
             if isinstance(e, dict) and e.get("type") == kind and isinstance(e.get("download_uri"), str):
                 return e
         raise ScryfallUnavailable(f"Scryfall lists no {kind} bulk file")

@@ -173,8 +173,7 @@ class Lists:
 
         def offer(i: int, match: float, completion: int, group: str) -> None:
             hit = (match + self.costs[i], completion, i, group, match)
-            old = pool.get(i)
-            if old is None or hit < old:
+            if (old := pool.get(i)) is None or hit < old:
                 pool[i] = hit
 
         def kth_cost() -> float:
@@ -210,10 +209,7 @@ class Lists:
     def _infix(self, q: str, k: int, bound: float, offer: Callable[[int, float, int, str], None]) -> None:
         """Offer up to `k` names with `q` inside a word, most played first, while they can still rank;
         after many occurrences at word starts, a regular expression that skips them takes over."""
-        blob = self.blob
-        pos = 0
-        found = 0
-        skipped = 0
+        blob, pos, found, skipped = self.blob, 0, 0, 0
         pattern: re.Pattern[str] | None = None
         while found < k:
             if pattern is None:

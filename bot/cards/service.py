@@ -60,13 +60,11 @@ class CardService(CardLookups):
         `commanders_only` keeps the local index's commanders."""
         limit = MAX_CHOICES * 2 if commanders_only else MAX_CHOICES
         langs = player_langs()
-        asks = self.foreign.can_search() or (
-            self.foreign.index is not None and not langs and prefix.isascii()
-        )
+        ask = self.foreign.can_search() or (self.foreign.index is not None and not langs and prefix.isascii())
         english = True  # whether `prefix` reads as (the start of) an English name, only where that decides
-        if asks and self.has_local_data:  # the local index matches it without a typo
+        if ask and self.has_local_data:  # the local index matches it without a typo
             english = bool(self.index.candidates(normalize(prefix), limit=1))
-        elif asks:  # no local data: ASCII typed by a player whose language is English
+        elif ask:  # no local data: ASCII typed by a player whose language is English
             english = not langs and normalize(prefix).isascii()
         found = self.foreign.choices(prefix, langs, limit, english=english)
         if not found and not english and self.foreign.can_search():

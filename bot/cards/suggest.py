@@ -71,12 +71,10 @@ class Autocomplete:
         key = ("names", normalize(text))
         if len(key[1]) < 2:
             return []
-        names = self._cache.get(key)
-        if names is None:
+        if (names := self._cache.get(key)) is None:
             if not self.lookups.client.can_go_now("/cards/autocomplete"):
                 return []  # never wait for Scryfall's pace: the next keystroke asks again
-            names = await self.lookups.client.autocomplete(text)
-            self._cache[key] = names
+            names = self._cache[key] = await self.lookups.client.autocomplete(text)
         return list(names)
 
     async def _remote_commanders(self, text: str, pairing: str | None) -> list[str]:

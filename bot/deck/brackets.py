@@ -29,8 +29,7 @@ def is_game_changer(card: Card) -> bool:
 
 def allows(bracket: int, game_changers: int) -> bool:
     """Whether a deck with `game_changers` Game Changers may play in `bracket`."""
-    limit = MAX_GAME_CHANGERS[bracket]
-    return limit is None or game_changers <= limit
+    return (limit := MAX_GAME_CHANGERS[bracket]) is None or game_changers <= limit
 
 
 def bracket_floor(game_changers: int) -> int:

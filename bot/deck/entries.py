@@ -148,8 +148,7 @@ def check_length(count: int, unit: ListUnit) -> None:
 def commanders_from_sideboard(deck: ParsedDeck) -> None:
     """XMage, MTGO and Cockatrice keep the commanders in the sideboard (CR 903.6): one or two sideboard cards
     that make an unmarked deck exactly 100 (CR 903.5a) are its commanders."""
-    side = [e for e in deck.entries if e.section is Section.SIDEBOARD]
-    side_cards = sum(e.count for e in side)
+    side_cards = sum(e.count for e in deck.entries if e.section is Section.SIDEBOARD)
     if deck.commander_entries or not 1 <= side_cards <= 2 or deck.card_count + side_cards != 100:
         return
     deck.entries = [

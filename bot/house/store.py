@@ -87,8 +87,7 @@ class HouseStore:
     async def _check_stamp(self) -> None:
         """Forget every server's copy when another connection changed house rules."""
         assert self._db is not None
-        stamp = next(iter(await self._db.execute_fetchall(STAMP)), None)
-        if stamp != self._stamp:
+        if (stamp := next(iter(await self._db.execute_fetchall(STAMP)), None)) != self._stamp:
             self._rules.clear()
             self._stamp = stamp
 

@@ -41,8 +41,7 @@ def has_power_toughness_box(card: dict) -> bool:
     front = faces[0] if isinstance(faces, list) and faces and isinstance(faces[0], dict) else card
     if any(all(obj.get(k) not in (None, "") for k in ("power", "toughness")) for obj in (front, card)):
         return True
-    raw_text = front.get("oracle_text")
-    text = raw_text if isinstance(raw_text, str) else ""
+    text = raw if isinstance(raw := front.get("oracle_text"), str) else ""
     return bool(_STATION_CREATURE_RE.search(text) or any(map(_PRINTED_BOX_RE.search, text.split("\n"))))
 
 
@@ -118,8 +117,7 @@ def _ineligible(kind: PairingKind, card: dict, traits: PairingTraits, other: Pai
     """The failing eligibility (CR 903.3) of `card`; none for a Background beside its chooser (702.124k)."""
     if kind is PairingKind.CHOOSE_BACKGROUND and traits.has(PairingKind.BACKGROUND) and other.has(kind):
         return None
-    verdict = commander_eligibility(card)
-    return None if verdict.ok else verdict
+    return None if (verdict := commander_eligibility(card)).ok else verdict
 
 
 def check_pairing(a: dict, b: dict) -> Verdict:

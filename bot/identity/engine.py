@@ -198,8 +198,7 @@ def analyze(card: dict) -> Analysis:
         words |= text.words
         parts.append(FaceAnalysis(f.name, face_colors, face_identity, f.mana_cost, f.type_line, role))
     unrecorded = False
-    layout = card.get("layout")
-    if isinstance(layout, str) and layout in TOKEN_LAYOUTS:
+    if isinstance(layout := card.get("layout"), str) and layout in TOKEN_LAYOUTS:
         token_reasons, recorded = _token_colors(card, faces)
         found += token_reasons
         colors += "".join([r.color for r in token_reasons if r.aspect is _COLOR])

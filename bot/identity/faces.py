@@ -117,13 +117,9 @@ def _is_meld_result(card: dict) -> bool:
     """A meld result (CR 712): `all_parts` says so; without it, no mana cost and no word of melding."""
     if card.get("layout") != "meld":
         return False
-    name = card_name(card)
-    parts = card.get("all_parts")
-    if isinstance(parts, list) and parts:
-        for part in parts:
-            if isinstance(part, dict) and part.get("component") == "meld_result":
-                return _str(part.get("name")) == name
-        return False
+    if isinstance(parts := card.get("all_parts"), list) and parts:
+        result = next((p for p in parts if isinstance(p, dict) and p.get("component") == "meld_result"), None)
+        return result is not None and _str(result.get("name")) == card_name(card)
     return not _str(card.get("mana_cost")) and not _MELD_WORD_RE.search(_str(card.get("oracle_text")))
 
 

@@ -105,7 +105,6 @@ def check_fit(
 
     deck_identity = wubrg("".join(leader.identity for leader in leaders))
     outside = "".join(c for c in card_analysis.identity if c not in deck_identity)
-    evidence = {c: card_analysis.reasons_for(c, Aspect.IDENTITY) for c in outside}
     options = _choice_options(outside, base, choosers)
     verdict = FitVerdict.FITS_IF_CHOSEN if options else FitVerdict.DOES_NOT_FIT
     verdict = FitVerdict.DECK_CANT_EXIST if blockers else FitVerdict.FITS if not outside else verdict
@@ -115,7 +114,7 @@ def check_fit(
         commanders=leaders,
         deck_identity=deck_identity,
         outside=outside,
-        evidence=evidence,
+        evidence={c: card_analysis.reasons_for(c, Aspect.IDENTITY) for c in outside},
         verdict=verdict,
         blockers=tuple(blockers),
         choice_options=options,

@@ -111,9 +111,7 @@ def guideline_findings(card: Mapping) -> tuple[GuidelineFinding, ...]:
     for face in card_faces(dict(card) if isinstance(card, Mapping) else card):
         for raw in face.oracle_text.split("\n"):
             low = raw.lower()
-            if not any(w in low for w in _WORDS):
-                continue
-            if not (line := shown_line(strip_reminder(raw))):
+            if not any(w in low for w in _WORDS) or not (line := shown_line(strip_reminder(raw))):
                 continue
             seen: set[Guideline] = set()
             for guideline, effect, rule in _RULES:

@@ -48,8 +48,7 @@ def ability_lines(faces: tuple[Face, ...]) -> list[str]:
 
 def _line_traits(line: str) -> Iterable[PairingTrait]:
     # Keyword lines may list several keywords ("Flying, partner"); a "partner with" name may hold a comma.
-    parts = [line] if "with" in line.lower() else [p.strip() for p in line.split(",")]
-    for part in parts:
+    for part in [line] if "with" in line.lower() else [p.strip() for p in line.split(",")]:
         if (trait := _KEYWORD_TRAITS.get(norm_text(part).rstrip("."))) is not None:
             yield trait
         elif m := _PARTNER_WITH_RE.match(part):

@@ -92,8 +92,7 @@ def explained_line(item: Explained, emoji: Emoji = None) -> str:
             theirs = render.pips(doubt.theirs, emoji)
             line += " \u26a0\ufe0f " + _("(Scryfall lists {colors})").format(colors=theirs)
         return line
-    shown = list(dict.fromkeys(item.names))[:3]
-    names = ", ".join(render.escape(render.truncate(n, 80)) for n in shown)
+    names = ", ".join(render.escape(render.truncate(n, 80)) for n in list(dict.fromkeys(item.names))[:3])
     if item.problem == "ambiguous" and names:
         text = _("{typed}: matches several cards ({names}, \u2026)")
     elif item.problem == "ambiguous":

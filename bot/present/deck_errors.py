@@ -142,8 +142,7 @@ def problem_text(error: DeckInputError, *, how: str | None = None) -> str:
 
 
 def deck_input_text(error: DeckInputError) -> str:
-    how = _("give it with `{option}:`").format(option=option_name("commander"))
-    problem = problem_text(error, how=how)
+    problem = problem_text(error, how=_("give it with `{option}:`").format(option=option_name("commander")))
     return _("I can't check that decklist: {problem}.").format(problem=render.echo(problem, 300))
 
 

@@ -365,6 +365,7 @@ def summary_embed(
     printed: Printed | None = None,
 ) -> Embed:
     heading = _("Deck check: {commanders}").format(commanders=" + ".join(report.commanders))
+    printed = printed or {}
     if report.legal:
         color = render.FITS_COLOR
         description = "\u2705 " + _(
@@ -394,21 +395,19 @@ def summary_embed(
     doubts = [second_opinion.field_line(_escaped(d.name), d, emoji) for d in report.disputed]
     embeds.add_list_field(embed, second_opinion.field_name(), doubts, mark="\u2022 ")
     for kind, n in report.counts().items():
-        shown = [_field_line(p, emoji, printed or {}) for p in report.of_kind(kind)[:FIELD_ITEMS]]
+        shown = [_field_line(p, emoji, printed) for p in report.of_kind(kind)[:FIELD_ITEMS]]
         if n > FIELD_ITEMS:
             more = kind_label(kind, n - FIELD_ITEMS)
             shown.append(_("\u2026and {more} more in the full report").format(more=more))
         embeds.add_list_field(embed, f"{_(TITLES[kind])} ({n})", shown)
-    field = brackets.deck_field(
-        report.bracket, _escaped, partial(_quoted, printed or {}, emoji, markdown=True)
-    )
+    field = brackets.deck_field(report.bracket, _escaped, partial(_quoted, printed, emoji, markdown=True))
     embeds.add_list_field(embed, brackets.title(report.bracket), field)
     embeds.add_warnings(embed, [*warnings_text(report, _escaped), stale])
     embeds.add_list_field(embed, _("Read as"), notes_text(report, _escaped))
     if report.house is not None:
         embeds.add_list_field(embed, _("House rules applied"), [house.applied_line(report.house)])
     notes = [_("The full report is attached as {file}.").format(file=FILE_NAME) if attached else None]
-    notes += [_english_note(report, printed or {}), *brackets.cannot_tell(report.bracket)]
+    notes += [_english_note(report, printed), *brackets.cannot_tell(report.bracket)]
     embed.footer = " \u00b7 ".join(n for n in notes if n) or None
     return embeds.finish(embed)
 

@@ -36,8 +36,7 @@ def card_name(card: Card) -> str:
 
 def card_url(card: Card) -> str:
     """The card's Scryfall page; an exact-name search link when the data has no `scryfall_uri`."""
-    uri = card.get("scryfall_uri")
-    if isinstance(uri, str) and uri.startswith(("https://", "http://")):
+    if isinstance(uri := card.get("scryfall_uri"), str) and uri.startswith(("https://", "http://")):
         return uri
     return "https://scryfall.com/search?q=" + quote(f'!"{card_name(card)}"', safe="")
 
@@ -62,8 +61,7 @@ def stale_note(resolved: Iterable[Resolved | None]) -> str | None:
     items = [r for r in resolved if r is not None]
     if any(r.source == "stale" for r in items):
         return _("Scryfall could not be reached, so this uses cached card data that may be out of date.")
-    ages = [r.data_age_days for r in items if r.data_age_days is not None]
-    if ages and max(ages) > STALE_DAYS:
+    if (ages := [r.data_age_days for r in items if r.data_age_days is not None]) and max(ages) > STALE_DAYS:
         days = f"{max(ages):.0f}"
         return _("The local card data is {days} days old; recent changes may be missing.").format(days=days)
     return None
@@ -222,8 +220,7 @@ def fits_reply(
             title, color = second_opinion.fits_title(render.truncate(name, NAME_WIDTH)), second_opinion.COLOR
         lines += second_opinion.fits_lines(result, card, commanders, doubts, verdict if on_colors else None)
     lines += fit_words.fits_lines(result, name)
-    named = [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]
-    for c, n in named:
+    for c, n in [(card, name), *((c, a.name) for c, a in zip(commanders, result.commanders, strict=False))]:
         lines += brackets.card_lines(c, shown(n), printed if c is card else None, emoji)
     embed = _card_embed(render.escape(title), color, card, lines)
     pips = render.pips(analysis.identity, emoji)

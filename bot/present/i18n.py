@@ -78,10 +78,9 @@ def translations(locale: str) -> NullTranslations:
     path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
     if locale == ENGLISH or not path.is_file():
         return NullTranslations()
-    with path.open("rb") as f:
-        catalog = read_po(f, locale=locale, domain=DOMAIN, ignore_obsolete=True)
     compiled = io.BytesIO()
-    write_mo(compiled, catalog)
+    with path.open("rb") as f:
+        write_mo(compiled, read_po(f, locale=locale, domain=DOMAIN, ignore_obsolete=True))
     compiled.seek(0)
     return Translations(compiled, domain=DOMAIN)
 

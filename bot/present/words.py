@@ -5,17 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.identity.model import (
-    Analysis,
-    CdaKind,
-    ColorChoice,
-    FaceRole,
-    NonDeckKind,
-    Note,
-    ReasonKind,
-    Verdict,
-    VerdictCode,
-)
+from bot.identity import Analysis, ColorChoice, NonDeckKind, Verdict, VerdictCode
+from bot.identity.model import CdaKind, FaceRole, Note, ReasonKind
 from bot.identity.pairing import PairingKind, PairingTrait, PairingTraits
 from bot.identity.symbols import SymbolKind
 from bot.present import render
@@ -265,11 +256,10 @@ def _extra_causes(analysis: Analysis, extra: str) -> str:
     parts = [cause for key, cause in causes.items() if key in why]
     out: list[str] = []
     if parts:
-        rules = ", ".join(dict.fromkeys(rule for _what, rule in parts))
         what = render.and_list(what for what, _rule in parts)
         plural = len(parts) > 1 or ReasonKind.RULES_TEXT in why
         text = _("{what} count too (CR {rules})") if plural else _("{what} counts too (CR {rules})")
-        out.append(text.format(what=what, rules=rules))
+        out.append(text.format(what=what, rules=", ".join(dict.fromkeys(rule for _what, rule in parts))))
     if ReasonKind.BASIC_LAND_TYPE in why:
         land = _(
             "a land may only join a deck whose identity has every color its basic land types tap for "
@@ -341,13 +331,12 @@ def lessons(analysis: Analysis, emoji: Emoji = None) -> list[str]:
         sym, two, colorless = (render.symbol(s, emoji) for s in (r.symbol, "{2}", "{C}"))
         out.append(_(_SYMBOL_LESSONS[kind]).format(sym=sym, colors=colors, two=two, colorless=colorless))
     if hidden := [s for s in analysis.reminder_symbols if not set(s.colors) <= set(analysis.identity)][:3]:
-        syms = render.and_list(render.symbol(s.raw, emoji) for s in hidden)
         text = ngettext(
             "The {symbols} in its reminder text doesn\u2019t count: reminder text is ignored (CR 903.4c).",
             "The {symbols} in its reminder text don\u2019t count: reminder text is ignored (CR 903.4c).",
             len(hidden),
         )
-        out.append(text.format(symbols=syms))
+        out.append(text.format(symbols=render.and_list(render.symbol(s.raw, emoji) for s in hidden)))
     if words := "".join(c for c in analysis.color_words if c not in analysis.identity):
         named = render.and_list(_("\u201c{word}\u201d").format(word=render.color_name(c)) for c in words)
         text = ngettext(

@@ -17,9 +17,8 @@ from bot.deck.formats import lines
 NAME_ENDING_SECTION_WORDS = frozenset({"commander", "companion", "companions", "side", "stickers"})
 
 _HEADS = "|".join(w.replace(" ", r"\s+") for w in sorted(lines.HEADER_WORDS, key=len)[::-1])
-_HEADER = (
-    rf"(?P<words>{_HEADS})(?P<counted>\s*+\(\s*+[0-9]++\s*+\))?(?P<colon>\s*+:)?"  # Lands (30), SIDEBOARD:
-)
+# A header: its words, then a `(N)` count or a colon (`Lands (30)`, `SIDEBOARD:`)
+_HEADER = rf"(?P<words>{_HEADS})(?P<counted>\s*+\(\s*+[0-9]++\s*+\))?(?P<colon>\s*+:)?"
 _HEADER_RE = re.compile(_HEADER, re.IGNORECASE)
 _TOKEN_RE = re.compile(
     rf"(?i:(?<!\S){_HEADER}(?!\S))|\[[^\[\]]{{0,60}}\]|\^[^\^]{{0,60}}\^|\*[A-Za-z][A-Za-z\- ]{{0,15}}\*"

@@ -25,9 +25,7 @@ _CARD_TAGS = {DeckFormat.COCKATRICE: "card", DeckFormat.MTGO_DEK: "Cards"}
 def detect(lines: list[str]) -> DeckFormat | None:
     """Cockatrice or MTGO when the text is XML with that root element."""
     text = "\n".join(lines).lstrip()
-    return (
-        next((kind for root, kind in _ROOTS.items() if f"<{root}" in text), None) if text[:1] == "<" else None
-    )
+    return next((kind for root, kind in _ROOTS.items() if text[:1] == "<" and f"<{root}" in text), None)
 
 
 def _refuse_doctype(*_: object) -> None:

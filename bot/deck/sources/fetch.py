@@ -170,8 +170,7 @@ class DeckSites:
             headers["X-Requested-With"] = "XMLHttpRequest"
         url = self.bases[link.site] + ask.path
         try:
-            request = self._session.request(ask.method, url, headers=headers, allow_redirects=False)
-            async with request as resp:
+            async with self._session.request(ask.method, url, headers=headers, allow_redirects=False) as resp:
                 limit = self.max_bytes if resp.status == 200 else ERROR_BODY_LIMIT
                 body, size = b"", resp.content_length or 0
                 if resp.status != 200 or size <= limit:  # a declared size above the cap: refused unread
