@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import free_port, pct  # noqa: E402
 from bot.cards.service import CardService  # noqa: E402
-from bot.main import open_cards  # noqa: E402
+from bot.compose import open_cards  # noqa: E402
 from bot.ops.metrics import BotMetrics  # noqa: E402
 from bot.settings import load_settings  # noqa: E402
 from tests.shared_data import CARDS_FILE, all_cards  # noqa: E402

@@ -29,8 +29,8 @@ sys.path.insert(0, str(REPO))
 
 from bot.combos.load import import_variants  # noqa: E402
 from bot.combos.store import ComboStore  # noqa: E402
+from bot.compose import open_cards  # noqa: E402
 from bot.deck.runner import check_decklist  # noqa: E402
-from bot.main import open_cards  # noqa: E402
 from bot.present.deck_report import text_report  # noqa: E402
 from tests.fakes.fixtures import fake_settings  # noqa: E402
 from tests.fakes.scryfall import FakeScryfall  # noqa: E402

@@ -27,9 +27,9 @@ from bot.cards.bulk import import_file, sync_from_scryfall
 from bot.cards.scryfall import HEADERS
 from bot.combos.load import MIN_VARIANTS, ComboImport, import_variants
 from bot.combos.store import sync_variants
+from bot.compose import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, scryfall_client
 from bot.healthcheck import healthcheck
 from bot.house import cli as house_cli
-from bot.main import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, run, scryfall_client
 from bot.ops.logs import setup_logging
 from bot.settings import Settings, load_settings, settings_problem
 
@@ -61,6 +61,10 @@ def _run_command(args: argparse.Namespace, settings: Settings) -> int:
             "DISCORD_TOKEN is not set; put the bot token in the environment or in .env (see .env.example).",
             EXIT_CONFIG,
         )
+    from bot.main import (
+        run,  # discord.py and the bot: only for this command (the others start in half the time)
+    )
+
     json = settings.log_format == "json"
     setup_logging(settings.log_level, json=json, token=settings.discord_token, stream=sys.stdout)
     try:

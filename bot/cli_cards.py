@@ -10,19 +10,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.app.options import card_query_text
 from bot.cards.foreign import use_player_langs
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, Resolved, ScryfallUnavailable
 from bot.cards.printed import scryfall_language
 from bot.cards.service import CardService
 from bot.combos.store import ComboStore
+from bot.compose import open_cards
 from bot.deck.check import color_letter
-from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, decode, parse
+from bot.deck.parser import DeckInputError, InputIssue, ParsedDeck, card_query_text, decode, parse
 from bot.deck.report import ProblemKind
 from bot.deck.runner import check_decklist
 from bot.identity import ChosenColorMisplaced, analyze, assign_chosen, check_fit
 from bot.identity.model import FitVerdict
-from bot.main import open_cards
 from bot.present import deck_errors, embeds, i18n, terminal
 from bot.present.deck_report import text_report
 from bot.settings import Settings

@@ -1,4 +1,4 @@
-"""The composition root: builds the card service (`open_cards`), the bot and what it uses (`assemble`), and
+"""The composition root: builds the bot and what it uses (`assemble`, with the card service of `bot.compose`), and
 runs the process (`run`: signals, connect timeout, one clear line and exit code per start-up failure)."""
 
 from __future__ import annotations
@@ -20,13 +20,9 @@ import discord
 from bot import __version__
 from bot.app.bot import IdentityBot
 from bot.app.endpoints import use_api_base
-from bot.cards.budget import Budget
-from bot.cards.cache import CardCache
-from bot.cards.foreign import ForeignNames, PrintedSearch
 from bot.cards.refresh import BulkRefresher
-from bot.cards.scryfall import HEADERS, ScryfallClient
-from bot.cards.service import CardService
 from bot.combos.store import ComboRefresh, ComboStore, sync_variants
+from bot.compose import EXIT_CONFIG, EXIT_ERROR, EXIT_OK, fail, open_cards
 from bot.deck.sources import DeckSites, Site
 from bot.house.store import HouseStore
 from bot.ops.metrics import BotMetrics
@@ -36,53 +32,10 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 60.0  # seconds for login and the first READY before start-up is reported as failed
-EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
 EXTENSIONS = ("cogs.deck", "cogs.house", "cogs.identity", "cogs.messages")  # the `cogs` the bot loads
 _TOKEN_REJECTED = (
     "Discord rejected the token (DISCORD_TOKEN){}; check it in the Developer Portal (Bot > Reset Token)."
 )
-
-
-def scryfall_client(settings: Settings, session: aiohttp.ClientSession, **options: Any) -> ScryfallClient:
-    """The Scryfall client; `options` go to `ScryfallClient` (`budget` defaults to SCRYFALL_RATE's)."""
-    options["budget"] = options.get("budget") or Budget(scale=settings.scryfall_rate)
-    return ScryfallClient(session, settings.scryfall_api_base, timeout=settings.scryfall_timeout, **options)
-
-
-@asynccontextmanager
-async def open_cards(
-    settings: Settings,
-    *,
-    metrics: BotMetrics | None = None,
-    clock: Callable[[], float] = time.time,
-    **options: Any,
-) -> AsyncIterator[CardService]:
-    """The card service on its own HTTP session and cache, closed on exit; `clock` and `options` for tests."""
-    metrics = metrics or BotMetrics(version=__version__, process_metrics=False)
-    async with (
-        aiohttp.ClientSession(headers=HEADERS) as session,
-        await CardCache.open(settings.cache_path, clock=clock) as cache,
-    ):
-        client = scryfall_client(settings, session, metrics=metrics, **options)
-        ttl, negative_ttl = settings.cache_ttl, settings.negative_ttl
-        # Names printed in other languages: the local index with CARD_LANGUAGES, else Scryfall's search.
-        foreign = ForeignNames(PrintedSearch(client, ttl=ttl, negative_ttl=negative_ttl, timer=clock))
-        cards = CardService(
-            cache,
-            client,
-            metrics=metrics,
-            cache_ttl=ttl,
-            negative_ttl=negative_ttl,
-            clock=clock,
-            foreign=foreign,
-        )
-        await cards.load_index()
-        if settings.card_languages:
-            await foreign.load(settings.cache_path, settings.card_languages)
-        try:
-            yield cards
-        finally:
-            cards.close()
 
 
 class Runtime(NamedTuple):
@@ -170,12 +123,6 @@ def health_checks(bot: IdentityBot, refresher: BulkRefresher) -> Health:
         return {"gateway": gateway_check(bot), "cache": cache, "card_data": card_data()}
 
     return checks
-
-
-def fail(message: str, code: int) -> int:
-    """Print the one `error: ...` line for a way the bot can't start; returns `code`."""
-    print(f"error: {message}", file=sys.stderr, flush=True)
-    return code
 
 
 async def run(settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT) -> int:

@@ -13,11 +13,12 @@ from discord.ext import commands
 from bot.app.bot import IdentityBot
 from bot.app.context import Interaction, record
 from bot.app.decks import ReadDeck, check_deck, message_source, read_deck
-from bot.app.options import CardQuery, card_query_text, read_names_in_players_language
+from bot.app.options import CardQuery, read_names_in_players_language
 from bot.app.replies import defer_if_slow, send_reply
 from bot.app.tree import InputProblem
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
 from bot.cards.names import MAX_INPUT_CHARS, normalize
+from bot.deck.parser import card_query_text
 from bot.identity import analyze
 from bot.identity.model import IdentityError
 from bot.ops.metrics import Outcome

@@ -18,7 +18,7 @@ from bot.cards.model import MAX_CHOICES, AmbiguousCard, BadCardName, CardLookupE
 from bot.cards.names import MAX_INPUT_CHARS, choice_name
 from bot.cards.printed import scryfall_language
 from bot.cards.service import CardService
-from bot.deck.parser import parse_card_line
+from bot.deck.parser import card_query_text
 from bot.identity.model import WUBRG
 from bot.ops.metrics import Outcome
 from bot.present import render
@@ -39,12 +39,6 @@ def read_names_in_players_language(interaction: Interaction) -> None:
     """Lookups that name no language (a deck check's) read the player's Discord locale first, in this task."""
     lang = scryfall_language(interaction.locale.value)  # None for English and locales Magic isn't in
     use_player_langs((lang,) if lang else ())
-
-
-def card_query_text(value: str) -> str:
-    """The card name in what was typed, read as the deck parser reads a card line; else as typed."""
-    line = parse_card_line(value) if len(value) <= MAX_INPUT_CHARS * 4 else None
-    return line.name if line is not None else value
 
 
 def option_for(options: Mapping[str, object], label: str | None, query: str) -> str | None:

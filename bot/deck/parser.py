@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 
+from bot.cards.names import MAX_INPUT_CHARS
 from bot.deck.entries import MAX_BYTES as MAX_BYTES
 from bot.deck.entries import DeckFormat, ListUnit, check_length
 from bot.deck.entries import DeckInputError as DeckInputError
@@ -69,3 +70,10 @@ def parse(text: str, *, filename: str | None = None) -> ParsedDeck:
     if not deck.entries and not deck.problems:
         raise DeckInputError(InputIssue.NO_CARDS)
     return deck
+
+
+def card_query_text(value: str) -> str:
+    """The card name in what was typed (a card option, a terminal argument), read as the deck parser reads a
+    card line (`1 Sol Ring (C21) 263`); else as typed."""
+    line = parse_card_line(value) if len(value) <= MAX_INPUT_CHARS * 4 else None
+    return line.name if line is not None else value

@@ -373,7 +373,7 @@ def test_recent_names_are_per_server_bounded_and_filtered():
 
 # ---------------------------------------------------------------------- helpers of the Discord layer
 def test_card_options_read_pasted_decklist_lines():
-    from bot.app.options import card_query_text
+    from bot.deck.parser import card_query_text
 
     assert card_query_text("1 Sol Ring (C21) 263 *F*") == "Sol Ring"
     assert card_query_text("4x Lightning Bolt [M10]") == "Lightning Bolt"

@@ -22,7 +22,7 @@ import pytest
 from bot.__main__ import main
 from bot.cards.bulk import BulkFormatError, import_file, iter_cards
 from bot.cards.refresh import BulkRefresher
-from bot.main import open_cards
+from bot.compose import open_cards
 from tests.cards import cache_counts
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall

@@ -16,8 +16,8 @@ from bot.cards.bulk import import_file
 from bot.cards.opinion import META_KEY, Disagreement, disagreement, parse_stored, scryfall_identity
 from bot.cards.refresh import BulkRefresher
 from bot.cards.schema import connect_sync
+from bot.compose import open_cards
 from bot.deck.brackets import is_game_changer
-from bot.main import open_cards
 from tests.fakes.budget import FastForwardBudget
 from tests.fakes.fixtures import fake_settings
 from tests.fakes.scryfall import FakeScryfall

@@ -10,7 +10,7 @@ import pytest
 
 from bot.cards.model import AmbiguousCard, BadCardName, CardNotFound, ScryfallUnavailable
 from bot.cards.service import CardService
-from bot.main import open_cards
+from bot.compose import open_cards
 from tests.cards import cache_counts
 from tests.fakes.fixtures import fake_settings
 from tests.rates import turn

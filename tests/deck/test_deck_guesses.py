@@ -14,12 +14,12 @@ import pytest
 from bot.cards.bulk import import_file
 from bot.cards.model import Batch, Resolved
 from bot.cards.names import names_card, normalize
+from bot.compose import open_cards
 from bot.deck.check import DeckInput, check_deck
 from bot.deck.entries import Section
 from bot.deck.parser import parse
 from bot.deck.report import NOT_IN_LOCAL_DATA, ProblemKind
 from bot.deck.runner import check_decklist
-from bot.main import open_cards
 from bot.present.deck_report import problem_text, summary_embed, text_report
 from tests.fakes.budget import FastForwardBudget
 from tests.fakes.fixtures import fake_settings

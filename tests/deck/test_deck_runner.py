@@ -18,11 +18,11 @@ from bot.cards.budget import DEFAULT_RATES, Budget
 from bot.cards.bulk import import_file
 from bot.cards.model import ScryfallUnavailable
 from bot.cards.service import CardService
+from bot.compose import open_cards
 from bot.deck.entries import DeckInputError
 from bot.deck.errors import CommanderNotFound, NoCommander
 from bot.deck.report import ProblemKind
 from bot.deck.runner import check_decklist
-from bot.main import open_cards
 from bot.present import deck_errors
 from bot.present.deck_report import notes_text, text_report, warnings_text
 from tests.deck.test_deck_check import PIPER

@@ -13,7 +13,7 @@ import pytest_asyncio
 
 from bot.app.bot import IdentityBot
 from bot.cards.service import CardService
-from bot.main import open_cards
+from bot.compose import open_cards
 from bot.present.deck_report import FILE_NAME
 from bot.settings import Settings
 from tests.fakes.budget import FastForwardBudget

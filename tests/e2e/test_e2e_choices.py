@@ -20,8 +20,8 @@ import pytest_asyncio
 from bot.app.bot import IdentityBot
 from bot.cards.model import AmbiguousCard
 from bot.cards.service import CardService
+from bot.compose import open_cards
 from bot.identity import check_fit, check_pairing, commander_eligibility
-from bot.main import open_cards
 from tests.fakes.budget import FastForwardBudget
 from tests.fakes.discord import FakeDiscord, Reply, UserCannotDoThat
 from tests.fakes.fixtures import fake_settings

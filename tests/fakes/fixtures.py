@@ -18,7 +18,7 @@ except ImportError:  # Windows: no lock, so two workers may each build a file (t
     fcntl = None  # type: ignore[assignment]
 
 from bot.cards.service import CardService
-from bot.main import open_cards
+from bot.compose import open_cards
 from bot.settings import Settings, load_settings
 from tests.fakes.budget import FastForwardBudget
 from tests.fakes.scryfall import FakeScryfall
