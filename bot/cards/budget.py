@@ -41,6 +41,10 @@ class Budget:
     def locked_for(self) -> float:
         return max(0.0, self._locked_until - _now())
 
+    async def pause(self, seconds: float) -> None:
+        """The backoff between two attempts at a request (tests skip it on their clock)."""
+        await asyncio.sleep(seconds)
+
     def lock_out(self, seconds: float) -> None:
         self.lockouts += 1
         self._locked_until = max(self._locked_until, _now() + seconds)

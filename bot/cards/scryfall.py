@@ -186,6 +186,7 @@ class ScryfallClient:
             wait=self._wait,
             retry=retry_if_exception_type(_Retry),
             reraise=True,
+            sleep=self.budget.pause,
         )
         try:
             async with asyncio.timeout(self.timeout):

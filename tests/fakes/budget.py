@@ -67,3 +67,8 @@ class FastForwardBudget(Budget):
 
     def limiter(self, max_rate: float, time_period: float) -> SkippingLimiter:  # type: ignore[override]
         return SkippingLimiter(max_rate, time_period, self.clock)
+
+    async def pause(self, seconds: float) -> None:
+        """A backoff between attempts passes at once too (the turns' clock skips it)."""
+        self.clock.skip(seconds)
+        await asyncio.sleep(0)
