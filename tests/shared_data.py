@@ -96,6 +96,15 @@ def all_analyses() -> tuple[Any, ...]:
     return tuple(analyze(card) for card in all_cards())
 
 
+@kept
+def commander_flags() -> tuple[bool, ...]:
+    """`bot.cards.rows.can_be_commander` of every card of `all_cards()`, in its order (once per process: the
+    fake Scryfall's `is:commander` and the name index tests read all of them)."""
+    from bot.cards.rows import can_be_commander
+
+    return tuple(map(can_be_commander, all_cards()))
+
+
 @lru_cache(maxsize=1)
 def cards_by_name() -> dict[str, dict[str, Any]]:
     """The data set keyed by full card name (e.g. 'Fire // Ice')."""

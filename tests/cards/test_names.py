@@ -22,15 +22,15 @@ from bot.cards.names import (
     typo_prefix,
     word_match,
 )
-from bot.cards.rows import can_be_commander, card_rank, popularity
+from bot.cards.rows import card_rank, popularity
 from bot.cards.search import IndexEntry, _gentle_sorted
-from tests.shared_data import all_cards
+from tests.shared_data import all_cards, commander_flags
 
 
 def _entries() -> list[IndexEntry]:
     return [
-        IndexEntry(c["name"], normalize(c["name"]), c["id"], can_be_commander(c), card_rank(c), popularity(c))
-        for c in all_cards()
+        IndexEntry(c["name"], normalize(c["name"]), c["id"], lead, card_rank(c), popularity(c))
+        for c, lead in zip(all_cards(), commander_flags(), strict=True)
     ]
 
 

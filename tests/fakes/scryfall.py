@@ -40,7 +40,7 @@ from bot.cards.names import normalize
 from bot.cards.rows import can_be_commander, name_keys
 from bot.present.mana_art import SYMBOLS
 from tests.fakes.server import serve
-from tests.shared_data import kept, with_game_changer
+from tests.shared_data import commander_flags, kept, with_game_changer
 
 
 @dataclass
@@ -90,6 +90,10 @@ class _CardIndex:
     @functools.cached_property
     def commanders(self) -> frozenset[int]:
         """The ids (`id()`) of the cards that can be commanders."""
+        if (
+            self.base is None and self.added is _shared_cards()
+        ):  # the shared index: its flags, worked out once
+            return frozenset(id(c) for c, lead in zip(self.added, commander_flags(), strict=True) if lead)
         held = self.base.commanders if self.base is not None else frozenset()
         return held | {id(c) for c in self.added if can_be_commander(c)}
 
