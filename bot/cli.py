@@ -61,9 +61,8 @@ def _run_command(args: argparse.Namespace, settings: Settings) -> int:
             "DISCORD_TOKEN is not set; put the bot token in the environment or in .env (see .env.example).",
             EXIT_CONFIG,
         )
-    from bot.main import (
-        run,  # discord.py and the bot: only for this command (the others start in half the time)
-    )
+    # discord.py and the bot are imported for this command only (the others start with less to load)
+    from bot.main import run
 
     json = settings.log_format == "json"
     setup_logging(settings.log_level, json=json, token=settings.discord_token, stream=sys.stdout)

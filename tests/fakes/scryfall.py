@@ -105,22 +105,12 @@ class _CardIndex:
 
     @functools.cached_property
     def _text(self) -> tuple[str, list[int]]:
-        """The full-name keys joined by newlines (which no key holds) and where each starts in that text."""
-        starts = (
-            list(itertools.accumulate((len(k) + 1 for k in self.keys[:-1]), initial=0)) if self.keys else []
-        )
-        return "\n".join(self.keys), starts
+        """The full-name keys joined by newlines (which no key holds), and where each starts in that text."""
+        return "\n".join(self.keys), list(itertools.accumulate((len(k) + 1 for k in self.keys), initial=0))
 
     def containing(self, part: str) -> list[int]:
-        """The positions in `keys` (ascending) of the keys that contain `part` (no newline in it): one scan of
-        the joined text in C rather than a test of every key."""
-        text, starts = self._text
-        found: list[int] = []
-        at = text.find(part) if part else -1
-        while at >= 0:
-            found.append(i := bisect.bisect_right(starts, at) - 1)
-            at = text.find(part, starts[i + 1]) if i + 1 < len(starts) else -1
-        return found
+        """The positions in `keys` (ascending) of the keys that contain `part`."""
+        return _holding(*self._text, part)
 
     def starting(self, prefix: str) -> range:
         """The positions in `keys` (sorted) of the keys that start with `prefix`."""
@@ -727,11 +717,15 @@ def _printed_matching(lang: str, words: list[str]) -> list[dict[str, Any]]:
     word = max(words, key=len, default="")
     if not word:
         return [obj for obj, names in entries if all(w in names for w in words)]
-    found, at = [], text.find(word)
+    # the longest word inside one printing's names (not across two), then the other words there too
+    return [entries[i][0] for i in _holding(text, starts, word) if all(w in entries[i][1] for w in words)]
+
+
+def _holding(text: str, starts: list[int], part: str) -> list[int]:
+    """The entries (ascending) of `text` that hold `part`: entry i is `text[starts[i]:starts[i + 1] - 1]`,
+    entries end with one separator `part` never holds. One scan of the text in C, not a test of each entry."""
+    found, at = [], text.find(part) if part else -1
     while at >= 0:
-        i = bisect.bisect_right(starts, at) - 1
-        obj, names = entries[i]
-        if all(w in names for w in words):  # the longest word inside this printing's names, not across two
-            found.append(obj)
-        at = text.find(word, starts[i + 1])
+        found.append(i := bisect.bisect_right(starts, at) - 1)
+        at = text.find(part, starts[i + 1])
     return found
