@@ -49,7 +49,7 @@ def rss_mb() -> float:
 def bare_child_mb() -> float:
     """Peak RSS of a child that imports what the import child imports and does nothing (its own high-water
     mark, read in it: what a fork counts of this process before the exec is left out)."""
-    code = "import bot.combos.store, pathlib; print(pathlib.Path('/proc/self/status').read_text())"
+    code = "import bot.combos.load, pathlib; print(pathlib.Path('/proc/self/status').read_text())"
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     return status_mb(out.stdout, "VmHWM")
 
